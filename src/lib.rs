@@ -1,0 +1,19 @@
+//! schedlab: the computing core of a toolkit for Linux kernel performance engineers.
+//!
+//! Everything here is plain Rust that knows nothing about Python; the optional
+//! `python` feature adds the thin pyo3 binding layer in [`python`] (built by maturin).
+//!
+//! Module map (one concept per file):
+//! - [`stats`]: descriptive statistics, percent change by direction, Welch and
+//!   Mann-Whitney tests, bootstrap intervals, Benjamini-Hochberg, rayon batches.
+//! - [`parallel`]: the fork-safe, size-bounded rayon pool every batch runs in.
+//! - [`error`]: the one error type every fallible function returns.
+
+pub mod error;
+pub mod parallel;
+pub mod stats;
+
+#[cfg(feature = "python")]
+pub mod python;
+
+pub use error::{Error, Result};

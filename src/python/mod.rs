@@ -1,0 +1,19 @@
+//! The pyo3 binding layer, and the only place pyo3 and numpy appear.
+//!
+//! It converts (numpy arrays ⇄ slices, [`crate::Error`] ⇄ `schedlab.errors`
+//! exceptions), releases the GIL around the core call and turns a panic into
+//! `schedlab.SchedlabError`; it computes nothing itself.
+
+mod arrays;
+mod errors;
+mod stats;
+
+use pyo3::prelude::*;
+
+/// The native module `schedlab._core`.
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    stats::register(m)?;
+    Ok(())
+}

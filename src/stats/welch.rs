@@ -1,0 +1,85 @@
+//! Welch's unequal-variance two-sample t-test, two-sided
+//! (scipy.stats.ttest_ind(a, b, equal_var=False)), on statrs' Student's t.
+
+use super::descriptive::{amean, variance};
+use super::sample::{check, check_len};
+use crate::error::{Error, Result};
+use statrs::distribution::{ContinuousCDF, StudentsT};
+
+/// Result of [`welch_ttest`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WelchResult {
+    /// t statistic, (mean_a − mean_b)/√(s_a²/n_a + s_b²/n_b).
+    pub t: f64,
+    /// Welch–Satterthwaite degrees of freedom.
+    pub df: f64,
+    /// Two-sided p-value 2·P(T_df > |t|).
+    pub p: f64,
+}
+
+/// Welch's t-test of `a` against `b` (two-sided); each side needs two samples.
+///
+/// When both samples have zero variance the test degenerates: identical means
+/// give t = p = df = NaN, different means give t = ±inf, p = 0, df = NaN
+/// (scipy gives the same t and p, and reports df = 1).
+pub fn welch_ttest(a: &[f64], b: &[f64]) -> Result<WelchResult> {
+    check(a, "a")?;
+    check(b, "b")?;
+    check_len(a, 2, "a", "Welch's t-test")?;
+    check_len(b, 2, "b", "Welch's t-test")?;
+    let (na, nb) = (a.len() as f64, b.len() as f64);
+    let (ma, mb) = (amean(a)?, amean(b)?);
+    let (va, vb) = (variance(a, 1)? / na, variance(b, 1)? / nb);
+    let se2 = va + vb;
+    let diff = ma - mb;
+    if se2 == 0.0 {
+        return Ok(if diff == 0.0 {
+            WelchResult { t: f64::NAN, df: f64::NAN, p: f64::NAN }
+        } else {
+            WelchResult { t: diff.signum() * f64::INFINITY, df: f64::NAN, p: 0.0 }
+        });
+    }
+    let t = diff / se2.sqrt();
+    let df = se2 * se2 / (va * va / (na - 1.0) + vb * vb / (nb - 1.0));
+    let p = two_sided_t_p(t, df)?;
+    Ok(WelchResult { t, df, p })
+}
+
+/// Two-sided p-value of a t statistic with `df` degrees of freedom.
+pub(crate) fn two_sided_t_p(t: f64, df: f64) -> Result<f64> {
+    let dist = StudentsT::new(0.0, 1.0, df)
+        .map_err(|e| Error::Internal(format!("Student's t with {df} df: {e}")))?;
+    Ok((2.0 * dist.sf(t.abs())).min(1.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn welch_by_hand() {
+        // a = [1, 2, 3]: mean 2, s² = 1; b = [2, 4, 6]: mean 4, s² = 4
+        // se² = 1/3 + 4/3 = 5/3; t = -2 / sqrt(5/3)
+        // df = (5/3)² / ((1/3)²/2 + (4/3)²/2) = (25/9) / (17/18) = 50/17
+        let r = welch_ttest(&[1.0, 2.0, 3.0], &[2.0, 4.0, 6.0]).unwrap();
+        assert!((r.t - (-2.0 / (5.0f64 / 3.0).sqrt())).abs() < 1e-15);
+        assert!((r.df - 50.0 / 17.0).abs() < 1e-13);
+        assert!(r.p > 0.0 && r.p < 1.0);
+    }
+
+    #[test]
+    fn t_p_by_hand_df1() {
+        // df = 1 is Cauchy: P(|T| > t) = 1 - 2/pi * atan(t); t = 1 -> 0.5
+        assert!((two_sided_t_p(1.0, 1.0).unwrap() - 0.5).abs() < 1e-14);
+    }
+
+    #[test]
+    fn degenerate_and_small() {
+        let r = welch_ttest(&[1.0, 1.0], &[2.0, 2.0]).unwrap();
+        assert_eq!(r.t, f64::NEG_INFINITY);
+        assert_eq!(r.p, 0.0);
+        let r = welch_ttest(&[1.0, 1.0], &[1.0, 1.0]).unwrap();
+        assert!(r.p.is_nan());
+        assert!(matches!(welch_ttest(&[1.0], &[1.0, 2.0]), Err(Error::InsufficientData(_))));
+    }
+}
