@@ -7,11 +7,13 @@
 //! - [`stats`]: descriptive statistics, percent change by direction, Welch and
 //!   Mann-Whitney tests, bootstrap intervals, Benjamini-Hochberg, rayon batches.
 //! - [`parallel`]: the fork-safe, size-bounded rayon pool every batch runs in.
+//! - [`table`]: the one `Comparison` data model every table format renders and parses.
 //! - [`error`]: the one error type every fallible function returns.
 
 pub mod error;
 pub mod parallel;
 pub mod stats;
+pub mod table;
 
 #[cfg(feature = "python")]
 pub mod python;

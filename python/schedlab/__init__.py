@@ -33,12 +33,14 @@ __all__ = [
     "ReadError",
     "FileNotFoundError",
     "stats",
+    "table",
 ]
 
-_SUBMODULES = {"stats", "cli"}
+_SUBMODULES = {"stats", "table", "cli"}
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import stats as stats
+    from . import table as table
 
 
 def __getattr__(name: str) -> Any:
