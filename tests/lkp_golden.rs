@@ -3,7 +3,9 @@
 
 use schedlab::lkp::compare::{compare_roots, Options};
 use schedlab::lkp::matrix::ResultRoot;
+use schedlab::lkp::comparison::{render_comparison, to_comparison, Test};
 use schedlab::lkp::render_text::render;
+use schedlab::table::Comparison;
 use std::path::{Path, PathBuf};
 
 fn data() -> PathBuf {
@@ -20,7 +22,13 @@ fn run(args: &[&str]) -> String {
             p => roots.push(ResultRoot::load(&data().join(p)).unwrap_or_else(|e| panic!("{p}: {e}"))),
         }
     }
-    render(&compare_roots(&roots, opt))
+    let res = compare_roots(&roots, opt);
+    let text = render(&res);
+    // the shared Comparison model, through its JSON form, renders the same text
+    let json = to_comparison(&res, Test::Welch, 0.05).to_json().unwrap();
+    let back = render_comparison(&Comparison::from_json(&json).unwrap()).unwrap();
+    assert_eq!(back, text, "Comparison round trip of {args:?}");
+    text
 }
 
 const A: &str = "scenario_a_raw/unixbench/performance-30s-1-execl/lkp-ivb-d04/debian-x86_64.cgz/x86_64-rhel/gcc-7";

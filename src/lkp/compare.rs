@@ -42,11 +42,17 @@ pub struct StatRow {
     pub avgs: Vec<f64>,
     /// Perf stats: population SD per root, −1 for fewer than two samples.
     pub stddevs: Vec<f64>,
+    /// Perf stats: the quantity the `±` cell tests and prints, as lkp computes it:
+    /// `100·sd/avg` where avg ≠ 0, else the SD itself (−1 = no SD).
+    pub rel_stddevs: Vec<f64>,
     /// Change of each head against the base: percent, absolute (`abs_change`), or for
     /// function stats the `%reproduction` difference.
     pub changes: Vec<f64>,
     /// The change is an absolute difference (keys ending in `%` or `perf-profile*`).
     pub abs_change: bool,
+    /// Per head: whether lkp's own rule (range separation and thresholds, without `-a`)
+    /// selects this key for that head.
+    pub robot: Vec<bool>,
 }
 
 /// The result of comparing heads with a base.
@@ -245,8 +251,17 @@ fn get_changed_stats(a: &mut Matrix, b: &mut Matrix, opt: Options) -> Vec<String
     out
 }
 
-/// The keys shown: every key with `-a`, else the union over heads of the changed keys.
-fn changed_keys(ms: &[Matrix], opt: Options) -> Vec<String> {
+/// Per head, the keys lkp's rule selects (in selection order).
+fn selected_per_head(ms: &[Matrix], opt: Options) -> Vec<Vec<String>> {
+    let mut copies: Vec<Matrix> = ms.to_vec();
+    let Some((base, heads)) = copies.split_first_mut() else { return Vec::new() };
+    heads.iter_mut().map(|head| get_changed_stats(head, base, opt)).collect()
+}
+
+/// The keys shown: every key with `-a`, else the union over heads of the changed keys;
+/// and per head the set lkp's rule selects.
+fn changed_keys(ms: &[Matrix], opt: Options) -> (Vec<String>, Vec<HashSet<String>>) {
+    let per_head = selected_per_head(ms, Options { all_keys: false, ..opt });
     let mut seen = HashSet::new();
     let mut keys = Vec::new();
     if opt.all_keys {
@@ -257,18 +272,14 @@ fn changed_keys(ms: &[Matrix], opt: Options) -> Vec<String> {
                 }
             }
         }
-        return keys;
-    }
-    let mut copies: Vec<Matrix> = ms.to_vec();
-    let Some((base, heads)) = copies.split_first_mut() else { return keys };
-    for head in heads {
-        for k in get_changed_stats(head, base, opt) {
+    } else {
+        for k in per_head.iter().flatten() {
             if seen.insert(k.clone()) {
-                keys.push(k);
+                keys.push(k.clone());
             }
         }
     }
-    keys
+    (keys, per_head.into_iter().map(|v| v.into_iter().collect()).collect())
 }
 
 /// `calc_stat_change`: fails and `%reproduction` for function stats; averages, SDs and
@@ -286,8 +297,10 @@ fn calc_row(key: &str, ms: &[Matrix], cms: &[Matrix]) -> StatRow {
         fails: vec![],
         avgs: vec![],
         stddevs: vec![],
+        rel_stddevs: vec![],
         changes: vec![],
         abs_change: false,
+        robot: vec![],
     };
     if failure {
         row.fails = values.iter().map(|v| v.as_deref().map_or(Sum::Int(0), ruby_sum).f()).collect();
@@ -305,6 +318,8 @@ fn calc_row(key: &str, ms: &[Matrix], cms: &[Matrix]) -> StatRow {
                 _ => -1.0,
             })
             .collect();
+        row.rel_stddevs =
+            row.avgs.iter().zip(&row.stddevs).map(|(a, sd)| if *a != 0.0 { 100.0 * sd / a } else { *sd }).collect();
         let avg0 = row.avgs.first().copied().unwrap_or(0.0);
         if rules::absolute_change(key) {
             row.abs_change = true;
@@ -360,8 +375,15 @@ fn sort_rows(rows: &mut [StatRow]) {
 /// Compare heads with a base (`matrixes[0]`), as `lkp ncompare` does.
 pub fn compare_matrices(matrixes: &[Matrix], opt: Options) -> Vec<StatRow> {
     let complete: Vec<Matrix> = matrixes.iter().map(Matrix::complete).collect();
-    let keys = changed_keys(matrixes, opt);
-    let mut rows: Vec<StatRow> = keys.iter().map(|k| calc_row(k, matrixes, &complete)).collect();
+    let (keys, per_head) = changed_keys(matrixes, opt);
+    let mut rows: Vec<StatRow> = keys
+        .iter()
+        .map(|k| {
+            let mut r = calc_row(k, matrixes, &complete);
+            r.robot = per_head.iter().map(|s| s.contains(k)).collect();
+            r
+        })
+        .collect();
     sort_rows(&mut rows);
     rows
 }

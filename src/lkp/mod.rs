@@ -8,3 +8,5 @@ pub mod matrix;
 pub mod num;
 pub mod render_text;
 pub mod rules;
+pub mod comparison;
+pub mod direction;

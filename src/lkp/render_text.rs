@@ -10,8 +10,9 @@ const REL_WIDTH: usize = 10;
 const ERR_WIDTH: usize = 6;
 
 /// The perf cell of one root: value (`%10.2f` below 1000, `%10.4g` above 1e8, else `%10d`
-/// truncated) and `" ±%3d%%"` when 100·sd/avg > 2 (truncated), else 6 spaces.
-pub fn perf_value_cell(avg: f64, stddev: f64) -> String {
+/// truncated) and `" ±%3d%%"` when `rel_sd` (100·sd/avg, or sd where avg is 0) > 2
+/// (truncated), else 6 spaces.
+pub fn perf_value_cell(avg: f64, rel_sd: f64) -> String {
     let mut s = if avg.abs() < 1000.0 {
         fmt_f(avg, ABS_WIDTH, 2, false)
     } else if avg.abs() > 100_000_000.0 {
@@ -19,10 +20,7 @@ pub fn perf_value_cell(avg: f64, stddev: f64) -> String {
     } else {
         fmt_d_float(avg, ABS_WIDTH)
     };
-    let mut sd = stddev;
-    if avg != 0.0 {
-        sd = 100.0 * sd / avg;
-    }
+    let sd = rel_sd;
     if sd > 2.0 {
         s.push_str(" ±");
         s.push_str(&fmt_d_float(sd, ERR_WIDTH - 3));
@@ -47,7 +45,7 @@ fn perf_line(r: &StatRow) -> String {
         if i > 0 {
             s.push_str(&change_cell(r.changes.get(i - 1).copied().unwrap_or(0.0), r.abs_change));
         }
-        s.push_str(&perf_value_cell(*avg, r.stddevs.get(i).copied().unwrap_or(-1.0)));
+        s.push_str(&perf_value_cell(*avg, r.rel_stddevs.get(i).copied().unwrap_or(-1.0)));
     }
     s.push_str("  ");
     s.push_str(&r.key);
