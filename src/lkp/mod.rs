@@ -10,3 +10,4 @@ pub mod render_text;
 pub mod rules;
 pub mod comparison;
 pub mod direction;
+pub mod stats;
