@@ -11,3 +11,5 @@ pub mod rules;
 pub mod comparison;
 pub mod direction;
 pub mod stats;
+pub mod parse_report;
+pub mod textplot;
