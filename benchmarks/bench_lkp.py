@@ -67,8 +67,7 @@ def main() -> int:
             t0 = time.perf_counter()
             out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
             times.append(time.perf_counter() - t0)
-            rows = sum(1 for line in out.splitlines() if line.rstrip().endswith(tuple("0123456789")) is False
-                       and ".metric_" in line)
+            rows = sum(1 for line in out.splitlines() if ".metric_" in line)
         best = min(times)
         t0 = time.perf_counter()
         subprocess.run([sys.executable, "-c", "import schedlab.cli"], check=True)

@@ -174,7 +174,7 @@ fn changed_stat(k: &str, a: &Matrix, b: &Matrix, incomplete: bool, opt: Options)
     // calc_stats_metrics
     let max = max_num(sb.max, sa.max);
     let (high, low) = if gt(sa.mean, sb.mean) { (sa, sb) } else { (sb, sa) };
-    let delta = high.mean.sub(low.mean);
+    let delta = high.mean.minus(low.mean);
     let mut ratio = if low.mean.is_positive() { high.mean.f() / low.mean.f() } else { MAX_RATIO };
     if ratio > MAX_RATIO {
         ratio = MAX_RATIO;
@@ -184,7 +184,7 @@ fn changed_stat(k: &str, a: &Matrix, b: &Matrix, incomplete: bool, opt: Options)
     if k.starts_with("perf-profile.") {
         return true;
     }
-    if !(ratio > 1.01) {
+    if ratio <= 1.01 {
         return false;
     }
     if !(ratio > 1.05 || rules::perf_metric(k)) {

@@ -270,6 +270,17 @@ impl<'de> Visitor<'de> for OneNum<'_> {
     }
 }
 
+/// Load several result roots at once, one thread each (order kept; the first error wins).
+pub fn load_roots(paths: &[PathBuf]) -> Result<Vec<ResultRoot>> {
+    std::thread::scope(|s| {
+        let handles: Vec<_> = paths.iter().map(|p| s.spawn(move || ResultRoot::load(p))).collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| Err(Error::Internal("result root loader panicked".into()))))
+            .collect()
+    })
+}
+
 /// A commit's multi-result root: its matrix and the job axes of its runs.
 #[derive(Debug, Clone)]
 pub struct ResultRoot {

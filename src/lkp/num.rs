@@ -48,7 +48,7 @@ impl Num {
     }
 
     /// Ruby `a - b` (Integer − Integer stays Integer).
-    pub fn sub(self, other: Num) -> Num {
+    pub fn minus(self, other: Num) -> Num {
         match (self, other) {
             (Num::Int(a), Num::Int(b)) => a.checked_sub(b).map_or(Num::Float(a as f64 - b as f64), Num::Int),
             (a, b) => Num::Float(a.f() - b.f()),
@@ -176,7 +176,7 @@ mod tests {
     #[test]
     fn integer_float_comparisons() {
         assert!(Num::Int(1).eq_num(Num::Float(1.0)));
-        assert_eq!(Num::Int(3).sub(Num::Int(1)), Num::Int(2));
-        assert_eq!(Num::Float(3.5).sub(Num::Int(1)), Num::Float(2.5));
+        assert_eq!(Num::Int(3).minus(Num::Int(1)), Num::Int(2));
+        assert_eq!(Num::Float(3.5).minus(Num::Int(1)), Num::Float(2.5));
     }
 }

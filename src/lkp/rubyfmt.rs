@@ -167,6 +167,8 @@ fn ruby_dtoa(d: f64, mode: u8, ndigits: i32) -> Digits {
     } else {
         let d2 = f64::from_bits((bits & ((1u64 << 52) - 1)) | (1023u64 << 52));
         let i = biased - 1023;
+        // dtoa's own constants (its log10(2) is deliberately this 15-digit literal)
+        #[allow(clippy::approx_constant)]
         let ds = (d2 - 1.5) * 0.289529654602168 + 0.1760912590558 + f64::from(i) * 0.301029995663981;
         let mut k = ds as i32;
         if ds < 0.0 && ds != f64::from(k) {
@@ -191,7 +193,7 @@ fn ruby_dtoa(d: f64, mode: u8, ndigits: i32) -> Digits {
     // dtoa's "small integer" case: an integral double with k ≤ Int_max.
     let small_int = !denorm && exact.decpt >= exact.digits.len() as i32 && k <= INT_MAX_K;
 
-    if !denorm && ilim >= 0 && ilim <= QUICK_MAX {
+    if !denorm && (0..=QUICK_MAX).contains(&ilim) {
         if let Some(r) = quick(d, k, k_check, ilim, ilim1, ndigits, &exact, small_int) {
             return r;
         }

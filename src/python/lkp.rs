@@ -6,7 +6,7 @@ use super::errors::run;
 use crate::error::Error;
 use crate::lkp::comparison::{render_comparison, to_comparison, Test};
 use crate::lkp::compare::{compare_roots, CompareResult, Options};
-use crate::lkp::matrix::{Matrix, ResultRoot};
+use crate::lkp::matrix::{load_roots, Matrix, ResultRoot};
 use crate::lkp::num::Num;
 use crate::lkp::render_text::render;
 use crate::lkp::{parse_report, stats, textplot};
@@ -18,7 +18,7 @@ fn compare(paths: &[PathBuf], all_keys: bool, more: bool) -> crate::Result<Compa
     if paths.len() < 2 {
         return Err(Error::domain("compare needs a base and at least one head result root"));
     }
-    let roots = paths.iter().map(|p| ResultRoot::load(p)).collect::<crate::Result<Vec<_>>>()?;
+    let roots = load_roots(paths)?;
     Ok(compare_roots(&roots, Options { all_keys, more }))
 }
 
@@ -66,9 +66,11 @@ fn lkp_load(py: Python<'_>, path: PathBuf) -> PyResult<Loaded> {
     })
 }
 
+type MatrixTuple = (Vec<String>, Vec<Vec<f64>>, Option<Vec<String>>);
+
 /// One matrix file (matrix.json or .gz): (keys, values, stats_source).
 #[pyfunction]
-fn lkp_read_matrix(py: Python<'_>, path: PathBuf) -> PyResult<(Vec<String>, Vec<Vec<f64>>, Option<Vec<String>>)> {
+fn lkp_read_matrix(py: Python<'_>, path: PathBuf) -> PyResult<MatrixTuple> {
     run(py, || {
         let m = Matrix::read(&path)?;
         Ok((m.keys, m.values.iter().map(|v| v.iter().map(|n| n.f()).collect()).collect(), m.stats_source))

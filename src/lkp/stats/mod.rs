@@ -230,7 +230,7 @@ pub fn reduce(monitors: &[(String, Series)]) -> Vec<(String, Num)> {
                     Sum::Float(f) => Num::Float(f),
                 }
             } else if event_counter(k) {
-                v[v.len() - 1].sub(v[0])
+                v[v.len() - 1].minus(v[0])
             } else {
                 Num::Float(ruby_sum_f0(v) / v.len() as f64)
             };
