@@ -381,10 +381,18 @@ def _pack(series: Iterable[npt.ArrayLike] | np.ndarray, name: str) -> tuple[np.n
     if isinstance(series, np.ndarray) and series.ndim == 2:
         a = _vec(series.reshape(-1) if series.dtype == np.float64 else series.astype(np.float64).reshape(-1), name)
         return np.ascontiguousarray(a), np.full(series.shape[0], series.shape[1], dtype=np.uint64)
+    series = series if isinstance(series, list) else list(series)
+    if not series:
+        return np.empty(0, dtype=np.float64), np.empty(0, dtype=np.uint64)
+    try:  # fast path: every item is already a 1-D array of real numbers
+        if all(isinstance(s, np.ndarray) and s.ndim == 1 and s.dtype.kind in _NUMERIC_KINDS for s in series):
+            lengths = np.fromiter(map(len, series), dtype=np.uint64, count=len(series))
+            return np.concatenate(series, dtype=np.float64, casting="same_kind"), lengths
+    except (TypeError, ValueError):
+        pass
     arrays = [_vec(s, f"{name}[{i}]") for i, s in enumerate(series)]
     lengths = np.fromiter((len(a) for a in arrays), dtype=np.uint64, count=len(arrays))
-    values = np.concatenate(arrays) if arrays else np.empty(0, dtype=np.float64)
-    return values, lengths
+    return np.concatenate(arrays), lengths
 
 
 def summarize_many(series: Iterable[npt.ArrayLike] | np.ndarray, threads: int | None = None) -> "pd.DataFrame":

@@ -2,7 +2,7 @@
 //! (scipy.stats.ttest_ind(a, b, equal_var=False)); the t tail is
 //! [`super::student_t`], statrs' Student's t refined to machine precision.
 
-use super::descriptive::{amean, variance};
+use super::descriptive::{amean_checked, variance_about};
 use super::sample::{check, check_len};
 use crate::error::Result;
 
@@ -28,8 +28,8 @@ pub fn welch_ttest(a: &[f64], b: &[f64]) -> Result<WelchResult> {
     check_len(a, 2, "a", "Welch's t-test")?;
     check_len(b, 2, "b", "Welch's t-test")?;
     let (na, nb) = (a.len() as f64, b.len() as f64);
-    let (ma, mb) = (amean(a)?, amean(b)?);
-    let (va, vb) = (variance(a, 1)? / na, variance(b, 1)? / nb);
+    let (ma, mb) = (amean_checked(a)?, amean_checked(b)?);
+    let (va, vb) = (variance_about(a, ma, 1)? / na, variance_about(b, mb, 1)? / nb);
     let se2 = va + vb;
     let diff = ma - mb;
     if se2 == 0.0 {
