@@ -7,6 +7,7 @@
 mod arrays;
 mod errors;
 mod stats;
+mod table;
 
 use pyo3::prelude::*;
 
@@ -15,5 +16,6 @@ use pyo3::prelude::*;
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     stats::register(m)?;
+    table::register(m)?;
     Ok(())
 }
