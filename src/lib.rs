@@ -8,10 +8,12 @@
 //!   Mann-Whitney tests, bootstrap intervals, Benjamini-Hochberg, rayon batches.
 //! - [`parallel`]: the fork-safe, size-bounded rayon pool every batch runs in.
 //! - [`table`]: the one `Comparison` data model every table format renders and parses.
+//! - [`archive`]: directories and tar/tar.gz/tar.xz/zip archives as one bounded, read-only tree.
 //! - [`lkp`]: lkp-tests (0-day robot) results: result roots, raw-output parsers,
 //!   the `lkp ncompare` table byte for byte, directions and verdicts, report parsing, plots.
 //! - [`error`]: the one error type every fallible function returns.
 
+pub mod archive;
 pub mod error;
 pub mod lkp;
 pub mod parallel;
