@@ -58,7 +58,9 @@ def test_text_plot_cli_and_api():
 
 
 def test_matplotlib_plot():
-    import matplotlib
+    import pytest
+
+    matplotlib = pytest.importorskip("matplotlib")
 
     matplotlib.use("Agg")
     ax = lkp.compare(BASE, HEAD).plot("unixbench.score")
