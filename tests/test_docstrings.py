@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["schedlab", "schedlab.errors", "schedlab.stats", "schedlab.table", "schedlab.cli"]
+MODULES = ["schedlab", "schedlab.errors", "schedlab.stats", "schedlab.table", "schedlab.cli", "schedlab.lkp"]
 
 
 @pytest.mark.parametrize("name", MODULES)
