@@ -8,12 +8,14 @@
 //!   Mann-Whitney tests, bootstrap intervals, Benjamini-Hochberg, rayon batches.
 //! - [`parallel`]: the fork-safe, size-bounded rayon pool every batch runs in.
 //! - [`table`]: the one `Comparison` data model every table format renders and parses.
+//! - [`mmtests`]: MMTests log extraction and compare-mmtests.pl's tables, per MMTests era.
 //! - [`error`]: the one error type every fallible function returns.
 
 pub mod error;
 pub mod parallel;
 pub mod stats;
 pub mod table;
+pub mod mmtests;
 
 #[cfg(feature = "python")]
 pub mod python;

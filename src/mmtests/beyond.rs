@@ -1,0 +1,1 @@
+//! Beyond compare-mmtests.pl (filled in below).

@@ -1,0 +1,1 @@
+//! Parsing pasted tables (filled in below).
