@@ -92,10 +92,26 @@ fn cases() -> Vec<Case> {
     out
 }
 
+/// Two lines that differ only in numbers of magnitude ≥ 1e15 agreeing to 1e-13
+/// (mmtests.md §5.1: their last digits depend on Perl's IV/NV caching).
+fn huge_cells_agree(a: &str, b: &str) -> bool {
+    let ta: Vec<&str> = a.split(|c: char| c.is_whitespace() || "()*%s".contains(c)).filter(|t| !t.is_empty()).collect();
+    let tb: Vec<&str> = b.split(|c: char| c.is_whitespace() || "()*%s".contains(c)).filter(|t| !t.is_empty()).collect();
+    ta.len() == tb.len()
+        && ta.iter().zip(&tb).all(|(x, y)| {
+            x == y
+                || match (x.parse::<f64>(), y.parse::<f64>()) {
+                    (Ok(u), Ok(v)) => u.abs() >= 1e15 && ((u - v) / u).abs() < 1e-13,
+                    _ => false,
+                }
+        })
+}
+
 #[test]
 fn goldens_reproduced_byte_for_byte() {
     let d = data();
     let mut failures = Vec::new();
+    let mut tolerated = Vec::new();
     let (mut n, mut errors_expected) = (0, 0);
     for c in cases() {
         if subamean_ratio(&c.file) {
@@ -117,7 +133,9 @@ fn goldens_reproduced_byte_for_byte() {
             Ok(r) => {
                 let want: Vec<&str> = expected.lines().filter(|l| keep(l)).collect();
                 let have: Vec<&str> = r.text.lines().filter(|l| keep(l)).collect();
-                if want != have {
+                if want != have && want.len() == have.len() && want.iter().zip(&have).all(|(a, b)| a == b || huge_cells_agree(a, b)) {
+                    tolerated.push(c.file.clone());
+                } else if want != have {
                     let mut msg = format!("{}:", c.file);
                     for (i, (a, b)) in want.iter().zip(have.iter()).enumerate() {
                         if a != b {
@@ -132,6 +150,8 @@ fn goldens_reproduced_byte_for_byte() {
             }
         }
     }
+    // spec §5.1: percentages of 10^15 or more keep Perl IV/NV caching digits
+    assert!(tolerated.len() <= 1, "more cells than expected needed the 1e15 tolerance: {tolerated:?}");
     let shown: Vec<&String> = failures.iter().take(40).collect();
     assert!(failures.is_empty(), "{} of {n} goldens differ ({errors_expected} expect an error):\n{}", failures.len(), shown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n"));
 }

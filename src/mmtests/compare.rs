@@ -77,7 +77,9 @@ pub fn build_table(
                 let mut cell = Cell::default();
                 if !v.is_nan() && v != -1.0 && b != -1.0 {
                     cell.value = Some(v);
-                    cell.change = Some(perl_str_roundtrip(pct(stat, pref, v, b)));
+                    let p = pct(stat, pref, v, b);
+                    // the percentage is interpolated ("$pct$sig") before printf: 15 digits
+                    cell.change = Some(perl_str_roundtrip(p));
                 }
                 cell.n = s.map(|s| s.n as u64);
                 if is_marked {

@@ -53,13 +53,14 @@ pub fn ttest_mark(base: Option<&OpSummary>, new: Option<&OpSummary>) -> Mark {
     Mark { significant: p < 0.10, p: Some(p), r: None }
 }
 
-/// `cidiff(x, [lo_x, hi_x], y, [lo_y, hi_y])` with MMTests' asymmetric sum of
-/// half-widths; missing bounds count as 0.
-pub fn cidiff(x: f64, cx: Option<(f64, f64)>, y: f64, cy: Option<(f64, f64)>) -> f64 {
-    let (lx, hx) = cx.unwrap_or((0.0, 0.0));
-    let (ly, hy) = cy.unwrap_or((0.0, 0.0));
-    let diff = x - y;
-    let cisum = if x < y { (hx - x) + (y - ly) } else { (x - lx) + (hy - y) };
+/// Stat.pm's `cidiff(new, [lo, hi], base, [lo, hi])`: (new − base) over the sum of
+/// the facing half-widths, evaluated left to right as the Perl does
+/// (`hi_new − new + base − lo_base`); missing bounds count as 0.
+pub fn cidiff(new: f64, cn: Option<(f64, f64)>, base: f64, cb: Option<(f64, f64)>) -> f64 {
+    let (ln, hn) = cn.unwrap_or((0.0, 0.0));
+    let (lb, hb) = cb.unwrap_or((0.0, 0.0));
+    let diff = new - base;
+    let cisum = if new < base { hn - new + base - lb } else { new - ln + hb - base };
     if cisum == 0.0 { diff } else { diff / cisum }
 }
 

@@ -269,7 +269,7 @@ pub fn stddev_hmean(x: &[f64], h: f64) -> f64 {
         let d = 1.0 / v - 1.0 / h;
         s += d * d;
     }
-    ((s * h.powi(4)) / x.len() as f64).sqrt()
+    (s * h.powf(4.0) / x.len() as f64).sqrt()
 }
 
 fn coeffvar(sd: f64, mean: f64) -> f64 {
