@@ -117,7 +117,8 @@ mod tests {
         // spec §5.2 worked example: B 6160.61 ± 188.39, V 5878.01 ± 79.03 -> r = 282.6/267.42
         let r = cidiff(6160.61, Some((6160.61 - 188.39, 6160.61 + 188.39)), 5878.01, Some((5878.01 - 79.03, 5878.01 + 79.03)));
         assert!((r - 282.6 / 267.42).abs() < 1e-9, "{r}");
-        assert_eq!(cidiff(1.0, None, 3.0, None), -2.0);
+        // no bands: new < base gives cisum = 0 - 1 + 3 - 0 = 2
+        assert_eq!(cidiff(1.0, None, 3.0, None), -1.0);
     }
 
     #[test]
