@@ -4,6 +4,8 @@ Submodules load on first use, so ``import schedlab`` stays fast:
 
 - :mod:`schedlab.stats`: means, spread, percent change by direction, Welch and
   Mann-Whitney tests, bootstrap intervals, Benjamini-Hochberg, batches.
+- :mod:`schedlab.mmtests`: compare-mmtests.pl's tables from MMTests log trees,
+  exactly per MMTests era, pasted-table parsing and overview tables.
 
 >>> import schedlab
 >>> round(schedlab.stats.pct_change(4626, 4167, higher_is_better=True), 2)
@@ -34,13 +36,15 @@ __all__ = [
     "FileNotFoundError",
     "stats",
     "table",
+    "mmtests",
 ]
 
-_SUBMODULES = {"stats", "table", "cli"}
+_SUBMODULES = {"stats", "table", "cli", "mmtests"}
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import stats as stats
     from . import table as table
+    from . import mmtests as mmtests
 
 
 def __getattr__(name: str) -> Any:

@@ -62,8 +62,13 @@ pub fn resolve_era(dir: &Path, benchmark: &str, first_name: &str, compat: Option
     if let Some(e) = compat {
         return Ok(e);
     }
-    let knowing: Vec<Era> =
-        Era::newest_first().into_iter().filter(|e| extract::find(*e, benchmark).is_some()).collect();
+    // head reads netperf-{udp,tcp}[-rr] only through its prefix fallback; those
+    // names belong to the eras that had ExtractNetperf, so head is not guessed for them
+    let legacy_name = matches!(benchmark, "netperf-udp" | "netperf-tcp" | "netperf-udp-rr" | "netperf-tcp-rr");
+    let knowing: Vec<Era> = Era::newest_first()
+        .into_iter()
+        .filter(|e| extract::find(*e, benchmark).is_some() && !(legacy_name && *e == Era::Head))
+        .collect();
     for e in &knowing {
         if e.rules().log_dirs(dir, benchmark, first_name).is_ok() {
             return Ok(*e);
