@@ -131,6 +131,10 @@ fn goldens_reproduced_byte_for_byte() {
         match got {
             Err(e) => failures.push(format!("{}: error {e}", c.file)),
             Ok(r) => {
+                let back = schedlab::table::Comparison::from_json(&r.comparison.to_json().unwrap()).unwrap();
+                if schedlab::mmtests::render_text::render(&back) != r.text {
+                    failures.push(format!("{}: the JSON form does not re-render to the same text", c.file));
+                }
                 let want: Vec<&str> = expected.lines().filter(|l| keep(l)).collect();
                 let have: Vec<&str> = r.text.lines().filter(|l| keep(l)).collect();
                 if want != have && want.len() == have.len() && want.iter().zip(&have).all(|(a, b)| a == b || huge_cells_agree(a, b)) {
