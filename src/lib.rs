@@ -8,9 +8,11 @@
 //!   Mann-Whitney tests, bootstrap intervals, Benjamini-Hochberg, rayon batches.
 //! - [`parallel`]: the fork-safe, size-bounded rayon pool every batch runs in.
 //! - [`table`]: the one `Comparison` data model every table format renders and parses.
+//! - [`archive`]: directories and tar/tar.gz/tar.xz/zip archives as one bounded, read-only tree.
 //! - [`mmtests`]: MMTests log extraction and compare-mmtests.pl's tables, per MMTests era.
 //! - [`error`]: the one error type every fallible function returns.
 
+pub mod archive;
 pub mod error;
 pub mod parallel;
 pub mod stats;

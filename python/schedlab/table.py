@@ -33,7 +33,7 @@ from .errors import ParseError
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["SCHEMA_VERSION", "Cell", "Row", "Comparison", "register_text_renderer"]
+__all__ = ["SCHEMA_VERSION", "Cell", "Row", "Comparison", "register_text_renderer", "parse_amd"]
 
 #: Version of the JSON form (the same as the Rust core's ``table::SCHEMA_VERSION``).
 SCHEMA_VERSION = 1
@@ -186,6 +186,17 @@ class Comparison:
         render = _TEXT_RENDERERS.get(self.tool)
         return render(self) if render else self.to_markdown()
 
+    def to_amd(self, normalise: bool = False, spread_is_stddev: bool = True) -> str:
+        """AMD's normalised layout (``value [pct imp](CV)`` cells).
+
+        With ``normalise=True`` raw values are divided by the baseline's first and
+        the spread (a standard deviation unless ``spread_is_stddev=False``) becomes
+        a coefficient of variation in percent.
+        """
+        from . import _core
+
+        return _core.render_amd(self.to_json(), bool(normalise), bool(spread_is_stddev))
+
     def _repr_html_(self) -> str:
         colours = {"better": "#d4f4d4", "worse": "#f8d0d0", "changed": "#fff2b3"}
         out = ['<table class="schedlab-comparison">',
@@ -201,3 +212,31 @@ class Comparison:
             out.append("</tr>")
         out.append("</tbody></table>")
         return "".join(out)
+
+
+def parse_amd(text: str) -> list[Comparison]:
+    """Parse AMD's normalised comparison tables (aligned or whitespace-collapsed).
+
+    One :class:`Comparison` per ``Test :`` block: cells hold the normalised value,
+    the percent improvement (``change``, positive = better) and the CV (``spread``).
+
+    >>> text = '''Test          : tbench
+    ... Units         : Normalized throughput
+    ... Interpretation: Higher is better
+    ... Statistic     : AMean
+    ... ====
+    ... Clients: tip[pct imp](CV) vanilla[pct imp](CV)
+    ...            1 1.00 [ 0.00]( 0.82) 1.04 [ 4.33]( 1.84)
+    ... '''
+    >>> c = parse_amd(text)[0]
+    >>> c.kernels, c.rows[0].name, c.rows[0].cells[1].change
+    (['tip', 'vanilla'], '1', 4.33)
+    >>> print(c.to_text().splitlines()[-1])
+               1 1.00 [  0.00]( 0.82) 1.04 [  4.33]( 1.84)
+    """
+    from . import _core
+
+    return [Comparison.from_json(j) for j in _core.parse_amd(text)]
+
+
+register_text_renderer("amd", lambda c: c.to_amd())

@@ -8,6 +8,7 @@ mod arrays;
 mod errors;
 mod mmtests;
 mod stats;
+mod table;
 
 use pyo3::prelude::*;
 
@@ -16,6 +17,7 @@ use pyo3::prelude::*;
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     stats::register(m)?;
+    table::register(m)?;
     mmtests::register(m)?;
     Ok(())
 }
