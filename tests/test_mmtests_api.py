@@ -120,3 +120,10 @@ def test_overview_label_rounding() -> None:
     assert mmtests.overview_label(0.995) == "1% worse"  # -0.5% rounds away from zero
     assert mmtests.overview_label(1.0049) == "no change"
     assert mmtests.overview_label(math.nan) == "n/a"
+
+
+def test_docstring_examples_run() -> None:
+    import doctest
+
+    r = doctest.testmod(mmtests, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert r.failed == 0 and r.attempted > 5
