@@ -11,6 +11,7 @@
 //! - [`archive`]: directories and tar/tar.gz/tar.xz/zip archives as one bounded, read-only tree.
 //! - [`lkp`]: lkp-tests (0-day robot) results: result roots, raw-output parsers,
 //!   the `lkp ncompare` table byte for byte, directions and verdicts, report parsing, plots.
+//! - [`mmtests`]: MMTests log extraction and compare-mmtests.pl's tables, per MMTests era.
 //! - [`error`]: the one error type every fallible function returns.
 
 pub mod archive;
@@ -19,6 +20,7 @@ pub mod lkp;
 pub mod parallel;
 pub mod stats;
 pub mod table;
+pub mod mmtests;
 
 #[cfg(feature = "python")]
 pub mod python;

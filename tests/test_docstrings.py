@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["schedlab", "schedlab.errors", "schedlab.stats", "schedlab.table", "schedlab.cli", "schedlab.lkp"]
+MODULES = ["schedlab", "schedlab.errors", "schedlab.stats", "schedlab.table", "schedlab.cli", "schedlab.lkp", "schedlab.mmtests", "schedlab.report"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -6,6 +6,8 @@ Submodules load on first use, so ``import schedlab`` stays fast:
   Mann-Whitney tests, bootstrap intervals, Benjamini-Hochberg, batches.
 - :mod:`schedlab.lkp`: lkp-tests (0-day robot) result roots, the ``lkp ncompare``
   table byte for byte, directions and verdicts, report parsing, plots.
+- :mod:`schedlab.mmtests`: compare-mmtests.pl's tables from MMTests log trees,
+  exactly per MMTests era, pasted-table parsing and overview tables.
 
 >>> import schedlab
 >>> round(schedlab.stats.pct_change(4626, 4167, higher_is_better=True), 2)
@@ -26,6 +28,8 @@ from .errors import (
     SchedlabError,
 )
 
+_SUBMODULES = ("stats", "table", "lkp", "mmtests", "report", "cli")
+
 __all__ = [
     "__version__",
     "SchedlabError",
@@ -34,17 +38,14 @@ __all__ = [
     "DomainError",
     "ReadError",
     "FileNotFoundError",
-    "stats",
-    "table",
-    "lkp",
+    *(m for m in _SUBMODULES if m != "cli"),
 ]
-
-_SUBMODULES = {"stats", "table", "cli", "lkp"}
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import stats as stats
     from . import table as table
     from . import lkp as lkp
+    from . import mmtests as mmtests
 
 
 def __getattr__(name: str) -> Any:
@@ -60,4 +61,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | _SUBMODULES | {"__version__"})
+    return sorted(set(globals()) | set(_SUBMODULES) | {"__version__"})

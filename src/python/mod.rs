@@ -7,6 +7,7 @@
 mod arrays;
 mod errors;
 mod lkp;
+mod mmtests;
 mod stats;
 mod table;
 
@@ -19,5 +20,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     stats::register(m)?;
     table::register(m)?;
     lkp::register(m)?;
+    mmtests::register(m)?;
     Ok(())
 }
