@@ -1,8 +1,9 @@
 //! [`DirTree`]: a real directory read lazily through [`Tree`].
 
-use super::tree::Tree;
+use super::tree::{Tree, DEFAULT_MAX_FILE_BYTES};
 use crate::error::{Error, Result};
 use std::borrow::Cow;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// A directory on disk.
@@ -19,7 +20,19 @@ impl DirTree {
         if !meta.is_dir() {
             return Err(Error::Io { path: root.display().to_string(), msg: "not a directory".into(), not_found: false });
         }
-        Ok(DirTree { root: root.to_path_buf(), origin: root.display().to_string() })
+        Ok(Self::at(root))
+    }
+
+    /// `root` as a tree without checking that it exists: every access then fails
+    /// with the I/O error (and path) that reading `root/rel` directly gives, which
+    /// keeps the messages of readers that took a `&Path` before they took a [`Tree`].
+    pub fn at(root: &Path) -> Self {
+        DirTree { root: root.to_path_buf(), origin: root.display().to_string() }
+    }
+
+    /// The directory this tree reads.
+    pub fn root(&self) -> &Path {
+        &self.root
     }
 
     fn full(&self, rel: &str) -> Result<PathBuf> {
@@ -35,18 +48,34 @@ impl Tree for DirTree {
         &self.origin
     }
 
+    /// The file's bytes; a file larger than [`DEFAULT_MAX_FILE_BYTES`] is refused
+    /// (a parse error naming it) rather than read into memory.
     fn read(&self, rel: &str) -> Result<Cow<'_, [u8]>> {
         let p = self.full(rel)?;
-        std::fs::read(&p).map(Cow::Owned).map_err(|e| Error::io(&p, &e))
+        let f = std::fs::File::open(&p).map_err(|e| Error::io(&p, &e))?;
+        let mut buf = Vec::new();
+        f.take(DEFAULT_MAX_FILE_BYTES + 1).read_to_end(&mut buf).map_err(|e| Error::io(&p, &e))?;
+        if buf.len() as u64 > DEFAULT_MAX_FILE_BYTES {
+            return Err(Error::parse(
+                Some(&p.display().to_string()),
+                None,
+                format!("larger than the limit of {DEFAULT_MAX_FILE_BYTES} bytes"),
+            ));
+        }
+        Ok(Cow::Owned(buf))
     }
 
+    /// Entry names, sorted bytewise; names that are not UTF-8 cannot be addressed
+    /// by a `&str` path and are left out.
     fn list(&self, rel: &str) -> Result<Vec<String>> {
         let p = self.full(rel)?;
         let rd = std::fs::read_dir(&p).map_err(|e| Error::io(&p, &e))?;
         let mut out = Vec::new();
         for entry in rd {
             let entry = entry.map_err(|e| Error::io(&p, &e))?;
-            out.push(entry.file_name().to_string_lossy().into_owned());
+            if let Some(name) = entry.file_name().to_str() {
+                out.push(name.to_string());
+            }
         }
         out.sort();
         Ok(out)
@@ -61,6 +90,6 @@ impl Tree for DirTree {
     }
 
     fn display(&self, rel: &str) -> String {
-        self.root.join(rel).display().to_string()
+        if rel.is_empty() { self.origin.clone() } else { self.root.join(rel).display().to_string() }
     }
 }

@@ -1,16 +1,24 @@
 //! [`MemTree`]: an archive's files held in memory after a bounded read.
 
-use super::tree::Tree;
+use super::tree::{Tree, DEFAULT_MAX_FILE_BYTES};
 use crate::error::{Error, Result};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Files (path → bytes) and the directories that contain them.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Clone)]
 pub struct MemTree {
     origin: String,
     files: BTreeMap<String, Vec<u8>>,
     dirs: BTreeSet<String>,
+    max_file_bytes: u64,
+}
+
+impl Default for MemTree {
+    /// An empty tree with no origin name.
+    fn default() -> Self {
+        MemTree::new("")
+    }
 }
 
 impl MemTree {
@@ -18,7 +26,13 @@ impl MemTree {
     pub fn new(origin: impl Into<String>) -> Self {
         let mut dirs = BTreeSet::new();
         dirs.insert(String::new());
-        MemTree { origin: origin.into(), files: BTreeMap::new(), dirs }
+        MemTree { origin: origin.into(), files: BTreeMap::new(), dirs, max_file_bytes: DEFAULT_MAX_FILE_BYTES }
+    }
+
+    /// Bound what a reader may decompress from one file of this tree (a `.gz` log
+    /// inside the archive) to `n` bytes: the archive's per-entry limit.
+    pub fn set_max_file_bytes(&mut self, n: u64) {
+        self.max_file_bytes = n;
     }
 
     /// Add a directory (and its parents).
@@ -93,6 +107,10 @@ impl Tree for MemTree {
 
     fn is_file(&self, rel: &str) -> bool {
         self.files.contains_key(rel)
+    }
+
+    fn max_file_bytes(&self) -> u64 {
+        self.max_file_bytes
     }
 }
 

@@ -22,13 +22,23 @@ pub fn read(path: &Path, limits: &Limits) -> Result<MemTree> {
 
 /// Read a tar stream; `name` labels errors.
 pub fn read_from(reader: Box<dyn Read>, name: &str, limits: &Limits) -> Result<MemTree> {
-    let corrupt = |e: std::io::Error| Error::parse(Some(name), None, format!("corrupt or truncated archive: {e}"));
+    // a failure between entries names the last entry read, so that the message
+    // says where in the archive the damage starts
+    let corrupt = |e: std::io::Error, last: &Option<String>| {
+        let at = match last {
+            Some(l) => format!("after entry '{l}'"),
+            None => "at its first entry".to_string(),
+        };
+        Error::parse(Some(name), None, format!("corrupt or truncated archive {at}: {e}"))
+    };
+    let mut last: Option<String> = None;
     let mut archive = tar::Archive::new(reader);
     let mut tree = MemTree::new(name);
+    tree.set_max_file_bytes(limits.max_entry_bytes);
     let mut links: Vec<(String, String)> = Vec::new();
     let (mut total, mut count) = (0u64, 0u64);
-    for entry in archive.entries().map_err(corrupt)? {
-        let mut entry = entry.map_err(corrupt)?;
+    for entry in archive.entries().map_err(|e| corrupt(e, &last))? {
+        let mut entry = entry.map_err(|e| corrupt(e, &last))?;
         count += 1;
         if count > limits.max_entries {
             return Err(Error::parse(
@@ -38,6 +48,7 @@ pub fn read_from(reader: Box<dyn Read>, name: &str, limits: &Limits) -> Result<M
             ));
         }
         let raw = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
+        last = Some(raw.clone());
         let rel = normalize(&raw, name)?;
         let kind = entry.header().entry_type();
         if kind.is_dir() {

@@ -13,7 +13,9 @@ pub fn read(path: &Path, limits: &Limits) -> Result<MemTree> {
     let name = path.display().to_string();
     let file = std::fs::File::open(path).map_err(|e| Error::io(path, &e))?;
     let corrupt = |e: zip::result::ZipError| Error::parse(Some(&name), None, format!("corrupt zip archive: {e}"));
-    let mut archive = zip::ZipArchive::new(BufReader::new(file)).map_err(corrupt)?;
+    let mut archive = zip::ZipArchive::new(BufReader::new(file)).map_err(|e| {
+        Error::parse(Some(&name), None, format!("central directory: corrupt zip archive: {e}"))
+    })?;
     if archive.len() as u64 > limits.max_entries {
         return Err(Error::parse(
             Some(&name),
@@ -22,9 +24,12 @@ pub fn read(path: &Path, limits: &Limits) -> Result<MemTree> {
         ));
     }
     let mut tree = MemTree::new(name.clone());
+    tree.set_max_file_bytes(limits.max_entry_bytes);
     let mut total = 0u64;
     for i in 0..archive.len() {
-        let mut entry = archive.by_index(i).map_err(corrupt)?;
+        let mut entry = archive.by_index(i).map_err(|e| {
+            Error::parse(Some(&name), None, format!("entry #{i} of the central directory: corrupt zip archive: {e}"))
+        })?;
         let raw = entry.name().map_err(corrupt)?.into_owned();
         let rel = normalize(&raw, &name)?;
         if entry.is_symlink() {

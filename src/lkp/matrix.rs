@@ -5,6 +5,8 @@
 
 use super::jobyaml;
 use super::num::Num;
+use crate::archive::tree::{join, walk};
+use crate::archive::{self, DirTree, Tree};
 use crate::error::{Error, Result};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::collections::HashMap;
@@ -102,10 +104,22 @@ impl Matrix {
 
     /// Read `matrix.json` or `matrix.json.gz` (gzip by extension).
     pub fn read(path: &Path) -> Result<Matrix> {
-        let shown = path.display().to_string();
-        let raw = std::fs::read(path).map_err(|e| Error::parse(Some(&shown), None, format!("cannot read: {e}")))?;
-        let bytes = if shown.ends_with(".gz") { gunzip(&raw, &shown)? } else { raw };
-        Matrix::parse(&bytes, &shown)
+        let parent = path.parent().unwrap_or(Path::new(""));
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        Matrix::read_in(&DirTree::at(parent), name)
+    }
+
+    /// Read the matrix file `rel` of `tree` (gzip by extension, decompressed to at
+    /// most `tree.max_file_bytes()`).
+    pub fn read_in(tree: &dyn Tree, rel: &str) -> Result<Matrix> {
+        let shown = tree.display(rel);
+        let raw = tree.read(rel).map_err(|e| Error::parse(Some(&shown), None, format!("cannot read: {}", io_msg(&e))))?;
+        if shown.ends_with(".gz") {
+            let bytes = gunzip_bounded(&raw, &shown, tree.max_file_bytes())?;
+            Matrix::parse(&bytes, &shown)
+        } else {
+            Matrix::parse(&raw, &shown)
+        }
     }
 
     /// lkp's `matrix_cols`: the run count (`stats_source` size, else the longest of the
@@ -184,13 +198,30 @@ fn json_error(path: &str, e: &serde_json::Error) -> Error {
     Error::parse(Some(path), line, format!("{what}: {msg}"))
 }
 
-/// Decompress gzip bytes (`path` names the file in errors).
+/// Decompress gzip bytes (`path` names the file in errors), at most 1 GiB.
 pub fn gunzip(raw: &[u8], path: &str) -> Result<Vec<u8>> {
+    gunzip_bounded(raw, path, archive::tree::DEFAULT_MAX_FILE_BYTES)
+}
+
+/// Decompress gzip bytes, refusing more than `limit` bytes of output (a gzip bomb).
+pub fn gunzip_bounded(raw: &[u8], path: &str, limit: u64) -> Result<Vec<u8>> {
     let mut out = Vec::new();
     flate2::read::GzDecoder::new(raw)
+        .take(limit.saturating_add(1))
         .read_to_end(&mut out)
         .map_err(|e| Error::parse(Some(path), None, format!("not a valid gzip file: {e}")))?;
+    if out.len() as u64 > limit {
+        return Err(Error::parse(Some(path), None, format!("decompresses to more than {limit} bytes (limit)")));
+    }
     Ok(out)
+}
+
+/// The message of an error without the path it names (the caller names the file).
+pub(crate) fn io_msg(e: &Error) -> String {
+    match e {
+        Error::Io { msg, .. } => msg.clone(),
+        other => other.to_string(),
+    }
 }
 
 struct MatrixVisitor;
@@ -284,7 +315,7 @@ pub fn load_roots(paths: &[PathBuf]) -> Result<Vec<ResultRoot>> {
 /// A commit's multi-result root: its matrix and the job axes of its runs.
 #[derive(Debug, Clone)]
 pub struct ResultRoot {
-    /// The directory.
+    /// The directory (inside an archive: `archive/path/in/archive`).
     pub path: PathBuf,
     /// `matrix.json[.gz]`, zero-filled.
     pub matrix: Matrix,
@@ -296,36 +327,101 @@ impl ResultRoot {
     /// Load `dir/matrix.json.gz` (preferred, as lkp's `load_json`) or `dir/matrix.json`, and
     /// the axes from `dir/job.yaml` or the first `dir/<n>/job.yaml`; without any job.yaml
     /// the only axis is `commit` = the directory name.
+    ///
+    /// `dir` may also be a `.tar`, `.tar.gz`/`.tgz`, `.tar.xz` or `.zip` archive holding
+    /// one result root (at its top or anywhere inside, [`find_roots`]); it is read in
+    /// memory within [`archive::Limits::default`], and a root at the archive's top is
+    /// named after the archive file without its extension.
     pub fn load(dir: &Path) -> Result<ResultRoot> {
         if !dir.is_dir() {
             let shown = dir.display().to_string();
-            return Err(if dir.exists() {
-                Error::parse(Some(&shown), None, "not a directory (expected a commit's multi-result root)")
-            } else {
-                Error::parse(Some(&shown), None, "no such result root directory")
-            });
+            if !dir.exists() {
+                return Err(Error::parse(Some(&shown), None, "no such result root directory"));
+            }
+            if archive::detect(dir).is_err() {
+                return Err(Error::parse(Some(&shown), None, "not a directory (expected a commit's multi-result root)"));
+            }
+            let tree = archive::open(dir, &archive::Limits::default())?;
+            let roots = find_roots(tree.as_ref())?;
+            return match roots.as_slice() {
+                [one] => ResultRoot::load_in(tree.as_ref(), one),
+                [] => Err(Error::parse(
+                    Some(&shown),
+                    None,
+                    "no result root in this archive (a directory with matrix.json or matrix.json.gz)",
+                )),
+                many => Err(Error::parse(
+                    Some(&shown),
+                    None,
+                    format!("{} result roots in this archive ({}); give one", many.len(), many.join(", ")),
+                )),
+            };
         }
-        let gz = dir.join("matrix.json.gz");
-        let plain = dir.join("matrix.json");
-        let matrix = if gz.exists() {
-            Matrix::read(&gz)?
-        } else if plain.exists() {
-            Matrix::read(&plain)?
+        ResultRoot::load_in(&DirTree::at(dir), "")
+    }
+
+    /// Load the result root at directory `rel` of `tree` (as [`ResultRoot::load`]).
+    pub fn load_in(tree: &dyn Tree, rel: &str) -> Result<ResultRoot> {
+        let gz = join(rel, "matrix.json.gz");
+        let plain = join(rel, "matrix.json");
+        let matrix = if tree.is_file(&gz) {
+            Matrix::read_in(tree, &gz)?
+        } else if tree.is_file(&plain) {
+            Matrix::read_in(tree, &plain)?
         } else {
             return Err(Error::parse(
-                Some(&plain.display().to_string()),
+                Some(&tree.display(&plain)),
                 None,
                 "missing: a result root needs matrix.json or matrix.json.gz (build it with `schedlab lkp unite`)",
             ));
         };
-        let axes = load_axes(dir)?;
-        Ok(ResultRoot { path: dir.to_path_buf(), matrix, axes })
+        let axes = load_axes(tree, rel)?;
+        Ok(ResultRoot { path: PathBuf::from(tree.display(rel)), matrix, axes })
     }
 
     /// The compare-axis value (the commit), as the header prints it.
     pub fn commit(&self) -> String {
         self.axes.iter().find(|(k, _)| k == "commit").map(|(_, v)| v.clone()).unwrap_or_else(|| dir_name(&self.path))
     }
+}
+
+/// Whether directory `rel` of `tree` is a result root (holds `matrix.json[.gz]`).
+pub fn is_root(tree: &dyn Tree, rel: &str) -> bool {
+    tree.is_file(&join(rel, "matrix.json")) || tree.is_file(&join(rel, "matrix.json.gz"))
+}
+
+/// Every result root of `tree` in path order (a root is not searched below itself,
+/// so its run directories' own matrices are not roots).
+pub fn find_roots(tree: &dyn Tree) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    walk(tree, &mut |d: &str| {
+        if is_root(tree, d) {
+            out.push(d.to_string());
+            return Ok(false);
+        }
+        Ok(true)
+    })?;
+    Ok(out)
+}
+
+/// The name a result root goes by when no job.yaml names its commit: the last
+/// component of `rel`, else (the tree's root) the directory's own name, or the
+/// archive's file name without `.tar.gz`, `.tgz`, `.tar.xz`, `.txz`, `.tar` or `.zip`.
+pub fn root_name(tree: &dyn Tree, rel: &str) -> String {
+    if let Some(last) = rel.rsplit('/').next().filter(|s| !s.is_empty()) {
+        return last.to_string();
+    }
+    let origin = Path::new(tree.origin());
+    if origin.is_dir() {
+        return dir_name(origin);
+    }
+    let file = origin.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    for ext in [".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar", ".zip"] {
+        if let Some(stem) = file.strip_suffix(ext).filter(|s| !s.is_empty()) {
+            return stem.to_string();
+        }
+    }
+    file
 }
 
 fn dir_name(p: &Path) -> String {
@@ -335,34 +431,36 @@ fn dir_name(p: &Path) -> String {
 
 /// The job.yaml of a result root: `dir/job.yaml`, else the first `dir/<digits…>/job.yaml`.
 pub fn job_file(dir: &Path) -> Option<PathBuf> {
-    let direct = dir.join("job.yaml");
-    if direct.is_file() {
-        return Some(direct);
-    }
-    let mut runs: Vec<PathBuf> = std::fs::read_dir(dir)
-        .ok()?
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit())))
-        .map(|p| p.join("job.yaml"))
-        .filter(|p| p.is_file())
-        .collect();
-    runs.sort();
-    runs.into_iter().next()
+    job_file_in(&DirTree::at(dir), "").map(|rel| if rel.is_empty() { dir.to_path_buf() } else { dir.join(rel) })
 }
 
-fn load_axes(dir: &Path) -> Result<Vec<(String, String)>> {
-    let mut axes = match job_file(dir) {
+/// [`job_file`] for directory `rel` of `tree`: the job.yaml's path in `tree`.
+pub fn job_file_in(tree: &dyn Tree, rel: &str) -> Option<String> {
+    let direct = join(rel, "job.yaml");
+    if tree.is_file(&direct) {
+        return Some(direct);
+    }
+    let names = tree.list(rel).ok()?;
+    // sorted by name as the paths were: the first run whose job.yaml exists
+    names
+        .iter()
+        .filter(|n| n.starts_with(|c: char| c.is_ascii_digit()))
+        .map(|n| join(&join(rel, n), "job.yaml"))
+        .find(|p| tree.is_file(p))
+}
+
+fn load_axes(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, String)>> {
+    let mut axes = match job_file_in(tree, rel) {
         Some(f) => {
-            let text = std::fs::read(&f).map_err(|e| Error::parse(Some(&f.display().to_string()), None, format!("cannot read: {e}")))?;
-            let text = String::from_utf8(text)
-                .map_err(|_| Error::parse(Some(&f.display().to_string()), None, "job.yaml is not UTF-8 text"))?;
-            jobyaml::axes(&text)
+            let shown = tree.display(&f);
+            let text = tree.read(&f).map_err(|e| Error::parse(Some(&shown), None, format!("cannot read: {}", io_msg(&e))))?;
+            let text = std::str::from_utf8(&text).map_err(|_| Error::parse(Some(&shown), None, "job.yaml is not UTF-8 text"))?;
+            jobyaml::axes(text)
         }
         None => Vec::new(),
     };
     if !axes.iter().any(|(k, _)| k == "commit") {
-        axes.push(("commit".to_string(), dir_name(dir)));
+        axes.push(("commit".to_string(), root_name(tree, rel)));
     }
     axes.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(axes)

@@ -9,8 +9,9 @@
 //! | `head` | E3 | 638401e0, 2026-06 | ExtractShellpack labels, `BAmean.95`/`Pctile.95` names, FL 18 |
 
 use super::summarise::{Stat, SummaryKind};
+use crate::archive::tree::join;
+use crate::archive::Tree;
 use crate::error::{Error, Result};
-use std::path::{Path, PathBuf};
 
 /// An MMTests version, selected by `--compat`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -76,8 +77,9 @@ pub enum HmeanRule {
 pub trait EraRules: Sync {
     /// The era these rules belong to.
     fn era(&self) -> Era;
-    /// The directories holding one run's logs, one per iteration in Perl glob order.
-    fn log_dirs(&self, root: &Path, benchmark: &str, name: &str) -> Result<Vec<PathBuf>>;
+    /// The directories holding one run's logs (paths of `tree`), one per iteration
+    /// in Perl glob order; `root` is the `work/log` directory inside `tree`.
+    fn log_dirs(&self, tree: &dyn Tree, root: &str, benchmark: &str, name: &str) -> Result<Vec<String>>;
     /// The summary rows of a summary type, in print order.
     fn summary_stats(&self, kind: SummaryKind) -> Vec<Stat>;
     /// The display name of a statistic (`getStatName`).
@@ -145,18 +147,18 @@ pub struct E2;
 /// Rules of MMTests 638401e0 (2026-06).
 pub struct E3;
 
-fn iter_dirs(root: &Path, benchmark: &str, name: &str) -> Result<Vec<PathBuf>> {
-    let run = root.join(name);
-    let names = super::logfile::list_dir(&run)?;
-    let dirs: Vec<PathBuf> = names
+fn iter_dirs(tree: &dyn Tree, root: &str, benchmark: &str, name: &str) -> Result<Vec<String>> {
+    let run = join(root, name);
+    let names = tree.list(&run)?;
+    let dirs: Vec<String> = names
         .iter()
         .filter(|n| n.starts_with("iter-"))
-        .map(|n| run.join(n).join(benchmark).join("logs"))
-        .filter(|p| p.is_dir())
+        .map(|n| format!("{}/{benchmark}/logs", join(&run, n)))
+        .filter(|p| tree.is_dir(p))
         .collect();
     if dirs.is_empty() {
         return Err(Error::Io {
-            path: run.join("iter-*").join(benchmark).join("logs").display().to_string(),
+            path: tree.display(&format!("{run}/iter-*/{benchmark}/logs")),
             msg: format!("no logs of benchmark '{benchmark}' for '{name}'"),
             not_found: true,
         });
@@ -231,16 +233,16 @@ impl EraRules for E0 {
     fn era(&self) -> Era {
         Era::E2018
     }
-    fn log_dirs(&self, root: &Path, benchmark: &str, name: &str) -> Result<Vec<PathBuf>> {
-        let base = root.join(format!("{benchmark}-{name}"));
+    fn log_dirs(&self, tree: &dyn Tree, root: &str, benchmark: &str, name: &str) -> Result<Vec<String>> {
+        let base = join(root, &format!("{benchmark}-{name}"));
         for profile in ["noprofile", "fine-profile-timer"] {
-            let d = base.join(profile);
-            if d.is_dir() {
+            let d = join(&base, profile);
+            if tree.is_dir(&d) {
                 return Ok(vec![d]);
             }
         }
         Err(Error::Io {
-            path: base.join("noprofile").display().to_string(),
+            path: tree.display(&join(&base, "noprofile")),
             msg: format!("no logs of benchmark '{benchmark}' for '{name}' (2018 layout <benchmark>-<name>/noprofile)"),
             not_found: true,
         })
@@ -281,8 +283,8 @@ impl EraRules for E1 {
     fn era(&self) -> Era {
         Era::E2024
     }
-    fn log_dirs(&self, root: &Path, benchmark: &str, name: &str) -> Result<Vec<PathBuf>> {
-        iter_dirs(root, benchmark, name)
+    fn log_dirs(&self, tree: &dyn Tree, root: &str, benchmark: &str, name: &str) -> Result<Vec<String>> {
+        iter_dirs(tree, root, benchmark, name)
     }
     fn summary_stats(&self, kind: SummaryKind) -> Vec<Stat> {
         use Stat::*;
@@ -327,8 +329,8 @@ impl EraRules for E2 {
     fn era(&self) -> Era {
         Era::E2025
     }
-    fn log_dirs(&self, root: &Path, benchmark: &str, name: &str) -> Result<Vec<PathBuf>> {
-        iter_dirs(root, benchmark, name)
+    fn log_dirs(&self, tree: &dyn Tree, root: &str, benchmark: &str, name: &str) -> Result<Vec<String>> {
+        iter_dirs(tree, root, benchmark, name)
     }
     fn summary_stats(&self, kind: SummaryKind) -> Vec<Stat> {
         use Stat::*;
@@ -380,8 +382,8 @@ impl EraRules for E3 {
     fn era(&self) -> Era {
         Era::Head
     }
-    fn log_dirs(&self, root: &Path, benchmark: &str, name: &str) -> Result<Vec<PathBuf>> {
-        iter_dirs(root, benchmark, name)
+    fn log_dirs(&self, tree: &dyn Tree, root: &str, benchmark: &str, name: &str) -> Result<Vec<String>> {
+        iter_dirs(tree, root, benchmark, name)
     }
     fn summary_stats(&self, kind: SummaryKind) -> Vec<Stat> {
         use Stat::*;

@@ -3,10 +3,12 @@
 //! Logs are read as bytes and split on `\n`; bytes that are not UTF-8 become
 //! U+FFFD (the parsers only look for ASCII text, as the Perl does). A file larger
 //! than [`MAX_LOG_BYTES`] once decompressed is refused rather than exhausting memory.
+//! Files are reached through a [`Tree`] ([`LogDir`]), so a log directory inside a
+//! tar or zip archive is read exactly like one on disk.
 
+use crate::archive::{DirTree, Tree};
 use crate::error::{Error, Result};
-use std::fs::File;
-use std::io::{BufReader, Read};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// The largest decompressed log schedlab reads (1 GiB).
@@ -30,47 +32,87 @@ impl LogFile {
 
 /// Read `path`, decompressing by its extension (`.gz`, `.xz`, else plain).
 pub fn read_log(path: &Path) -> Result<LogFile> {
-    let file = File::open(path).map_err(|e| Error::io(path, &e))?;
-    let reader = BufReader::new(file);
+    let parent = path.parent().unwrap_or(Path::new(""));
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    let mut bytes = Vec::new();
-    let limit = MAX_LOG_BYTES + 1;
+    let tree = DirTree::at(parent);
+    read_log_in(&tree, name)
+}
+
+/// Read the log at `rel` of `tree`, decompressing by its extension (`.gz`, `.xz`,
+/// else plain), at most `min(MAX_LOG_BYTES, tree.max_file_bytes())` bytes.
+pub fn read_log_in(tree: &dyn Tree, rel: &str) -> Result<LogFile> {
+    let shown = tree.display(rel);
+    let raw = tree.read(rel)?;
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    let max = MAX_LOG_BYTES.min(tree.max_file_bytes());
+    let limit = max.saturating_add(1);
+    let mut decoded = Vec::new();
     let res = if name.ends_with(".gz") {
-        flate2::read::MultiGzDecoder::new(reader).take(limit).read_to_end(&mut bytes)
+        flate2::read::MultiGzDecoder::new(&raw[..]).take(limit).read_to_end(&mut decoded).map(|_| ())
     } else if name.ends_with(".xz") {
-        xz2::read::XzDecoder::new_multi_decoder(reader).take(limit).read_to_end(&mut bytes)
+        xz2::read::XzDecoder::new_multi_decoder(&raw[..]).take(limit).read_to_end(&mut decoded).map(|_| ())
     } else {
-        reader.take(limit).read_to_end(&mut bytes)
+        Ok(())
     };
-    res.map_err(|e| Error::parse(Some(&path.display().to_string()), None, format!("cannot read or decompress: {e}")))?;
-    if bytes.len() as u64 > MAX_LOG_BYTES {
-        return Err(Error::parse(
-            Some(&path.display().to_string()),
-            None,
-            format!("log is larger than {MAX_LOG_BYTES} bytes once decompressed"),
-        ));
+    res.map_err(|e| Error::parse(Some(&shown), None, format!("cannot read or decompress: {e}")))?;
+    let bytes: &[u8] = if name.ends_with(".gz") || name.ends_with(".xz") { &decoded } else { &raw };
+    if bytes.len() as u64 > max {
+        return Err(Error::parse(Some(&shown), None, format!("log is larger than {max} bytes once decompressed")));
     }
-    let text = String::from_utf8_lossy(&bytes);
+    let text = String::from_utf8_lossy(bytes);
     let mut lines: Vec<String> = text.split('\n').map(str::to_owned).collect();
     if lines.last().is_some_and(|l| l.is_empty()) {
         lines.pop();
     }
-    Ok(LogFile { path: path.to_path_buf(), lines })
+    Ok(LogFile { path: PathBuf::from(shown), lines })
 }
 
 /// Names of the entries of `dir` (files and directories), sorted bytewise as
 /// Perl's `glob` sorts them. A missing directory is an I/O error naming it.
 pub fn list_dir(dir: &Path) -> Result<Vec<String>> {
-    let rd = std::fs::read_dir(dir).map_err(|e| Error::io(dir, &e))?;
-    let mut names = Vec::new();
-    for ent in rd {
-        let ent = ent.map_err(|e| Error::io(dir, &e))?;
-        if let Some(n) = ent.file_name().to_str() {
-            names.push(n.to_string());
-        }
+    DirTree::at(dir).list("")
+}
+
+/// One log directory (one iteration of one run) inside a [`Tree`]: what an
+/// extractor reads.
+#[derive(Clone, Copy)]
+pub struct LogDir<'a> {
+    /// The tree holding the logs.
+    pub tree: &'a dyn Tree,
+    /// The directory, relative to the tree's root.
+    pub rel: &'a str,
+}
+
+impl<'a> LogDir<'a> {
+    /// The directory `rel` of `tree`.
+    pub fn new(tree: &'a dyn Tree, rel: &'a str) -> Self {
+        LogDir { tree, rel }
     }
-    names.sort();
-    Ok(names)
+
+    /// The path of `name` in this directory, relative to the tree's root.
+    pub fn join(&self, name: &str) -> String {
+        crate::archive::tree::join(self.rel, name)
+    }
+
+    /// Entry names of the directory, sorted bytewise (Perl's `glob` order).
+    pub fn list(&self) -> Result<Vec<String>> {
+        self.tree.list(self.rel)
+    }
+
+    /// Read the log `name` of this directory ([`read_log_in`]).
+    pub fn read(&self, name: &str) -> Result<LogFile> {
+        read_log_in(self.tree, &self.join(name))
+    }
+
+    /// Whether `name` is a regular file of this directory.
+    pub fn is_file(&self, name: &str) -> bool {
+        self.tree.is_file(&self.join(name))
+    }
+
+    /// The directory as shown in messages.
+    pub fn display(&self) -> String {
+        self.tree.display(self.rel)
+    }
 }
 
 /// The names in `names` that start with `prefix` and end with `suffix`, each

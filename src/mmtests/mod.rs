@@ -10,6 +10,7 @@
 
 pub mod beyond;
 pub mod compare;
+pub mod discover;
 pub mod era;
 pub mod extract;
 pub mod logfile;
@@ -22,6 +23,7 @@ pub mod summarise;
 
 pub use era::{Era, Preferred};
 
+use crate::archive::{self, DirTree, Tree};
 use crate::error::{Error, Result};
 use crate::parallel;
 use crate::table::Comparison;
@@ -59,6 +61,11 @@ pub struct Report {
 /// Choose the era: the given one, else the newest that knows `benchmark` and
 /// whose log layout holds `first_name`'s logs under `dir`.
 pub fn resolve_era(dir: &Path, benchmark: &str, first_name: &str, compat: Option<Era>) -> Result<Era> {
+    resolve_era_in(&DirTree::at(dir), "", benchmark, first_name, compat)
+}
+
+/// [`resolve_era`] for the `work/log` directory `root` of `tree`.
+pub fn resolve_era_in(tree: &dyn Tree, root: &str, benchmark: &str, first_name: &str, compat: Option<Era>) -> Result<Era> {
     if let Some(e) = compat {
         return Ok(e);
     }
@@ -70,7 +77,7 @@ pub fn resolve_era(dir: &Path, benchmark: &str, first_name: &str, compat: Option
         .filter(|e| extract::find(*e, benchmark).is_some() && !(legacy_name && *e == Era::Head))
         .collect();
     for e in &knowing {
-        if e.rules().log_dirs(dir, benchmark, first_name).is_ok() {
+        if e.rules().log_dirs(tree, root, benchmark, first_name).is_ok() {
             return Ok(*e);
         }
     }
@@ -91,15 +98,69 @@ pub fn resolve_era(dir: &Path, benchmark: &str, first_name: &str, compat: Option
 
 /// `compare-mmtests.pl -d DIR -b BENCHMARK -n NAMES [--print-ratio] [--sub-heading S]`
 /// as MMTests of the chosen era prints it; the first name is the baseline.
+///
+/// `dir` is the `work/log` directory, or a `.tar`, `.tar.gz`/`.tgz`, `.tar.xz` or
+/// `.zip` archive of results (read in memory within [`archive::Limits::default`]),
+/// in which the `work/log` directory holding the first name's logs of `benchmark`
+/// is found wherever it is ([`discover::find_runs`]).
 pub fn compare(dir: &Path, benchmark: &str, names: &[String], opts: &CompareOptions) -> Result<Report> {
-    let first = names.first().ok_or_else(|| Error::domain("give at least one run name (-n)"))?;
+    check_names(names)?;
+    if dir.is_file() {
+        let tree = archive::open(dir, &archive::Limits::default())?;
+        let first = names.first().map(String::as_str).unwrap_or_default();
+        let root = locate_root(tree.as_ref(), benchmark, first)?;
+        return compare_in(tree.as_ref(), &root, benchmark, names, opts);
+    }
+    compare_in(&DirTree::at(dir), "", benchmark, names, opts)
+}
+
+fn check_names(names: &[String]) -> Result<()> {
+    if names.is_empty() {
+        return Err(Error::domain("give at least one run name (-n)"));
+    }
     if let Some(bad) = names.iter().find(|n| n.is_empty() || n.contains('/')) {
         return Err(Error::domain(format!("run names must be non-empty and contain no '/': '{bad}'")));
     }
-    let era = resolve_era(dir, benchmark, first, opts.compat)?;
+    Ok(())
+}
+
+/// The `work/log` directory of `tree` that holds run `first`'s logs of `benchmark`
+/// (in either layout): exactly one must.
+pub fn locate_root(tree: &dyn Tree, benchmark: &str, first: &str) -> Result<String> {
+    let (runs, _) = discover::find_runs(tree)?;
+    let mut roots: Vec<String> =
+        runs.iter().filter(|r| r.name == first && r.benchmark == benchmark).map(|r| r.root.clone()).collect();
+    roots.dedup();
+    match roots.len() {
+        1 => Ok(roots.swap_remove(0)),
+        0 => {
+            let mut all: Vec<String> = runs.iter().map(|r| format!("{} of {}", r.benchmark, r.name)).collect();
+            all.dedup();
+            Err(Error::Io {
+                path: tree.origin().to_string(),
+                msg: format!(
+                    "no MMTests logs of benchmark '{benchmark}' for '{first}' in it (found: {})",
+                    if all.is_empty() { "no MMTests logs at all".to_string() } else { all.join(", ") }
+                ),
+                not_found: true,
+            })
+        }
+        _ => Err(Error::domain(format!(
+            "{}: several MMTests log directories hold '{first}' logs of '{benchmark}' ({}); extract one or give a directory",
+            tree.origin(),
+            roots.join(", ")
+        ))),
+    }
+}
+
+/// [`compare`] on the `work/log` directory `root` of `tree` (a directory or an archive).
+pub fn compare_in(tree: &dyn Tree, root: &str, benchmark: &str, names: &[String], opts: &CompareOptions) -> Result<Report> {
+    check_names(names)?;
+    let first = names.first().ok_or_else(|| Error::domain("give at least one run name (-n)"))?;
+    let era = resolve_era_in(tree, root, benchmark, first, opts.compat)?;
     let ctx = extract::Ctx { era, benchmark: benchmark.to_string(), subheading: opts.subheading.clone() };
     let runs: Vec<extract::Run> = parallel::install(opts.threads, || {
-        names.par_iter().map(|n| extract::extract_run(&ctx, dir, n)).collect::<Result<Vec<_>>>()
+        names.par_iter().map(|n| extract::extract_run_in(&ctx, tree, root, n)).collect::<Result<Vec<_>>>()
     })??;
     let base = runs.first().ok_or_else(|| Error::domain("no runs"))?;
     let meta = base.meta.clone();

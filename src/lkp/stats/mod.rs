@@ -6,9 +6,11 @@
 pub mod ojson;
 pub mod parsers;
 
-use super::matrix::STATS_SOURCE;
+use super::matrix::{io_msg, STATS_SOURCE};
 use super::num::{ruby_sum, ruby_sum_f0, standard_deviation, Num, Sum};
 use super::rubyfmt::{pretty_json, Json};
+use crate::archive::tree::join;
+use crate::archive::{DirTree, Tree};
 use crate::error::{Error, Result};
 use ojson::JValue;
 use regex::Regex;
@@ -258,11 +260,21 @@ fn push_stat(stats: &mut Vec<(String, Num)>, k: String, v: Num) {
 /// Read a raw file as UTF-8 text; unreadable or non-UTF-8 files are parse errors naming
 /// the file (and the line of the first bad byte).
 pub fn read_text(path: &Path) -> Result<String> {
-    let shown = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| Error::parse(Some(&shown), None, format!("cannot read raw output: {e}")))?;
+    let parent = path.parent().unwrap_or(Path::new(""));
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    read_text_in(&DirTree::at(parent), name)
+}
+
+/// [`read_text`] for the file `rel` of `tree`.
+pub fn read_text_in(tree: &dyn Tree, rel: &str) -> Result<String> {
+    let shown = tree.display(rel);
+    let bytes = tree
+        .read(rel)
+        .map_err(|e| Error::parse(Some(&shown), None, format!("cannot read raw output: {}", io_msg(&e))))?
+        .into_owned();
     String::from_utf8(bytes).map_err(|e| {
         let upto = e.utf8_error().valid_up_to();
-        let line = e.as_bytes()[..upto].iter().filter(|&&b| b == b'\n').count() + 1;
+        let line = e.as_bytes().get(..upto).unwrap_or_default().iter().filter(|&&b| b == b'\n').count() + 1;
         Error::parse(Some(&shown), Some(line), "not UTF-8 text")
     })
 }
@@ -287,19 +299,24 @@ fn raw_kind(name: &str) -> Option<(String, &'static str)> {
 /// Parse every known raw output of one run directory into monitor series, in monitor
 /// name order (plus existing `<monitor>.json` files of monitors without a raw parser).
 pub fn run_monitors(run_dir: &Path) -> Result<Vec<(String, Series)>> {
-    let shown = run_dir.display().to_string();
-    let rd = std::fs::read_dir(run_dir).map_err(|e| Error::parse(Some(&shown), None, format!("cannot list run directory: {e}")))?;
-    let mut names: Vec<String> = rd.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).collect();
-    names.sort();
+    run_monitors_in(&DirTree::at(run_dir), "")
+}
+
+/// [`run_monitors`] for the run directory `rel` of `tree`.
+pub fn run_monitors_in(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, Series)>> {
+    let shown = tree.display(rel);
+    let names = tree
+        .list(rel)
+        .map_err(|e| Error::parse(Some(&shown), None, format!("cannot list run directory: {}", io_msg(&e))))?;
     let mut out: Vec<(String, Series)> = Vec::new();
     for name in &names {
         let Some((group, kind)) = raw_kind(name) else { continue };
-        let path = run_dir.join(name);
-        if !path.is_file() {
+        let path = join(rel, name);
+        if !tree.is_file(&path) {
             continue;
         }
-        let text = read_text(&path)?;
-        let p = path.display().to_string();
+        let text = read_text_in(tree, &path)?;
+        let p = tree.display(&path);
         let lines = match kind {
             "unixbench" => parsers::unixbench(&text),
             "time" => parsers::time(&text),
@@ -320,9 +337,9 @@ pub fn run_monitors(run_dir: &Path) -> Result<Vec<(String, Series)>> {
         if monitor == "stats" || monitor == "matrix" || out.iter().any(|(g, _)| g == monitor) {
             continue;
         }
-        let path = run_dir.join(name);
-        let shown = path.display().to_string();
-        let bytes = std::fs::read(&path).map_err(|e| Error::parse(Some(&shown), None, format!("cannot read: {e}")))?;
+        let path = join(rel, name);
+        let shown = tree.display(&path);
+        let bytes = tree.read(&path).map_err(|e| Error::parse(Some(&shown), None, format!("cannot read: {}", io_msg(&e))))?;
         let m = super::matrix::Matrix::parse(&bytes, &shown)?;
         out.push((monitor.to_string(), Series { keys: m.keys, values: m.values }));
     }
@@ -335,6 +352,11 @@ pub fn run_stats(run_dir: &Path) -> Result<Vec<(String, Num)>> {
     Ok(reduce(&run_monitors(run_dir)?))
 }
 
+/// [`run_stats`] for the run directory `rel` of `tree`.
+pub fn run_stats_in(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, Num)>> {
+    Ok(reduce(&run_monitors_in(tree, rel)?))
+}
+
 /// stats.json text (Ruby's pretty JSON).
 pub fn stats_json(stats: &[(String, Num)]) -> String {
     pretty_json(&Json::Obj(stats.iter().map(|(k, v)| (k.clone(), num_json(*v))).collect()))
@@ -342,8 +364,15 @@ pub fn stats_json(stats: &[(String, Num)]) -> String {
 
 /// Read a run's existing `stats.json`.
 pub fn read_stats_json(path: &Path) -> Result<Vec<(String, JValue)>> {
-    let shown = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| Error::parse(Some(&shown), None, format!("cannot read: {e}")))?;
+    let parent = path.parent().unwrap_or(Path::new(""));
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    read_stats_json_in(&DirTree::at(parent), name)
+}
+
+/// [`read_stats_json`] for the file `rel` of `tree`.
+pub fn read_stats_json_in(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, JValue)>> {
+    let shown = tree.display(rel);
+    let bytes = tree.read(rel).map_err(|e| Error::parse(Some(&shown), None, format!("cannot read: {}", io_msg(&e))))?;
     match ojson::parse(&bytes, &shown)? {
         JValue::Obj(o) => Ok(o),
         _ => Err(Error::parse(Some(&shown), None, "stats.json must be a JSON object")),
@@ -374,19 +403,26 @@ fn jnum(v: &JValue, key: &str, path: &str) -> Result<Num> {
 /// `stats_source` = `<label>/stats.json`; drop per-CPU sched_debug keys and keys that are
 /// all Integer 0; then avg.json and stddev.json over the zero-filled matrix.
 pub fn unite(runs: &[(PathBuf, String)]) -> Result<United> {
+    let trees: Vec<(DirTree, &String)> = runs.iter().map(|(dir, label)| (DirTree::at(dir), label)).collect();
+    let refs: Vec<(&dyn Tree, &str, &str)> = trees.iter().map(|(t, l)| (t as &dyn Tree, "", l.as_str())).collect();
+    unite_in(&refs)
+}
+
+/// [`unite`] for run directories given as (tree, directory in it, stats_source label).
+pub fn unite_in(runs: &[(&dyn Tree, &str, &str)]) -> Result<United> {
     let mut keys: Vec<String> = Vec::new();
     let mut cols: Vec<Vec<Json>> = Vec::new();
     let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    for (dir, label) in runs {
-        let sj = dir.join("stats.json");
-        let mut stats: Vec<(String, Json)> = if sj.is_file() {
-            let shown = sj.display().to_string();
-            read_stats_json(&sj)?
+    for &(tree, dir, label) in runs {
+        let sj = join(dir, "stats.json");
+        let mut stats: Vec<(String, Json)> = if tree.is_file(&sj) {
+            let shown = tree.display(&sj);
+            read_stats_json_in(tree, &sj)?
                 .into_iter()
                 .map(|(k, v)| jnum(&v, &k, &shown).map(|n| (k, num_json(n))))
                 .collect::<Result<_>>()?
         } else {
-            run_stats(dir)?.into_iter().map(|(k, v)| (k, num_json(v))).collect()
+            run_stats_in(tree, dir)?.into_iter().map(|(k, v)| (k, num_json(v))).collect()
         };
         stats.retain(|(k, _)| k != STATS_SOURCE);
         stats.push((STATS_SOURCE.to_string(), Json::Str(format!("{label}/stats.json"))));
@@ -435,14 +471,22 @@ pub fn unite(runs: &[(PathBuf, String)]) -> Result<United> {
 
 /// The run directories of a result root (`<root>/<digits>/`), in numeric order.
 pub fn run_dirs(root: &Path) -> Result<Vec<PathBuf>> {
-    let shown = root.display().to_string();
-    let rd = std::fs::read_dir(root).map_err(|e| Error::parse(Some(&shown), None, format!("cannot list result root: {e}")))?;
-    let mut runs: Vec<(u64, PathBuf)> = rd
-        .filter_map(|e| e.ok())
-        .filter_map(|e| {
-            let name = e.file_name().to_string_lossy().into_owned();
+    let runs = run_dirs_in(&DirTree::at(root), "")?;
+    Ok(runs.into_iter().map(|r| root.join(r)).collect())
+}
+
+/// [`run_dirs`] for the result root `rel` of `tree`: the runs' paths in `tree`.
+pub fn run_dirs_in(tree: &dyn Tree, rel: &str) -> Result<Vec<String>> {
+    let shown = tree.display(rel);
+    let names = tree
+        .list(rel)
+        .map_err(|e| Error::parse(Some(&shown), None, format!("cannot list result root: {}", io_msg(&e))))?;
+    let mut runs: Vec<(u64, String)> = names
+        .into_iter()
+        .filter_map(|name| {
             let n: u64 = name.parse().ok()?;
-            e.path().is_dir().then_some((n, e.path()))
+            let p = join(rel, &name);
+            tree.is_dir(&p).then_some((n, p))
         })
         .collect();
     runs.sort();

@@ -5,9 +5,8 @@
 use super::{fields, Ctx, Extractor, Meta, Samples};
 use crate::error::Result;
 use crate::mmtests::era::{Era, Preferred};
-use crate::mmtests::logfile::{list_dir, read_log, sort_numeric, LogFile};
+use crate::mmtests::logfile::{sort_numeric, LogDir, LogFile};
 use crate::mmtests::summarise::SummaryKind;
-use std::path::Path;
 
 /// The dbench/tbench family.
 pub struct Dbench;
@@ -37,14 +36,14 @@ fn counts(names: &[String], prefix: &str, suffixes: &[&str]) -> Vec<String> {
 }
 
 /// Open `<stem>.gz`, else `<stem>.xz`, else `<stem>` (MMTests' `open_log`).
-fn open_log(dir: &Path, stem: &str) -> Result<LogFile> {
+fn open_log(dir: &LogDir<'_>, stem: &str) -> Result<LogFile> {
     for ext in [".gz", ".xz", ""] {
-        let p = dir.join(format!("{stem}{ext}"));
-        if p.is_file() {
-            return read_log(&p);
+        let name = format!("{stem}{ext}");
+        if dir.is_file(&name) {
+            return dir.read(&name);
         }
     }
-    read_log(&dir.join(stem))
+    dir.read(stem)
 }
 
 /// Add every `completed in` line of `log` to `op`: value = field 3 (ms), skipped
@@ -85,9 +84,9 @@ impl Extractor for Dbench {
         };
         Meta { preferred, kind, field_length: None, precision, value_label: "Ops".into() }
     }
-    fn extract_dir(&self, ctx: &Ctx, dir: &Path, out: &mut Samples) -> Result<()> {
+    fn extract_dir(&self, ctx: &Ctx, dir: &LogDir<'_>, out: &mut Samples) -> Result<()> {
         let Some(t) = tool(&ctx.benchmark) else { return Ok(()) };
-        let names = list_dir(dir)?;
+        let names = dir.list()?;
         match ctx.era {
             Era::E2018 if t == "tbench" => {
                 // tbench-<N>.log (dbench-<N>.log tried first), MB/sec of `execute` lines
@@ -98,7 +97,7 @@ impl Extractor for Dbench {
                     ns = counts(&names, prefix, &[".log"]);
                 }
                 for n in ns {
-                    let log = read_log(&dir.join(format!("{prefix}{n}.log")))?;
+                    let log = dir.read(&format!("{prefix}{n}.log"))?;
                     out.files_read += 1;
                     let op = format!("mb/sec-{n}");
                     out.register(&op);
@@ -135,7 +134,7 @@ impl Extractor for Dbench {
 /// head's parse-results: loadfile (value $4, time $8/1000, a ratio operation),
 /// tput (value $3, time $6) and op-<Name> (value $3) rows, ordered as
 /// `sort -k1,1 -k2,2n -k4,4n` orders them: kind, then clients, then time.
-fn extract_head(ctx: &Ctx, dir: &Path, names: &[String], out: &mut Samples) -> Result<()> {
+fn extract_head(ctx: &Ctx, dir: &LogDir<'_>, names: &[String], out: &mut Samples) -> Result<()> {
     let keep = |label: &str| ctx.subheading.is_empty() || crate::mmtests::summarise::subheading_matches(&ctx.subheading, label, false);
     // (kind, clients, time, label, value, is_ratio)
     let mut rows: Vec<(String, f64, f64, String, String, bool)> = Vec::new();

@@ -5,9 +5,8 @@
 use super::{fields, Ctx, Extractor, Meta, Samples};
 use crate::error::Result;
 use crate::mmtests::era::{Era, Preferred};
-use crate::mmtests::logfile::{glob_middle, list_dir, read_log, sort_numeric};
+use crate::mmtests::logfile::{glob_middle, sort_numeric, LogDir};
 use crate::mmtests::summarise::SummaryKind;
-use std::path::Path;
 
 /// The hackbench family.
 pub struct Hackbench;
@@ -43,8 +42,8 @@ impl Extractor for Hackbench {
             value_label: "Ops".into(),
         }
     }
-    fn extract_dir(&self, ctx: &Ctx, dir: &Path, out: &mut Samples) -> Result<()> {
-        let names = list_dir(dir)?;
+    fn extract_dir(&self, ctx: &Ctx, dir: &LogDir<'_>, out: &mut Samples) -> Result<()> {
+        let names = dir.list()?;
         if ctx.era == Era::Head {
             // one file hackbench-<G> with every iteration appended; label time-<G>
             let mut groups: Vec<String> = names
@@ -55,7 +54,7 @@ impl Extractor for Hackbench {
                 .collect();
             sort_numeric(&mut groups);
             for g in groups {
-                let log = read_log(&dir.join(format!("hackbench-{g}")))?;
+                let log = dir.read(&format!("hackbench-{g}"))?;
                 out.files_read += 1;
                 let op = format!("time-{g}");
                 for line in &log.lines {
@@ -73,7 +72,7 @@ impl Extractor for Hackbench {
         sort_numeric(&mut groups);
         for g in groups {
             for (file, _) in glob_middle(&names, &format!("hackbench-{g}-"), "") {
-                let log = read_log(&dir.join(file))?;
+                let log = dir.read(file)?;
                 out.files_read += 1;
                 out.register(&g);
                 for line in &log.lines {

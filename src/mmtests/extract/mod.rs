@@ -13,7 +13,9 @@ pub mod schbench;
 pub mod sockperf;
 
 use super::era::{Era, Preferred};
+use super::logfile::LogDir;
 use super::perlfmt;
+use crate::archive::{DirTree, Tree};
 use super::summarise::SummaryKind;
 use crate::error::{Error, Result};
 use std::collections::HashMap;
@@ -54,7 +56,7 @@ pub trait Extractor: Sync {
     /// The module facts for `ctx`.
     fn meta(&self, ctx: &Ctx) -> Meta;
     /// Parse one iteration's log directory into `out`.
-    fn extract_dir(&self, ctx: &Ctx, dir: &Path, out: &mut Samples) -> Result<()>;
+    fn extract_dir(&self, ctx: &Ctx, dir: &LogDir<'_>, out: &mut Samples) -> Result<()>;
 }
 
 /// Every extractor, tried in order.
@@ -220,8 +222,14 @@ pub struct Run {
     pub samples: Samples,
 }
 
-/// Extract run `name` of `ctx.benchmark` under `root` with the era's layout.
+/// Extract run `name` of `ctx.benchmark` under the directory `root` with the era's layout.
 pub fn extract_run(ctx: &Ctx, root: &Path, name: &str) -> Result<Run> {
+    extract_run_in(ctx, &DirTree::at(root), "", name)
+}
+
+/// Extract run `name` of `ctx.benchmark` under `root` (the `work/log` directory,
+/// a path of `tree`; "" = its root) with the era's layout.
+pub fn extract_run_in(ctx: &Ctx, tree: &dyn Tree, root: &str, name: &str) -> Result<Run> {
     let ex = find(ctx.era, &ctx.benchmark).ok_or_else(|| {
         Error::domain(format!(
             "MMTests {} has no extractor for benchmark '{}' (known: {})",
@@ -230,22 +238,22 @@ pub fn extract_run(ctx: &Ctx, root: &Path, name: &str) -> Result<Run> {
             known_benchmarks(ctx.era).join(", ")
         ))
     })?;
-    if !root.is_dir() {
+    if !tree.is_dir(root) {
         return Err(Error::Io {
-            path: root.display().to_string(),
+            path: tree.display(root),
             msg: "no such directory (the MMTests work/log directory)".into(),
             not_found: true,
         });
     }
-    let dirs = ctx.era.rules().log_dirs(root, &ctx.benchmark, name)?;
+    let dirs = ctx.era.rules().log_dirs(tree, root, &ctx.benchmark, name)?;
     let mut samples = Samples::new(ctx.era);
     for (i, d) in dirs.iter().enumerate() {
         samples.iteration = i;
-        ex.extract_dir(ctx, d, &mut samples)?;
+        ex.extract_dir(ctx, &LogDir::new(tree, d), &mut samples)?;
     }
     if samples.is_empty() {
         return Err(Error::parse(
-            Some(&dirs.first().map(|d| d.display().to_string()).unwrap_or_default()),
+            Some(&dirs.first().map(|d| tree.display(d)).unwrap_or_default()),
             None,
             format!("no {} results found for '{name}' ({} log files read)", ex.family(), samples.files_read),
         ));

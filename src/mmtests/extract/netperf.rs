@@ -5,9 +5,8 @@
 use super::{fields, Ctx, Extractor, Meta, Samples};
 use crate::error::{Error, Result};
 use crate::mmtests::era::{Era, Preferred};
-use crate::mmtests::logfile::{glob_middle, list_dir, read_log, sort_numeric};
+use crate::mmtests::logfile::{glob_middle, sort_numeric, LogDir};
 use crate::mmtests::summarise::SummaryKind;
-use std::path::Path;
 
 /// The netperf family.
 pub struct Netperf;
@@ -62,9 +61,9 @@ impl Extractor for Netperf {
             value_label: "Ops".into(),
         }
     }
-    fn extract_dir(&self, ctx: &Ctx, dir: &Path, out: &mut Samples) -> Result<()> {
-        let names = list_dir(dir)?;
-        let plog = read_log(&dir.join("protocols"))?;
+    fn extract_dir(&self, ctx: &Ctx, dir: &LogDir<'_>, out: &mut Samples) -> Result<()> {
+        let names = dir.list()?;
+        let plog = dir.read("protocols")?;
         let protocol = plog.lines.first().map(|l| l.trim().to_string()).unwrap_or_default();
         if protocol.is_empty() {
             return Err(Error::parse(Some(&plog.name()), Some(1), "expected a netperf protocol name (UDP_STREAM, UDP_RR, ...)"));
@@ -91,7 +90,7 @@ impl Extractor for Netperf {
         let mut loss_sizes = Vec::new();
         for size in &sizes {
             for (file, _) in glob_middle(&names, &format!("{protocol}-{size}."), "") {
-                let log = read_log(&dir.join(file))?;
+                let log = dir.read(file)?;
                 out.files_read += 1;
                 let (send, recv) = parse_run(&log.lines, &protocol);
                 if send.is_none() {

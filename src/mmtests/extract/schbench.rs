@@ -7,9 +7,8 @@
 use super::{fields, Ctx, Extractor, Meta, Samples};
 use crate::error::Result;
 use crate::mmtests::era::{Era, Preferred};
-use crate::mmtests::logfile::{list_dir, read_log, sort_numeric};
+use crate::mmtests::logfile::{sort_numeric, LogDir};
 use crate::mmtests::summarise::SummaryKind;
-use std::path::Path;
 
 /// The schbench family.
 pub struct Schbench;
@@ -79,8 +78,8 @@ impl Extractor for Schbench {
             value_label: "Lat".into(),
         }
     }
-    fn extract_dir(&self, ctx: &Ctx, dir: &Path, out: &mut Samples) -> Result<()> {
-        let names = list_dir(dir)?;
+    fn extract_dir(&self, ctx: &Ctx, dir: &LogDir<'_>, out: &mut Samples) -> Result<()> {
+        let names = dir.list()?;
         let mut workers: Vec<String> = names
             .iter()
             .filter_map(|n| n.strip_prefix("schbench-")?.strip_suffix(".log"))
@@ -88,7 +87,7 @@ impl Extractor for Schbench {
             .collect();
         sort_numeric(&mut workers);
         for w in workers {
-            let log = read_log(&dir.join(format!("schbench-{w}.log")))?;
+            let log = dir.read(&format!("schbench-{w}.log"))?;
             out.files_read += 1;
             match ctx.era {
                 Era::E2018 | Era::E2024 => old_format(&log.lines, &w, out),

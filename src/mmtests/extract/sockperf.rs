@@ -5,9 +5,8 @@
 use super::{Ctx, Extractor, Meta, Samples};
 use crate::error::Result;
 use crate::mmtests::era::{Era, Preferred};
-use crate::mmtests::logfile::{glob_middle, list_dir, read_log, sort_numeric};
+use crate::mmtests::logfile::{glob_middle, sort_numeric, LogDir};
 use crate::mmtests::summarise::SummaryKind;
-use std::path::Path;
 
 /// The sockperf family.
 pub struct Sockperf;
@@ -55,9 +54,9 @@ impl Extractor for Sockperf {
             value_label: "Ops".into(),
         }
     }
-    fn extract_dir(&self, ctx: &Ctx, dir: &Path, out: &mut Samples) -> Result<()> {
+    fn extract_dir(&self, ctx: &Ctx, dir: &LogDir<'_>, out: &mut Samples) -> Result<()> {
         let Some((p, under_load)) = proto(&ctx.benchmark) else { return Ok(()) };
-        let names = list_dir(dir)?;
+        let names = dir.list()?;
         if under_load {
             return under_load_dir(p, dir, &names, out);
         }
@@ -69,7 +68,7 @@ impl Extractor for Sockperf {
         sort_numeric(&mut sizes);
         for size in sizes {
             for (file, _) in glob_middle(&names, &format!("{p}-{size}-max-"), ".stdout") {
-                let log = read_log(&dir.join(file))?;
+                let log = dir.read(file)?;
                 out.files_read += 1;
                 out.register(&size);
                 for line in &log.lines {
@@ -86,7 +85,7 @@ impl Extractor for Sockperf {
 /// `sockperf-*-under-load`: full-log CSV lines `a, t_tx, t_rx` of
 /// `<proto>-<size>-<rate>-1.log[.gz]`; RTT = (t_rx − t_tx)·10⁶/2 µs per line,
 /// operation `size-<S>-rate-<R>`.
-fn under_load_dir(p: &str, dir: &Path, names: &[String], out: &mut Samples) -> Result<()> {
+fn under_load_dir(p: &str, dir: &LogDir<'_>, names: &[String], out: &mut Samples) -> Result<()> {
     let mut runs: Vec<(String, String, String)> = Vec::new();
     for n in names {
         let stem = n.strip_suffix(".log.gz").or_else(|| n.strip_suffix(".log"));
@@ -104,7 +103,7 @@ fn under_load_dir(p: &str, dir: &Path, names: &[String], out: &mut Samples) -> R
     });
     for (size, rate, file) in runs {
         let op = format!("size-{size}-rate-{rate}");
-        let log = read_log(&dir.join(&file))?;
+        let log = dir.read(&file)?;
         out.files_read += 1;
         out.register(&op);
         for line in &log.lines {
