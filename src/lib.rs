@@ -12,9 +12,11 @@
 //! - [`lkp`]: lkp-tests (0-day robot) results: result roots, raw-output parsers,
 //!   the `lkp ncompare` table byte for byte, directions and verdicts, report parsing, plots.
 //! - [`mmtests`]: MMTests log extraction and compare-mmtests.pl's tables, per MMTests era.
+//! - [`batch`]: CI batch mode: archives in, BH-controlled verdicts and exit codes out.
 //! - [`error`]: the one error type every fallible function returns.
 
 pub mod archive;
+pub mod batch;
 pub mod error;
 pub mod lkp;
 pub mod parallel;

@@ -8,6 +8,8 @@ Submodules load on first use, so ``import schedlab`` stays fast:
   table byte for byte, directions and verdicts, report parsing, plots.
 - :mod:`schedlab.mmtests`: compare-mmtests.pl's tables from MMTests log trees,
   exactly per MMTests era, pasted-table parsing and overview tables.
+- :mod:`schedlab.batch`: CI batch mode: result archives in, BH-controlled verdicts
+  and an exit code out; :mod:`schedlab.distributed` the same on a Dask cluster.
 
 >>> import schedlab
 >>> round(schedlab.stats.pct_change(4626, 4167, higher_is_better=True), 2)
@@ -28,7 +30,7 @@ from .errors import (
     SchedlabError,
 )
 
-_SUBMODULES = ("stats", "table", "lkp", "mmtests", "report", "cli")
+_SUBMODULES = ("stats", "table", "lkp", "mmtests", "report", "cli", "batch", "distributed")
 
 __all__ = [
     "__version__",
@@ -46,6 +48,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from . import table as table
     from . import lkp as lkp
     from . import mmtests as mmtests
+    from . import batch as batch
+    from . import distributed as distributed
 
 
 def __getattr__(name: str) -> Any:

@@ -90,3 +90,26 @@ def mmtests_apply_test(json: str, test: str, alpha: float) -> str: ...
 def mmtests_bootstrap_gmean(
     json: str, k: int, level: float = 0.95, n_resamples: int = 2000, seed: int = 0, threads: int | None = None
 ) -> tuple[float, float, float]: ...
+# --- batch (src/python/batch.rs) --------------------------------------------
+def batch_run(
+    paths: list[str | PathLike[str]],
+    baseline: str,
+    test: str = "welch",
+    alpha: float = 0.05,
+    min_change: float = 0.0,
+    fail_on: str = "regression",
+    jobs: int | None = None,
+    keep_going: bool = False,
+    progress: bool = False,
+) -> str: ...
+def batch_scan(path: str | PathLike[str], threads: int | None = None) -> str: ...
+def batch_reduce(
+    items: list[tuple[str, str | None, str | None]],
+    baseline: str,
+    test: str = "welch",
+    alpha: float = 0.05,
+    min_change: float = 0.0,
+    fail_on: str = "regression",
+    jobs: int | None = None,
+) -> str: ...
+def batch_render(json: str, format: str) -> str: ...

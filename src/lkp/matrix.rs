@@ -390,12 +390,30 @@ pub fn is_root(tree: &dyn Tree, rel: &str) -> bool {
     tree.is_file(&join(rel, "matrix.json")) || tree.is_file(&join(rel, "matrix.json.gz"))
 }
 
-/// Every result root of `tree` in path order (a root is not searched below itself,
-/// so its run directories' own matrices are not roots).
+/// Whether directory `rel` of `tree` unites several commits (lkp's compiler-level
+/// `_rt` matrix): a subdirectory whose name is not a run number is a result root.
+pub fn is_aggregate(tree: &dyn Tree, rel: &str) -> bool {
+    tree.list(rel).is_ok_and(|names| {
+        names.iter().any(|n| {
+            let child = join(rel, n);
+            !n.bytes().all(|b| b.is_ascii_digit()) && tree.is_dir(&child) && is_root(tree, &child)
+        })
+    })
+}
+
+/// Whether directory `rel` of `tree` is one commit's result root: it holds
+/// `matrix.json[.gz]` and is not an aggregate of commits ([`is_aggregate`]).
+pub fn is_commit_root(tree: &dyn Tree, rel: &str) -> bool {
+    is_root(tree, rel) && !is_aggregate(tree, rel)
+}
+
+/// Every commit's result root in `tree`, in path order (a root is not searched
+/// below itself, so its run directories' own matrices are not roots; an
+/// aggregate of commits is searched).
 pub fn find_roots(tree: &dyn Tree) -> Result<Vec<String>> {
     let mut out = Vec::new();
     walk(tree, &mut |d: &str| {
-        if is_root(tree, d) {
+        if is_commit_root(tree, d) {
             out.push(d.to_string());
             return Ok(false);
         }

@@ -5,6 +5,7 @@
 //! `schedlab.SchedlabError`; it computes nothing itself.
 
 mod arrays;
+mod batch;
 mod errors;
 mod lkp;
 mod mmtests;
@@ -21,5 +22,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     table::register(m)?;
     lkp::register(m)?;
     mmtests::register(m)?;
+    batch::register(m)?;
     Ok(())
 }

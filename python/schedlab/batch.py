@@ -1,0 +1,244 @@
+"""CI batch mode: whole result archives in, machine-readable verdicts and an exit code out.
+
+:func:`run` reads every input (a directory, or a ``.tar``, ``.tar.gz``/``.tgz``,
+``.tar.xz`` or ``.zip`` archive read in memory without unpacking), finds every
+MMTests run (either log layout) and every lkp result root in it, compares each
+kernel or commit with the ``baseline`` of its group, and decides every metric with
+a p-value (Welch's t-test, or Mann-Whitney U), Benjamini-Hochberg control across
+all rows of the run and the ``alpha``/``min_change`` thresholds. The parsing and
+statistics run in the Rust core, in parallel; the result is a :class:`BatchResult`
+(picklable) whose JSON form follows the versioned schema :data:`SCHEMA_PATH`
+(docs/batch.md). ``schedlab batch`` is the same from the command line;
+:func:`schedlab.distributed.compare_archives` the same on a Dask cluster.
+
+>>> import pathlib, tempfile
+>>> work = pathlib.Path(tempfile.mkdtemp()) / "work" / "log"
+>>> times = {"base": [0.081, 0.083, 0.080, 0.082, 0.081],
+...          "patched": [0.090, 0.091, 0.089, 0.092, 0.090]}
+>>> for kernel, values in times.items():
+...     logs = work / kernel / "iter-0" / "hackbench-process-pipes" / "logs"
+...     logs.mkdir(parents=True)
+...     for i, v in enumerate(values, 1):
+...         _ = (logs / f"hackbench-4-{i}").write_text(f"Total time: {v} [sec]\\n")
+>>> r = run([work.parent.parent], baseline="base")
+>>> r.exit_code, r.summary["worse"]
+(1, 1)
+>>> row = r.rows[0]   # mean time 0.0814 s -> 0.0904 s: 100 - 100 * 0.0904 / 0.0814 = -11.06 %
+>>> row["metric"], row["statistic"], row["verdict"], round(row["change_pct"], 2)
+('4', 'amean', 'worse', -11.06)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from importlib import resources
+from typing import TYPE_CHECKING, Any, Iterable, Union
+
+from . import _core
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = [
+    "SCHEMA_NAME",
+    "SCHEMA_VERSION",
+    "SCHEMA_PATH",
+    "FORMATS",
+    "FAIL_ON",
+    "TESTS",
+    "BatchResult",
+    "run",
+    "schema",
+]
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+#: The ``schema`` field of a result document.
+SCHEMA_NAME = "schedlab-batch"
+#: The ``version`` field of a result document (Rust ``batch::result::RESULT_VERSION``).
+SCHEMA_VERSION = 1
+#: The JSON Schema of the result document, shipped in the package.
+SCHEMA_PATH = str(resources.files("schedlab") / "schemas" / "batch-result.schema.json")
+#: Output formats of :meth:`BatchResult.render` and ``schedlab batch --format``.
+FORMATS = ("json", "junit", "markdown", "text")
+#: Values of ``fail_on``.
+FAIL_ON = ("regression", "any-change", "never")
+#: Values of ``test``.
+TESTS = ("welch", "mann-whitney")
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of a result document.
+
+    >>> schema()["properties"]["version"]["const"]
+    1
+    """
+    with open(SCHEMA_PATH, encoding="utf-8") as f:
+        return json.load(f)
+
+
+class BatchResult:
+    """The result of a batch run: every compared metric with its verdict, counts, and
+    the exit code ``schedlab batch`` returns (0 fine, 1 a significant regression per
+    ``fail_on``, 2 an input could not be read).
+
+    The data is the JSON document (a dict, ``.data``), so a result pickles, travels
+    between processes and round-trips through :meth:`to_json`/:meth:`from_json`.
+
+    >>> r = BatchResult.from_json(json.dumps({
+    ...     "schema": "schedlab-batch", "version": 1, "schedlab_version": "0.1.0",
+    ...     "options": {"baseline": "a", "test": "welch", "alpha": 0.05,
+    ...                 "min_change": 0.0, "fail_on": "regression"},
+    ...     "inputs": [], "rows": [], "unmatched": [], "warnings": [], "errors": [],
+    ...     "summary": {"inputs": 0, "comparisons": 0, "rows": 0, "better": 0, "worse": 0,
+    ...                 "changed": 0, "noise": 0, "not_enough_data": 0},
+    ...     "exit_code": 0}))
+    >>> r.exit_code, len(r.rows)
+    (0, 0)
+    """
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        if data.get("schema") != SCHEMA_NAME or data.get("version") != SCHEMA_VERSION:
+            from .errors import DomainError
+
+            raise DomainError(f"not a {SCHEMA_NAME} version {SCHEMA_VERSION} document: "
+                              f"schema={data.get('schema')!r} version={data.get('version')!r}")
+        self.data = data
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"data": self.data}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.data = state["data"]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, BatchResult) and self.data == other.data
+
+    def __repr__(self) -> str:
+        s = self.summary
+        return (f"BatchResult(baseline={self.options['baseline']!r}, rows={s['rows']}, worse={s['worse']}, "
+                f"better={s['better']}, exit_code={self.exit_code})")
+
+    @classmethod
+    def from_json(cls, text: str) -> "BatchResult":
+        """Read a result document (as :meth:`to_json` or ``schedlab batch --format json`` writes it)."""
+        return cls(json.loads(text))
+
+    @property
+    def exit_code(self) -> int:
+        """0: no significant regression; 1: a row fails under ``fail_on``; 2: an input could not be read."""
+        return int(self.data["exit_code"])
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The options the result was computed with (baseline, test, alpha, min_change, fail_on)."""
+        return self.data["options"]
+
+    @property
+    def rows(self) -> list[dict[str, Any]]:
+        """Every compared metric (see the schema for the fields)."""
+        return self.data["rows"]
+
+    @property
+    def summary(self) -> dict[str, int]:
+        """Counts: inputs, comparisons, rows, better, worse, changed, noise, not_enough_data."""
+        return self.data["summary"]
+
+    @property
+    def regressions(self) -> list[dict[str, Any]]:
+        """The rows judged worse."""
+        return [r for r in self.rows if r["verdict"] == "worse"]
+
+    @property
+    def unmatched(self) -> list[dict[str, Any]]:
+        """Runs found but not compared (no baseline with the same benchmark and setup)."""
+        return self.data["unmatched"]
+
+    @property
+    def warnings(self) -> list[str]:
+        """What was skipped and why."""
+        return self.data["warnings"]
+
+    @property
+    def errors(self) -> list[dict[str, str]]:
+        """Inputs that could not be read (``keep_going`` only): ``{"input", "message"}``."""
+        return self.data["errors"]
+
+    def to_json(self, indent: int | None = None) -> str:
+        """The result document as JSON text (schema :data:`SCHEMA_PATH`)."""
+        return json.dumps(self.data, indent=indent)
+
+    def render(self, format: str) -> str:
+        """The result as ``"json"``, ``"junit"``, ``"markdown"`` or ``"text"`` (what
+        ``schedlab batch --format`` writes)."""
+        return _core.batch_render(self.to_json(), format)
+
+    def to_junit(self) -> str:
+        """JUnit XML: one testcase per compared metric, a ``<failure>`` per regression
+        (and per significant change with ``fail_on="any-change"``), ``<skipped>`` when
+        there is not enough data, and an ``inputs`` suite with an ``<error>`` per bad input."""
+        return self.render("junit")
+
+    def to_markdown(self) -> str:
+        """Markdown for a pull-request comment: the headline and every row that is not noise."""
+        return self.render("markdown")
+
+    def to_text(self) -> str:
+        """Plain text for a terminal."""
+        return self.render("text")
+
+    def to_pandas(self) -> "pd.DataFrame":
+        """One row per compared metric, the columns of the schema's ``rows`` items."""
+        import pandas as pd
+
+        cols = ["tool", "benchmark", "setup", "era", "metric", "statistic", "direction", "kernel", "baseline",
+                "input", "base_input", "n_base", "n_new", "mean_base", "mean_new", "change_pct", "p", "q",
+                "test", "verdict"]
+        df = pd.DataFrame.from_records(self.rows, columns=cols)
+        for c in ("mean_base", "mean_new", "change_pct", "p", "q"):
+            df[c] = pd.to_numeric(df[c], errors="coerce").astype("float64")
+        return df
+
+
+def _check(test: str, fail_on: str) -> None:
+    from .errors import DomainError
+
+    if test not in TESTS and test != "mwu":
+        raise DomainError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
+    if fail_on not in FAIL_ON:
+        raise DomainError(f"fail_on must be one of {', '.join(FAIL_ON)}, got {fail_on!r}")
+
+
+def run(paths: Iterable[PathLike] | PathLike, baseline: str, *, test: str = "welch", alpha: float = 0.05,
+        min_change: float = 0.0, fail_on: str = "regression", jobs: int | None = None,
+        keep_going: bool = False, progress: bool = False) -> BatchResult:
+    """Compare every kernel or commit found in ``paths`` with ``baseline``.
+
+    ``paths``: directories or archives (each may hold many MMTests runs and lkp
+    result roots). ``baseline``: the baseline kernel (MMTests run name) or commit
+    (lkp; a unique prefix of 7+ characters also matches). ``test``: ``"welch"`` or
+    ``"mann-whitney"``. A row is better or worse when its BH-adjusted p-value (q,
+    across all rows) is below ``alpha`` and its change is at least ``min_change``
+    percent. ``fail_on`` decides the exit code (``"regression"``, ``"any-change"``,
+    ``"never"``). ``jobs`` bounds the worker threads (default: ``SCHEDLAB_NUM_THREADS``
+    or the CPUs). Without ``keep_going`` the first unreadable input (in the order
+    given) raises its :class:`schedlab.SchedlabError`, naming the file and archive
+    entry; with it, such inputs are listed in :attr:`BatchResult.errors` (exit code 2).
+    ``progress`` draws a bar on stderr.
+
+    >>> import schedlab
+    >>> try:
+    ...     run(["/nonexistent.tar.gz"], baseline="v6.8")
+    ... except schedlab.FileNotFoundError as e:
+    ...     print(e.path)
+    /nonexistent.tar.gz
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    _check(test, fail_on)
+    text = _core.batch_run([os.fspath(p) for p in paths], baseline, test, float(alpha), float(min_change),
+                           fail_on, jobs, keep_going, progress)
+    return BatchResult(json.loads(text))

@@ -1,0 +1,63 @@
+"""``schedlab batch``: CI batch mode over whole result archives.
+
+``schedlab batch PATH... --baseline NAME`` reads every directory or archive
+(.tar, .tar.gz/.tgz, .tar.xz, .zip), finds every MMTests run and lkp result root,
+compares each kernel or commit with the baseline, controls the false discovery
+rate across all rows (Benjamini-Hochberg) and writes one result (JSON per
+docs/batch.md, JUnit, markdown or text).
+
+Exit codes: 0 no significant regression; 1 significant regression found (per
+--fail-on); 2 input error (the message names the file, and the archive entry).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def _positive_int(s: str) -> int:
+    n = int(s)
+    if n <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {s}")
+    return n
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("batch", help="CI batch mode: archives in, verdicts and an exit code out",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("paths", nargs="+", metavar="PATH", help="result directories or archives")
+    p.add_argument("--baseline", required=True, metavar="NAME",
+                   help="baseline kernel (MMTests run name) or commit (lkp; a 7+ character prefix works)")
+    p.add_argument("--format", choices=("json", "junit", "markdown", "text"), default="text",
+                   help="output format (default: text)")
+    p.add_argument("--fail-on", choices=("regression", "any-change", "never"), default="regression",
+                   help="what makes the exit code 1 (default: regression)")
+    p.add_argument("--alpha", type=float, default=0.05, help="significance level of the BH-adjusted p (default 0.05)")
+    p.add_argument("--min-change", type=float, default=0.0, metavar="PCT",
+                   help="smallest change, in percent, called better or worse (default 0)")
+    p.add_argument("--test", choices=("welch", "mann-whitney"), default="welch",
+                   help="test behind the p-values (default: welch)")
+    p.add_argument("--jobs", type=_positive_int, default=None, metavar="N",
+                   help="worker threads (default: SCHEDLAB_NUM_THREADS, else the CPUs)")
+    p.add_argument("--keep-going", action="store_true",
+                   help="report unreadable inputs in the result (exit code 2) instead of stopping at the first")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the result here instead of stdout")
+    p.set_defaults(func=run_batch)
+
+
+def run_batch(args: argparse.Namespace) -> int:
+    from .. import batch
+
+    progress = bool(getattr(sys.stderr, "isatty", lambda: False)())
+    r = batch.run(args.paths, args.baseline, test=args.test, alpha=args.alpha, min_change=args.min_change,
+                  fail_on=args.fail_on, jobs=args.jobs, keep_going=args.keep_going, progress=progress)
+    out = r.render(args.format)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(out)
+    else:
+        sys.stdout.write(out)
+    for e in r.errors:
+        print(f"schedlab batch: error: {e['message']}", file=sys.stderr)
+    return r.exit_code

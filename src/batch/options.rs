@@ -1,0 +1,145 @@
+//! What a batch run is asked: the baseline, the test behind the p-values, the
+//! verdict thresholds, what makes the run fail, and how much it may cost.
+
+use crate::archive::Limits;
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// The two-sided test whose p-value (BH-adjusted) decides each row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum Test {
+    /// Welch's unequal-variance t-test ([`crate::stats::welch_ttest`]).
+    #[default]
+    #[serde(rename = "welch")]
+    Welch,
+    /// Mann-Whitney U, scipy's `auto` method ([`crate::stats::mann_whitney_u`]).
+    #[serde(rename = "mann-whitney")]
+    MannWhitney,
+}
+
+impl Test {
+    /// Parse "welch" or "mann-whitney" (also "mwu").
+    pub fn parse(s: &str) -> Result<Test> {
+        match s {
+            "welch" => Ok(Test::Welch),
+            "mann-whitney" | "mwu" => Ok(Test::MannWhitney),
+            _ => Err(Error::domain(format!("test must be 'welch' or 'mann-whitney', got '{s}'"))),
+        }
+    }
+
+    /// The name used in results ("welch", "mann-whitney").
+    pub fn name(self) -> &'static str {
+        match self {
+            Test::Welch => "welch",
+            Test::MannWhitney => "mann-whitney",
+        }
+    }
+}
+
+/// Which verdicts make the run fail (exit code 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum FailOn {
+    /// A row judged `worse` (a significant change in the bad direction).
+    #[default]
+    #[serde(rename = "regression")]
+    Regression,
+    /// Any significant change: `worse`, `better` or `changed`.
+    #[serde(rename = "any-change")]
+    AnyChange,
+    /// Never: the run only reports (exit code 0 unless an input is bad).
+    #[serde(rename = "never")]
+    Never,
+}
+
+impl FailOn {
+    /// Parse "regression", "any-change" or "never".
+    pub fn parse(s: &str) -> Result<FailOn> {
+        match s {
+            "regression" => Ok(FailOn::Regression),
+            "any-change" => Ok(FailOn::AnyChange),
+            "never" => Ok(FailOn::Never),
+            _ => Err(Error::domain(format!("fail-on must be 'regression', 'any-change' or 'never', got '{s}'"))),
+        }
+    }
+
+    /// The name used in results.
+    pub fn name(self) -> &'static str {
+        match self {
+            FailOn::Regression => "regression",
+            FailOn::AnyChange => "any-change",
+            FailOn::Never => "never",
+        }
+    }
+}
+
+/// Options of a batch run ([`super::run`], [`super::reduce`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Options {
+    /// The baseline kernel (MMTests run name) or commit (lkp; a unique prefix of at
+    /// least 7 characters also matches).
+    pub baseline: String,
+    /// The test behind each row's p-value.
+    pub test: Test,
+    /// Significance level of the BH-adjusted p-value (q < alpha), in (0, 1).
+    pub alpha: f64,
+    /// Minimum absolute percent change to call a row better or worse.
+    pub min_change: f64,
+    /// Which verdicts fail the run.
+    pub fail_on: FailOn,
+    /// Worker threads (None = `SCHEDLAB_NUM_THREADS`, else the CPUs).
+    pub jobs: Option<usize>,
+    /// Bounds on reading each archive.
+    pub limits: Limits,
+    /// Record a bad input in the result (exit code 2) and go on with the others,
+    /// instead of stopping at the first one.
+    pub keep_going: bool,
+    /// Draw a progress bar on stderr.
+    pub progress: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            baseline: String::new(),
+            test: Test::Welch,
+            alpha: 0.05,
+            min_change: 0.0,
+            fail_on: FailOn::Regression,
+            jobs: None,
+            limits: batch_limits(),
+            keep_going: false,
+            progress: false,
+        }
+    }
+}
+
+/// The archive bounds of batch runs: 256 MiB in total, 64 MiB per entry, 100,000
+/// entries per archive. Far above an MMTests or lkp result archive, and small
+/// enough that several archives read at once stay within a CI runner's memory.
+pub fn batch_limits() -> Limits {
+    Limits { max_total_bytes: 256 << 20, max_entry_bytes: 64 << 20, max_entries: 100_000 }
+}
+
+impl Options {
+    /// Options for `baseline` with every other field at its default.
+    pub fn new(baseline: impl Into<String>) -> Self {
+        Options { baseline: baseline.into(), ..Default::default() }
+    }
+
+    /// Check the values: a baseline, alpha in (0, 1), min_change finite and ≥ 0.
+    pub fn validate(&self) -> Result<()> {
+        if self.baseline.trim().is_empty() {
+            return Err(Error::domain("give the baseline kernel or commit (--baseline NAME)"));
+        }
+        if !(self.alpha > 0.0 && self.alpha < 1.0) {
+            return Err(Error::domain(format!("alpha must be within (0, 1), got {}", self.alpha)));
+        }
+        if !(self.min_change.is_finite() && self.min_change >= 0.0) {
+            return Err(Error::domain(format!("min-change must be a percentage >= 0, got {}", self.min_change)));
+        }
+        if self.jobs == Some(0) {
+            return Err(Error::domain("jobs must be a positive integer, got 0"));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,244 @@
+//! The combining half of a batch run (the "reduce"): group the runs of every
+//! input, pair each kernel with its group's baseline, test every metric, control
+//! the false discovery rate across all rows at once, and decide.
+//!
+//! Grouping (docs/batch.md): runs are comparable when they share tool, benchmark
+//! and setup (MMTests: the `work/log` directory's path inside its input; lkp: the
+//! job axes other than `commit`, or the parent directory without a job.yaml). In a
+//! group, a kernel is compared with the baseline from its own input when that input
+//! has one, else with the group's only baseline from another input (so a baseline
+//! archive and per-kernel archives combine); a choice between several baselines is
+//! an error, a group without a baseline is reported in `unmatched`.
+//!
+//! Per row: p from Welch's t-test (or Mann-Whitney U) on the samples; the percent
+//! change of the statistic MMTests shows (harmonic mean when higher is better,
+//! arithmetic mean when lower is better; lkp: arithmetic mean) by direction with
+//! [`crate::stats::pct_change`]; q by Benjamini-Hochberg ([`crate::stats::fdr_bh`])
+//! over every row with a p-value; the verdict by [`crate::table::decide`] on q.
+
+use super::options::{Options, Test};
+use super::result::{BatchResult, InputError, InputSummary, Row, Summary, Unmatched};
+use super::scan::{RunData, Scan};
+use crate::error::{Error, Result};
+use crate::parallel;
+use crate::stats::{amean, fdr_bh, hmean, mann_whitney_u, pct_change, welch_ttest, MwuMethod};
+use crate::table::{decide, Direction, Verdict, VerdictRule};
+use rayon::prelude::*;
+use std::collections::HashMap;
+
+/// What became of one input: its scan, or the error that stopped it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// The input was read.
+    Scanned(Scan),
+    /// The input could not be read (kept only with `keep_going`).
+    Failed(InputError),
+}
+
+/// Whether `run` is the baseline `b`: its kernel name, or for lkp also a commit
+/// that `b` (at least 7 characters) is a prefix of.
+pub fn is_baseline(run: &RunData, b: &str) -> bool {
+    run.kernel == b || (run.tool == "lkp" && b.len() >= 7 && run.kernel.starts_with(b))
+}
+
+/// The p-value of `test` on base and new samples; None with fewer than two
+/// samples on a side. Two constant samples: p = 1 when equal (no difference at
+/// all), 0 when different (Welch's limit; scipy gives the same).
+pub fn p_value(test: Test, base: &[f64], new: &[f64]) -> Option<f64> {
+    if base.len() < 2 || new.len() < 2 {
+        return None;
+    }
+    let p = match test {
+        Test::Welch => welch_ttest(base, new).ok()?.p,
+        Test::MannWhitney => mann_whitney_u(base, new, MwuMethod::Auto).ok()?.p,
+    };
+    if p.is_nan() {
+        let first = base.first().copied();
+        return base.iter().chain(new).all(|x| Some(*x) == first).then_some(1.0);
+    }
+    Some(p)
+}
+
+/// The statistic shown for a metric and its name: MMTests' mean (harmonic when
+/// higher is better, else arithmetic), lkp's arithmetic mean.
+fn statistic(tool: &str, direction: Direction, x: &[f64]) -> (&'static str, Option<f64>) {
+    if tool == "mmtests" && direction == Direction::Higher {
+        ("hmean", hmean(x).ok())
+    } else if tool == "mmtests" {
+        ("amean", amean(x).ok())
+    } else {
+        ("mean", amean(x).ok())
+    }
+}
+
+struct Pair<'a> {
+    base: &'a RunData,
+    new: &'a RunData,
+}
+
+/// One row before the FDR step.
+fn row(pair: &Pair<'_>, bi: usize, ni: usize, test: Test) -> Option<Row> {
+    let bm = pair.base.metrics.get(bi)?;
+    let nm = pair.new.metrics.get(ni)?;
+    let direction = bm.direction;
+    let (stat, mean_base) = statistic(&pair.new.tool, direction, &bm.samples);
+    let (_, mean_new) = statistic(&pair.new.tool, direction, &nm.samples);
+    let change_pct = match (mean_base, mean_new) {
+        (Some(b), Some(n)) => pct_change(b, n, direction != Direction::Lower).ok(),
+        _ => None,
+    };
+    Some(Row {
+        tool: pair.new.tool.clone(),
+        benchmark: pair.new.benchmark.clone(),
+        setup: pair.new.setup.clone(),
+        era: pair.new.era.clone(),
+        metric: bm.name.clone(),
+        statistic: stat.to_string(),
+        direction,
+        kernel: pair.new.kernel.clone(),
+        baseline: pair.base.kernel.clone(),
+        input: pair.new.input.clone(),
+        base_input: pair.base.input.clone(),
+        n_base: bm.samples.len() as u64,
+        n_new: nm.samples.len() as u64,
+        mean_base,
+        mean_new,
+        change_pct,
+        p: p_value(test, &bm.samples, &nm.samples),
+        q: None,
+        test: test.name().to_string(),
+        verdict: Verdict::NotEnoughData,
+    })
+}
+
+type GroupKey<'a> = (&'a str, &'a str, &'a str);
+
+/// Combine the outcomes of every input (in input order) into the result.
+/// Rows are computed in parallel within `opts.jobs` threads.
+pub fn reduce(outcomes: &[Outcome], opts: &Options) -> Result<BatchResult> {
+    opts.validate()?;
+    let mut res = BatchResult::new(opts);
+    let mut runs: Vec<&RunData> = Vec::new();
+    for o in outcomes {
+        match o {
+            Outcome::Scanned(s) => {
+                res.inputs.push(InputSummary {
+                    path: s.input.clone(),
+                    kind: Some(s.kind.clone()),
+                    mmtests_runs: s.mmtests_runs,
+                    lkp_roots: s.lkp_roots,
+                });
+                res.warnings.extend(s.warnings.iter().cloned());
+                runs.extend(s.runs.iter());
+            }
+            Outcome::Failed(e) => {
+                res.inputs.push(InputSummary { path: e.input.clone(), kind: None, mmtests_runs: 0, lkp_roots: 0 });
+                res.errors.push(e.clone());
+            }
+        }
+    }
+    let baseline = opts.baseline.as_str();
+    if !runs.is_empty() && !runs.iter().any(|r| is_baseline(r, baseline)) {
+        let mut names: Vec<&str> = runs.iter().map(|r| r.kernel.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        let shown: Vec<&str> = names.iter().take(20).copied().collect();
+        return Err(Error::domain(format!(
+            "baseline '{baseline}' is not a kernel or commit of the inputs (found: {}{})",
+            shown.join(", "),
+            if names.len() > shown.len() { ", ..." } else { "" }
+        )));
+    }
+    // groups in order of first appearance
+    let mut order: Vec<GroupKey<'_>> = Vec::new();
+    let mut groups: HashMap<GroupKey<'_>, Vec<&RunData>> = HashMap::new();
+    for r in &runs {
+        let key = (r.tool.as_str(), r.benchmark.as_str(), r.setup.as_str());
+        groups
+            .entry(key)
+            .or_insert_with(|| {
+                order.push(key);
+                Vec::new()
+            })
+            .push(r);
+    }
+    let mut pairs: Vec<Pair<'_>> = Vec::new();
+    for key in &order {
+        let members = groups.get(key).map(Vec::as_slice).unwrap_or_default();
+        let bases: Vec<&RunData> = members.iter().copied().filter(|r| is_baseline(r, baseline)).collect();
+        for new in members.iter().copied().filter(|r| !is_baseline(r, baseline)) {
+            let own: Vec<&RunData> = bases.iter().copied().filter(|b| b.input == new.input).collect();
+            let candidates = if own.is_empty() { bases.clone() } else { own };
+            match candidates.as_slice() {
+                [] => res.unmatched.push(Unmatched {
+                    tool: new.tool.clone(),
+                    benchmark: new.benchmark.clone(),
+                    setup: new.setup.clone(),
+                    kernel: new.kernel.clone(),
+                    input: new.input.clone(),
+                    reason: format!("no baseline '{baseline}' with the same benchmark and setup in any input"),
+                }),
+                [base] => pairs.push(Pair { base, new }),
+                many => {
+                    let at: Vec<&str> = many.iter().map(|b| b.location.as_str()).collect();
+                    return Err(Error::domain(format!(
+                        "{}: which baseline? '{baseline}' of {} {} (setup '{}') is in {}; keep each baseline in the \
+                         archive of its kernels, or run the machines separately",
+                        new.location,
+                        new.tool,
+                        new.benchmark,
+                        new.setup,
+                        at.join(" and ")
+                    )));
+                }
+            }
+        }
+    }
+    // the metrics each pair shares, in the baseline's order
+    let mut jobs: Vec<(usize, usize, usize)> = Vec::new();
+    for (pi, pair) in pairs.iter().enumerate() {
+        let index: HashMap<&str, usize> =
+            pair.new.metrics.iter().enumerate().map(|(i, m)| (m.name.as_str(), i)).collect();
+        let mut missing = Vec::new();
+        let before = jobs.len();
+        for (bi, m) in pair.base.metrics.iter().enumerate() {
+            match index.get(m.name.as_str()) {
+                Some(&ni) => jobs.push((pi, bi, ni)),
+                None => missing.push(m.name.as_str()),
+            }
+        }
+        if jobs.len() == before {
+            res.warnings.push(format!(
+                "{}: no metric in common with the baseline {}; nothing compared",
+                pair.new.location, pair.base.location
+            ));
+        } else if !missing.is_empty() && pair.new.tool == "mmtests" {
+            res.warnings.push(format!(
+                "{}: no results for {} of the baseline's operations ({})",
+                pair.new.location,
+                missing.len(),
+                missing.join(", ")
+            ));
+        }
+    }
+    let test = opts.test;
+    let mut rows: Vec<Row> = parallel::install(opts.jobs, || {
+        jobs.par_iter().filter_map(|&(pi, bi, ni)| pairs.get(pi).and_then(|p| row(p, bi, ni, test))).collect()
+    })?;
+    let with_p: Vec<(usize, f64)> = rows.iter().enumerate().filter_map(|(i, r)| r.p.map(|p| (i, p))).collect();
+    let qs = fdr_bh(&with_p.iter().map(|x| x.1).collect::<Vec<_>>())?;
+    for ((i, _), q) in with_p.iter().zip(qs) {
+        if let Some(r) = rows.get_mut(*i) {
+            r.q = Some(q);
+        }
+    }
+    let rule = VerdictRule { alpha: opts.alpha, min_change: opts.min_change, min_samples: 2 };
+    for r in &mut rows {
+        let improvement = r.change_pct.unwrap_or(f64::NAN);
+        r.verdict = decide(improvement, r.q, r.n_base, r.n_new, r.direction != Direction::Unknown, &rule);
+    }
+    res.summary = Summary::of(&rows, outcomes.len() as u64, pairs.len() as u64);
+    res.rows = rows;
+    res.exit_code = res.exit_code_for(opts.fail_on);
+    Ok(res)
+}

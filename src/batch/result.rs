@@ -1,0 +1,256 @@
+//! [`BatchResult`]: the one result of a batch run, serialised as the versioned
+//! JSON document described by `python/schedlab/schemas/batch-result.schema.json`
+//! (schema `schedlab-batch`, version [`RESULT_VERSION`]; docs/batch.md).
+
+use super::options::{FailOn, Options};
+use crate::error::{Error, Result};
+use crate::table::{Direction, Verdict};
+use serde::{Deserialize, Serialize};
+
+/// Name of the JSON document type.
+pub const RESULT_SCHEMA: &str = "schedlab-batch";
+/// Version of the JSON form of [`BatchResult`]; bump on incompatible changes.
+pub const RESULT_VERSION: u32 = 1;
+
+/// One compared metric: a kernel against the baseline of its group.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// "mmtests" or "lkp".
+    pub tool: String,
+    /// MMTests benchmark (`-b`) or lkp `testcase`.
+    pub benchmark: String,
+    /// What runs must share to be compared: the `work/log` directory's path inside
+    /// its input (MMTests), or the job axes other than `commit` (lkp).
+    pub setup: String,
+    /// The MMTests era whose extractor read the kernel's logs (None for lkp).
+    pub era: Option<String>,
+    /// Operation (MMTests) or metric key (lkp).
+    pub metric: String,
+    /// The statistic in `mean_base`/`mean_new`: "hmean", "amean" (MMTests shows the
+    /// harmonic mean when higher is better) or "mean" (lkp's arithmetic mean).
+    pub statistic: String,
+    /// Which way is better.
+    pub direction: Direction,
+    /// The compared kernel (MMTests run name) or commit.
+    pub kernel: String,
+    /// The baseline kernel or commit it is compared with.
+    pub baseline: String,
+    /// The input (directory or archive) holding the kernel's results.
+    pub input: String,
+    /// The input holding the baseline's results.
+    pub base_input: String,
+    /// Samples of the baseline.
+    pub n_base: u64,
+    /// Samples of the kernel.
+    pub n_new: u64,
+    /// The baseline's statistic (None when undefined, e.g. a harmonic mean of zeros).
+    pub mean_base: Option<f64>,
+    /// The kernel's statistic.
+    pub mean_new: Option<f64>,
+    /// Percent change of the statistic, positive = better (MMTests' convention).
+    pub change_pct: Option<f64>,
+    /// Two-sided p-value of `test` on the samples.
+    pub p: Option<f64>,
+    /// Benjamini-Hochberg adjusted p-value across every row of the run.
+    pub q: Option<f64>,
+    /// "welch" or "mann-whitney".
+    pub test: String,
+    /// The decision: better, worse, noise or not_enough_data.
+    pub verdict: Verdict,
+}
+
+/// What one input held.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InputSummary {
+    /// The path as given.
+    pub path: String,
+    /// "dir", "tar", "tar.gz", "tar.xz" or "zip" (None when it could not be read).
+    pub kind: Option<String>,
+    /// MMTests runs (kernel × benchmark) found.
+    pub mmtests_runs: u64,
+    /// lkp result roots found.
+    pub lkp_roots: u64,
+}
+
+/// A run that could not be compared, and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Unmatched {
+    /// "mmtests" or "lkp".
+    pub tool: String,
+    /// Benchmark.
+    pub benchmark: String,
+    /// Setup (see [`Row::setup`]).
+    pub setup: String,
+    /// The kernel or commit.
+    pub kernel: String,
+    /// Its input.
+    pub input: String,
+    /// Why it was not compared.
+    pub reason: String,
+}
+
+/// An input that could not be read (only with `keep_going`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InputError {
+    /// The input as given.
+    pub input: String,
+    /// The error, naming the file (and archive entry) at fault.
+    pub message: String,
+}
+
+/// Counts over the rows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct Summary {
+    /// Inputs given.
+    pub inputs: u64,
+    /// Kernel-against-baseline comparisons made.
+    pub comparisons: u64,
+    /// Rows (metrics compared).
+    pub rows: u64,
+    /// Rows judged better.
+    pub better: u64,
+    /// Rows judged worse (regressions).
+    pub worse: u64,
+    /// Significant rows of unknown direction.
+    pub changed: u64,
+    /// Rows without a significant change.
+    pub noise: u64,
+    /// Rows with fewer than two samples on a side.
+    pub not_enough_data: u64,
+}
+
+/// The options a result was computed with (what the JSON records).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResultOptions {
+    /// Baseline kernel or commit.
+    pub baseline: String,
+    /// Test behind p.
+    pub test: String,
+    /// Significance level of q.
+    pub alpha: f64,
+    /// Minimum absolute percent change.
+    pub min_change: f64,
+    /// What fails the run.
+    pub fail_on: String,
+}
+
+/// The result of a batch run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BatchResult {
+    /// Always [`RESULT_SCHEMA`].
+    pub schema: String,
+    /// [`RESULT_VERSION`].
+    pub version: u32,
+    /// The schedlab that computed it.
+    pub schedlab_version: String,
+    /// The options used.
+    pub options: ResultOptions,
+    /// Per input, what it held.
+    pub inputs: Vec<InputSummary>,
+    /// Every compared metric, grouped by comparison, in input order.
+    pub rows: Vec<Row>,
+    /// Runs found but not compared (no baseline in their group).
+    pub unmatched: Vec<Unmatched>,
+    /// Counts.
+    pub summary: Summary,
+    /// Things a user should know (skipped benchmarks, metrics missing on a side).
+    pub warnings: Vec<String>,
+    /// Inputs that could not be read (with `keep_going`).
+    pub errors: Vec<InputError>,
+    /// The exit code `schedlab batch` returns: 0 fine, 1 failed per `fail_on`, 2 an input error.
+    pub exit_code: i32,
+}
+
+impl Summary {
+    /// Count the verdicts of `rows`.
+    pub fn of(rows: &[Row], inputs: u64, comparisons: u64) -> Summary {
+        let mut s = Summary { inputs, comparisons, rows: rows.len() as u64, ..Default::default() };
+        for r in rows {
+            match r.verdict {
+                Verdict::Better => s.better += 1,
+                Verdict::Worse => s.worse += 1,
+                Verdict::Changed => s.changed += 1,
+                Verdict::NotEnoughData => s.not_enough_data += 1,
+                Verdict::Noise | Verdict::Baseline => s.noise += 1,
+            }
+        }
+        s
+    }
+}
+
+/// Whether a row's verdict fails the run under `fail_on`.
+pub fn fails(verdict: Verdict, fail_on: FailOn) -> bool {
+    match fail_on {
+        FailOn::Regression => verdict == Verdict::Worse,
+        FailOn::AnyChange => matches!(verdict, Verdict::Worse | Verdict::Better | Verdict::Changed),
+        FailOn::Never => false,
+    }
+}
+
+impl BatchResult {
+    /// An empty result for `opts` (filled by [`super::reduce`]).
+    pub fn new(opts: &Options) -> Self {
+        BatchResult {
+            schema: RESULT_SCHEMA.to_string(),
+            version: RESULT_VERSION,
+            schedlab_version: env!("CARGO_PKG_VERSION").to_string(),
+            options: ResultOptions {
+                baseline: opts.baseline.clone(),
+                test: opts.test.name().to_string(),
+                alpha: opts.alpha,
+                min_change: opts.min_change,
+                fail_on: opts.fail_on.name().to_string(),
+            },
+            inputs: Vec::new(),
+            rows: Vec::new(),
+            unmatched: Vec::new(),
+            summary: Summary::default(),
+            warnings: Vec::new(),
+            errors: Vec::new(),
+            exit_code: 0,
+        }
+    }
+
+    /// The exit code for `fail_on`: 2 when an input could not be read, else 1 when
+    /// a row fails under `fail_on`, else 0.
+    pub fn exit_code_for(&self, fail_on: FailOn) -> i32 {
+        if !self.errors.is_empty() {
+            2
+        } else if self.rows.iter().any(|r| fails(r.verdict, fail_on)) {
+            1
+        } else {
+            0
+        }
+    }
+
+    /// The fail-on rule the result was computed with.
+    pub fn fail_on(&self) -> FailOn {
+        FailOn::parse(&self.options.fail_on).unwrap_or_default()
+    }
+
+    /// The JSON document (compact).
+    pub fn to_json(&self) -> Result<String> {
+        serde_json::to_string(self).map_err(|e| Error::Internal(format!("JSON encoding: {e}")))
+    }
+
+    /// The JSON document, indented by two spaces, with a final newline.
+    pub fn to_json_pretty(&self) -> Result<String> {
+        serde_json::to_string_pretty(self)
+            .map(|s| s + "\n")
+            .map_err(|e| Error::Internal(format!("JSON encoding: {e}")))
+    }
+
+    /// Read the JSON document back, checking its schema name and version.
+    pub fn from_json(text: &str) -> Result<Self> {
+        let r: BatchResult = serde_json::from_str(text).map_err(|e| {
+            Error::parse(Some("<batch result json>"), Some(e.line()), format!("invalid batch result JSON: {e}"))
+        })?;
+        if r.schema != RESULT_SCHEMA || r.version != RESULT_VERSION {
+            return Err(Error::domain(format!(
+                "batch result {} version {} is not supported (this schedlab reads {RESULT_SCHEMA} version {RESULT_VERSION})",
+                r.schema, r.version
+            )));
+        }
+        Ok(r)
+    }
+}

@@ -1,0 +1,278 @@
+//! The per-input half of a batch run (the "map"): open a directory or archive,
+//! find every MMTests run and lkp result root in it, and read each into per-metric
+//! samples ([`Scan`]). A scan depends only on its input, so scans can run anywhere
+//! (rayon threads, Dask workers) and be combined later by [`super::reduce`].
+
+use crate::archive::tree::walk;
+use crate::archive::{self, Kind, Limits, Tree};
+use crate::error::{Error, Result};
+use crate::lkp::direction::direction;
+use crate::lkp::matrix::{self, ResultRoot};
+use crate::lkp::rules;
+use crate::mmtests::discover::{eras_of, runs_at, FoundRun};
+use crate::mmtests::era::{Era, Preferred};
+use crate::mmtests::extract::{self, Ctx};
+use crate::table::Direction;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Version of the JSON form of [`Scan`] (what Dask workers send back).
+pub const SCAN_VERSION: u32 = 1;
+
+/// One metric of one run: its samples and which way is better.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Metric {
+    /// Operation (MMTests) or key (lkp).
+    pub name: String,
+    /// Which way is better.
+    pub direction: Direction,
+    /// The samples, in extraction order (MMTests: every iteration pooled; lkp:
+    /// one value per complete run, zero-filled as lkp does).
+    pub samples: Vec<f64>,
+}
+
+/// One kernel's (or commit's) results of one benchmark.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunData {
+    /// "mmtests" or "lkp".
+    pub tool: String,
+    /// The input holding it.
+    pub input: String,
+    /// Where it is, as error messages show it (`archive.tar.gz/work/log/k`).
+    pub location: String,
+    /// What runs must share to be compared ([`super::result::Row::setup`]).
+    pub setup: String,
+    /// MMTests benchmark or lkp testcase.
+    pub benchmark: String,
+    /// Kernel (MMTests run name) or commit.
+    pub kernel: String,
+    /// The MMTests era whose extractor read it.
+    pub era: Option<String>,
+    /// The metrics, in the tool's order.
+    pub metrics: Vec<Metric>,
+}
+
+/// Everything read from one input.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Scan {
+    /// [`SCAN_VERSION`].
+    pub version: u32,
+    /// The input as given.
+    pub input: String,
+    /// "dir", "tar", "tar.gz", "tar.xz" or "zip".
+    pub kind: String,
+    /// MMTests runs found.
+    pub mmtests_runs: u64,
+    /// lkp result roots found.
+    pub lkp_roots: u64,
+    /// Every run read, in path order.
+    pub runs: Vec<RunData>,
+    /// What was skipped and why.
+    pub warnings: Vec<String>,
+}
+
+impl Scan {
+    /// The JSON form.
+    pub fn to_json(&self) -> Result<String> {
+        serde_json::to_string(self).map_err(|e| Error::Internal(format!("JSON encoding: {e}")))
+    }
+
+    /// Read the JSON form back.
+    pub fn from_json(text: &str) -> Result<Scan> {
+        let s: Scan = serde_json::from_str(text)
+            .map_err(|e| Error::parse(Some("<batch scan json>"), Some(e.line()), format!("invalid scan JSON: {e}")))?;
+        if s.version != SCAN_VERSION {
+            return Err(Error::domain(format!("scan version {} is not supported (this schedlab reads {SCAN_VERSION})", s.version)));
+        }
+        Ok(s)
+    }
+}
+
+fn kind_name(k: Kind) -> &'static str {
+    match k {
+        Kind::Dir => "dir",
+        Kind::Tar => "tar",
+        Kind::TarGz => "tar.gz",
+        Kind::TarXz => "tar.xz",
+        Kind::Zip => "zip",
+    }
+}
+
+/// Scan one input: a directory or archive (bounded by `limits`). Runs are read in
+/// parallel on the current rayon pool. An input with no MMTests run and no lkp
+/// result root is an error naming it.
+pub fn scan(path: &Path, limits: &Limits) -> Result<Scan> {
+    let input = path.display().to_string();
+    let kind = archive::detect(path)?;
+    let tree = archive::open(path, limits)?;
+    scan_tree(tree.as_ref(), &input, kind_name(kind))
+}
+
+enum Found {
+    Mmtests(FoundRun),
+    Lkp(String),
+}
+
+/// Scan an opened tree; `input` and `kind` label the result.
+pub fn scan_tree(tree: &dyn Tree, input: &str, kind: &str) -> Result<Scan> {
+    let mut found: Vec<Found> = Vec::new();
+    let mut unknown: Vec<String> = Vec::new();
+    walk(tree, &mut |dir: &str| {
+        let here = runs_at(tree, dir, &mut unknown);
+        if !here.is_empty() {
+            found.extend(here.into_iter().map(Found::Mmtests));
+            return Ok(false);
+        }
+        if matrix::is_commit_root(tree, dir) {
+            found.push(Found::Lkp(dir.to_string()));
+            return Ok(false);
+        }
+        Ok(true)
+    })?;
+    let mut warnings: Vec<String> =
+        unknown.iter().map(|u| format!("{}: not a benchmark schedlab can read; skipped", tree.display(u))).collect();
+    if found.is_empty() {
+        return Err(Error::parse(
+            Some(input),
+            None,
+            "no MMTests results (work/log/<kernel>/iter-N/<benchmark>/logs or <benchmark>-<kernel>/noprofile) \
+             and no lkp result root (a directory with matrix.json[.gz]) found",
+        ));
+    }
+    let mmtests_runs = found.iter().filter(|f| matches!(f, Found::Mmtests(_))).count() as u64;
+    let lkp_roots = found.len() as u64 - mmtests_runs;
+    let read: Vec<Result<Option<RunData>>> = found
+        .par_iter()
+        .map(|f| match f {
+            Found::Mmtests(r) => read_mmtests(tree, input, r),
+            Found::Lkp(rel) => read_lkp(tree, input, rel).map(Some),
+        })
+        .collect();
+    let mut runs = Vec::with_capacity(read.len());
+    for (f, r) in found.iter().zip(read) {
+        match r? {
+            Some(run) => runs.push(run),
+            None => {
+                if let Found::Mmtests(fr) = f {
+                    warnings.push(format!(
+                        "{}: no extractor for MMTests benchmark '{}'; skipped",
+                        tree.display(&crate::archive::tree::join(&fr.root, &fr.name)),
+                        fr.benchmark
+                    ));
+                }
+            }
+        }
+    }
+    Ok(Scan { version: SCAN_VERSION, input: input.to_string(), kind: kind.to_string(), mmtests_runs, lkp_roots, runs, warnings })
+}
+
+/// The eras that can read `benchmark` in `layout`'s log layout, newest first (head
+/// reads the legacy `netperf-{udp,tcp}[-rr]` names only through a fallback, so it
+/// is not tried for them, as [`crate::mmtests::resolve_era`] does).
+fn candidate_eras(r: &FoundRun) -> Vec<Era> {
+    let legacy_name = matches!(r.benchmark.as_str(), "netperf-udp" | "netperf-tcp" | "netperf-udp-rr" | "netperf-tcp-rr");
+    eras_of(r.layout)
+        .into_iter()
+        .filter(|e| extract::find(*e, &r.benchmark).is_some() && !(legacy_name && *e == Era::Head))
+        .collect()
+}
+
+/// Read one MMTests run with the newest era that knows its benchmark and finds
+/// results in its logs; None when no era has an extractor for the benchmark.
+fn read_mmtests(tree: &dyn Tree, input: &str, r: &FoundRun) -> Result<Option<RunData>> {
+    let eras = candidate_eras(r);
+    let mut first_err: Option<Error> = None;
+    for era in eras {
+        let ctx = Ctx { era, benchmark: r.benchmark.clone(), subheading: String::new() };
+        match extract::extract_run_in(&ctx, tree, &r.root, &r.name) {
+            Ok(run) => {
+                let ex = extract::find(era, &r.benchmark);
+                let metrics = run
+                    .samples
+                    .operations()
+                    .into_iter()
+                    .map(|op| {
+                        let samples: Vec<f64> = run.samples.pooled(&op).into_iter().filter(|v| v.is_finite()).collect();
+                        let direction = op_direction(ex, era, &r.benchmark, &op, run.meta.preferred);
+                        Metric { name: op, direction, samples }
+                    })
+                    .collect();
+                return Ok(Some(RunData {
+                    tool: "mmtests".into(),
+                    input: input.to_string(),
+                    location: tree.display(&crate::archive::tree::join(&r.root, &r.name)),
+                    setup: r.root.clone(),
+                    benchmark: r.benchmark.clone(),
+                    kernel: r.name.clone(),
+                    era: Some(era.name().to_string()),
+                    metrics,
+                }));
+            }
+            Err(e) => {
+                // an era whose extractor finds nothing in these logs gives way to a
+                // real problem (a corrupt log) found by another era
+                let nothing = |e: &Error| e.to_string().contains(" results found for '");
+                if first_err.as_ref().is_none_or(|f| nothing(f) && !nothing(&e)) {
+                    first_err = Some(e);
+                }
+            }
+        }
+    }
+    match first_err {
+        Some(e) => Err(e),
+        None => Ok(None),
+    }
+}
+
+/// The direction of one MMTests operation: what the benchmark's module says when
+/// the table is restricted to the operation's sub-heading (its name up to the first
+/// '-'), so that schbench's `RPS-*` and head dbench's `tput-*` rows are
+/// higher-is-better while the latency rows beside them are lower-is-better.
+fn op_direction(ex: Option<&'static dyn extract::Extractor>, era: Era, benchmark: &str, op: &str, default: Preferred) -> Direction {
+    let sub = op.split('-').next().unwrap_or_default();
+    let preferred = ex
+        .map(|ex| ex.meta(&Ctx { era, benchmark: benchmark.to_string(), subheading: sub.to_string() }).preferred)
+        .unwrap_or(default);
+    Direction::from_higher(preferred == Preferred::Higher)
+}
+
+/// Read one lkp result root: the metrics of its complete runs that lkp shows
+/// without `-m`, are not failure counts, and have a known direction.
+fn read_lkp(tree: &dyn Tree, input: &str, rel: &str) -> Result<RunData> {
+    let root = ResultRoot::load_in(tree, rel)?;
+    let kernel = root.commit();
+    let benchmark =
+        root.axes.iter().find(|(k, _)| k == "testcase").map(|(_, v)| v.clone()).unwrap_or_else(|| "lkp".to_string());
+    let others: Vec<String> = root.axes.iter().filter(|(k, _)| k != "commit").map(|(k, v)| format!("{k}={v}")).collect();
+    let setup = if others.is_empty() {
+        // no job.yaml: roots are told apart by where they are
+        match rel.rsplit_once('/') {
+            Some((parent, _)) => parent.to_string(),
+            None => String::new(),
+        }
+    } else {
+        others.join(" ")
+    };
+    let m = root.matrix.complete();
+    let metrics = m
+        .keys
+        .iter()
+        .zip(&m.values)
+        .filter(|(k, _)| !rules::function_stat(k) && rules::shown_without_more(k))
+        .filter_map(|(k, v)| {
+            let d = direction(k);
+            (d != Direction::Unknown).then(|| Metric { name: k.clone(), direction: d, samples: v.iter().map(|n| n.f()).collect() })
+        })
+        .collect();
+    Ok(RunData {
+        tool: "lkp".into(),
+        input: input.to_string(),
+        location: tree.display(rel),
+        setup,
+        benchmark,
+        kernel,
+        era: None,
+        metrics,
+    })
+}

@@ -1,0 +1,109 @@
+//! Bindings of [`crate::batch`]: the whole run, and its two halves (scan one input,
+//! reduce many scans) for Dask. Scans and results cross as JSON text (the batch
+//! result schema, `schedlab-batch` version 1), which pickles cheaply.
+
+use super::errors::run;
+use crate::batch::{self, FailOn, InputError, Options, Outcome, Scan, Test};
+use crate::parallel;
+use pyo3::prelude::*;
+use std::path::PathBuf;
+
+#[allow(clippy::too_many_arguments)]
+fn options(
+    baseline: String,
+    test: &str,
+    alpha: f64,
+    min_change: f64,
+    fail_on: &str,
+    jobs: Option<usize>,
+    keep_going: bool,
+    progress: bool,
+) -> crate::Result<Options> {
+    let o = Options {
+        baseline,
+        test: Test::parse(test)?,
+        alpha,
+        min_change,
+        fail_on: FailOn::parse(fail_on)?,
+        jobs,
+        keep_going,
+        progress,
+        ..Options::default()
+    };
+    o.validate()?;
+    Ok(o)
+}
+
+/// Scan every input and reduce: the result JSON.
+#[pyfunction]
+#[pyo3(signature = (paths, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None, keep_going=false, progress=false))]
+#[allow(clippy::too_many_arguments)]
+fn batch_run(
+    py: Python<'_>,
+    paths: Vec<PathBuf>,
+    baseline: String,
+    test: &str,
+    alpha: f64,
+    min_change: f64,
+    fail_on: &str,
+    jobs: Option<usize>,
+    keep_going: bool,
+    progress: bool,
+) -> PyResult<String> {
+    run(py, || {
+        let o = options(baseline, test, alpha, min_change, fail_on, jobs, keep_going, progress)?;
+        batch::run(&paths, &o)?.to_json()
+    })
+}
+
+/// Scan one input with at most `threads` rayon threads: the scan JSON.
+#[pyfunction]
+#[pyo3(signature = (path, threads=None))]
+fn batch_scan(py: Python<'_>, path: PathBuf, threads: Option<usize>) -> PyResult<String> {
+    run(py, || parallel::install(threads, || batch::scan(&path, &batch::batch_limits()))??.to_json())
+}
+
+/// Reduce scans given in input order as (input, scan JSON or None, error message or None).
+#[pyfunction]
+#[pyo3(signature = (items, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None))]
+#[allow(clippy::too_many_arguments)]
+fn batch_reduce(
+    py: Python<'_>,
+    items: Vec<(String, Option<String>, Option<String>)>,
+    baseline: String,
+    test: &str,
+    alpha: f64,
+    min_change: f64,
+    fail_on: &str,
+    jobs: Option<usize>,
+) -> PyResult<String> {
+    run(py, || {
+        let o = options(baseline, test, alpha, min_change, fail_on, jobs, true, false)?;
+        let outcomes = items
+            .into_iter()
+            .map(|(input, scan, error)| match scan {
+                Some(s) => Scan::from_json(&s).map(Outcome::Scanned),
+                None => Ok(Outcome::Failed(InputError {
+                    input,
+                    message: error.unwrap_or_else(|| "no scan and no error given".to_string()),
+                })),
+            })
+            .collect::<crate::Result<Vec<_>>>()?;
+        batch::reduce(&outcomes, &o)?.to_json()
+    })
+}
+
+/// Render a result given as JSON: "json" (indented), "junit", "markdown" or "text".
+#[pyfunction]
+fn batch_render(py: Python<'_>, json: String, format: String) -> PyResult<String> {
+    run(py, || batch::render::render(&batch::BatchResult::from_json(&json)?, &format))
+}
+
+/// Add the batch functions to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(batch_run, m)?)?;
+    m.add_function(wrap_pyfunction!(batch_scan, m)?)?;
+    m.add_function(wrap_pyfunction!(batch_reduce, m)?)?;
+    m.add_function(wrap_pyfunction!(batch_render, m)?)?;
+    Ok(())
+}
