@@ -54,6 +54,15 @@ pub fn read_from(reader: Box<dyn Read>, name: &str, limits: &Limits) -> Result<M
         if kind.is_dir() {
             tree.add_dir(&rel);
         } else if kind.is_file() || kind == tar::EntryType::Continuous {
+            // a tar header's size is the length of the data that follows it: an entry
+            // declared too large is refused before decompressing any of it
+            let size = entry.size();
+            if size > limits.max_entry_bytes || total.saturating_add(size) > limits.max_total_bytes {
+                return Err(Error::parse(Some(name), None, format!(
+                    "entry '{raw}': {size} bytes, more than the limits of {} per entry and {} in total (decompression bomb?)",
+                    limits.max_entry_bytes, limits.max_total_bytes
+                )));
+            }
             let left = limits.max_total_bytes.saturating_sub(total);
             let limit = limits.max_entry_bytes.min(left);
             let data = read_bounded(&mut entry, limit, name, &raw).map_err(|e| {

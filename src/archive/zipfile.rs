@@ -23,6 +23,28 @@ pub fn read(path: &Path, limits: &Limits) -> Result<MemTree> {
             format!("{} entries, more than the limit of {}; refusing the archive", archive.len(), limits.max_entries),
         ));
     }
+    // what the central directory declares can be refused before inflating anything
+    // (the actual bytes are bounded again below, in case it lies)
+    let mut declared = 0u64;
+    for i in 0..archive.len() {
+        let entry = archive.by_index_raw(i).map_err(|e| {
+            Error::parse(Some(&name), None, format!("entry #{i} of the central directory: corrupt zip archive: {e}"))
+        })?;
+        let raw = entry.name().map_err(corrupt)?.into_owned();
+        declared = declared.saturating_add(entry.size());
+        if entry.size() > limits.max_entry_bytes || declared > limits.max_total_bytes {
+            return Err(Error::parse(
+                Some(&name),
+                None,
+                format!(
+                    "entry '{raw}': the central directory declares {} bytes for it and {declared} up to it, more than the limits of {} per entry and {} in total (decompression bomb?)",
+                    entry.size(),
+                    limits.max_entry_bytes,
+                    limits.max_total_bytes
+                ),
+            ));
+        }
+    }
     let mut tree = MemTree::new(name.clone());
     tree.set_max_file_bytes(limits.max_entry_bytes);
     let mut total = 0u64;
@@ -41,7 +63,16 @@ pub fn read(path: &Path, limits: &Limits) -> Result<MemTree> {
         }
         let left = limits.max_total_bytes.saturating_sub(total);
         let limit = limits.max_entry_bytes.min(left);
-        let data = read_bounded(&mut entry, limit, &name, &raw)?;
+        let data = read_bounded(&mut entry, limit, &name, &raw).map_err(|e| {
+            if limit < limits.max_entry_bytes && e.to_string().contains("larger than the limit") {
+                Error::parse(Some(&name), None, format!(
+                    "entry '{raw}': the archive decompresses to more than {} bytes in total (limit; decompression bomb?)",
+                    limits.max_total_bytes
+                ))
+            } else {
+                e
+            }
+        })?;
         total += data.len() as u64;
         tree.add_file(&rel, data);
     }
