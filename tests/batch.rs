@@ -251,7 +251,7 @@ fn grouping_across_inputs() {
     assert_eq!(r.unmatched.len(), 1);
     assert_eq!((r.unmatched[0].kernel.as_str(), r.unmatched[0].setup.as_str()), ("v9", "results"));
     // the baseline nowhere: an error listing what is there
-    let e = batch::run(&[p1.clone()], &Options::new("v1")).unwrap_err();
+    let e = batch::run(std::slice::from_ref(&p1), &Options::new("v1")).unwrap_err();
     assert!(matches!(e, Error::Domain(_)) && e.to_string().contains("found: v2"), "{e}");
 }
 
@@ -272,24 +272,22 @@ fn lkp_baseline_by_commit_prefix_and_aggregates_are_searched() {
 #[test]
 fn scans_reduce_to_the_run() {
     let inputs = [data().join("mmtests/logs-legacy"), data().join("mmtests/logs-head"), data().join("lkp/golden/scenario_a_raw")];
-    for base in ["6.8-vanilla"] {
-        let opts = Options { jobs: Some(2), ..Options::new(base) };
-        let want = batch::run(&inputs, &opts).unwrap();
-        let outcomes: Vec<Outcome> = inputs
-            .iter()
-            .map(|p| {
-                let s = batch::scan(p, &batch::batch_limits()).unwrap();
-                Outcome::Scanned(Scan::from_json(&s.to_json().unwrap()).unwrap())
-            })
-            .collect();
-        let got = batch::reduce(&outcomes, &Options { jobs: Some(1), ..opts.clone() }).unwrap();
-        assert_eq!(got, want);
-        assert_eq!(batch::BatchResult::from_json(&want.to_json().unwrap()).unwrap(), want);
-        // one FDR over every row of both MMTests layouts (the lkp commits have no 6.8-vanilla: unmatched)
-        assert!(want.rows.iter().any(|r| r.era.as_deref() == Some("head")));
-        assert!(want.rows.iter().any(|r| r.era.as_deref() == Some("2025")));
-        assert_eq!(want.unmatched.len(), 2);
-    }
+    let opts = Options { jobs: Some(2), ..Options::new("6.8-vanilla") };
+    let want = batch::run(&inputs, &opts).unwrap();
+    let outcomes: Vec<Outcome> = inputs
+        .iter()
+        .map(|p| {
+            let s = batch::scan(p, &batch::batch_limits()).unwrap();
+            Outcome::Scanned(Scan::from_json(&s.to_json().unwrap()).unwrap())
+        })
+        .collect();
+    let got = batch::reduce(&outcomes, &Options { jobs: Some(1), ..opts.clone() }).unwrap();
+    assert_eq!(got, want);
+    assert_eq!(batch::BatchResult::from_json(&want.to_json().unwrap()).unwrap(), want);
+    // one FDR over every row of both MMTests layouts (the lkp commits have no 6.8-vanilla: unmatched)
+    assert!(want.rows.iter().any(|r| r.era.as_deref() == Some("head")));
+    assert!(want.rows.iter().any(|r| r.era.as_deref() == Some("2025")));
+    assert_eq!(want.unmatched.len(), 2);
 }
 
 #[test]
@@ -297,7 +295,7 @@ fn bad_inputs_name_the_file() {
     let tmp = tempfile::tempdir().unwrap();
     let empty = tmp.path().join("empty");
     std::fs::create_dir_all(empty.join("nothing/here")).unwrap();
-    let e = batch::run(&[empty.clone()], &Options::new("x")).unwrap_err().to_string();
+    let e = batch::run(std::slice::from_ref(&empty), &Options::new("x")).unwrap_err().to_string();
     assert!(e.starts_with(&empty.display().to_string()) && e.contains("no MMTests results"), "{e}");
     // a corrupt log inside an archive: archive/path/in/archive
     let log = tmp.path().join("t/work/log");

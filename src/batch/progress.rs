@@ -19,7 +19,7 @@ pub struct Progress {
 
 /// The bar for `done` of `total`: `[###---] done/total inputs` (`WIDTH` cells).
 pub fn bar(done: usize, total: usize) -> String {
-    let filled = if total == 0 { WIDTH } else { (done.min(total) * WIDTH) / total };
+    let filled = (done.min(total) * WIDTH).checked_div(total).unwrap_or(WIDTH);
     format!("[{}{}] {done}/{total} inputs", "#".repeat(filled), "-".repeat(WIDTH - filled))
 }
 
