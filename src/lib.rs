@@ -6,10 +6,13 @@
 //! Module map (one concept per file):
 //! - [`stats`]: descriptive statistics, percent change by direction, Welch and
 //!   Mann-Whitney tests, bootstrap intervals, Benjamini-Hochberg, rayon batches.
+//! - [`idle`]: cpuidle governor simulation (menu and teo of 4.18–6.12 replayed
+//!   bit-exactly over idle traces; state tables, ftrace import, synthetic patterns).
 //! - [`parallel`]: the fork-safe, size-bounded rayon pool every batch runs in.
 //! - [`error`]: the one error type every fallible function returns.
 
 pub mod error;
+pub mod idle;
 pub mod parallel;
 pub mod stats;
 
