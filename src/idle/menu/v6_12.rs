@@ -178,3 +178,48 @@ impl Governor for MenuV6_12 {
         out.extend(self.intervals.v.iter().map(|&v| i64::from(v)));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::idle::states::StateTable;
+    use crate::idle::trace::Tick;
+
+    #[test]
+    fn a_repeating_interval_beats_a_distant_timer() {
+        // Eight 300 µs intervals: the typical interval (300 µs) is below the corrected
+        // timer (50 ms), so the deepest state with target residency ≤ 300 µs (C1E, 20 µs;
+        // C6 needs 600 µs) is chosen and, the prediction being below the tick, the tick
+        // is kept.
+        let drv = StateTable::preset("intel-skx").unwrap().drv();
+        let mut menu = MenuV6_12::new();
+        menu.intervals = Intervals::new(300);
+        let mut cpu = Cpu::new(drv, Tick::new(250).unwrap());
+        cpu.sleep_length_ns = 50_000_000;
+        cpu.delta_next_ns = 4_000_000;
+        cpu.last_residency_ns = 300_000;
+        let mut stop_tick = true;
+        let want = (0..drv.count).rev().find(|&i| drv.tr_ns[i] <= 300_000).unwrap();
+        assert_eq!(menu.select(&mut cpu, &mut stop_tick), want);
+        assert_eq!(want, 2);
+        assert!(!stop_tick);
+        assert_eq!((menu.bucket, menu.next_timer_ns), (4, 50_000_000));
+    }
+
+    #[test]
+    fn a_short_prediction_skips_the_sleep_length() {
+        // Eight 10 µs intervals: 10 µs ≤ RESIDENCY_THRESHOLD_NS, so the timer is assumed
+        // far (KTIME_MAX, bucket 5) and never queried; C1 (2 µs) is chosen, tick kept.
+        let drv = StateTable::preset("intel-skx").unwrap().drv();
+        let mut menu = MenuV6_12::new();
+        menu.intervals = Intervals::new(10);
+        let mut cpu = Cpu::new(drv, Tick::new(250).unwrap());
+        cpu.sleep_length_ns = 50_000_000;
+        cpu.delta_next_ns = 4_000_000;
+        cpu.last_residency_ns = 10_000;
+        let mut stop_tick = true;
+        assert_eq!(menu.select(&mut cpu, &mut stop_tick), 1);
+        assert!(!stop_tick);
+        assert_eq!((menu.bucket, menu.next_timer_ns), (5, KTIME_MAX as u64));
+    }
+}

@@ -258,3 +258,76 @@ impl Governor for TeoV5_1 {
         out.push(self.interval_idx as i64);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::idle::states::StateTable;
+
+    fn cpu_50ms(drv: Drv) -> Cpu {
+        let mut cpu = Cpu::new(drv, Tick::new(250).unwrap());
+        cpu.sleep_length_ns = 50_000_000;
+        cpu.delta_next_ns = 4_000_000;
+        cpu
+    }
+
+    #[test]
+    fn misses_hand_the_choice_to_the_most_early_hits() {
+        // §2.6 teo v5.1 select steps 3–4: the state matching the sleep length (C6) has
+        // more misses than hits, so the enabled shallower state with the most early hits
+        // (C1, 3000 > C1E's 1000) is chosen, its target residency becoming the duration
+        // (2 µs < TICK: the tick is kept).
+        let drv = StateTable::preset("intel-skx").unwrap().drv();
+        let mut teo = TeoV5_1::new(&drv);
+        teo.last_state = -1;
+        let early = [0, 3000, 1000, 0];
+        for (i, e) in early.iter().enumerate() {
+            teo.states[i].early_hits = *e;
+        }
+        teo.states[3].hits = 500;
+        teo.states[3].misses = 2000;
+        let mut cpu = cpu_50ms(drv);
+        let mut stop_tick = true;
+        let want = (0..4).filter(|&i| early[i] > 0).max_by_key(|&i| early[i]).unwrap();
+        assert_eq!(teo.select(&mut cpu, &mut stop_tick), want);
+        assert!(!stop_tick);
+        // more hits than misses: C6, tick stopped (50 ms ≥ TICK)
+        teo.states[3].hits = 3000;
+        let mut stop_tick = true;
+        assert_eq!(teo.select(&mut cpu, &mut stop_tick), 3);
+        assert!(stop_tick);
+    }
+
+    #[test]
+    fn short_recent_intervals_take_their_average() {
+        // step 5: more than 4 of the 8 intervals below C6's 600 µs: their mean (100 µs)
+        // picks C1E, the deepest state with target residency ≤ 100 µs.
+        let drv = StateTable::preset("intel-skx").unwrap().drv();
+        let mut teo = TeoV5_1::new(&drv);
+        teo.last_state = -1;
+        teo.states[3].hits = 4000;
+        teo.intervals[..INTERVALS].copy_from_slice(&[80, 120, 90, 110, 100, u32::MAX, u32::MAX, u32::MAX]);
+        let mut cpu = cpu_50ms(drv);
+        let mut stop_tick = true;
+        assert_eq!(teo.select(&mut cpu, &mut stop_tick), 2);
+        assert!(!stop_tick); // duration 100 µs < TICK
+    }
+
+    #[test]
+    fn every_ninth_interval_is_written_past_the_ring() {
+        let drv = StateTable::preset("intel-skx").unwrap().drv();
+        let mut teo = TeoV5_1::new(&drv);
+        let cpu = cpu_50ms(drv);
+        teo.interval_idx = 8;
+        teo.sleep_length_ns = 50_000_000;
+        teo.time_span_ns = 300_000; // a 300 µs idle period (non-timer wakeup)
+        let before = teo.intervals;
+        teo.update(&cpu);
+        assert_eq!(teo.intervals[..INTERVALS], before[..INTERVALS]);
+        // last_state 0 is POLL (exit latency 0): measured = 300 µs, written to slot 8
+        assert_eq!(teo.intervals[INTERVALS], 300);
+        assert_eq!(teo.interval_idx, 0);
+        teo.update(&cpu);
+        assert_eq!((teo.intervals[0], teo.interval_idx), (300, 1));
+    }
+}

@@ -264,3 +264,85 @@ impl Governor for TeoV6_1 {
         out.extend(self.bins.iter().take(self.n).map(|b| i64::from(b.recent)));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::idle::states::StateTable;
+    use crate::idle::trace::Tick;
+
+    /// kernel-sim.md §2.2 select steps 3–6 for an all-enabled table, a running tick and
+    /// no latency limit: the candidate is the deepest state fitting the sleep length; an
+    /// alternative is searched when intercepts below it dominate (`2·Σint > total − Σhit`)
+    /// or recent intercepts below it are more than `NR_RECENT/2`; walking down, the first
+    /// `i` where every active condition holds (`2·Σrecent[i..] > Σrecent`,
+    /// `2·Σint[i..] > Σint`) wins, with the middle of bin `i` as the expected duration.
+    fn spec_choice(drv: &Drv, bins: &[(u32, u32, u32)], total: u32, sleep_ns: i64) -> (usize, i64) {
+        let cand = (0..drv.count).rev().find(|&i| drv.tr_ns[i] <= sleep_ns).unwrap_or(0);
+        let int_below: u32 = bins[..cand].iter().map(|b| b.0).sum();
+        let hit_below: u32 = bins[..cand].iter().map(|b| b.1).sum();
+        let rec_below: u32 = bins[..cand].iter().map(|b| b.2).sum();
+        let alt_int = 2 * int_below > total - hit_below;
+        let alt_rec = rec_below > 4;
+        if alt_int || alt_rec {
+            for i in (0..cand).rev() {
+                let int_i: u32 = bins[i..cand].iter().map(|b| b.0).sum();
+                let rec_i: u32 = bins[i..cand].iter().map(|b| b.2).sum();
+                if (!alt_rec || 2 * rec_i > rec_below) && (!alt_int || 2 * int_i > int_below) {
+                    return (i, (drv.tr_ns[i] + drv.tr_ns[i + 1]) / 2);
+                }
+            }
+        }
+        (cand, sleep_ns)
+    }
+
+    #[test]
+    fn recent_intercepts_alone_can_pick_a_shallower_bin() {
+        let drv = StateTable::preset("intel-skx").unwrap().drv(); // tr 0, 2, 20, 600 µs
+        let tick = Tick::new(250).unwrap();
+        // (intercepts, hits, recent) per bin
+        let cases: [[(u32, u32, u32); 4]; 4] = [
+            [(0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 4000, 0)], // hits only: C6
+            [(0, 0, 0), (300, 0, 5), (0, 0, 0), (0, 4000, 0)], // 5 recent in bin 1: C1
+            [(0, 0, 0), (300, 0, 2), (200, 0, 3), (0, 4000, 0)], // recent split 2/3: C1E
+            [(3000, 0, 0), (500, 0, 0), (0, 0, 0), (0, 1000, 0)], // old intercepts in bin 0: POLL
+        ];
+        for bins in cases {
+            let mut teo = TeoV6_1::new(&drv);
+            for (i, &(c, h, r)) in bins.iter().enumerate() {
+                teo.bins[i] = Bin { intercepts: c, hits: h, recent: r };
+            }
+            teo.total = bins.iter().map(|b| b.0 + b.1).sum();
+            let mut cpu = Cpu::new(drv, tick);
+            cpu.sleep_length_ns = 50_000_000;
+            cpu.delta_next_ns = 4_000_000;
+            let mut stop_tick = true;
+            let got = teo.select(&mut cpu, &mut stop_tick);
+            let (want, duration) = spec_choice(&drv, &bins, teo.total, cpu.sleep_length_ns);
+            assert_eq!(got, want, "{bins:?}");
+            // the tick is kept for a polling state or a duration below the tick period
+            assert_eq!(stop_tick, !(drv.polling[want] || duration < tick.nsec), "{bins:?}");
+        }
+    }
+
+    #[test]
+    fn the_recent_ring_forgets_after_nine_events() {
+        let drv = StateTable::preset("intel-skx").unwrap().drv();
+        let mut teo = TeoV6_1::new(&drv);
+        let mut cpu = Cpu::new(drv, Tick::new(250).unwrap());
+        // an intercept of bin 2: sleep length 50 ms, measured 30 µs (+ 5 µs half exit latency of C1E)
+        for _ in 0..NR_RECENT {
+            teo.last_state_idx = 2;
+            teo.sleep_length_ns = 50_000_000;
+            teo.time_span_ns = 35_000;
+            cpu.last_residency_ns = 35_000;
+            teo.update(&cpu);
+        }
+        assert_eq!(teo.bins[2].recent, NR_RECENT as u32);
+        // a hit (timer wakeup) replaces the oldest recent intercept
+        teo.time_span_ns = 50_000_000;
+        teo.update(&cpu);
+        assert_eq!(teo.bins[2].recent, NR_RECENT as u32 - 1);
+        assert_eq!(teo.bins[3].hits, PULSE);
+    }
+}

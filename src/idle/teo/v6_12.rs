@@ -288,3 +288,112 @@ impl Governor for TeoV6_12 {
         out.push(i64::from(self.tick_hits));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::idle::states::StateTable;
+    use crate::idle::trace::Tick;
+
+    /// The bin-selection rule of kernel-sim.md §2.3 steps 3–6, written from the text for
+    /// a table with every state enabled and no tick stopped: the candidate is the deepest
+    /// state; if twice the intercepts below it exceed `total` minus the hits below it,
+    /// take the deepest shallower state `i` whose intercepts from `i` up to the candidate
+    /// are more than half of all intercepts below the candidate.
+    fn spec_choice(intercepts: &[u32], hits: &[u32], total: u32) -> usize {
+        let cand = intercepts.len() - 1;
+        let below_int: u32 = intercepts[..cand].iter().sum();
+        let below_hit: u32 = hits[..cand].iter().sum();
+        if 2 * below_int > total - below_hit {
+            for i in (0..cand).rev() {
+                let from_i: u32 = intercepts[i..cand].iter().sum();
+                if 2 * from_i > below_int {
+                    return i;
+                }
+            }
+        }
+        cand
+    }
+
+    fn teo_with(intercepts: &[u32], hits: &[u32], drv: &Drv) -> TeoV6_12 {
+        let mut t = TeoV6_12::new(drv);
+        for (i, (&c, &h)) in intercepts.iter().zip(hits).enumerate() {
+            t.bins[i] = Bin { intercepts: c, hits: h };
+        }
+        t.total = intercepts.iter().sum::<u32>() + hits.iter().sum::<u32>();
+        t
+    }
+
+    #[test]
+    fn intercepts_pull_the_choice_to_a_shallower_bin() {
+        // Arm table WFI 1/1, CPU_SLEEP 370/900, CLUSTER_SLEEP 900/2000 µs: no polling state,
+        // so the chosen state is returned after the sleep-length check.
+        let drv = StateTable::preset("arm-rk3399").unwrap().drv();
+        let tick = Tick::new(250).unwrap();
+        let cases: [(&[u32], &[u32]); 5] = [
+            (&[0, 0, 0], &[0, 0, 4000]),        // only hits: the deepest state
+            (&[3000, 0, 0], &[0, 0, 2000]),     // WFI intercepts dominate: WFI
+            (&[1000, 2500, 0], &[0, 0, 2000]),  // most intercepts in bin 1: CPU_SLEEP
+            (&[2500, 1000, 0], &[0, 0, 2000]),  // most in bin 0: going down to WFI
+            (&[800, 700, 0], &[0, 0, 3000]),    // intercepts are a minority: deepest
+        ];
+        for (intercepts, hits) in cases {
+            let mut teo = teo_with(intercepts, hits, &drv);
+            let mut cpu = Cpu::new(drv, tick);
+            cpu.sleep_length_ns = 50_000_000;
+            cpu.delta_next_ns = 4_000_000;
+            let mut stop_tick = true;
+            let got = teo.select(&mut cpu, &mut stop_tick);
+            let want = spec_choice(intercepts, hits, teo.total);
+            assert_eq!(got, want, "intercepts {intercepts:?} hits {hits:?}");
+            if want == 0 {
+                // state 0 is returned with the tick kept, the sleep length still queried
+                // because the candidate was deeper
+                assert!(!stop_tick);
+                assert_eq!(teo.sleep_length_ns, 50_000_000);
+            }
+        }
+    }
+
+    #[test]
+    fn short_candidates_skip_the_sleep_length_and_keep_the_tick() {
+        // x86 table: POLL 0/0, C1 2/2, C1E 10/20, C6 133/600 µs. Intercepts in bin 1 pick
+        // C1 (2 µs < 15 µs after a polling state 0): returned at once, tick kept, sleep
+        // length never queried.
+        let drv = StateTable::preset("intel-skx").unwrap().drv();
+        let mut teo = teo_with(&[0, 5000, 0, 0], &[0, 0, 0, 1000], &drv);
+        let mut cpu = Cpu::new(drv, Tick::new(250).unwrap());
+        cpu.sleep_length_ns = 50_000_000;
+        cpu.delta_next_ns = 4_000_000;
+        let mut stop_tick = true;
+        let want = spec_choice(&[0, 5000, 0, 0], &[0, 0, 0, 1000], 6000);
+        assert_eq!(want, 1);
+        assert_eq!(teo.select(&mut cpu, &mut stop_tick), want);
+        assert!(!stop_tick);
+        assert_eq!(teo.sleep_length_ns, i64::MAX);
+    }
+
+    #[test]
+    fn update_counts_hits_intercepts_and_tick_hits() {
+        // x86 at HZ=250: the deepest target residency (600 µs) is below the tick, so a
+        // period with sleep length and measured duration both ≥ TICK is a tick hit.
+        let drv = StateTable::preset("intel-skx").unwrap().drv();
+        let mut teo = TeoV6_12::new(&drv);
+        let mut cpu = Cpu::new(drv, Tick::new(250).unwrap());
+        teo.last_state_idx = 3;
+        teo.sleep_length_ns = 7_829_400;
+        teo.time_span_ns = 5_000_000; // woke before the timer: measured from the residency
+        cpu.last_residency_ns = 5_000_000;
+        teo.update(&cpu);
+        assert_eq!((teo.tick_hits, teo.total), (PULSE, PULSE));
+        // measured 3 176 995 - 133 000/2 = 3 110 495 ns: bin 3 (C6), sleep length past
+        // TICK: an intercept of bin 3 (the tick bin is the timer's)
+        teo.sleep_length_ns = 7_829_400;
+        teo.time_span_ns = 3_176_995;
+        cpu.last_residency_ns = 3_176_995;
+        teo.update(&cpu);
+        assert_eq!(teo.bins[3].intercepts, PULSE);
+        assert_eq!(teo.tick_hits, PULSE - (PULSE >> 3));
+        assert_eq!(teo.total, teo.tick_hits + PULSE);
+    }
+}
