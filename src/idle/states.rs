@@ -68,7 +68,10 @@ pub struct StateTable {
     drv: Drv,
 }
 
-/// Named presets: `(name, description, [(state, exit_latency_us, target_residency_us, polling)])`.
+/// A named preset: `(name, description, [(state, exit_latency_us, target_residency_us, polling)])`.
+pub type Preset = (&'static str, &'static str, &'static [(&'static str, u32, u32, bool)]);
+
+/// The named presets.
 ///
 /// The Intel tables are `drivers/idle/intel_idle.c` (`skx_cstates`, `icx_cstates`,
 /// `spr_cstates`, `skl_cstates`, `adl_cstates` without its default-unusable C1), each
@@ -76,7 +79,7 @@ pub struct StateTable {
 /// `arch/arm64/boot/dts/rockchip/rk3399.dtsi` as `dt_idle_states.c` turns it into cpuidle
 /// states (exit latency = entry + exit latency, target residency = min-residency), after
 /// the `WFI` state (1/1 µs) of the PSCI cpuidle driver.
-pub const PRESETS: &[(&str, &str, &[(&str, u32, u32, bool)])] = &[
+pub const PRESETS: &[Preset] = &[
     (
         "intel-skx",
         "Skylake-SP/Cascade Lake server (intel_idle skx_cstates); equals golden states_x86.csv",
