@@ -101,7 +101,7 @@ impl Cpu {
 /// files' columns after the 12 common ones).
 pub trait Governor: Send {
     /// `select()`: the state index to enter; may clear `*stop_tick` (preset to true).
-    fn select(&mut self, cpu: &mut Cpu, stop_tick: &mut bool) -> usize;
+    fn select(&mut self, cpu: &Cpu, stop_tick: &mut bool) -> usize;
     /// `reflect()`: the state just left was `idx`.
     fn reflect(&mut self, cpu: &mut Cpu, idx: usize);
     /// The poll loop's time limit in ns for this kernel (`poll_idle()`).

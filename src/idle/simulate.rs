@@ -7,7 +7,7 @@ use super::governor::{Cpu, Family, Governor, Kernel, Spec};
 use super::menu::{MenuV4_18, MenuV4_19, MenuV4_20, MenuV6_1, MenuV6_12};
 use super::states::StateTable;
 use super::teo::{TeoV5_1, TeoV6_1, TeoV6_12};
-use super::trace::{outcome, IdlePeriod, Tick, BUSY_BETWEEN_PERIODS_NS, NO_LATENCY_REQ_NS};
+use super::trace::{outcome, IdlePeriod, Tick, TraceColumns, BUSY_BETWEEN_PERIODS_NS, NO_LATENCY_REQ_NS};
 use crate::error::Result;
 use rayon::prelude::*;
 
@@ -32,10 +32,8 @@ pub const COMMON_COLUMNS: [&str; 12] = [
 pub struct Simulation {
     /// Governor and kernel version.
     pub spec: Spec,
-    /// CONFIG_HZ of the replay.
+    /// CONFIG_HZ of the replay (the trace's `next_tick_ns` is reduced into one period of it).
     pub hz: u32,
-    /// `next_tick_ns` reduced into `(0, TICK_NSEC]`.
-    pub next_tick_ns: Vec<i64>,
     /// The state entered.
     pub idx: Vec<u8>,
     /// The governor's `stop_tick` output.
@@ -64,24 +62,23 @@ impl Simulation {
     }
 }
 
-/// Replay `trace` through `gov` (already constructed for `table`).
+/// Replay the `n` periods of `trace` through `gov` (already constructed for `table`).
 pub fn run<G: Governor>(
     mut gov: G,
     spec: Spec,
     table: &StateTable,
-    trace: &[IdlePeriod],
+    trace: impl Iterator<Item = IdlePeriod>,
+    n: usize,
     tick: Tick,
     record_state: bool,
 ) -> Simulation {
     let drv = table.drv();
     let mut cpu = Cpu::new(drv, tick);
     let poll_limit = gov.poll_limit_ns(&drv, tick);
-    let n = trace.len();
     let state_columns = if record_state { gov.columns(&drv) } else { Vec::new() };
     let mut sim = Simulation {
         spec,
         hz: tick.hz,
-        next_tick_ns: Vec::with_capacity(n),
         idx: Vec::with_capacity(n),
         stop_tick: Vec::with_capacity(n),
         residency_ns: Vec::with_capacity(n),
@@ -101,12 +98,12 @@ pub fn run<G: Governor>(
         cpu.cpu_load = p.cpu_load;
 
         let mut stop_tick = true;
-        let idx = gov.select(&mut cpu, &mut stop_tick).min(last);
+        let idx = gov.select(&cpu, &mut stop_tick).min(last);
 
         // Entering the state: poll_idle() clears the time-out flag, the model ends the
         // period, the cpuidle core records the residency.
         cpu.poll_time_limit = false;
-        let o = outcome(p, next_tick, stop_tick, drv.polling[idx].then_some(poll_limit));
+        let o = outcome(&p, next_tick, stop_tick, drv.polling[idx].then_some(poll_limit));
         cpu.poll_time_limit = o.poll_time_limit;
         cpu.got_tick = o.got_tick;
         cpu.last_residency_ns = o.end_ns;
@@ -114,7 +111,6 @@ pub fn run<G: Governor>(
         gov.reflect(&mut cpu, idx);
         cpu.clock_ns = cpu.clock_ns.wrapping_add(BUSY_BETWEEN_PERIODS_NS);
 
-        sim.next_tick_ns.push(next_tick);
         sim.idx.push(idx as u8);
         sim.stop_tick.push(stop_tick);
         sim.residency_ns.push(o.end_ns);
@@ -127,20 +123,27 @@ pub fn run<G: Governor>(
     sim
 }
 
-/// Replay `trace` through the governor `spec` at `hz` on the states of `table`;
-/// `record_state` also keeps the governor's internal state after each period.
-pub fn simulate(spec: Spec, table: &StateTable, trace: &[IdlePeriod], hz: u32, record_state: bool) -> Result<Simulation> {
+/// Construct the governor of `spec` for `table` and replay.
+fn dispatch(
+    spec: Spec,
+    table: &StateTable,
+    trace: impl Iterator<Item = IdlePeriod>,
+    n: usize,
+    hz: u32,
+    record_state: bool,
+) -> Result<Simulation> {
     let tick = Tick::new(hz)?;
     let drv = table.drv();
+    let (t, r) = (table, record_state);
     Ok(match (spec.family, spec.kernel) {
-        (Family::Menu, Kernel::V6_12) => run(MenuV6_12::new(), spec, table, trace, tick, record_state),
-        (Family::Menu, Kernel::V6_1) => run(MenuV6_1::new(), spec, table, trace, tick, record_state),
-        (Family::Menu, Kernel::V4_20) => run(MenuV4_20::new(), spec, table, trace, tick, record_state),
-        (Family::Menu, Kernel::V4_19) => run(MenuV4_19::new(), spec, table, trace, tick, record_state),
-        (Family::Menu, Kernel::V4_18) => run(MenuV4_18::new(), spec, table, trace, tick, record_state),
-        (Family::Teo, Kernel::V6_12) => run(TeoV6_12::new(&drv), spec, table, trace, tick, record_state),
-        (Family::Teo, Kernel::V6_1) => run(TeoV6_1::new(&drv), spec, table, trace, tick, record_state),
-        (Family::Teo, Kernel::V5_1) => run(TeoV5_1::new(&drv), spec, table, trace, tick, record_state),
+        (Family::Menu, Kernel::V6_12) => run(MenuV6_12::new(), spec, t, trace, n, tick, r),
+        (Family::Menu, Kernel::V6_1) => run(MenuV6_1::new(), spec, t, trace, n, tick, r),
+        (Family::Menu, Kernel::V4_20) => run(MenuV4_20::new(), spec, t, trace, n, tick, r),
+        (Family::Menu, Kernel::V4_19) => run(MenuV4_19::new(), spec, t, trace, n, tick, r),
+        (Family::Menu, Kernel::V4_18) => run(MenuV4_18::new(), spec, t, trace, n, tick, r),
+        (Family::Teo, Kernel::V6_12) => run(TeoV6_12::new(&drv), spec, t, trace, n, tick, r),
+        (Family::Teo, Kernel::V6_1) => run(TeoV6_1::new(&drv), spec, t, trace, n, tick, r),
+        (Family::Teo, Kernel::V5_1) => run(TeoV5_1::new(&drv), spec, t, trace, n, tick, r),
         (family, kernel) => {
             // Spec::new() refuses these; a Spec built by hand may still name one.
             return Err(crate::Error::domain(format!(
@@ -149,6 +152,24 @@ pub fn simulate(spec: Spec, table: &StateTable, trace: &[IdlePeriod], hz: u32, r
             )));
         }
     })
+}
+
+/// Replay `trace` through the governor `spec` at `hz` on the states of `table`;
+/// `record_state` also keeps the governor's internal state after each period.
+pub fn simulate(spec: Spec, table: &StateTable, trace: &[IdlePeriod], hz: u32, record_state: bool) -> Result<Simulation> {
+    dispatch(spec, table, trace.iter().copied(), trace.len(), hz, record_state)
+}
+
+/// [`simulate`] on a trace given as columns (validated first), without building the rows.
+pub fn simulate_columns(
+    spec: Spec,
+    table: &StateTable,
+    trace: &TraceColumns<'_>,
+    hz: u32,
+    record_state: bool,
+) -> Result<Simulation> {
+    let n = trace.validate()?;
+    dispatch(spec, table, trace.periods(), n, hz, record_state)
 }
 
 /// Replay one trace per CPU in parallel (in the bounded pool of [`crate::parallel`]).
@@ -163,6 +184,30 @@ pub fn simulate_many(
     Tick::new(hz)?;
     crate::parallel::install(threads, || {
         traces.par_iter().map(|t| simulate(spec, table, t, hz, record_state)).collect::<Result<Vec<_>>>()
+    })?
+}
+
+/// [`simulate_many`] on traces given as columns.
+pub fn simulate_many_columns(
+    spec: Spec,
+    table: &StateTable,
+    traces: &[TraceColumns<'_>],
+    hz: u32,
+    record_state: bool,
+    threads: Option<usize>,
+) -> Result<Vec<Simulation>> {
+    Tick::new(hz)?;
+    crate::parallel::install(threads, || {
+        traces
+            .par_iter()
+            .enumerate()
+            .map(|(cpu, t)| {
+                simulate_columns(spec, table, t, hz, record_state).map_err(|e| match e {
+                    crate::Error::Domain(m) => crate::Error::Domain(format!("trace {cpu}: {m}")),
+                    other => other,
+                })
+            })
+            .collect::<Result<Vec<_>>>()
     })?
 }
 
@@ -194,13 +239,15 @@ pub fn write_csv(sim: &Simulation, trace: &[IdlePeriod], out: &mut Vec<u8>) {
     out.push(b'\n');
     let k = sim.state_columns.len();
     let rows = sim.len().min(trace.len());
+    // hz was checked when the replay ran; 250 is only a fallback that cannot occur
+    let tick = Tick::new(sim.hz).or_else(|_| Tick::new(250));
     out.reserve(rows * (12 + k) * 8);
     for (step, p) in trace.iter().enumerate().take(rows) {
         let latency = if p.latency_req_ns < 0 { NO_LATENCY_REQ_NS } else { p.latency_req_ns };
         let vals = [
             step as i64,
             p.sleep_length_ns,
-            sim.next_tick_ns[step],
+            tick.as_ref().map_or(p.next_tick_ns, |t| t.reduce(p.next_tick_ns)),
             p.wake_ns,
             i64::from(p.tick_stopped),
             latency,

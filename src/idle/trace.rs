@@ -75,8 +75,13 @@ impl Tick {
     }
 
     /// `next_tick_ns` reduced into `(0, TICK_NSEC]` (0 is a whole tick period away).
+    #[inline]
     pub fn reduce(&self, next_tick_ns: i64) -> i64 {
-        (next_tick_ns - 1).rem_euclid(self.nsec) + 1
+        if next_tick_ns > 0 && next_tick_ns <= self.nsec {
+            next_tick_ns
+        } else {
+            (next_tick_ns - 1).rem_euclid(self.nsec) + 1
+        }
     }
 }
 
@@ -187,6 +192,7 @@ pub fn read_csv(path: &Path) -> Result<Vec<IdlePeriod>> {
 }
 
 /// Columns of a trace given as arrays (e.g. numpy); all of the same length.
+#[derive(Debug, Clone, Copy)]
 pub struct TraceColumns<'a> {
     /// `sleep_length_ns`.
     pub sleep_length_ns: &'a [i64],
@@ -204,54 +210,86 @@ pub struct TraceColumns<'a> {
     pub cpu_load: &'a [i64],
 }
 
+impl TraceColumns<'_> {
+    /// Check lengths and values; an error names the column and the 0-based row.
+    /// Returns the number of periods.
+    pub fn validate(&self) -> Result<usize> {
+        let c = self;
+        let n = c.sleep_length_ns.len();
+        let lens = [
+            ("next_tick_ns", c.next_tick_ns.len()),
+            ("wake_ns", c.wake_ns.len()),
+            ("tick_stopped", c.tick_stopped.len()),
+            ("latency_req_ns", c.latency_req_ns.len()),
+        ];
+        for (name, len) in lens {
+            if len != n {
+                return Err(Error::domain(format!("trace column '{name}' has {len} values, sleep_length_ns has {n}")));
+            }
+        }
+        for (name, col) in [("nr_iowait", c.nr_iowait), ("cpu_load", c.cpu_load)] {
+            if !col.is_empty() && col.len() != n {
+                return Err(Error::domain(format!(
+                    "trace column '{name}' has {} values, sleep_length_ns has {n}",
+                    col.len()
+                )));
+            }
+        }
+        // Column-wise checks, with the messages of the CSV reader.
+        let at = |col: &str, i: usize, msg: String| Error::domain(format!("trace column '{col}', row {i}: {msg}"));
+        let first = |col: &[i64], bad: &dyn Fn(i64) -> bool| col.iter().copied().enumerate().find(|&(_, v)| bad(v));
+        if let Some((i, v)) = first(c.sleep_length_ns, &|v| v < 0) {
+            return Err(at("sleep_length_ns", i, format!("negative duration {v} ns")));
+        }
+        if let Some((i, v)) = first(c.next_tick_ns, &|v| v < 0) {
+            return Err(at("next_tick_ns", i, format!("negative duration {v} ns")));
+        }
+        if let Some((i, v)) = first(c.wake_ns, &|v| v < -1) {
+            return Err(at("wake_ns", i, format!("negative duration {v} ns (use -1 for no wakeup)")));
+        }
+        if let Some((i, v)) = first(c.tick_stopped, &|v| v != 0 && v != 1) {
+            return Err(at("tick_stopped", i, format!("expected 0 or 1, got {v}")));
+        }
+        if let Some((i, v)) = first(c.latency_req_ns, &|v| v < -1) {
+            return Err(at("latency_req_ns", i, format!("negative latency {v} ns (use -1 for no limit)")));
+        }
+        if let Some((i, v)) = first(c.nr_iowait, &|v| !(0..=1_000_000).contains(&v)) {
+            return Err(at("nr_iowait", i, format!("expected a count in 0..=1000000, got {v}")));
+        }
+        if let Some((i, v)) = first(c.cpu_load, &|v| !(0..=i64::from(u32::MAX)).contains(&v)) {
+            return Err(at("cpu_load", i, format!("expected a count in 0..={}, got {v}", u32::MAX)));
+        }
+        Ok(n)
+    }
+
+    /// The periods, built on the fly (call [`TraceColumns::validate`] first: unchecked
+    /// values are not refused here, and missing optional columns read as 0).
+    pub fn periods(&self) -> impl Iterator<Item = IdlePeriod> + '_ {
+        let zeros = std::iter::repeat(0i64);
+        self.sleep_length_ns
+            .iter()
+            .zip(self.next_tick_ns)
+            .zip(self.wake_ns)
+            .zip(self.tick_stopped)
+            .zip(self.latency_req_ns)
+            .zip(self.nr_iowait.iter().copied().chain(zeros.clone()))
+            .zip(self.cpu_load.iter().copied().chain(zeros))
+            .map(|((((((&sleep_length_ns, &next_tick_ns), &wake_ns), &ts), &latency_req_ns), iow), load)| IdlePeriod {
+                sleep_length_ns,
+                next_tick_ns,
+                wake_ns,
+                tick_stopped: ts == 1,
+                latency_req_ns,
+                nr_iowait: u32::try_from(iow).unwrap_or(u32::MAX),
+                cpu_load: u32::try_from(load).unwrap_or(u32::MAX),
+            })
+    }
+}
+
 /// Build and check a trace from columns; an error names the column and the 0-based row.
 pub fn from_columns(c: &TraceColumns<'_>) -> Result<Vec<IdlePeriod>> {
-    let n = c.sleep_length_ns.len();
-    let lens = [
-        ("next_tick_ns", c.next_tick_ns.len()),
-        ("wake_ns", c.wake_ns.len()),
-        ("tick_stopped", c.tick_stopped.len()),
-        ("latency_req_ns", c.latency_req_ns.len()),
-    ];
-    for (name, len) in lens {
-        if len != n {
-            return Err(Error::domain(format!("trace column '{name}' has {len} values, sleep_length_ns has {n}")));
-        }
-    }
-    for (name, col) in [("nr_iowait", c.nr_iowait), ("cpu_load", c.cpu_load)] {
-        if !col.is_empty() && col.len() != n {
-            return Err(Error::domain(format!("trace column '{name}' has {} values, sleep_length_ns has {n}", col.len())));
-        }
-    }
-    let mut out = Vec::with_capacity(n);
-    for i in 0..n {
-        let at = |col: &str, msg: String| Error::domain(format!("trace column '{col}', row {i}: {msg}"));
-        let get = |col: &[i64]| col.get(i).copied().unwrap_or(0);
-        let tick_stopped = match get(c.tick_stopped) {
-            0 => false,
-            1 => true,
-            v => return Err(at("tick_stopped", format!("expected 0 or 1, got {v}"))),
-        };
-        let count = |col: &[i64], name: &str, max: i64| -> Result<u32> {
-            let v = get(col);
-            if !(0..=max).contains(&v) {
-                return Err(at(name, format!("expected a count in 0..={max}, got {v}")));
-            }
-            u32::try_from(v).map_err(|_| at(name, format!("{v} is out of range")))
-        };
-        let p = IdlePeriod {
-            sleep_length_ns: get(c.sleep_length_ns),
-            next_tick_ns: get(c.next_tick_ns),
-            wake_ns: get(c.wake_ns),
-            tick_stopped,
-            latency_req_ns: get(c.latency_req_ns),
-            nr_iowait: count(c.nr_iowait, "nr_iowait", 1_000_000)?,
-            cpu_load: count(c.cpu_load, "cpu_load", i64::from(u32::MAX))?,
-        };
-        check(&p, &at)?;
-        out.push(p);
-    }
-    Ok(out)
+    c.validate()?;
+    Ok(c.periods().collect())
 }
 
 /// The trace as CSV with every column (header as the golden inputs plus `cpu_load`).

@@ -115,6 +115,23 @@ pub enum EarlyExit {
     MaxZero,
 }
 
+/// `x / d` for the sample counts 1..=8 as divisions by constants (multiplications), the
+/// general division otherwise.
+#[inline(always)]
+fn div_count(x: u64, d: u64) -> u64 {
+    match d {
+        1 => x,
+        2 => x / 2,
+        3 => x / 3,
+        4 => x / 4,
+        5 => x / 5,
+        6 => x / 6,
+        7 => x / 7,
+        8 => x / 8,
+        _ => x / d,
+    }
+}
+
 /// `get_typical_interval()`: the repeating-pattern detector, in µs.
 ///
 /// Over the intervals `<= thresh` (starting at `thresh0`: `UINT_MAX` ≤ 5.0, `INT_MAX`
@@ -123,17 +140,27 @@ pub enum EarlyExit {
 /// when avg² > 36·variance with at least 6 of the 8 samples kept. Otherwise drop the
 /// largest value(s) (`thresh = max - 1`) and retry while more than 6 samples remain;
 /// then give up with `UINT_MAX`.
+///
+/// The kernel scans the ring twice per round (sum, then squared deviations). Here one
+/// scan also sums the squares, and the deviations follow from
+/// `Σ(v−avg)² = Σv² − 2·avg·Σv + n·avg²`, which is exact in `u64` while every kept value
+/// is at most 2^29 µs (all terms stay below 2^63). Rounds with larger values rescan the
+/// way the kernel does, with its wrapping `u64` arithmetic. The tests check this against
+/// the kernel's loop on random rings.
 pub fn typical_interval(v: &[u32; INTERVALS], thresh0: u32, early: EarlyExit) -> u32 {
+    const FAST_MAX: u32 = 1 << 29;
     let mut thresh = thresh0;
     loop {
-        let (mut min, mut max, mut sum, mut divisor) = (u32::MAX, 0u32, 0u64, 0u64);
+        let (mut min, mut max, mut sum, mut sq, mut divisor) = (u32::MAX, 0u32, 0u64, 0u64, 0u64);
+        // branch-free: which values a round keeps is data-dependent and unpredictable
         for &x in v {
-            if x <= thresh {
-                sum += u64::from(x);
-                divisor += 1;
-                max = max.max(x);
-                min = min.min(x);
-            }
+            let keep = x <= thresh;
+            let x64 = if keep { u64::from(x) } else { 0 };
+            sum += x64;
+            sq = sq.wrapping_add(x64.wrapping_mul(x64));
+            divisor += u64::from(keep);
+            max = max.max(if keep { x } else { 0 });
+            min = min.min(if keep { x } else { u32::MAX });
         }
         match early {
             EarlyExit::MinAtLeast(p) if min >= p => return u32::MAX,
@@ -145,20 +172,25 @@ pub fn typical_interval(v: &[u32; INTERVALS], thresh0: u32, early: EarlyExit) ->
             // by zero there); give up as the kernel's callers expect.
             return u32::MAX;
         }
-        let avg = if divisor == INTERVALS as u64 { (sum >> 3) as u32 } else { (sum / divisor) as u32 };
-        let mut variance: u64 = 0;
-        for &x in v {
-            if x <= thresh {
-                let diff = i64::from(x) - i64::from(avg);
-                variance = variance.wrapping_add(diff.wrapping_mul(diff) as u64);
+        let avg = if divisor == INTERVALS as u64 { (sum >> 3) as u32 } else { div_count(sum, divisor) as u32 };
+        let a = u64::from(avg);
+        let deviations = if max <= FAST_MAX {
+            (sq + divisor * a * a) - 2 * a * sum
+        } else {
+            let mut d: u64 = 0;
+            for &x in v {
+                if x <= thresh {
+                    let diff = i64::from(x) - i64::from(avg);
+                    d = d.wrapping_add(diff.wrapping_mul(diff) as u64);
+                }
             }
-        }
-        variance = if divisor == INTERVALS as u64 { variance >> 3 } else { variance / divisor };
-        if variance <= u64::MAX / 36 {
-            let avg2 = u64::from(avg) * u64::from(avg);
-            if (avg2 > variance * 36 && divisor * 4 >= INTERVALS as u64 * 3) || variance <= 400 {
-                return avg;
-            }
+            d
+        };
+        let variance = if divisor == INTERVALS as u64 { deviations >> 3 } else { div_count(deviations, divisor) };
+        if variance <= u64::MAX / 36
+            && ((a * a > variance * 36 && divisor * 4 >= INTERVALS as u64 * 3) || variance <= 400)
+        {
+            return avg;
         }
         if divisor * 4 <= INTERVALS as u64 * 3 {
             return u32::MAX;
@@ -351,6 +383,82 @@ mod tests {
             }
             let max = *kept.iter().max().unwrap();
             kept.retain(|&x| x < max);
+        }
+    }
+
+    /// The kernel's loop as written in menu.c (rescanning the ring every round).
+    fn typical_interval_reference(v: &[u32; INTERVALS], thresh0: u32, early: EarlyExit) -> u32 {
+        let mut thresh = thresh0;
+        loop {
+            let (mut min, mut max, mut sum, mut divisor) = (u32::MAX, 0u32, 0u64, 0u64);
+            for &x in v {
+                if x <= thresh {
+                    sum += u64::from(x);
+                    divisor += 1;
+                    max = max.max(x);
+                    min = min.min(x);
+                }
+            }
+            match early {
+                EarlyExit::MinAtLeast(p) if min >= p => return u32::MAX,
+                EarlyExit::MaxZero if max == 0 => return u32::MAX,
+                _ => {}
+            }
+            if divisor == 0 {
+                return u32::MAX;
+            }
+            let avg = if divisor == 8 { (sum >> 3) as u32 } else { (sum / divisor) as u32 };
+            let mut variance: u64 = 0;
+            for &x in v {
+                if x <= thresh {
+                    let diff = i64::from(x) - i64::from(avg);
+                    variance = variance.wrapping_add(diff.wrapping_mul(diff) as u64);
+                }
+            }
+            variance = if divisor == 8 { variance >> 3 } else { variance / divisor };
+            if variance <= u64::MAX / 36 {
+                let avg2 = u64::from(avg) * u64::from(avg);
+                if (avg2 > variance * 36 && divisor * 4 >= 24) || variance <= 400 {
+                    return avg;
+                }
+            }
+            if divisor * 4 <= 24 {
+                return u32::MAX;
+            }
+            thresh = max.wrapping_sub(1);
+        }
+    }
+
+    #[test]
+    fn one_scan_detector_equals_the_kernel_loop() {
+        let mut rng = crate::stats::rng::Rng::new(42, 0);
+        let scales = [30u64, 400, 5_000, 60_000, (1 << 29) + 2, 1 << 31, 1 << 32];
+        for round in 0..200_000u64 {
+            let scale = scales[(round % scales.len() as u64) as usize];
+            let mut v = [0u32; 8];
+            for x in v.iter_mut() {
+                *x = match rng.below(10) {
+                    0 => u32::MAX,
+                    1 => 0,
+                    2 => 45_000,
+                    _ => rng.below(scale) as u32,
+                };
+            }
+            if round % 7 == 0 {
+                // a tight cluster plus outliers, the case the detector is for
+                let base = rng.below(2000) as u32;
+                for x in v.iter_mut().take(6) {
+                    *x = base + rng.below(30) as u32;
+                }
+            }
+            for (thresh, early) in [
+                (u32::MAX, EarlyExit::None),
+                (u32::MAX, EarlyExit::MinAtLeast(rng.below(1 << 20) as u32)),
+                (INT_MAX_U32, EarlyExit::MinAtLeast(rng.below(1 << 20) as u32)),
+                (INT_MAX_U32, EarlyExit::MaxZero),
+            ] {
+                assert_eq!(typical_interval(&v, thresh, early), typical_interval_reference(&v, thresh, early), "{v:?} {thresh} {early:?}");
+            }
         }
     }
 

@@ -23,8 +23,8 @@ impl MenuV4_20 {
 }
 
 impl Governor for MenuV4_20 {
-    fn select(&mut self, cpu: &mut Cpu, stop_tick: &mut bool) -> usize {
-        let drv = cpu.drv;
+    fn select(&mut self, cpu: &Cpu, stop_tick: &mut bool) -> usize {
+        let drv = &cpu.drv;
         let tick_usec = cpu.tick.usec;
         let d = &mut self.d;
         let latency_req_int = cpu.latency_req_us_v4();

@@ -53,8 +53,8 @@ impl MenuV6_1 {
 }
 
 impl Governor for MenuV6_1 {
-    fn select(&mut self, cpu: &mut Cpu, stop_tick: &mut bool) -> usize {
-        let drv = cpu.drv;
+    fn select(&mut self, cpu: &Cpu, stop_tick: &mut bool) -> usize {
+        let drv = &cpu.drv;
         let tick_nsec = cpu.tick.nsec;
         let mut latency_req = cpu.latency_req_ns();
 

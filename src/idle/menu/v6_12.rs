@@ -53,8 +53,8 @@ impl MenuV6_12 {
 }
 
 impl Governor for MenuV6_12 {
-    fn select(&mut self, cpu: &mut Cpu, stop_tick: &mut bool) -> usize {
-        let drv = cpu.drv;
+    fn select(&mut self, cpu: &Cpu, stop_tick: &mut bool) -> usize {
+        let drv = &cpu.drv;
         let tick_nsec = cpu.tick.nsec;
         let latency_req = cpu.latency_req_ns();
 
@@ -200,7 +200,7 @@ mod tests {
         cpu.last_residency_ns = 300_000;
         let mut stop_tick = true;
         let want = (0..drv.count).rev().find(|&i| drv.tr_ns[i] <= 300_000).unwrap();
-        assert_eq!(menu.select(&mut cpu, &mut stop_tick), want);
+        assert_eq!(menu.select(&cpu, &mut stop_tick), want);
         assert_eq!(want, 2);
         assert!(!stop_tick);
         assert_eq!((menu.bucket, menu.next_timer_ns), (4, 50_000_000));
@@ -218,7 +218,7 @@ mod tests {
         cpu.delta_next_ns = 4_000_000;
         cpu.last_residency_ns = 10_000;
         let mut stop_tick = true;
-        assert_eq!(menu.select(&mut cpu, &mut stop_tick), 1);
+        assert_eq!(menu.select(&cpu, &mut stop_tick), 1);
         assert!(!stop_tick);
         assert_eq!((menu.bucket, menu.next_timer_ns), (5, KTIME_MAX as u64));
     }

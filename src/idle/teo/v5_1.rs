@@ -118,8 +118,8 @@ impl TeoV5_1 {
 }
 
 impl Governor for TeoV5_1 {
-    fn select(&mut self, cpu: &mut Cpu, stop_tick: &mut bool) -> usize {
-        let drv = cpu.drv;
+    fn select(&mut self, cpu: &Cpu, stop_tick: &mut bool) -> usize {
+        let drv = &cpu.drv;
         let tick_usec = cpu.tick.usec;
         let latency_req_int = cpu.latency_req_us_v4();
         self.latency_req_us = latency_req_int;
@@ -196,7 +196,7 @@ impl Governor for TeoV5_1 {
                     let avg_us = (sum / count) as u32;
                     // Avoid a state too shallow for a stopped tick.
                     if !(cpu.tick_stopped && avg_us < tick_usec) {
-                        idx = find_shallower_state_us(&drv, idx, avg_us);
+                        idx = find_shallower_state_us(drv, idx, avg_us);
                         duration_us = avg_us;
                     }
                 }
@@ -207,7 +207,7 @@ impl Governor for TeoV5_1 {
         if (drv.polling[idx] || duration_us < tick_usec) && !cpu.tick_stopped {
             *stop_tick = false;
             if idx > 0 && drv.tr_us[idx] > delta_tick_us {
-                idx = find_shallower_state_us(&drv, idx, delta_tick_us);
+                idx = find_shallower_state_us(drv, idx, delta_tick_us);
             }
         }
         idx
@@ -286,15 +286,15 @@ mod tests {
         }
         teo.states[3].hits = 500;
         teo.states[3].misses = 2000;
-        let mut cpu = cpu_50ms(drv);
+        let cpu = cpu_50ms(drv);
         let mut stop_tick = true;
         let want = (0..4).filter(|&i| early[i] > 0).max_by_key(|&i| early[i]).unwrap();
-        assert_eq!(teo.select(&mut cpu, &mut stop_tick), want);
+        assert_eq!(teo.select(&cpu, &mut stop_tick), want);
         assert!(!stop_tick);
         // more hits than misses: C6, tick stopped (50 ms ≥ TICK)
         teo.states[3].hits = 3000;
         let mut stop_tick = true;
-        assert_eq!(teo.select(&mut cpu, &mut stop_tick), 3);
+        assert_eq!(teo.select(&cpu, &mut stop_tick), 3);
         assert!(stop_tick);
     }
 
@@ -307,9 +307,9 @@ mod tests {
         teo.last_state = -1;
         teo.states[3].hits = 4000;
         teo.intervals[..INTERVALS].copy_from_slice(&[80, 120, 90, 110, 100, u32::MAX, u32::MAX, u32::MAX]);
-        let mut cpu = cpu_50ms(drv);
+        let cpu = cpu_50ms(drv);
         let mut stop_tick = true;
-        assert_eq!(teo.select(&mut cpu, &mut stop_tick), 2);
+        assert_eq!(teo.select(&cpu, &mut stop_tick), 2);
         assert!(!stop_tick); // duration 100 µs < TICK
     }
 

@@ -106,8 +106,8 @@ impl TeoV6_1 {
 }
 
 impl Governor for TeoV6_1 {
-    fn select(&mut self, cpu: &mut Cpu, stop_tick: &mut bool) -> usize {
-        let drv = cpu.drv;
+    fn select(&mut self, cpu: &Cpu, stop_tick: &mut bool) -> usize {
+        let drv = &cpu.drv;
         let tick_nsec = cpu.tick.nsec;
         let latency_req = cpu.latency_req_ns();
         // teo_time_ok(): a duration is too short for a stopped tick below TICK_NSEC.
@@ -228,7 +228,7 @@ impl Governor for TeoV6_1 {
         if (drv.polling[idx] || duration_ns < tick_nsec) && !cpu.tick_stopped {
             *stop_tick = false;
             if idx > idx0 && drv.tr_ns[idx] > delta_tick {
-                idx = find_shallower_state_ns(&drv, idx, delta_tick, false);
+                idx = find_shallower_state_ns(drv, idx, delta_tick, false);
             }
         }
         idx
@@ -317,7 +317,7 @@ mod tests {
             cpu.sleep_length_ns = 50_000_000;
             cpu.delta_next_ns = 4_000_000;
             let mut stop_tick = true;
-            let got = teo.select(&mut cpu, &mut stop_tick);
+            let got = teo.select(&cpu, &mut stop_tick);
             let (want, duration) = spec_choice(&drv, &bins, teo.total, cpu.sleep_length_ns);
             assert_eq!(got, want, "{bins:?}");
             // the tick is kept for a polling state or a duration below the tick period

@@ -116,8 +116,8 @@ impl TeoV6_12 {
 }
 
 impl Governor for TeoV6_12 {
-    fn select(&mut self, cpu: &mut Cpu, stop_tick: &mut bool) -> usize {
-        let drv = cpu.drv;
+    fn select(&mut self, cpu: &Cpu, stop_tick: &mut bool) -> usize {
+        let drv = &cpu.drv;
         let tick_nsec = cpu.tick.nsec;
         let latency_req = cpu.latency_req_ns();
         let mut delta_tick: i64 = tick_nsec / 2;
@@ -234,7 +234,7 @@ impl Governor for TeoV6_12 {
             // teo_state_ok() here (later kernels do), so a stopped tick may still get a
             // state below TICK_NSEC.
             if drv.tr_ns[idx] > duration_ns {
-                idx = find_shallower_state_ns(&drv, idx, duration_ns, false);
+                idx = find_shallower_state_ns(drv, idx, duration_ns, false);
             }
 
             // A shallow state while intercepts before the tick dominate: keep the tick.
@@ -250,7 +250,7 @@ impl Governor for TeoV6_12 {
         }
         // The tick stays: the state should fit the time till the tick.
         if idx > idx0 && drv.tr_ns[idx] > delta_tick {
-            idx = find_shallower_state_ns(&drv, idx, delta_tick, false);
+            idx = find_shallower_state_ns(drv, idx, delta_tick, false);
         }
         *stop_tick = false;
         idx
@@ -343,7 +343,7 @@ mod tests {
             cpu.sleep_length_ns = 50_000_000;
             cpu.delta_next_ns = 4_000_000;
             let mut stop_tick = true;
-            let got = teo.select(&mut cpu, &mut stop_tick);
+            let got = teo.select(&cpu, &mut stop_tick);
             let want = spec_choice(intercepts, hits, teo.total);
             assert_eq!(got, want, "intercepts {intercepts:?} hits {hits:?}");
             if want == 0 {
@@ -368,7 +368,7 @@ mod tests {
         let mut stop_tick = true;
         let want = spec_choice(&[0, 5000, 0, 0], &[0, 0, 0, 1000], 6000);
         assert_eq!(want, 1);
-        assert_eq!(teo.select(&mut cpu, &mut stop_tick), want);
+        assert_eq!(teo.select(&cpu, &mut stop_tick), want);
         assert!(!stop_tick);
         assert_eq!(teo.sleep_length_ns, i64::MAX);
     }
