@@ -4,6 +4,7 @@ Submodules load on first use, so ``import schedlab`` stays fast:
 
 - :mod:`schedlab.stats`: means, spread, percent change by direction, Welch and
   Mann-Whitney tests, bootstrap intervals, Benjamini-Hochberg, batches.
+- :mod:`schedlab.idle`: cpuidle governors (menu, teo; 4.18–6.12) replayed exactly over idle traces.
 
 >>> import schedlab
 >>> round(schedlab.stats.pct_change(4626, 4167, higher_is_better=True), 2)
@@ -33,11 +34,13 @@ __all__ = [
     "ReadError",
     "FileNotFoundError",
     "stats",
+    "idle",
 ]
 
-_SUBMODULES = {"stats", "cli"}
+_SUBMODULES = {"stats", "cli", "idle"}
 
 if TYPE_CHECKING:  # pragma: no cover
+    from . import idle as idle
     from . import stats as stats
 
 
