@@ -160,7 +160,9 @@ pub fn simulate(spec: Spec, table: &StateTable, trace: &[IdlePeriod], hz: u32, r
     dispatch(spec, table, trace.iter().copied(), trace.len(), hz, record_state)
 }
 
-/// [`simulate`] on a trace given as columns (validated first), without building the rows.
+/// [`simulate`] on a trace given as columns, validated while replayed (an invalid
+/// value stops the replay with an error naming its column and row), without building
+/// the rows.
 pub fn simulate_columns(
     spec: Spec,
     table: &StateTable,
@@ -168,8 +170,14 @@ pub fn simulate_columns(
     hz: u32,
     record_state: bool,
 ) -> Result<Simulation> {
-    let n = trace.validate()?;
-    dispatch(spec, table, trace.periods(), n, hz, record_state)
+    let n = trace.check_lengths()?;
+    // validated while replayed: one pass over the columns
+    let mut periods = trace.checked_periods();
+    let sim = dispatch(spec, table, &mut periods, n, hz, record_state)?;
+    match periods.error {
+        Some(e) => Err(e),
+        None => Ok(sim),
+    }
 }
 
 /// Replay one trace per CPU in parallel (in the bounded pool of [`crate::parallel`]).

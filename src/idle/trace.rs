@@ -210,10 +210,9 @@ pub struct TraceColumns<'a> {
     pub cpu_load: &'a [i64],
 }
 
-impl TraceColumns<'_> {
-    /// Check lengths and values; an error names the column and the 0-based row.
-    /// Returns the number of periods.
-    pub fn validate(&self) -> Result<usize> {
+impl<'a> TraceColumns<'a> {
+    /// Check the column lengths; returns the number of periods.
+    pub fn check_lengths(&self) -> Result<usize> {
         let c = self;
         let n = c.sleep_length_ns.len();
         let lens = [
@@ -235,61 +234,110 @@ impl TraceColumns<'_> {
                 )));
             }
         }
-        // Column-wise checks, with the messages of the CSV reader.
-        let at = |col: &str, i: usize, msg: String| Error::domain(format!("trace column '{col}', row {i}: {msg}"));
-        let first = |col: &[i64], bad: &dyn Fn(i64) -> bool| col.iter().copied().enumerate().find(|&(_, v)| bad(v));
-        if let Some((i, v)) = first(c.sleep_length_ns, &|v| v < 0) {
-            return Err(at("sleep_length_ns", i, format!("negative duration {v} ns")));
-        }
-        if let Some((i, v)) = first(c.next_tick_ns, &|v| v < 0) {
-            return Err(at("next_tick_ns", i, format!("negative duration {v} ns")));
-        }
-        if let Some((i, v)) = first(c.wake_ns, &|v| v < -1) {
-            return Err(at("wake_ns", i, format!("negative duration {v} ns (use -1 for no wakeup)")));
-        }
-        if let Some((i, v)) = first(c.tick_stopped, &|v| v != 0 && v != 1) {
-            return Err(at("tick_stopped", i, format!("expected 0 or 1, got {v}")));
-        }
-        if let Some((i, v)) = first(c.latency_req_ns, &|v| v < -1) {
-            return Err(at("latency_req_ns", i, format!("negative latency {v} ns (use -1 for no limit)")));
-        }
-        if let Some((i, v)) = first(c.nr_iowait, &|v| !(0..=1_000_000).contains(&v)) {
-            return Err(at("nr_iowait", i, format!("expected a count in 0..=1000000, got {v}")));
-        }
-        if let Some((i, v)) = first(c.cpu_load, &|v| !(0..=i64::from(u32::MAX)).contains(&v)) {
-            return Err(at("cpu_load", i, format!("expected a count in 0..={}, got {v}", u32::MAX)));
-        }
         Ok(n)
     }
 
-    /// The periods, built on the fly (call [`TraceColumns::validate`] first: unchecked
-    /// values are not refused here, and missing optional columns read as 0).
-    pub fn periods(&self) -> impl Iterator<Item = IdlePeriod> + '_ {
-        let zeros = std::iter::repeat(0i64);
-        self.sleep_length_ns
-            .iter()
-            .zip(self.next_tick_ns)
-            .zip(self.wake_ns)
-            .zip(self.tick_stopped)
-            .zip(self.latency_req_ns)
-            .zip(self.nr_iowait.iter().copied().chain(zeros.clone()))
-            .zip(self.cpu_load.iter().copied().chain(zeros))
-            .map(|((((((&sleep_length_ns, &next_tick_ns), &wake_ns), &ts), &latency_req_ns), iow), load)| IdlePeriod {
-                sleep_length_ns,
-                next_tick_ns,
-                wake_ns,
-                tick_stopped: ts == 1,
-                latency_req_ns,
-                nr_iowait: u32::try_from(iow).unwrap_or(u32::MAX),
-                cpu_load: u32::try_from(load).unwrap_or(u32::MAX),
-            })
+    /// Check lengths and values; an error names the column and the 0-based row.
+    /// Returns the number of periods.
+    pub fn validate(&self) -> Result<usize> {
+        let n = self.check_lengths()?;
+        let mut it = self.checked_periods();
+        for _ in it.by_ref() {}
+        match it.error {
+            Some(e) => Err(e),
+            None => Ok(n),
+        }
+    }
+
+    /// The periods, checked one by one as they are built: iteration stops at the first
+    /// invalid row and [`CheckedPeriods::error`] says which (column, 0-based row, why).
+    /// Lengths must have been checked ([`TraceColumns::check_lengths`]); missing optional
+    /// columns read as 0.
+    pub fn checked_periods(&self) -> CheckedPeriods<'a> {
+        CheckedPeriods { c: *self, i: 0, error: None }
+    }
+}
+
+/// The iterator of [`TraceColumns::checked_periods`]: one pass that validates and builds.
+pub struct CheckedPeriods<'a> {
+    c: TraceColumns<'a>,
+    i: usize,
+    /// The first invalid value met, if any (iteration stopped there).
+    pub error: Option<Error>,
+}
+
+impl CheckedPeriods<'_> {
+    #[cold]
+    fn fail(&mut self, col: &str, msg: String) -> Option<IdlePeriod> {
+        self.error = Some(Error::domain(format!("trace column '{col}', row {}: {msg}", self.i)));
+        None
+    }
+}
+
+impl Iterator for CheckedPeriods<'_> {
+    type Item = IdlePeriod;
+
+    #[inline]
+    fn next(&mut self) -> Option<IdlePeriod> {
+        let i = self.i;
+        if self.error.is_some() {
+            return None;
+        }
+        let c = &self.c;
+        let (Some(&sleep), Some(&next_tick), Some(&wake), Some(&ts), Some(&lat)) = (
+            c.sleep_length_ns.get(i),
+            c.next_tick_ns.get(i),
+            c.wake_ns.get(i),
+            c.tick_stopped.get(i),
+            c.latency_req_ns.get(i),
+        ) else {
+            return None;
+        };
+        let iow = c.nr_iowait.get(i).copied().unwrap_or(0);
+        let load = c.cpu_load.get(i).copied().unwrap_or(0);
+        if sleep < 0 {
+            return self.fail("sleep_length_ns", format!("negative duration {sleep} ns"));
+        }
+        if next_tick < 0 {
+            return self.fail("next_tick_ns", format!("negative duration {next_tick} ns"));
+        }
+        if wake < -1 {
+            return self.fail("wake_ns", format!("negative duration {wake} ns (use -1 for no wakeup)"));
+        }
+        if ts != 0 && ts != 1 {
+            return self.fail("tick_stopped", format!("expected 0 or 1, got {ts}"));
+        }
+        if lat < -1 {
+            return self.fail("latency_req_ns", format!("negative latency {lat} ns (use -1 for no limit)"));
+        }
+        if !(0..=1_000_000).contains(&iow) {
+            return self.fail("nr_iowait", format!("expected a count in 0..=1000000, got {iow}"));
+        }
+        let Ok(cpu_load) = u32::try_from(load) else {
+            return self.fail("cpu_load", format!("expected a count in 0..={}, got {load}", u32::MAX));
+        };
+        self.i += 1;
+        Some(IdlePeriod {
+            sleep_length_ns: sleep,
+            next_tick_ns: next_tick,
+            wake_ns: wake,
+            tick_stopped: ts == 1,
+            latency_req_ns: lat,
+            nr_iowait: iow as u32,
+            cpu_load,
+        })
     }
 }
 
 /// Build and check a trace from columns; an error names the column and the 0-based row.
 pub fn from_columns(c: &TraceColumns<'_>) -> Result<Vec<IdlePeriod>> {
-    c.validate()?;
-    Ok(c.periods().collect())
+    c.check_lengths()?;
+    let mut it = c.checked_periods();
+    let out: Vec<IdlePeriod> = it.by_ref().collect();
+    match it.error {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
 }
 
 /// The trace as CSV with every column (header as the golden inputs plus `cpu_load`).
@@ -342,6 +390,32 @@ mod tests {
         // the tick already stopped: no tick even if the governor says keep it
         let s = IdlePeriod { tick_stopped: true, ..p };
         assert_eq!(outcome(&s, 3_000, false, None), Outcome { end_ns: 5_000, got_tick: false, poll_time_limit: false });
+    }
+
+    #[test]
+    fn columns_are_checked_row_by_row() {
+        let sleep = [10, 20, 30];
+        let wake = [-1, 5, -3];
+        let ok = [1, 1, 1];
+        let zero = [0, 0, 0];
+        let lat = [-1, -1, -1];
+        let c = TraceColumns {
+            sleep_length_ns: &sleep,
+            next_tick_ns: &ok,
+            wake_ns: &wake,
+            tick_stopped: &zero,
+            latency_req_ns: &lat,
+            nr_iowait: &[],
+            cpu_load: &[],
+        };
+        let e = from_columns(&c).unwrap_err().to_string();
+        assert_eq!(e, "trace column 'wake_ns', row 2: negative duration -3 ns (use -1 for no wakeup)");
+        assert!(c.validate().is_err());
+        let good = TraceColumns { wake_ns: &[-1, 5, 7], ..c };
+        assert_eq!(good.validate().unwrap(), 3);
+        assert_eq!(from_columns(&good).unwrap()[1], IdlePeriod { sleep_length_ns: 20, next_tick_ns: 1, wake_ns: 5, latency_req_ns: -1, ..Default::default() });
+        let short = TraceColumns { wake_ns: &[-1], ..c };
+        assert!(short.check_lengths().unwrap_err().to_string().contains("'wake_ns' has 1 values"));
     }
 
     #[test]
