@@ -125,35 +125,23 @@ fn parse_line(text: &str, path: Option<&str>, line: usize) -> Result<Option<Even
     if t.is_empty() || t.starts_with('#') {
         return Ok(None);
     }
-    // The CPU field: the first "[digits]".
-    let mut cpu = None;
-    let mut rest_at = 0;
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'[' {
-            let j = text[i + 1..].find(']').map(|k| i + 1 + k);
-            if let Some(j) = j {
-                let inner = &text[i + 1..j];
-                if !inner.is_empty() && inner.bytes().all(|b| b.is_ascii_digit()) {
-                    cpu = inner.parse::<u32>().ok();
-                    rest_at = j + 1;
-                    break;
-                }
-            }
-        }
-        i += 1;
-    }
-    let Some(cpu) = cpu else { return Ok(None) };
-    let mut toks = text[rest_at..].split_whitespace();
+    // The CPU is the last "[digits]" token before the timestamp ("SECONDS.FRACTION:");
+    // task names (which may hold spaces or brackets) and the flags column come before.
+    let mut toks = text.split_whitespace();
+    let mut cpu: Option<u32> = None;
     let mut ts = None;
     for tok in toks.by_ref() {
         if let Some(v) = tok.strip_suffix(':').and_then(parse_timestamp) {
             ts = Some(v);
             break;
         }
+        if let Some(inner) = tok.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+            if !inner.is_empty() && inner.bytes().all(|b| b.is_ascii_digit()) {
+                cpu = inner.parse::<u32>().ok();
+            }
+        }
     }
-    let Some(ts) = ts else { return Ok(None) };
+    let (Some(cpu), Some(ts)) = (cpu, ts) else { return Ok(None) };
     let Some(event) = toks.next().and_then(|e| e.strip_suffix(':')) else { return Ok(None) };
     if !matches!(event, "cpu_idle" | "hrtimer_start" | "hrtimer_cancel" | "hrtimer_expire_entry" | "tick_stop") {
         return Ok(None);
@@ -465,7 +453,7 @@ mod tests {
 
     #[test]
     fn trace_cmd_report_layout_and_errors() {
-        let report = "cpus=2\n  <idle>-0     [000]  5.000000: cpu_idle:             state=1 cpu_id=0\n  <idle>-0     [000]  5.000100: cpu_idle:             state=4294967295 cpu_id=0\n";
+        let report = "cpus=2\n  <idle>-0     [000]  5.000000: cpu_idle:             state=1 cpu_id=0\n  my task[3]-77 [000]  5.000050: sched_switch: prev_comm=x\n  <idle>-0     [000]  5.000100: cpu_idle:             state=4294967295 cpu_id=0\n";
         let t = parse(report.as_bytes(), None, 1000).unwrap();
         assert_eq!(t[0].periods[0].wake_ns, 100_000);
         assert_eq!(t[0].stats.sleep_length_unknown, 1);
