@@ -28,7 +28,7 @@ from .errors import (
     SchedlabError,
 )
 
-_SUBMODULES = ("stats", "table", "lkp", "mmtests", "report", "cli")
+_SUBMODULES = ("stats", "table", "lkp", "mmtests", "report", "examples", "cli")
 
 __all__ = [
     "__version__",
