@@ -158,3 +158,14 @@ def test_governor_list() -> None:
         ("teo", "6.12"), ("teo", "6.1"), ("teo", "5.1"),
     }
     assert np.issubdtype(idle.simulate("menu", idle.periodic(3, 1_000_000), "intel-skx").idx.dtype, np.integer)
+
+
+def test_bundled_example_traces_replay() -> None:
+    from schedlab import examples
+
+    states = examples.path("idle", "states_x86.csv")
+    for name in ("trace-network.csv", "trace-timer.csv"):
+        trace = examples.path("idle", name)
+        n = len(idle.read_trace(trace))
+        s = idle.compare_summary(["menu", "teo", "menu@4.18", "teo@5.1"], trace, states)
+        assert s.xs("usage", axis=1, level=1).sum().tolist() == [n] * 4
