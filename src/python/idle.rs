@@ -222,8 +222,12 @@ fn load_states(path: &std::path::Path) -> Result<StateTable> {
     }
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, &e))?;
     let label = path.display().to_string();
-    let first = bytes.split(|&b| b == b'\n').next().unwrap_or(&[]);
-    if first.windows(6).any(|w| w == b"state0") || first.contains(&b'/') {
+    // A `grep .` dump has lines like `.../cpuidle/state0/name:POLL`; a CSV has a header.
+    let first = bytes
+        .split(|&b| b == b'\n')
+        .find(|l| !l.iter().all(u8::is_ascii_whitespace) && !l.starts_with(b"#"))
+        .unwrap_or(&[]);
+    if first.starts_with(b"state") || first.windows(6).any(|w| w == b"/state") {
         StateTable::parse_sysfs_dump(&bytes, Some(&label))
     } else {
         StateTable::parse_csv(&bytes, Some(&label))
