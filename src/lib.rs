@@ -6,11 +6,14 @@
 //! Module map (one concept per file):
 //! - [`stats`]: descriptive statistics, percent change by direction, Welch and
 //!   Mann-Whitney tests, bootstrap intervals, Benjamini-Hochberg, rayon batches.
+//! - [`pelt`]: PELT, util_est and schedutil replayed with the kernel's integer math
+//!   (the single-CPU trace driver, ftrace task traces).
 //! - [`parallel`]: the fork-safe, size-bounded rayon pool every batch runs in.
 //! - [`error`]: the one error type every fallible function returns.
 
 pub mod error;
 pub mod parallel;
+pub mod pelt;
 pub mod stats;
 
 #[cfg(feature = "python")]
