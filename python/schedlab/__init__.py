@@ -4,6 +4,7 @@ Submodules load on first use, so ``import schedlab`` stays fast:
 
 - :mod:`schedlab.stats`: means, spread, percent change by direction, Welch and
   Mann-Whitney tests, bootstrap intervals, Benjamini-Hochberg, batches.
+- :mod:`schedlab.pelt`: PELT and util_est replayed with the kernel's integer math.
 
 >>> import schedlab
 >>> round(schedlab.stats.pct_change(4626, 4167, higher_is_better=True), 2)
@@ -33,12 +34,14 @@ __all__ = [
     "ReadError",
     "FileNotFoundError",
     "stats",
+    "pelt",
 ]
 
-_SUBMODULES = {"stats", "cli"}
+_SUBMODULES = {"stats", "cli", "pelt"}
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import stats as stats
+    from . import pelt as pelt
 
 
 def __getattr__(name: str) -> Any:

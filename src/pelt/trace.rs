@@ -114,6 +114,47 @@ fn check_segment(s: &Segment, prev: Option<State>, total: &mut u64) -> std::resu
     Ok(())
 }
 
+/// Build a trace from columns (e.g. a DataFrame's): `state` holds ASCII letters
+/// (`b'R'`, `b'W'`, `b'S'`); `cpu_cap`/`freq_cap` may be empty for 1024. The result is
+/// checked like [`validate`]; errors name the 0-based segment and the column.
+pub fn segments_from_columns(dur_ns: &[i64], state: &[u8], cpu_cap: &[i64], freq_cap: &[i64]) -> Result<Vec<Segment>> {
+    let n = dur_ns.len();
+    for (name, len) in [("state", state.len()), ("cpu_cap", cpu_cap.len()), ("freq_cap", freq_cap.len())] {
+        if len != n && !(len == 0 && name != "state") {
+            return Err(Error::parse_col(None, None, name, format!("{len} values for {n} durations")));
+        }
+    }
+    let mut out = Vec::with_capacity(n);
+    let mut total: u64 = 0;
+    let mut prev: Option<State> = None;
+    for i in 0..n {
+        let at = |col: &str, msg: String| Error::parse_col(None, None, col, format!("segment {i}: {msg}"));
+        let d = dur_ns.get(i).copied().unwrap_or(0);
+        if d <= 0 {
+            return Err(at("dur_ns", format!("duration must be > 0 ns, got {d}")));
+        }
+        let code = state.get(i).copied().unwrap_or(b'?');
+        let st = State::from_letter(std::str::from_utf8(&[code]).unwrap_or("?")).ok_or_else(|| {
+            at("state", format!("unknown state {:?}: expected R (running), W (runnable, preempted) or S (sleeping)", code as char))
+        })?;
+        let cap = |col: &str, v: &[i64]| -> Result<u32> {
+            let c = v.get(i).copied().unwrap_or(SCHED_CAPACITY_SCALE as i64);
+            if !(1..=SCHED_CAPACITY_SCALE as i64).contains(&c) {
+                return Err(at(col, format!("capacity {c} is outside 1..1024")));
+            }
+            Ok(c as u32)
+        };
+        let seg = Segment { dur_ns: d as u64, state: st, cpu_cap: cap("cpu_cap", cpu_cap)?, freq_cap: cap("freq_cap", freq_cap)? };
+        check_segment(&seg, prev, &mut total).map_err(|(col, msg)| at(col, msg))?;
+        prev = Some(st);
+        out.push(seg);
+    }
+    if out.is_empty() {
+        return Err(Error::parse(None, None, "the trace has no segments"));
+    }
+    Ok(out)
+}
+
 /// Parse a trace CSV (see the module docs). `path` names the input in errors, which give
 /// the 1-based line and the column.
 pub fn parse_trace_csv(bytes: &[u8], path: Option<&str>) -> Result<Vec<Segment>> {

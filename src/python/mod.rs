@@ -6,6 +6,7 @@
 
 mod arrays;
 mod errors;
+mod pelt;
 mod stats;
 
 use pyo3::prelude::*;
@@ -15,5 +16,6 @@ use pyo3::prelude::*;
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     stats::register(m)?;
+    pelt::register(m)?;
     Ok(())
 }

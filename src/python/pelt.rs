@@ -1,0 +1,494 @@
+//! Bindings of [`crate::pelt`]: traces in (numpy columns, files, bytes), simulation rows
+//! out as numpy columns or golden-identical CSV bytes, and the low-level functions for
+//! notebooks. Every call goes through [`run`] (GIL released, panics caught).
+
+use super::errors::run;
+use crate::error::{Error, Result};
+use crate::pelt::cpu_util::{cpu_util, CpuSignals, Dst, TaskSignals};
+use crate::pelt::driver::{self, Config, Init};
+use crate::pelt::ftrace::{self, FtraceTask};
+use crate::pelt::row::{CsvWriter, Row, Sink};
+use crate::pelt::schedutil;
+use crate::pelt::signal::{decay_load, SchedAvg};
+use crate::pelt::trace::{self, Segment, State};
+use crate::pelt::util_est::{rule_by_name, Sample, TaskUtilEst, UtilEstRule, UTIL_AVG_UNCHANGED_LSB, UTIL_AVG_UNCHANGED_MSB};
+use numpy::{IntoPyArray, PyReadonlyArray1};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use std::borrow::Cow;
+use std::path::PathBuf;
+
+fn slice<'a, T: numpy::Element + Copy>(a: &'a PyReadonlyArray1<'_, T>) -> Cow<'a, [T]> {
+    match a.as_slice() {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => Cow::Owned(a.as_array().iter().copied().collect()),
+    }
+}
+
+/// The rows as column vectors, in the dtypes the DataFrame gets.
+#[derive(Default)]
+struct Columns {
+    t_ns: Vec<i64>,
+    event: Vec<u8>,
+    seg: Vec<i64>,
+    state: Vec<u8>,
+    cpu_cap: Vec<i32>,
+    freq_cap: Vec<i32>,
+    clock_task: Vec<i64>,
+    clock_pelt: Vec<i64>,
+    lost_idle_time: Vec<i64>,
+    p_util_avg: Vec<i32>,
+    p_util_sum: Vec<i64>,
+    p_period_contrib: Vec<i32>,
+    p_runnable_avg: Vec<i32>,
+    p_load_avg: Vec<i32>,
+    p_last_update_time: Vec<i64>,
+    p_util_est: Vec<i32>,
+    p_ue_unchanged: Vec<i8>,
+    p_ue_enqueued: Vec<i64>,
+    cfs_util_avg: Vec<i32>,
+    cfs_util_sum: Vec<i64>,
+    cfs_runnable_avg: Vec<i32>,
+    cfs_load_avg: Vec<i32>,
+    cfs_util_est: Vec<i64>,
+    cpu_util_cfs: Vec<i32>,
+    cpu_util_cfs_boost: Vec<i32>,
+    cpu_util_without_p: Vec<i32>,
+    task_util_est_p: Vec<i32>,
+    sugov_perf: Vec<i32>,
+    cpufreq_calls: Vec<i64>,
+}
+
+fn state_code(s: State) -> u8 {
+    match s {
+        State::Run => 0,
+        State::Wait => 1,
+        State::Sleep => 2,
+    }
+}
+
+// Utilization-like values are bounded by the model (≤ a few thousand), times by
+// trace::MAX_TRACE_NS (< 2^62), util_est by 2^31: the conversions below are exact.
+impl Sink for Columns {
+    fn row(&mut self, r: &Row) -> Result<()> {
+        self.t_ns.push(r.t_ns as i64);
+        self.event.push(r.event as u8);
+        self.seg.push(r.seg as i64);
+        self.state.push(state_code(r.state));
+        self.cpu_cap.push(r.cpu_cap as i32);
+        self.freq_cap.push(r.freq_cap as i32);
+        self.clock_task.push(r.clock_task as i64);
+        self.clock_pelt.push(r.clock_pelt as i64);
+        self.lost_idle_time.push(r.lost_idle_time as i64);
+        self.p_util_avg.push(r.p_util_avg as i32);
+        self.p_util_sum.push(i64::from(r.p_util_sum));
+        self.p_period_contrib.push(r.p_period_contrib as i32);
+        self.p_runnable_avg.push(r.p_runnable_avg as i32);
+        self.p_load_avg.push(r.p_load_avg as i32);
+        self.p_last_update_time.push(r.p_last_update_time as i64);
+        self.p_util_est.push(r.p_util_est as i32);
+        self.p_ue_unchanged.push(i8::from(r.p_ue_unchanged));
+        self.p_ue_enqueued.push(i64::from(r.p_ue_enqueued));
+        self.cfs_util_avg.push(r.cfs_util_avg as i32);
+        self.cfs_util_sum.push(i64::from(r.cfs_util_sum));
+        self.cfs_runnable_avg.push(r.cfs_runnable_avg as i32);
+        self.cfs_load_avg.push(r.cfs_load_avg as i32);
+        self.cfs_util_est.push(i64::from(r.cfs_util_est));
+        self.cpu_util_cfs.push(r.cpu_util_cfs as i32);
+        self.cpu_util_cfs_boost.push(r.cpu_util_cfs_boost as i32);
+        self.cpu_util_without_p.push(r.cpu_util_without_p as i32);
+        self.task_util_est_p.push(r.task_util_est_p as i32);
+        self.sugov_perf.push(r.sugov_perf as i32);
+        self.cpufreq_calls.push(r.cpufreq_calls as i64);
+        Ok(())
+    }
+}
+
+impl Columns {
+    fn into_dict<'py>(self, py: Python<'py>, enqueued: bool) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        macro_rules! put { ($($f:ident),*) => {$( d.set_item(stringify!($f), self.$f.into_pyarray(py))?; )*} }
+        put!(t_ns, event, seg, state, cpu_cap, freq_cap, clock_task, clock_pelt, lost_idle_time, p_util_avg,
+             p_util_sum, p_period_contrib, p_runnable_avg, p_load_avg, p_last_update_time, p_util_est,
+             p_ue_unchanged, cfs_util_avg, cfs_util_sum, cfs_runnable_avg, cfs_load_avg, cfs_util_est,
+             cpu_util_cfs, cpu_util_cfs_boost, cpu_util_without_p, task_util_est_p, sugov_perf, cpufreq_calls);
+        if enqueued {
+            d.set_item("p_ue_enqueued", self.p_ue_enqueued.into_pyarray(py))?;
+        }
+        Ok(d)
+    }
+}
+
+fn config(init: &str, util_est: bool, rule: &str, execl_fix: Option<bool>, tick_ns: u64, start_ns: u64) -> Result<Config> {
+    Ok(Config { init: Init::parse(init)?, util_est, rule: rule_by_name(rule)?, execl_fix, tick_ns, start_ns })
+}
+
+fn rows_dict<'py>(py: Python<'py>, segs: Result<Vec<Segment>>, cfg: Result<Config>) -> PyResult<Bound<'py, PyDict>> {
+    let (cols, enqueued) = run(py, || {
+        let segs = segs?;
+        let cfg = cfg?;
+        let mut cols = Columns::default();
+        driver::simulate(&segs, &cfg, &mut cols)?;
+        Ok((cols, cfg.rule.has_enqueued()))
+    })?;
+    cols.into_dict(py, enqueued)
+}
+
+/// Simulate a trace given as columns; returns a dict of numpy columns.
+#[pyfunction]
+#[pyo3(signature = (dur_ns, state, cpu_cap, freq_cap, init, util_est, rule, execl_fix, tick_ns, start_ns))]
+#[allow(clippy::too_many_arguments)]
+fn pelt_simulate_arrays<'py>(
+    py: Python<'py>,
+    dur_ns: PyReadonlyArray1<'_, i64>,
+    state: PyReadonlyArray1<'_, u8>,
+    cpu_cap: PyReadonlyArray1<'_, i64>,
+    freq_cap: PyReadonlyArray1<'_, i64>,
+    init: &str,
+    util_est: bool,
+    rule: &str,
+    execl_fix: Option<bool>,
+    tick_ns: u64,
+    start_ns: u64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (d, s, c, f) = (slice(&dur_ns), slice(&state), slice(&cpu_cap), slice(&freq_cap));
+    let segs = run(py, || trace::segments_from_columns(&d, &s, &c, &f))?;
+    rows_dict(py, Ok(segs), config(init, util_est, rule, execl_fix, tick_ns, start_ns))
+}
+
+/// Simulate a trace CSV file; returns a dict of numpy columns.
+#[pyfunction]
+#[pyo3(signature = (path, init, util_est, rule, execl_fix, tick_ns, start_ns))]
+#[allow(clippy::too_many_arguments)]
+fn pelt_simulate_file<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+    init: &str,
+    util_est: bool,
+    rule: &str,
+    execl_fix: Option<bool>,
+    tick_ns: u64,
+    start_ns: u64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let segs = run(py, || trace::read_trace_csv(&path))?;
+    rows_dict(py, Ok(segs), config(init, util_est, rule, execl_fix, tick_ns, start_ns))
+}
+
+/// Simulate the trace CSV `data` (or the file at `path` when `data` is None) and render
+/// the rows as CSV: written to `out` when given (returns None), else returned as bytes.
+#[pyfunction]
+#[pyo3(signature = (data, path, out, init, util_est, rule, execl_fix, tick_ns, start_ns))]
+#[allow(clippy::too_many_arguments)]
+fn pelt_simulate_csv<'py>(
+    py: Python<'py>,
+    data: Option<Vec<u8>>,
+    path: String,
+    out: Option<PathBuf>,
+    init: &str,
+    util_est: bool,
+    rule: &str,
+    execl_fix: Option<bool>,
+    tick_ns: u64,
+    start_ns: u64,
+) -> PyResult<Option<Bound<'py, PyBytes>>> {
+    let cfg = config(init, util_est, rule, execl_fix, tick_ns, start_ns);
+    let bytes = run(py, || {
+        let cfg = cfg?;
+        let segs = match &data {
+            Some(d) => trace::parse_trace_csv(d, Some(&path))?,
+            None => trace::read_trace_csv(std::path::Path::new(&path))?,
+        };
+        let enq = cfg.rule.has_enqueued();
+        match &out {
+            Some(p) => {
+                let f = std::fs::File::create(p).map_err(|e| Error::io(p, &e))?;
+                let mut w = CsvWriter::new(std::io::BufWriter::new(f), enq, &p.display().to_string())?;
+                driver::simulate(&segs, &cfg, &mut w)?;
+                w.finish()?;
+                Ok(None)
+            }
+            None => {
+                let mut w = CsvWriter::new(Vec::new(), enq, "<stdout>")?;
+                driver::simulate(&segs, &cfg, &mut w)?;
+                Ok(Some(w.finish()?))
+            }
+        }
+    })?;
+    Ok(bytes.map(|b| PyBytes::new(py, &b)))
+}
+
+fn trace_dict<'py>(py: Python<'py>, segs: Vec<Segment>) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("dur_ns", segs.iter().map(|s| s.dur_ns as i64).collect::<Vec<_>>().into_pyarray(py))?;
+    d.set_item("state", segs.iter().map(|s| s.state.letter() as u8).collect::<Vec<_>>().into_pyarray(py))?;
+    d.set_item("cpu_cap", segs.iter().map(|s| i64::from(s.cpu_cap)).collect::<Vec<_>>().into_pyarray(py))?;
+    d.set_item("freq_cap", segs.iter().map(|s| i64::from(s.freq_cap)).collect::<Vec<_>>().into_pyarray(py))?;
+    Ok(d)
+}
+
+/// Parse trace CSV text; returns its columns (state as ASCII codes).
+#[pyfunction]
+#[pyo3(signature = (data, path=None))]
+fn pelt_parse_trace<'py>(py: Python<'py>, data: &[u8], path: Option<String>) -> PyResult<Bound<'py, PyDict>> {
+    let segs = run(py, || trace::parse_trace_csv(data, path.as_deref()))?;
+    trace_dict(py, segs)
+}
+
+/// Read a trace CSV file; returns its columns (state as ASCII codes).
+#[pyfunction]
+fn pelt_read_trace(py: Python<'_>, path: PathBuf) -> PyResult<Bound<'_, PyDict>> {
+    let segs = run(py, || trace::read_trace_csv(&path))?;
+    trace_dict(py, segs)
+}
+
+/// A pid's task trace from ftrace text (`data`) or the file at `path`: (columns, start_ns, events).
+#[pyfunction]
+#[pyo3(signature = (data, path, pid, cpu_cap, freq_cap))]
+fn pelt_ftrace<'py>(
+    py: Python<'py>,
+    data: Option<Vec<u8>>,
+    path: Option<PathBuf>,
+    pid: u32,
+    cpu_cap: u32,
+    freq_cap: u32,
+) -> PyResult<(Bound<'py, PyDict>, u64, u64)> {
+    let t: FtraceTask = run(py, || {
+        if !(1..=1024).contains(&cpu_cap) || !(1..=1024).contains(&freq_cap) {
+            return Err(Error::domain(format!("capacities must be in 1..1024, got cpu {cpu_cap}, freq {freq_cap}")));
+        }
+        match (&data, &path) {
+            (Some(d), p) => ftrace::task_trace_from_ftrace(d, pid, cpu_cap, freq_cap, p.as_ref().and_then(|p| p.to_str())),
+            (None, Some(p)) => ftrace::read_ftrace(p, pid, cpu_cap, freq_cap),
+            (None, None) => Err(Error::domain("give ftrace text or a path")),
+        }
+    })?;
+    Ok((trace_dict(py, t.segments)?, t.start_ns, t.events))
+}
+
+/// `decay_load(val, n)` element-wise.
+#[pyfunction]
+fn pelt_decay_load<'py>(
+    py: Python<'py>,
+    val: PyReadonlyArray1<'_, u64>,
+    n: PyReadonlyArray1<'_, u64>,
+) -> PyResult<Bound<'py, numpy::PyArray1<u64>>> {
+    let (v, n) = (slice(&val), slice(&n));
+    let out = run(py, || {
+        if v.len() != n.len() {
+            return Err(Error::domain(format!("{} values but {} decay counts", v.len(), n.len())));
+        }
+        Ok(v.iter().zip(n.iter()).map(|(&a, &b)| decay_load(a, b)).collect::<Vec<u64>>())
+    })?;
+    Ok(out.into_pyarray(py))
+}
+
+/// Step one `sched_avg` through `___update_load_sum`/`___update_load_avg`; a dict of
+/// the golden `pelt_accumulate.csv` columns.
+#[pyfunction]
+#[pyo3(signature = (delta_ns, load, runnable, running, start_ns, weight))]
+fn pelt_accumulate<'py>(
+    py: Python<'py>,
+    delta_ns: PyReadonlyArray1<'_, u64>,
+    load: PyReadonlyArray1<'_, u64>,
+    runnable: PyReadonlyArray1<'_, u64>,
+    running: PyReadonlyArray1<'_, u64>,
+    start_ns: u64,
+    weight: u64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (dt, lo, ru, rn) = (slice(&delta_ns), slice(&load), slice(&runnable), slice(&running));
+    let cols = run(py, || {
+        let n = dt.len();
+        if lo.len() != n || ru.len() != n || rn.len() != n {
+            return Err(Error::domain("delta_ns, load, runnable and running must have the same length"));
+        }
+        let mut sa = SchedAvg::at(start_ns);
+        let mut now = start_ns;
+        let mut c: [Vec<u64>; 9] = Default::default();
+        for i in 0..n {
+            now = now.wrapping_add(dt[i]);
+            let ret = sa.update_load_sum(now, lo[i], ru[i], rn[i] != 0);
+            if ret {
+                sa.update_load_avg(weight);
+            }
+            let vals = [
+                u64::from(ret),
+                sa.last_update_time,
+                sa.load_sum,
+                sa.runnable_sum,
+                u64::from(sa.util_sum),
+                u64::from(sa.period_contrib),
+                sa.load_avg,
+                sa.runnable_avg,
+                sa.util_avg,
+            ];
+            for (col, v) in c.iter_mut().zip(vals) {
+                col.push(v);
+            }
+        }
+        Ok(c)
+    })?;
+    let d = PyDict::new(py);
+    let names = [
+        "ret", "last_update_time", "load_sum", "runnable_sum", "util_sum", "period_contrib", "load_avg",
+        "runnable_avg", "util_avg",
+    ];
+    for (name, col) in names.into_iter().zip(cols) {
+        d.set_item(name, col.into_pyarray(py))?;
+    }
+    Ok(d)
+}
+
+/// One util_est update per element with `rule`; returns (ewma, unchanged, enqueued) columns.
+#[pyfunction]
+#[pyo3(signature = (rule, ewma, unchanged, enqueued, util_avg, runnable_avg, cpu_cap, task_sleep))]
+#[allow(clippy::too_many_arguments)]
+fn pelt_util_est_update<'py>(
+    py: Python<'py>,
+    rule: &str,
+    ewma: PyReadonlyArray1<'_, u64>,
+    unchanged: PyReadonlyArray1<'_, u64>,
+    enqueued: PyReadonlyArray1<'_, u64>,
+    util_avg: PyReadonlyArray1<'_, u64>,
+    runnable_avg: PyReadonlyArray1<'_, u64>,
+    cpu_cap: PyReadonlyArray1<'_, u64>,
+    task_sleep: PyReadonlyArray1<'_, u64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let cols = [
+        slice(&ewma),
+        slice(&unchanged),
+        slice(&enqueued),
+        slice(&util_avg),
+        slice(&runnable_avg),
+        slice(&cpu_cap),
+        slice(&task_sleep),
+    ];
+    let rule = rule.to_owned();
+    let (e, u, q) = run(py, || {
+        let r: &dyn UtilEstRule = rule_by_name(&rule)?;
+        let n = cols[0].len();
+        if cols.iter().any(|c| c.len() != n) {
+            return Err(Error::domain("all util_est_update inputs must have the same length"));
+        }
+        let (mut e, mut u, mut q) = (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
+        for i in 0..n {
+            let get = |k: usize| cols.get(k).and_then(|c| c.get(i)).copied().unwrap_or(0);
+            let (ew, flag, enq) = (get(0), get(1) != 0, get(2));
+            if ew > u64::from(u32::MAX >> 1) || enq > u64::from(u32::MAX) {
+                return Err(Error::domain(format!("element {i}: util_est values must fit 31 bits")));
+            }
+            let mut ue = TaskUtilEst { ewma: ew as u32, enqueued: enq as u32 };
+            if flag {
+                if r.has_enqueued() {
+                    ue.enqueued |= UTIL_AVG_UNCHANGED_LSB;
+                } else {
+                    ue.ewma |= UTIL_AVG_UNCHANGED_MSB;
+                }
+            }
+            r.update(&mut ue, get(6) != 0, Sample { util_avg: get(3), runnable_avg: get(4), cpu_cap: get(5) });
+            e.push(u64::from(r.ewma(&ue)));
+            u.push(u64::from(r.unchanged(&ue)));
+            q.push(u64::from(ue.enqueued));
+        }
+        Ok((e, u, q))
+    })?;
+    let d = PyDict::new(py);
+    d.set_item("ewma", e.into_pyarray(py))?;
+    d.set_item("unchanged", u.into_pyarray(py))?;
+    d.set_item("enqueued", q.into_pyarray(py))?;
+    Ok(d)
+}
+
+/// The names of the util_est rules, newest first.
+#[pyfunction]
+fn pelt_rules() -> Vec<&'static str> {
+    crate::pelt::util_est::RULE_NAMES.to_vec()
+}
+
+/// `cpu_util(cpu, p, dst_cpu, boost)` for one CPU and optionally one task
+/// `(util_avg, util_est, fix_amount, queued_or_current, on_this_cpu, is_new)`.
+#[pyfunction]
+#[pyo3(signature = (util_avg, runnable_avg, util_est, capacity, util_est_enabled, task, dst, boost, execl_fix))]
+#[allow(clippy::too_many_arguments)]
+fn pelt_cpu_util(
+    py: Python<'_>,
+    util_avg: u64,
+    runnable_avg: u64,
+    util_est: u32,
+    capacity: u64,
+    util_est_enabled: bool,
+    task: Option<(u64, u32, u32, bool, bool, bool)>,
+    dst: &str,
+    boost: bool,
+    execl_fix: bool,
+) -> PyResult<u64> {
+    let dst = dst.to_owned();
+    run(py, || {
+        let cpu = CpuSignals { util_avg, runnable_avg, util_est, capacity, util_est_enabled };
+        let dst = match dst.as_str() {
+            "none" => Dst::Nowhere,
+            "this" => Dst::ThisCpu,
+            "other" => Dst::OtherCpu,
+            d => return Err(Error::domain(format!("dst must be 'none', 'this' or 'other', got '{d}'"))),
+        };
+        let p = task.map(|(u, e, f, q, on, new)| TaskSignals {
+            util_avg: u,
+            util_est: e,
+            fix_amount: f,
+            queued_or_current: q,
+            on_this_cpu: on,
+            is_new: new,
+        });
+        if let Some(p) = &p {
+            if dst == Dst::Nowhere && (!p.on_this_cpu || p.is_new) {
+                return Ok(cpu_util(&cpu, None, dst, boost, execl_fix));
+            }
+        }
+        Ok(cpu_util(&cpu, p.as_ref(), dst, boost, execl_fix))
+    })
+}
+
+/// schedutil: `(perf, freq)` for a utilization (6.12: `sugov_effective_cpu_perf` then
+/// `get_next_freq` resolved to `opps`; `legacy`: v4.7–v6.7 `1.25 * max_freq * util / cap`).
+#[pyfunction]
+#[pyo3(signature = (util, capacity, ref_freq, opps, policy_min, policy_max, min_perf, legacy))]
+#[allow(clippy::too_many_arguments)]
+fn pelt_schedutil(
+    py: Python<'_>,
+    util: u64,
+    capacity: u64,
+    ref_freq: u64,
+    opps: Vec<u64>,
+    policy_min: u64,
+    policy_max: u64,
+    min_perf: u64,
+    legacy: bool,
+) -> PyResult<(u64, u64)> {
+    run(py, || {
+        if capacity == 0 {
+            return Err(Error::domain("capacity must be > 0"));
+        }
+        if legacy {
+            let f = schedutil::next_freq_legacy(util, capacity, ref_freq);
+            return Ok((util.min(capacity), schedutil::resolve_freq(f, &opps, policy_min, policy_max)));
+        }
+        let perf = schedutil::effective_cpu_perf(util.min(capacity), min_perf, capacity);
+        Ok((perf, schedutil::next_freq(perf, capacity, ref_freq, &opps, policy_min, policy_max)))
+    })
+}
+
+/// Add the PELT functions to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(pelt_simulate_arrays, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_simulate_file, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_simulate_csv, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_parse_trace, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_read_trace, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_ftrace, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_decay_load, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_accumulate, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_util_est_update, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_rules, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_cpu_util, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_schedutil, m)?)?;
+    Ok(())
+}
