@@ -9,12 +9,16 @@
 //! - [`pelt`]: PELT, util_est and schedutil replayed with the kernel's integer math
 //!   (the single-CPU trace driver, ftrace task traces).
 //! - [`parallel`]: the fork-safe, size-bounded rayon pool every batch runs in.
+//! - [`table`]: the one `Comparison` data model every table format renders and parses.
+//! - [`archive`]: directories and tar/tar.gz/tar.xz/zip archives as one bounded, read-only tree.
 //! - [`error`]: the one error type every fallible function returns.
 
+pub mod archive;
 pub mod error;
 pub mod parallel;
 pub mod pelt;
 pub mod stats;
+pub mod table;
 
 #[cfg(feature = "python")]
 pub mod python;

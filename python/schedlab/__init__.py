@@ -34,13 +34,15 @@ __all__ = [
     "ReadError",
     "FileNotFoundError",
     "stats",
+    "table",
     "pelt",
 ]
 
-_SUBMODULES = {"stats", "cli", "pelt"}
+_SUBMODULES = {"stats", "table", "cli", "pelt"}
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import stats as stats
+    from . import table as table
     from . import pelt as pelt
 
 

@@ -24,7 +24,7 @@ better**, for either direction of metric.
 >>> base = [4610, 4632, 4641, 4619, 4628]
 >>> head = [4160, 4171, 4155, 4180, 4169]
 >>> round(stats.pct_change(stats.amean(base), stats.amean(head), higher_is_better=True), 2)
--9.93
+-9.92
 >>> stats.welch_ttest(base, head).p < 1e-6
 True
 """
@@ -350,7 +350,7 @@ def fdr_bh(pvalues: npt.ArrayLike) -> np.ndarray:
     As scipy.stats.false_discovery_control(method='bh'); p must be within [0, 1].
 
     >>> fdr_bh([0.01, 0.02, 0.5, 0.04]).tolist()
-    [0.04, 0.04, 0.5, 0.05333333333333334]
+    [0.04, 0.04, 0.5, 0.05333333333333333]
     """
     return _core.fdr_bh(_vec(pvalues, "pvalues"))
 
@@ -381,10 +381,18 @@ def _pack(series: Iterable[npt.ArrayLike] | np.ndarray, name: str) -> tuple[np.n
     if isinstance(series, np.ndarray) and series.ndim == 2:
         a = _vec(series.reshape(-1) if series.dtype == np.float64 else series.astype(np.float64).reshape(-1), name)
         return np.ascontiguousarray(a), np.full(series.shape[0], series.shape[1], dtype=np.uint64)
+    series = series if isinstance(series, list) else list(series)
+    if not series:
+        return np.empty(0, dtype=np.float64), np.empty(0, dtype=np.uint64)
+    try:  # fast path: every item is already a 1-D array of real numbers
+        if all(isinstance(s, np.ndarray) and s.ndim == 1 and s.dtype.kind in _NUMERIC_KINDS for s in series):
+            lengths = np.fromiter(map(len, series), dtype=np.uint64, count=len(series))
+            return np.concatenate(series, dtype=np.float64, casting="same_kind"), lengths
+    except (TypeError, ValueError):
+        pass
     arrays = [_vec(s, f"{name}[{i}]") for i, s in enumerate(series)]
     lengths = np.fromiter((len(a) for a in arrays), dtype=np.uint64, count=len(arrays))
-    values = np.concatenate(arrays) if arrays else np.empty(0, dtype=np.float64)
-    return values, lengths
+    return np.concatenate(arrays), lengths
 
 
 def summarize_many(series: Iterable[npt.ArrayLike] | np.ndarray, threads: int | None = None) -> "pd.DataFrame":
@@ -422,8 +430,10 @@ def compare_many(
     Combine the p-values across rows with :func:`fdr_bh`.
 
     >>> df = compare_many([([10, 11, 12, 10.5], [12, 13, 12.5, 14])])
-    >>> round(df.loc[0, "pct_change"], 4), round(df.loc[0, "mwu_p"], 6)
-    (18.6047, 0.028571)
+    >>> round(float(df.loc[0, "pct_change"]), 4)  # 12.875·100/10.875 − 100
+    18.3908
+    >>> float(df.loc[0, "mwu_u"])  # one tie (12 vs 12) counts a half
+    0.5
     """
     import pandas as pd
 

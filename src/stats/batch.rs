@@ -6,7 +6,10 @@
 //! that element and the first reason is kept in its `error` field.
 
 use super::change::pct_change;
-use super::descriptive::{amean, coeff_var, gmean, hmean, max, median, min, stddev};
+use super::descriptive::{
+    amean, amean_checked, coeff_var_about, gmean_checked, hmean_checked, median_sorted, variance_about,
+};
+use super::sample::{check, sorted};
 use super::mann_whitney::{mann_whitney_u, MwuMethod};
 use super::welch::welch_ttest;
 use crate::error::{Error, Result};
@@ -55,22 +58,42 @@ impl FirstError {
     }
 }
 
-/// Summary of one sample (never fails; see [`Summary::error`]).
+/// Summary of one sample (never fails; see [`Summary::error`]). Each field equals
+/// the single function's result bit for bit; the sample is checked and sorted once.
 pub fn summarize(x: &[f64]) -> Summary {
-    let mut e = FirstError(None);
-    let s = Summary {
+    let nan = f64::NAN;
+    let mut s = Summary {
         n: x.len(),
-        min: e.take(min(x)),
-        max: e.take(max(x)),
-        amean: e.take(amean(x)),
-        hmean: e.take(hmean(x)),
-        gmean: e.take(gmean(x)),
-        median: e.take(median(x)),
-        stddev: e.take(stddev(x, 1)),
-        coeff_var: e.take(coeff_var(x)),
+        min: nan,
+        max: nan,
+        amean: nan,
+        hmean: nan,
+        gmean: nan,
+        median: nan,
+        stddev: nan,
+        coeff_var: nan,
         error: None,
     };
-    Summary { error: e.0, ..s }
+    if let Err(err) = check(x, "x") {
+        s.error = Some(err.to_string());
+        return s;
+    }
+    let mut e = FirstError(None);
+    let sorted = sorted(x);
+    s.min = sorted[0];
+    s.max = sorted[sorted.len() - 1];
+    s.median = median_sorted(&sorted);
+    s.amean = e.take(amean_checked(x));
+    s.hmean = e.take(hmean_checked(x));
+    s.gmean = e.take(gmean_checked(x));
+    if !s.amean.is_nan() {
+        s.stddev = e.take(variance_about(x, s.amean, 1).map(f64::sqrt));
+        if !s.stddev.is_nan() {
+            s.coeff_var = e.take(coeff_var_about(x, s.amean, s.stddev));
+        }
+    }
+    s.error = e.0;
+    s
 }
 
 /// Summaries of many samples, in parallel on at most `threads` threads.
@@ -178,6 +201,7 @@ pub fn split_ragged<'a>(values: &'a [f64], lengths: &[usize]) -> Result<Vec<&'a 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::descriptive::hmean;
 
     #[test]
     fn batch_matches_single_calls_and_marks_undefined() {

@@ -28,6 +28,9 @@ pub fn pct_change(base: f64, new: f64, higher_is_better: bool) -> Result<f64> {
             "percent change needs a positive baseline, got base = {base}"
         )));
     }
+    if new == base {
+        return Ok(0.0); // as MMTests' pdiff/pndiff: x·100/x need not round to 100
+    }
     let scaled = new * 100.0 / base;
     let pct = if higher_is_better { scaled - 100.0 } else { 100.0 - scaled };
     finite(pct, "pct_change")

@@ -4,7 +4,6 @@
 use super::descriptive::{amean, stddev};
 use super::sample::{check, check_len};
 use crate::error::{Error, Result};
-use statrs::distribution::{ContinuousCDF, StudentsT};
 
 /// A two-sided confidence interval of the mean.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -29,9 +28,7 @@ pub fn ci_mean(x: &[f64], level: f64) -> Result<MeanCi> {
     let n = x.len() as f64;
     let mean = amean(x)?;
     let sem = stddev(x, 1)? / n.sqrt();
-    let t = StudentsT::new(0.0, 1.0, n - 1.0)
-        .map_err(|e| Error::Internal(format!("Student's t with {} df: {e}", n - 1.0)))?;
-    let q = t.inverse_cdf(0.5 + level / 2.0);
+    let q = super::student_t::two_sided_quantile(1.0 - level, n - 1.0)?;
     let half = q * sem;
     Ok(MeanCi { mean, low: mean - half, high: mean + half, level })
 }

@@ -11,12 +11,22 @@ use crate::error::{Error, Result};
 /// Arithmetic mean Σx/n.
 pub fn amean(x: &[f64]) -> Result<f64> {
     check(x, "x")?;
+    amean_checked(x)
+}
+
+/// [`amean`] of a sample already checked non-empty and finite.
+pub(crate) fn amean_checked(x: &[f64]) -> Result<f64> {
     finite(x.iter().sum::<f64>() / x.len() as f64, "amean")
 }
 
 /// Harmonic mean n/Σ(1/x) (MMTests' Hmean, scipy.stats.hmean); every value must be > 0.
 pub fn hmean(x: &[f64]) -> Result<f64> {
     check(x, "x")?;
+    hmean_checked(x)
+}
+
+/// [`hmean`] of a sample already checked non-empty and finite.
+pub(crate) fn hmean_checked(x: &[f64]) -> Result<f64> {
     check_positive(x, "x", "the harmonic mean")?;
     let s: f64 = x.iter().map(|v| 1.0 / v).sum();
     finite(x.len() as f64 / s, "hmean")
@@ -25,6 +35,11 @@ pub fn hmean(x: &[f64]) -> Result<f64> {
 /// Geometric mean exp(Σln(x)/n) (scipy.stats.gmean); every value must be > 0.
 pub fn gmean(x: &[f64]) -> Result<f64> {
     check(x, "x")?;
+    gmean_checked(x)
+}
+
+/// [`gmean`] of a sample already checked non-empty and finite.
+pub(crate) fn gmean_checked(x: &[f64]) -> Result<f64> {
     check_positive(x, "x", "the geometric mean")?;
     let s: f64 = x.iter().map(|v| v.ln()).sum();
     finite((s / x.len() as f64).exp(), "gmean")
@@ -93,8 +108,12 @@ pub(crate) fn percentile_sorted(s: &[f64], q: f64) -> f64 {
 /// Variance with `ddof` delta degrees of freedom: Σ(x-mean)²/(n-ddof), two-pass.
 pub fn variance(x: &[f64], ddof: usize) -> Result<f64> {
     check(x, "x")?;
+    variance_about(x, amean_checked(x)?, ddof)
+}
+
+/// [`variance`] of a checked sample around its already computed mean `m`.
+pub(crate) fn variance_about(x: &[f64], m: f64, ddof: usize) -> Result<f64> {
     check_len(x, ddof + 1, "x", &format!("a variance with ddof={ddof}"))?;
-    let m = amean(x)?;
     let ss: f64 = x.iter().map(|v| (v - m) * (v - m)).sum();
     finite(ss / (x.len() - ddof) as f64, "variance")
 }
@@ -108,8 +127,14 @@ pub fn stddev(x: &[f64], ddof: usize) -> Result<f64> {
 /// Coefficient of variation in percent: 100·stddev(ddof=1)/amean, as MMTests'
 /// CoeffVar. Needs two samples and a non-zero mean.
 pub fn coeff_var(x: &[f64]) -> Result<f64> {
-    let sd = stddev(x, 1)?;
-    let m = amean(x)?;
+    check(x, "x")?;
+    let m = amean_checked(x)?;
+    coeff_var_about(x, m, variance_about(x, m, 1)?.sqrt())
+}
+
+/// [`coeff_var`] from an already computed mean and sample standard deviation.
+pub(crate) fn coeff_var_about(x: &[f64], m: f64, sd: f64) -> Result<f64> {
+    check_len(x, 2, "x", "a variance with ddof=1")?;
     if m == 0.0 {
         return Err(Error::domain("the coefficient of variation is undefined when the mean is 0"));
     }

@@ -22,6 +22,7 @@ pub mod mann_whitney;
 pub mod rng;
 pub mod sample;
 pub mod sample_text;
+pub mod student_t;
 pub mod welch;
 
 pub use batch::{compare_many, compare_pair, summarize, summarize_many, PairComparison, Summary};

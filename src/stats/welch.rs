@@ -1,10 +1,10 @@
 //! Welch's unequal-variance two-sample t-test, two-sided
-//! (scipy.stats.ttest_ind(a, b, equal_var=False)), on statrs' Student's t.
+//! (scipy.stats.ttest_ind(a, b, equal_var=False)); the t tail is
+//! [`super::student_t`], statrs' Student's t refined to machine precision.
 
-use super::descriptive::{amean, variance};
+use super::descriptive::{amean_checked, variance_about};
 use super::sample::{check, check_len};
-use crate::error::{Error, Result};
-use statrs::distribution::{ContinuousCDF, StudentsT};
+use crate::error::Result;
 
 /// Result of [`welch_ttest`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -28,8 +28,8 @@ pub fn welch_ttest(a: &[f64], b: &[f64]) -> Result<WelchResult> {
     check_len(a, 2, "a", "Welch's t-test")?;
     check_len(b, 2, "b", "Welch's t-test")?;
     let (na, nb) = (a.len() as f64, b.len() as f64);
-    let (ma, mb) = (amean(a)?, amean(b)?);
-    let (va, vb) = (variance(a, 1)? / na, variance(b, 1)? / nb);
+    let (ma, mb) = (amean_checked(a)?, amean_checked(b)?);
+    let (va, vb) = (variance_about(a, ma, 1)? / na, variance_about(b, mb, 1)? / nb);
     let se2 = va + vb;
     let diff = ma - mb;
     if se2 == 0.0 {
@@ -40,21 +40,24 @@ pub fn welch_ttest(a: &[f64], b: &[f64]) -> Result<WelchResult> {
         });
     }
     let t = diff / se2.sqrt();
-    let df = se2 * se2 / (va * va / (na - 1.0) + vb * vb / (nb - 1.0));
+    // Welch–Satterthwaite df, scaled by the larger variance term so that it
+    // neither underflows (values ~1e-150) nor overflows (~1e150).
+    let scale = va.max(vb);
+    let (ra, rb) = (va / scale, vb / scale);
+    let df = (ra + rb) * (ra + rb) / (ra * ra / (na - 1.0) + rb * rb / (nb - 1.0));
     let p = two_sided_t_p(t, df)?;
     Ok(WelchResult { t, df, p })
 }
 
 /// Two-sided p-value of a t statistic with `df` degrees of freedom.
 pub(crate) fn two_sided_t_p(t: f64, df: f64) -> Result<f64> {
-    let dist = StudentsT::new(0.0, 1.0, df)
-        .map_err(|e| Error::Internal(format!("Student's t with {df} df: {e}")))?;
-    Ok((2.0 * dist.sf(t.abs())).min(1.0))
+    super::student_t::two_sided_p(t, df)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Error;
 
     #[test]
     fn welch_by_hand() {
@@ -65,6 +68,21 @@ mod tests {
         assert!((r.t - (-2.0 / (5.0f64 / 3.0).sqrt())).abs() < 1e-15);
         assert!((r.df - 50.0 / 17.0).abs() < 1e-13);
         assert!(r.p > 0.0 && r.p < 1.0);
+    }
+
+    #[test]
+    fn scale_invariant_at_extreme_magnitudes() {
+        let a = [1.0, 2.0, 3.0, 4.5];
+        let b = [2.0, 4.0, 6.0];
+        let r = welch_ttest(&a, &b).unwrap();
+        for s in [1e-150, 1e150] {
+            let sa: Vec<f64> = a.iter().map(|v| v * s).collect();
+            let sb: Vec<f64> = b.iter().map(|v| v * s).collect();
+            let q = welch_ttest(&sa, &sb).unwrap();
+            assert!((q.t - r.t).abs() <= 1e-12 * r.t.abs());
+            assert!((q.df - r.df).abs() <= 1e-12 * r.df);
+            assert!((q.p - r.p).abs() <= 1e-12 * r.p);
+        }
     }
 
     #[test]

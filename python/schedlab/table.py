@@ -1,0 +1,203 @@
+"""The one comparison-table model shared by every tool (MMTests, lkp, AMD tables, ...).
+
+A :class:`Comparison` is rows (operations or metrics) × kernels (the first is the
+baseline); each :class:`Cell` holds the value, its spread, the change against the
+baseline, the verdict and the test that decided it. Tool modules produce it
+(``schedlab.mmtests.compare``, ``schedlab.lkp.compare``) and parse it back from
+pasted text; this module renders the generic views: pandas, markdown, CSV, JSON
+(schema version :data:`SCHEMA_VERSION`) and HTML for Jupyter.
+
+>>> c = Comparison.from_dict({
+...     "schema": 1, "tool": "schedlab", "benchmark": "execl", "kernels": ["base", "head"],
+...     "rows": [{"group": "Hmean", "name": "lps", "direction": "higher",
+...               "change_kind": "improvement",
+...               "cells": [{"value": 4626.0, "change": 0.0, "verdict": "baseline"},
+...                         {"value": 4167.0, "change": -9.92, "verdict": "worse", "p": 1e-9}]}]})
+>>> c.to_pandas()[["kernel", "value", "change", "verdict"]].values.tolist()
+[['base', 4626.0, 0.0, 'baseline'], ['head', 4167.0, -9.92, 'worse']]
+>>> Comparison.from_json(c.to_json()) == c
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import json
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
+
+from .errors import ParseError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = ["SCHEMA_VERSION", "Cell", "Row", "Comparison", "register_text_renderer"]
+
+#: Version of the JSON form (the same as the Rust core's ``table::SCHEMA_VERSION``).
+SCHEMA_VERSION = 1
+
+_CELL_FIELDS = ("value", "spread", "change", "significant", "p", "q", "test", "verdict", "n", "samples")
+
+
+@dataclass
+class Cell:
+    """One kernel's entry of a row; ``None`` where unknown."""
+
+    value: float | None = None
+    spread: float | None = None
+    change: float | None = None
+    significant: bool | None = None
+    p: float | None = None
+    q: float | None = None
+    test: str | None = None
+    verdict: str | None = None
+    n: int | None = None
+    samples: list[float] | None = None
+
+
+@dataclass
+class Row:
+    """One operation or metric across the kernels."""
+
+    name: str
+    cells: list[Cell]
+    group: str = ""
+    direction: str = "unknown"  # "higher" | "lower" | "unknown"
+    change_kind: str = "percent"  # "improvement" | "percent" | "absolute"
+    unit: str | None = None
+
+
+_TEXT_RENDERERS: dict[str, Callable[["Comparison"], str]] = {}
+
+
+def register_text_renderer(tool: str, render: Callable[["Comparison"], str]) -> None:
+    """Make ``Comparison.to_text()`` use ``render`` for tables of ``tool``."""
+    _TEXT_RENDERERS[tool] = render
+
+
+@dataclass
+class Comparison:
+    """A comparison table: ``kernels`` (index 0 = baseline) × ``rows``."""
+
+    tool: str
+    kernels: list[str]
+    rows: list[Row] = field(default_factory=list)
+    benchmark: str = ""
+    meta: dict[str, str] = field(default_factory=dict)
+    schema: int = SCHEMA_VERSION
+
+    # -- JSON ---------------------------------------------------------------
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Comparison":
+        """Build from the JSON-shaped dict; raises ParseError on a wrong shape."""
+        try:
+            if d.get("schema") != SCHEMA_VERSION:
+                raise ParseError(f"comparison schema {d.get('schema')!r} is not supported (expected {SCHEMA_VERSION})")
+            kernels = [str(k) for k in d["kernels"]]
+            rows = []
+            for r in d.get("rows", []):
+                cells = [Cell(**{k: c.get(k) for k in _CELL_FIELDS}) for c in r["cells"]]
+                if len(cells) != len(kernels):
+                    raise ParseError(f"row {r.get('name')!r} has {len(cells)} cells for {len(kernels)} kernels")
+                rows.append(Row(name=r["name"], cells=cells, group=r.get("group", ""),
+                                direction=r.get("direction", "unknown"),
+                                change_kind=r.get("change_kind", "percent"), unit=r.get("unit")))
+            return cls(tool=d["tool"], kernels=kernels, rows=rows, benchmark=d.get("benchmark", ""),
+                       meta=dict(d.get("meta", {})), schema=d["schema"])
+        except (KeyError, TypeError, AttributeError) as e:
+            raise ParseError(f"not a comparison: {type(e).__name__}: {e}") from None
+
+    @classmethod
+    def from_json(cls, text: str) -> "Comparison":
+        """Read the JSON form."""
+        try:
+            d = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ParseError(f"invalid comparison JSON: {e.msg}", "<json>", e.lineno) from None
+        return cls.from_dict(d)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-shaped dict (None fields of cells left out; NaN becomes None)."""
+        def clean(v: Any) -> Any:
+            return None if isinstance(v, float) and not math.isfinite(v) else v
+
+        rows = []
+        for r in self.rows:
+            d = dataclasses.asdict(r)
+            d["cells"] = [{k: clean(v) for k, v in dataclasses.asdict(c).items()
+                           if v is not None or k == "value"} for c in r.cells]
+            if d["unit"] is None:
+                del d["unit"]
+            rows.append(d)
+        return {"schema": self.schema, "tool": self.tool, "benchmark": self.benchmark,
+                "kernels": list(self.kernels), "rows": rows, "meta": dict(self.meta)}
+
+    def to_json(self, indent: int | None = None) -> str:
+        """The JSON form (see ``schemas/comparison.schema.json``)."""
+        return json.dumps(self.to_dict(), indent=indent, allow_nan=False)
+
+    # -- views -------------------------------------------------------------------
+    def to_pandas(self) -> "pd.DataFrame":
+        """Tidy DataFrame: one row per (row, kernel) with every cell field."""
+        import pandas as pd
+
+        records = []
+        for r in self.rows:
+            for k, c in zip(self.kernels, r.cells):
+                rec = {"group": r.group, "name": r.name, "kernel": k, "direction": r.direction,
+                       "change_kind": r.change_kind}
+                rec.update({f: getattr(c, f) for f in _CELL_FIELDS if f != "samples"})
+                records.append(rec)
+        cols = ["group", "name", "kernel", "direction", "change_kind"] + [f for f in _CELL_FIELDS if f != "samples"]
+        df = pd.DataFrame.from_records(records, columns=cols)
+        for f in ("value", "spread", "change", "p", "q"):
+            df[f] = pd.to_numeric(df[f], errors="coerce").astype("float64")
+        return df
+
+    def _cell_text(self, r: Row, c: Cell, i: int) -> str:
+        if c.value is None:
+            return "-"
+        s = f"{c.value:.2f}" if abs(c.value) < 1e6 else f"{c.value:.4g}"
+        if i > 0 and c.change is not None:
+            unit = "" if r.change_kind == "absolute" else "%"
+            mark = "*" if c.significant or c.verdict in ("better", "worse", "changed") else ""
+            s += f" ({c.change:+.2f}{unit}){mark}"
+        return s
+
+    def to_markdown(self) -> str:
+        """A GitHub-flavoured markdown table (change in brackets, * = significant)."""
+        head = "| | " + " | ".join(self.kernels) + " |"
+        sep = "|---|" + "---:|" * len(self.kernels)
+        lines = [head, sep]
+        for r in self.rows:
+            label = f"{r.group} {r.name}".strip()
+            cells = [self._cell_text(r, c, i) for i, c in enumerate(r.cells)]
+            lines.append(f"| {label} | " + " | ".join(cells) + " |")
+        return "\n".join(lines) + "\n"
+
+    def to_csv(self) -> str:
+        """The tidy table of :meth:`to_pandas` as CSV."""
+        return self.to_pandas().to_csv(index=False)
+
+    def to_text(self) -> str:
+        """The source tool's own text layout when its module registered one, else markdown."""
+        render = _TEXT_RENDERERS.get(self.tool)
+        return render(self) if render else self.to_markdown()
+
+    def _repr_html_(self) -> str:
+        colours = {"better": "#d4f4d4", "worse": "#f8d0d0", "changed": "#fff2b3"}
+        out = ['<table class="schedlab-comparison">',
+               f"<caption>{html.escape(self.tool)} {html.escape(self.benchmark)}</caption>",
+               "<thead><tr><th></th>" + "".join(f"<th>{html.escape(k)}</th>" for k in self.kernels) + "</tr></thead><tbody>"]
+        for r in self.rows:
+            out.append(f"<tr><th>{html.escape((r.group + ' ' + r.name).strip())}</th>")
+            for i, c in enumerate(r.cells):
+                bg = colours.get(c.verdict or "", "")
+                style = f' style="background:{bg}"' if bg else ""
+                title = f' title="{html.escape(c.test or "")} p={c.p:.3g}"' if c.p is not None else ""
+                out.append(f"<td{style}{title}>{html.escape(self._cell_text(r, c, i))}</td>")
+            out.append("</tr>")
+        out.append("</tbody></table>")
+        return "".join(out)

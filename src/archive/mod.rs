@@ -1,0 +1,86 @@
+//! Result trees from directories and archives, read without unpacking to disk.
+//!
+//! Labs keep results as directories or as `.tar`, `.tar.gz`/`.tgz`, `.tar.xz` and
+//! `.zip` files. [`open`] turns any of them into a [`Tree`], the small read-only
+//! file-system view the result readers use. Archives come from strangers, so
+//! reading one is bounded ([`Limits`]: total decompressed bytes, bytes per entry,
+//! entry count) and every entry path is checked ([`path::normalize`]): absolute
+//! paths, `..` escapes and links pointing outside the archive are refused with an
+//! error naming the archive and the entry; nothing is ever written to disk.
+
+pub mod dir;
+pub mod limits;
+pub mod memory;
+pub mod path;
+pub mod tarball;
+pub mod tree;
+pub mod zipfile;
+
+pub use dir::DirTree;
+pub use limits::Limits;
+pub use memory::MemTree;
+pub use tree::Tree;
+
+use crate::error::{Error, Result};
+use std::path::Path;
+
+/// What kind of container a path is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A plain directory.
+    Dir,
+    /// An uncompressed tar archive.
+    Tar,
+    /// A gzip-compressed tar archive (`.tar.gz`, `.tgz`).
+    TarGz,
+    /// An xz-compressed tar archive (`.tar.xz`, `.txz`).
+    TarXz,
+    /// A zip archive.
+    Zip,
+}
+
+/// Decide the kind of `path`: a directory, else by the file's magic bytes
+/// (gzip 1f 8b, xz fd 37 7a 58 5a 00, zip 50 4b 03 04 / 50 4b 05 06, tar "ustar" at 257).
+pub fn detect(path: &Path) -> Result<Kind> {
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, &e))?;
+    if meta.is_dir() {
+        return Ok(Kind::Dir);
+    }
+    use std::io::Read;
+    let mut head = [0u8; 262];
+    let mut f = std::fs::File::open(path).map_err(|e| Error::io(path, &e))?;
+    let mut n = 0;
+    while n < head.len() {
+        match f.read(&mut head[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) => return Err(Error::io(path, &e)),
+        }
+    }
+    let head = &head[..n];
+    let name = path.display().to_string();
+    if head.starts_with(&[0x1f, 0x8b]) {
+        Ok(Kind::TarGz)
+    } else if head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0x00]) {
+        Ok(Kind::TarXz)
+    } else if head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06") {
+        Ok(Kind::Zip)
+    } else if head.len() >= 262 && &head[257..262] == b"ustar" {
+        Ok(Kind::Tar)
+    } else {
+        Err(Error::parse(
+            Some(&name),
+            None,
+            "not a directory or a supported archive (expected tar, tar.gz, tar.xz or zip)",
+        ))
+    }
+}
+
+/// Open a directory or an archive as a [`Tree`], bounded by `limits` for archives.
+pub fn open(path: &Path, limits: &Limits) -> Result<Box<dyn Tree>> {
+    Ok(match detect(path)? {
+        Kind::Dir => Box::new(DirTree::new(path)?),
+        Kind::Tar | Kind::TarGz | Kind::TarXz => Box::new(tarball::read(path, limits)?),
+        Kind::Zip => Box::new(zipfile::read(path, limits)?),
+    })
+}

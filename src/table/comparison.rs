@@ -1,0 +1,198 @@
+//! [`Comparison`]: rows × kernels of cells, serialisable to the versioned JSON
+//! schema that the Python layer, `schedlab batch` and the renderers share.
+
+use super::verdict::Verdict;
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Version of the JSON form of [`Comparison`]; bump on incompatible changes.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Which way is better for a metric.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    /// Bigger values are better (throughput, score).
+    Higher,
+    /// Smaller values are better (time, latency).
+    Lower,
+    /// Not known (many lkp monitor counters).
+    #[default]
+    Unknown,
+}
+
+impl Direction {
+    /// `Higher` when `higher_is_better`, else `Lower`.
+    pub fn from_higher(higher_is_better: bool) -> Self {
+        if higher_is_better { Direction::Higher } else { Direction::Lower }
+    }
+}
+
+/// What a cell's `change` means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum ChangeKind {
+    /// Percent, positive = better (MMTests' and AMD's tables).
+    Improvement,
+    /// Percent, (new − base)/base·100 regardless of direction (lkp's `%change`).
+    #[default]
+    Percent,
+    /// Absolute difference new − base (lkp for `%` metrics and perf-profile).
+    Absolute,
+}
+
+/// One kernel's entry in a row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct Cell {
+    /// The displayed statistic; None where the tool shows nothing or NaN.
+    #[serde(default)]
+    pub value: Option<f64>,
+    /// Spread of the value (e.g. lkp's %stddev, a coefficient of variation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spread: Option<f64>,
+    /// Change against the baseline, in the row's [`ChangeKind`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub change: Option<f64>,
+    /// The source tool's own significance marker, where it prints one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub significant: Option<bool>,
+    /// p-value of the test that decided the verdict.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p: Option<f64>,
+    /// Multiple-comparison adjusted p-value (BH q), where computed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub q: Option<f64>,
+    /// Name of the test or rule behind `p`/`significant` (e.g. "welch", "mmtests-ci").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub test: Option<String>,
+    /// The decision for this cell.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<Verdict>,
+    /// Number of samples behind the value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub n: Option<u64>,
+    /// The raw samples, where known (for plots and re-testing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub samples: Option<Vec<f64>>,
+}
+
+/// One operation or metric across all kernels.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct Row {
+    /// Statistic or section (e.g. "Hmean", "Amean", "BAmean-95"; "" for lkp metrics).
+    #[serde(default)]
+    pub group: String,
+    /// Operation or metric name (e.g. "send-64", "unixbench.score").
+    pub name: String,
+    /// Which way is better.
+    #[serde(default)]
+    pub direction: Direction,
+    /// Meaning of the cells' `change`.
+    #[serde(default)]
+    pub change_kind: ChangeKind,
+    /// Unit of the values, where known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
+    /// One cell per kernel, in [`Comparison::kernels`] order.
+    pub cells: Vec<Cell>,
+}
+
+/// A comparison table: kernels (the first is the baseline) × rows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Comparison {
+    /// JSON schema version ([`SCHEMA_VERSION`]).
+    pub schema: u32,
+    /// Producing tool or format: "mmtests", "lkp", "amd", "schedlab".
+    pub tool: String,
+    /// Benchmark or test name.
+    #[serde(default)]
+    pub benchmark: String,
+    /// Kernel (or commit) names; index 0 is the baseline.
+    pub kernels: Vec<String>,
+    /// The rows, in display order.
+    pub rows: Vec<Row>,
+    /// Free-form facts about the table (era, machine, units, options used).
+    #[serde(default)]
+    pub meta: BTreeMap<String, String>,
+}
+
+impl Comparison {
+    /// An empty comparison of `kernels` by `tool`.
+    pub fn new(tool: impl Into<String>, benchmark: impl Into<String>, kernels: Vec<String>) -> Self {
+        Comparison {
+            schema: SCHEMA_VERSION,
+            tool: tool.into(),
+            benchmark: benchmark.into(),
+            kernels,
+            rows: Vec::new(),
+            meta: BTreeMap::new(),
+        }
+    }
+
+    /// Check the shape: at least one kernel, and every row has one cell per kernel.
+    pub fn validate(&self) -> Result<()> {
+        if self.schema != SCHEMA_VERSION {
+            return Err(Error::domain(format!(
+                "comparison schema {} is not supported (this schedlab reads {SCHEMA_VERSION})",
+                self.schema
+            )));
+        }
+        if self.kernels.is_empty() {
+            return Err(Error::domain("a comparison needs at least one kernel"));
+        }
+        for r in &self.rows {
+            if r.cells.len() != self.kernels.len() {
+                return Err(Error::domain(format!(
+                    "row '{} {}' has {} cells for {} kernels",
+                    r.group,
+                    r.name,
+                    r.cells.len(),
+                    self.kernels.len()
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The JSON form (NaN and infinities become null).
+    pub fn to_json(&self) -> Result<String> {
+        serde_json::to_string(self).map_err(|e| Error::Internal(format!("JSON encoding: {e}")))
+    }
+
+    /// Read the JSON form back, validating it.
+    pub fn from_json(text: &str) -> Result<Self> {
+        let c: Comparison = serde_json::from_str(text).map_err(|e| {
+            Error::parse(Some("<comparison json>"), Some(e.line()), format!("invalid comparison JSON: {e}"))
+        })?;
+        c.validate()?;
+        Ok(c)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_round_trip_and_validation() {
+        let mut c = Comparison::new("mmtests", "netperf-udp", vec!["a".into(), "b".into()]);
+        c.rows.push(Row {
+            group: "Hmean".into(),
+            name: "send-64".into(),
+            direction: Direction::Higher,
+            change_kind: ChangeKind::Improvement,
+            unit: None,
+            cells: vec![
+                Cell { value: Some(431.34), change: Some(0.0), ..Default::default() },
+                Cell { value: Some(428.83), change: Some(-0.58), significant: Some(false), ..Default::default() },
+            ],
+        });
+        let j = c.to_json().unwrap();
+        assert_eq!(Comparison::from_json(&j).unwrap(), c);
+        c.rows[0].cells.pop();
+        let j = c.to_json().unwrap();
+        assert!(Comparison::from_json(&j).is_err());
+        assert!(matches!(Comparison::from_json("{"), Err(Error::Parse { .. })));
+    }
+}

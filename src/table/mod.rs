@@ -1,0 +1,14 @@
+//! The one data model of comparison tables, shared by every tool.
+//!
+//! MMTests compare tables, lkp ncompare tables, AMD's normalised tables and the
+//! markdown/CSV/JSON/HTML renderings are all views of one [`Comparison`]: rows
+//! (operations or metrics) × kernels, each cell holding a value, its spread, the
+//! change against the baseline, the verdict and the test that decided it. Each
+//! tool's exact text format is a renderer and parser of this model, living in that
+//! tool's module; the quirks of a tool stay there.
+
+pub mod comparison;
+pub mod verdict;
+
+pub use comparison::{Cell, ChangeKind, Comparison, Direction, Row, SCHEMA_VERSION};
+pub use verdict::{decide, Verdict, VerdictRule};

@@ -1,0 +1,46 @@
+"""The `schedlab` command: exit codes, messages naming the file, the example job."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from schedlab.cli import main
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "schedlab", *args], capture_output=True, text=True, timeout=120)
+
+
+def test_stats_example_prints_summary_and_verdict():
+    r = run("stats", "--example")
+    assert r.returncode == 0, r.stderr
+    assert "generated samples" in r.stdout
+    assert "unixbench-execl-base" in r.stdout and "unixbench-execl-head" in r.stdout
+    assert "worse" in r.stdout
+
+
+def test_stats_compares_files_and_names_bad_ones(tmp_path):
+    a = tmp_path / "a.txt"
+    b = tmp_path / "b.txt"
+    a.write_text("10 11 12 10.5 11.5\n")
+    b.write_text("10.2 11.1 11.9 10.4 11.6\n")
+    r = run("stats", "--lower-is-better", str(a), str(b))
+    assert r.returncode == 0, r.stderr
+    assert "no significant change" in r.stdout
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"1 2\n3 four\n")
+    r = run("stats", str(a), str(bad))
+    assert r.returncode == 2
+    assert f"{bad}:2: expected a number, got 'four'" in r.stderr
+    r = run("stats", str(tmp_path / "nope.txt"))
+    assert r.returncode == 2 and "nope.txt" in r.stderr
+
+
+def test_no_command_is_a_usage_error(capsys):
+    assert main([]) == 2
+
+
+def test_version(capsys):
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.startswith("schedlab ")
