@@ -118,14 +118,17 @@ def _ints(x: Any, name: str, dtype: Any = np.int64) -> np.ndarray:
 
 
 def _state_codes(states: Any) -> np.ndarray:
-    """The state letters as ASCII codes; anything else becomes ``?`` (refused by the core)."""
+    """The state letters as ASCII codes (the core refuses letters other than R, W, S)."""
     a = np.asarray(states)
     if a.dtype.kind == "u" and a.dtype.itemsize == 1:
         return np.ascontiguousarray(a)
     out = np.empty(len(a), dtype=np.uint8)
     for i, s in enumerate(a.tolist()):
         s = s.decode("ascii", "replace") if isinstance(s, bytes) else str(s)
-        out[i] = ord(s) if len(s) == 1 and s in "RWS" else ord("?")
+        if len(s) != 1 or not s.isascii():
+            raise ParseError(f"segment {i}: unknown state {s[:40]!r}: expected R (running), W (runnable, "
+                             "preempted) or S (sleeping)", column="state")
+        out[i] = ord(s)
     return out
 
 
