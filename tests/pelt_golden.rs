@@ -137,3 +137,23 @@ fn scenario_execl_like_noue() {
 fn scenario_invariance() {
     check("invariance", "pelt_invariance.golden.csv", Init::Kernel, true);
 }
+
+#[test]
+fn count_rows_is_exact() {
+    use schedlab::pelt::driver::{count_rows, count_rows_by_event};
+    use schedlab::pelt::row::Count;
+    for trace in ["periodic25", "periodic50", "step10to80", "execl_like", "invariance"] {
+        let segs = read_trace_csv(&data(&format!("inputs/pelt_{trace}.csv"))).unwrap();
+        for tick_ns in [4_000_000, 1_000_000, 3_333_333] {
+            let cfg = Config { tick_ns, ..Config::default() };
+            let mut c = Count::default();
+            simulate(&segs, &cfg, &mut c).unwrap();
+            assert_eq!(count_rows(&segs, &cfg), c.0, "{trace} tick {tick_ns}");
+            let rows = schedlab::pelt::simulate_rows(&segs, &cfg).unwrap();
+            let by = count_rows_by_event(&segs, &cfg);
+            for e in schedlab::pelt::Event::ALL {
+                assert_eq!(by[e as usize], rows.iter().filter(|r| r.event == e).count() as u64, "{trace} {e:?}");
+            }
+        }
+    }
+}

@@ -175,3 +175,18 @@ def test_decay_load_by_hand():
     assert pelt.decay_load(1024, 32) == 511
     assert pelt.decay_load(2**63, 2017) == 0
     np.testing.assert_array_equal(pelt.decay_load([1024, 47742], [32, 1]), [511, 46718])
+
+
+def test_selecting_columns_and_events(data_dir):
+    path = data_dir / "pelt" / "inputs" / "pelt_execl_like.csv"
+    full = pelt.simulate(path)
+    part = pelt.simulate(path, columns=["t_ns", "p_util_avg", "event"], events=["sleep", "wake"])
+    assert list(part.columns) == ["t_ns", "event", "p_util_avg"]
+    want = full[full["event"].isin(["sleep", "wake"])][["t_ns", "event", "p_util_avg"]].reset_index(drop=True)
+    pd.testing.assert_frame_equal(part, want)
+    import schedlab
+
+    with pytest.raises(schedlab.DomainError, match="unknown column 'nope'"):
+        pelt.simulate(path, columns=["nope"])
+    with pytest.raises(schedlab.DomainError, match="unknown event 'nap'"):
+        pelt.simulate(path, events="nap")

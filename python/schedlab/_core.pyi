@@ -69,6 +69,8 @@ def pelt_simulate_arrays(
     execl_fix: bool | None,
     tick_ns: int,
     start_ns: int,
+    columns: list[str] | None = None,
+    events: list[str] | None = None,
 ) -> dict[str, np.ndarray]: ...
 def pelt_simulate_file(
     path: str | PathLike[str],
@@ -78,6 +80,8 @@ def pelt_simulate_file(
     execl_fix: bool | None,
     tick_ns: int,
     start_ns: int,
+    columns: list[str] | None = None,
+    events: list[str] | None = None,
 ) -> dict[str, np.ndarray]: ...
 def pelt_simulate_csv(
     data: bytes | None,

@@ -41,7 +41,9 @@ use super::row::{Event, Row, Sink};
 use super::schedutil::sugov_perf;
 use super::signal::{pelt_divider, SchedAvg};
 use super::trace::{validate, Segment, State};
-use super::util_est::{cfs_dequeue, cfs_enqueue, rule_by_name, Sample, TaskUtilEst, Timing, UtilEstRule};
+use super::util_est::{
+    cfs_dequeue, cfs_enqueue, rule_by_name, D519329f72, Sample, TaskUtilEst, Timing, UtilEstRule, V4_17, V6_12,
+};
 use crate::error::{Error, Result};
 
 /// How a new task's utilization starts.
@@ -129,9 +131,11 @@ struct CfsRq {
     curr: bool,
 }
 
-/// The simulated CPU: clocks, the task, its cfs_rq and the cpufreq call count.
-struct Cpu {
+/// The simulated CPU: clocks, the task, its cfs_rq and the cpufreq call count; generic
+/// over the util_est rule so that the built-in rules are called statically.
+struct Cpu<'r, R: UtilEstRule + ?Sized> {
     cfg: Config,
+    rule: &'r R,
     execl_fix: bool,
     clock: RqClock,
     cpu_cap: u64,
@@ -141,11 +145,12 @@ struct Cpu {
     cpufreq_calls: u64,
 }
 
-impl Cpu {
-    fn new(cfg: Config) -> Self {
+impl<'r, R: UtilEstRule + ?Sized> Cpu<'r, R> {
+    fn new(cfg: Config, rule: &'r R) -> Self {
         Cpu {
             cfg,
-            execl_fix: cfg.execl_fix.unwrap_or_else(|| cfg.rule.has_execl_fix()),
+            rule,
+            execl_fix: cfg.execl_fix.unwrap_or_else(|| rule.has_execl_fix()),
             clock: RqClock::new(cfg.start_ns),
             cpu_cap: SCHED_CAPACITY_SCALE,
             freq_cap: SCHED_CAPACITY_SCALE,
@@ -164,15 +169,26 @@ impl Cpu {
     #[inline]
     fn update_load_avg(&mut self, attach: bool) {
         let now = self.clock.pelt_now();
-        if self.task.avg.last_update_time != 0 {
+        // Once attached, the task and its cfs_rq sit at the same clock position and are
+        // always updated together: they take the same step (computed once).
+        let cfs_step = self.cfs.avg.step(now);
+        let se = &self.task.avg;
+        if se.last_update_time != 0 {
+            let step = if se.last_update_time == self.cfs.avg.last_update_time
+                && se.period_contrib == self.cfs.avg.period_contrib
+            {
+                cfs_step
+            } else {
+                se.step(now)
+            };
             let load = u64::from(self.task.on_rq);
-            let changed = self.task.avg.update(now, load, load, self.cfs.curr, NICE_0_WEIGHT);
+            let changed = self.task.avg.update_with_step(&step, load, load, self.cfs.curr, NICE_0_WEIGHT);
             if changed && self.cfg.util_est {
-                self.cfg.rule.util_avg_changed(&mut self.task.ue);
+                self.rule.util_avg_changed(&mut self.task.ue);
             }
         }
         let cfs = &mut self.cfs;
-        let decayed = cfs.avg.update(now, cfs.load_weight, cfs.h_nr_running, cfs.curr, 1);
+        let decayed = cfs.avg.update_with_step(&cfs_step, cfs.load_weight, cfs.h_nr_running, cfs.curr, 1);
         if self.task.avg.last_update_time == 0 && attach {
             self.attach();
         } else if decayed {
@@ -217,7 +233,7 @@ impl Cpu {
 
     fn util_est_enqueue(&mut self) {
         if self.cfg.util_est {
-            cfs_enqueue(self.cfg.rule, &mut self.cfs.util_est, &self.task.ue);
+            cfs_enqueue(self.rule, &mut self.cfs.util_est, &self.task.ue);
         }
     }
 
@@ -272,7 +288,7 @@ impl Cpu {
 
     fn sleep(&mut self, now: u64) {
         self.update_rq_clock(now);
-        let rule = self.cfg.rule;
+        let rule = self.rule;
         if self.cfg.util_est && rule.timing() == Timing::BeforeDequeue {
             cfs_dequeue(rule, &mut self.cfs.util_est, &self.task.ue);
             let s = self.sample();
@@ -293,8 +309,9 @@ impl Cpu {
         self.clock.switch_to_idle(self.cfs.avg.util_sum);
     }
 
+    #[inline]
     fn row(&self, t_ns: u64, event: Event, seg: u64, state: State) -> Row {
-        let rule = self.cfg.rule;
+        let rule = self.rule;
         let ue = &self.task.ue;
         let cpu = CpuSignals {
             util_avg: self.cfs.avg.util_avg,
@@ -349,6 +366,9 @@ impl Cpu {
 
 /// Replay `trace` with `cfg`, handing every event's row to `sink` in time order.
 /// Returns the number of rows. The trace is validated first ([`validate`]).
+///
+/// The built-in rules (recognised by [`UtilEstRule::name`]) are dispatched statically;
+/// any other implementation is called through `dyn`.
 pub fn simulate<S: Sink + ?Sized>(trace: &[Segment], cfg: &Config, sink: &mut S) -> Result<u64> {
     validate(trace)?;
     if cfg.start_ns < 1024 || cfg.start_ns > i64::MAX as u64 / 2 {
@@ -357,11 +377,24 @@ pub fn simulate<S: Sink + ?Sized>(trace: &[Segment], cfg: &Config, sink: &mut S)
     if cfg.tick_ns == 0 {
         return Err(Error::domain("tick_ns must be > 0"));
     }
-    let mut cpu = Cpu::new(*cfg);
+    match cfg.rule.name() {
+        "6.12" => run(trace, Cpu::new(*cfg, &V6_12), sink),
+        "4.17" => run(trace, Cpu::new(*cfg, &V4_17), sink),
+        "d519329f72" => run(trace, Cpu::new(*cfg, &D519329f72), sink),
+        _ => run(trace, Cpu::new(*cfg, cfg.rule), sink),
+    }
+}
+
+fn run<R: UtilEstRule + ?Sized, S: Sink + ?Sized>(trace: &[Segment], mut cpu: Cpu<'_, R>, sink: &mut S) -> Result<u64> {
+    let cfg = cpu.cfg;
     let mut n: u64 = 0;
-    let mut emit = |cpu: &Cpu, sink: &mut S, t: u64, ev: Event, seg: u64, st: State| -> Result<()> {
+    let mut emit = |cpu: &Cpu<'_, R>, sink: &mut S, t: u64, ev: Event, seg: u64, st: State| -> Result<()> {
         n += 1;
-        sink.row(&cpu.row(t, ev, seg, st))
+        if sink.wants(ev) {
+            sink.row(&cpu.row(t, ev, seg, st))
+        } else {
+            Ok(())
+        }
     };
     let mut t = cfg.start_ns;
     cpu.fork();
@@ -429,9 +462,56 @@ pub fn simulate<S: Sink + ?Sized>(trace: &[Segment], cfg: &Config, sink: &mut S)
     Ok(n)
 }
 
+/// The exact number of rows of each [`Event`] (indexed by `Event as usize`) that
+/// [`simulate`] produces for a (valid) trace, computed without simulating (to size
+/// output buffers).
+pub fn count_rows_by_event(trace: &[Segment], cfg: &Config) -> [u64; 8] {
+    let tick = cfg.tick_ns.max(1);
+    let mut n = [0u64; 8];
+    let mut add = |e: Event, k: u64| {
+        if let Some(c) = n.get_mut(e as usize) {
+            *c += k;
+        }
+    };
+    add(Event::Fork, 1);
+    add(Event::End, 1);
+    let mut t = cfg.start_ns;
+    let mut prev: Option<State> = None;
+    for seg in trace {
+        match (prev, seg.state) {
+            (Some(p), s) if p == s => {}
+            (None, State::Run) | (Some(State::Wait), State::Run) => add(Event::Run, 1),
+            (None, _) => {}
+            (Some(State::Sleep), s) => {
+                add(Event::WakePre, 1);
+                add(Event::Wake, 1);
+                if s == State::Run {
+                    add(Event::Run, 1);
+                }
+            }
+            (Some(State::Run), State::Wait) => add(Event::Preempt, 1),
+            (Some(State::Run), State::Sleep) => add(Event::Sleep, 1),
+            // same state (handled above) or W -> S (refused by validate())
+            (Some(State::Wait), _) | (Some(State::Run), State::Run) => {}
+        }
+        let end = t.saturating_add(seg.dur_ns);
+        if seg.state == State::Run {
+            add(Event::Tick, end / tick - t / tick);
+        }
+        t = end;
+        prev = Some(seg.state);
+    }
+    n
+}
+
+/// The exact number of rows [`simulate`] produces for a (valid) trace.
+pub fn count_rows(trace: &[Segment], cfg: &Config) -> u64 {
+    count_rows_by_event(trace, cfg).iter().sum()
+}
+
 /// Replay `trace` and collect the rows.
 pub fn simulate_rows(trace: &[Segment], cfg: &Config) -> Result<Vec<Row>> {
-    let mut rows = Vec::with_capacity(trace.len() * 3);
+    let mut rows = Vec::with_capacity(count_rows(trace, cfg).min(1 << 28) as usize);
     simulate(trace, cfg, &mut rows)?;
     Ok(rows)
 }

@@ -36,6 +36,17 @@ impl State {
         }
     }
 
+    /// The state of an ASCII letter (`b'R'`, `b'W'`, `b'S'`).
+    #[inline]
+    pub fn from_byte(b: u8) -> Option<State> {
+        match b {
+            b'R' => Some(State::Run),
+            b'W' => Some(State::Wait),
+            b'S' => Some(State::Sleep),
+            _ => None,
+        }
+    }
+
     /// Parse a one-letter code.
     pub fn from_letter(s: &str) -> Option<State> {
         match s {
@@ -134,7 +145,7 @@ pub fn segments_from_columns(dur_ns: &[i64], state: &[u8], cpu_cap: &[i64], freq
             return Err(at("dur_ns", format!("duration must be > 0 ns, got {d}")));
         }
         let code = state.get(i).copied().unwrap_or(b'?');
-        let st = State::from_letter(std::str::from_utf8(&[code]).unwrap_or("?")).ok_or_else(|| {
+        let st = State::from_byte(code).ok_or_else(|| {
             at("state", format!("unknown state {:?}: expected R (running), W (runnable, preempted) or S (sleeping)", code as char))
         })?;
         let cap = |col: &str, v: &[i64]| -> Result<u32> {

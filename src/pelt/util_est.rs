@@ -279,14 +279,14 @@ pub fn rule_by_name(name: &str) -> Result<&'static dyn UtilEstRule> {
 
 /// `util_est_enqueue(cfs_rq, p)`: add the task's estimate to the cfs_rq sum (`u32`, wrapping).
 #[inline]
-pub fn cfs_enqueue(rule: &dyn UtilEstRule, cfs_util_est: &mut u32, ue: &TaskUtilEst) {
+pub fn cfs_enqueue<R: UtilEstRule + ?Sized>(rule: &R, cfs_util_est: &mut u32, ue: &TaskUtilEst) {
     *cfs_util_est = cfs_util_est.wrapping_add(rule.cfs_amount(ue));
 }
 
 /// `util_est_dequeue(cfs_rq, p)`: remove the task's estimate from the cfs_rq sum, never
 /// below zero (`lsub_positive`).
 #[inline]
-pub fn cfs_dequeue(rule: &dyn UtilEstRule, cfs_util_est: &mut u32, ue: &TaskUtilEst) {
+pub fn cfs_dequeue<R: UtilEstRule + ?Sized>(rule: &R, cfs_util_est: &mut u32, ue: &TaskUtilEst) {
     *cfs_util_est -= (*cfs_util_est).min(rule.cfs_amount(ue));
 }
 

@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::pelt::cpu_util::{cpu_util, CpuSignals, Dst, TaskSignals};
 use crate::pelt::driver::{self, Config, Init};
 use crate::pelt::ftrace::{self, FtraceTask};
-use crate::pelt::row::{CsvWriter, Row, Sink};
+use crate::pelt::row::{CsvWriter, Event, Row, Sink};
 use crate::pelt::schedutil;
 use crate::pelt::signal::{decay_load, SchedAvg};
 use crate::pelt::trace::{self, Segment, State};
@@ -25,38 +25,96 @@ fn slice<'a, T: numpy::Element + Copy>(a: &'a PyReadonlyArray1<'_, T>) -> Cow<'a
     }
 }
 
-/// The rows as column vectors, in the dtypes the DataFrame gets.
-#[derive(Default)]
-struct Columns {
-    t_ns: Vec<i64>,
-    event: Vec<u8>,
-    seg: Vec<i64>,
-    state: Vec<u8>,
-    cpu_cap: Vec<i32>,
-    freq_cap: Vec<i32>,
-    clock_task: Vec<i64>,
-    clock_pelt: Vec<i64>,
-    lost_idle_time: Vec<i64>,
-    p_util_avg: Vec<i32>,
-    p_util_sum: Vec<i64>,
-    p_period_contrib: Vec<i32>,
-    p_runnable_avg: Vec<i32>,
-    p_load_avg: Vec<i32>,
-    p_last_update_time: Vec<i64>,
-    p_util_est: Vec<i32>,
-    p_ue_unchanged: Vec<i8>,
-    p_ue_enqueued: Vec<i64>,
-    cfs_util_avg: Vec<i32>,
-    cfs_util_sum: Vec<i64>,
-    cfs_runnable_avg: Vec<i32>,
-    cfs_load_avg: Vec<i32>,
-    cfs_util_est: Vec<i64>,
-    cpu_util_cfs: Vec<i32>,
-    cpu_util_cfs_boost: Vec<i32>,
-    cpu_util_without_p: Vec<i32>,
-    task_util_est_p: Vec<i32>,
-    sugov_perf: Vec<i32>,
-    cpufreq_calls: Vec<i64>,
+/// Declares the output columns once: name, numpy dtype, and the value from a [`Row`].
+/// Utilization-like values are bounded by the model (≤ a few thousand), times by
+/// `trace::MAX_TRACE_NS` (< 2^62) and util_est by 2^32: the conversions are exact.
+macro_rules! columns {
+    ($($name:ident: $ty:ty = |$r:ident| $val:expr;)*) => {
+        /// The rows as column vectors (only the selected columns are filled).
+        struct Columns {
+            $($name: Option<Vec<$ty>>,)*
+            events: u8,
+        }
+
+        /// Every column name, in output order (the golden columns, then `p_ue_enqueued`).
+        const COLUMN_NAMES: &[&str] = &[$(stringify!($name)),*];
+
+        impl Columns {
+            /// Columns named in `select` (all when None), sized for `n` rows, keeping the
+            /// events whose bit is set in `events`.
+            fn new(select: Option<&[String]>, n: usize, events: u8) -> Result<Self> {
+                if let Some(sel) = select {
+                    if let Some(bad) = sel.iter().find(|c| !COLUMN_NAMES.contains(&c.as_str())) {
+                        return Err(Error::domain(format!("unknown column '{bad}'; columns: {}", COLUMN_NAMES.join(", "))));
+                    }
+                }
+                let want = |name: &str| select.is_none_or(|s| s.iter().any(|c| c == name));
+                Ok(Columns { $($name: want(stringify!($name)).then(|| Vec::with_capacity(n)),)* events })
+            }
+
+            fn into_dict<'py>(self, py: Python<'py>, enqueued: bool) -> PyResult<Bound<'py, PyDict>> {
+                let d = PyDict::new(py);
+                $(
+                    if let Some(v) = self.$name {
+                        if stringify!($name) != "p_ue_enqueued" || enqueued {
+                            d.set_item(stringify!($name), v.into_pyarray(py))?;
+                        }
+                    }
+                )*
+                Ok(d)
+            }
+        }
+
+        impl Sink for Columns {
+            #[inline]
+            fn wants(&self, event: Event) -> bool {
+                self.events & (1 << (event as u8)) != 0
+            }
+
+            #[inline]
+            fn row(&mut self, row: &Row) -> Result<()> {
+                $(
+                    if let Some(v) = &mut self.$name {
+                        let $r = row;
+                        v.push($val);
+                    }
+                )*
+                Ok(())
+            }
+        }
+    };
+}
+
+columns! {
+    t_ns: i64 = |r| r.t_ns as i64;
+    event: u8 = |r| r.event as u8;
+    seg: i64 = |r| r.seg as i64;
+    state: u8 = |r| state_code(r.state);
+    cpu_cap: i32 = |r| r.cpu_cap as i32;
+    freq_cap: i32 = |r| r.freq_cap as i32;
+    clock_task: i64 = |r| r.clock_task as i64;
+    clock_pelt: i64 = |r| r.clock_pelt as i64;
+    lost_idle_time: i64 = |r| r.lost_idle_time as i64;
+    p_util_avg: i32 = |r| r.p_util_avg as i32;
+    p_util_sum: i64 = |r| i64::from(r.p_util_sum);
+    p_period_contrib: i32 = |r| r.p_period_contrib as i32;
+    p_runnable_avg: i32 = |r| r.p_runnable_avg as i32;
+    p_load_avg: i32 = |r| r.p_load_avg as i32;
+    p_last_update_time: i64 = |r| r.p_last_update_time as i64;
+    p_util_est: i32 = |r| r.p_util_est as i32;
+    p_ue_unchanged: i8 = |r| i8::from(r.p_ue_unchanged);
+    cfs_util_avg: i32 = |r| r.cfs_util_avg as i32;
+    cfs_util_sum: i64 = |r| i64::from(r.cfs_util_sum);
+    cfs_runnable_avg: i32 = |r| r.cfs_runnable_avg as i32;
+    cfs_load_avg: i32 = |r| r.cfs_load_avg as i32;
+    cfs_util_est: i64 = |r| i64::from(r.cfs_util_est);
+    cpu_util_cfs: i32 = |r| r.cpu_util_cfs as i32;
+    cpu_util_cfs_boost: i32 = |r| r.cpu_util_cfs_boost as i32;
+    cpu_util_without_p: i32 = |r| r.cpu_util_without_p as i32;
+    task_util_est_p: i32 = |r| r.task_util_est_p as i32;
+    sugov_perf: i32 = |r| r.sugov_perf as i32;
+    cpufreq_calls: i64 = |r| r.cpufreq_calls as i64;
+    p_ue_enqueued: i64 = |r| i64::from(r.p_ue_enqueued);
 }
 
 fn state_code(s: State) -> u8 {
@@ -67,67 +125,38 @@ fn state_code(s: State) -> u8 {
     }
 }
 
-// Utilization-like values are bounded by the model (≤ a few thousand), times by
-// trace::MAX_TRACE_NS (< 2^62), util_est by 2^31: the conversions below are exact.
-impl Sink for Columns {
-    fn row(&mut self, r: &Row) -> Result<()> {
-        self.t_ns.push(r.t_ns as i64);
-        self.event.push(r.event as u8);
-        self.seg.push(r.seg as i64);
-        self.state.push(state_code(r.state));
-        self.cpu_cap.push(r.cpu_cap as i32);
-        self.freq_cap.push(r.freq_cap as i32);
-        self.clock_task.push(r.clock_task as i64);
-        self.clock_pelt.push(r.clock_pelt as i64);
-        self.lost_idle_time.push(r.lost_idle_time as i64);
-        self.p_util_avg.push(r.p_util_avg as i32);
-        self.p_util_sum.push(i64::from(r.p_util_sum));
-        self.p_period_contrib.push(r.p_period_contrib as i32);
-        self.p_runnable_avg.push(r.p_runnable_avg as i32);
-        self.p_load_avg.push(r.p_load_avg as i32);
-        self.p_last_update_time.push(r.p_last_update_time as i64);
-        self.p_util_est.push(r.p_util_est as i32);
-        self.p_ue_unchanged.push(i8::from(r.p_ue_unchanged));
-        self.p_ue_enqueued.push(i64::from(r.p_ue_enqueued));
-        self.cfs_util_avg.push(r.cfs_util_avg as i32);
-        self.cfs_util_sum.push(i64::from(r.cfs_util_sum));
-        self.cfs_runnable_avg.push(r.cfs_runnable_avg as i32);
-        self.cfs_load_avg.push(r.cfs_load_avg as i32);
-        self.cfs_util_est.push(i64::from(r.cfs_util_est));
-        self.cpu_util_cfs.push(r.cpu_util_cfs as i32);
-        self.cpu_util_cfs_boost.push(r.cpu_util_cfs_boost as i32);
-        self.cpu_util_without_p.push(r.cpu_util_without_p as i32);
-        self.task_util_est_p.push(r.task_util_est_p as i32);
-        self.sugov_perf.push(r.sugov_perf as i32);
-        self.cpufreq_calls.push(r.cpufreq_calls as i64);
-        Ok(())
+/// Bit `Event as u8` set for each event named (all when None).
+fn event_mask(events: Option<&[String]>) -> Result<u8> {
+    let Some(names) = events else { return Ok(0xff) };
+    let mut mask = 0u8;
+    for n in names {
+        let e = Event::ALL.iter().find(|e| e.name() == n.as_str()).ok_or_else(|| {
+            let all: Vec<&str> = Event::ALL.iter().map(|e| e.name()).collect();
+            Error::domain(format!("unknown event '{n}'; events: {}", all.join(", ")))
+        })?;
+        mask |= 1 << (*e as u8);
     }
-}
-
-impl Columns {
-    fn into_dict<'py>(self, py: Python<'py>, enqueued: bool) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        macro_rules! put { ($($f:ident),*) => {$( d.set_item(stringify!($f), self.$f.into_pyarray(py))?; )*} }
-        put!(t_ns, event, seg, state, cpu_cap, freq_cap, clock_task, clock_pelt, lost_idle_time, p_util_avg,
-             p_util_sum, p_period_contrib, p_runnable_avg, p_load_avg, p_last_update_time, p_util_est,
-             p_ue_unchanged, cfs_util_avg, cfs_util_sum, cfs_runnable_avg, cfs_load_avg, cfs_util_est,
-             cpu_util_cfs, cpu_util_cfs_boost, cpu_util_without_p, task_util_est_p, sugov_perf, cpufreq_calls);
-        if enqueued {
-            d.set_item("p_ue_enqueued", self.p_ue_enqueued.into_pyarray(py))?;
-        }
-        Ok(d)
-    }
+    Ok(mask)
 }
 
 fn config(init: &str, util_est: bool, rule: &str, execl_fix: Option<bool>, tick_ns: u64, start_ns: u64) -> Result<Config> {
     Ok(Config { init: Init::parse(init)?, util_est, rule: rule_by_name(rule)?, execl_fix, tick_ns, start_ns })
 }
 
-fn rows_dict<'py>(py: Python<'py>, segs: Result<Vec<Segment>>, cfg: Result<Config>) -> PyResult<Bound<'py, PyDict>> {
+/// Which rows and columns to return.
+struct Select {
+    columns: Option<Vec<String>>,
+    events: Option<Vec<String>>,
+}
+
+fn rows_dict<'py>(py: Python<'py>, segs: Vec<Segment>, cfg: Result<Config>, sel: Select) -> PyResult<Bound<'py, PyDict>> {
     let (cols, enqueued) = run(py, || {
-        let segs = segs?;
         let cfg = cfg?;
-        let mut cols = Columns::default();
+        let mask = event_mask(sel.events.as_deref())?;
+        // Sized exactly up front: no reallocation of the ~130 bytes/row.
+        let by_event = driver::count_rows_by_event(&segs, &cfg);
+        let n: u64 = Event::ALL.iter().filter(|e| mask & (1 << (**e as u8)) != 0).map(|e| by_event[*e as usize]).sum();
+        let mut cols = Columns::new(sel.columns.as_deref(), n.min(1 << 31) as usize, mask)?;
         driver::simulate(&segs, &cfg, &mut cols)?;
         Ok((cols, cfg.rule.has_enqueued()))
     })?;
@@ -136,7 +165,7 @@ fn rows_dict<'py>(py: Python<'py>, segs: Result<Vec<Segment>>, cfg: Result<Confi
 
 /// Simulate a trace given as columns; returns a dict of numpy columns.
 #[pyfunction]
-#[pyo3(signature = (dur_ns, state, cpu_cap, freq_cap, init, util_est, rule, execl_fix, tick_ns, start_ns))]
+#[pyo3(signature = (dur_ns, state, cpu_cap, freq_cap, init, util_est, rule, execl_fix, tick_ns, start_ns, columns=None, events=None))]
 #[allow(clippy::too_many_arguments)]
 fn pelt_simulate_arrays<'py>(
     py: Python<'py>,
@@ -150,15 +179,17 @@ fn pelt_simulate_arrays<'py>(
     execl_fix: Option<bool>,
     tick_ns: u64,
     start_ns: u64,
+    columns: Option<Vec<String>>,
+    events: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (d, s, c, f) = (slice(&dur_ns), slice(&state), slice(&cpu_cap), slice(&freq_cap));
     let segs = run(py, || trace::segments_from_columns(&d, &s, &c, &f))?;
-    rows_dict(py, Ok(segs), config(init, util_est, rule, execl_fix, tick_ns, start_ns))
+    rows_dict(py, segs, config(init, util_est, rule, execl_fix, tick_ns, start_ns), Select { columns, events })
 }
 
 /// Simulate a trace CSV file; returns a dict of numpy columns.
 #[pyfunction]
-#[pyo3(signature = (path, init, util_est, rule, execl_fix, tick_ns, start_ns))]
+#[pyo3(signature = (path, init, util_est, rule, execl_fix, tick_ns, start_ns, columns=None, events=None))]
 #[allow(clippy::too_many_arguments)]
 fn pelt_simulate_file<'py>(
     py: Python<'py>,
@@ -169,9 +200,11 @@ fn pelt_simulate_file<'py>(
     execl_fix: Option<bool>,
     tick_ns: u64,
     start_ns: u64,
+    columns: Option<Vec<String>>,
+    events: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let segs = run(py, || trace::read_trace_csv(&path))?;
-    rows_dict(py, Ok(segs), config(init, util_est, rule, execl_fix, tick_ns, start_ns))
+    rows_dict(py, segs, config(init, util_est, rule, execl_fix, tick_ns, start_ns), Select { columns, events })
 }
 
 /// Simulate the trace CSV `data` (or the file at `path` when `data` is None) and render
