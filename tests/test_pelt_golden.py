@@ -107,3 +107,22 @@ def test_util_est_update_golden(pelt_dir):
     np.testing.assert_array_equal(got["ewma"].to_numpy(), g["ewma_out"].to_numpy())
     np.testing.assert_array_equal(got["unchanged"].to_numpy(), g["flag_out"].to_numpy().astype(bool))
     assert len(g) == 20000
+
+
+def test_simulate_csv_streams_to_a_callable(pelt_dir):
+    chunks: list[bytes] = []
+    assert pelt.simulate_csv(pelt_dir / "inputs" / "pelt_invariance.csv", write=chunks.append) is None
+    assert b"".join(chunks) == (pelt_dir / "pelt_invariance.golden.csv").read_bytes()
+
+    def broken(_data):
+        raise BrokenPipeError("reader went away")
+
+    with pytest.raises(BrokenPipeError, match="reader went away"):
+        pelt.simulate_csv(pelt_dir / "inputs" / "pelt_invariance.csv", write=broken)
+
+
+def test_cli_survives_a_closed_pipe(pelt_dir):
+    cmd = f"'{sys.executable}' -m schedlab pelt simulate '{pelt_dir / 'inputs' / 'pelt_execl_like.csv'}' | head -2"
+    res = subprocess.run(cmd, shell=True, capture_output=True, check=True)
+    assert res.stdout.splitlines()[1].startswith(b"1048576000,fork,0,S,")
+    assert b"Traceback" not in res.stderr

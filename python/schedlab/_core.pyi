@@ -5,6 +5,7 @@ Functions here take float64 numpy arrays; the public wrappers in
 """
 
 from os import PathLike
+from typing import Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -93,6 +94,7 @@ def pelt_simulate_csv(
     execl_fix: bool | None,
     tick_ns: int,
     start_ns: int,
+    write: Callable[[bytes], object] | None = None,
 ) -> bytes | None: ...
 def pelt_parse_trace(data: bytes, path: str | None = None) -> dict[str, np.ndarray]: ...
 def pelt_read_trace(path: str | PathLike[str]) -> dict[str, np.ndarray]: ...

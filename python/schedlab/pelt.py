@@ -25,7 +25,7 @@ to build a trace from ``sched_switch``/``sched_wakeup`` text.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, NamedTuple, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -262,11 +262,13 @@ def simulate_csv(
     hz: int = _HZ_DEFAULT,
     start_ns: int = DEFAULT_START_NS,
     name: str | None = None,
+    write: Callable[[bytes], object] | None = None,
 ) -> bytes | None:
     """Like :func:`simulate` but renders CSV exactly as the golden files are written.
 
     ``trace`` is a path or the CSV bytes themselves (``name`` labels them in errors).
-    With ``out`` the CSV goes to that file and None is returned; otherwise the bytes are.
+    With ``out`` the CSV goes to that file, with ``write`` (e.g. ``sys.stdout.buffer.write``)
+    it is streamed to that callable in chunks, and None is returned; otherwise the bytes are.
 
     >>> csv = simulate_csv(b"dur_ns,state\\n1000000,R\\n9000000,S\\n")
     >>> csv.splitlines()[3].decode()
@@ -276,9 +278,9 @@ def simulate_csv(
     out_s = os.fspath(out) if out is not None else None
     if isinstance(trace, (bytes, bytearray, memoryview)):
         return _core.pelt_simulate_csv(bytes(trace), name or "<bytes>", out_s, init, util_est, rule,
-                                       execl_fix, tick_ns, start_ns)
+                                       execl_fix, tick_ns, start_ns, write)
     return _core.pelt_simulate_csv(None, os.fspath(trace), out_s, init, util_est, rule, execl_fix,
-                                   tick_ns, start_ns)
+                                   tick_ns, start_ns, write)
 
 
 def _trace_frame(cols: dict) -> "pd.DataFrame":
@@ -294,6 +296,18 @@ def read_trace(path: str | os.PathLike[str]) -> "pd.DataFrame":
     Errors (unknown state letters, W directly to S, durations ≤ 0, capacities outside
     1..1024, missing columns, truncated lines, non-UTF-8) raise :class:`~schedlab.ParseError`
     with ``path``, ``line`` and ``column``.
+
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "task.csv"
+    >>> _ = p.write_text("dur_ns,state,cpu_cap,freq_cap\n4000000,R,446,512\n4000000,S,446,512\n")
+    >>> read_trace(p).values.tolist()
+    [[4000000, 'R', 446, 512], [4000000, 'S', 446, 512]]
+    >>> _ = p.write_text("dur_ns,state\n4000000,R\n4000000,W\n4000000,S\n")
+    >>> try:
+    ...     read_trace(p)
+    ... except ParseError as e:
+    ...     print(e.line, e.column)
+    4 state
     """
     return _trace_frame(_core.pelt_read_trace(os.fspath(path)))
 

@@ -207,10 +207,36 @@ fn pelt_simulate_file<'py>(
     rows_dict(py, segs, config(init, util_est, rule, execl_fix, tick_ns, start_ns), Select { columns, events })
 }
 
+/// A Python `write(bytes)` callable as an `io::Write`: each chunk is handed over with the
+/// GIL taken back briefly; a Python exception is kept to be re-raised as is (so that a
+/// `BrokenPipeError` stays one).
+struct PyWrite {
+    write: Py<PyAny>,
+    err: Option<PyErr>,
+}
+
+impl std::io::Write for PyWrite {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let r = Python::attach(|py| self.write.call1(py, (PyBytes::new(py, buf),)).map(|_| ()));
+        match r {
+            Ok(()) => Ok(buf.len()),
+            Err(e) => {
+                self.err = Some(e);
+                Err(std::io::Error::other("the Python write() failed"))
+            }
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// Simulate the trace CSV `data` (or the file at `path` when `data` is None) and render
-/// the rows as CSV: written to `out` when given (returns None), else returned as bytes.
+/// the rows as CSV: to the file `out`, or in chunks to the callable `write`, (both
+/// return None), else returned as bytes.
 #[pyfunction]
-#[pyo3(signature = (data, path, out, init, util_est, rule, execl_fix, tick_ns, start_ns))]
+#[pyo3(signature = (data, path, out, init, util_est, rule, execl_fix, tick_ns, start_ns, write=None))]
 #[allow(clippy::too_many_arguments)]
 fn pelt_simulate_csv<'py>(
     py: Python<'py>,
@@ -223,31 +249,40 @@ fn pelt_simulate_csv<'py>(
     execl_fix: Option<bool>,
     tick_ns: u64,
     start_ns: u64,
+    write: Option<Py<PyAny>>,
 ) -> PyResult<Option<Bound<'py, PyBytes>>> {
     let cfg = config(init, util_est, rule, execl_fix, tick_ns, start_ns);
-    let bytes = run(py, || {
+    let mut sink = write.map(|w| PyWrite { write: w, err: None });
+    let result = run(py, || {
         let cfg = cfg?;
         let segs = match &data {
             Some(d) => trace::parse_trace_csv(d, Some(&path))?,
             None => trace::read_trace_csv(std::path::Path::new(&path))?,
         };
         let enq = cfg.rule.has_enqueued();
-        match &out {
-            Some(p) => {
-                let f = std::fs::File::create(p).map_err(|e| Error::io(p, &e))?;
-                let mut w = CsvWriter::new(std::io::BufWriter::new(f), enq, &p.display().to_string())?;
-                driver::simulate(&segs, &cfg, &mut w)?;
-                w.finish()?;
-                Ok(None)
-            }
-            None => {
-                let mut w = CsvWriter::new(Vec::new(), enq, "<stdout>")?;
-                driver::simulate(&segs, &cfg, &mut w)?;
-                Ok(Some(w.finish()?))
-            }
+        if let Some(p) = &out {
+            let f = std::fs::File::create(p).map_err(|e| Error::io(p, &e))?;
+            let mut w = CsvWriter::new(std::io::BufWriter::new(f), enq, &p.display().to_string())?;
+            driver::simulate(&segs, &cfg, &mut w)?;
+            w.finish()?;
+            return Ok(None);
         }
-    })?;
-    Ok(bytes.map(|b| PyBytes::new(py, &b)))
+        if let Some(pw) = sink.as_mut() {
+            let mut w = CsvWriter::new(pw, enq, "<stdout>")?;
+            driver::simulate(&segs, &cfg, &mut w)?;
+            w.finish()?;
+            return Ok(None);
+        }
+        // ~160 bytes a row: reserve once rather than doubling through hundreds of MB.
+        let guess = driver::count_rows(&segs, &cfg).saturating_mul(170).min(1 << 34) as usize;
+        let mut w = CsvWriter::new(Vec::with_capacity(guess), enq, "<memory>")?;
+        driver::simulate(&segs, &cfg, &mut w)?;
+        Ok(Some(w.finish()?))
+    });
+    if let Some(err) = sink.and_then(|s| s.err) {
+        return Err(err);
+    }
+    Ok(result?.map(|b| PyBytes::new(py, &b)))
 }
 
 fn trace_dict<'py>(py: Python<'py>, segs: Vec<Segment>) -> PyResult<Bound<'py, PyDict>> {

@@ -88,6 +88,10 @@ def run_simulate(args: argparse.Namespace) -> int:
     kw = dict(init=args.init, util_est=args.util_est, rule=args.rule, execl_fix=args.execl_fix, hz=args.hz)
     if args.start_ns is not None:
         kw["start_ns"] = args.start_ns
+    out = getattr(sys.stdout, "buffer", None)
+    if args.output is None and out is not None:
+        sys.stdout.flush()
+        kw["write"] = out.write  # streamed: a large trace never sits in memory as CSV
     if args.trace == "-":
         data = sys.stdin.buffer.read()
         csv = pelt.simulate_csv(data, args.output, name="<stdin>", **kw)
@@ -95,6 +99,8 @@ def run_simulate(args: argparse.Namespace) -> int:
         csv = pelt.simulate_csv(args.trace, args.output, **kw)
     if csv is not None:
         _write(csv)
+    if out is not None:
+        out.flush()
     return 0
 
 
