@@ -299,10 +299,10 @@ def read_trace(path: str | os.PathLike[str]) -> "pd.DataFrame":
 
     >>> import pathlib, tempfile
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "task.csv"
-    >>> _ = p.write_text("dur_ns,state,cpu_cap,freq_cap\n4000000,R,446,512\n4000000,S,446,512\n")
+    >>> _ = p.write_text("dur_ns,state,cpu_cap,freq_cap\\n4000000,R,446,512\\n4000000,S,446,512\\n")
     >>> read_trace(p).values.tolist()
     [[4000000, 'R', 446, 512], [4000000, 'S', 446, 512]]
-    >>> _ = p.write_text("dur_ns,state\n4000000,R\n4000000,W\n4000000,S\n")
+    >>> _ = p.write_text("dur_ns,state\\n4000000,R\\n4000000,W\\n4000000,S\\n")
     >>> try:
     ...     read_trace(p)
     ... except ParseError as e:
