@@ -11,14 +11,19 @@
 //! - [`parallel`]: the fork-safe, size-bounded rayon pool every batch runs in.
 //! - [`table`]: the one `Comparison` data model every table format renders and parses.
 //! - [`archive`]: directories and tar/tar.gz/tar.xz/zip archives as one bounded, read-only tree.
+//! - [`lkp`]: lkp-tests (0-day robot) results: result roots, raw-output parsers,
+//!   the `lkp ncompare` table byte for byte, directions and verdicts, report parsing, plots.
+//! - [`mmtests`]: MMTests log extraction and compare-mmtests.pl's tables, per MMTests era.
 //! - [`error`]: the one error type every fallible function returns.
 
 pub mod archive;
 pub mod error;
+pub mod lkp;
 pub mod parallel;
 pub mod pelt;
 pub mod stats;
 pub mod table;
+pub mod mmtests;
 
 #[cfg(feature = "python")]
 pub mod python;

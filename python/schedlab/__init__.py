@@ -4,6 +4,10 @@ Submodules load on first use, so ``import schedlab`` stays fast:
 
 - :mod:`schedlab.stats`: means, spread, percent change by direction, Welch and
   Mann-Whitney tests, bootstrap intervals, Benjamini-Hochberg, batches.
+- :mod:`schedlab.lkp`: lkp-tests (0-day robot) result roots, the ``lkp ncompare``
+  table byte for byte, directions and verdicts, report parsing, plots.
+- :mod:`schedlab.mmtests`: compare-mmtests.pl's tables from MMTests log trees,
+  exactly per MMTests era, pasted-table parsing and overview tables.
 - :mod:`schedlab.pelt`: PELT and util_est replayed with the kernel's integer math.
 
 >>> import schedlab
@@ -25,6 +29,8 @@ from .errors import (
     SchedlabError,
 )
 
+_SUBMODULES = ("stats", "table", "lkp", "mmtests", "report", "examples", "pelt", "cli")
+
 __all__ = [
     "__version__",
     "SchedlabError",
@@ -33,16 +39,14 @@ __all__ = [
     "DomainError",
     "ReadError",
     "FileNotFoundError",
-    "stats",
-    "table",
-    "pelt",
+    *(m for m in _SUBMODULES if m != "cli"),
 ]
-
-_SUBMODULES = {"stats", "table", "cli", "pelt"}
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import stats as stats
     from . import table as table
+    from . import lkp as lkp
+    from . import mmtests as mmtests
     from . import pelt as pelt
 
 
@@ -59,4 +63,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | _SUBMODULES | {"__version__"})
+    return sorted(set(globals()) | set(_SUBMODULES) | {"__version__"})

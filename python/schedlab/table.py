@@ -33,7 +33,7 @@ from .errors import ParseError
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["SCHEMA_VERSION", "Cell", "Row", "Comparison", "register_text_renderer"]
+__all__ = ["SCHEMA_VERSION", "Cell", "Row", "Comparison", "register_text_renderer", "parse_amd"]
 
 #: Version of the JSON form (the same as the Rust core's ``table::SCHEMA_VERSION``).
 SCHEMA_VERSION = 1
@@ -70,6 +70,21 @@ class Row:
 
 
 _TEXT_RENDERERS: dict[str, Callable[["Comparison"], str]] = {}
+
+
+def _fmt_value(v: float, meta: dict[str, str]) -> str:
+    """A value for the generic views: the tool's own decimals where known
+    (``meta['precision']`` or ``meta['mmtests.precision']``), else 2 decimals, with
+    4 significant digits for small values and exponent form for huge ones."""
+    prec = meta.get("precision") or meta.get("mmtests.precision")
+    if prec is not None and prec.isdigit():
+        return f"{v:.{int(prec)}f}"
+    a = abs(v)
+    if a >= 1e7:
+        return f"{v:.4g}"
+    if 0 < a < 1:
+        return f"{v:.4g}"
+    return f"{v:.2f}"
 
 
 def register_text_renderer(tool: str, render: Callable[["Comparison"], str]) -> None:
@@ -159,7 +174,7 @@ class Comparison:
     def _cell_text(self, r: Row, c: Cell, i: int) -> str:
         if c.value is None:
             return "-"
-        s = f"{c.value:.2f}" if abs(c.value) < 1e6 else f"{c.value:.4g}"
+        s = _fmt_value(c.value, self.meta)
         if i > 0 and c.change is not None:
             unit = "" if r.change_kind == "absolute" else "%"
             mark = "*" if c.significant or c.verdict in ("better", "worse", "changed") else ""
@@ -186,6 +201,17 @@ class Comparison:
         render = _TEXT_RENDERERS.get(self.tool)
         return render(self) if render else self.to_markdown()
 
+    def to_amd(self, normalise: bool = False, spread_is_stddev: bool = True) -> str:
+        """AMD's normalised layout (``value [pct imp](CV)`` cells).
+
+        With ``normalise=True`` raw values are divided by the baseline's first and
+        the spread (a standard deviation unless ``spread_is_stddev=False``) becomes
+        a coefficient of variation in percent.
+        """
+        from . import _core
+
+        return _core.render_amd(self.to_json(), bool(normalise), bool(spread_is_stddev))
+
     def _repr_html_(self) -> str:
         colours = {"better": "#d4f4d4", "worse": "#f8d0d0", "changed": "#fff2b3"}
         out = ['<table class="schedlab-comparison">',
@@ -201,3 +227,31 @@ class Comparison:
             out.append("</tr>")
         out.append("</tbody></table>")
         return "".join(out)
+
+
+def parse_amd(text: str) -> list[Comparison]:
+    """Parse AMD's normalised comparison tables (aligned or whitespace-collapsed).
+
+    One :class:`Comparison` per ``Test :`` block: cells hold the normalised value,
+    the percent improvement (``change``, positive = better) and the CV (``spread``).
+
+    >>> text = '''Test          : tbench
+    ... Units         : Normalized throughput
+    ... Interpretation: Higher is better
+    ... Statistic     : AMean
+    ... ====
+    ... Clients: tip[pct imp](CV) vanilla[pct imp](CV)
+    ...            1 1.00 [ 0.00]( 0.82) 1.04 [ 4.33]( 1.84)
+    ... '''
+    >>> c = parse_amd(text)[0]
+    >>> c.kernels, c.rows[0].name, c.rows[0].cells[1].change
+    (['tip', 'vanilla'], '1', 4.33)
+    >>> print(c.to_text().splitlines()[-1])
+               1 1.00 [  0.00]( 0.82) 1.04 [  4.33]( 1.84)
+    """
+    from . import _core
+
+    return [Comparison.from_json(j) for j in _core.parse_amd(text)]
+
+
+register_text_renderer("amd", lambda c: c.to_amd())

@@ -6,8 +6,11 @@
 
 mod arrays;
 mod errors;
+mod lkp;
+mod mmtests;
 mod pelt;
 mod stats;
+mod table;
 
 use pyo3::prelude::*;
 
@@ -16,6 +19,9 @@ use pyo3::prelude::*;
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     stats::register(m)?;
+    table::register(m)?;
+    lkp::register(m)?;
+    mmtests::register(m)?;
     pelt::register(m)?;
     Ok(())
 }

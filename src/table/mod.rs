@@ -7,6 +7,7 @@
 //! tool's exact text format is a renderer and parser of this model, living in that
 //! tool's module; the quirks of a tool stay there.
 
+pub mod amd;
 pub mod comparison;
 pub mod verdict;
 

@@ -1,0 +1,105 @@
+"""``schedlab lkp``: lkp-tests (0-day robot) result roots: the ncompare table, a run's
+stats.json, unite, and the robot's ASCII plot.
+
+The text path imports only the native core (no pandas), so ``schedlab lkp compare``
+starts fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("lkp", help="lkp-tests results: ncompare tables, stats.json, plots",
+                       description="lkp-tests (Intel 0-day robot) results.")
+    lsub = p.add_subparsers(dest="lkp_command", metavar="SUBCOMMAND")
+
+    c = lsub.add_parser("compare", help="the `lkp ncompare` table of BASE against HEAD...",
+                        description="Compare commits' multi-result roots (directories with matrix.json[.gz] "
+                                    "and run subdirectories with job.yaml) as `lkp ncompare` does; the text is "
+                                    "lkp's byte for byte. Other formats add directions, verdicts and p-values.")
+    c.add_argument("-a", "--all", dest="all_keys", action="store_true", help="every metric, no significance filter")
+    c.add_argument("-m", "--more", action="store_true", help="also deny-listed monitors (interrupts, slabinfo, ...)")
+    c.add_argument("--format", choices=("text", "csv", "json", "markdown", "html"), default="text")
+    c.add_argument("--test", choices=("welch", "mwu"), default="welch", help="test behind the verdicts")
+    c.add_argument("base", metavar="BASE")
+    c.add_argument("heads", nargs="+", metavar="HEAD")
+    c.set_defaults(func=run_compare)
+
+    s = lsub.add_parser("stats", help="parse one run's raw outputs and print its stats.json")
+    s.add_argument("run_dir", metavar="RUN_DIR")
+    s.set_defaults(func=run_stats)
+
+    u = lsub.add_parser("unite", help="build matrix.json, avg.json, stddev.json of a result root from its runs")
+    u.add_argument("root", metavar="RESULT_ROOT")
+    u.add_argument("--label", help="prefix of stats_source entries (default: RESULT_ROOT as given)")
+    u.add_argument("--dry-run", action="store_true", help="print matrix.json instead of writing the files")
+    u.set_defaults(func=run_unite)
+
+    pl = lsub.add_parser("plot", help="the robot's 80x20 ASCII plot of a metric, BASE runs vs HEAD runs")
+    pl.add_argument("metric")
+    pl.add_argument("base", metavar="BASE", help="result root (or matrix.json) of the good/base runs")
+    pl.add_argument("head", metavar="HEAD", help="result root (or matrix.json) of the bad/head runs")
+    pl.add_argument("--gnuplot", action="store_true", help="print lkp's gnuplot script instead")
+    pl.set_defaults(func=run_plot)
+    p.set_defaults(func=lambda args: (p.print_help(sys.stderr), 2)[1])
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    from .. import _core
+
+    paths = [args.base] + list(args.heads)
+    if args.format == "text":
+        sys.stdout.write(_core.lkp_compare_text(paths, args.all_keys, args.more))
+        return 0
+    from .. import lkp
+
+    c = lkp.compare(*paths, all_keys=args.all_keys, more=args.more, test=args.test)
+    out = {"csv": c.to_csv, "json": lambda: c.to_json(indent=1) + "\n", "markdown": c.to_markdown,
+           "html": c._repr_html_}[args.format]()
+    sys.stdout.write(out if out.endswith("\n") else out + "\n")
+    return 0
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    from .. import _core
+
+    sys.stdout.write(_core.lkp_run_stats(args.run_dir) + "\n")
+    return 0
+
+
+def run_unite(args: argparse.Namespace) -> int:
+    from .. import lkp
+
+    texts = lkp.unite(args.root, write=not args.dry_run, label=args.label)
+    if args.dry_run:
+        sys.stdout.write(texts[0] + "\n")
+    else:
+        print(f"wrote matrix.json, avg.json, stddev.json in {args.root}")
+    return 0
+
+
+def _samples(path: str, metric: str) -> list[float]:
+    from .. import _core
+    from ..errors import ParseError
+
+    if os.path.isdir(path):
+        commit, axes, keys, values, ints, src = _core.lkp_load(path)
+    else:
+        keys, values, src = _core.lkp_read_matrix(path)
+    for k, v in zip(keys, values):
+        if k == metric:
+            return v
+    raise ParseError(f"metric {metric!r} is not in this matrix", path)
+
+
+def run_plot(args: argparse.Namespace) -> int:
+    from .. import _core
+
+    good = _samples(args.base, args.metric)
+    bad = _samples(args.head, args.metric)
+    sys.stdout.write(_core.lkp_text_plot(args.metric, bad, good, args.gnuplot) + "\n")
+    return 0

@@ -1,0 +1,83 @@
+"""``schedlab mmtests``: MMTests results.
+
+``schedlab mmtests compare -d DIR -b BENCHMARK -n NAME1,NAME2,...`` prints the
+table compare-mmtests.pl of the chosen era prints (``--compat 2018|2024|2025|head``;
+default: the newest era that knows the benchmark and finds the logs), or the
+same comparison as CSV, JSON, markdown or HTML. ``schedlab mmtests parse FILE``
+reads a pasted table and reprints it (or converts it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+FORMATS = ("text", "csv", "json", "markdown", "html")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("mmtests", help="MMTests results: compare-mmtests.pl's tables, exactly",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    msub = p.add_subparsers(dest="mmtests_command", metavar="SUBCOMMAND")
+    c = msub.add_parser("compare", help="compare runs of a benchmark in a work/log tree",
+                        description="The flags of compare-mmtests.pl; text output is byte-identical to it.")
+    c.add_argument("-d", "--directory", required=True, help="the MMTests work/log directory")
+    c.add_argument("-b", "--benchmark", required=True, help="benchmark name, e.g. netperf-udp, tbench4, schbench")
+    c.add_argument("-n", "--names", required=True, help="comma-separated run names; the first is the baseline")
+    c.add_argument("--print-ratio", action="store_true", help="the ratio table with its Gmean line")
+    c.add_argument("--sub-heading", default="", help="keep operations starting with this (a Perl regex)")
+    c.add_argument("--compat", choices=("2018", "2024", "2025", "head"), default=None,
+                   help="MMTests era to reproduce (default: newest that knows the benchmark and its layout)")
+    c.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    c.add_argument("--test", choices=("mmtests", "welch", "mann-whitney"), default="mmtests",
+                   help="what decides the verdict column of csv/json/markdown/html (default: MMTests' marker)")
+    c.add_argument("--alpha", type=float, default=0.05, help="significance level of --test (default 0.05)")
+    c.set_defaults(func=run_compare)
+    q = msub.add_parser("parse", help="read a compare table pasted from mail and reprint or convert it")
+    q.add_argument("file", help="text file holding the table ('-' for stdin)")
+    q.add_argument("--format", choices=FORMATS + ("overview",), default="text",
+                   help="output format; 'overview' prints each kernel's Gmean ratio label")
+    q.set_defaults(func=run_parse)
+    p.set_defaults(func=lambda args: (p.print_help(sys.stderr), 2)[1])
+
+
+def _emit(c, fmt: str) -> None:
+    if fmt == "text":
+        sys.stdout.write(c.to_text())
+    elif fmt == "csv":
+        sys.stdout.write(c.to_csv())
+    elif fmt == "json":
+        sys.stdout.write(c.to_json(indent=1) + "\n")
+    elif fmt == "markdown":
+        sys.stdout.write(c.to_markdown())
+    elif fmt == "html":
+        sys.stdout.write(c._repr_html_() + "\n")
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    from .. import mmtests
+
+    names = [n for n in args.names.split(",") if n]
+    c = mmtests.compare(args.directory, args.benchmark, names, args.compat, print_ratio=args.print_ratio,
+                        sub_heading=args.sub_heading, test=args.test, alpha=args.alpha)
+    for w in c.warnings:
+        print(f"schedlab mmtests: warning: {w}", file=sys.stderr)
+    _emit(c, args.format)
+    return 0
+
+
+def run_parse(args: argparse.Namespace) -> int:
+    from .. import mmtests
+
+    if args.file == "-":
+        text, source = sys.stdin.read(), "<stdin>"
+    else:
+        with open(args.file, encoding="utf-8", errors="replace") as f:
+            text, source = f.read(), args.file
+    c = mmtests.parse_compare(text, source)
+    if args.format == "overview":
+        for k, r in c.gmean_ratio().items():
+            print(f"{k}\t{r:.4f}\t{mmtests.overview_label(r)}")
+        return 0
+    _emit(c, args.format)
+    return 0

@@ -1,0 +1,253 @@
+"""lkp-tests (Intel 0-day robot) results: result roots, the ``lkp ncompare`` table byte
+for byte, and what the robot leaves out (directions, verdicts, p-values).
+
+A commit's *multi-result root* is the directory holding ``matrix.json`` (or
+``matrix.json.gz``) with one value per run per metric, and run subdirectories ``0/ 1/
+...`` with ``job.yaml`` (the header axes) and raw outputs. The computing is in the Rust
+core (``src/lkp``); this module shapes the results.
+
+>>> from schedlab import lkp
+>>> rows = lkp.parse_report("4626 -9.9% 4167 unixbench.score")
+>>> rows[["metric", "base", "change", "head"]].values.tolist()
+[['unixbench.score', 4626.0, -9.9, 4167.0]]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Sequence, Union
+
+from . import _core
+from .table import Comparison, register_text_renderer
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = [
+    "ResultRoot",
+    "LkpComparison",
+    "load",
+    "compare",
+    "run_stats",
+    "unite",
+    "parse_report",
+    "text_plot",
+    "gnuplot_script",
+]
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+@dataclass
+class ResultRoot:
+    """A commit's multi-result root: ``matrix`` maps each metric to one value per run."""
+
+    path: str
+    commit: str
+    axes: dict[str, str]
+    matrix: dict[str, list[float]]
+    integer: dict[str, list[bool]] = field(repr=False, default_factory=dict)
+    stats_source: list[str] | None = field(repr=False, default=None)
+
+    @property
+    def runs(self) -> int:
+        """Number of runs (lkp's ``matrix_cols``)."""
+        if self.stats_source is not None:
+            return len(self.stats_source)
+        first = next(iter(self.matrix.values()), [])
+        return len(first)
+
+    def to_pandas(self) -> "pd.DataFrame":
+        """Metrics × runs DataFrame (index: metric, columns: run number)."""
+        import pandas as pd
+
+        return pd.DataFrame.from_dict(self.matrix, orient="index")
+
+
+def _path(p: Any) -> str:
+    if isinstance(p, ResultRoot):
+        return p.path
+    return os.fspath(p)
+
+
+def load(path: PathLike) -> ResultRoot:
+    """Load a commit's multi-result root (``matrix.json[.gz]`` + the axes of ``job.yaml``).
+
+    Arrays shorter than the run count are zero-filled as lkp does; a malformed matrix
+    raises :class:`schedlab.ParseError` naming the file (and line).
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "matrix.json").write_text('{"a.b": [1, 2], "stats_source": ["x", "y", "z"]}')
+    >>> r = load(d)
+    >>> r.matrix["a.b"], r.runs
+    ([1.0, 2.0, 0.0], 3)
+    """
+    commit, axes, keys, values, ints, src = _core.lkp_load(os.fspath(path))
+    return ResultRoot(path=os.fspath(path), commit=commit, axes=dict(axes),
+                      matrix=dict(zip(keys, values)), integer=dict(zip(keys, ints)), stats_source=src)
+
+
+class LkpComparison(Comparison):
+    """The :class:`schedlab.table.Comparison` of an lkp compare (``tool == "lkp"``).
+
+    ``to_text()`` is the ``lkp ncompare`` table byte for byte; ``to_pandas()`` adds each
+    row's direction, each head's verdict, p-value (``test``) and whether the robot's own
+    range rule selects it (``significant``); :meth:`plot` draws the per-run samples.
+    """
+
+    def plot(self, metric: str, ax: Any = None) -> Any:
+        """Per-run samples of ``metric`` per commit (matplotlib, imported lazily).
+
+        Base samples are drawn as a dotted line with ``+`` markers (the robot's "good"
+        runs), every head's as ``o`` markers (its "bad" runs). Returns the Axes.
+        """
+        import matplotlib.pyplot as plt
+
+        row = next((r for r in self.rows if r.name == metric), None)
+        if row is None:
+            raise KeyError(f"{metric!r} is not a row of this comparison")
+        if ax is None:
+            _, ax = plt.subplots(figsize=(8, 3.5))
+        for i, (kernel, cell) in enumerate(zip(self.kernels, row.cells)):
+            ys = cell.samples or []
+            xs = list(range(1, len(ys) + 1))
+            label = f"{kernel[:12]} (base)" if i == 0 else kernel[:12]
+            if i == 0:
+                ax.plot(xs, ys, linestyle=":", marker="+", label=label)
+            else:
+                ax.plot(xs, ys, linestyle="none", marker="o", label=label)
+        arrow = {"higher": " (higher is better)", "lower": " (lower is better)"}.get(row.direction, "")
+        ax.set_title(metric + arrow)
+        ax.set_xlabel("run")
+        ax.set_ylabel(metric)
+        ax.legend(loc="best", fontsize="small")
+        return ax
+
+    def text_plot(self, metric: str, head: int = 1) -> str:
+        """The robot's 80×20 ASCII plot of ``metric``: base runs dotted, head runs ``O``."""
+        row = next((r for r in self.rows if r.name == metric), None)
+        if row is None:
+            raise KeyError(f"{metric!r} is not a row of this comparison")
+        return text_plot(metric, row.cells[head].samples or [], row.cells[0].samples or [])
+
+
+def _render_lkp(c: Comparison) -> str:
+    return _core.lkp_render_comparison(c.to_json())
+
+
+register_text_renderer("lkp", _render_lkp)
+
+
+def compare(base: PathLike | ResultRoot, *heads: PathLike | ResultRoot, all_keys: bool = False,
+            more: bool = False, test: str = "welch", alpha: float = 0.05) -> LkpComparison:
+    """Compare heads with a base as ``lkp ncompare [-a] [-m] BASE HEAD...`` does.
+
+    ``all_keys`` is ``-a`` (every metric, no filter), ``more`` is ``-m`` (also
+    deny-listed monitors such as ``interrupts.*``). Verdicts use ``test`` ("welch" or
+    "mwu") at ``alpha`` on the per-run samples.
+
+    >>> import tempfile, pathlib
+    >>> root = pathlib.Path(tempfile.mkdtemp())
+    >>> for name, v in (("base", [4626, 4610, 4641, 4626]), ("head", [4167, 4150, 4180, 4170])):
+    ...     (root / name).mkdir()
+    ...     _ = (root / name / "matrix.json").write_text(json.dumps(
+    ...         {"unixbench.score": v, "stats_source": ["0", "1", "2", "3"]}))
+    >>> c = compare(root / "base", root / "head")
+    >>> print(c.to_text().splitlines()[-2])
+          4625            -9.9%       4166        unixbench.score
+    >>> df = c.to_pandas()
+    >>> df.loc[df.kernel == "head", ["direction", "verdict"]].values.tolist()
+    [['higher', 'worse']]
+    """
+    if not heads:
+        raise TypeError("compare() needs at least one head")
+    paths = [_path(base)] + [_path(h) for h in heads]
+    d = json.loads(_core.lkp_compare_json(paths, all_keys, more, test, alpha))
+    c = Comparison.from_dict(d)
+    return LkpComparison(tool=c.tool, kernels=c.kernels, rows=c.rows, benchmark=c.benchmark,
+                         meta=c.meta, schema=c.schema)
+
+
+def compare_text(base: PathLike, *heads: PathLike, all_keys: bool = False, more: bool = False) -> str:
+    """The ``lkp ncompare`` text directly (what ``schedlab lkp compare`` prints)."""
+    return _core.lkp_compare_text([_path(base)] + [_path(h) for h in heads], all_keys, more)
+
+
+def run_stats(run_dir: PathLike) -> dict[str, float]:
+    """A run's ``stats.json`` computed from its raw outputs (unixbench, ``*.time``,
+    interrupts, cpuidle, vmstat, mpstat, turbostat, perf-stat), key order kept."""
+    return json.loads(_core.lkp_run_stats(os.fspath(run_dir)))
+
+
+def run_stats_json(run_dir: PathLike) -> str:
+    """:func:`run_stats` as the exact text lkp writes."""
+    return _core.lkp_run_stats(os.fspath(run_dir))
+
+
+def unite(root: PathLike, write: bool = True, label: str | None = None) -> tuple[str, str, str]:
+    """Build ``matrix.json``, ``avg.json`` and ``stddev.json`` of a result root from its
+    run directories (lkp's ``unite`` step); ``stats_source`` entries are
+    ``<label or root>/<n>/stats.json``. Writes the files unless ``write`` is false."""
+    root = os.fspath(root)
+    runs = _core.lkp_run_dirs(root)
+    prefix = label if label is not None else root
+    texts = _core.lkp_unite([(str(r), f"{prefix}/{os.path.basename(str(r))}") for r in runs])
+    if write:
+        for name, text in zip(("matrix.json", "avg.json", "stddev.json"), texts):
+            with open(os.path.join(root, name), "w", encoding="utf-8") as f:
+                f.write(text)
+    return texts
+
+
+def parse_report(text: str) -> "pd.DataFrame":
+    """Parse a ``%stddev %change`` table pasted from mail (aligned or whitespace-collapsed).
+
+    One row per metric: ``section`` ("perf" or "failure"), ``metric``, ``base``,
+    ``base_stddev`` (the printed ``±%``, NaN where not shown), ``change``,
+    ``change_unit`` ("%" or "" for absolute changes), ``head``, ``head_stddev``, and for
+    failure rows ``base_runs``/``head_runs``; further heads get ``_2``, ``_3``… suffixes.
+    """
+    import pandas as pd
+
+    rep = json.loads(_core.lkp_parse_report(text))
+    records = []
+    for r in rep["rows"]:
+        rec: dict[str, Any] = {"section": r["section"], "metric": r["metric"]}
+        base = r["cells"][0]
+        rec["base"] = base["value"]
+        rec["base_stddev"] = base["stddev_pct"]
+        rec["base_runs"] = base["runs"]
+        for i, (chg, cell) in enumerate(zip(r["changes"], r["cells"][1:])):
+            sfx = "" if i == 0 else f"_{i + 1}"
+            rec["change" + sfx] = chg
+            rec["change_unit" + sfx] = "" if r["absolute"] else "%"
+            rec["head" + sfx] = cell["value"]
+            rec["head_stddev" + sfx] = cell["stddev_pct"]
+            rec["head_runs" + sfx] = cell["runs"]
+        records.append(rec)
+    cols = ["section", "metric", "base", "base_stddev", "change", "change_unit", "head", "head_stddev",
+            "base_runs", "head_runs"]
+    df = pd.DataFrame.from_records(records)
+    for c in cols:
+        if c not in df.columns:
+            df[c] = None
+    extra = [c for c in df.columns if c not in cols]
+    df = df[cols + extra]
+    for c in ("base", "base_stddev", "change", "head", "head_stddev"):
+        df[c] = pd.to_numeric(df[c], errors="coerce").astype("float64")
+    df.attrs["commits"] = rep["commits"]
+    return df
+
+
+def text_plot(title: str, bad: Sequence[float], good: Sequence[float]) -> str:
+    """The robot's 80×20 ASCII plot (gnuplot ``dumb``): ``bad`` runs as ``O``, ``good``
+    runs dotted with ``+``; 20 lines, no trailing newline."""
+    return _core.lkp_text_plot(title, [float(x) for x in bad], [float(x) for x in good], False)
+
+
+def gnuplot_script(title: str, bad: Sequence[float], good: Sequence[float]) -> str:
+    """The gnuplot script lkp's ``mmplot`` writes for the same plot."""
+    return _core.lkp_text_plot(title, [float(x) for x in bad], [float(x) for x in good], True)

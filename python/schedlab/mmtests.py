@@ -1,0 +1,227 @@
+"""MMTests results: compare-mmtests.pl's tables from a ``work/log`` tree, exactly,
+and what they lack (named tests with BH-FDR, bootstrap intervals, overview tables).
+
+:func:`compare` reads the logs of each run name and returns a
+:class:`MMTestsComparison`; ``.to_text()`` prints it byte for byte as
+compare-mmtests.pl of the chosen MMTests era (``compat``: ``"2018"``, ``"2024"``,
+``"2025"`` or ``"head"``) does. :func:`parse_compare` reads a table pasted in mail
+back into the same type. :func:`overview` builds the per-machine "10% better"
+table of the teo postings from each machine's :meth:`MMTestsComparison.gmean_ratio`.
+
+>>> text = '''
+...                               4.18.0                 4.18.0
+...                              vanilla                    teo
+... Hmean     14        70.34 (   0.00%)       69.80 *  -0.76%*
+... Hmean     100      499.24 (   0.00%)      494.26 *  -1.00%*
+... '''
+>>> c = parse_compare(text)
+>>> c.kernels
+['4.18.0-vanilla', '4.18.0-teo']
+>>> {k: round(v, 4) for k, v in c.gmean_ratio().items()}
+{'4.18.0-vanilla': 1.0, '4.18.0-teo': 0.9912}
+>>> overview_label(c.gmean_ratio()["4.18.0-teo"])
+'1% worse'
+>>> print(c.to_text(), end="")
+                              4.18.0                 4.18.0
+                             vanilla                    teo
+Hmean     14        70.34 (   0.00%)       69.80 *  -0.76%*
+Hmean     100      499.24 (   0.00%)      494.26 *  -1.00%*
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
+
+from . import _core
+from .table import Comparison, register_text_renderer
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = [
+    "COMPAT",
+    "MMTestsComparison",
+    "compare",
+    "parse_compare",
+    "overview_label",
+    "overview",
+]
+
+#: The MMTests versions ``compat`` accepts, oldest first.
+COMPAT = ("2018", "2024", "2025", "head")
+
+
+class MMTestsComparison(Comparison):
+    """A :class:`~schedlab.table.Comparison` of MMTests results.
+
+    ``meta`` holds the layout facts (``mmtests.era``, ``mmtests.layout``,
+    ``mmtests.field_length``, ``mmtests.precision``, ``mmtests.preferred``,
+    ``mmtests.ratio_group``, ...). Cells of the mean rows carry the pooled samples.
+    """
+
+    @classmethod
+    def _from_json(cls, text: str) -> "MMTestsComparison":
+        base = Comparison.from_json(text)
+        return cls(tool=base.tool, kernels=base.kernels, rows=base.rows, benchmark=base.benchmark,
+                   meta=base.meta, schema=base.schema)
+
+    @property
+    def warnings(self) -> list[str]:
+        """What MMTests does silently that matters here (defaulted values, missing operations)."""
+        w = self.meta.get("schedlab.warnings", "")
+        return w.split("\n") if w else []
+
+    def gmean_ratio(self) -> dict[str, float]:
+        """Kernel → direction-aligned Gmean of the per-operation ratios of the ratio
+        statistic (new/base as ``--print-ratio`` computes them, inverted when lower
+        is better so that > 1 always means better); the baseline is 1.0.
+
+        >>> c = parse_compare('''
+        ... a b
+        ... Amean 1 10.00 ( 0.00%) 5.00 ( 50.00%)
+        ... Amean 2 10.00 ( 0.00%) 10.00 ( 0.00%)
+        ... ''')
+        >>> round(c.gmean_ratio()["b"], 6)  # times halve on one op of two: sqrt(2) better
+        1.414214
+        """
+        values = _core.mmtests_gmean_ratio(self.to_json())
+        return dict(zip(self.kernels, values))
+
+    def gmean_ratio_ci(self, kernel: str, level: float = 0.95, n_resamples: int = 2000,
+                       seed: int = 0) -> tuple[float, float, float]:
+        """Bootstrap interval ``(estimate, low, high)`` of ``kernel``'s Gmean ratio,
+        resampling every operation's samples (needs samples: not for parsed tables)."""
+        k = self.kernels.index(kernel)
+        return _core.mmtests_bootstrap_gmean(self.to_json(), k, level, n_resamples, seed, None)
+
+    def with_test(self, test: str = "welch", alpha: float = 0.05) -> "MMTestsComparison":
+        """A copy whose mean-row verdicts come from ``test`` (``"welch"``,
+        ``"mann-whitney"`` or ``"mmtests"``) with Benjamini-Hochberg q-values across
+        rows; MMTests' own marker stays in ``significant``."""
+        return MMTestsComparison._from_json(_core.mmtests_apply_test(self.to_json(), test, alpha))
+
+    def plot(self, ax: Any = None, kind: str = "samples") -> Any:
+        """Per-sample strip plot of the mean rows (one panel per operation, one
+        column of points per kernel, the mean as a bar); returns the matplotlib
+        Figure. matplotlib is imported only here."""
+        import matplotlib
+
+        if ax is None and not os.environ.get("DISPLAY") and "MPLBACKEND" not in os.environ:
+            matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        rows = [r for r in self.rows if any(c.samples for c in r.cells)]
+        if not rows:
+            rows = [r for r in self.rows if r.group == self.meta.get("mmtests.ratio_group")]
+        if not rows:
+            raise ValueError("this comparison has no rows to plot")
+        n = len(rows)
+        cols = min(n, 4)
+        nrows = math.ceil(n / cols)
+        fig, axes = plt.subplots(nrows, cols, figsize=(3.2 * cols, 2.8 * nrows), squeeze=False)
+        for i, r in enumerate(rows):
+            a = axes[i // cols][i % cols]
+            for j, c in enumerate(r.cells):
+                ys = c.samples or ([c.value] if c.value is not None else [])
+                if ys:
+                    a.plot([j] * len(ys), ys, "o", alpha=0.6, markersize=3)
+                if c.value is not None:
+                    a.hlines(c.value, j - 0.3, j + 0.3, colors="k")
+            a.set_title(f"{r.group} {r.name}", fontsize=9)
+            a.set_xticks(range(len(self.kernels)))
+            a.set_xticklabels(self.kernels, rotation=30, ha="right", fontsize=7)
+        for i in range(n, nrows * cols):
+            axes[i // cols][i % cols].axis("off")
+        fig.suptitle(f"{self.benchmark} ({self.meta.get('mmtests.preferred', '?')} is better)")
+        fig.tight_layout()
+        return fig
+
+
+def _render(c: Comparison) -> str:
+    return _core.mmtests_render_text(c.to_json())
+
+
+register_text_renderer("mmtests", _render)
+
+
+def compare(directory: str | os.PathLike[str], benchmark: str, names: Sequence[str] | str,
+            compat: str | None = None, *, print_ratio: bool = False, sub_heading: str = "",
+            test: str = "mmtests", alpha: float = 0.05,
+            threads: int | None = None) -> MMTestsComparison:
+    """``compare-mmtests.pl -d DIRECTORY -b BENCHMARK -n NAMES`` as a comparison.
+
+    ``names`` (a list or "a,b,c"): run names, the first is the baseline.
+    ``compat``: the MMTests era to reproduce (None: the newest that knows the
+    benchmark and finds the first run's logs in its layout). ``test``: what
+    decides the verdicts of the mean rows (``"mmtests"``: MMTests' own marker;
+    ``"welch"``/``"mann-whitney"``: that test with BH-FDR across rows).
+    Raises FileNotFoundError (no such tree or run), ParseError (unreadable log)
+    or DomainError (where compare-mmtests.pl itself dies).
+
+    >>> import schedlab, pathlib
+    >>> try:
+    ...     compare("/nonexistent", "netperf-udp", ["a", "b"])
+    ... except schedlab.FileNotFoundError as e:
+    ...     print(type(e).__name__)
+    FileNotFoundError
+    """
+    if isinstance(names, str):
+        names = [n for n in names.split(",") if n]
+    if compat is not None and compat not in COMPAT:
+        from .errors import DomainError
+
+        raise DomainError(f"compat must be one of {', '.join(COMPAT)}, got {compat!r}")
+    js, _text, _era, _warnings = _core.mmtests_compare(os.fspath(directory), benchmark, list(names), compat,
+                                                       print_ratio, sub_heading, test, alpha, threads)
+    return MMTestsComparison._from_json(js)
+
+
+def parse_compare(text: str, source: str = "<text>") -> MMTestsComparison:
+    """Parse a compare-mmtests.pl table as pasted in mail (aligned or with
+    whitespace collapsed, names on one or two header lines, any summary rows,
+    ``( x%)`` and ``* x%*`` cells, ``--print-ratio`` tables).
+
+    Raises ParseError naming ``source`` and the line when a table row is malformed.
+    """
+    return MMTestsComparison._from_json(_core.mmtests_parse_compare(text, source))
+
+
+def overview_label(ratio: float) -> str:
+    """The overview tables' wording of a direction-aligned Gmean ratio:
+    the change rounded to a whole percent, "no change" when that is 0.
+
+    >>> overview_label(1.0956), overview_label(0.9912), overview_label(1.004)
+    ('10% better', '1% worse', 'no change')
+    """
+    if ratio is None or not math.isfinite(ratio):
+        return "n/a"
+    pct = (ratio - 1.0) * 100.0
+    whole = int(math.floor(abs(pct) + 0.5))
+    if whole == 0:
+        return "no change"
+    return f"{whole}% better" if pct > 0 else f"{whole}% worse"
+
+
+def overview(comparisons: Mapping[str, Comparison], labels: bool = True) -> "pd.DataFrame":
+    """Machines × kernels table of each machine's Gmean ratio against its
+    baseline (the teo postings' overview), as labels ("10% better") or, with
+    ``labels=False``, the ratios. Kernels missing on a machine are NaN.
+
+    >>> a = parse_compare("x y\\nHmean 1 10.00 ( 0.00%) 11.00 ( 10.00%)\\n")
+    >>> overview({"8x-SKYLAKE-UMA": a}).to_dict()
+    {'y': {'8x-SKYLAKE-UMA': '10% better'}}
+    """
+    import pandas as pd
+
+    data: dict[str, dict[str, Any]] = {}
+    order: list[str] = []
+    for machine, c in comparisons.items():
+        ratios = MMTestsComparison.gmean_ratio(c)  # type: ignore[arg-type]
+        for k in c.kernels[1:]:
+            if k not in order:
+                order.append(k)
+            data.setdefault(machine, {})[k] = overview_label(ratios[k]) if labels else ratios[k]
+    df = pd.DataFrame.from_dict(data, orient="index")
+    return df.reindex(columns=order)

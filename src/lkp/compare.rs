@@ -1,0 +1,400 @@
+//! The compare engine of `lkp ncompare` (lib/compare.rb `Compare`, lib/stats.rb
+//! `StatCompare`/`_get_changed_stats`, lib/changed_stat.rb), after reference/lkp.md §3:
+//! which metrics become rows, their averages, population SDs and changes, the failure
+//! section with its `%reproduction` off-by-one, and the row order. Several heads are each
+//! compared with the one base.
+
+use super::matrix::{Matrix, ResultRoot};
+use super::num::{average, ruby_sum, standard_deviation, Num, Sum};
+use super::rules;
+use std::cmp::Ordering;
+use std::collections::{HashMap, HashSet};
+
+/// ncompare's options.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Options {
+    /// `-a`: every key of every matrix, no significance filter.
+    pub all_keys: bool,
+    /// `-m`: also deny-listed monitors (interrupts, slabinfo, softirqs, …).
+    pub more: bool,
+}
+
+/// lkp's perf-profile threshold default (an Integer, so the perf-profile rule only applies
+/// when the medians are Integers too; reference/lkp.md §3.2 step 4).
+const PERF_PROFILE_THRESHOLD: i64 = 5;
+const MAX_RATIO: f64 = 5.0;
+
+/// One row of the table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StatRow {
+    /// Metric name.
+    pub key: String,
+    /// A function (failure-count) stat, shown in the `fail:runs` section.
+    pub failure: bool,
+    /// Raw values per root (None where the key is absent): complete runs for perf stats,
+    /// all runs for function stats.
+    pub values: Vec<Option<Vec<Num>>>,
+    /// Run count per root (`matrix_cols`).
+    pub runs: Vec<usize>,
+    /// Function stats: the fail count per root (`sum` of the values).
+    pub fails: Vec<f64>,
+    /// Perf stats: arithmetic mean per root over all samples (0 where absent).
+    pub avgs: Vec<f64>,
+    /// Perf stats: population SD per root, −1 for fewer than two samples.
+    pub stddevs: Vec<f64>,
+    /// Perf stats: the quantity the `±` cell tests and prints, as lkp computes it:
+    /// `100·sd/avg` where avg ≠ 0, else the SD itself (−1 = no SD).
+    pub rel_stddevs: Vec<f64>,
+    /// Change of each head against the base: percent, absolute (`abs_change`), or for
+    /// function stats the `%reproduction` difference.
+    pub changes: Vec<f64>,
+    /// The change is an absolute difference (keys ending in `%` or `perf-profile*`).
+    pub abs_change: bool,
+    /// Per head: whether lkp's own rule (range separation and thresholds, without `-a`)
+    /// selects this key for that head.
+    pub robot: Vec<bool>,
+}
+
+/// The result of comparing heads with a base.
+#[derive(Debug, Clone)]
+pub struct CompareResult {
+    /// Commit labels, base first.
+    pub commits: Vec<String>,
+    /// Job axes of each root (sorted by key).
+    pub axes: Vec<Vec<(String, String)>>,
+    /// Rows in lkp's order (function stats and perf stats interleaved as sorted; the
+    /// renderer prints function stats first).
+    pub rows: Vec<StatRow>,
+    /// Options used.
+    pub options: Options,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Summary {
+    min: Num,
+    mean: Num,
+    max: Num,
+    len: usize,
+}
+
+fn sort_nums(v: &[Num]) -> Vec<Num> {
+    let mut s = v.to_vec();
+    s.sort_by(|a, b| a.cmp_num(*b));
+    s
+}
+
+/// lkp `StatSummary`: sort, drop leading −1 ("no data"), trim `min(len>>5, max_margin)`
+/// from each end; min, **upper median** (`s[len/2]`), max.
+fn summary(arr: &[Num], max_margin: usize) -> Option<Summary> {
+    if arr.is_empty() {
+        return None;
+    }
+    let margin = (arr.len() >> 5).min(max_margin);
+    let mut s = sort_nums(arr);
+    let lead = s.iter().take_while(|x| x.eq_num(Num::Int(-1))).count();
+    s.drain(..lead);
+    let n = s.len() as isize;
+    let start = margin as isize;
+    let end = n - margin as isize - 1;
+    if start >= n || end < start {
+        return None;
+    }
+    let t = s.get(start as usize..=end as usize)?;
+    Some(Summary { min: *t.first()?, mean: *t.get(t.len() / 2)?, max: *t.last()?, len: t.len() })
+}
+
+fn gt(a: Num, b: Num) -> bool {
+    a.cmp_num(b) == Ordering::Greater
+}
+
+fn max_num(a: Num, b: Num) -> Num {
+    if gt(b, a) { b } else { a }
+}
+
+/// Whether `key`'s base (before the first '.') is monitored in `b` (lock_stat/perf-profile
+/// exception of `StatCompare#process`).
+fn monitored_by(b: &Matrix, base: &str) -> bool {
+    b.keys.iter().any(|k| k.split('.').next() == Some(base))
+}
+
+/// `StatCompare#process` for one key: whether head `a` changed against base `b`.
+fn changed_stat(k: &str, a: &Matrix, b: &Matrix, incomplete: bool, opt: Options) -> bool {
+    let cols_a = a.cols();
+    let cols_b = b.cols();
+    let is_function = rules::function_stat(k);
+    // skip_stat?
+    if incomplete && !(k.starts_with("dmesg.") || k.starts_with("last_state.") || k.starts_with("stderr.")) {
+        return false;
+    }
+    if !opt.more && !rules::shown_without_more(k) {
+        return false;
+    }
+    if is_function {
+        if skip_function_stat(k, b) {
+            return false;
+        }
+    } else if cols_a < 3 && cols_b < 3 {
+        return false;
+    }
+    // the base must have the metric (newly added monitors have nothing to compare)
+    let b_has = b.contains(k);
+    let monitored = ["lock_stat", "perf-profile"]
+        .iter()
+        .any(|m| k.starts_with(&format!("{m}.")) && monitored_by(b, m));
+    if !(b_has || is_function || monitored) {
+        return false;
+    }
+    // calculate_matrix_values
+    let mut max_margin = if is_function { 0 } else { 3 };
+    let mut b_k: Vec<Num> = b.get(k).map(<[Num]>::to_vec).unwrap_or_default();
+    if b_k.len() < cols_b {
+        b_k.resize(cols_b, Num::Int(0));
+    }
+    let mut a_k: Vec<Num> = a.get(k).map(<[Num]>::to_vec).unwrap_or_default();
+    if a_k.len() < cols_a {
+        a_k.resize(cols_a, Num::Int(0));
+    }
+    let Some(sb) = summary(&b_k, max_margin) else { return false };
+    if b_k.len() <= 3 && max_margin > 1 {
+        max_margin = 1;
+    }
+    let Some(sa) = summary(&a_k, max_margin) else { return false };
+    // changed_stats?
+    let changed = if k.starts_with("perf-profile.") && matches!(sa.mean, Num::Int(_)) {
+        let t = Num::Int(PERF_PROFILE_THRESHOLD);
+        gt(sa.mean, t) || gt(sb.mean, t)
+    } else if is_function {
+        !sa.max.eq_num(sb.max)
+    } else {
+        (gt(sb.min, sa.mean) && gt(sb.mean, sa.max)) || (gt(sa.min, sb.mean) && gt(sa.mean, sb.max))
+    };
+    if !changed {
+        return false;
+    }
+    // calc_stats_metrics
+    let max = max_num(sb.max, sa.max);
+    let (high, low) = if gt(sa.mean, sb.mean) { (sa, sb) } else { (sb, sa) };
+    let delta = high.mean.minus(low.mean);
+    let mut ratio = if low.mean.is_positive() { high.mean.f() / low.mean.f() } else { MAX_RATIO };
+    if ratio > MAX_RATIO {
+        ratio = MAX_RATIO;
+    }
+    let _ = high.len;
+    // skip_small_change? (perf-profile keys are exempt: the -p option is always set)
+    if k.starts_with("perf-profile.") {
+        return true;
+    }
+    if ratio <= 1.01 {
+        return false;
+    }
+    if !(ratio > 1.05 || rules::perf_metric(k)) {
+        return false;
+    }
+    rules::reasonable_perf_change(k, delta.f(), max.f())
+}
+
+/// `skip_function_stat?`: `*.error/warn/fail` keys need `<base>.pass` in the base; `*.pass`
+/// keys need a `<base>.(error|warn|fail)` there (not for dmesg/kmsg/last_state/stderr).
+fn skip_function_stat(k: &str, b: &Matrix) -> bool {
+    if ["dmesg.", "kmsg.", "last_state.", "stderr."].iter().any(|p| k.starts_with(p)) {
+        return false;
+    }
+    let stat_base = match k.rfind('.') {
+        Some(i) => &k[..i],
+        None => k,
+    };
+    let last = k.rsplit('.').next().unwrap_or("");
+    if k.contains('.') && matches!(last, "error" | "warn" | "fail") && !b.contains(&format!("{stat_base}.pass")) {
+        return true;
+    }
+    if k.contains('.') && last == "pass" {
+        let any = ["error", "warn", "fail"].iter().any(|s| b.contains(&format!("{stat_base}.{s}")));
+        if !any {
+            return true;
+        }
+    }
+    false
+}
+
+/// One `__get_changed_stats` pass: the changed keys of head `a` against base `b`.
+fn changed_pass(a: &mut Matrix, b: &Matrix, incomplete: bool, opt: Options, out: &mut Vec<String>) {
+    let cols_a = a.cols();
+    for k in &b.keys {
+        if !a.contains(k) {
+            a.insert(k.clone(), vec![Num::Int(0); cols_a]);
+        }
+    }
+    let keys = a.keys.clone();
+    for k in keys {
+        if changed_stat(&k, a, b, incomplete, opt) {
+            out.push(k);
+        }
+    }
+}
+
+/// `_get_changed_stats(a = head, b = base)`, including the incomplete-run two passes
+/// (which filter both matrices in place, as lkp does on its deep copies).
+fn get_changed_stats(a: &mut Matrix, b: &mut Matrix, opt: Options) -> Vec<String> {
+    let key = "last_state.is_incomplete_run";
+    let incomplete = a.contains(key) || b.contains(key);
+    let mut out = Vec::new();
+    changed_pass(a, b, incomplete, opt, &mut out);
+    if !incomplete {
+        return out;
+    }
+    a.filter_incomplete_run();
+    b.filter_incomplete_run();
+    if a.stats_source.is_none() || b.stats_source.is_none() {
+        return out;
+    }
+    changed_pass(a, b, false, opt, &mut out);
+    out
+}
+
+/// Per head, the keys lkp's rule selects (in selection order).
+fn selected_per_head(ms: &[Matrix], opt: Options) -> Vec<Vec<String>> {
+    let mut copies: Vec<Matrix> = ms.to_vec();
+    let Some((base, heads)) = copies.split_first_mut() else { return Vec::new() };
+    heads.iter_mut().map(|head| get_changed_stats(head, base, opt)).collect()
+}
+
+/// The keys shown: every key with `-a`, else the union over heads of the changed keys;
+/// and per head the set lkp's rule selects.
+fn changed_keys(ms: &[Matrix], opt: Options) -> (Vec<String>, Vec<HashSet<String>>) {
+    let per_head = selected_per_head(ms, Options { all_keys: false, ..opt });
+    let mut seen = HashSet::new();
+    let mut keys = Vec::new();
+    if opt.all_keys {
+        for m in ms {
+            for k in &m.keys {
+                if seen.insert(k.clone()) {
+                    keys.push(k.clone());
+                }
+            }
+        }
+    } else {
+        for k in per_head.iter().flatten() {
+            if seen.insert(k.clone()) {
+                keys.push(k.clone());
+            }
+        }
+    }
+    (keys, per_head.into_iter().map(|v| v.into_iter().collect()).collect())
+}
+
+/// `calc_stat_change`: fails and `%reproduction` for function stats; averages, SDs and
+/// changes for perf stats.
+fn calc_row(key: &str, ms: &[Matrix], cms: &[Matrix]) -> StatRow {
+    let failure = rules::function_stat(key);
+    let tms = if failure { ms } else { cms };
+    let values: Vec<Option<Vec<Num>>> = tms.iter().map(|m| m.get(key).map(<[Num]>::to_vec)).collect();
+    let runs: Vec<usize> = tms.iter().map(Matrix::cols).collect();
+    let mut row = StatRow {
+        key: key.to_string(),
+        failure,
+        values: values.clone(),
+        runs: runs.clone(),
+        fails: vec![],
+        avgs: vec![],
+        stddevs: vec![],
+        rel_stddevs: vec![],
+        changes: vec![],
+        abs_change: false,
+        robot: vec![],
+    };
+    if failure {
+        row.fails = values.iter().map(|v| v.as_deref().map_or(Sum::Int(0), ruby_sum).f()).collect();
+        let runs_f = |i: usize| runs.get(i).copied().unwrap_or(0) as f64;
+        let reproduce0 = row.fails.first().copied().unwrap_or(0.0) / runs_f(0);
+        // lib/compare.rb indexes the run counts with the head's position among the heads,
+        // so head j is divided by the runs of root j-1 (the base for one head).
+        row.changes = row.fails.iter().skip(1).enumerate().map(|(i, f)| 100.0 * (f / runs_f(i) - reproduce0)).collect();
+    } else {
+        row.avgs = values.iter().map(|v| v.as_deref().and_then(average).unwrap_or(0.0)).collect();
+        row.stddevs = values
+            .iter()
+            .map(|v| match v {
+                Some(v) if v.len() > 1 => standard_deviation(v).unwrap_or(-1.0),
+                _ => -1.0,
+            })
+            .collect();
+        row.rel_stddevs =
+            row.avgs.iter().zip(&row.stddevs).map(|(a, sd)| if *a != 0.0 { 100.0 * sd / a } else { *sd }).collect();
+        let avg0 = row.avgs.first().copied().unwrap_or(0.0);
+        if rules::absolute_change(key) {
+            row.abs_change = true;
+            row.changes = row.avgs.iter().skip(1).map(|a| a - avg0).collect();
+        } else {
+            let a0 = if avg0 == 0.0 { 1e-100 } else { avg0 };
+            row.changes = row.avgs.iter().skip(1).map(|a| 100.0 * (a - a0) / a0).collect();
+        }
+    }
+    row
+}
+
+fn key_base(k: &str) -> &str {
+    k.split('.').next().unwrap_or(k)
+}
+
+/// `Compare.sort_stats`: by (rows of the same monitor, starting at −10000 for function
+/// stats, 0 for test programs), then the key (perf-profile by its first two parts), then
+/// the changes.
+fn sort_rows(rows: &mut [StatRow]) {
+    let mut count: HashMap<String, i64> = HashMap::new();
+    for r in rows.iter() {
+        let c = count.entry(key_base(&r.key).to_string()).or_insert(if r.failure { -10_000 } else { 0 });
+        *c += 1;
+    }
+    for (base, c) in count.iter_mut() {
+        if *c > 0 && rules::is_test_program(base) {
+            *c = 0;
+        }
+    }
+    let sort_key = |k: &str| -> String {
+        if key_base(k) == "perf-profile" {
+            k.split('.').take(2).collect::<Vec<_>>().join(".")
+        } else {
+            k.to_string()
+        }
+    };
+    rows.sort_by(|a, b| {
+        let ca = count.get(key_base(&a.key)).copied().unwrap_or(0);
+        let cb = count.get(key_base(&b.key)).copied().unwrap_or(0);
+        ca.cmp(&cb).then_with(|| sort_key(&a.key).cmp(&sort_key(&b.key))).then_with(|| {
+            for (x, y) in a.changes.iter().zip(&b.changes) {
+                match x.total_cmp(y) {
+                    Ordering::Equal => continue,
+                    o => return o,
+                }
+            }
+            a.changes.len().cmp(&b.changes.len())
+        })
+    });
+}
+
+/// Compare heads with a base (`matrixes[0]`), as `lkp ncompare` does.
+pub fn compare_matrices(matrixes: &[Matrix], opt: Options) -> Vec<StatRow> {
+    let complete: Vec<Matrix> = matrixes.iter().map(Matrix::complete).collect();
+    let (keys, per_head) = changed_keys(matrixes, opt);
+    let mut rows: Vec<StatRow> = keys
+        .iter()
+        .map(|k| {
+            let mut r = calc_row(k, matrixes, &complete);
+            r.robot = per_head.iter().map(|s| s.contains(k)).collect();
+            r
+        })
+        .collect();
+    sort_rows(&mut rows);
+    rows
+}
+
+/// Compare result roots: the first is the base.
+pub fn compare_roots(roots: &[ResultRoot], opt: Options) -> CompareResult {
+    let ms: Vec<Matrix> = roots.iter().map(|r| r.matrix.clone()).collect();
+    CompareResult {
+        commits: roots.iter().map(ResultRoot::commit).collect(),
+        axes: roots.iter().map(|r| r.axes.clone()).collect(),
+        rows: compare_matrices(&ms, opt),
+        options: opt,
+    }
+}

@@ -1,0 +1,181 @@
+//! An lkp compare result as the shared [`Comparison`] model (tool "lkp"), with what the
+//! robot leaves out: each row's direction ([`super::direction`]) and, per head, a verdict
+//! from a Welch (default) or Mann–Whitney p-value on the per-run samples, beside the
+//! robot's own range rule (`Cell::significant`). And back: the exact lkp text of such a
+//! `Comparison`, so `Comparison.to_text()` equals the CLI's text.
+
+use super::compare::{CompareResult, StatRow};
+use super::direction::direction;
+use super::num::Num;
+use super::render_text::render;
+use crate::error::{Error, Result};
+use crate::stats::{mann_whitney_u, welch_ttest, MwuMethod};
+use crate::table::{decide, Cell, ChangeKind, Comparison, Direction, Row, Verdict, VerdictRule};
+
+/// The test behind the verdicts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Test {
+    /// Welch's unequal-variance t-test (two-sided).
+    #[default]
+    Welch,
+    /// Mann–Whitney U (two-sided, scipy's `auto` method).
+    MannWhitney,
+}
+
+impl Test {
+    /// Parse "welch" or "mwu".
+    pub fn parse(s: &str) -> Result<Test> {
+        match s {
+            "welch" => Ok(Test::Welch),
+            "mwu" | "mann-whitney" => Ok(Test::MannWhitney),
+            _ => Err(Error::domain(format!("test must be 'welch' or 'mwu', got '{s}'"))),
+        }
+    }
+    fn name(self) -> &'static str {
+        match self {
+            Test::Welch => "welch",
+            Test::MannWhitney => "mwu",
+        }
+    }
+}
+
+/// Group name of failure-count rows.
+pub const FAIL_GROUP: &str = "fail:runs";
+
+fn floats(v: &Option<Vec<Num>>) -> Vec<f64> {
+    v.as_deref().map(|v| v.iter().map(|x| x.f()).collect()).unwrap_or_default()
+}
+
+fn p_value(test: Test, base: &[f64], new: &[f64]) -> Option<f64> {
+    if base.len() < 2 || new.len() < 2 {
+        return None;
+    }
+    let p = match test {
+        Test::Welch => welch_ttest(new, base).ok()?.p,
+        Test::MannWhitney => mann_whitney_u(new, base, MwuMethod::Auto).ok()?.p,
+    };
+    if p.is_nan() {
+        // both sides constant and equal: no difference at all
+        let same = base.iter().chain(new).all(|x| *x == base[0]);
+        return if same { Some(1.0) } else { None };
+    }
+    Some(p)
+}
+
+fn row_to_table(r: &StatRow, test: Test, rule: &VerdictRule) -> Row {
+    let dir = direction(&r.key);
+    let sign = match dir {
+        Direction::Higher => 1.0,
+        Direction::Lower => -1.0,
+        Direction::Unknown => 1.0,
+    };
+    let base_samples = floats(&r.values[0]);
+    let mut cells = Vec::with_capacity(r.values.len());
+    for (i, v) in r.values.iter().enumerate() {
+        let samples = floats(v);
+        let mut c = Cell {
+            n: Some(if r.failure { r.runs.get(i).copied().unwrap_or(0) as u64 } else { samples.len() as u64 }),
+            samples: v.as_ref().map(|_| samples.clone()),
+            ..Default::default()
+        };
+        if r.failure {
+            c.value = r.fails.get(i).copied();
+        } else {
+            c.value = r.avgs.get(i).copied();
+            let sd = r.stddevs.get(i).copied().unwrap_or(-1.0);
+            c.spread = if sd < 0.0 { None } else { r.rel_stddevs.get(i).copied() };
+        }
+        if i == 0 {
+            c.verdict = Some(Verdict::Baseline);
+        } else {
+            let change = r.changes.get(i - 1).copied();
+            c.change = change.filter(|x| x.is_finite());
+            c.significant = r.robot.get(i - 1).copied();
+            c.test = Some(test.name().to_string());
+            c.p = p_value(test, &base_samples, &samples);
+            let improvement = change.unwrap_or(f64::NAN) * sign;
+            let (nb, nn) = (base_samples.len() as u64, samples.len() as u64);
+            c.verdict = Some(decide(improvement, c.p, nb, nn, dir != Direction::Unknown, rule));
+        }
+        cells.push(c);
+    }
+    Row {
+        group: if r.failure { FAIL_GROUP.to_string() } else { String::new() },
+        name: r.key.clone(),
+        direction: dir,
+        change_kind: if r.abs_change { ChangeKind::Absolute } else { ChangeKind::Percent },
+        unit: None,
+        cells,
+    }
+}
+
+/// The [`Comparison`] of a compare result: rows in lkp's order (failure rows, group
+/// `fail:runs`, first), cells with value (mean or fail count), spread (lkp's %stddev; the
+/// SD itself where the mean is 0), change, the robot's rule as `significant`, p, verdict,
+/// n and the samples; `meta` keeps the header axes so the text can be rebuilt exactly.
+pub fn to_comparison(res: &CompareResult, test: Test, alpha: f64) -> Comparison {
+    let benchmark = res
+        .axes
+        .first()
+        .and_then(|a| a.iter().find(|(k, _)| k == "testcase"))
+        .map(|(_, v)| v.clone())
+        .unwrap_or_default();
+    let mut c = Comparison::new("lkp", benchmark, res.commits.clone());
+    let rule = VerdictRule { alpha, min_change: 0.0, min_samples: 2 };
+    let (fail, perf): (Vec<&StatRow>, Vec<&StatRow>) = res.rows.iter().partition(|r| r.failure);
+    c.rows = fail.into_iter().chain(perf).map(|r| row_to_table(r, test, &rule)).collect();
+    c.meta.insert("axes".into(), serde_json::to_string(&res.axes).unwrap_or_default());
+    c.meta.insert("all_keys".into(), res.options.all_keys.to_string());
+    c.meta.insert("more".into(), res.options.more.to_string());
+    c.meta.insert("verdict_test".into(), test.name().into());
+    c.meta.insert("alpha".into(), alpha.to_string());
+    c
+}
+
+/// The exact lkp text of a `Comparison` made by [`to_comparison`] (possibly after a JSON
+/// round trip).
+pub fn render_comparison(c: &Comparison) -> Result<String> {
+    c.validate()?;
+    let axes: Vec<Vec<(String, String)>> = match c.meta.get("axes") {
+        Some(s) => serde_json::from_str(s).map_err(|e| Error::parse(Some("<comparison meta.axes>"), None, e.to_string()))?,
+        None => c.kernels.iter().map(|k| vec![("commit".to_string(), k.clone())]).collect(),
+    };
+    let rows = c
+        .rows
+        .iter()
+        .map(|r| {
+            let failure = r.group == FAIL_GROUP;
+            let values: Vec<Option<Vec<Num>>> =
+                r.cells.iter().map(|c| c.samples.as_ref().map(|s| s.iter().map(|x| Num::Float(*x)).collect())).collect();
+            let get = |f: &dyn Fn(&Cell) -> Option<f64>, d: f64| -> Vec<f64> { r.cells.iter().map(|c| f(c).unwrap_or(d)).collect() };
+            let avgs = get(&|c| c.value, 0.0);
+            let rel: Vec<f64> = r
+                .cells
+                .iter()
+                .zip(&avgs)
+                .map(|(c, a)| c.spread.unwrap_or(if *a != 0.0 { -100.0 / a } else { -1.0 }))
+                .collect();
+            StatRow {
+                key: r.name.clone(),
+                failure,
+                values,
+                runs: r.cells.iter().map(|c| c.n.unwrap_or(0) as usize).collect(),
+                fails: if failure { avgs.clone() } else { vec![] },
+                avgs: if failure { vec![] } else { avgs.clone() },
+                stddevs: vec![],
+                rel_stddevs: if failure { vec![] } else { rel },
+                changes: r.cells.iter().skip(1).map(|c| c.change.unwrap_or(f64::NAN)).collect(),
+                abs_change: r.change_kind == ChangeKind::Absolute,
+                robot: r.cells.iter().skip(1).map(|c| c.significant.unwrap_or(false)).collect(),
+            }
+        })
+        .collect();
+    let bool_meta = |k: &str| c.meta.get(k).is_some_and(|v| v == "true");
+    let res = CompareResult {
+        commits: c.kernels.clone(),
+        axes,
+        rows,
+        options: super::compare::Options { all_keys: bool_meta("all_keys"), more: bool_meta("more") },
+    };
+    Ok(render(&res))
+}

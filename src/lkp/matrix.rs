@@ -1,0 +1,411 @@
+//! A commit's multi-result root (`_rt`) as lkp-tests stores it: `matrix.json[.gz]`
+//! (`{metric: [one value per run], "stats_source": [...]}`), the run directories with
+//! their `job.yaml`, and the axes the ncompare header prints, after lib/matrix.rb,
+//! lib/nresult_root.rb and reference/lkp.md §3.1 and §4.
+
+use super::jobyaml;
+use super::num::Num;
+use crate::error::{Error, Result};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use std::collections::HashMap;
+use std::fmt;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// The key of the run list in a matrix.
+pub const STATS_SOURCE: &str = "stats_source";
+
+/// One matrix: metrics in file order, each with one value per run.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Matrix {
+    /// File the matrix was read from (for error messages).
+    pub path: String,
+    /// Metric names, in file order (never `stats_source`).
+    pub keys: Vec<String>,
+    /// Values per metric, parallel to `keys`, right-padded with Integer 0 to the run count
+    /// when `stats_source` is present (lkp's `matrix_fill_missing_zeros`).
+    pub values: Vec<Vec<Num>>,
+    /// The per-run `stats.json` paths, when present.
+    pub stats_source: Option<Vec<String>>,
+    index: HashMap<String, usize>,
+}
+
+impl Matrix {
+    /// A matrix from metric arrays (validated and zero-filled as [`Matrix::parse`] does).
+    pub fn from_parts(
+        path: &str,
+        metrics: Vec<(String, Vec<Num>)>,
+        stats_source: Option<Vec<String>>,
+    ) -> Result<Matrix> {
+        let mut m = Matrix { path: path.to_string(), stats_source, ..Default::default() };
+        for (k, v) in metrics {
+            m.insert(k, v);
+        }
+        m.check_and_fill()?;
+        Ok(m)
+    }
+
+    /// Insert or replace a metric (a later duplicate wins, as in Ruby's JSON).
+    pub fn insert(&mut self, key: String, v: Vec<Num>) {
+        if let Some(&i) = self.index.get(&key) {
+            self.values[i] = v;
+        } else {
+            self.index.insert(key.clone(), self.keys.len());
+            self.keys.push(key);
+            self.values.push(v);
+        }
+    }
+
+    fn check_and_fill(&mut self) -> Result<()> {
+        if let Some(src) = &self.stats_source {
+            let n = src.len();
+            for (k, v) in self.keys.iter().zip(self.values.iter_mut()) {
+                if v.len() > n {
+                    return Err(Error::parse(
+                        Some(&self.path),
+                        None,
+                        format!("metric '{k}' has {} values but stats_source lists {n} runs", v.len()),
+                    ));
+                }
+                v.resize(n, Num::Int(0));
+            }
+        } else if let Some(first) = self.values.first() {
+            let n = first.len();
+            for (k, v) in self.keys.iter().zip(&self.values) {
+                if v.len() != n {
+                    return Err(Error::parse(
+                        Some(&self.path),
+                        None,
+                        format!(
+                            "metric '{k}' has {} values but '{}' has {n} (arrays of different lengths and no stats_source)",
+                            v.len(),
+                            self.keys[0]
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Parse the JSON text of a matrix (`path` names it in errors).
+    pub fn parse(bytes: &[u8], path: &str) -> Result<Matrix> {
+        let mut de = serde_json::Deserializer::from_slice(bytes);
+        let mut m = de
+            .deserialize_map(MatrixVisitor)
+            .and_then(|m| de.end().map(|_| m))
+            .map_err(|e| json_error(path, &e))?;
+        m.path = path.to_string();
+        m.check_and_fill()?;
+        Ok(m)
+    }
+
+    /// Read `matrix.json` or `matrix.json.gz` (gzip by extension).
+    pub fn read(path: &Path) -> Result<Matrix> {
+        let shown = path.display().to_string();
+        let raw = std::fs::read(path).map_err(|e| Error::parse(Some(&shown), None, format!("cannot read: {e}")))?;
+        let bytes = if shown.ends_with(".gz") { gunzip(&raw, &shown)? } else { raw };
+        Matrix::parse(&bytes, &shown)
+    }
+
+    /// lkp's `matrix_cols`: the run count (`stats_source` size, else the longest of the
+    /// first and last arrays).
+    pub fn cols(&self) -> usize {
+        match &self.stats_source {
+            Some(s) => s.len(),
+            None => match (self.values.first(), self.values.last()) {
+                (Some(a), Some(b)) => a.len().max(b.len()),
+                _ => 0,
+            },
+        }
+    }
+
+    /// The values of `key`.
+    pub fn get(&self, key: &str) -> Option<&[Num]> {
+        self.index.get(key).and_then(|&i| self.values.get(i)).map(Vec::as_slice)
+    }
+
+    /// Whether `key` is present.
+    pub fn contains(&self, key: &str) -> bool {
+        self.index.contains_key(key)
+    }
+
+    /// lkp's `filter_incomplete_run`: drop every run whose `last_state.is_incomplete_run`
+    /// is 1 (from every array and `stats_source`), then drop that key.
+    pub fn filter_incomplete_run(&mut self) {
+        let Some(flags) = self.get("last_state.is_incomplete_run").map(<[Num]>::to_vec) else {
+            return;
+        };
+        let drop: Vec<usize> = flags.iter().enumerate().filter(|(_, v)| v.eq_num(Num::Int(1))).map(|(i, _)| i).collect();
+        for &i in drop.iter().rev() {
+            for v in &mut self.values {
+                if i < v.len() {
+                    v.remove(i);
+                }
+            }
+            if let Some(s) = &mut self.stats_source {
+                if i < s.len() {
+                    s.remove(i);
+                }
+            }
+        }
+        self.remove("last_state.is_incomplete_run");
+    }
+
+    /// Remove a metric.
+    pub fn remove(&mut self, key: &str) {
+        if let Some(i) = self.index.remove(key) {
+            self.keys.remove(i);
+            self.values.remove(i);
+            for (j, k) in self.keys.iter().enumerate().skip(i) {
+                self.index.insert(k.clone(), j);
+            }
+        }
+    }
+
+    /// lkp's `complete_matrix`: a copy without incomplete runs (or self if none).
+    pub fn complete(&self) -> Matrix {
+        let mut m = self.clone();
+        m.filter_incomplete_run();
+        m
+    }
+}
+
+fn json_error(path: &str, e: &serde_json::Error) -> Error {
+    let line = if e.line() > 0 { Some(e.line()) } else { None };
+    let what = match e.classify() {
+        serde_json::error::Category::Eof => "truncated JSON",
+        serde_json::error::Category::Syntax => "invalid JSON",
+        serde_json::error::Category::Data => "unexpected matrix content",
+        serde_json::error::Category::Io => "unreadable JSON",
+    };
+    let msg = e.to_string();
+    let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+    Error::parse(Some(path), line, format!("{what}: {msg}"))
+}
+
+/// Decompress gzip bytes (`path` names the file in errors).
+pub fn gunzip(raw: &[u8], path: &str) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(raw)
+        .read_to_end(&mut out)
+        .map_err(|e| Error::parse(Some(path), None, format!("not a valid gzip file: {e}")))?;
+    Ok(out)
+}
+
+struct MatrixVisitor;
+
+impl<'de> Visitor<'de> for MatrixVisitor {
+    type Value = Matrix;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON object {metric: [numbers], \"stats_source\": [paths]}")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Matrix, A::Error> {
+        let mut m = Matrix::default();
+        while let Some(key) = map.next_key::<String>()? {
+            if key == STATS_SOURCE {
+                let v: Vec<String> = map.next_value().map_err(|_| {
+                    de::Error::custom("\"stats_source\" must be an array of strings (the runs' stats.json paths)")
+                })?;
+                m.stats_source = Some(v);
+            } else {
+                let v = map.next_value_seed(NumArray { key: &key })?;
+                m.insert(key, v);
+            }
+        }
+        Ok(m)
+    }
+}
+
+struct NumArray<'a> {
+    key: &'a str,
+}
+
+impl<'de> DeserializeSeed<'de> for NumArray<'_> {
+    type Value = Vec<Num>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Vec<Num>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for NumArray<'_> {
+    type Value = Vec<Num>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "an array of numbers for metric '{}'", self.key)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Vec<Num>, A::Error> {
+        let mut v = Vec::with_capacity(seq.size_hint().unwrap_or(8));
+        while let Some(x) = seq.next_element_seed(OneNum { key: self.key, index: v.len() })? {
+            v.push(x);
+        }
+        Ok(v)
+    }
+}
+
+struct OneNum<'a> {
+    key: &'a str,
+    index: usize,
+}
+
+impl<'de> DeserializeSeed<'de> for OneNum<'_> {
+    type Value = Num;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Num, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for OneNum<'_> {
+    type Value = Num;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "a number as value {} of metric '{}'", self.index, self.key)
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<Num, E> {
+        Ok(Num::Int(v))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<Num, E> {
+        Ok(i64::try_from(v).map_or(Num::Float(v as f64), Num::Int))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> std::result::Result<Num, E> {
+        Ok(Num::Float(v))
+    }
+}
+
+/// Load several result roots at once, one thread each (order kept; the first error wins).
+pub fn load_roots(paths: &[PathBuf]) -> Result<Vec<ResultRoot>> {
+    std::thread::scope(|s| {
+        let handles: Vec<_> = paths.iter().map(|p| s.spawn(move || ResultRoot::load(p))).collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| Err(Error::Internal("result root loader panicked".into()))))
+            .collect()
+    })
+}
+
+/// A commit's multi-result root: its matrix and the job axes of its runs.
+#[derive(Debug, Clone)]
+pub struct ResultRoot {
+    /// The directory.
+    pub path: PathBuf,
+    /// `matrix.json[.gz]`, zero-filled.
+    pub matrix: Matrix,
+    /// Job axes (`compiler`, `commit`, `tbox_group`, …), sorted by key as lkp's index does.
+    pub axes: Vec<(String, String)>,
+}
+
+impl ResultRoot {
+    /// Load `dir/matrix.json.gz` (preferred, as lkp's `load_json`) or `dir/matrix.json`, and
+    /// the axes from `dir/job.yaml` or the first `dir/<n>/job.yaml`; without any job.yaml
+    /// the only axis is `commit` = the directory name.
+    pub fn load(dir: &Path) -> Result<ResultRoot> {
+        if !dir.is_dir() {
+            let shown = dir.display().to_string();
+            return Err(if dir.exists() {
+                Error::parse(Some(&shown), None, "not a directory (expected a commit's multi-result root)")
+            } else {
+                Error::parse(Some(&shown), None, "no such result root directory")
+            });
+        }
+        let gz = dir.join("matrix.json.gz");
+        let plain = dir.join("matrix.json");
+        let matrix = if gz.exists() {
+            Matrix::read(&gz)?
+        } else if plain.exists() {
+            Matrix::read(&plain)?
+        } else {
+            return Err(Error::parse(
+                Some(&plain.display().to_string()),
+                None,
+                "missing: a result root needs matrix.json or matrix.json.gz (build it with `schedlab lkp unite`)",
+            ));
+        };
+        let axes = load_axes(dir)?;
+        Ok(ResultRoot { path: dir.to_path_buf(), matrix, axes })
+    }
+
+    /// The compare-axis value (the commit), as the header prints it.
+    pub fn commit(&self) -> String {
+        self.axes.iter().find(|(k, _)| k == "commit").map(|(_, v)| v.clone()).unwrap_or_else(|| dir_name(&self.path))
+    }
+}
+
+fn dir_name(p: &Path) -> String {
+    let canon = p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    canon.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+/// The job.yaml of a result root: `dir/job.yaml`, else the first `dir/<digits…>/job.yaml`.
+pub fn job_file(dir: &Path) -> Option<PathBuf> {
+    let direct = dir.join("job.yaml");
+    if direct.is_file() {
+        return Some(direct);
+    }
+    let mut runs: Vec<PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit())))
+        .map(|p| p.join("job.yaml"))
+        .filter(|p| p.is_file())
+        .collect();
+    runs.sort();
+    runs.into_iter().next()
+}
+
+fn load_axes(dir: &Path) -> Result<Vec<(String, String)>> {
+    let mut axes = match job_file(dir) {
+        Some(f) => {
+            let text = std::fs::read(&f).map_err(|e| Error::parse(Some(&f.display().to_string()), None, format!("cannot read: {e}")))?;
+            let text = String::from_utf8(text)
+                .map_err(|_| Error::parse(Some(&f.display().to_string()), None, "job.yaml is not UTF-8 text"))?;
+            jobyaml::axes(&text)
+        }
+        None => Vec::new(),
+    };
+    if !axes.iter().any(|(k, _)| k == "commit") {
+        axes.push(("commit".to_string(), dir_name(dir)));
+    }
+    axes.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(axes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_keeps_integer_float_and_zero_fills() {
+        let m = Matrix::parse(br#"{"a": [1, 2.0], "b": [3], "stats_source": ["x", "y", "z"]}"#, "m.json").unwrap();
+        assert_eq!(m.keys, vec!["a", "b"]);
+        assert_eq!(m.get("a").unwrap(), &[Num::Int(1), Num::Float(2.0), Num::Int(0)]);
+        assert_eq!(m.cols(), 3);
+    }
+
+    #[test]
+    fn bad_matrices_are_parse_errors_with_file_and_line() {
+        let e = Matrix::parse(b"{\n\"a\": [1,\n\"x\"]}", "m.json").unwrap_err();
+        let s = e.to_string();
+        assert!(s.starts_with("m.json:3:"), "{s}");
+        assert!(s.contains("metric 'a'"), "{s}");
+        let e = Matrix::parse(b"{\n\"a\": [1,", "m.json").unwrap_err().to_string();
+        assert!(e.starts_with("m.json:2:") && e.contains("truncated"), "{e}");
+        let e = Matrix::parse(br#"{"a": [1, 2], "b": [1]}"#, "m.json").unwrap_err().to_string();
+        assert!(e.contains("different lengths"), "{e}");
+        let e = Matrix::parse(br#"{"a": [1, 2, 3], "stats_source": ["x"]}"#, "m.json").unwrap_err().to_string();
+        assert!(e.contains("3 values but stats_source lists 1 runs"), "{e}");
+        assert!(Matrix::parse(br#"{"a": [null]}"#, "m.json").is_err());
+        assert!(Matrix::parse(br#"[1]"#, "m.json").is_err());
+    }
+
+    #[test]
+    fn incomplete_runs_are_dropped() {
+        let mut m = Matrix::parse(
+            br#"{"a": [1, 2, 3], "last_state.is_incomplete_run": [0, 1, 0], "stats_source": ["x", "y", "z"]}"#,
+            "m",
+        )
+        .unwrap();
+        m.filter_incomplete_run();
+        assert_eq!(m.get("a").unwrap(), &[Num::Int(1), Num::Int(3)]);
+        assert!(!m.contains("last_state.is_incomplete_run"));
+        assert_eq!(m.cols(), 2);
+    }
+}

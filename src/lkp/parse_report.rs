@@ -1,0 +1,180 @@
+//! Parse an lkp `%stddev %change` table as pasted in mail back into numbers: both the
+//! aligned form the robot sends and the whitespace-collapsed form mail archives keep
+//! (reference/lkp.md §3.4 gives the layout). Rows are recognised by their shape, so
+//! surrounding prose, headers and the robot's decorations are skipped.
+
+use serde::Serialize;
+
+/// One root's cell of a parsed row.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct ReportCell {
+    /// The printed mean (perf rows) or fail count (failure rows; blank = 0).
+    pub value: Option<f64>,
+    /// The printed `± N%` (None where not shown, i.e. ≤ 2%).
+    pub stddev_pct: Option<f64>,
+    /// Failure rows: the run count after `:`.
+    pub runs: Option<u64>,
+}
+
+/// One parsed row.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReportRow {
+    /// "perf" or "failure".
+    pub section: String,
+    /// Metric name.
+    pub metric: String,
+    /// Base first, then each head.
+    pub cells: Vec<ReportCell>,
+    /// Per head: the printed change (percent, or absolute where `absolute`), or the
+    /// `%reproduction` for failure rows.
+    pub changes: Vec<f64>,
+    /// The change column had no `%` (keys ending in `%`, perf-profile).
+    pub absolute: bool,
+}
+
+/// A parsed report.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct Report {
+    /// Column labels (commits) from the line above the dashes, when present.
+    pub commits: Vec<String>,
+    /// Rows in order.
+    pub rows: Vec<ReportRow>,
+}
+
+fn num(t: &str) -> Option<f64> {
+    let ok = t.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+' || c == '.');
+    if !ok {
+        return None;
+    }
+    t.parse::<f64>().ok().filter(|x| x.is_finite())
+}
+
+fn pct(t: &str) -> Option<f64> {
+    num(t.strip_suffix('%')?)
+}
+
+fn parse_perf(tokens: &[&str]) -> Option<ReportRow> {
+    let (metric, body) = tokens.split_last()?;
+    let mut cells = Vec::new();
+    let mut changes = Vec::new();
+    let mut absolute = None;
+    let mut i = 0;
+    let take_cell = |i: &mut usize| -> Option<ReportCell> {
+        let value = num(body.get(*i)?)?;
+        *i += 1;
+        let mut sd = None;
+        if let Some(t) = body.get(*i) {
+            if *t == "±" {
+                sd = Some(pct(body.get(*i + 1)?)?);
+                *i += 2;
+            } else if let Some(rest) = t.strip_prefix('±') {
+                sd = Some(pct(rest)?);
+                *i += 1;
+            }
+        }
+        Some(ReportCell { value: Some(value), stddev_pct: sd, runs: None })
+    };
+    cells.push(take_cell(&mut i)?);
+    while i < body.len() {
+        let t = body[i];
+        if !(t.starts_with('+') || t.starts_with('-')) {
+            return None;
+        }
+        let (c, abs) = match pct(t) {
+            Some(p) => (p, false),
+            None => (num(t)?, true),
+        };
+        if *absolute.get_or_insert(abs) != abs {
+            return None;
+        }
+        changes.push(c);
+        i += 1;
+        cells.push(take_cell(&mut i)?);
+    }
+    if changes.is_empty() || metric.starts_with(['%', '\\', '|']) {
+        return None;
+    }
+    Some(ReportRow { section: "perf".into(), metric: metric.to_string(), cells, changes, absolute: absolute.unwrap_or(false) })
+}
+
+fn fail_cell(t: &str) -> Option<ReportCell> {
+    let (f, r) = t.split_once(':')?;
+    let runs: u64 = r.parse().ok()?;
+    let value = if f.is_empty() { 0.0 } else { f.parse::<f64>().ok()? };
+    Some(ReportCell { value: Some(value), stddev_pct: None, runs: Some(runs) })
+}
+
+fn parse_failure(tokens: &[&str]) -> Option<ReportRow> {
+    let (metric, body) = tokens.split_last()?;
+    if body.len() < 3 || body.len() % 2 == 0 {
+        return None;
+    }
+    let mut cells = vec![fail_cell(body[0])?];
+    let mut changes = Vec::new();
+    for pair in body[1..].chunks(2) {
+        changes.push(pct(pair[0]).or_else(|| num(pair[0]))?);
+        cells.push(fail_cell(pair[1])?);
+    }
+    Some(ReportRow { section: "failure".into(), metric: metric.to_string(), cells, changes, absolute: false })
+}
+
+/// Parse every table row of a pasted report (aligned or whitespace-collapsed).
+///
+/// ```
+/// let r = schedlab::lkp::parse_report::parse_report("4626 -9.9% 4167 unixbench.score\n");
+/// assert_eq!(r.rows[0].cells[1].value, Some(4167.0));
+/// assert_eq!(r.rows[0].changes, vec![-9.9]);
+/// ```
+pub fn parse_report(text: &str) -> Report {
+    let mut rep = Report::default();
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
+        let t = line.trim();
+        if t.starts_with("----------------") {
+            if let Some(prev) = i.checked_sub(1).and_then(|j| lines.get(j)) {
+                rep.commits = prev.split_whitespace().map(str::to_string).collect();
+            }
+            continue;
+        }
+        let tokens: Vec<&str> = t.split_whitespace().collect();
+        if tokens.len() < 3 {
+            continue;
+        }
+        let row = if tokens[0].contains(':') && !tokens[0].contains('%') {
+            parse_failure(&tokens)
+        } else {
+            parse_perf(&tokens)
+        };
+        if let Some(r) = row {
+            rep.rows.push(r);
+        }
+    }
+    rep
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn aligned_and_collapsed_rows() {
+        let aligned = "      1.50 ±173%  +19450.0%     293.25        vmstat.procs.b\n\
+                       \x20     0.54 ±  6%      +0.8        1.34 ±  2%  mpstat.cpu.all.idle%\n\
+                       \x20         2:4          -50%            :4     dmesg.BUG:kernel_NULL_pointer_dereference\n\
+                       \x20     0.00         +1e+104%     105.00 ± 10%  vmstat.io.bi\n";
+        let r = parse_report(aligned);
+        assert_eq!(r.rows.len(), 4);
+        assert_eq!(r.rows[0].cells[0].stddev_pct, Some(173.0));
+        assert_eq!(r.rows[0].changes, vec![19450.0]);
+        assert!(r.rows[1].absolute);
+        assert_eq!(r.rows[1].cells[1].stddev_pct, Some(2.0));
+        assert_eq!(r.rows[2].section, "failure");
+        assert_eq!(r.rows[2].cells[0], ReportCell { value: Some(2.0), stddev_pct: None, runs: Some(4) });
+        assert_eq!(r.rows[2].cells[1].value, Some(0.0));
+        assert_eq!(r.rows[3].changes, vec![1e104]);
+        let collapsed = "2.866e+08 -11.6% 2.534e+08 unixbench.time.minor_page_faults\n%stddev %change %stddev\n";
+        let r = parse_report(collapsed);
+        assert_eq!(r.rows.len(), 1);
+        assert_eq!(r.rows[0].cells[0].value, Some(2.866e8));
+    }
+}

@@ -1,0 +1,474 @@
+//! From one run's raw outputs to its `stats.json`, and from runs to a commit's
+//! `matrix.json`/`avg.json`/`stddev.json`, as lkp-tests does it (bin/run-stats +
+//! programs/*/parse, sbin/dump-stat, lib/matrix.rb `create_stats_matrix` and `unite_to`),
+//! after reference/lkp.md §4–5. The JSON files are written as Ruby writes them.
+
+pub mod ojson;
+pub mod parsers;
+
+use super::matrix::STATS_SOURCE;
+use super::num::{ruby_sum, ruby_sum_f0, standard_deviation, Num, Sum};
+use super::rubyfmt::{pretty_json, Json};
+use crate::error::{Error, Result};
+use ojson::JValue;
+use regex::Regex;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// One monitor's series (`<run>/<monitor>.json`): keys in order, one value per record.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Series {
+    /// `<group>.<key>` names in first-seen order.
+    pub keys: Vec<String>,
+    /// Values per key, parallel to `keys`.
+    pub values: Vec<Vec<Num>>,
+}
+
+impl Series {
+    /// As Ruby writes it (`JSON.pretty_generate`).
+    pub fn to_json(&self) -> String {
+        pretty_json(&Json::Obj(self.keys.iter().zip(&self.values).map(|(k, v)| (k.clone(), nums_json(v))).collect()))
+    }
+}
+
+fn num_json(n: Num) -> Json {
+    match n {
+        Num::Int(i) => Json::Int(i),
+        Num::Float(f) => Json::Float(f),
+    }
+}
+
+fn nums_json(v: &[Num]) -> Json {
+    Json::Arr(v.iter().map(|n| num_json(*n)).collect())
+}
+
+/// lkp's `String#numeric?`: an optionally signed decimal number with optional exponent.
+fn numeric(v: &str) -> bool {
+    let b = v.as_bytes();
+    let mut i = 0;
+    if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+        i += 1;
+    }
+    let start = i;
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+    }
+    let mut digits = i > start;
+    if i < b.len() && b[i] == b'.' {
+        i += 1;
+        let f = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        digits |= i > f;
+    }
+    if !digits {
+        return false;
+    }
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        i += 1;
+        if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+            i += 1;
+        }
+        let e = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == e {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
+/// sbin/dump-stat: `key: value` lines → series of `<group>.<key>`. A key seen again
+/// starts a new record; a key first seen late is front-filled with 0; a value is a Float
+/// iff it contains '.', else `to_i`; a record with a non-numeric value is dropped; keys
+/// that are all zero are removed; an incomplete last record is truncated. A key with
+/// whitespace is an error (`path`, `line` name the parser output).
+pub fn dump_stat(group: &str, lines: &str, path: &str) -> Result<Series> {
+    let mut s = Series::default();
+    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut record_index = 0usize;
+    let mut invalid: Vec<usize> = Vec::new();
+    for (ln, line) in lines.lines().enumerate() {
+        if line.starts_with('#') {
+            continue;
+        }
+        let Some((k, v)) = line.split_once(": ") else { continue };
+        let v = v.trim();
+        if v.is_empty() {
+            continue;
+        }
+        let key = format!("{group}.{k}");
+        if key.contains([' ', '\t']) {
+            return Err(Error::parse(Some(path), Some(ln + 1), format!("whitespace in stats name '{key}'")));
+        }
+        let i = *index.entry(key.clone()).or_insert_with(|| {
+            s.keys.push(key.clone());
+            s.values.push(Vec::new());
+            s.keys.len() - 1
+        });
+        let col = &mut s.values[i];
+        let size = col.len();
+        if record_index < size {
+            record_index = size;
+        } else if record_index > size {
+            col.resize(record_index, Num::Int(0));
+        }
+        if !numeric(v) {
+            invalid.push(col.len());
+            col.push(Num::Int(0));
+            continue;
+        }
+        let n = if v.contains('.') {
+            Num::Float(parsers::ruby_to_f(v))
+        } else {
+            Num::Int(v.parse::<i64>().unwrap_or_else(|_| parsers::ruby_to_f(v) as i64))
+        };
+        col.push(n);
+    }
+    // drop all-zero keys
+    let mut keep = Vec::new();
+    for (k, v) in s.keys.iter().zip(&s.values) {
+        let zero = v.first().is_none_or(|x| x.is_zero()) && v.last().is_none_or(|x| x.is_zero()) && ruby_sum(v).f() == 0.0;
+        if !zero {
+            keep.push((k.clone(), v.clone()));
+        }
+    }
+    invalid.sort_unstable();
+    invalid.dedup();
+    for &r in invalid.iter().rev() {
+        for (_, v) in keep.iter_mut() {
+            if r < v.len() {
+                v.remove(r);
+            }
+        }
+    }
+    let max_cols = keep.iter().map(|(_, v)| v.len()).max().unwrap_or(0);
+    let min_cols = keep.iter().map(|(_, v)| v.len()).min().unwrap_or(0);
+    if min_cols + 1 == max_cols {
+        for (_, v) in keep.iter_mut() {
+            if v.len() == max_cols {
+                v.pop();
+            }
+        }
+    }
+    Ok(Series { keys: keep.iter().map(|(k, _)| k.clone()).collect(), values: keep.into_iter().map(|(_, v)| v).collect() })
+}
+
+fn prefixes_re(list: &[&str]) -> Regex {
+    Regex::new(&format!("^(?:{})", list.join("|"))).unwrap_or_else(|e| panic!("schedlab bug: built-in pattern: {e}"))
+}
+
+/// Event counters: cumulative, so a run's value is last − first (lkp
+/// etc/event-counter-prefixes and -patterns).
+fn event_counter(k: &str) -> bool {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        prefixes_re(&[
+            r"cpuidle\.", r"interrupts\.", r"softirqs?\.", r"diskstats\.", r"proc-vmstat\.pg", r"proc-vmstat\.numa_",
+            r"proc-vmstat\.thp_", r"proc-vmstat\.compact_", r"proc-vmstat\.allocstall", r"numa-numastat\.", r"energy\.",
+            r"ethtool\.", r"sched_debug\.cpu\.nr_switches", r"proc-stat\.",
+        ])
+    })
+    .is_match(k)
+}
+
+/// Independent counters: each record counts separately, so a run's value is their sum
+/// (lkp etc/independent-counter-prefixes).
+fn independent_counter(k: &str) -> bool {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        prefixes_re(&[
+            r"perf-stat\.overall\.", r"perf-stat\.ps\.", r"perf-stat\.total\.", r"pmu-tools\.", r"time\.user_time",
+            r"time\.system_time", r"time\.voluntary_context_switches", r"time\.involuntary_context_switches",
+            r"time\.minor_page_faults", r"time\.major_page_faults", r"time\.file_system_inputs",
+            r"time\.file_system_outputs",
+        ])
+    })
+    .is_match(k)
+}
+
+/// Keys that also get `<key>.max` (lkp etc/add-max-latency, matched whole).
+fn add_max(k: &str) -> bool {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        Regex::new(r"^(?:.*time.elapsed_time|iostat..*.await|iostat..*.[rw]_await|numa-meminfo.node[0-9]+.AnonPages)$")
+            .unwrap_or_else(|e| panic!("schedlab bug: {e}"))
+    })
+    .is_match(k)
+}
+
+fn max_of(v: &[Num]) -> Num {
+    let mut m = v[0];
+    for x in &v[1..] {
+        if x.cmp_num(m) == std::cmp::Ordering::Greater {
+            m = *x;
+        }
+    }
+    m
+}
+
+/// `create_stats_matrix`: one scalar per key from each monitor series (monitors in name
+/// order): a single record as is; independent counters summed; event counters last −
+/// first; else the mean (`sum(0.0)/n`); plus `.max` for latency-like keys and
+/// `perf-stat.overall.path-length` when one `*.workload` exists.
+pub fn reduce(monitors: &[(String, Series)]) -> Vec<(String, Num)> {
+    let mut stats: Vec<(String, Num)> = Vec::new();
+    for (monitor, s) in monitors {
+        let time_key = format!("{monitor}.time");
+        for (k, v) in s.keys.iter().zip(&s.values) {
+            if *k == time_key || v.is_empty() {
+                continue;
+            }
+            let val = if v.len() == 1 {
+                v[0]
+            } else if independent_counter(k) {
+                match ruby_sum(v) {
+                    Sum::Int(i) => i64::try_from(i).map_or(Num::Float(i as f64), Num::Int),
+                    Sum::Float(f) => Num::Float(f),
+                }
+            } else if event_counter(k) {
+                v[v.len() - 1].minus(v[0])
+            } else {
+                Num::Float(ruby_sum_f0(v) / v.len() as f64)
+            };
+            push_stat(&mut stats, k.clone(), val);
+            if add_max(k) {
+                push_stat(&mut stats, format!("{k}.max"), max_of(v));
+            }
+        }
+    }
+    let workloads: Vec<Num> = stats.iter().filter(|(k, _)| k.ends_with(".workload")).map(|(_, v)| *v).collect();
+    if let (1, Some((_, ins))) = (workloads.len(), stats.iter().find(|(k, _)| k == "perf-stat.total.instructions")) {
+        let pl = ins.f() / workloads[0].f();
+        push_stat(&mut stats, "perf-stat.overall.path-length".into(), Num::Float(pl));
+    }
+    stats
+}
+
+fn push_stat(stats: &mut Vec<(String, Num)>, k: String, v: Num) {
+    match stats.iter_mut().find(|(sk, _)| *sk == k) {
+        Some(slot) => slot.1 = v,
+        None => stats.push((k, v)),
+    }
+}
+
+/// Read a raw file as UTF-8 text; unreadable or non-UTF-8 files are parse errors naming
+/// the file (and the line of the first bad byte).
+pub fn read_text(path: &Path) -> Result<String> {
+    let shown = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| Error::parse(Some(&shown), None, format!("cannot read raw output: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let upto = e.utf8_error().valid_up_to();
+        let line = e.as_bytes()[..upto].iter().filter(|&&b| b == b'\n').count() + 1;
+        Error::parse(Some(&shown), Some(line), "not UTF-8 text")
+    })
+}
+
+/// The raw outputs schedlab parses, by file name: (group, parser name).
+fn raw_kind(name: &str) -> Option<(String, &'static str)> {
+    let fixed = match name {
+        "unixbench" => "unixbench",
+        "time" => "time",
+        "interrupts" => "interrupts",
+        "cpuidle" => "cpuidle",
+        "vmstat" => "vmstat",
+        "mpstat" => "mpstat",
+        "turbostat" => "turbostat",
+        "perf-stat" => "perf-stat",
+        _ if name.ends_with(".time") && !name.contains(".json") && name.len() > 5 => "time",
+        _ => return None,
+    };
+    Some((name.to_string(), fixed))
+}
+
+/// Parse every known raw output of one run directory into monitor series, in monitor
+/// name order (plus existing `<monitor>.json` files of monitors without a raw parser).
+pub fn run_monitors(run_dir: &Path) -> Result<Vec<(String, Series)>> {
+    let shown = run_dir.display().to_string();
+    let rd = std::fs::read_dir(run_dir).map_err(|e| Error::parse(Some(&shown), None, format!("cannot list run directory: {e}")))?;
+    let mut names: Vec<String> = rd.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    let mut out: Vec<(String, Series)> = Vec::new();
+    for name in &names {
+        let Some((group, kind)) = raw_kind(name) else { continue };
+        let path = run_dir.join(name);
+        if !path.is_file() {
+            continue;
+        }
+        let text = read_text(&path)?;
+        let p = path.display().to_string();
+        let lines = match kind {
+            "unixbench" => parsers::unixbench(&text),
+            "time" => parsers::time(&text),
+            "interrupts" => parsers::interrupts(&text),
+            "cpuidle" => parsers::cpuidle(&text),
+            "vmstat" => parsers::vmstat(&text),
+            "mpstat" => parsers::mpstat(&text, &p)?,
+            "turbostat" => parsers::turbostat(&text),
+            _ => parsers::perf_stat(&text),
+        };
+        let s = dump_stat(&group, &lines, &p)?;
+        if !s.keys.is_empty() {
+            out.push((group, s));
+        }
+    }
+    for name in &names {
+        let Some(monitor) = name.strip_suffix(".json") else { continue };
+        if monitor == "stats" || monitor == "matrix" || out.iter().any(|(g, _)| g == monitor) {
+            continue;
+        }
+        let path = run_dir.join(name);
+        let shown = path.display().to_string();
+        let bytes = std::fs::read(&path).map_err(|e| Error::parse(Some(&shown), None, format!("cannot read: {e}")))?;
+        let m = super::matrix::Matrix::parse(&bytes, &shown)?;
+        out.push((monitor.to_string(), Series { keys: m.keys, values: m.values }));
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(out)
+}
+
+/// A run's stats.json content, computed from its raw outputs.
+pub fn run_stats(run_dir: &Path) -> Result<Vec<(String, Num)>> {
+    Ok(reduce(&run_monitors(run_dir)?))
+}
+
+/// stats.json text (Ruby's pretty JSON).
+pub fn stats_json(stats: &[(String, Num)]) -> String {
+    pretty_json(&Json::Obj(stats.iter().map(|(k, v)| (k.clone(), num_json(*v))).collect()))
+}
+
+/// Read a run's existing `stats.json`.
+pub fn read_stats_json(path: &Path) -> Result<Vec<(String, JValue)>> {
+    let shown = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| Error::parse(Some(&shown), None, format!("cannot read: {e}")))?;
+    match ojson::parse(&bytes, &shown)? {
+        JValue::Obj(o) => Ok(o),
+        _ => Err(Error::parse(Some(&shown), None, "stats.json must be a JSON object")),
+    }
+}
+
+/// The files of `unite`: matrix.json, avg.json and stddev.json texts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct United {
+    /// matrix.json (as saved: before zero-filling).
+    pub matrix: String,
+    /// avg.json.
+    pub avg: String,
+    /// stddev.json.
+    pub stddev: String,
+}
+
+fn jnum(v: &JValue, key: &str, path: &str) -> Result<Num> {
+    match v {
+        JValue::Int(i) => Ok(Num::Int(*i)),
+        JValue::Float(f) => Ok(Num::Float(*f)),
+        _ => Err(Error::parse(Some(path), None, format!("stats.json value of '{key}' is not a number"))),
+    }
+}
+
+/// lib/matrix.rb `unite_to` for a fresh result root: append each run's stats (from its
+/// stats.json if present, else computed from raw outputs) as one column with
+/// `stats_source` = `<label>/stats.json`; drop per-CPU sched_debug keys and keys that are
+/// all Integer 0; then avg.json and stddev.json over the zero-filled matrix.
+pub fn unite(runs: &[(PathBuf, String)]) -> Result<United> {
+    let mut keys: Vec<String> = Vec::new();
+    let mut cols: Vec<Vec<Json>> = Vec::new();
+    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (dir, label) in runs {
+        let sj = dir.join("stats.json");
+        let mut stats: Vec<(String, Json)> = if sj.is_file() {
+            let shown = sj.display().to_string();
+            read_stats_json(&sj)?
+                .into_iter()
+                .map(|(k, v)| jnum(&v, &k, &shown).map(|n| (k, num_json(n))))
+                .collect::<Result<_>>()?
+        } else {
+            run_stats(dir)?.into_iter().map(|(k, v)| (k, num_json(v))).collect()
+        };
+        stats.retain(|(k, _)| k != STATS_SOURCE);
+        stats.push((STATS_SOURCE.to_string(), Json::Str(format!("{label}/stats.json"))));
+        let columns = cols.iter().map(Vec::len).max().unwrap_or(0);
+        for (k, v) in stats {
+            let i = *index.entry(k.clone()).or_insert_with(|| {
+                keys.push(k.clone());
+                cols.push(Vec::new());
+                keys.len() - 1
+            });
+            while cols[i].len() < columns {
+                cols[i].push(Json::Int(0));
+            }
+            cols[i].push(v);
+        }
+    }
+    static SCHED: OnceLock<Regex> = OnceLock::new();
+    let sched = SCHED.get_or_init(|| Regex::new(r"^sched_debug.*\.[0-9]+$").unwrap_or_else(|e| panic!("schedlab bug: {e}")));
+    let kept: Vec<(String, Vec<Json>)> = keys
+        .into_iter()
+        .zip(cols)
+        .filter(|(k, v)| !sched.is_match(k) && !v.is_empty() && !v.iter().all(|x| *x == Json::Int(0)))
+        .collect();
+    let matrix = pretty_json(&Json::Obj(kept.iter().map(|(k, v)| (k.clone(), Json::Arr(v.clone()))).collect()));
+    let n = kept.iter().find(|(k, _)| k == STATS_SOURCE).map_or(0, |(_, v)| v.len());
+    let mut avg = Vec::new();
+    let mut sd = Vec::new();
+    for (k, v) in &kept {
+        if k == STATS_SOURCE {
+            continue;
+        }
+        let mut nums: Vec<Num> = v
+            .iter()
+            .map(|x| match x {
+                Json::Int(i) => Ok(Num::Int(*i)),
+                Json::Float(f) => Ok(Num::Float(*f)),
+                _ => Err(Error::parse(None, None, format!("matrix value of '{k}' is not a number"))),
+            })
+            .collect::<Result<_>>()?;
+        nums.resize(n.max(nums.len()), Num::Int(0));
+        avg.push((k.clone(), super::num::average(&nums).map_or(Json::Int(0), Json::Float)));
+        sd.push((k.clone(), standard_deviation(&nums).map_or(Json::Int(0), Json::Float)));
+    }
+    Ok(United { matrix, avg: pretty_json(&Json::Obj(avg)), stddev: pretty_json(&Json::Obj(sd)) })
+}
+
+/// The run directories of a result root (`<root>/<digits>/`), in numeric order.
+pub fn run_dirs(root: &Path) -> Result<Vec<PathBuf>> {
+    let shown = root.display().to_string();
+    let rd = std::fs::read_dir(root).map_err(|e| Error::parse(Some(&shown), None, format!("cannot list result root: {e}")))?;
+    let mut runs: Vec<(u64, PathBuf)> = rd
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let n: u64 = name.parse().ok()?;
+            e.path().is_dir().then_some((n, e.path()))
+        })
+        .collect();
+    runs.sort();
+    Ok(runs.into_iter().map(|(_, p)| p).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dump_stat_records_zero_fill_and_invalid() {
+        let s = dump_stat("g", "a: 1\nb: 2.5\na: 3\nb: x\nc: 7\na: 0\nb: 1.0\nc: 8\n", "p").unwrap();
+        // records: {a:1,b:2.5} {a:3,b:x → dropped,c:7} {a:0,b:1.0,c:8}; c front-filled with 0
+        assert_eq!(s.keys, ["g.a", "g.b", "g.c"]);
+        assert_eq!(s.values[0], [Num::Int(1), Num::Int(0)]);
+        assert_eq!(s.values[1], [Num::Float(2.5), Num::Float(1.0)]);
+        assert_eq!(s.values[2], [Num::Int(0), Num::Int(8)]);
+        assert!(dump_stat("g", "a b: 1\n", "p").unwrap_err().to_string().starts_with("p:1:"));
+        let z = dump_stat("g", "a: 0\na: 0\nb: 1\n", "p").unwrap();
+        assert_eq!(z.keys, ["g.b"]);
+    }
+
+    #[test]
+    fn numeric_values() {
+        assert!(numeric("1") && numeric("-2.5") && numeric("1e5") && numeric(".5"));
+        assert!(!numeric("x") && !numeric("1e") && !numeric("") && !numeric("1.2.3"));
+    }
+}

@@ -1,0 +1,530 @@
+//! One parser per raw output, each printing lkp's `key: value` lines (a repeated key
+//! starts a new record), after lkp-tests' programs/<name>/parse and reference/lkp.md §5.
+
+use super::ojson::{self, JValue};
+use crate::error::{Error, Result};
+use crate::lkp::rubyfmt::float_to_s;
+
+/// unixbench: `score` (System Benchmarks Index Score), `throughput` (RESULT column of the
+/// index table, or the last per-test `N lps (… s, … samples)` line), `workload` =
+/// throughput × the run's duration, and `test.pass: 1` (`test.fail: 1` if incomplete).
+pub fn unixbench(text: &str) -> String {
+    let mut score: Option<String> = None;
+    let mut throughput: Option<f64> = None;
+    let mut duration: Option<i64> = None;
+    let mut after_index_header = false;
+    for line in text.lines() {
+        let t = line.trim_end();
+        if after_index_header {
+            after_index_header = false;
+            let f: Vec<&str> = t.split_whitespace().collect();
+            if f.len() >= 2 {
+                if let Ok(v) = f[f.len() - 2].parse::<f64>() {
+                    throughput = Some(v);
+                }
+            }
+        }
+        if t.contains(" Benchmarks Index Score ") {
+            if let Some(last) = t.split_whitespace().last().filter(|s| s.chars().all(|c| c.is_ascii_digit() || c == '.')) {
+                score = Some(last.to_string());
+            }
+        } else if t.contains(" Index ") && t.ends_with("INDEX") {
+            after_index_header = true;
+        } else if let Some(v) = per_test_result(t) {
+            throughput = Some(v);
+        } else if let Some(rest) = t.strip_prefix("Benchmark Run: ") {
+            duration = run_duration(rest);
+        }
+    }
+    let mut out = String::new();
+    if let Some(s) = &score {
+        out.push_str(&format!("score: {s}\n"));
+    }
+    match (throughput, duration) {
+        (Some(tp), Some(d)) => {
+            out.push_str(&format!("throughput: {}\n", float_to_s(tp)));
+            out.push_str(&format!("workload: {}\n", float_to_s(tp * d as f64)));
+            out.push_str("test.pass: 1\n");
+        }
+        (tp, _) => {
+            if let Some(tp) = tp {
+                out.push_str(&format!("throughput: {}\n", float_to_s(tp)));
+            }
+            out.push_str("test.fail: 1\n");
+        }
+    }
+    out
+}
+
+/// `Execl Throughput   17946.9 lps   (30.0 s, 7 samples)` → 17946.9.
+fn per_test_result(t: &str) -> Option<f64> {
+    let open = t.find(" (")?;
+    let (head, tail) = t.split_at(open);
+    if !(tail.contains(" s, ") && tail.contains("sample")) {
+        return None;
+    }
+    let mut f = head.split_whitespace().rev();
+    let unit = f.next()?;
+    if !matches!(unit, "KBps" | "lps" | "lpm" | "score") {
+        return None;
+    }
+    f.next()?.parse().ok()
+}
+
+/// `Tue Jan 01 2019 15:48:24 - 15:49:00` → 36 (wrapping past midnight).
+fn run_duration(rest: &str) -> Option<i64> {
+    let (a, b) = rest.split_once(" - ")?;
+    let hms = |s: &str| -> Option<i64> {
+        let mut p = s.trim().rsplit(' ').next()?.split(':');
+        let h: i64 = p.next()?.parse().ok()?;
+        let m: i64 = p.next()?.parse().ok()?;
+        let s: i64 = p.next()?.parse().ok()?;
+        Some(h * 3600 + m * 60 + s)
+    };
+    let d = hms(b.split_whitespace().next()?)? - hms(a)?;
+    Some(if d < 0 { d + 86400 } else { d })
+}
+
+/// GNU `time -v`: `Label (unit): value` → `label: value` (parenthesised groups removed,
+/// spaces to `_`, lower case); elapsed `h:mm:ss`/`m:ss` → seconds; `98%` → 98 (`?` → 0).
+pub fn time(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.contains("Command being timed: ") {
+            continue;
+        }
+        let mut parts = line.split(": ");
+        let (Some(key), Some(val)) = (parts.next(), parts.next()) else { continue };
+        let mut k = String::new();
+        let mut depth = 0;
+        let key = key.trim_start();
+        let bytes: Vec<char> = key.chars().collect();
+        let mut i = 0;
+        while i < bytes.len() {
+            let c = bytes[i];
+            if c == ' ' && bytes.get(i + 1) == Some(&'(') {
+                depth += 1;
+                i += 2;
+                continue;
+            }
+            if depth > 0 {
+                if c == ')' {
+                    depth -= 1;
+                }
+                i += 1;
+                continue;
+            }
+            k.push(c);
+            i += 1;
+        }
+        let k: String = k.split_whitespace().collect::<Vec<_>>().join("_").to_lowercase();
+        let v = match k.as_str() {
+            "elapsed_time" => {
+                let mut tt = 0.0f64;
+                for t in val.trim().split(':') {
+                    tt = tt * 60.0 + ruby_to_f(t);
+                }
+                float_to_s(tt)
+            }
+            "percent_of_cpu_this_job_got" => {
+                let v = val.trim().trim_end_matches('%');
+                if v == "?" { "0".to_string() } else { v.to_string() }
+            }
+            _ => val.trim().to_string(),
+        };
+        out.push_str(&format!("{k}: {v}\n"));
+    }
+    out
+}
+
+/// Ruby `String#to_f`: the longest leading float, 0.0 if none.
+pub fn ruby_to_f(s: &str) -> f64 {
+    let s = s.trim_start();
+    let mut end = 0;
+    let b = s.as_bytes();
+    if end < b.len() && (b[end] == b'-' || b[end] == b'+') {
+        end += 1;
+    }
+    while end < b.len() && b[end].is_ascii_digit() {
+        end += 1;
+    }
+    if end < b.len() && b[end] == b'.' {
+        end += 1;
+        while end < b.len() && b[end].is_ascii_digit() {
+            end += 1;
+        }
+    }
+    s[..end].parse().unwrap_or(0.0)
+}
+
+/// `/proc/interrupts` snapshots (with `time:` lines): per CPU `CPU<i>.<irq>` and the total
+/// `<irq>`; numbered IRQs join their description with `.`, named ones with `_`.
+pub fn interrupts(text: &str) -> String {
+    let mut out = String::new();
+    let mut cpus: Vec<String> = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("time:") {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if !f.is_empty() && f.iter().all(|c| c.starts_with("CPU")) {
+            cpus = f.iter().map(|s| s.to_string()).collect();
+            continue;
+        }
+        let Some(first) = f.first() else { continue };
+        if !first.ends_with(':') {
+            continue;
+        }
+        if f.len() == 2 {
+            out.push_str(&format!("{} {}\n", f[0], f[1]));
+            continue;
+        }
+        let tail: Vec<&str> = f.iter().skip(cpus.len() + 1).copied().collect();
+        let key = if first[..first.len() - 1].chars().all(|c| c.is_ascii_digit()) {
+            format!("{first}{}", tail.join(".").replace(",.", ","))
+        } else {
+            format!("{first}{}", tail.join("_"))
+        };
+        let mut sum: i64 = 0;
+        for (i, cpu) in cpus.iter().enumerate() {
+            let Some(v) = f.get(i + 1) else { break };
+            sum += v.parse::<i64>().unwrap_or(0);
+            out.push_str(&format!("{cpu}.{key}: {v}\n"));
+        }
+        out.push_str(&format!("{key}: {sum}\n"));
+    }
+    out
+}
+
+/// cpuidle sysfs snapshots (`time:` + `cpuN.<state>.time/usage`): per snapshot the sums
+/// over CPUs, `<state>.time` and `<state>.usage` (spaces in state names become `-`).
+pub fn cpuidle(text: &str) -> String {
+    let mut out = String::new();
+    let mut samples: Vec<(String, i64)> = Vec::new();
+    let flush = |samples: &mut Vec<(String, i64)>, out: &mut String| {
+        for (k, v) in samples.drain(..) {
+            out.push_str(&format!("{k}: {v}\n"));
+        }
+    };
+    for line in text.lines() {
+        if line.starts_with("time: ") {
+            flush(&mut samples, &mut out);
+            continue;
+        }
+        let Some(rest) = line.strip_prefix("cpu") else { continue };
+        let Some((cpu, kv)) = rest.split_once('.') else { continue };
+        if cpu.is_empty() || !cpu.chars().all(|c| c.is_ascii_digit()) {
+            continue;
+        }
+        let Some((k, v)) = kv.split_once(": ") else { continue };
+        let k = k.replace(' ', "-");
+        let v = ruby_to_i(v);
+        match samples.iter_mut().find(|(sk, _)| *sk == k) {
+            Some((_, acc)) => *acc += v,
+            None => samples.push((k, v)),
+        }
+    }
+    flush(&mut samples, &mut out);
+    out
+}
+
+fn ruby_to_i(s: &str) -> i64 {
+    let s = s.trim_start();
+    let end = s.char_indices().take_while(|(i, c)| c.is_ascii_digit() || (*i == 0 && (*c == '-' || *c == '+'))).count();
+    s[..end].parse().unwrap_or(0)
+}
+
+const VMSTAT_KEYS: [&str; 18] = [
+    "procs.r", "procs.b", "memory.swpd", "memory.free", "memory.buff", "memory.cache", "swap.si", "swap.so", "io.bi",
+    "io.bo", "system.in", "system.cs", "cpu.us", "cpu.sy", "cpu.id", "cpu.wa", "cpu.st", "cpu.gu",
+];
+
+/// Days since 1970-01-01 of a proleptic Gregorian date.
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = if y >= 0 { y } else { y - 399 } / 400;
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146097 + doe - 719468
+}
+
+/// `2019-01-01` + `15:48:30` as UTC epoch seconds.
+fn epoch(date: &str, time: &str) -> Option<i64> {
+    let mut d = date.split('-');
+    let (y, m, dd) = (d.next()?.parse().ok()?, d.next()?.parse().ok()?, d.next()?.parse().ok()?);
+    let mut t = time.split(':');
+    let (h, mi, s): (i64, i64, i64) = (t.next()?.parse().ok()?, t.next()?.parse().ok()?, t.next()?.parse().ok()?);
+    Some(days_from_civil(y, m, dd) * 86400 + h * 3600 + mi * 60 + s)
+}
+
+/// `vmstat --timestamp -n 1`: columns map positionally to procs.r … cpu.st (cpu.gu on
+/// newer vmstat); a trailing date and time gives `time` (as UTC). Lines without digits
+/// are headers.
+pub fn vmstat(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        if !line.chars().any(|c| c.is_ascii_digit()) {
+            continue;
+        }
+        let mut f: Vec<&str> = line.split_whitespace().collect();
+        let mut time = None;
+        if f.len() >= 2 && f[f.len() - 2].contains('-') && f[f.len() - 1].contains(':') {
+            time = epoch(f[f.len() - 2], f[f.len() - 1]);
+            f.truncate(f.len() - 2);
+        }
+        if !(f.len() == 16 || f.len() == 17 || f.len() == 18) {
+            continue;
+        }
+        if let Some(t) = time {
+            out.push_str(&format!("time: {t}\n"));
+        }
+        for (k, v) in VMSTAT_KEYS.iter().zip(&f) {
+            out.push_str(&format!("{k}: {v}\n"));
+        }
+    }
+    out
+}
+
+/// turbostat: the line after the header containing `Busy%` (`%Busy` on old versions) is
+/// the summary; titles align right-to-left with values; `-` and `*`-marked values skipped.
+pub fn turbostat(text: &str) -> String {
+    let mut out = String::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        if !(line.contains("Busy%") || line.contains("%Busy")) {
+            continue;
+        }
+        let titles: Vec<&str> = line.split_whitespace().collect();
+        let values: Vec<&str> = lines.next().unwrap_or("").split_whitespace().collect();
+        let skip = titles.len().saturating_sub(values.len());
+        for (t, v) in titles.iter().skip(skip).zip(&values) {
+            if *v == "-" || v.contains('*') {
+                continue;
+            }
+            out.push_str(&format!("{t}: {v}\n"));
+        }
+        break;
+    }
+    out
+}
+
+fn value_text(v: &JValue) -> Option<String> {
+    match v {
+        JValue::Int(i) => Some(i.to_string()),
+        JValue::Float(f) => Some(float_to_s(*f)),
+        JValue::Str(s) => Some(s.clone()),
+        _ => None,
+    }
+}
+
+/// `mpstat -o JSON 1`: per interval `cpu.<cpu>.<field>%` and `node.<n>.<field>%` and
+/// `time` (date + timestamp as UTC); at the end `max_utilization_pct` (max over samples
+/// of 100 − idle − iowait, times the sample count, so that the mean gives it back) and
+/// `max_utilization.seconds`. A truncated file is repaired as lkp does.
+pub fn mpstat(text: &str, path: &str) -> Result<String> {
+    let doc = match ojson::parse(text.as_bytes(), path) {
+        Ok(d) => d,
+        Err(e) => {
+            let pos = text.rfind("\n\t\t\t\t}").or_else(|| text.trim_end().strip_suffix(',').map(|s| s.len() - 1));
+            let Some(pos) = pos else { return Err(e) };
+            let cut = (pos + 6).min(text.len());
+            let repaired = format!("{}\n\t\t\t]\n\t\t}}\n\t]\n}}}}\n", &text[..cut]);
+            ojson::parse(repaired.as_bytes(), path).map_err(|_| e)?
+        }
+    };
+    let host = doc.get("sysstat").and_then(|s| s.get("hosts")).and_then(|h| h.index(0));
+    let Some(host) = host else {
+        return Err(Error::parse(Some(path), None, "not mpstat JSON: no sysstat.hosts[0]"));
+    };
+    let date = host.get("date").and_then(value_text).unwrap_or_default();
+    let mut results: Vec<(String, String)> = Vec::new();
+    let set = |results: &mut Vec<(String, String)>, k: String, v: String| match results.iter_mut().find(|(rk, _)| *rk == k) {
+        Some(slot) => slot.1 = v,
+        None => results.push((k, v)),
+    };
+    let mut idle: Vec<f64> = Vec::new();
+    let mut iowait: Vec<f64> = Vec::new();
+    let mut ints = true;
+    let mut out = String::new();
+    let empty = Vec::new();
+    let stats = match host.get("statistics") {
+        Some(JValue::Arr(a)) => a,
+        _ => &empty,
+    };
+    for item in stats {
+        let JValue::Obj(fields) = item else { continue };
+        for (k, v) in fields {
+            let arrays: Vec<(&str, &Vec<JValue>)> = match v {
+                JValue::Arr(a) => vec![(k.as_str(), a)],
+                JValue::Obj(o) => o.iter().filter_map(|(k2, v2)| if let JValue::Arr(a) = v2 { Some((k2.as_str(), a)) } else { None }).collect(),
+                JValue::Str(ts) if k == "timestamp" => {
+                    if let Some(t) = epoch(&date, ts) {
+                        set(&mut results, "time".into(), t.to_string());
+                    }
+                    vec![]
+                }
+                _ => vec![],
+            };
+            for (prefix, arr) in arrays {
+                for entry in arr {
+                    let JValue::Obj(kv) = entry else { continue };
+                    let Some((_, v0)) = kv.first() else { continue };
+                    let v0 = value_text(v0).unwrap_or_default();
+                    for (fk, fv) in kv.iter().skip(1) {
+                        let key = if prefix.contains("node-load") {
+                            format!("node.{v0}.{fk}%")
+                        } else if prefix.contains("cpu-load") {
+                            format!("cpu.{v0}.{fk}%")
+                        } else {
+                            format!("{prefix}.{v0}.{fk}")
+                        };
+                        if fk == "idle" || fk == "iowait" {
+                            if let Some(x) = fv.num() {
+                                ints &= matches!(fv, JValue::Int(_));
+                                if fk == "idle" { idle.push(x) } else { iowait.push(x) }
+                            }
+                        }
+                        if let Some(t) = value_text(fv) {
+                            set(&mut results, key, t);
+                        }
+                    }
+                }
+            }
+        }
+        for (k, v) in &results {
+            out.push_str(&format!("{k}: {v}\n"));
+        }
+    }
+    if !idle.is_empty() {
+        let utils: Vec<f64> = idle.iter().enumerate().map(|(i, x)| 100.0 - x - iowait.get(i).copied().unwrap_or(0.0)).collect();
+        let mut max_i = 0;
+        for (i, u) in utils.iter().enumerate() {
+            if *u > utils[max_i] {
+                max_i = i;
+            }
+        }
+        let n = idle.len();
+        let m = utils[max_i] * n as f64;
+        let shown = if ints { format!("{}", m as i64) } else { float_to_s(m) };
+        out.push_str(&format!("max_utilization_pct: {shown}\n"));
+        out.push_str(&format!("max_utilization.seconds: {}\n", (max_i + 1) * n));
+    }
+    Ok(out)
+}
+
+/// `perf stat -a --scale -I 1000 -x ,` (CSV intervals `time,value,unit,event,…`): per
+/// interval `i.<event>` = value per second of the interval and `i.ipc`/`i.cpi`; at the
+/// end `total.<event>` (the sums, the last partial interval left out) and
+/// `ps.<event>` = total / run time, with `overall.ipc`/`overall.cpi`.
+pub fn perf_stat(text: &str) -> String {
+    let mut intervals: Vec<(f64, Vec<(String, f64)>)> = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let f: Vec<&str> = line.split(',').collect();
+        if f.len() < 4 {
+            continue;
+        }
+        let (Ok(t), Ok(v)) = (f[0].trim().parse::<f64>(), f[1].trim().parse::<f64>()) else { continue };
+        let ev = f[3].trim().replace(' ', "_");
+        if ev.is_empty() {
+            continue;
+        }
+        match intervals.last_mut() {
+            Some((lt, evs)) if *lt == t => evs.push((ev, v)),
+            _ => intervals.push((t, vec![(ev, v)])),
+        }
+    }
+    let mut out = String::new();
+    let mut prev_t = 0.0;
+    let ratio = |evs: &[(String, f64)], a: &str, b: &str| -> Option<f64> {
+        let x = evs.iter().find(|(k, _)| k == a)?.1;
+        let y = evs.iter().find(|(k, _)| k == b)?.1;
+        if y == 0.0 { None } else { Some(x / y) }
+    };
+    for (t, evs) in &intervals {
+        let dt = t - prev_t;
+        prev_t = *t;
+        out.push_str(&format!("time: {}\n", float_to_s(*t)));
+        for (k, v) in evs {
+            let rate = if dt > 0.0 { v / dt } else { *v };
+            out.push_str(&format!("i.{k}: {}\n", float_to_s(rate)));
+        }
+        if let Some(ipc) = ratio(evs, "instructions", "cycles") {
+            out.push_str(&format!("i.ipc: {}\n", float_to_s(ipc)));
+        }
+        if let Some(cpi) = ratio(evs, "cycles", "instructions") {
+            out.push_str(&format!("i.cpi: {}\n", float_to_s(cpi)));
+        }
+    }
+    let run_time = intervals.last().map_or(0.0, |(t, _)| *t);
+    let full = if intervals.len() > 1 { &intervals[..intervals.len() - 1] } else { &intervals[..] };
+    let mut totals: Vec<(String, f64)> = Vec::new();
+    for (_, evs) in full {
+        for (k, v) in evs {
+            match totals.iter_mut().find(|(tk, _)| tk == k) {
+                Some(slot) => slot.1 += v,
+                None => totals.push((k.clone(), *v)),
+            }
+        }
+    }
+    for (k, v) in &totals {
+        out.push_str(&format!("total.{k}: {}\n", float_to_s(*v)));
+        if run_time > 0.0 {
+            out.push_str(&format!("ps.{k}: {}\n", float_to_s(v / run_time)));
+        }
+    }
+    if let Some(ipc) = ratio(&totals, "instructions", "cycles") {
+        out.push_str(&format!("overall.ipc: {}\n", float_to_s(ipc)));
+    }
+    if let Some(cpi) = ratio(&totals, "cycles", "instructions") {
+        out.push_str(&format!("overall.cpi: {}\n", float_to_s(cpi)));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_keys_by_hand() {
+        let t = "\tUser time (seconds): 30.10\n\tPercent of CPU this job got: 98%\n\
+                 \tElapsed (wall clock) time (h:mm:ss or m:ss): 1:00:36.10\n\tMajor (requiring I/O) page faults: 0\n";
+        assert_eq!(
+            time(t),
+            "user_time: 30.10\npercent_of_cpu_this_job_got: 98\nelapsed_time: 3636.1\nmajor_page_faults: 0\n"
+        );
+    }
+
+    #[test]
+    fn unixbench_by_hand() {
+        let t = "Benchmark Run: Tue Jan 01 2019 23:59:50 - 00:00:20\n\
+                 Execl Throughput                              100.5 lps   (30.0 s, 7 samples)\n\
+                 System Benchmarks Index Score (Partial Only)                         23.4\n";
+        // 30 s across midnight; workload = 100.5 × 30
+        assert_eq!(unixbench(t), "score: 23.4\nthroughput: 100.5\nworkload: 3015.0\ntest.pass: 1\n");
+    }
+
+    #[test]
+    fn epoch_by_hand() {
+        // 2019-01-01 is 17897 days after 1970-01-01; 15:48:30 is 56910 s
+        assert_eq!(epoch("2019-01-01", "15:48:30"), Some(17897 * 86400 + 56910));
+    }
+
+    #[test]
+    fn perf_stat_by_hand() {
+        let t = "1.0,2000,,cycles,,\n1.0,1000,,instructions,,\n2.0,4000,,cycles,,\n2.0,3000,,instructions,,\n2.5,10,,cycles,,\n";
+        let out = perf_stat(t);
+        assert!(out.contains("i.ipc: 0.5\n"), "{out}");
+        // totals leave out the last partial interval: cycles 6000, instructions 4000, run 2.5 s
+        assert!(out.contains("total.cycles: 6000.0\nps.cycles: 2400.0\n"), "{out}");
+        assert!(out.contains("overall.cpi: 1.5\n"), "{out}");
+    }
+}

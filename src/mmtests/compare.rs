@@ -1,0 +1,135 @@
+//! The comparison table of compare-mmtests.pl (`Compare.pm::_generateComparisonTable`):
+//! summary rows × runs with MMTests' percentage and markers, as a [`Comparison`]
+//! (reference: mmtests.md §5.1).
+
+use super::era::{Era, Preferred, SigRule};
+use super::perlfmt::perl_str_roundtrip;
+use super::significance::Mark;
+use super::summarise::{RunSummary, Stat};
+use crate::table::{Cell, ChangeKind, Comparison, Direction, Row, Verdict};
+use std::collections::HashMap;
+
+/// MMTests' `pdiff`: percentage gain of `v` over `b` (higher is better).
+pub fn pdiff(v: f64, b: f64) -> f64 {
+    if v == b || v == 0.0 {
+        return 0.0;
+    }
+    if b == 0.0 || b.is_nan() {
+        return 100.0;
+    }
+    v * 100.0 / b - 100.0
+}
+
+/// MMTests' `pndiff`: percentage gain of `v` over `b` (lower is better).
+pub fn pndiff(v: f64, b: f64) -> f64 {
+    if v == b {
+        return 0.0;
+    }
+    if v == 0.0 {
+        return 100.0;
+    }
+    if b == 0.0 {
+        return -99.0;
+    }
+    100.0 - (v * 100.0 / b)
+}
+
+/// The percentage of one cell with the compare function of its statistic.
+pub fn pct(stat: Stat, pref: Preferred, v: f64, b: f64) -> f64 {
+    if stat.always_lower() || pref == Preferred::Lower { pndiff(v, b) } else { pdiff(v, b) }
+}
+
+fn direction(stat: Stat, pref: Preferred) -> Direction {
+    if stat.always_lower() { Direction::Lower } else { Direction::from_higher(pref == Preferred::Higher) }
+}
+
+/// Build the table. `names[i]` are the stat display names; `marked` says which
+/// statistic carries the markers (None: rows named `/^.mean/`, the E0/E1 rule).
+#[allow(clippy::too_many_arguments)]
+pub fn build_table(
+    era: Era,
+    benchmark: &str,
+    runs: &[RunSummary],
+    names: &[String],
+    marked_stat: Option<Stat>,
+    marks: &[HashMap<String, Mark>],
+) -> Comparison {
+    let kernels: Vec<String> = runs.iter().map(|r| r.name.clone()).collect();
+    let mut c = Comparison::new("mmtests", benchmark, kernels);
+    let Some(base) = runs.first() else { return c };
+    let pref = base.preferred;
+    let test_name = match era.rules().sig_rule() {
+        SigRule::TTest => "mmtests-ttest",
+        SigRule::CiOverlap { .. } => "mmtests-ci",
+    };
+    for (si, &stat) in base.stats.iter().enumerate() {
+        let name = names.get(si).cloned().unwrap_or_default();
+        let is_marked = match marked_stat {
+            Some(m) => m == stat,
+            None => name.get(1..5) == Some("mean"),
+        };
+        for op in &base.ops {
+            let b = base.per_op.get(op).and_then(|s| s.values.get(si)).copied().unwrap_or(f64::NAN);
+            let mut cells = Vec::with_capacity(runs.len());
+            for (i, run) in runs.iter().enumerate() {
+                let s = run.per_op.get(op);
+                let v = s.and_then(|s| s.values.get(si)).copied().unwrap_or(f64::NAN);
+                let mut cell = Cell::default();
+                if !v.is_nan() && v != -1.0 && b != -1.0 {
+                    cell.value = Some(v);
+                    let p = pct(stat, pref, v, b);
+                    // the percentage is interpolated ("$pct$sig") before printf: 15 digits
+                    cell.change = Some(perl_str_roundtrip(p));
+                }
+                cell.n = s.map(|s| s.n as u64);
+                if is_marked {
+                    cell.samples = s.map(|s| s.samples.clone());
+                    if i == 0 {
+                        cell.verdict = Some(Verdict::Baseline);
+                    } else if let Some(m) = marks.get(i).and_then(|m| m.get(op)) {
+                        cell.significant = Some(m.significant);
+                        cell.p = m.p;
+                        cell.test = Some(test_name.to_string());
+                        let ch = cell.change.unwrap_or(0.0);
+                        cell.verdict = Some(if !m.significant {
+                            Verdict::Noise
+                        } else if ch > 0.0 {
+                            Verdict::Better
+                        } else if ch < 0.0 {
+                            Verdict::Worse
+                        } else {
+                            Verdict::Changed
+                        });
+                    }
+                }
+                cells.push(cell);
+            }
+            c.rows.push(Row {
+                group: name.clone(),
+                name: op.clone(),
+                direction: direction(stat, pref),
+                change_kind: ChangeKind::Improvement,
+                unit: None,
+                cells,
+            });
+        }
+    }
+    c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentages_by_hand() {
+        assert_eq!(pdiff(110.0, 100.0), 110.0 * 100.0 / 100.0 - 100.0);
+        assert_eq!(pdiff(0.0, 100.0), 0.0);
+        assert_eq!(pdiff(5.0, 0.0), 100.0);
+        assert_eq!(pdiff(5.0, f64::NAN), 100.0);
+        assert_eq!(pndiff(90.0, 100.0), 10.0);
+        assert_eq!(pndiff(0.0, 100.0), 100.0);
+        assert_eq!(pndiff(5.0, 0.0), -99.0);
+        assert!(pndiff(5.0, f64::NAN).is_nan());
+    }
+}

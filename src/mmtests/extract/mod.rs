@@ -1,0 +1,279 @@
+//! Extraction: benchmark log files → samples per operation, one extractor per
+//! benchmark family behind [`Extractor`] (reference: mmtests.md §8 and §13.2).
+//!
+//! Adding a benchmark family is one file here implementing [`Extractor`] plus one
+//! line in [`EXTRACTORS`]. An extractor parses one log directory (one iteration)
+//! at a time into [`Samples`], which applies the era's rule for non-numeric
+//! values and keeps operations in the order MMTests registers them.
+
+pub mod dbench;
+pub mod hackbench;
+pub mod netperf;
+pub mod schbench;
+pub mod sockperf;
+
+use super::era::{Era, Preferred};
+use super::perlfmt;
+use super::summarise::SummaryKind;
+use crate::error::{Error, Result};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// What an extractor is asked to read.
+#[derive(Debug, Clone)]
+pub struct Ctx {
+    /// The MMTests version whose rules apply.
+    pub era: Era,
+    /// The benchmark name as given to `-b`.
+    pub benchmark: String,
+    /// `--sub-heading`, empty when not given.
+    pub subheading: String,
+}
+
+/// Facts MMTests' module sets for a benchmark.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Meta {
+    /// `getPreferredValue`.
+    pub preferred: Preferred,
+    /// The summary type (`Summarise*.pm`).
+    pub kind: SummaryKind,
+    /// `_FieldLength` (None = the era's default).
+    pub field_length: Option<usize>,
+    /// `_Precision` / `DecimalPlaces`.
+    pub precision: usize,
+    /// `_Opname`, the row label of Singleops tables.
+    pub value_label: String,
+}
+
+/// One benchmark family's log parser.
+pub trait Extractor: Sync {
+    /// A short name of the family (for messages).
+    fn family(&self) -> &'static str;
+    /// Whether this family reads `benchmark` in `era`.
+    fn handles(&self, era: Era, benchmark: &str) -> bool;
+    /// The module facts for `ctx`.
+    fn meta(&self, ctx: &Ctx) -> Meta;
+    /// Parse one iteration's log directory into `out`.
+    fn extract_dir(&self, ctx: &Ctx, dir: &Path, out: &mut Samples) -> Result<()>;
+}
+
+/// Every extractor, tried in order.
+pub static EXTRACTORS: &[&dyn Extractor] = &[
+    &sockperf::Sockperf,
+    &netperf::Netperf,
+    &dbench::Dbench,
+    &hackbench::Hackbench,
+    &schbench::Schbench,
+];
+
+/// The extractor for `benchmark` in `era`, if any.
+pub fn find(era: Era, benchmark: &str) -> Option<&'static dyn Extractor> {
+    EXTRACTORS.iter().copied().find(|e| e.handles(era, benchmark))
+}
+
+/// Benchmarks known in an era (for messages).
+pub fn known_benchmarks(era: Era) -> Vec<&'static str> {
+    const ALL: &[&str] = &[
+        "sockperf-udp-throughput",
+        "sockperf-tcp-throughput",
+        "sockperf-udp-under-load",
+        "sockperf-tcp-under-load",
+        "netperf-udp",
+        "netperf-tcp",
+        "netperf-udp-rr",
+        "netperf-tcp-rr",
+        "netperf-ipv4-udp",
+        "netperf-ipv4-tcp",
+        "netperf-ipv4-udp-rr",
+        "netperf-ipv4-tcp-rr",
+        "tbench4",
+        "dbench4",
+        "tbench",
+        "dbench",
+        "hackbench-process-pipes",
+        "hackbench-process-sockets",
+        "hackbench-thread-pipes",
+        "hackbench-thread-sockets",
+        "schbench",
+    ];
+    ALL.iter().copied().filter(|b| find(era, b).is_some()).collect()
+}
+
+/// Samples of one run: per operation, per iteration, in extraction order.
+#[derive(Debug, Clone, Default)]
+pub struct Samples {
+    drop_non_numeric: bool,
+    iteration: usize,
+    order: Vec<String>,
+    index: HashMap<String, usize>,
+    /// op index → iteration → values (NaN = a value MMTests 2018 cannot use).
+    data: Vec<Vec<Vec<f64>>>,
+    explicit: Option<Vec<String>>,
+    ratio_ops: Option<Vec<String>>,
+    /// Problems worth telling the user (a value MMTests silently defaults, ...).
+    pub warnings: Vec<String>,
+    /// Files read, for error messages.
+    pub files_read: usize,
+}
+
+impl Samples {
+    /// An empty set for `era`.
+    pub fn new(era: Era) -> Self {
+        Samples { drop_non_numeric: era.rules().drops_non_numeric(), ..Default::default() }
+    }
+
+    fn slot(&mut self, op: &str) -> usize {
+        if let Some(&i) = self.index.get(op) {
+            return i;
+        }
+        let i = self.order.len();
+        self.order.push(op.to_string());
+        self.index.insert(op.to_string(), i);
+        self.data.push(Vec::new());
+        i
+    }
+
+    /// Register `op` without a sample (MMTests does so for a dropped value).
+    pub fn register(&mut self, op: &str) {
+        self.slot(op);
+    }
+
+    /// Add a sample given as the text the log holds: E1+ drop a value that is not
+    /// a number (`looks_like_number`) but keep the operation; E0 keeps it, and a
+    /// value not matching `/^[-0-9]+/` makes the statistics NaN.
+    pub fn add_text(&mut self, op: &str, text: &str) {
+        let v = if self.drop_non_numeric {
+            if !perlfmt::looks_like_number(text) {
+                self.register(op);
+                return;
+            }
+            perlfmt::numify(text)
+        } else if perlfmt::e0_numeric(text) {
+            perlfmt::numify(text)
+        } else {
+            f64::NAN
+        };
+        self.add(op, v);
+    }
+
+    /// Add a numeric sample.
+    pub fn add(&mut self, op: &str, v: f64) {
+        let i = self.slot(op);
+        let it = self.iteration;
+        if let Some(per_iter) = self.data.get_mut(i) {
+            if per_iter.len() <= it {
+                per_iter.resize(it + 1, Vec::new());
+            }
+            if let Some(vals) = per_iter.get_mut(it) {
+                vals.push(v);
+            }
+        }
+    }
+
+    /// Set the operation order explicitly (`_Operations`).
+    pub fn set_order(&mut self, ops: Vec<String>) {
+        for o in &ops {
+            self.slot(o);
+        }
+        self.explicit = Some(ops);
+    }
+
+    /// Add to the ratio operations (`_RatioOperations`; duplicates are kept).
+    pub fn push_ratio_op(&mut self, op: &str) {
+        self.ratio_ops.get_or_insert_with(Vec::new).push(op.to_string());
+    }
+
+    /// Operations in MMTests' order.
+    pub fn operations(&self) -> Vec<String> {
+        self.explicit.clone().unwrap_or_else(|| self.order.clone())
+    }
+
+    /// `_RatioOperations`, if the module set any.
+    pub fn ratio_operations(&self) -> Option<&[String]> {
+        self.ratio_ops.as_deref()
+    }
+
+    /// Samples of `op` per iteration (empty when unknown).
+    pub fn per_iteration(&self, op: &str) -> &[Vec<f64>] {
+        self.index.get(op).and_then(|&i| self.data.get(i)).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// Samples of `op`, all iterations pooled in iteration order.
+    pub fn pooled(&self, op: &str) -> Vec<f64> {
+        self.per_iteration(op).iter().flatten().copied().collect()
+    }
+
+    /// Whether any operation is known.
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+}
+
+/// One run's extraction: the module facts and the samples.
+#[derive(Debug, Clone)]
+pub struct Run {
+    /// The run (kernel) name.
+    pub name: String,
+    /// Module facts.
+    pub meta: Meta,
+    /// The samples.
+    pub samples: Samples,
+}
+
+/// Extract run `name` of `ctx.benchmark` under `root` with the era's layout.
+pub fn extract_run(ctx: &Ctx, root: &Path, name: &str) -> Result<Run> {
+    let ex = find(ctx.era, &ctx.benchmark).ok_or_else(|| {
+        Error::domain(format!(
+            "MMTests {} has no extractor for benchmark '{}' (known: {})",
+            ctx.era.name(),
+            ctx.benchmark,
+            known_benchmarks(ctx.era).join(", ")
+        ))
+    })?;
+    if !root.is_dir() {
+        return Err(Error::Io {
+            path: root.display().to_string(),
+            msg: "no such directory (the MMTests work/log directory)".into(),
+            not_found: true,
+        });
+    }
+    let dirs = ctx.era.rules().log_dirs(root, &ctx.benchmark, name)?;
+    let mut samples = Samples::new(ctx.era);
+    for (i, d) in dirs.iter().enumerate() {
+        samples.iteration = i;
+        ex.extract_dir(ctx, d, &mut samples)?;
+    }
+    if samples.is_empty() {
+        return Err(Error::parse(
+            Some(&dirs.first().map(|d| d.display().to_string()).unwrap_or_default()),
+            None,
+            format!("no {} results found for '{name}' ({} log files read)", ex.family(), samples.files_read),
+        ));
+    }
+    Ok(Run { name: name.to_string(), meta: ex.meta(ctx), samples })
+}
+
+/// Split on whitespace after stripping leading whitespace (Perl `split(/\s+/, $line)`
+/// after `s/^\s+//`).
+pub fn fields(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn samples_keep_order_and_era_rules() {
+        let mut s = Samples::new(Era::E2025);
+        s.add_text("b", "1.5");
+        s.add_text("a", "x");
+        s.add_text("b", "2");
+        assert_eq!(s.operations(), vec!["b".to_string(), "a".to_string()]);
+        assert_eq!(s.pooled("b"), vec![1.5, 2.0]);
+        assert!(s.pooled("a").is_empty());
+        let mut s = Samples::new(Era::E2018);
+        s.add_text("a", "x");
+        assert!(s.pooled("a")[0].is_nan());
+    }
+}

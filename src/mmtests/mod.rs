@@ -1,0 +1,186 @@
+//! MMTests results: extract benchmark logs of a `work/log` tree and print
+//! `compare-mmtests.pl`'s tables exactly, for the MMTests version (era) chosen;
+//! then go beyond them (named tests, BH-FDR, bootstrap intervals).
+//!
+//! Data flow: [`extract`] (one parser per benchmark family) → [`summarise`]
+//! (MMTests' statistics in its exact summation order) → [`significance`] and
+//! [`compare`] / [`ratio`] (a [`Comparison`]) → [`render_text`] (the Perl's bytes).
+//! [`parse_text`] reads tables pasted in mail back into a [`Comparison`].
+//! The specification is shared/reference/mmtests.md; each era's rules are in [`era`].
+
+pub mod beyond;
+pub mod compare;
+pub mod era;
+pub mod extract;
+pub mod logfile;
+pub mod parse_text;
+pub mod perlfmt;
+pub mod ratio;
+pub mod render_text;
+pub mod significance;
+pub mod summarise;
+
+pub use era::{Era, Preferred};
+
+use crate::error::{Error, Result};
+use crate::parallel;
+use crate::table::Comparison;
+use rayon::prelude::*;
+use std::path::Path;
+use summarise::{filter_ops, ratio_stat, Stat, SummaryKind};
+
+/// Options of [`compare`], after compare-mmtests.pl's flags.
+#[derive(Debug, Clone, Default)]
+pub struct CompareOptions {
+    /// `--compat`: the MMTests era; None = the newest era that knows the
+    /// benchmark and finds the first name's logs in its layout.
+    pub compat: Option<Era>,
+    /// `--print-ratio`.
+    pub print_ratio: bool,
+    /// `--sub-heading` (empty = none).
+    pub subheading: String,
+    /// Worker threads for reading logs (None = schedlab's default).
+    pub threads: Option<usize>,
+}
+
+/// The result of [`compare`]: the table as a [`Comparison`] and as MMTests prints it.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// The era whose rules were applied.
+    pub era: Era,
+    /// The table (rows × kernels; layout facts in `meta`).
+    pub comparison: Comparison,
+    /// compare-mmtests.pl's stdout for the same tree and flags.
+    pub text: String,
+    /// Things MMTests does silently that a user should know (defaults, ...).
+    pub warnings: Vec<String>,
+}
+
+/// Choose the era: the given one, else the newest that knows `benchmark` and
+/// whose log layout holds `first_name`'s logs under `dir`.
+pub fn resolve_era(dir: &Path, benchmark: &str, first_name: &str, compat: Option<Era>) -> Result<Era> {
+    if let Some(e) = compat {
+        return Ok(e);
+    }
+    // head reads netperf-{udp,tcp}[-rr] only through its prefix fallback; those
+    // names belong to the eras that had ExtractNetperf, so head is not guessed for them
+    let legacy_name = matches!(benchmark, "netperf-udp" | "netperf-tcp" | "netperf-udp-rr" | "netperf-tcp-rr");
+    let knowing: Vec<Era> = Era::newest_first()
+        .into_iter()
+        .filter(|e| extract::find(*e, benchmark).is_some() && !(legacy_name && *e == Era::Head))
+        .collect();
+    for e in &knowing {
+        if e.rules().log_dirs(dir, benchmark, first_name).is_ok() {
+            return Ok(*e);
+        }
+    }
+    knowing.first().copied().ok_or_else(|| {
+        Error::domain(format!(
+            "no MMTests version has an extractor for benchmark '{benchmark}' (known: {})",
+            extract::known_benchmarks(Era::E2025)
+                .into_iter()
+                .chain(extract::known_benchmarks(Era::Head))
+                .chain(extract::known_benchmarks(Era::E2018))
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    })
+}
+
+/// `compare-mmtests.pl -d DIR -b BENCHMARK -n NAMES [--print-ratio] [--sub-heading S]`
+/// as MMTests of the chosen era prints it; the first name is the baseline.
+pub fn compare(dir: &Path, benchmark: &str, names: &[String], opts: &CompareOptions) -> Result<Report> {
+    let first = names.first().ok_or_else(|| Error::domain("give at least one run name (-n)"))?;
+    if let Some(bad) = names.iter().find(|n| n.is_empty() || n.contains('/')) {
+        return Err(Error::domain(format!("run names must be non-empty and contain no '/': '{bad}'")));
+    }
+    let era = resolve_era(dir, benchmark, first, opts.compat)?;
+    let ctx = extract::Ctx { era, benchmark: benchmark.to_string(), subheading: opts.subheading.clone() };
+    let runs: Vec<extract::Run> = parallel::install(opts.threads, || {
+        names.par_iter().map(|n| extract::extract_run(&ctx, dir, n)).collect::<Result<Vec<_>>>()
+    })??;
+    let base = runs.first().ok_or_else(|| Error::domain("no runs"))?;
+    let meta = base.meta.clone();
+    let rules = era.rules();
+    let fl = meta.field_length.unwrap_or_else(|| rules.field_length());
+    let mut warnings: Vec<String> = runs.iter().flat_map(|r| r.samples.warnings.clone()).collect();
+    for r in &runs[1..] {
+        let theirs = r.samples.operations();
+        let missing: Vec<String> = base.samples.operations().into_iter().filter(|o| !theirs.contains(o)).collect();
+        if !missing.is_empty() {
+            warnings.push(format!(
+                "'{}' has no results for {} of the baseline's operations ({}); MMTests prints 0.00 there",
+                r.name,
+                missing.len(),
+                missing.join(", ")
+            ));
+        }
+    }
+    let rstat = ratio_stat(meta.kind);
+    let mut comparison = if opts.print_ratio {
+        let ratio_ops: Vec<String> = match base.samples.ratio_operations() {
+            Some(r) => filter_ops(r, &opts.subheading),
+            None => filter_ops(&base.samples.operations(), &opts.subheading),
+        };
+        let mut unique: Vec<String> = Vec::new();
+        for o in &ratio_ops {
+            if !unique.contains(o) {
+                unique.push(o.clone());
+            }
+        }
+        let sums = runs
+            .iter()
+            .map(|r| summarise::summarise(r, era, &[rstat], &unique))
+            .collect::<Result<Vec<_>>>()?;
+        let mut c = ratio::build_ratio(era, benchmark, meta.kind, &sums, &ratio_ops);
+        c.meta.insert("mmtests.layout".into(), "ratio".into());
+        c
+    } else {
+        let stats = rules.summary_stats(meta.kind);
+        let sums = runs
+            .iter()
+            .map(|r| summarise::summarise(r, era, &stats, &filter_ops(&r.samples.operations(), &opts.subheading)))
+            .collect::<Result<Vec<_>>>()?;
+        let names: Vec<String> = stats.iter().map(|s| rules.stat_name(*s, meta.preferred, &meta.value_label)).collect();
+        let no_marks = era == Era::E2018 && meta.kind == SummaryKind::Subselection;
+        let marks = if no_marks {
+            vec![std::collections::HashMap::new(); sums.len()]
+        } else {
+            significance::marks(era, &sums)?
+        };
+        let marked = match rules.sig_rule() {
+            era::SigRule::TTest => None,
+            era::SigRule::CiOverlap { .. } => Some(rstat),
+        };
+        let mut c = compare::build_table(era, benchmark, &sums, &names, marked, &marks);
+        c.meta.insert("mmtests.layout".into(), "table".into());
+        c
+    };
+    let ratio_ops: Vec<String> = match base.samples.ratio_operations() {
+        Some(r) => filter_ops(r, &opts.subheading),
+        None => filter_ops(&base.samples.operations(), &opts.subheading),
+    };
+    let m = &mut comparison.meta;
+    m.insert("mmtests.era".into(), era.name().into());
+    m.insert("mmtests.field_length".into(), fl.to_string());
+    m.insert("mmtests.precision".into(), meta.precision.to_string());
+    m.insert("mmtests.preferred".into(), meta.preferred.name().into());
+    m.insert("mmtests.ratio_group".into(), rules.stat_name(rstat, meta.preferred, &meta.value_label));
+    m.insert("mmtests.ratio_ops".into(), serde_json::to_string(&ratio_ops).unwrap_or_default());
+    m.insert("mmtests.summary".into(), format!("{:?}", meta.kind));
+    if !opts.subheading.is_empty() {
+        m.insert("mmtests.subheading".into(), opts.subheading.clone());
+    }
+    if !warnings.is_empty() {
+        m.insert("schedlab.warnings".into(), warnings.join("\n"));
+    }
+    let text = render_text::render(&comparison);
+    Ok(Report { era, comparison, text, warnings })
+}
+
+/// The statistic whose row carries `--print-ratio`'s numbers, for a summary type.
+pub fn ratio_statistic(kind: SummaryKind) -> Stat {
+    ratio_stat(kind)
+}

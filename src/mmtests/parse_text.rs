@@ -1,0 +1,435 @@
+//! Parse compare-mmtests.pl tables as they are pasted in mail back into a
+//! [`Comparison`]: the aligned form and whitespace-collapsed forms, kernel names
+//! on one or two header lines, any summary rows (Min, Hmean, Amean, BAmean-95, ...),
+//! `( x%)` and `* x%*` cells, and `--print-ratio` tables (`Ratio op v (p%) (±ns)`,
+//! Dmean/Dmin/Dmax/Gmean rows). Title lines, `=====`/`-----` rules, `machine:` and
+//! `HIGHER/LOWER is better` lines around the table are understood or skipped.
+
+use crate::error::{Error, Result};
+use crate::table::{Cell, ChangeKind, Comparison, Direction, Row, Verdict};
+
+#[derive(Debug, Clone, PartialEq)]
+enum Tok {
+    Num(f64, usize),
+    Open,
+    Close,
+    Star,
+    Pct,
+    Sec,
+    Word(String),
+}
+
+fn number(s: &str) -> Option<f64> {
+    match s {
+        "NaN" | "nan" | "-NaN" => Some(f64::NAN),
+        "Inf" | "+Inf" | "inf" => Some(f64::INFINITY),
+        "-Inf" | "-inf" => Some(f64::NEG_INFINITY),
+        _ => {
+            let ok = s.bytes().any(|b| b.is_ascii_digit())
+                && s.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E'));
+            if ok { s.parse().ok() } else { None }
+        }
+    }
+}
+
+fn decimals(s: &str) -> usize {
+    s.split_once('.').map(|(_, f)| f.bytes().take_while(u8::is_ascii_digit).count()).unwrap_or(0)
+}
+
+/// Tokens of the cell part of a row.
+fn tokens(s: &str) -> Vec<Tok> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let flush = |w: &mut String, out: &mut Vec<Tok>| {
+        if w.is_empty() {
+            return;
+        }
+        // "NaNs" / "+0.00s" inside "(...)": a number followed by the seconds unit
+        if let Some(stripped) = w.strip_suffix('s') {
+            if let Some(v) = number(stripped) {
+                out.push(Tok::Num(v, decimals(stripped)));
+                out.push(Tok::Sec);
+                w.clear();
+                return;
+            }
+        }
+        match number(w) {
+            Some(v) => out.push(Tok::Num(v, decimals(w))),
+            None => out.push(Tok::Word(w.clone())),
+        }
+        w.clear();
+    };
+    for ch in s.chars() {
+        match ch {
+            '(' | ')' | '*' | '%' => {
+                flush(&mut word, &mut out);
+                out.push(match ch {
+                    '(' => Tok::Open,
+                    ')' => Tok::Close,
+                    '*' => Tok::Star,
+                    _ => Tok::Pct,
+                });
+            }
+            c if c.is_whitespace() => flush(&mut word, &mut out),
+            c => word.push(c),
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+#[derive(Debug, Clone)]
+struct Parsed {
+    value: f64,
+    decimals: usize,
+    change: Option<f64>,
+    star: bool,
+    norm: Option<Option<f64>>,
+}
+
+/// Cells of a table row: `v ( p%)` / `v * p%*`, ratio rows `v (p%) (ns)`, or
+/// bare values (Dmean/Gmean rows). None if the tokens are not a row.
+fn cells(toks: &[Tok]) -> Option<Vec<Parsed>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        let Tok::Num(v, d) = toks[i] else { return None };
+        i += 1;
+        let mut cell = Parsed { value: v, decimals: d, change: None, star: false, norm: None };
+        match (toks.get(i), toks.get(i + 1), toks.get(i + 2), toks.get(i + 3)) {
+            (Some(Tok::Open), Some(Tok::Num(p, _)), Some(Tok::Pct), Some(Tok::Close)) => {
+                cell.change = Some(*p);
+                i += 4;
+            }
+            (Some(Tok::Star), Some(Tok::Num(p, _)), Some(Tok::Pct), Some(Tok::Star)) => {
+                cell.change = Some(*p);
+                cell.star = true;
+                i += 4;
+            }
+            _ => {}
+        }
+        if let (Some(Tok::Open), Some(Tok::Num(n, _)), Some(Tok::Sec), Some(Tok::Close)) =
+            (toks.get(i), toks.get(i + 1), toks.get(i + 2), toks.get(i + 3))
+        {
+            cell.norm = Some(if n.is_nan() { None } else { Some(*n) });
+            i += 4;
+        }
+        out.push(cell);
+    }
+    if out.is_empty() { None } else { Some(out) }
+}
+
+struct DataRow {
+    line: usize,
+    group: String,
+    name: String,
+    cells: Vec<Parsed>,
+    ratio: bool,
+}
+
+fn data_row(lineno: usize, line: &str) -> Option<DataRow> {
+    let mut it = line.split_whitespace();
+    let group = it.next()?.to_string();
+    let name = it.next()?.to_string();
+    if number(&group).is_some() {
+        return None;
+    }
+    let rest_start = line.find(&group)? + group.len();
+    let rest = &line[rest_start..];
+    let name_at = rest.find(&name)? + name.len();
+    let toks = tokens(&rest[name_at..]);
+    let cells = cells(&toks)?;
+    let ratio = group == "Ratio" || matches!(group.as_str(), "Dmean" | "Dmin" | "Dmax" | "Gmean");
+    Some(DataRow { line: lineno, group, name, cells, ratio })
+}
+
+fn is_rule(line: &str) -> bool {
+    let t = line.trim();
+    !t.is_empty() && t.bytes().all(|b| b == b'-' || b == b'=')
+}
+
+/// Join two header parts as compare-mmtests.pl split them (see
+/// [`super::render_text::split_name`]).
+fn join_name(a: &str, b: &str) -> String {
+    if b.len() == a.len() + 1 && b.starts_with(a) && !a.contains('-') {
+        b.to_string()
+    } else if b.is_empty() {
+        format!("{a}-")
+    } else {
+        format!("{a}-{b}")
+    }
+}
+
+/// (token, end column) of a header line.
+fn header_tokens(line: &str) -> Vec<(String, usize)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in line.char_indices() {
+        if c.is_whitespace() {
+            if let Some(s) = start.take() {
+                out.push((line[s..i].to_string(), i));
+            }
+        } else if start.is_none() {
+            start = Some(i);
+        }
+    }
+    if let Some(s) = start {
+        out.push((line[s..].to_string(), line.len()));
+    }
+    out
+}
+
+fn kernel_names(lines: &[&str], k: usize) -> Vec<String> {
+    let l2 = lines.last().map(|l| header_tokens(l)).unwrap_or_default();
+    let l1 = if lines.len() >= 2 { header_tokens(lines[lines.len() - 2]) } else { Vec::new() };
+    let l1_ok = l1.len() == k && !lines[lines.len() - 2].contains(':');
+    if l1_ok && l2.len() == k {
+        return l1.iter().zip(&l2).map(|(a, b)| join_name(&a.0, &b.0)).collect();
+    }
+    if l1_ok {
+        // second parts aligned under the first ones; missing = empty
+        return l1
+            .iter()
+            .map(|(a, end)| {
+                let b = l2.iter().find(|(_, e)| e == end).map(|(t, _)| t.as_str()).unwrap_or("");
+                join_name(a, b)
+            })
+            .collect();
+    }
+    if l2.len() == k {
+        return l2.into_iter().map(|(t, _)| t).collect();
+    }
+    (0..k).map(|i| if i == 0 { "baseline".to_string() } else { format!("kernel{i}") }).collect()
+}
+
+/// Parse the first compare table of `text` (aligned or whitespace-collapsed).
+/// `source` names the text in error messages.
+pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
+    let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
+    let mut rows: Vec<DataRow> = Vec::new();
+    let mut first_data = None;
+    for (i, l) in lines.iter().enumerate() {
+        if let Some(r) = data_row(i + 1, l) {
+            if let Some(first) = rows.first() {
+                if r.cells.len() != first.cells.len() {
+                    return Err(Error::parse(
+                        Some(source),
+                        Some(i + 1),
+                        format!("row has {} kernel cells, the table's first row (line {}) has {}", r.cells.len(), first.line, first.cells.len()),
+                    ));
+                }
+            }
+            first_data.get_or_insert(i);
+            rows.push(r);
+        } else if first_data.is_some() && !l.trim().is_empty() && !is_rule(l) {
+            let looks_like_row = l.contains('%') || l.contains("Ratio");
+            if looks_like_row {
+                return Err(Error::parse(Some(source), Some(i + 1), format!("cannot read this table row: '{}'", l.trim())));
+            }
+            break;
+        }
+    }
+    let first = first_data.ok_or_else(|| {
+        Error::parse(Some(source), None, "no compare-mmtests.pl table rows found (expected lines like 'Hmean  send-64  421.71 (   0.00%) ...')")
+    })?;
+    let k = rows.first().map(|r| r.cells.len()).unwrap_or(0);
+    let header: Vec<&str> = lines[..first].iter().copied().filter(|l| !l.trim().is_empty() && !is_rule(l)).collect();
+    let kernels = kernel_names(&header, k);
+    let mut c = Comparison::new("mmtests", "", kernels);
+    // title (a line followed by =====), machine, direction
+    for w in lines[..first].windows(2) {
+        if w[1].trim().starts_with("===") && !w[0].trim().is_empty() {
+            c.benchmark = w[0].trim().to_ascii_lowercase();
+        }
+    }
+    for l in &lines[..first] {
+        if let Some(m) = l.trim().strip_prefix("machine:") {
+            c.meta.insert("machine".into(), m.trim().to_string());
+        }
+    }
+    let upper = text.to_ascii_uppercase();
+    let mut pref = if upper.contains("HIGHER IS BETTER") {
+        Some(true)
+    } else if upper.contains("LOWER IS BETTER") {
+        Some(false)
+    } else {
+        None
+    };
+    if pref.is_none() {
+        if let Some(g) = rows.iter().find(|r| r.group == "Gmean" || r.group == "Dmean") {
+            pref = Some(g.name == "Higher");
+        }
+    }
+    if pref.is_none() && rows.iter().any(|r| r.group.starts_with("Hmean") || r.group.starts_with("BHmean") || r.group.starts_with("HStddev")) {
+        pref = Some(true);
+    }
+    if pref.is_none() {
+        pref = infer_direction(&rows);
+    }
+    let higher = pref.unwrap_or(false);
+    let ratio_layout = rows.iter().any(|r| r.group == "Ratio");
+    let prec = rows.iter().flat_map(|r| r.cells.iter().map(|c| c.decimals)).max().unwrap_or(2);
+    let widths = infer_widths(&lines, first, &rows, ratio_layout, &header);
+    let fl = widths.map(|w| w.0).unwrap_or(12);
+    let mean_group = if higher { "Hmean" } else { "Amean" };
+    for r in &rows {
+        let always_lower = ["Stddev", "CoeffVar", "HStddev", "HCoeffVar", "SubAmeanCI", "SubmeanCI"].contains(&r.group.as_str());
+        let marked_row = r.group.get(1..5) == Some("mean") || r.cells.iter().any(|c| c.star);
+        let cells = r
+            .cells
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let mut cell = Cell { value: Some(p.value), change: p.change, ..Default::default() };
+                if r.ratio {
+                    cell.spread = p.norm.flatten();
+                } else if marked_row {
+                    if i == 0 {
+                        cell.verdict = Some(Verdict::Baseline);
+                    } else {
+                        cell.significant = Some(p.star);
+                        cell.test = Some("mmtests".into());
+                        let ch = p.change.unwrap_or(0.0);
+                        cell.verdict = Some(match (p.star, ch > 0.0, ch < 0.0) {
+                            (false, _, _) => Verdict::Noise,
+                            (true, true, _) => Verdict::Better,
+                            (true, _, true) => Verdict::Worse,
+                            _ => Verdict::Changed,
+                        });
+                    }
+                } else if p.star {
+                    cell.significant = Some(true);
+                }
+                cell
+            })
+            .collect();
+        c.rows.push(Row {
+            group: r.group.clone(),
+            name: r.name.clone(),
+            direction: if always_lower { Direction::Lower } else { Direction::from_higher(higher) },
+            change_kind: ChangeKind::Improvement,
+            unit: None,
+            cells,
+        });
+    }
+    let m = &mut c.meta;
+    m.insert("mmtests.layout".into(), if ratio_layout { "ratio" } else { "table" }.into());
+    m.insert("mmtests.field_length".into(), fl.to_string());
+    m.insert("mmtests.precision".into(), prec.to_string());
+    m.insert("mmtests.preferred".into(), if higher { "Higher" } else { "Lower" }.into());
+    if ratio_layout {
+        let norm = rows.iter().filter(|r| r.group == "Ratio").any(|r| r.cells.iter().any(|c| c.norm.flatten().is_some()));
+        m.insert("mmtests.norm".into(), if norm { "yes" } else { "no" }.into());
+    } else {
+        let group = if c.rows.iter().any(|r| r.group == mean_group) {
+            mean_group.to_string()
+        } else {
+            c.rows.iter().find(|r| r.group.get(1..5) == Some("mean")).map(|r| r.group.clone()).unwrap_or_default()
+        };
+        m.insert("mmtests.ratio_group".into(), group);
+    }
+    m.insert("mmtests.source".into(), "parsed".into());
+    if let Some((_, l1, l2)) = widths {
+        m.insert("mmtests.label_width".into(), l1.to_string());
+        m.insert("mmtests.op_width".into(), l2.to_string());
+    }
+    c.validate()?;
+    Ok(c)
+}
+
+/// Higher/Lower from the percentages of mean rows: which of (v/b − 1)·100 and
+/// (1 − v/b)·100 the printed change matches.
+fn infer_direction(rows: &[DataRow]) -> Option<bool> {
+    let (mut hi, mut lo) = (0, 0);
+    for r in rows.iter().filter(|r| !["Stddev", "CoeffVar", "HStddev", "HCoeffVar"].contains(&r.group.as_str())) {
+        let Some(b) = r.cells.first().map(|c| c.value) else { continue };
+        for c in r.cells.iter().skip(1) {
+            let (Some(p), v) = (c.change, c.value) else { continue };
+            if b == 0.0 || v == b || !b.is_finite() || !v.is_finite() {
+                continue;
+            }
+            let h = (v / b - 1.0) * 100.0;
+            let l = (1.0 - v / b) * 100.0;
+            if (h - p).abs() < 0.006 && (l - p).abs() >= 0.006 {
+                hi += 1;
+            } else if (l - p).abs() < 0.006 && (h - p).abs() >= 0.006 {
+                lo += 1;
+            }
+        }
+    }
+    if hi > lo {
+        Some(true)
+    } else if lo > hi {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// Column widths of an aligned table: (`_FieldLength`, label width, op width).
+/// FL comes from the spacing of the header columns (FL + 11), the label width
+/// from where the operation starts; None for whitespace-collapsed text.
+fn infer_widths(lines: &[&str], first: usize, rows: &[DataRow], ratio: bool, header: &[&str]) -> Option<(usize, usize, usize)> {
+    let r = rows.first()?;
+    let line = lines.get(first)?;
+    let toks = header_tokens(header.last()?);
+    let fl = if toks.len() >= 2 {
+        toks[1].1.checked_sub(toks[0].1)?.checked_sub(11)?
+    } else {
+        return None;
+    };
+    // end column of the first value
+    let first_cell = if ratio {
+        let label = format!("Ratio {}", r.name);
+        let at = line.find(&label)? + label.len();
+        at + line[at..].len() - line[at..].trim_start().len() + line[at..].trim_start().split_whitespace().next()?.len()
+    } else {
+        let g = line.find(&r.group)? + r.group.len();
+        let n = g + line[g..].find(&r.name)? + r.name.len();
+        n + line[n..].len() - line[n..].trim_start().len() + line[n..].trim_start().split_whitespace().next()?.len()
+    };
+    let label_total = first_cell.checked_sub(fl)?;
+    if ratio {
+        return Some((fl, label_total, 0));
+    }
+    let name_start = line.find(&r.group)? + r.group.len();
+    let name_start = name_start + line[name_start..].len() - line[name_start..].trim_start().len();
+    let l1 = name_start.checked_sub(1)?;
+    let l2 = label_total.checked_sub(l1 + 1)?;
+    if l1 < r.group.len() || l2 < r.name.len() { None } else { Some((fl, l1, l2)) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ALIGNED: &str = "                                       6.8                    6.9
+                                   vanilla                patched
+Min       send-64        413.42 (   0.00%)      399.73 (  -3.31%)
+Hmean     send-64        421.71 (   0.00%)      409.46 *  -2.90%*
+";
+
+    #[test]
+    fn aligned_round_trip() {
+        let c = parse_compare(ALIGNED, "<test>").unwrap();
+        assert_eq!(c.kernels, vec!["6.8-vanilla".to_string(), "6.9-patched".to_string()]);
+        assert_eq!(c.rows.len(), 2);
+        assert_eq!(c.rows[1].cells[1].change, Some(-2.90));
+        assert_eq!(c.rows[1].cells[1].significant, Some(true));
+        assert_eq!(c.meta["mmtests.field_length"], "12");
+        assert_eq!(super::super::render_text::render(&c), ALIGNED);
+    }
+
+    #[test]
+    fn collapsed_and_errors() {
+        let t = "4.18.0 4.18.0\nvanilla teo\nHmean 14 70.34 ( 0.00%) 69.80 * -0.76%*\nHmean 100 499.24 ( 0.00%) 494.26 *-1.00%*\n";
+        let c = parse_compare(t, "<mail>").unwrap();
+        assert_eq!(c.kernels, vec!["4.18.0-vanilla".to_string(), "4.18.0-teo".to_string()]);
+        assert_eq!(c.rows[1].cells[1].value, Some(494.26));
+        assert_eq!(c.rows[1].cells[1].change, Some(-1.00));
+        let bad = "a b\nHmean 14 70.34 ( 0.00%) 69.80 * -0.76%*\nHmean 100 499.24 ( 0.00%)\n";
+        let e = parse_compare(bad, "<mail>").unwrap_err().to_string();
+        assert!(e.contains("<mail>:3"), "{e}");
+        assert!(parse_compare("hello\n", "<x>").is_err());
+    }
+}

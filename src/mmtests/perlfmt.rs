@@ -1,0 +1,236 @@
+//! Number formatting and parsing exactly as Perl 5.36 (and R, where MMTests reads
+//! R's printed output back) do it. Every byte of compare-mmtests.pl's tables goes
+//! through these functions; nothing else in `mmtests` formats a number.
+
+/// Perl's `sprintf("%{width}.{prec}f", v)`: C's `%f` for finite values (correctly
+/// rounded, ties to even on the exact binary value), `NaN`, `Inf` and `-Inf`
+/// otherwise (`+Inf` with `plus`; NaN never gets a sign). `left` is the `-` flag.
+pub fn fmt_f(v: f64, width: usize, prec: usize, plus: bool, left: bool) -> String {
+    let body = if v.is_nan() {
+        "NaN".to_string()
+    } else if v.is_infinite() {
+        if v > 0.0 {
+            if plus { "+Inf".to_string() } else { "Inf".to_string() }
+        } else {
+            "-Inf".to_string()
+        }
+    } else if plus && !v.is_sign_negative() {
+        format!("+{v:.prec$}")
+    } else {
+        // C prints "-0.00" for negative zero, as Rust does.
+        format!("{v:.prec$}")
+    };
+    pad(&body, width, left)
+}
+
+/// Perl's `sprintf("%{width}s", s)` (right-aligned) or `%-{width}s` (`left`).
+pub fn pad(s: &str, width: usize, left: bool) -> String {
+    let n = s.chars().count();
+    if n >= width {
+        return s.to_string();
+    }
+    let fill = " ".repeat(width - n);
+    if left { format!("{s}{fill}") } else { format!("{fill}{s}") }
+}
+
+/// The value Perl holds after a number is stringified (`"$v"`, `%.15g`) and
+/// numified again: `v` rounded to 15 significant digits. NaN and infinities pass.
+pub fn perl_str_roundtrip(v: f64) -> f64 {
+    if !v.is_finite() || v == 0.0 {
+        return v;
+    }
+    format!("{v:.14e}").parse::<f64>().unwrap_or(v)
+}
+
+/// Perl's default stringification of a number (`%.15g`; `NaN`, `Inf`, `-Inf`).
+pub fn perl_str(v: f64) -> String {
+    if v.is_nan() {
+        return "NaN".into();
+    }
+    if v.is_infinite() {
+        return if v > 0.0 { "Inf".into() } else { "-Inf".into() };
+    }
+    if v == 0.0 {
+        return if v.is_sign_negative() { "-0".into() } else { "0".into() };
+    }
+    let e = format!("{v:.14e}");
+    let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    if (-4..15).contains(&exp) {
+        let decimals = (14 - exp).max(0) as usize;
+        let s = format!("{v:.decimals$}");
+        strip_zeros(&s)
+    } else {
+        let m = strip_zeros(mant);
+        let sign = if exp < 0 { '-' } else { '+' };
+        format!("{m}e{sign}{:02}", exp.abs())
+    }
+}
+
+fn strip_zeros(s: &str) -> String {
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s.to_string()
+    }
+}
+
+/// The number R prints for `v` with its default 7 significant digits
+/// (`print(v)` in `R --slave`), parsed back as Perl reads it. R chooses fixed
+/// notation when it is not wider than scientific notation; in fixed notation a
+/// value of 10^7 or more keeps all its integer digits.
+pub fn r_print7(v: f64) -> f64 {
+    if !v.is_finite() || v == 0.0 {
+        return v;
+    }
+    let sci = format!("{v:.6e}");
+    let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let kpower: i32 = exp.parse().unwrap_or(0);
+    let digits: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
+    let nsig = digits.trim_end_matches('0').len().max(1) as i32;
+    let neg = i32::from(v < 0.0);
+    let rgt = (nsig - kpower - 1).max(0);
+    let fixed_width = if kpower >= 0 {
+        neg + kpower + 1 + if rgt > 0 { rgt + 1 } else { 0 }
+    } else {
+        neg + 1 + 1 + rgt
+    };
+    let sci_width = neg + if nsig > 1 { nsig + 1 } else { 1 } + if kpower.abs() >= 100 { 5 } else { 4 };
+    let text = if fixed_width <= sci_width {
+        let r = rgt as usize;
+        format!("{v:.r$}")
+    } else {
+        sci.clone()
+    };
+    text.parse::<f64>().unwrap_or(v)
+}
+
+/// Perl's `looks_like_number` for the decimal forms log files contain
+/// (leading/trailing whitespace, sign, digits, point, exponent, `Inf`/`NaN`).
+pub fn looks_like_number(s: &str) -> bool {
+    let t = s.trim_start().trim_end_matches([' ', '\t', '\n', '\r']);
+    if t.is_empty() {
+        return false;
+    }
+    let u = t.strip_prefix(['+', '-']).unwrap_or(t);
+    let lower = u.to_ascii_lowercase();
+    if matches!(lower.as_str(), "inf" | "infinity" | "nan") {
+        return true;
+    }
+    numeric_prefix_len(t) == t.len()
+}
+
+/// Length of the longest prefix of `s` that is a decimal number (`[+-]?digits[.digits][e[+-]digits]`).
+fn numeric_prefix_len(s: &str) -> usize {
+    let b = s.as_bytes();
+    let mut i = 0;
+    if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+        i += 1;
+    }
+    let int_start = i;
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+    }
+    let mut digits = i - int_start;
+    if i < b.len() && b[i] == b'.' {
+        let f = i + 1;
+        let mut j = f;
+        while j < b.len() && b[j].is_ascii_digit() {
+            j += 1;
+        }
+        digits += j - f;
+        if digits > 0 {
+            i = j;
+        }
+    }
+    if digits == 0 {
+        return 0;
+    }
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        let mut j = i + 1;
+        if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
+            j += 1;
+        }
+        let s0 = j;
+        while j < b.len() && b[j].is_ascii_digit() {
+            j += 1;
+        }
+        if j > s0 {
+            i = j;
+        }
+    }
+    i
+}
+
+/// Perl's numification of a string: leading whitespace skipped, the longest
+/// numeric prefix read, 0 when there is none ("12abc" → 12, "abc" → 0).
+pub fn numify(s: &str) -> f64 {
+    let t = s.trim_start();
+    let u = t.strip_prefix(['+', '-']).unwrap_or(t).to_ascii_lowercase();
+    let neg = t.starts_with('-');
+    if u.starts_with("inf") {
+        return if neg { f64::NEG_INFINITY } else { f64::INFINITY };
+    }
+    if u.starts_with("nan") {
+        return f64::NAN;
+    }
+    let n = numeric_prefix_len(t);
+    t[..n].parse::<f64>().unwrap_or(0.0)
+}
+
+/// MMTests 2018's `calc_*` validity test `/^[-0-9]+/` on a sample string.
+pub fn e0_numeric(s: &str) -> bool {
+    s.as_bytes().first().is_some_and(|c| *c == b'-' || c.is_ascii_digit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn perl_printf_specials() {
+        // checked against perl 5.36: printf("[%7.2f][%+.2f][%12.4f][%+7.2f]", NaN, NaN, Inf, Inf)
+        assert_eq!(fmt_f(f64::NAN, 7, 2, false, false), "    NaN");
+        assert_eq!(fmt_f(f64::NAN, 0, 2, true, false), "NaN");
+        assert_eq!(fmt_f(f64::INFINITY, 12, 4, false, false), "         Inf");
+        assert_eq!(fmt_f(f64::INFINITY, 7, 2, true, false), "   +Inf");
+        assert_eq!(fmt_f(-0.004, 7, 2, false, false), "  -0.00");
+        assert_eq!(fmt_f(0.125, 0, 2, false, false), "0.12");
+        assert_eq!(fmt_f(1.5, 0, 2, true, false), "+1.50");
+    }
+
+    #[test]
+    fn perl_stringification() {
+        // perl -e 'print 1e15, " ", 0.1+0.2, " ", 1/7, " ", -1e-5, " ", 1e100'
+        assert_eq!(perl_str(1e15), "1e+15");
+        assert_eq!(perl_str(0.1 + 0.2), "0.3");
+        assert_eq!(perl_str(1.0 / 7.0), "0.142857142857143");
+        assert_eq!(perl_str(-1e-5), "-1e-05");
+        assert_eq!(perl_str(1e100), "1e+100");
+        assert_eq!(perl_str(100.0), "100");
+        assert_eq!(perl_str_roundtrip(1.0 / 3.0), 0.333333333333333);
+    }
+
+    #[test]
+    fn r_seven_digits() {
+        // R: print(1.959963984540054 * 96.12) -> 188.3917
+        assert_eq!(r_print7(188.39173619998), 188.3917);
+        assert_eq!(r_print7(0.000123456789), 0.0001234568);
+        assert_eq!(r_print7(1.5e-5), 1.5e-5);
+        // fixed notation keeps the integer digits: print(123456789.4) -> 123456789
+        assert_eq!(r_print7(123456789.4), 123456789.0);
+        assert_eq!(r_print7(2e10), 2e10);
+    }
+
+    #[test]
+    fn numbers_in_strings() {
+        assert!(looks_like_number(" 12.5\n"));
+        assert!(looks_like_number("-1e5"));
+        assert!(!looks_like_number("12abc"));
+        assert!(!looks_like_number(""));
+        assert!(!looks_like_number("."));
+        assert_eq!(numify("12abc"), 12.0);
+        assert_eq!(numify("abc"), 0.0);
+        assert!(e0_numeric("-3") && !e0_numeric(".5"));
+    }
+}

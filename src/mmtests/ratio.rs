@@ -1,0 +1,180 @@
+//! `compare-mmtests.pl --print-ratio` (`Compare.pm::_generateRatioComparisonTable`):
+//! per-operation ratios new/base of the ratio statistic, the normalised
+//! difference `(±x.xxs)`, and the Dmean/Dmin/Dmax and Gmean summary rows
+//! (reference: mmtests.md §7, §13.4).
+
+use super::compare::{pdiff, pndiff};
+use super::era::{Era, NormRule, Preferred};
+use super::significance::cidiff;
+use super::summarise::{OpSummary, RunSummary, SummaryKind};
+use crate::table::{Cell, ChangeKind, Comparison, Direction, Row};
+
+/// MMTests' `rdiff`: a/b, except 0 against a zero baseline and 1 for a zero value.
+pub fn rdiff(a: f64, b: f64) -> f64 {
+    if b == 0.0 || b.is_nan() {
+        return 0.0;
+    }
+    if a == 0.0 || a.is_nan() {
+        return 1.0;
+    }
+    a / b
+}
+
+/// MMTests' `sdiff`: (new − base)/sqrt((σn² + σb²)/2), or the difference when that is 0.
+pub fn sdiff(new: f64, sd_new: f64, base: f64, sd_base: f64) -> f64 {
+    let diff = new - base;
+    let pdev = ((sd_new * sd_new + sd_base * sd_base) / 2.0).sqrt();
+    if pdev == 0.0 { diff } else { diff / pdev }
+}
+
+/// Stat.pm's `calc_geomean`: (Π u)^(1/n) in the given order.
+pub fn calc_geomean(units: &[f64]) -> f64 {
+    if units.is_empty() {
+        return f64::NAN;
+    }
+    let mut m = 1.0;
+    for u in units {
+        m *= u;
+    }
+    m.powf(1.0 / units.len() as f64)
+}
+
+/// One compared run's ratio, percentage and normalised difference for an operation.
+fn ratio_cell(era: Era, kind: SummaryKind, pref: Preferred, a: Option<&OpSummary>, b: Option<&OpSummary>, has_norm: bool) -> (f64, f64, Option<f64>) {
+    let av = a.map(|s| s.ratio_value).unwrap_or(f64::NAN);
+    let bv = b.map(|s| s.ratio_value).unwrap_or(f64::NAN);
+    if av == -1.0 || av.is_nan() || bv == -1.0 || bv.is_nan() {
+        return (1.0, 0.0, has_norm.then_some(0.0));
+    }
+    let ratio = rdiff(av, bv);
+    let pct = if pref == Preferred::Higher { pdiff(ratio, 1.0) } else { pndiff(ratio, 1.0) };
+    if !has_norm {
+        return (ratio, pct, None);
+    }
+    let norm = match (era.rules().norm_rule(), kind) {
+        (NormRule::Cidiff, _) => cidiff(av, a.and_then(|s| s.ci), bv, b.and_then(|s| s.ci)),
+        (NormRule::Sdiff, SummaryKind::Subselection) => {
+            let h = |s: Option<&OpSummary>| s.and_then(|s| s.ci).map(|(lo, hi)| (hi - lo) / 2.0).unwrap_or(0.0);
+            let (ha, hb) = (h(a), h(b));
+            if ha + hb == 0.0 { av - bv } else { (av - bv) / (ha + hb) }
+        }
+        (NormRule::Sdiff, _) => {
+            let sd = |s: Option<&OpSummary>| {
+                let v = s.map(|s| s.sd_arith).unwrap_or(f64::NAN);
+                if era == Era::E2024 && v.is_nan() { 0.0 } else { v }
+            };
+            sdiff(av, sd(a), bv, sd(b))
+        }
+    };
+    (ratio, pct, Some(if norm.is_nan() { 0.0 } else { norm }))
+}
+
+/// Whether the baseline has the intervals that make the `(±x.xxs)` column and
+/// the D rows appear.
+fn has_norm(era: Era, kind: SummaryKind, base: &RunSummary) -> bool {
+    match (era, kind) {
+        (_, SummaryKind::Singleops) => false,
+        (Era::E2018, _) => true,
+        (Era::E2024, _) => base.per_op.values().any(|s| !s.sd_arith.is_nan()),
+        _ => base.per_op.values().any(|s| s.ci.is_some()),
+    }
+}
+
+/// Build the `--print-ratio` table of `runs` (summaries of the ratio operations
+/// `ops`, duplicates kept as MMTests prints them).
+pub fn build_ratio(era: Era, benchmark: &str, kind: SummaryKind, runs: &[RunSummary], ops: &[String]) -> Comparison {
+    let kernels: Vec<String> = runs.iter().map(|r| r.name.clone()).collect();
+    let mut c = Comparison::new("mmtests", benchmark, kernels);
+    let Some(base) = runs.first() else { return c };
+    let pref = base.preferred;
+    let norm = has_norm(era, kind, base);
+    c.meta.insert("mmtests.norm".into(), if norm { "yes" } else { "no" }.into());
+    let mut unique: Vec<&String> = Vec::new();
+    for op in ops {
+        if !unique.contains(&op) {
+            unique.push(op);
+        }
+    }
+    let cells_of = |op: &str| -> Vec<(f64, f64, Option<f64>)> {
+        runs.iter()
+            .map(|r| ratio_cell(era, kind, pref, r.per_op.get(op), base.per_op.get(op), norm))
+            .collect()
+    };
+    for op in ops {
+        let cells = cells_of(op)
+            .into_iter()
+            .zip(runs)
+            .map(|((ratio, pct, nrm), r)| Cell {
+                value: Some(ratio),
+                change: Some(pct),
+                spread: nrm,
+                n: r.per_op.get(op.as_str()).map(|s| s.n as u64),
+                ..Default::default()
+            })
+            .collect();
+        c.rows.push(Row {
+            group: "Ratio".into(),
+            name: op.clone(),
+            direction: Direction::from_higher(pref == Preferred::Higher),
+            change_kind: ChangeKind::Improvement,
+            unit: None,
+            cells,
+        });
+    }
+    let per_unique: Vec<Vec<(f64, f64, Option<f64>)>> = unique.iter().map(|op| cells_of(op)).collect();
+    let summary_row = |group: &str, vals: Vec<f64>| Row {
+        group: group.into(),
+        name: pref.name().into(),
+        direction: Direction::from_higher(pref == Preferred::Higher),
+        change_kind: ChangeKind::Improvement,
+        unit: None,
+        cells: vals.into_iter().map(|v| Cell { value: Some(v), ..Default::default() }).collect(),
+    };
+    if norm {
+        let (mut dmean, mut dmin, mut dmax) = (Vec::new(), Vec::new(), Vec::new());
+        for i in 0..runs.len() {
+            let u: Vec<f64> = per_unique.iter().map(|cells| cells.get(i).and_then(|c| c.2).unwrap_or(0.0)).collect();
+            dmean.push(super::summarise::amean(&u));
+            dmin.push(u.iter().copied().fold(f64::NAN, |m, v| if m.is_nan() || v < m { v } else { m }));
+            dmax.push(u.iter().copied().fold(f64::NAN, |m, v| if m.is_nan() || v > m { v } else { m }));
+        }
+        c.rows.push(summary_row("Dmean", dmean));
+        c.rows.push(summary_row("Dmin", dmin));
+        c.rows.push(summary_row("Dmax", dmax));
+    }
+    let mut gmean = Vec::new();
+    for i in 0..runs.len() {
+        let u: Vec<f64> = per_unique
+            .iter()
+            .map(|cells| {
+                let r = cells.get(i).map(|c| c.0).unwrap_or(f64::NAN);
+                if r.is_nan() {
+                    1.0
+                } else if r != 0.0 {
+                    r
+                } else {
+                    0.00001
+                }
+            })
+            .collect();
+        gmean.push(calc_geomean(&u));
+    }
+    c.rows.push(summary_row("Gmean", gmean));
+    c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ratio_helpers_by_hand() {
+        assert_eq!(rdiff(3.0, 2.0), 1.5);
+        assert_eq!(rdiff(3.0, 0.0), 0.0);
+        assert_eq!(rdiff(0.0, 2.0), 1.0);
+        // (4 - 2) / sqrt((1 + 1)/2) = 2
+        assert_eq!(sdiff(4.0, 1.0, 2.0, 1.0), 2.0);
+        assert_eq!(sdiff(4.0, 0.0, 2.0, 0.0), 2.0);
+        assert_eq!(calc_geomean(&[2.0, 8.0]), 4.0);
+    }
+}

@@ -1,0 +1,147 @@
+//! compare-mmtests.pl's text layout (`PrintGeneric.pm`, `Compare.pm`'s render
+//! tables), byte for byte, from a [`Comparison`] (reference: mmtests.md §5.5, §7.5).
+//!
+//! Layout facts travel in the comparison's `meta`: `mmtests.layout` (`table` or
+//! `ratio`), `mmtests.field_length`, `mmtests.precision` and, for ratio tables,
+//! `mmtests.norm` (`no` prints `(NaNs)` cells and no D rows).
+
+use super::perlfmt::{fmt_f, pad};
+use crate::table::Comparison;
+
+/// The two header parts of a run name as `_generateHeaderTable` splits it: at
+/// the first `-`, moved 4 characters right when the text after it holds `-rc[0-9]`;
+/// a name without `-` gives (name minus its last character, name).
+pub fn split_name(name: &str) -> (String, String) {
+    let chars: Vec<char> = name.chars().collect();
+    let Some(idx) = chars.iter().position(|&c| c == '-') else {
+        let first: String = chars[..chars.len().saturating_sub(1)].iter().collect();
+        return (first, name.to_string());
+    };
+    // Perl: substr($testName, $index, $index+3) =~ /-rc[0-9]/
+    let end = (idx + idx + 3).min(chars.len());
+    let window: String = chars[idx..end].iter().collect();
+    let has_rc = window
+        .match_indices("-rc")
+        .any(|(i, _)| window[i + 3..].chars().next().is_some_and(|c| c.is_ascii_digit()));
+    let idx = if has_rc { idx + 4 } else { idx };
+    let first: String = chars[..idx.min(chars.len())].iter().collect();
+    let second: String = if idx < chars.len() { chars[idx + 1..].iter().collect() } else { String::new() };
+    (first, second)
+}
+
+fn meta_usize(c: &Comparison, key: &str, default: usize) -> usize {
+    c.meta.get(key).and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+fn header(c: &Comparison, first_width: usize, fl: usize) -> String {
+    let mut out = String::new();
+    let parts: Vec<(String, String)> = c.kernels.iter().map(|k| split_name(k)).collect();
+    for line in 0..2 {
+        out.push_str(&pad("", first_width, false));
+        for (a, b) in &parts {
+            out.push_str(&pad(if line == 0 { a } else { b }, fl + 11, false));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Render `c` in MMTests' own layout (a comparison table or a `--print-ratio` table).
+pub fn render(c: &Comparison) -> String {
+    if c.meta.get("mmtests.layout").map(String::as_str) == Some("ratio") {
+        render_ratio(c)
+    } else {
+        render_table(c)
+    }
+}
+
+fn render_table(c: &Comparison) -> String {
+    let fl = meta_usize(c, "mmtests.field_length", 12);
+    let prec = meta_usize(c, "mmtests.precision", 2);
+    let l1 = c.rows.iter().map(|r| r.group.chars().count()).max().unwrap_or(0).max(meta_usize(c, "mmtests.label_width", 0));
+    let l2 = c.rows.iter().map(|r| r.name.chars().count()).max().unwrap_or(0).max(meta_usize(c, "mmtests.op_width", 0));
+    let mut groups: Vec<&str> = Vec::new();
+    for r in &c.rows {
+        if !groups.contains(&r.group.as_str()) {
+            groups.push(&r.group);
+        }
+    }
+    // Compare.pm builds (value, percentage) formats for (number of statistics + 2) runs
+    let formatted_runs = groups.len() + 2;
+    let mut out = header(c, l1 + l2 + 1, fl);
+    for r in &c.rows {
+        out.push_str(&pad(&r.group, l1, true));
+        out.push(' ');
+        out.push_str(&pad(&r.name, l2, true));
+        for (j, cell) in r.cells.iter().enumerate() {
+            let v = cell.value.unwrap_or(0.0);
+            let p = if cell.value.is_some() { cell.change.unwrap_or(f64::NAN) } else { 0.0 };
+            if j < formatted_runs {
+                out.push_str(&fmt_f(v, fl, prec, false, false));
+                if cell.significant == Some(true) {
+                    out.push_str(&format!(" *{}%*", fmt_f(p, 7, 2, false, false)));
+                } else {
+                    out.push_str(&format!(" ({}%)", fmt_f(p, 7, 2, false, false)));
+                }
+            } else {
+                out.push_str(&fmt_f(v, fl, 2, false, false));
+                out.push_str(&fmt_f(p, fl, 2, false, false));
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn render_ratio(c: &Comparison) -> String {
+    let fl = meta_usize(c, "mmtests.field_length", 12);
+    let prec = meta_usize(c, "mmtests.precision", 2);
+    let ratio_rows: Vec<_> = c.rows.iter().filter(|r| r.group == "Ratio").collect();
+    let w = (ratio_rows.iter().map(|r| r.name.chars().count()).max().unwrap_or(0) + 6).max(meta_usize(c, "mmtests.label_width", 0));
+    // formats exist for (number of ratio operations + 1) runs
+    let formatted_runs = ratio_rows.len() + 1;
+    let mut out = header(c, w, fl);
+    for r in &c.rows {
+        let label = if r.group == "Ratio" { format!("Ratio {}", r.name) } else { format!("{:<5} {}", r.group, r.name) };
+        out.push_str(&pad(&label, w, true));
+        for (j, cell) in r.cells.iter().enumerate() {
+            let v = cell.value.unwrap_or(f64::NAN);
+            if r.group == "Ratio" {
+                let p = cell.change.unwrap_or(0.0);
+                let n = cell.spread.unwrap_or(f64::NAN);
+                if j < formatted_runs {
+                    out.push_str(&fmt_f(v, fl, prec, false, false));
+                    out.push_str(&format!(" ({}%)", fmt_f(p, 0, 2, false, false)));
+                    out.push_str(&format!(" ({}s)", fmt_f(n, 0, 2, true, false)));
+                } else {
+                    out.push_str(&fmt_f(v, fl, 2, false, false));
+                    out.push_str(&fmt_f(p, fl, 2, false, false));
+                    out.push_str(&fmt_f(n, fl, 2, false, false));
+                }
+            } else if j < formatted_runs {
+                out.push_str(&fmt_f(v, fl, prec, false, false));
+                out.push_str(&" ".repeat(8 + 9));
+            } else {
+                out.push_str(&fmt_f(v, fl, 2, false, false));
+                out.push_str(&" ".repeat(2 * fl));
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_name_split() {
+        assert_eq!(split_name("6.8-vanilla"), ("6.8".into(), "vanilla".into()));
+        assert_eq!(split_name("6.10-rc3-foo"), ("6.10-rc3".into(), "foo".into()));
+        assert_eq!(split_name("c-rc1-d"), ("c-rc1".into(), "d".into()));
+        assert_eq!(split_name("a-b"), ("a".into(), "b".into()));
+        assert_eq!(split_name("base"), ("bas".into(), "base".into()));
+        assert_eq!(split_name("4.18.0-teo-v6+backport"), ("4.18.0".into(), "teo-v6+backport".into()));
+    }
+}

@@ -1,0 +1,594 @@
+//! Summary statistics of one run, exactly as MMTests' `Summarise*.pm` and
+//! `Stat.pm` compute them in each era (reference: mmtests.md §3, §4, §13.3).
+//!
+//! MMTests sums in a specific order (E1+: samples sorted best first; E0: as
+//! extracted), treats non-positive data under the harmonic mean specially, and
+//! reads R's 7-digit output back for interval widths. These are reproduced
+//! here; the general-purpose statistics in [`crate::stats`] are not used because
+//! they (rightly) refuse or reorder such input.
+
+use super::era::{Era, HmeanRule, Preferred};
+use super::extract::{Run, Samples};
+use super::perlfmt::{perl_str_roundtrip, r_print7};
+use crate::error::{Error, Result};
+use crate::stats::rng::Rng;
+use std::collections::HashMap;
+
+/// R's `qnorm(0.975)`.
+pub const QNORM_975: f64 = 1.959963984540054;
+
+/// A summary type (`Summarise*.pm`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SummaryKind {
+    /// Several operations, each a sample of values.
+    Multiops,
+    /// Multiops plus Kalibera's subselection mean (dbench4/tbench4).
+    Subselection,
+    /// One value per operation.
+    Singleops,
+    /// Latency distributions (percentile rows).
+    Variabletime,
+    /// head's normalised summary.
+    Normalisedops,
+    /// head's normalised summary for left-skewed data (tbench/dbench).
+    NormalisedLeftSkewops,
+}
+
+/// One summary statistic (a row of the table).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stat {
+    /// `min`.
+    Min,
+    /// `max`.
+    Max,
+    /// `_mean`: hmean when higher is better, amean otherwise.
+    Mean,
+    /// `_mean-P`: the mean of the best P% of samples.
+    MeanBest(u32),
+    /// `stddev` (E0/E1): sample σ around the arithmetic mean.
+    Stddev,
+    /// `coeffvar` (E0/E1): 100·σ/amean.
+    CoeffVar,
+    /// `stddev-_mean` (E2+): σ around the displayed mean (delta-method σ for hmean).
+    StddevMean,
+    /// `coeffvar-_mean` (E2+).
+    CoeffVarMean,
+    /// `percentile-P`: x[k−1] of the best-first order.
+    Percentile(u32),
+    /// `submean`: subselection mean (random upstream).
+    SubMean,
+    /// `submeanci`: half-width of the subselection interval.
+    SubMeanCi,
+    /// `_value`: the single value of a Singleops operation.
+    Value,
+}
+
+impl Stat {
+    /// Whether the percentage of this row is always computed as lower-is-better
+    /// (`stat_compare`: stddev, coeffvar, submeanci → pndiff).
+    pub fn always_lower(self) -> bool {
+        matches!(self, Stat::Stddev | Stat::CoeffVar | Stat::StddevMean | Stat::CoeffVarMean | Stat::SubMeanCi)
+    }
+}
+
+/// Everything computed for one operation of one run.
+#[derive(Debug, Clone, Default)]
+pub struct OpSummary {
+    /// One value per summary statistic (NaN where MMTests has "NaN"; −1 is
+    /// MMTests' "missing" sentinel of E0/E1 harmonic means).
+    pub values: Vec<f64>,
+    /// Number of samples.
+    pub n: usize,
+    /// The displayed mean (`_mean`).
+    pub mean: f64,
+    /// Sample σ around the arithmetic mean, NaN when n ≤ 1 (E0/E1 t-test, sdiff).
+    pub sd_arith: f64,
+    /// The value `--print-ratio` and the markers use (`_RatioSummaryStat[0]`).
+    pub ratio_value: f64,
+    /// The interval [low, high] of the ratio statistic (E2+), when defined.
+    pub ci: Option<(f64, f64)>,
+    /// The pooled samples, best first (E1+) or as extracted (E0).
+    pub samples: Vec<f64>,
+}
+
+/// The summary of one run.
+#[derive(Debug, Clone)]
+pub struct RunSummary {
+    /// Run name.
+    pub name: String,
+    /// Operations after the sub-heading filter, in MMTests' order.
+    pub ops: Vec<String>,
+    /// Summary of each operation.
+    pub per_op: HashMap<String, OpSummary>,
+    /// The statistics, in row order.
+    pub stats: Vec<Stat>,
+    /// Preferred direction.
+    pub preferred: Preferred,
+}
+
+/// Whether `label` matches the sub-heading pattern `pat` (a Perl regex: literal
+/// characters, `.`, `*`, `+`, `?`, `^`, `$`, `[...]` and `\` escapes are
+/// understood). `anchored_start` makes it `/^pat/` (MMTests' `filterSubheading`);
+/// otherwise the match is anywhere (`/pat/`).
+pub fn subheading_matches(pat: &str, label: &str, anchored_start: bool) -> bool {
+    let p: Vec<char> = pat.chars().collect();
+    let s: Vec<char> = label.chars().collect();
+    let (p, forced) = if p.first() == Some(&'^') { (&p[1..], true) } else { (&p[..], anchored_start) };
+    if forced {
+        return re_match(p, &s, 0);
+    }
+    (0..=s.len()).any(|i| re_match(p, &s, i))
+}
+
+fn atom_len(p: &[char]) -> usize {
+    match p.first() {
+        Some('\\') => 2.min(p.len()),
+        Some('[') => p.iter().position(|&c| c == ']').map(|i| i + 1).unwrap_or(p.len()),
+        Some(_) => 1,
+        None => 0,
+    }
+}
+
+fn atom_matches(atom: &[char], c: char) -> bool {
+    match atom {
+        ['.'] => true,
+        ['\\', e] => match e {
+            'd' => c.is_ascii_digit(),
+            'w' => c.is_alphanumeric() || c == '_',
+            's' => c.is_whitespace(),
+            other => *other == c,
+        },
+        ['[', inner @ .., ']'] => {
+            let (neg, inner) = if inner.first() == Some(&'^') { (true, &inner[1..]) } else { (false, inner) };
+            let mut hit = false;
+            let mut i = 0;
+            while i < inner.len() {
+                if i + 2 < inner.len() && inner[i + 1] == '-' {
+                    hit |= inner[i] <= c && c <= inner[i + 2];
+                    i += 3;
+                } else {
+                    hit |= inner[i] == c;
+                    i += 1;
+                }
+            }
+            hit != neg
+        }
+        [x] => *x == c,
+        _ => false,
+    }
+}
+
+fn re_match(p: &[char], s: &[char], i: usize) -> bool {
+    if p.is_empty() {
+        return true;
+    }
+    if p == ['$'] {
+        return i == s.len();
+    }
+    let al = atom_len(p);
+    let atom = &p[..al];
+    let rest = &p[al..];
+    match rest.first() {
+        Some('*') | Some('+') | Some('?') => {
+            let op = rest[0];
+            let rest = &rest[1..];
+            let mut j = i;
+            let mut count = 0;
+            let max = if op == '?' { 1 } else { usize::MAX };
+            while j < s.len() && count < max && atom_matches(atom, s[j]) {
+                j += 1;
+                count += 1;
+            }
+            let min = usize::from(op == '+');
+            loop {
+                if count >= min && re_match(rest, s, i + count) {
+                    return true;
+                }
+                if count == 0 {
+                    return false;
+                }
+                count -= 1;
+            }
+        }
+        _ => i < s.len() && atom_matches(atom, s[i]) && re_match(rest, s, i + 1),
+    }
+}
+
+/// MMTests' `filterSubheading`: all operations when `sub` is empty, else those
+/// matching `/^sub.*/`.
+pub fn filter_ops(ops: &[String], sub: &str) -> Vec<String> {
+    if sub.is_empty() {
+        return ops.to_vec();
+    }
+    ops.iter().filter(|o| subheading_matches(sub, o, true)).cloned().collect()
+}
+
+fn die(era: Era, run: &str, op: &str) -> Error {
+    Error::domain(format!(
+        "MMTests {} cannot summarise operation '{op}' of '{run}': its best value is ≤ 0, so the harmonic mean divides by zero (compare-mmtests.pl dies with \"Illegal division by zero\")",
+        era.name()
+    ))
+}
+
+/// Arithmetic mean in the given order; NaN for no samples or a NaN sample (E0's
+/// non-numeric value).
+pub fn amean(x: &[f64]) -> f64 {
+    if x.is_empty() || x.iter().any(|v| v.is_nan()) {
+        return f64::NAN;
+    }
+    let mut s = 0.0;
+    for v in x {
+        s += v;
+    }
+    s / x.len() as f64
+}
+
+/// Harmonic mean in the given order with the era's rule for values ≤ 0:
+/// Ok(−1) (E0/E1), Ok(NaN) or Err when the first value is ≤ 0 (E2/E3).
+pub fn hmean(x: &[f64], rule: HmeanRule) -> std::result::Result<f64, ()> {
+    if x.is_empty() || x.iter().any(|v| v.is_nan()) {
+        return Ok(f64::NAN);
+    }
+    let mut s = 0.0;
+    for (i, v) in x.iter().enumerate() {
+        if *v <= 0.0 {
+            return match rule {
+                HmeanRule::MinusOne => Ok(-1.0),
+                HmeanRule::NanOrDie if i == 0 => Err(()),
+                HmeanRule::NanOrDie => Ok(f64::NAN),
+            };
+        }
+        s += 1.0 / v;
+    }
+    Ok(x.len() as f64 / s)
+}
+
+/// Sample σ around the arithmetic mean, NaN when n ≤ 1.
+pub fn stddev_arith(x: &[f64]) -> f64 {
+    if x.len() <= 1 {
+        return f64::NAN;
+    }
+    let m = amean(x);
+    if m.is_nan() {
+        return f64::NAN;
+    }
+    let mut s = 0.0;
+    for v in x {
+        s += (v - m) * (v - m);
+    }
+    (s / (x.len() - 1) as f64).sqrt()
+}
+
+/// E2's `stddev-hmean`: sqrt(Σ(1/x − 1/H)²·H⁴/n), NaN when n ≤ 1 or H is not a mean.
+pub fn stddev_hmean(x: &[f64], h: f64) -> f64 {
+    if x.len() <= 1 || h.is_nan() || h == -1.0 {
+        return f64::NAN;
+    }
+    let mut s = 0.0;
+    for v in x {
+        let d = 1.0 / v - 1.0 / h;
+        s += d * d;
+    }
+    (s * h.powf(4.0) / x.len() as f64).sqrt()
+}
+
+fn coeffvar(sd: f64, mean: f64) -> f64 {
+    let sd = if sd.is_nan() { 0.0 } else { sd };
+    let mean = if mean.is_nan() { 0.0 } else { mean };
+    if mean != 0.0 { (sd * 100.0) / mean } else { 0.0 }
+}
+
+/// k = max(1, int(n·P/100)), the number of "best" samples of `_mean-P`.
+pub fn best_k(n: usize, p: u32) -> usize {
+    ((n * p as usize) / 100).max(1)
+}
+
+struct Ctx<'a> {
+    era: Era,
+    pref: Preferred,
+    run: &'a str,
+    op: &'a str,
+}
+
+impl Ctx<'_> {
+    fn mean(&self, x: &[f64]) -> Result<f64> {
+        match self.pref {
+            Preferred::Lower => Ok(amean(x)),
+            Preferred::Higher => hmean(x, self.era.rules().hmean_rule()).map_err(|_| die(self.era, self.run, self.op)),
+        }
+    }
+}
+
+/// Sort best first: ascending when lower is better, descending when higher is.
+pub fn sort_best_first(x: &mut [f64], pref: Preferred) {
+    x.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    if pref == Preferred::Higher {
+        x.reverse();
+    }
+}
+
+fn stat_value(c: &Ctx, stat: Stat, x: &[f64], mean: f64, sub: &mut Option<(f64, f64)>, per_iter: &[Vec<f64>]) -> Result<f64> {
+    let n = x.len();
+    let e0 = c.era == Era::E2018;
+    Ok(match stat {
+        Stat::Min | Stat::Max => {
+            if n == 0 || (e0 && x.iter().any(|v| v.is_nan())) {
+                f64::NAN
+            } else {
+                let lo = x.iter().copied().fold(f64::INFINITY, f64::min);
+                let hi = x.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                if stat == Stat::Min { lo } else { hi }
+            }
+        }
+        Stat::Mean => mean,
+        Stat::MeanBest(p) => {
+            if n == 0 {
+                f64::NAN
+            } else if e0 {
+                let mut asc = x.to_vec();
+                sort_best_first(&mut asc, Preferred::Lower);
+                let t = (n * p as usize) / 100;
+                let slice: &[f64] = match c.pref {
+                    Preferred::Higher => &asc[n - t.min(n)..],
+                    Preferred::Lower => &asc[..(t + 1).min(n)],
+                };
+                c.mean(slice)?
+            } else {
+                c.mean(&x[..best_k(n, p)])?
+            }
+        }
+        Stat::Percentile(p) => {
+            if n == 0 {
+                f64::NAN
+            } else {
+                x[best_k(n, p) - 1]
+            }
+        }
+        Stat::Stddev => stddev_arith(x),
+        Stat::CoeffVar => coeffvar(stddev_arith(x), amean(x)),
+        Stat::StddevMean => sd_of_mean(c.pref, x, mean),
+        Stat::CoeffVarMean => coeffvar(sd_of_mean(c.pref, x, mean), mean),
+        Stat::SubMean | Stat::SubMeanCi => {
+            if sub.is_none() {
+                *sub = Some(subselection(per_iter, c.era));
+            }
+            let (m, h) = sub.unwrap_or((f64::NAN, f64::NAN));
+            if stat == Stat::SubMean { m } else { h }
+        }
+        Stat::Value => {
+            if n == 0 {
+                f64::NAN
+            } else if e0 {
+                per_iter.iter().flatten().last().copied().unwrap_or(f64::NAN)
+            } else {
+                x[0]
+            }
+        }
+    })
+}
+
+fn sd_of_mean(pref: Preferred, x: &[f64], mean: f64) -> f64 {
+    if x.len() <= 1 || mean.is_nan() {
+        return f64::NAN;
+    }
+    match pref {
+        Preferred::Lower => stddev_arith(x),
+        Preferred::Higher => stddev_hmean(x, mean),
+    }
+}
+
+/// The ±q band of the mean as E2/E3 build it: q = R's `qnorm(0.975, 0, σ)` read
+/// back with 7 significant digits, σ passed to R with 15.
+pub fn ci_band(mean: f64, sigma: f64) -> Option<(f64, f64)> {
+    if mean.is_nan() || sigma.is_nan() || mean == -1.0 {
+        return None;
+    }
+    let q = r_print7(perl_str_roundtrip(sigma) * QNORM_975);
+    Some((mean - q, mean + q))
+}
+
+/// Kalibera's subselection mean and interval half-width over the iterations
+/// (E2's subselection-confidence-interval.py algorithm, 1000 draws with
+/// replacement of ⌊0.8·len⌋ samples per iteration). Upstream it is unseeded and
+/// random; schedlab draws from a fixed seed so its tables are reproducible.
+pub fn subselection(per_iter: &[Vec<f64>], era: Era) -> (f64, f64) {
+    let draws = if era == Era::E2018 { 100 } else { 1000 };
+    let mut rng = Rng::new(0x5eed_0f5b_5e1e_u64, 0);
+    let mut meds = Vec::new();
+    let mut vars = Vec::new();
+    let mut lens = Vec::new();
+    for xs in per_iter.iter().filter(|v| !v.is_empty()) {
+        let l = (xs.len() as f64 * 0.8) as usize;
+        if l == 0 {
+            return (f64::NAN, f64::NAN);
+        }
+        let mut means = Vec::with_capacity(draws);
+        let mut vs = Vec::with_capacity(draws);
+        for _ in 0..draws {
+            let pick: Vec<f64> = (0..l).map(|_| xs[rng.below(xs.len() as u64) as usize]).collect();
+            means.push(pick.iter().sum::<f64>() / l as f64);
+        }
+        for _ in 0..draws {
+            let pick: Vec<f64> = (0..l).map(|_| xs[rng.below(xs.len() as u64) as usize]).collect();
+            let m = pick.iter().sum::<f64>() / l as f64;
+            vs.push(pick.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / l as f64);
+        }
+        meds.push(median(&mut means));
+        vars.push(median(&mut vs));
+        lens.push(l as f64);
+    }
+    if meds.is_empty() {
+        return (f64::NAN, f64::NAN);
+    }
+    let k = meds.len() as f64;
+    let m = meds.iter().sum::<f64>() / k;
+    let svar = vars.iter().sum::<f64>() / k;
+    let smean = if meds.len() > 1 {
+        meds.iter().zip(&lens).map(|(md, l)| (md - m) * (md - m) * l).sum::<f64>() / (k - 1.0)
+    } else {
+        0.0
+    };
+    let h = QNORM_975 * ((smean + svar) / lens.iter().sum::<f64>()).sqrt();
+    (m, h)
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    let n = v.len();
+    if n == 0 {
+        f64::NAN
+    } else if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// R's `qbinom(p, size, prob)`: the smallest k with P(X ≤ k) ≥ p.
+pub fn qbinom(p: f64, size: usize, prob: f64) -> usize {
+    let mut cdf = 0.0;
+    let target = p * (1.0 - 64.0 * f64::EPSILON);
+    for k in 0..=size {
+        let lp = libm::lgamma(size as f64 + 1.0) - libm::lgamma(k as f64 + 1.0) - libm::lgamma((size - k) as f64 + 1.0)
+            + k as f64 * prob.ln()
+            + (size - k) as f64 * (1.0 - prob).ln();
+        cdf += lp.exp();
+        if cdf >= target {
+            return k;
+        }
+    }
+    size
+}
+
+/// Which statistic `--print-ratio` and the markers use for a summary type, and
+/// whether it has an interval (MMTests' `_RatioSummaryStat`).
+pub fn ratio_stat(kind: SummaryKind) -> Stat {
+    match kind {
+        SummaryKind::Subselection => Stat::SubMean,
+        SummaryKind::Variabletime => Stat::Percentile(95),
+        SummaryKind::Singleops => Stat::Value,
+        _ => Stat::Mean,
+    }
+}
+
+/// Summarise one run: the statistics of `stats` for every operation that passes
+/// the sub-heading filter (`ops` = None), or for the given operations.
+pub fn summarise(run: &Run, era: Era, stats: &[Stat], ops: &[String]) -> Result<RunSummary> {
+    let pref = run.meta.preferred;
+    let mut per_op = HashMap::new();
+    for op in ops {
+        if per_op.contains_key(op) {
+            continue;
+        }
+        let s = summarise_op(&run.samples, &run.name, op, era, pref, run.meta.kind, stats)?;
+        per_op.insert(op.clone(), s);
+    }
+    Ok(RunSummary { name: run.name.clone(), ops: ops.to_vec(), per_op, stats: stats.to_vec(), preferred: pref })
+}
+
+fn summarise_op(
+    samples: &Samples,
+    run: &str,
+    op: &str,
+    era: Era,
+    pref: Preferred,
+    kind: SummaryKind,
+    stats: &[Stat],
+) -> Result<OpSummary> {
+    let per_iter = samples.per_iteration(op);
+    let mut x = samples.pooled(op);
+    if era.rules().sorted_sums() {
+        sort_best_first(&mut x, pref);
+    }
+    let c = Ctx { era, pref, run, op };
+    let needs_mean = stats.iter().any(|s| matches!(s, Stat::Mean | Stat::StddevMean | Stat::CoeffVarMean))
+        || ratio_stat(kind) == Stat::Mean;
+    let mean = if needs_mean { c.mean(&x)? } else { f64::NAN };
+    let mut sub = None;
+    let mut values = Vec::with_capacity(stats.len());
+    for &s in stats {
+        values.push(stat_value(&c, s, &x, mean, &mut sub, per_iter)?);
+    }
+    let rstat = ratio_stat(kind);
+    let ratio_value = match stats.iter().position(|s| *s == rstat) {
+        Some(i) => values[i],
+        None => stat_value(&c, rstat, &x, mean, &mut sub, per_iter)?,
+    };
+    let ci = if matches!(era, Era::E2025 | Era::Head) {
+        match kind {
+            SummaryKind::Subselection => {
+                let (m, h) = sub.unwrap_or_else(|| subselection(per_iter, era));
+                if m.is_nan() || h.is_nan() { None } else { Some((m - h, m + h)) }
+            }
+            SummaryKind::Variabletime => {
+                let n = x.len();
+                if n < 2 {
+                    None
+                } else {
+                    let lo = qbinom(0.025, n - 1, 0.95);
+                    let hi = qbinom(0.975, n - 1, 0.95);
+                    match (x.get(lo), x.get(hi)) {
+                        (Some(a), Some(b)) => Some((*a, *b)),
+                        _ => None,
+                    }
+                }
+            }
+            SummaryKind::Singleops => None,
+            _ => ci_band(mean, sd_of_mean(pref, &x, mean)),
+        }
+    } else {
+        None
+    };
+    Ok(OpSummary { values, n: x.len(), mean, sd_arith: stddev_arith(&x), ratio_value, ci, samples: x })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn means_by_hand() {
+        // 3 / (1/1 + 1/2 + 1/4) = 12/7
+        assert_eq!(hmean(&[4.0, 2.0, 1.0], HmeanRule::NanOrDie), Ok(3.0 / (0.25 + 0.5 + 1.0)));
+        assert_eq!(hmean(&[4.0, 0.0], HmeanRule::MinusOne), Ok(-1.0));
+        assert!(hmean(&[4.0, 0.0], HmeanRule::NanOrDie).unwrap().is_nan());
+        assert!(hmean(&[0.0, 4.0], HmeanRule::NanOrDie).is_err());
+        // σ of [1, 3] around 2: sqrt(2/1)
+        assert_eq!(stddev_arith(&[1.0, 3.0]), 2f64.sqrt());
+        assert!(stddev_arith(&[1.0]).is_nan());
+        // H = 2 for [1, 4, 4]? 3/(1 + .25 + .25) = 2; Σ(1/x − 1/2)² = .25 + .0625 + .0625 = .375
+        // sqrt(.375 · 16 / 3) = sqrt(2)
+        assert!((stddev_hmean(&[1.0, 4.0, 4.0], 2.0) - 2f64.sqrt()).abs() < 1e-15);
+        assert_eq!(best_k(5, 95), 4);
+        assert_eq!(best_k(5, 50), 2);
+        assert_eq!(best_k(1, 50), 1);
+    }
+
+    #[test]
+    fn band_reads_r_back() {
+        // q = round7(1.959963984540054 · 96.12) = 188.3917
+        let (lo, hi) = ci_band(6160.61, 96.12).unwrap();
+        assert_eq!(hi - 6160.61, 6160.61 + 188.3917 - 6160.61);
+        assert_eq!(lo, 6160.61 - 188.3917);
+        assert!(ci_band(1.0, f64::NAN).is_none());
+    }
+
+    #[test]
+    fn subheading_regexes() {
+        assert!(subheading_matches("RPS", "RPS-50th-4", true));
+        assert!(!subheading_matches("RPS", "Wakeup-RPS", true));
+        assert!(subheading_matches("RPS", "Wakeup-RPS", false));
+        assert!(subheading_matches("Request-99.0th", "Request-99.0th-8", true));
+        assert!(subheading_matches(".*-4$", "RPS-50th-4", true));
+        assert!(!subheading_matches(".*-4$", "RPS-50th-40", true));
+        assert!(subheading_matches("send-[0-9]+", "send-64", true));
+    }
+
+    #[test]
+    fn qbinom_by_hand() {
+        // Binomial(4, 0.5): cdf 1/16, 5/16, 11/16, 15/16, 1
+        assert_eq!(qbinom(0.025, 4, 0.5), 0);
+        assert_eq!(qbinom(0.3, 4, 0.5), 1);
+        assert_eq!(qbinom(0.975, 4, 0.5), 4);
+    }
+}

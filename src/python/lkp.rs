@@ -1,0 +1,128 @@
+//! Bindings of [`crate::lkp`]: lkp-tests result roots, the ncompare table, raw-output
+//! parsers, unite, report parsing and the text plot. Rich results cross as JSON text
+//! (the shared Comparison schema) or plain tuples.
+
+use super::errors::run;
+use crate::error::Error;
+use crate::lkp::comparison::{render_comparison, to_comparison, Test};
+use crate::lkp::compare::{compare_roots, CompareResult, Options};
+use crate::lkp::matrix::{load_roots, Matrix, ResultRoot};
+use crate::lkp::num::Num;
+use crate::lkp::render_text::render;
+use crate::lkp::{parse_report, stats, textplot};
+use crate::table::Comparison;
+use pyo3::prelude::*;
+use std::path::PathBuf;
+
+fn compare(paths: &[PathBuf], all_keys: bool, more: bool) -> crate::Result<CompareResult> {
+    if paths.len() < 2 {
+        return Err(Error::domain("compare needs a base and at least one head result root"));
+    }
+    let roots = load_roots(paths)?;
+    Ok(compare_roots(&roots, Options { all_keys, more }))
+}
+
+/// The ncompare text of BASE HEAD... (result-root directories).
+#[pyfunction]
+fn lkp_compare_text(py: Python<'_>, paths: Vec<PathBuf>, all_keys: bool, more: bool) -> PyResult<String> {
+    run(py, || compare(&paths, all_keys, more).map(|r| render(&r)))
+}
+
+/// The Comparison JSON (schema 1) of BASE HEAD..., with verdicts by `test` at `alpha`.
+#[pyfunction]
+fn lkp_compare_json(
+    py: Python<'_>,
+    paths: Vec<PathBuf>,
+    all_keys: bool,
+    more: bool,
+    test: &str,
+    alpha: f64,
+) -> PyResult<String> {
+    run(py, || {
+        let t = Test::parse(test)?;
+        let r = compare(&paths, all_keys, more)?;
+        to_comparison(&r, t, alpha).to_json()
+    })
+}
+
+/// The exact lkp text of an lkp Comparison given as JSON.
+#[pyfunction]
+fn lkp_render_comparison(py: Python<'_>, json: &str) -> PyResult<String> {
+    run(py, || render_comparison(&Comparison::from_json(json)?))
+}
+
+type Loaded = (String, Vec<(String, String)>, Vec<String>, Vec<Vec<f64>>, Vec<Vec<bool>>, Option<Vec<String>>);
+
+/// A result root: (commit, axes, keys, values, is-integer flags, stats_source).
+#[pyfunction]
+fn lkp_load(py: Python<'_>, path: PathBuf) -> PyResult<Loaded> {
+    run(py, || {
+        let r = ResultRoot::load(&path)?;
+        let commit = r.commit();
+        let m = r.matrix;
+        let vals = m.values.iter().map(|v| v.iter().map(|n| n.f()).collect()).collect();
+        let ints = m.values.iter().map(|v| v.iter().map(|n| matches!(n, Num::Int(_))).collect()).collect();
+        Ok((commit, r.axes, m.keys, vals, ints, m.stats_source))
+    })
+}
+
+type MatrixTuple = (Vec<String>, Vec<Vec<f64>>, Option<Vec<String>>);
+
+/// One matrix file (matrix.json or .gz): (keys, values, stats_source).
+#[pyfunction]
+fn lkp_read_matrix(py: Python<'_>, path: PathBuf) -> PyResult<MatrixTuple> {
+    run(py, || {
+        let m = Matrix::read(&path)?;
+        Ok((m.keys, m.values.iter().map(|v| v.iter().map(|n| n.f()).collect()).collect(), m.stats_source))
+    })
+}
+
+/// The stats.json text of one run directory, computed from its raw outputs.
+#[pyfunction]
+fn lkp_run_stats(py: Python<'_>, run_dir: PathBuf) -> PyResult<String> {
+    run(py, || stats::run_stats(&run_dir).map(|s| stats::stats_json(&s)))
+}
+
+/// unite: (matrix.json, avg.json, stddev.json) texts of the runs [(dir, stats_source label)].
+#[pyfunction]
+fn lkp_unite(py: Python<'_>, runs: Vec<(PathBuf, String)>) -> PyResult<(String, String, String)> {
+    run(py, || stats::unite(&runs).map(|u| (u.matrix, u.avg, u.stddev)))
+}
+
+/// The run directories of a result root, in numeric order.
+#[pyfunction]
+fn lkp_run_dirs(py: Python<'_>, root: PathBuf) -> PyResult<Vec<PathBuf>> {
+    run(py, || stats::run_dirs(&root))
+}
+
+/// A pasted report parsed into rows (JSON).
+#[pyfunction]
+fn lkp_parse_report(py: Python<'_>, text: String) -> PyResult<String> {
+    run(py, || {
+        serde_json::to_string(&parse_report::parse_report(&text)).map_err(|e| Error::Internal(e.to_string()))
+    })
+}
+
+/// The 80×20 ASCII plot (and, with `script`, the gnuplot script instead).
+#[pyfunction]
+#[pyo3(signature = (title, bad, good, script=false))]
+fn lkp_text_plot(py: Python<'_>, title: &str, bad: Vec<f64>, good: Vec<f64>, script: bool) -> PyResult<String> {
+    run(py, || {
+        Ok(if script { textplot::gnuplot_script(title, &bad, &good) } else { textplot::text_plot(title, &bad, &good) })
+    })
+}
+
+/// Add the lkp functions to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(lkp_compare_text, m)?)?;
+    m.add_function(wrap_pyfunction!(lkp_compare_json, m)?)?;
+    m.add_function(wrap_pyfunction!(lkp_render_comparison, m)?)?;
+    m.add_function(wrap_pyfunction!(lkp_load, m)?)?;
+    m.add_function(wrap_pyfunction!(lkp_read_matrix, m)?)?;
+    m.add_function(wrap_pyfunction!(lkp_run_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(lkp_unite, m)?)?;
+    m.add_function(wrap_pyfunction!(lkp_run_dirs, m)?)?;
+    m.add_function(wrap_pyfunction!(lkp_parse_report, m)?)?;
+    m.add_function(wrap_pyfunction!(lkp_text_plot, m)?)?;
+    Ok(())
+}

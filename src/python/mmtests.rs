@@ -1,0 +1,91 @@
+//! Bindings of [`crate::mmtests`]: comparisons cross as the JSON form of
+//! [`crate::table::Comparison`] (schema v1), which `schedlab.table` reads.
+
+use super::errors::run;
+use crate::mmtests::{self, beyond, CompareOptions, Era};
+use crate::table::Comparison;
+use pyo3::prelude::*;
+use std::path::PathBuf;
+
+/// compare-mmtests.pl on a work/log tree: (comparison JSON, text, era, warnings).
+#[pyfunction]
+#[pyo3(signature = (directory, benchmark, names, compat=None, print_ratio=false, subheading=String::new(), test="mmtests".to_string(), alpha=0.05, threads=None))]
+#[allow(clippy::too_many_arguments)]
+fn mmtests_compare(
+    py: Python<'_>,
+    directory: PathBuf,
+    benchmark: String,
+    names: Vec<String>,
+    compat: Option<String>,
+    print_ratio: bool,
+    subheading: String,
+    test: String,
+    alpha: f64,
+    threads: Option<usize>,
+) -> PyResult<(String, String, String, Vec<String>)> {
+    run(py, || {
+        let compat = compat.as_deref().map(Era::parse).transpose()?;
+        let opts = CompareOptions { compat, print_ratio, subheading, threads };
+        let mut r = mmtests::compare(&directory, &benchmark, &names, &opts)?;
+        beyond::apply_test(&mut r.comparison, beyond::VerdictTest::parse(&test)?, alpha)?;
+        Ok((r.comparison.to_json()?, r.text, r.era.name().to_string(), r.warnings))
+    })
+}
+
+/// MMTests' text layout of a comparison given as JSON.
+#[pyfunction]
+fn mmtests_render_text(py: Python<'_>, json: String) -> PyResult<String> {
+    run(py, || Ok(mmtests::render_text::render(&Comparison::from_json(&json)?)))
+}
+
+/// Parse a pasted compare table; returns the comparison JSON.
+#[pyfunction]
+#[pyo3(signature = (text, source="<text>".to_string()))]
+fn mmtests_parse_compare(py: Python<'_>, text: String, source: String) -> PyResult<String> {
+    run(py, || mmtests::parse_text::parse_compare(&text, &source)?.to_json())
+}
+
+/// Direction-aligned Gmean ratio per kernel.
+#[pyfunction]
+fn mmtests_gmean_ratio(py: Python<'_>, json: String) -> PyResult<Vec<f64>> {
+    run(py, || beyond::gmean_ratio(&Comparison::from_json(&json)?))
+}
+
+/// Re-decide verdicts with a named test and BH-FDR; returns the comparison JSON.
+#[pyfunction]
+fn mmtests_apply_test(py: Python<'_>, json: String, test: String, alpha: f64) -> PyResult<String> {
+    run(py, || {
+        let mut c = Comparison::from_json(&json)?;
+        beyond::apply_test(&mut c, beyond::VerdictTest::parse(&test)?, alpha)?;
+        c.to_json()
+    })
+}
+
+/// Bootstrap interval of kernel `k`'s Gmean ratio: (estimate, low, high).
+#[pyfunction]
+#[pyo3(signature = (json, k, level=0.95, n_resamples=2000, seed=0, threads=None))]
+fn mmtests_bootstrap_gmean(
+    py: Python<'_>,
+    json: String,
+    k: usize,
+    level: f64,
+    n_resamples: usize,
+    seed: u64,
+    threads: Option<usize>,
+) -> PyResult<(f64, f64, f64)> {
+    run(py, || {
+        let ci = beyond::bootstrap_gmean_ci(&Comparison::from_json(&json)?, k, level, n_resamples, seed, threads)?;
+        Ok((ci.estimate, ci.low, ci.high))
+    })
+}
+
+/// Add the mmtests functions to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(mmtests_compare, m)?)?;
+    m.add_function(wrap_pyfunction!(mmtests_render_text, m)?)?;
+    m.add_function(wrap_pyfunction!(mmtests_parse_compare, m)?)?;
+    m.add_function(wrap_pyfunction!(mmtests_gmean_ratio, m)?)?;
+    m.add_function(wrap_pyfunction!(mmtests_apply_test, m)?)?;
+    m.add_function(wrap_pyfunction!(mmtests_bootstrap_gmean, m)?)?;
+    Ok(())
+}

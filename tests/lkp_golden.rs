@@ -1,0 +1,91 @@
+//! lkp ncompare goldens (tests/data/lkp/golden, printed by lkp-tests' own Ruby code):
+//! every output reproduced byte for byte.
+
+use schedlab::lkp::compare::{compare_roots, Options};
+use schedlab::lkp::matrix::ResultRoot;
+use schedlab::lkp::comparison::{render_comparison, to_comparison, Test};
+use schedlab::lkp::render_text::render;
+use schedlab::table::Comparison;
+use std::path::{Path, PathBuf};
+
+fn data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lkp/golden")
+}
+
+fn run(args: &[&str]) -> String {
+    let mut opt = Options::default();
+    let mut roots = Vec::new();
+    for a in args {
+        match *a {
+            "-a" => opt.all_keys = true,
+            "-m" => opt.more = true,
+            p => roots.push(ResultRoot::load(&data().join(p)).unwrap_or_else(|e| panic!("{p}: {e}"))),
+        }
+    }
+    let res = compare_roots(&roots, opt);
+    let text = render(&res);
+    // the shared Comparison model, through its JSON form, renders the same text
+    let json = to_comparison(&res, Test::Welch, 0.05).to_json().unwrap();
+    let back = render_comparison(&Comparison::from_json(&json).unwrap()).unwrap();
+    assert_eq!(back, text, "Comparison round trip of {args:?}");
+    text
+}
+
+const A: &str = "scenario_a_raw/unixbench/performance-30s-1-execl/lkp-ivb-d04/debian-x86_64.cgz/x86_64-rhel/gcc-7";
+
+#[test]
+fn scenario_a() {
+    let base = format!("{A}/a07630b8b2c16f82a2d7b5ecfa4a1c0a8e0c5a01");
+    let head = format!("{A}/d519329f72a6f36bc4f2b85452aa7c3b0d1e2f3a");
+    let want = std::fs::read_to_string(data().join("out_A_default.txt")).unwrap();
+    assert_eq!(run(&[&base, &head]), want);
+    let want = std::fs::read_to_string(data().join("out_A_more.txt")).unwrap();
+    assert_eq!(run(&["-m", &base, &head]), want);
+}
+
+#[test]
+fn scenario_b() {
+    let b1 = "scenario_b_edge/1111111111111111111111111111111111111111";
+    let h1 = "scenario_b_edge/2222222222222222222222222222222222222222";
+    let b2 = "scenario_b_edge2/1111111111111111111111111111111111111111";
+    let h2 = "scenario_b_edge2/2222222222222222222222222222222222222222";
+    let cases: [(&str, Vec<&str>); 4] = [
+        ("out_B_4v4.txt", vec![b1, h1]),
+        ("out_B_2v2.txt", vec![b2, h2]),
+        ("out_B_4v2.txt", vec![b1, h2]),
+        ("out_B_all_2v2.txt", vec!["-a", b2, h2]),
+    ];
+    for (file, args) in cases {
+        let want = std::fs::read_to_string(data().join(file)).unwrap();
+        assert_eq!(run(&args), want, "{file}");
+    }
+}
+
+#[test]
+fn random_300_pairs() {
+    let pairs = std::fs::read_to_string(data().join("random/pairs.txt")).unwrap();
+    let expected = std::fs::read_to_string(data().join("random/expected.txt")).unwrap();
+    let mut blocks: Vec<String> = Vec::new();
+    for line in expected.split_inclusive('\n') {
+        if line.starts_with("#### ") {
+            blocks.push(String::new());
+        } else if let Some(b) = blocks.last_mut() {
+            b.push_str(line);
+        }
+    }
+    let lines: Vec<&str> = pairs.lines().collect();
+    assert_eq!(lines.len(), 300);
+    assert_eq!(blocks.len(), 300);
+    let mut bad = Vec::new();
+    for (i, (line, want)) in lines.iter().zip(&blocks).enumerate() {
+        let args: Vec<&str> = line.split_whitespace().collect();
+        let got = run(&args);
+        if &got != want {
+            bad.push(i);
+            if bad.len() <= 3 {
+                eprintln!("#### {i} {line}\n--- want\n{want}--- got\n{got}");
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{} of 300 random pairs differ: {:?}", bad.len(), bad);
+}

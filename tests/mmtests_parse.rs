@@ -1,0 +1,43 @@
+//! parse_compare on every golden table: the parsed Comparison re-renders to the
+//! same bytes, and the seeds (mail-collapsed headers, 6 kernels) parse.
+
+use schedlab::mmtests::parse_text::parse_compare;
+use schedlab::mmtests::render_text::render;
+use std::path::Path;
+
+#[test]
+fn every_golden_table_round_trips() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mmtests/out");
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        let text = std::fs::read_to_string(&p).unwrap();
+        let text: String = text.lines().filter(|l| !l.starts_with("Comparing (")).map(|l| format!("{l}\n")).collect();
+        if text.is_empty() {
+            continue;
+        }
+        let c = parse_compare(&text, &p.display().to_string()).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        assert_eq!(render(&c), text, "{}", p.display());
+        n += 1;
+    }
+    assert!(n >= 50, "{n}");
+}
+
+#[test]
+fn seeds_parse() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mmtests/seeds");
+    let t = std::fs::read_to_string(dir.join("mmtests-netperf-udp.txt")).unwrap();
+    let c = parse_compare(&t, "seed").unwrap();
+    assert_eq!(c.kernels.len(), 6);
+    assert_eq!(c.kernels[5], "4.18.0-teo-v6+backport");
+    assert_eq!(c.meta["machine"], "8x-SKYLAKE-UMA");
+    assert_eq!(c.benchmark, "netperf-udp");
+    // the seed's row "Hmean send-64 362.27 ... 318.85 * -11.99%*"
+    assert_eq!(c.rows[0].cells[2].value, Some(318.85));
+    assert_eq!(c.rows[0].cells[2].change, Some(-11.99));
+    assert_eq!(c.rows[0].cells[2].significant, Some(true));
+    assert_eq!(c.meta["mmtests.preferred"], "Higher");
+    let d = parse_compare(&std::fs::read_to_string(dir.join("mmtests-dbench4.txt")).unwrap(), "seed").unwrap();
+    assert_eq!(d.meta["mmtests.preferred"], "Lower");
+    assert_eq!(d.rows.len(), 7);
+}

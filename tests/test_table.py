@@ -1,0 +1,90 @@
+"""The Comparison model: JSON round trip, generic renderings, AMD's normalised tables."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from schedlab.errors import ParseError
+from schedlab.table import Cell, Comparison, Row, parse_amd
+
+AMD = "seeds/amd-normalized.txt"
+
+
+def test_amd_seed_parses_every_block(data_dir):
+    tables = parse_amd((data_dir / AMD).read_text())
+    assert [t.benchmark for t in tables] == ["hackbench", "tbench", "stream-10", "stream-100", "netperf"]
+    assert all(t.kernels == ["tip", "vanilla", "DELAYED", "DEFUALT", "BOTH"] for t in tables)
+    assert [len(t.rows) for t in tables] == [5, 11, 4, 4, 10]
+    hb = tables[0]
+    assert hb.rows[0].direction == "lower" and hb.meta["statistic"] == "AMean"
+    c = hb.rows[0].cells[1]  # "1-groups ... 0.92 [ 7.68]( 6.04)"
+    assert (c.value, c.change, c.spread) == (0.92, 7.68, 6.04)
+    assert tables[2].rows[3].name == "Triad" and tables[2].meta["statistic"] == "HMean"
+    assert tables[4].rows[-1].cells[0].spread == 54.39
+
+
+def test_amd_round_trip_gives_the_same_numbers(data_dir):
+    tables = parse_amd((data_dir / AMD).read_text())
+    text = "\n".join(t.to_amd() for t in tables)
+    again = parse_amd(text)
+    assert again == tables
+
+
+def test_amd_percent_agrees_with_normalised_value(data_dir):
+    # pct imp is computed from the unrounded normalised value v, printed as %.2f:
+    # |pct - (1 - v)*100| <= 0.5 (v rounded to 0.01) + 0.005 (pct rounding)
+    for t in parse_amd((data_dir / AMD).read_text()):
+        for r in t.rows:
+            for c in r.cells:
+                implied = (1 - c.value) * 100 if r.direction == "lower" else (c.value - 1) * 100
+                assert abs(c.change - implied) <= 0.505 + 1e-9, (t.benchmark, r.name, c)
+
+
+def test_amd_normalise_raw_values_by_hand():
+    c = Comparison(tool="schedlab", benchmark="hackbench", kernels=["a", "b"], rows=[
+        Row(name="4-groups", direction="lower", cells=[Cell(value=2.0, spread=0.2), Cell(value=1.5, spread=0.3)])],
+        meta={"units": "seconds"})
+    text = c.to_amd(normalise=True)
+    # 1.5/2 = 0.75 -> 25% better; CVs 0.2*100/2 = 10 and 0.3*100/1.5 = 20
+    assert "    4-groups 1.00 [ -0.00](10.00) 0.75 [ 25.00](20.00)" in text
+    assert "Interpretation: Lower is better" in text
+
+
+def test_amd_bad_input_names_the_line():
+    bad = "Test          : x\nInterpretation: Higher is better\n===\nCase: a[pct imp](CV)\n  r 1.00 [ 0.00](oops)\n"
+    with pytest.raises(ParseError) as ei:
+        parse_amd(bad)
+    assert ei.value.line == 5
+    with pytest.raises(ParseError, match="Interpretation"):
+        parse_amd("Test          : x\n===\nCase: a[pct imp](CV)\n")
+    assert parse_amd("") == []
+
+
+def test_json_round_trip_and_views():
+    c = Comparison(tool="schedlab", benchmark="b", kernels=["base", "head"], rows=[
+        Row(name="lps", group="Hmean", direction="higher", change_kind="improvement",
+            cells=[Cell(value=4626.0, change=0.0, verdict="baseline"),
+                   Cell(value=4167.0, change=-9.92, verdict="worse", p=1e-9, test="welch", n=12)])])
+    d = json.loads(c.to_json())
+    assert d["schema"] == 1 and d["rows"][0]["cells"][1]["test"] == "welch"
+    assert Comparison.from_json(c.to_json()) == c
+    df = c.to_pandas()
+    assert df.loc[1, "verdict"] == "worse" and df.loc[1, "value"] == 4167.0
+    md = c.to_markdown()
+    assert "| Hmean lps | 4626.00 | 4167.00 (-9.92%)* |" in md
+    assert "background" in c._repr_html_()
+    assert c.to_csv().splitlines()[0].startswith("group,name,kernel")
+
+
+def test_json_errors():
+    with pytest.raises(ParseError):
+        Comparison.from_json("{")
+    with pytest.raises(ParseError, match="schema"):
+        Comparison.from_json('{"schema": 99, "tool": "x", "kernels": ["a"], "rows": []}')
+    with pytest.raises(ParseError, match="cells"):
+        Comparison.from_json('{"schema": 1, "tool": "x", "kernels": ["a", "b"], "rows": [{"name": "r", "cells": [{}]}]}')
+    nan = Comparison(tool="x", kernels=["a"], rows=[Row(name="r", cells=[Cell(value=math.nan)])])
+    assert json.loads(nan.to_json())["rows"][0]["cells"][0]["value"] is None
