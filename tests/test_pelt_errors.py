@@ -105,3 +105,9 @@ def test_cli_reports_the_location(tmp_path, capsys):
     assert main(["pelt", "simulate", str(path)]) == 2
     err = capsys.readouterr().err
     assert f"{path}:4: column 'state': impossible transition W -> S" in err
+
+
+def test_a_trace_too_long_for_memory_is_an_error_not_a_crash():
+    # 2^61 ns of running at HZ=100000: ~2.3e14 tick rows
+    with pytest.raises(schedlab.DomainError, match="not enough memory"):
+        pelt.simulate([(2**61, "R")], hz=100_000)

@@ -511,7 +511,11 @@ pub fn count_rows(trace: &[Segment], cfg: &Config) -> u64 {
 
 /// Replay `trace` and collect the rows.
 pub fn simulate_rows(trace: &[Segment], cfg: &Config) -> Result<Vec<Row>> {
-    let mut rows = Vec::with_capacity(count_rows(trace, cfg).min(1 << 28) as usize);
+    validate(trace)?;
+    let n = usize::try_from(count_rows(trace, cfg)).unwrap_or(usize::MAX);
+    let mut rows = Vec::new();
+    rows.try_reserve_exact(n)
+        .map_err(|_| Error::domain(format!("not enough memory for {n} rows; use a streaming Sink")))?;
     simulate(trace, cfg, &mut rows)?;
     Ok(rows)
 }

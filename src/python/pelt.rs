@@ -49,7 +49,20 @@ macro_rules! columns {
                     }
                 }
                 let want = |name: &str| select.is_none_or(|s| s.iter().any(|c| c == name));
-                Ok(Columns { $($name: want(stringify!($name)).then(|| Vec::with_capacity(n)),)* events })
+                // try_reserve: a trace too long for memory is an error, not an abort.
+                let oom = || Error::domain(format!(
+                    "not enough memory for {n} rows; keep fewer columns/events, or write CSV instead"
+                ));
+                Ok(Columns {
+                    $($name: if want(stringify!($name)) {
+                        let mut v = Vec::new();
+                        v.try_reserve_exact(n).map_err(|_| oom())?;
+                        Some(v)
+                    } else {
+                        None
+                    },)*
+                    events,
+                })
             }
 
             fn into_dict<'py>(self, py: Python<'py>, enqueued: bool) -> PyResult<Bound<'py, PyDict>> {
@@ -156,7 +169,8 @@ fn rows_dict<'py>(py: Python<'py>, segs: Vec<Segment>, cfg: Result<Config>, sel:
         // Sized exactly up front: no reallocation of the ~130 bytes/row.
         let by_event = driver::count_rows_by_event(&segs, &cfg);
         let n: u64 = Event::ALL.iter().filter(|e| mask & (1 << (**e as u8)) != 0).map(|e| by_event[*e as usize]).sum();
-        let mut cols = Columns::new(sel.columns.as_deref(), n.min(1 << 31) as usize, mask)?;
+        let n = usize::try_from(n).map_err(|_| Error::domain(format!("{n} rows do not fit in memory")))?;
+        let mut cols = Columns::new(sel.columns.as_deref(), n, mask)?;
         driver::simulate(&segs, &cfg, &mut cols)?;
         Ok((cols, cfg.rule.has_enqueued()))
     })?;
@@ -273,9 +287,12 @@ fn pelt_simulate_csv<'py>(
             w.finish()?;
             return Ok(None);
         }
-        // ~160 bytes a row: reserve once rather than doubling through hundreds of MB.
-        let guess = driver::count_rows(&segs, &cfg).saturating_mul(170).min(1 << 34) as usize;
-        let mut w = CsvWriter::new(Vec::with_capacity(guess), enq, "<memory>")?;
+        // ~160 bytes a row: reserve once rather than doubling through hundreds of MB
+        // (when that much memory is not available, grow as needed).
+        let guess = usize::try_from(driver::count_rows(&segs, &cfg).saturating_mul(170)).unwrap_or(usize::MAX);
+        let mut buf = Vec::new();
+        let _ = buf.try_reserve_exact(guess);
+        let mut w = CsvWriter::new(buf, enq, "<memory>")?;
         driver::simulate(&segs, &cfg, &mut w)?;
         Ok(Some(w.finish()?))
     });
@@ -372,9 +389,9 @@ fn pelt_accumulate<'py>(
         let mut sa = SchedAvg::at(start_ns);
         let mut now = start_ns;
         let mut c: [Vec<u64>; 9] = Default::default();
-        for i in 0..n {
-            now = now.wrapping_add(dt[i]);
-            let ret = sa.update_load_sum(now, lo[i], ru[i], rn[i] != 0);
+        for (((&d, &l), &u), &r) in dt.iter().zip(lo.iter()).zip(ru.iter()).zip(rn.iter()) {
+            now = now.wrapping_add(d);
+            let ret = sa.update_load_sum(now, l, u, r != 0);
             if ret {
                 sa.update_load_avg(weight);
             }
