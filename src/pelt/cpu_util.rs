@@ -47,14 +47,16 @@ pub enum Dst {
 }
 
 /// `cpu_util(cpu, p, dst_cpu, boost)` of 6.12 fair.c: the CFS utilization of a CPU,
-/// optionally boosted by runnable_avg, with p's contribution removed or added, at least
-/// the util_est sum, clamped to the capacity. `execl_fix` selects whether an enqueued or
+/// optionally boosted by runnable_avg (which then also lifts the util_est sum, as
+/// 7d0583cf9ec7 "runnable boosting" does), with p's contribution removed or added, at
+/// least the util_est sum, clamped to the capacity. `execl_fix` selects whether an enqueued or
 /// current p's own estimate is taken out of the sum (c469933e7721; always in 6.12).
 pub fn cpu_util(cpu: &CpuSignals, p: Option<&TaskSignals>, dst: Dst, boost: bool, execl_fix: bool) -> u64 {
     let mut util = cpu.util_avg;
     if boost {
         util = util.max(cpu.runnable_avg);
     }
+    // (runnable boosting, 7d0583cf9ec7 v6.5: runnable also lifts the estimate below)
     if let Some(p) = p {
         if p.on_this_cpu && dst != Dst::ThisCpu {
             util -= util.min(p.util_avg);
@@ -64,6 +66,9 @@ pub fn cpu_util(cpu: &CpuSignals, p: Option<&TaskSignals>, dst: Dst, boost: bool
     }
     if cpu.util_est_enabled {
         let mut est = u64::from(cpu.util_est);
+        if boost {
+            est = est.max(cpu.runnable_avg);
+        }
         match p {
             Some(p) if dst == Dst::ThisCpu => est += u64::from(p.util_est),
             Some(p) if execl_fix && p.queued_or_current => est -= est.min(u64::from(p.fix_amount)),
@@ -118,5 +123,8 @@ mod tests {
         assert_eq!(cpu_util(&cpu, Some(&q), Dst::ThisCpu, false, true), 1024);
         let off = CpuSignals { util_est_enabled: false, runnable_avg: 900, ..cpu };
         assert_eq!(cpu_util_cfs_boost(&off), 900);
+        // boosted with p discounted: util max(877, 950) - 877 = 73; est max(881, 950) - 881 = 69
+        let busy = CpuSignals { runnable_avg: 950, ..cpu };
+        assert_eq!(cpu_util(&busy, Some(&p), Dst::Nowhere, true, true), 73);
     }
 }
