@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["schedlab", "schedlab.errors", "schedlab.stats", "schedlab.table", "schedlab.cli", "schedlab.lkp", "schedlab.mmtests", "schedlab.idle", "schedlab.report", "schedlab.examples"]
+MODULES = ["schedlab", "schedlab.errors", "schedlab.stats", "schedlab.table", "schedlab.cli", "schedlab.lkp", "schedlab.mmtests", "schedlab.report", "schedlab.examples", "schedlab.pelt", "schedlab.idle"]
 
 
 @pytest.mark.parametrize("name", MODULES)

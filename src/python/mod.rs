@@ -9,6 +9,7 @@ mod errors;
 mod idle;
 mod lkp;
 mod mmtests;
+mod pelt;
 mod stats;
 mod table;
 
@@ -22,6 +23,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     table::register(m)?;
     lkp::register(m)?;
     mmtests::register(m)?;
+    pelt::register(m)?;
     idle::register(m)?;
     Ok(())
 }
