@@ -179,7 +179,6 @@ def pelt_schedutil(
     legacy: bool,
 ) -> tuple[int, int]: ...
 # --- idle (src/python/idle.rs) ----------------------------------------------
-_I64 = npt.NDArray[np.int64]
 _States = tuple[list[str], list[int], list[int], list[bool], list[bool], list[float | None]]
 _Trace7 = tuple[_I64, _I64, _I64, _I64, _I64, _I64, _I64]
 
