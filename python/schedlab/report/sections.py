@@ -100,3 +100,47 @@ def lkp_section(report: Report, roots: Sequence[Path], baseline: str | None) -> 
 
 def finite(v: float | None) -> bool:
     return v is not None and not math.isnan(v)
+
+
+def pelt_section(report: Report, traces: Sequence[Path]) -> None:
+    """Each task trace replayed through PELT/util_est: the 6.12 signals, and the
+    d519329f72 rule with and without the cpu_util_wake (execl) fix, showing how much
+    of the task's own estimate the unfixed consumer counts twice."""
+    import matplotlib.pyplot as plt
+
+    from .. import pelt
+
+    s = report.section("PELT and util_est replay")
+    s.paragraph("Each task trace (R run, W preempted, S sleep) is replayed through the kernel's own "
+                "integer PELT/util_est math (Linux 6.12, and the util_est rule of d519329f72 with and "
+                "without the cpu_util_wake fix).")
+    for path in traces:
+        now = pelt.simulate(path, rule="6.12")
+        bug = pelt.simulate(path, rule="d519329f72", execl_fix=False)
+        fix = pelt.simulate(path, rule="d519329f72", execl_fix=True)
+        extra = bug["cpu_util_without_p"].astype("int64") - fix["cpu_util_without_p"].astype("int64")
+        on = extra != 0
+        # _task_util_est(p) | UTIL_AVG_UNCHANGED: what the fix subtracts again
+        own = (bug[["p_util_est", "p_ue_enqueued"]].astype("int64").max(axis=1)) | 1
+        exact = bool((extra[on] == own[on]).all())
+        s.heading(path.name)
+        s.paragraph(
+            f"{path.name}: {len(now)} kernel-visible events; final util_avg {int(now['p_util_avg'].iloc[-1])}, "
+            f"util_est {int(now['p_util_est'].iloc[-1])} (6.12).")
+        s.paragraph(
+            f"With d519329f72 and no fix, cpu_util_without(p) is too high on {int(on.sum())} of {len(bug)} events "
+            f"(every event where the task is queued or running) by {int(extra[on].mean()) if on.any() else 0} "
+            f"units on average (max {int(extra.max())}), which is "
+            + ("exactly the task's own util_est: it is counted twice." if exact and on.any()
+               else "not explained by the task's own util_est alone."))
+        fig, ax = plt.subplots(figsize=(9, 3.2))
+        t_ms = (now["t_ns"] - now["t_ns"].iloc[0]) / 1e6
+        ax.plot(t_ms, now["p_util_avg"], label="util_avg (6.12)", lw=1)
+        ax.plot(t_ms, now["p_util_est"], label="util_est (6.12)", lw=1)
+        ax.plot(t_ms, bug["cpu_util_without_p"], label="cpu_util_without(p), d519329f72 unfixed", lw=0.8, alpha=0.8)
+        ax.plot(t_ms, fix["cpu_util_without_p"], label="cpu_util_without(p), with the fix", lw=0.8, alpha=0.8)
+        ax.set_xlabel("time (ms)")
+        ax.set_ylabel("utilization (0..1024)")
+        ax.legend(fontsize=7, loc="lower right")
+        fig.tight_layout()
+        s.figure(fig, caption=f"{path.name}: the task's signals and what the waking task's CPU looks like")
