@@ -6,6 +6,10 @@
 //! Module map (one concept per file):
 //! - [`stats`]: descriptive statistics, percent change by direction, Welch and
 //!   Mann-Whitney tests, bootstrap intervals, Benjamini-Hochberg, rayon batches.
+//! - [`pelt`]: PELT, util_est and schedutil replayed with the kernel's integer math
+//!   (the single-CPU trace driver, ftrace task traces).
+//! - [`idle`]: cpuidle governor simulation (menu and teo of 4.18–6.12 replayed
+//!   bit-exactly over idle traces; state tables, ftrace import, synthetic patterns).
 //! - [`parallel`]: the fork-safe, size-bounded rayon pool every batch runs in.
 //! - [`table`]: the one `Comparison` data model every table format renders and parses.
 //! - [`archive`]: directories and tar/tar.gz/tar.xz/zip archives as one bounded, read-only tree.
@@ -18,8 +22,10 @@
 pub mod archive;
 pub mod batch;
 pub mod error;
+pub mod idle;
 pub mod lkp;
 pub mod parallel;
+pub mod pelt;
 pub mod stats;
 pub mod table;
 pub mod mmtests;

@@ -8,6 +8,8 @@ Submodules load on first use, so ``import schedlab`` stays fast:
   table byte for byte, directions and verdicts, report parsing, plots.
 - :mod:`schedlab.mmtests`: compare-mmtests.pl's tables from MMTests log trees,
   exactly per MMTests era, pasted-table parsing and overview tables.
+- :mod:`schedlab.pelt`: PELT and util_est replayed with the kernel's integer math.
+- :mod:`schedlab.idle`: cpuidle governors (menu, teo; 4.18–6.12) replayed exactly over idle traces.
 - :mod:`schedlab.batch`: CI batch mode: result archives in, BH-controlled verdicts
   and an exit code out; :mod:`schedlab.distributed` the same on a Dask cluster.
 
@@ -30,7 +32,7 @@ from .errors import (
     SchedlabError,
 )
 
-_SUBMODULES = ("stats", "table", "lkp", "mmtests", "report", "cli", "batch", "distributed")
+_SUBMODULES = ("stats", "table", "lkp", "mmtests", "idle", "report", "examples", "pelt", "cli", "batch", "distributed")
 
 __all__ = [
     "__version__",
@@ -48,6 +50,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from . import table as table
     from . import lkp as lkp
     from . import mmtests as mmtests
+    from . import pelt as pelt
+    from . import idle as idle
     from . import batch as batch
     from . import distributed as distributed
 

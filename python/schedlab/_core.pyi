@@ -5,6 +5,7 @@ Functions here take float64 numpy arrays; the public wrappers in
 """
 
 from os import PathLike
+from typing import Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -90,6 +91,144 @@ def mmtests_apply_test(json: str, test: str, alpha: float) -> str: ...
 def mmtests_bootstrap_gmean(
     json: str, k: int, level: float = 0.95, n_resamples: int = 2000, seed: int = 0, threads: int | None = None
 ) -> tuple[float, float, float]: ...
+
+# --- pelt (src/python/pelt.rs) ---------------------------------------------
+_I64 = npt.NDArray[np.int64]
+_U8 = npt.NDArray[np.uint8]
+
+def pelt_simulate_arrays(
+    dur_ns: _I64,
+    state: _U8,
+    cpu_cap: _I64,
+    freq_cap: _I64,
+    init: str,
+    util_est: bool,
+    rule: str,
+    execl_fix: bool | None,
+    tick_ns: int,
+    start_ns: int,
+    columns: list[str] | None = None,
+    events: list[str] | None = None,
+) -> dict[str, np.ndarray]: ...
+def pelt_simulate_file(
+    path: str | PathLike[str],
+    init: str,
+    util_est: bool,
+    rule: str,
+    execl_fix: bool | None,
+    tick_ns: int,
+    start_ns: int,
+    columns: list[str] | None = None,
+    events: list[str] | None = None,
+) -> dict[str, np.ndarray]: ...
+def pelt_simulate_csv(
+    data: bytes | None,
+    path: str,
+    out: str | PathLike[str] | None,
+    init: str,
+    util_est: bool,
+    rule: str,
+    execl_fix: bool | None,
+    tick_ns: int,
+    start_ns: int,
+    write: Callable[[bytes], object] | None = None,
+) -> bytes | None: ...
+def pelt_parse_trace(data: bytes, path: str | None = None) -> dict[str, np.ndarray]: ...
+def pelt_read_trace(path: str | PathLike[str]) -> dict[str, np.ndarray]: ...
+def pelt_ftrace(
+    data: bytes | None,
+    path: str | PathLike[str] | None,
+    pid: int,
+    cpu_cap: int,
+    freq_cap: int,
+) -> tuple[dict[str, np.ndarray], int, int]: ...
+def pelt_decay_load(val: _U64, n: _U64) -> _U64: ...
+def pelt_accumulate(
+    delta_ns: _U64, load: _U64, runnable: _U64, running: _U64, start_ns: int, weight: int
+) -> dict[str, _U64]: ...
+def pelt_util_est_update(
+    rule: str,
+    ewma: _U64,
+    unchanged: _U64,
+    enqueued: _U64,
+    util_avg: _U64,
+    runnable_avg: _U64,
+    cpu_cap: _U64,
+    task_sleep: _U64,
+) -> dict[str, _U64]: ...
+def pelt_rules() -> list[str]: ...
+def pelt_cpu_util(
+    util_avg: int,
+    runnable_avg: int,
+    util_est: int,
+    capacity: int,
+    util_est_enabled: bool,
+    task: tuple[int, int, int, bool, bool, bool] | None,
+    dst: str,
+    boost: bool,
+    execl_fix: bool,
+) -> int: ...
+def pelt_schedutil(
+    util: int,
+    capacity: int,
+    ref_freq: int,
+    opps: list[int],
+    policy_min: int,
+    policy_max: int,
+    min_perf: int,
+    legacy: bool,
+) -> tuple[int, int]: ...
+# --- idle (src/python/idle.rs) ----------------------------------------------
+_States = tuple[list[str], list[int], list[int], list[bool], list[bool], list[float | None]]
+_Trace7 = tuple[_I64, _I64, _I64, _I64, _I64, _I64, _I64]
+
+def idle_simulate(
+    governor: str,
+    kernel: str,
+    hz: int,
+    states: _States,
+    sleep_length_ns: _I64,
+    next_tick_ns: _I64,
+    wake_ns: _I64,
+    tick_stopped: _I64,
+    latency_req_ns: _I64,
+    nr_iowait: _I64,
+    cpu_load: _I64,
+    record_state: bool = True,
+) -> dict[str, object]: ...
+def idle_simulate_many(
+    governor: str,
+    kernel: str,
+    hz: int,
+    states: _States,
+    traces: list[_Trace7],
+    record_state: bool = True,
+    threads: int | None = None,
+) -> list[dict[str, object]]: ...
+def idle_simulate_csv_files(
+    governor: str, kernel: str, hz: int, states: str | PathLike[str], trace_path: str | PathLike[str]
+) -> bytes: ...
+def idle_load_states(path: str | PathLike[str]) -> dict[str, list[object]]: ...
+def idle_parse_states(data: bytes, path: str | None = None) -> dict[str, list[object]]: ...
+def idle_parse_sysfs(data: bytes, path: str | None = None) -> dict[str, list[object]]: ...
+def idle_preset(name: str) -> dict[str, list[object]]: ...
+def idle_presets() -> list[tuple[str, str]]: ...
+def idle_check_states(states: _States) -> dict[str, list[object]]: ...
+def idle_parse_trace(data: bytes, path: str | None = None) -> dict[str, _I64]: ...
+def idle_read_trace(path: str | PathLike[str]) -> dict[str, _I64]: ...
+def idle_parse_ftrace(data: bytes, hz: int, path: str | None = None) -> list[dict[str, object]]: ...
+def idle_read_ftrace(path: str | PathLike[str], hz: int) -> list[dict[str, object]]: ...
+def idle_synth(
+    pattern: str, n: int, hz: int, seed: int, a: int, b: int = 0, c: int = 0, p: float = 0.0, jitter: float = 0.0
+) -> dict[str, _I64]: ...
+def idle_summarize(
+    states: _States, idx: npt.NDArray[np.uint8], residency_ns: _I64, power_mw: list[float] | None = None
+) -> dict[str, list[object]]: ...
+def idle_classify(
+    states: _States, idx: npt.NDArray[np.uint8], residency_ns: _I64
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]: ...
+def idle_governors() -> list[tuple[str, str]]: ...
+
 # --- batch (src/python/batch.rs) --------------------------------------------
 def batch_run(
     paths: list[str | PathLike[str]],

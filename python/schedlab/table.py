@@ -72,6 +72,21 @@ class Row:
 _TEXT_RENDERERS: dict[str, Callable[["Comparison"], str]] = {}
 
 
+def _fmt_value(v: float, meta: dict[str, str]) -> str:
+    """A value for the generic views: the tool's own decimals where known
+    (``meta['precision']`` or ``meta['mmtests.precision']``), else 2 decimals, with
+    4 significant digits for small values and exponent form for huge ones."""
+    prec = meta.get("precision") or meta.get("mmtests.precision")
+    if prec is not None and prec.isdigit():
+        return f"{v:.{int(prec)}f}"
+    a = abs(v)
+    if a >= 1e7:
+        return f"{v:.4g}"
+    if 0 < a < 1:
+        return f"{v:.4g}"
+    return f"{v:.2f}"
+
+
 def register_text_renderer(tool: str, render: Callable[["Comparison"], str]) -> None:
     """Make ``Comparison.to_text()`` use ``render`` for tables of ``tool``."""
     _TEXT_RENDERERS[tool] = render
@@ -159,7 +174,7 @@ class Comparison:
     def _cell_text(self, r: Row, c: Cell, i: int) -> str:
         if c.value is None:
             return "-"
-        s = f"{c.value:.2f}" if abs(c.value) < 1e6 else f"{c.value:.4g}"
+        s = _fmt_value(c.value, self.meta)
         if i > 0 and c.change is not None:
             unit = "" if r.change_kind == "absolute" else "%"
             mark = "*" if c.significant or c.verdict in ("better", "worse", "changed") else ""

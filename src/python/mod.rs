@@ -7,8 +7,10 @@
 mod arrays;
 mod batch;
 mod errors;
+mod idle;
 mod lkp;
 mod mmtests;
+mod pelt;
 mod stats;
 mod table;
 
@@ -22,6 +24,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     table::register(m)?;
     lkp::register(m)?;
     mmtests::register(m)?;
+    pelt::register(m)?;
+    idle::register(m)?;
     batch::register(m)?;
     Ok(())
 }

@@ -79,9 +79,10 @@ class Section:
         self.blocks.append(_Block("note", text))
         self.summary.append(f"NOTE: {text}")
 
-    def text(self, text: str, in_summary: bool = True) -> None:
-        """Preformatted text (a tool's own table layout)."""
-        self.blocks.append(_Block("pre", text))
+    def text(self, text: str, in_summary: bool = True, folded: str = "") -> None:
+        """Preformatted text (a tool's own table layout); with ``folded`` it is
+        shown collapsed under that label."""
+        self.blocks.append(_Block("pre", text, folded))
         if in_summary:
             self.summary.append(text.rstrip("\n"))
 
@@ -90,8 +91,11 @@ class Section:
         self.blocks.append(_Block("table", comparison, caption))
 
     def figure(self, fig: Any, caption: str = "", fmt: str = "svg") -> None:
-        """A matplotlib figure, embedded inline as SVG (or a PNG data URI); the figure is closed."""
+        """A matplotlib figure (or Axes), embedded inline as SVG (or a PNG data URI); the figure is closed."""
         import matplotlib.pyplot as plt
+
+        if not hasattr(fig, "savefig"):  # an Axes: save its figure
+            fig = fig.figure
 
         buf = io.BytesIO() if fmt == "png" else io.StringIO()
         fig.savefig(buf, format=fmt, bbox_inches="tight")
@@ -142,6 +146,8 @@ class Report:
                     out.append(f"<p>{e(b.content)}</p>")
                 elif b.kind == "note":
                     out.append(f'<p class="note">{e(b.content)}</p>')
+                elif b.kind == "pre" and b.caption:
+                    out.append(f"<details><summary>{e(b.caption)}</summary><pre>{e(b.content)}</pre></details>")
                 elif b.kind == "pre":
                     out.append(f"<pre>{e(b.content)}</pre>")
                 elif b.kind == "table":

@@ -1,0 +1,134 @@
+"""``schedlab idle``: replay cpuidle governors (menu, teo) over idle traces.
+
+Subcommands:
+
+- ``simulate``: one governor version over one trace, as CSV with the columns of the
+  kernel-oracle golden files (byte-identical to them for the same inputs);
+- ``summary``: per-state usage/time/above/below of one or more governors side by side;
+- ``presets``: the built-in idle-state tables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+KERNELS = ("6.12", "6.1", "5.1", "4.20", "4.19", "4.18")
+HZ = (100, 250, 300, 1000)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "idle",
+        help="replay cpuidle governors (menu, teo) over idle traces",
+        description="Replay the kernel's cpuidle governors (menu of 4.18-6.12, teo of 5.1-6.12) "
+        "bit-exactly over idle traces.",
+    )
+    isub = p.add_subparsers(dest="idle_command", metavar="SUBCOMMAND")
+
+    s = isub.add_parser(
+        "simulate",
+        help="one governor over one trace, as golden-format CSV",
+        description="Replay TRACE (CSV: sleep_length_ns,next_tick_ns,wake_ns,tick_stopped,latency_req_ns"
+        "[,nr_iowait][,cpu_load]) through a governor and print one CSV row per idle period: the inputs, "
+        "the decision (idx, stop_tick), how the period ended and the governor's state.",
+    )
+    s.add_argument("trace", metavar="TRACE", help="idle trace CSV (or ftrace text with --ftrace)")
+    s.add_argument("--governor", required=True, choices=("menu", "teo"))
+    s.add_argument("--kernel", default="6.12", choices=KERNELS, help="kernel version (default 6.12)")
+    s.add_argument("--hz", type=int, default=250, choices=HZ, help="CONFIG_HZ (default 250)")
+    s.add_argument(
+        "--states",
+        required=True,
+        metavar="STATES",
+        help="state table: CSV (name,exit_latency_us,target_residency_us,flags), a sysfs cpuidle "
+        "directory or 'grep .' dump, or a preset name (see 'schedlab idle presets')",
+    )
+    s.add_argument("-o", "--output", metavar="FILE", help="write the CSV to FILE instead of stdout")
+    s.add_argument("--ftrace", action="store_true", help="TRACE is ftrace text (trace-cmd report / tracefs)")
+    s.add_argument("--cpu", type=int, help="with --ftrace: the CPU to replay (default: the first one)")
+    s.set_defaults(func=run_simulate)
+
+    m = isub.add_parser(
+        "summary",
+        help="per-state counters of several governors side by side",
+        description="Per-state usage, time, above (too deep) and below (too shallow) counts, exit "
+        "latency paid and optional energy, for each governor given.",
+    )
+    m.add_argument("trace", metavar="TRACE", help="idle trace CSV")
+    m.add_argument(
+        "--governor",
+        action="append",
+        required=True,
+        metavar="GOV[@KERNEL]",
+        help="menu, teo, menu@4.18, teo@5.1 ... (repeat to compare)",
+    )
+    m.add_argument("--kernel", default="6.12", choices=KERNELS, help="kernel for governors without @KERNEL")
+    m.add_argument("--hz", type=int, default=250, choices=HZ)
+    m.add_argument("--states", required=True, metavar="STATES")
+    m.add_argument("--power", metavar="MW,MW,...", help="power per state in mW for an energy estimate")
+    m.set_defaults(func=run_summary)
+
+    pr = isub.add_parser("presets", help="list the built-in state tables")
+    pr.set_defaults(func=run_presets)
+    p.set_defaults(func=lambda args: _usage(p))
+
+
+def _usage(p: argparse.ArgumentParser) -> int:
+    p.print_help(sys.stderr)
+    return 2
+
+
+def _emit(data: bytes, output: str | None) -> None:
+    if output:
+        Path(output).write_bytes(data)
+    else:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    from .. import _core
+
+    if not args.ftrace:
+        data = _core.idle_simulate_csv_files(args.governor, args.kernel, args.hz, args.states, args.trace)
+        _emit(bytes(data), args.output)
+        return 0
+    from .. import idle
+    from ..errors import DomainError
+
+    traces = idle.read_ftrace(args.trace, hz=args.hz)
+    cpu = args.cpu if args.cpu is not None else min(traces)
+    if cpu not in traces:
+        raise DomainError(f"{args.trace}: no idle periods of CPU {cpu} (CPUs: {sorted(traces)})")
+    df = idle.simulate(args.governor, traces[cpu], args.states, kernel=args.kernel, hz=args.hz)
+    _emit(df.to_csv(index=False, lineterminator="\n").encode(), args.output)
+    return 0
+
+
+def run_summary(args: argparse.Namespace) -> int:
+    from .. import idle
+    from ..errors import DomainError
+
+    power = None
+    if args.power:
+        try:
+            power = [float(x) for x in args.power.split(",")]
+        except ValueError:
+            raise DomainError(f"--power: expected comma-separated numbers, got '{args.power}'") from None
+    s = idle.compare_summary(args.governor, args.trace, args.states, hz=args.hz, kernel=args.kernel, power_mw=power)
+    if power is None:
+        s = s.drop(columns="energy_uj", level=1)
+    print(s.to_string())
+    return 0
+
+
+def run_presets(args: argparse.Namespace) -> int:
+    from .. import idle
+
+    for name, desc in idle.presets().itertuples(index=False):
+        t = idle.preset(name)
+        states = ", ".join(f"{n} {e}/{r}" for n, e, r in zip(t.name, t.exit_latency_us, t.target_residency_us))
+        print(f"{name:12} {desc}\n{'':12} {states} (exit latency/target residency, µs)")
+    return 0

@@ -1,0 +1,48 @@
+"""``schedlab report``: one HTML report and a text summary over result trees and traces."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "report",
+        help="write an HTML report and print a summary for result trees and traces",
+        description=(
+            "Detect what each PATH is (an MMTests work/log tree, lkp commit result roots, an idle "
+            "trace and state table, a task trace), compare and simulate, write one self-contained "
+            "HTML report and print a plain-text summary."
+        ),
+    )
+    p.add_argument("paths", nargs="*", metavar="PATH")
+    p.add_argument("--example", action="store_true",
+                   help="run on the example data bundled in the package (generated, not measured)")
+    p.add_argument("--baseline", metavar="NAME", help="baseline kernel or commit (default: the first)")
+    p.add_argument("-o", "--output", metavar="FILE", default="report.html",
+                   help="HTML file to write (default report.html; '-' for none)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from ..report.build import build, example_dir
+
+    paths = list(args.paths)
+    baseline = args.baseline
+    if args.example:
+        paths = [str(example_dir())] + paths
+        baseline = baseline or "4.18.0-menu"
+    if not paths:
+        print("schedlab report: give result paths, or --example", file=sys.stderr)
+        return 2
+    report = build(paths, baseline=baseline, example=args.example)
+    sys.stdout.write(report.to_text())
+    if args.output != "-":
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(report.to_html())
+        print(f"\nwrote {args.output}")
+    return 0

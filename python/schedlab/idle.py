@@ -1,0 +1,618 @@
+"""cpuidle governor simulation: the kernel's ``menu`` and ``teo`` replayed exactly.
+
+Give an idle trace (one row per idle period of one CPU) and an idle-state table, and
+get, per period, the state each governor version picks, whether it stops the tick, how
+the period ends, and the governor's internal state — equal to the integer to what the
+kernel's own C code computes (menu of 4.18, 4.19, 4.20, 6.1 and 6.12; teo of 5.1, 6.1
+and 6.12). The replay runs in Rust with the GIL released.
+
+Inputs
+------
+*States*: a CSV path (``name,exit_latency_us,target_residency_us,flags`` with ``P`` for
+the polling state, optional ``disable`` and ``power_mw`` columns), a sysfs
+``cpuidle`` directory or a ``grep . .../cpuidle/state*/*`` dump, a preset name (see
+:func:`presets`), or a DataFrame/mapping with those columns.
+
+*Trace*: a CSV path or a DataFrame/mapping with the columns ``sleep_length_ns``,
+``next_tick_ns``, ``wake_ns`` (-1 = no wakeup before the timer), ``tick_stopped`` (0/1),
+``latency_req_ns`` (-1 = no limit), and optionally ``nr_iowait`` and ``cpu_load``. Build
+one from ftrace text with :func:`read_ftrace` or synthesize one with :func:`periodic`,
+:func:`poisson`, :func:`bimodal` and :func:`tick_stopped`.
+
+Bad input raises :class:`schedlab.ParseError` naming the file, line and column.
+
+>>> from schedlab import idle
+>>> trace = idle.poisson(2000, mean_ns=300_000, seed=1)
+>>> df = idle.simulate("teo", trace, "intel-skx", kernel="6.12")
+>>> list(df.columns[:12])  # doctest: +NORMALIZE_WHITESPACE
+['step', 'sleep_length_ns', 'next_tick_ns', 'wake_ns', 'tick_stopped', 'latency_req_ns',
+ 'nr_iowait', 'idx', 'stop_tick', 'residency_ns', 'got_tick', 'poll_time_limit']
+>>> idle.summarize(df, "intel-skx")[["usage", "above", "below"]]  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, Union
+
+import numpy as np
+
+from . import _core
+from .errors import DomainError, ParseError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = [
+    "GOVERNORS",
+    "TRACE_COLUMNS",
+    "simulate",
+    "simulate_many",
+    "summarize",
+    "compare",
+    "compare_summary",
+    "states",
+    "read_states",
+    "parse_sysfs",
+    "preset",
+    "presets",
+    "read_trace",
+    "parse_trace",
+    "read_ftrace",
+    "parse_ftrace",
+    "periodic",
+    "poisson",
+    "bimodal",
+    "tick_stopped",
+]
+
+#: Every implemented ``(governor, kernel)`` pair.
+GOVERNORS: tuple[tuple[str, str], ...] = tuple(_core.idle_governors())
+
+#: Trace columns in their golden-file order (``nr_iowait`` and ``cpu_load`` are optional).
+TRACE_COLUMNS = ("sleep_length_ns", "next_tick_ns", "wake_ns", "tick_stopped", "latency_req_ns", "nr_iowait", "cpu_load")
+_REQUIRED_TRACE = TRACE_COLUMNS[:5]
+_NO_LATENCY_REQ_NS = 2_000_000_000_000
+
+StatesLike = Union[str, "os.PathLike[str]", "pd.DataFrame", Mapping[str, Any]]
+TraceLike = Union[str, "os.PathLike[str]", "pd.DataFrame", Mapping[str, Any]]
+
+
+# --- inputs -----------------------------------------------------------------------
+
+
+def _states_frame(d: Mapping[str, Any]) -> pd.DataFrame:
+    import pandas as pd
+
+    df = pd.DataFrame(
+        {
+            "name": list(d["name"]),
+            "exit_latency_us": np.asarray(d["exit_latency_us"], dtype=np.int64),
+            "target_residency_us": np.asarray(d["target_residency_us"], dtype=np.int64),
+            "polling": np.asarray(d["polling"], dtype=bool),
+            "disabled": np.asarray(d["disabled"], dtype=bool),
+            "power_mw": np.asarray([np.nan if p is None else p for p in d["power_mw"]], dtype=np.float64),
+        }
+    )
+    return df
+
+
+def _int_list(values: Any, column: str) -> list[int]:
+    a = np.asarray(values)
+    if a.dtype.kind == "f":
+        if not np.all(np.isfinite(a)) or not np.all(a == np.round(a)):
+            raise ParseError(f"states column '{column}': expected whole numbers of µs", None, None, column)
+        a = a.astype(np.int64)
+    elif a.dtype.kind not in "iub":
+        raise ParseError(f"states column '{column}': expected integers, got {a.dtype}", None, None, column)
+    return [int(v) for v in a]
+
+
+def _states_arg(source: StatesLike) -> tuple:
+    """The tuple-of-lists form the native module takes."""
+    if isinstance(source, (str, os.PathLike)):
+        d: Mapping[str, Any] = _core.idle_load_states(os.fspath(source))
+    else:
+        d = source
+        cols = set(d.keys()) if isinstance(d, Mapping) else set(getattr(d, "columns", ()))
+        for c in ("name", "exit_latency_us", "target_residency_us"):
+            if c not in cols:
+                raise ParseError(f"states: missing column '{c}'", None, None, c)
+    n = len(list(d["name"]))
+    flags = [str(f) for f in d["flags"]] if "flags" in d else [""] * n
+    polling = [bool(v) for v in d["polling"]] if "polling" in d else ["P" in f.upper() for f in flags]
+    disabled = [bool(v) for v in d["disabled"]] if "disabled" in d else ["D" in f.upper() for f in flags]
+    if "disable" in d and "disabled" not in d:
+        disabled = [bool(v) for v in d["disable"]]
+    power: list[float | None] = [None] * n
+    if "power_mw" in d:
+        power = [None if v is None or (isinstance(v, float) and np.isnan(v)) else float(v) for v in d["power_mw"]]
+    return (
+        [str(x) for x in d["name"]],
+        _int_list(d["exit_latency_us"], "exit_latency_us"),
+        _int_list(d["target_residency_us"], "target_residency_us"),
+        polling,
+        disabled,
+        power,
+    )
+
+
+def states(source: StatesLike) -> pd.DataFrame:
+    """An idle-state table as a DataFrame (validated: 1–10 states ordered shallow to deep).
+
+    ``source`` is a CSV path, a sysfs ``cpuidle`` directory or dump, a preset name, or a
+    DataFrame/mapping with ``name``, ``exit_latency_us``, ``target_residency_us`` and
+    ``flags`` (or ``polling``/``disabled``) columns.
+
+    >>> from schedlab import idle
+    >>> idle.states("intel-skx")[["name", "exit_latency_us", "target_residency_us", "polling"]]
+       name  exit_latency_us  target_residency_us  polling
+    0  POLL                0                    0     True
+    1    C1                2                    2    False
+    2   C1E               10                   20    False
+    3    C6              133                  600    False
+    """
+    return _states_frame(_core.idle_check_states(_states_arg(source)))
+
+
+def read_states(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """Read a state table: CSV file, sysfs ``cpuidle`` directory or ``grep .`` dump.
+
+    >>> import tempfile, os
+    >>> from schedlab import idle
+    >>> p = os.path.join(tempfile.mkdtemp(), "s.csv")
+    >>> _ = open(p, "w").write("name,exit_latency_us,target_residency_us,flags\\nWFI,1,1,-\\nOFF,150,1500,-\\n")
+    >>> list(idle.read_states(p).name)
+    ['WFI', 'OFF']
+    """
+    return _states_frame(_core.idle_load_states(os.fspath(path)))
+
+
+def parse_sysfs(text: str | bytes, path: str | None = None) -> pd.DataFrame:
+    """A state table from the text of ``grep . /sys/devices/system/cpu/cpu0/cpuidle/state*/*``.
+
+    sysfs has no flags; a state named ``POLL`` is taken as the polling state.
+
+    >>> from schedlab import idle
+    >>> dump = "/sys/x/cpuidle/state0/name:POLL\\n/sys/x/cpuidle/state0/latency:0\\n" \\
+    ...        "/sys/x/cpuidle/state0/residency:0\\n/sys/x/cpuidle/state1/name:C1\\n" \\
+    ...        "/sys/x/cpuidle/state1/latency:2\\n/sys/x/cpuidle/state1/residency:2\\n"
+    >>> idle.parse_sysfs(dump).polling.tolist()
+    [True, False]
+    """
+    data = text.encode() if isinstance(text, str) else bytes(text)
+    return _states_frame(_core.idle_parse_sysfs(data, path))
+
+
+def preset(name: str) -> pd.DataFrame:
+    """A named state table copied from the kernel (see :func:`presets`).
+
+    >>> from schedlab import idle
+    >>> idle.preset("arm-rk3399").name.tolist()
+    ['WFI', 'CPU_SLEEP', 'CLUSTER_SLEEP']
+    """
+    return _states_frame(_core.idle_preset(name))
+
+
+def presets() -> pd.DataFrame:
+    """The preset state tables and where they come from.
+
+    >>> from schedlab import idle
+    >>> "intel-skx" in idle.presets().name.tolist()
+    True
+    """
+    import pandas as pd
+
+    rows = _core.idle_presets()
+    return pd.DataFrame({"name": [r[0] for r in rows], "description": [r[1] for r in rows]})
+
+
+def _trace_frame(d: Mapping[str, Any], extra: Mapping[str, Any] | None = None) -> pd.DataFrame:
+    import pandas as pd
+
+    cols = {c: np.asarray(d[c], dtype=np.int64) for c in TRACE_COLUMNS}
+    if extra:
+        cols.update(extra)
+    return pd.DataFrame(cols)
+
+
+def read_trace(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """Read an idle trace CSV (header with at least the five required columns).
+
+    >>> import tempfile, os
+    >>> from schedlab import idle
+    >>> p = os.path.join(tempfile.mkdtemp(), "t.csv")
+    >>> _ = open(p, "w").write("sleep_length_ns,next_tick_ns,wake_ns,tick_stopped,latency_req_ns\\n2000000,750000,-1,0,-1\\n")
+    >>> idle.read_trace(p).loc[0, "sleep_length_ns"]
+    np.int64(2000000)
+    """
+    return _trace_frame(_core.idle_read_trace(os.fspath(path)))
+
+
+def parse_trace(text: str | bytes, path: str | None = None) -> pd.DataFrame:
+    """An idle trace from CSV text (``path`` names it in errors).
+
+    >>> from schedlab import idle
+    >>> idle.parse_trace("sleep_length_ns,next_tick_ns,wake_ns,tick_stopped,latency_req_ns\\n10,20,-1,0,-1\\n").wake_ns.tolist()
+    [-1]
+    """
+    data = text.encode() if isinstance(text, str) else bytes(text)
+    return _trace_frame(_core.idle_parse_trace(data, path))
+
+
+def _column_array(d: Any, name: str, n: int | None) -> np.ndarray:
+    a = np.asarray(d[name])
+    if a.ndim != 1:
+        raise DomainError(f"trace column '{name}' must be 1-D")
+    if a.dtype.kind == "b":
+        a = a.astype(np.int64)
+    elif a.dtype.kind == "f":
+        if not np.all(np.isfinite(a)) or not np.all(a == np.round(a)):
+            raise ParseError(f"trace column '{name}': expected integers (ns)", None, None, name)
+        a = a.astype(np.int64)
+    elif a.dtype.kind in "iu":
+        a = a.astype(np.int64, copy=False)
+    else:
+        raise ParseError(f"trace column '{name}': expected integers, got {a.dtype}", None, None, name)
+    if n is not None and len(a) != n:
+        raise DomainError(f"trace column '{name}' has {len(a)} values, expected {n}")
+    return np.ascontiguousarray(a)
+
+
+def _trace_arrays(trace: TraceLike) -> tuple[np.ndarray, ...]:
+    """The seven int64 columns of a trace (empty arrays for absent optional ones)."""
+    if isinstance(trace, (str, os.PathLike)):
+        trace = _core.idle_read_trace(os.fspath(trace))
+    cols = set(trace.keys()) if isinstance(trace, Mapping) else set(getattr(trace, "columns", ()))
+    for c in _REQUIRED_TRACE:
+        if c not in cols:
+            raise ParseError(
+                f"trace: missing column '{c}' (expected {','.join(_REQUIRED_TRACE)})", None, None, c
+            )
+    first = _column_array(trace, _REQUIRED_TRACE[0], None)
+    n = len(first)
+    out = [first] + [_column_array(trace, c, n) for c in _REQUIRED_TRACE[1:]]
+    for c in TRACE_COLUMNS[5:]:
+        out.append(_column_array(trace, c, n) if c in cols else np.zeros(0, dtype=np.int64))
+    return tuple(out)
+
+
+def read_ftrace(path: str | os.PathLike[str], hz: int = 250) -> dict[int, pd.DataFrame]:
+    """Idle traces per CPU from ftrace text (``trace-cmd report`` or tracefs ``trace``).
+
+    Needs the events ``power:cpu_idle``, and for timer information
+    ``timer:hrtimer_start``, ``timer:hrtimer_cancel``, ``timer:hrtimer_expire_entry`` and
+    ``timer:tick_stop``. Each DataFrame has the trace columns plus ``timestamp_ns`` (idle
+    entry) and ``actual_state`` (what the traced kernel chose); ``df.attrs["stats"]``
+    counts the approximations made (see the Rust docs of ``idle::ftrace``). ``hz`` is the
+    traced kernel's CONFIG_HZ.
+
+    >>> import tempfile, os
+    >>> from schedlab import idle
+    >>> p = os.path.join(tempfile.mkdtemp(), "trace.txt")
+    >>> _ = open(p, "w").write(
+    ...     "  <idle>-0 [002] d..1. 10.000000: cpu_idle: state=1 cpu_id=2\\n"
+    ...     "  <idle>-0 [002] d..1. 10.000250: cpu_idle: state=4294967295 cpu_id=2\\n")
+    >>> t = idle.read_ftrace(p)
+    >>> t[2].wake_ns.tolist(), t[2].actual_state.tolist()
+    ([250000], [1])
+    """
+    return _ftrace_frames(_core.idle_read_ftrace(os.fspath(path), int(hz)))
+
+
+def parse_ftrace(text: str | bytes, hz: int = 250, path: str | None = None) -> dict[int, pd.DataFrame]:
+    """Like :func:`read_ftrace` on text already in memory.
+
+    >>> from schedlab import idle
+    >>> t = idle.parse_ftrace("  <idle>-0 [000] 1.0: cpu_idle: state=2 cpu_id=0\\n"
+    ...                       "  <idle>-0 [000] 1.001: cpu_idle: state=4294967295 cpu_id=0\\n")
+    >>> int(t[0].wake_ns[0])
+    1000000
+    """
+    data = text.encode() if isinstance(text, str) else bytes(text)
+    return _ftrace_frames(_core.idle_parse_ftrace(data, int(hz), path))
+
+
+def _ftrace_frames(cpus: list[dict[str, Any]]) -> dict[int, pd.DataFrame]:
+    out = {}
+    for c in cpus:
+        df = _trace_frame(c, {"timestamp_ns": c["timestamp_ns"], "actual_state": c["actual_state"]})
+        df.attrs["stats"] = dict(c["stats"])
+        df.attrs["cpu"] = int(c["cpu"])
+        out[int(c["cpu"])] = df
+    return out
+
+
+# --- synthetic traces ---------------------------------------------------------------
+
+
+def periodic(n: int, period_ns: int, *, jitter_ns: int = 0, hz: int = 250, seed: int = 0) -> pd.DataFrame:
+    """``n`` idle periods each ended by a periodic timer ``period_ns`` ± ``jitter_ns`` away.
+
+    >>> from schedlab import idle
+    >>> idle.periodic(3, 2_000_000, seed=1).sleep_length_ns.tolist()
+    [2000000, 2000000, 2000000]
+    """
+    return _trace_frame(_core.idle_synth("periodic", int(n), int(hz), int(seed), int(period_ns), int(jitter_ns)))
+
+
+def poisson(n: int, mean_ns: int, *, timer_ns: int = 50_000_000, hz: int = 250, seed: int = 0) -> pd.DataFrame:
+    """Device interrupts as a Poisson process (mean interval ``mean_ns``), timer ``timer_ns`` away.
+
+    >>> from schedlab import idle
+    >>> t = idle.poisson(10_000, 300_000, seed=2)
+    >>> 280_000 < t.wake_ns.mean() < 320_000
+    np.True_
+    """
+    return _trace_frame(_core.idle_synth("poisson", int(n), int(hz), int(seed), int(mean_ns), int(timer_ns)))
+
+
+def bimodal(
+    n: int,
+    short_ns: int,
+    long_ns: int,
+    *,
+    p_short: float = 0.5,
+    jitter: float = 0.05,
+    timer_ns: int = 30_000_000,
+    hz: int = 250,
+    seed: int = 0,
+) -> pd.DataFrame:
+    """Wakeups after ``short_ns`` (probability ``p_short``) or ``long_ns``, ± relative ``jitter``.
+
+    >>> from schedlab import idle
+    >>> t = idle.bimodal(1000, 100_000, 5_000_000, p_short=0.8, seed=3)
+    >>> round(float((t.wake_ns < 1_000_000).mean()), 1)
+    0.8
+    """
+    return _trace_frame(
+        _core.idle_synth("bimodal", int(n), int(hz), int(seed), int(short_ns), int(long_ns), int(timer_ns), float(p_short), float(jitter))
+    )
+
+
+def tick_stopped(n: int, mean_sleep_ns: int, *, p_wake: float = 0.3, hz: int = 250, seed: int = 0) -> pd.DataFrame:
+    """Idle periods with the tick already stopped: sleep lengths of one tick plus an
+    exponential of mean ``mean_sleep_ns``; an interrupt before the timer with probability ``p_wake``.
+
+    >>> from schedlab import idle
+    >>> idle.tick_stopped(5, 50_000_000, seed=4).tick_stopped.tolist()
+    [1, 1, 1, 1, 1]
+    """
+    return _trace_frame(_core.idle_synth("tick_stopped", int(n), int(hz), int(seed), int(mean_sleep_ns), p=float(p_wake)))
+
+
+# --- simulation ---------------------------------------------------------------------
+
+
+def _reduce_next_tick(next_tick_ns: np.ndarray, hz: int) -> np.ndarray:
+    """``next_tick_ns`` reduced into ``(0, TICK_NSEC]`` as the idle-period model does."""
+    tick_nsec = (1_000_000_000 + hz // 2) // hz
+    return (next_tick_ns - 1) % tick_nsec + 1
+
+
+def _result_frame(arrays: tuple[np.ndarray, ...], r: Mapping[str, Any], hz: int) -> pd.DataFrame:
+    import pandas as pd
+
+    sleep, next_tick, wake, tstop, lat, iow, _load = arrays
+    n = len(sleep)
+    cols: dict[str, Any] = {
+        "step": np.arange(n, dtype=np.int64),
+        "sleep_length_ns": sleep,
+        "next_tick_ns": _reduce_next_tick(next_tick, hz),
+        "wake_ns": wake,
+        "tick_stopped": tstop,
+        "latency_req_ns": np.where(lat < 0, _NO_LATENCY_REQ_NS, lat),
+        "nr_iowait": iow if len(iow) else np.zeros(n, dtype=np.int64),
+        "idx": np.asarray(r["idx"], dtype=np.int64),
+        "stop_tick": np.asarray(r["stop_tick"], dtype=np.int64),
+        "residency_ns": np.asarray(r["residency_ns"], dtype=np.int64),
+        "got_tick": np.asarray(r["got_tick"], dtype=np.int64),
+        "poll_time_limit": np.asarray(r["poll_time_limit"], dtype=np.int64),
+    }
+    state = np.asarray(r["state"])
+    for j, name in enumerate(r["state_columns"]):
+        cols[name] = state[:, j]
+    return pd.DataFrame(cols)
+
+
+def simulate(governor: str, trace: TraceLike, states: StatesLike, kernel: str = "6.12", hz: int = 250) -> pd.DataFrame:
+    """Replay ``trace`` through ``governor`` (``"menu"`` or ``"teo"``) of ``kernel``.
+
+    Returns one row per idle period with the columns of the kernel-oracle golden files:
+    the inputs (``next_tick_ns`` reduced into one tick period, ``latency_req_ns`` of -1
+    shown as 2000 s), the decision (``idx``, ``stop_tick``), how the period ended
+    (``residency_ns``, ``got_tick``, ``poll_time_limit``) and the governor's state after it
+    (menu: bucket, next timer, correction factors, intervals; teo: sleep length, total and
+    per-bin hits/intercepts, then ``tick_hits`` (6.12) or ``recent`` (6.1); 5.1:
+    early_hits/hits/misses and intervals).
+
+    ``kernel`` is one of ``6.12``, ``6.1``, ``5.1`` (teo), ``4.20``, ``4.19``, ``4.18`` (menu).
+
+    >>> from schedlab import idle
+    >>> trace = idle.periodic(500, 2_000_000, jitter_ns=10_000, seed=1)
+    >>> df = idle.simulate("menu", trace, "intel-skx", kernel="6.12", hz=250)
+    >>> int(df.idx.iloc[-1]), int(df.stop_tick.iloc[-1])
+    (3, 0)
+    """
+    arrays = _trace_arrays(trace)
+    r = _core.idle_simulate(str(governor), str(kernel), int(hz), _states_arg(states), *arrays, True)
+    return _result_frame(arrays, r, int(hz))
+
+
+def simulate_many(
+    governor: str,
+    traces: Sequence[TraceLike] | Mapping[int, TraceLike],
+    states: StatesLike,
+    kernel: str = "6.12",
+    hz: int = 250,
+    threads: int | None = None,
+) -> pd.DataFrame:
+    """Replay one trace per CPU in parallel (Rust threads, GIL released).
+
+    ``traces`` is a list (CPU = position) or a mapping CPU → trace (e.g. the result of
+    :func:`read_ftrace`). Returns the :func:`simulate` columns with a leading ``cpu`` column.
+
+    >>> from schedlab import idle
+    >>> traces = {cpu: idle.poisson(100, 200_000, seed=cpu) for cpu in range(4)}
+    >>> df = idle.simulate_many("teo", traces, "intel-skx", threads=2)
+    >>> df.groupby("cpu").size().tolist()
+    [100, 100, 100, 100]
+    """
+    import pandas as pd
+
+    items = list(traces.items()) if isinstance(traces, Mapping) else list(enumerate(traces))
+    arrays = [_trace_arrays(t) for _, t in items]
+    results = _core.idle_simulate_many(str(governor), str(kernel), int(hz), _states_arg(states), arrays, True, threads)
+    frames = []
+    for (cpu, _), a, r in zip(items, arrays, results):
+        df = _result_frame(a, r, int(hz))
+        df.insert(0, "cpu", int(cpu))
+        frames.append(df)
+    if not frames:
+        raise DomainError("simulate_many needs at least one trace")
+    return pd.concat(frames, ignore_index=True)
+
+
+def summarize(result: pd.DataFrame | Mapping[str, Any], states: StatesLike, power_mw: Sequence[float] | None = None) -> pd.DataFrame:
+    """Per-state counters of a replay, like the kernel's sysfs ``cpuidle/stateN/*``.
+
+    Columns: ``usage`` (entries), ``time_ns`` (residency), ``above`` (woke before the
+    target residency while a shallower state was enabled: too deep), ``below`` (a deeper
+    state would have fit: too shallow), ``exit_latency_ns`` (wakeup latency paid), and
+    ``energy_uj`` (residency × ``power_mw`` per state, from the argument or the table's
+    ``power_mw`` column; NaN without power numbers; transitions not counted).
+
+    >>> from schedlab import idle
+    >>> df = idle.simulate("teo", idle.poisson(1000, 300_000, seed=5), "intel-skx")
+    >>> s = idle.summarize(df, "intel-skx", power_mw=[1500, 1200, 900, 200])
+    >>> int(s.usage.sum())
+    1000
+    """
+    import pandas as pd
+
+    idx = np.ascontiguousarray(np.asarray(result["idx"]), dtype=np.uint8)
+    res = np.ascontiguousarray(np.asarray(result["residency_ns"]), dtype=np.int64)
+    p = None if power_mw is None else [float(x) for x in power_mw]
+    d = _core.idle_summarize(_states_arg(states), idx, res, p)
+    df = pd.DataFrame(
+        {
+            "usage": np.asarray(d["usage"], dtype=np.int64),
+            "time_ns": np.asarray(d["time_ns"], dtype=np.int64),
+            "above": np.asarray(d["above"], dtype=np.int64),
+            "below": np.asarray(d["below"], dtype=np.int64),
+            "exit_latency_ns": np.asarray(d["exit_latency_ns"], dtype=np.int64),
+            "energy_uj": np.asarray([np.nan if e is None else e for e in d["energy_uj"]], dtype=np.float64),
+        },
+        index=pd.Index(list(d["state"]), name="state"),
+    )
+    return df
+
+
+def _parse_governor(g: str | tuple[str, str], default_kernel: str) -> tuple[str, str]:
+    if isinstance(g, tuple):
+        return str(g[0]), str(g[1])
+    for sep in ("@", ":", " ", "-"):
+        if sep in g:
+            name, ver = g.split(sep, 1)
+            return name.strip(), ver.strip()
+    return g.strip(), default_kernel
+
+
+def compare(
+    governors: Iterable[str | tuple[str, str]],
+    trace: TraceLike,
+    states: StatesLike,
+    hz: int = 250,
+    kernel: str = "6.12",
+) -> pd.DataFrame:
+    """Several governors/versions on one trace, side by side, one row per idle period.
+
+    ``governors`` are names (``"menu"``, ``"teo"``: version ``kernel``), ``"teo@5.1"`` /
+    ``"menu:4.18"`` strings, or ``(governor, kernel)`` tuples. Columns are a two-level
+    index: ``("trace", ...)`` for the inputs, then per governor (``"teo 6.12"``...) the
+    chosen ``state`` name, ``idx``, ``stop_tick``, ``residency_ns``, ``got_tick``, and
+    ``above``/``below`` (the entry was too deep / too shallow, as the kernel counts them).
+
+    >>> from schedlab import idle
+    >>> t = idle.bimodal(2000, 50_000, 3_000_000, p_short=0.7, seed=1)
+    >>> df = idle.compare(["menu", "teo", "teo@5.1"], t, "intel-skx")
+    >>> df.columns.get_level_values(0).unique().tolist()
+    ['trace', 'menu 6.12', 'teo 6.12', 'teo 5.1']
+    >>> df.xs("above", axis=1, level=1).sum().index.tolist()
+    ['menu 6.12', 'teo 6.12', 'teo 5.1']
+    """
+    import pandas as pd
+
+    arrays = _trace_arrays(trace)
+    st = _states_arg(states)
+    names = np.asarray(st[0], dtype=object)
+    n = len(arrays[0])
+    frames: dict[tuple[str, str], Any] = {}
+    for c, a in zip(TRACE_COLUMNS[:5], arrays[:5]):
+        frames[("trace", c)] = a
+    seen = set()
+    for g in governors:
+        gov, ver = _parse_governor(g, kernel)
+        label = f"{gov} {ver}"
+        if label in seen:
+            continue
+        seen.add(label)
+        r = _core.idle_simulate(gov, ver, int(hz), st, *arrays, False)
+        idx = np.asarray(r["idx"])
+        above, below = _core.idle_classify(st, idx, np.asarray(r["residency_ns"]))
+        frames[(label, "state")] = names[idx] if n else np.zeros(0, dtype=object)
+        frames[(label, "idx")] = idx.astype(np.int64)
+        frames[(label, "stop_tick")] = np.asarray(r["stop_tick"])
+        frames[(label, "residency_ns")] = np.asarray(r["residency_ns"])
+        frames[(label, "got_tick")] = np.asarray(r["got_tick"])
+        frames[(label, "above")] = np.asarray(above)
+        frames[(label, "below")] = np.asarray(below)
+    df = pd.DataFrame(frames)
+    df.columns = pd.MultiIndex.from_tuples(list(frames.keys()))
+    df.index.name = "step"
+    return df
+
+
+def compare_summary(
+    governors: Iterable[str | tuple[str, str]],
+    trace: TraceLike,
+    states: StatesLike,
+    hz: int = 250,
+    kernel: str = "6.12",
+    power_mw: Sequence[float] | None = None,
+) -> pd.DataFrame:
+    """:func:`summarize` of several governors on one trace, side by side (rows = states,
+    two-level columns = governor × counter).
+
+    >>> from schedlab import idle
+    >>> t = idle.poisson(3000, 400_000, seed=9)
+    >>> s = idle.compare_summary(["menu", "teo"], t, "intel-skx")
+    >>> s.xs("usage", axis=1, level=1).sum().tolist()
+    [3000, 3000]
+    """
+    import pandas as pd
+
+    arrays = _trace_arrays(trace)
+    st = _states_arg(states)
+    table = _tuple_frame(st)
+    parts = {}
+    for g in governors:
+        gov, ver = _parse_governor(g, kernel)
+        r = _core.idle_simulate(gov, ver, int(hz), st, *arrays, False)
+        res = {"idx": np.asarray(r["idx"]), "residency_ns": np.asarray(r["residency_ns"])}
+        parts[f"{gov} {ver}"] = summarize(res, table, power_mw)  # type: ignore[arg-type]
+    return pd.concat(parts, axis=1)
+
+
+def _tuple_frame(st: tuple) -> pd.DataFrame:
+    """The DataFrame form of a tuple-of-lists state table."""
+    return _states_frame(
+        {
+            "name": st[0],
+            "exit_latency_us": st[1],
+            "target_residency_us": st[2],
+            "polling": st[3],
+            "disabled": st[4],
+            "power_mw": st[5],
+        }
+    )

@@ -1,0 +1,469 @@
+//! Idle traces from ftrace text: the output of `trace-cmd report` or of the tracefs
+//! `trace` / `trace_pipe` files, recorded with the events `power:cpu_idle`,
+//! `timer:hrtimer_start`, `timer:hrtimer_cancel`, `timer:hrtimer_expire_entry` and
+//! `timer:tick_stop`, e.g.
+//! `trace-cmd record -e power:cpu_idle -e timer:hrtimer_start -e timer:hrtimer_cancel
+//! -e timer:hrtimer_expire_entry -e timer:tick_stop`.
+//!
+//! What each event gives (per CPU):
+//! - `cpu_idle state=N` opens an idle period (N is the state the real governor chose,
+//!   kept as `actual_state`); `state=4294967295` (PWR_EVENT_EXIT) closes it.
+//! - `hrtimer_start`/`hrtimer_cancel`/`hrtimer_expire_entry` keep the set of pending
+//!   hrtimers and their expiry times (CLOCK_MONOTONIC ns). The tick is the timer whose
+//!   function is `tick_sched_timer`, `tick_nohz_highres_handler` or `tick_nohz_handler`.
+//! - `tick_stop success=1` marks the tick stopped; a later `hrtimer_start` of the tick
+//!   timer due within one tick period marks it running again.
+//!
+//! How a trace row is built from a period `[t0, t1)`:
+//! - `next_tick_ns`: the tick timer's expiry − t0; when the tick timer was re-armed by the
+//!   hrtimer core itself (no event), its last known expiry advanced by whole tick periods.
+//! - `sleep_length_ns`: the earliest pending non-tick hrtimer − t0, or, with the tick
+//!   stopped, the tick timer's expiry (the kernel arms it to the next timer event).
+//! - The wakeup: if an `hrtimer_expire_entry` on the CPU falls within 50 µs of t1, a
+//!   timer ended the period (`wake_ns = -1`, and a non-tick timer's expiry bounds the
+//!   sleep length); otherwise a non-timer wakeup at `wake_ns = t1 − t0`.
+//! - `tick_stopped`: the tick was stopped before this period's own `tick_stop` event.
+//! - `latency_req_ns = -1`, `nr_iowait = 0`, `cpu_load = 0`: not in these events.
+//!
+//! Approximations, each counted in [`FtraceStats`]:
+//! - timers of the timer wheel (`timer_start`) are not used, so a sleep length is only
+//!   as good as the hrtimers seen; when no timer is known it is the time to the next
+//!   non-tick hrtimer expiry after the wakeup, or 1 s when there is none
+//!   (`sleep_length_unknown`); for a non-timer wakeup it is raised to the idle duration
+//!   when shorter (the timer must have been cancelled);
+//! - without any tick event the next tick is one tick period away (`next_tick_unknown`);
+//! - trace timestamps are converted to CLOCK_MONOTONIC with the offset seen in the latest
+//!   `hrtimer_expire_entry` (`now=`); before the first one they are taken as monotonic
+//!   (exact with `trace-cmd record -C mono`);
+//! - hrtimers due more than 100 s away (e.g. CLOCK_REALTIME ones) are ignored;
+//! - periods without an exit event (cut by the trace end) are dropped (`unterminated`).
+
+use super::trace::{IdlePeriod, Tick};
+use crate::error::{Error, Result};
+use std::collections::{BTreeMap, HashMap};
+
+/// `PWR_EVENT_EXIT` as printed by `cpu_idle`.
+const PWR_EVENT_EXIT: u64 = 4_294_967_295;
+/// An `hrtimer_expire_entry` within this distance of the idle exit means a timer wakeup.
+pub const TIMER_WAKEUP_WINDOW_NS: i64 = 50_000;
+/// Sleep length used when no timer is known at all.
+pub const UNKNOWN_SLEEP_LENGTH_NS: i64 = 1_000_000_000;
+/// hrtimers due further away than this are ignored.
+const MAX_TIMER_HORIZON_NS: i64 = 100_000_000_000;
+
+/// The idle trace of one CPU built from ftrace events.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CpuTrace {
+    /// CPU number.
+    pub cpu: u32,
+    /// One row per idle period.
+    pub periods: Vec<IdlePeriod>,
+    /// Trace timestamp of each idle entry, ns.
+    pub timestamp_ns: Vec<i64>,
+    /// The state the running kernel's governor chose (`cpu_idle state=`).
+    pub actual_state: Vec<u32>,
+    /// How each value was obtained.
+    pub stats: FtraceStats,
+}
+
+/// Counts of the approximations made (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FtraceStats {
+    /// Periods ended by a timer (tick included).
+    pub timer_wakeups: u64,
+    /// Periods ended by the tick.
+    pub tick_wakeups: u64,
+    /// Periods whose sleep length came from no pending timer (look-ahead or 1 s).
+    pub sleep_length_unknown: u64,
+    /// Periods whose next tick was assumed one tick period away.
+    pub next_tick_unknown: u64,
+    /// Periods dropped for lack of an exit event.
+    pub unterminated: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    IdleEnter(u32),
+    IdleExit,
+    TimerStart { id: u64, expires: i64, tick: bool },
+    TimerCancel { id: u64 },
+    TimerExpire { id: u64, now: i64, tick: bool },
+    TickStop { success: bool },
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Event {
+    cpu: u32,
+    ts: i64,
+    kind: Kind,
+}
+
+fn is_tick_function(f: &str) -> bool {
+    ["tick_sched_timer", "tick_nohz_highres_handler", "tick_nohz_handler"].iter().any(|t| f.starts_with(t))
+}
+
+/// `SECONDS.FRACTION` → ns (exact; up to 9 fraction digits).
+fn parse_timestamp(tok: &str) -> Option<i64> {
+    let (s, f) = tok.split_once('.')?;
+    if s.is_empty() || f.is_empty() || f.len() > 9 || !s.bytes().all(|b| b.is_ascii_digit()) || !f.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let secs: i64 = s.parse().ok()?;
+    let frac: i64 = f.parse().ok()?;
+    let scale = 10i64.pow(9 - f.len() as u32);
+    secs.checked_mul(1_000_000_000)?.checked_add(frac * scale)
+}
+
+fn hex_or_dec(v: &str) -> Option<u64> {
+    let v = v.trim_start_matches("0x");
+    u64::from_str_radix(v, 16).ok()
+}
+
+/// Parse one line; `Ok(None)` for lines that are not one of the events used.
+fn parse_line(text: &str, path: Option<&str>, line: usize) -> Result<Option<Event>> {
+    let t = text.trim_start();
+    if t.is_empty() || t.starts_with('#') {
+        return Ok(None);
+    }
+    // The CPU is the last "[digits]" token before the timestamp ("SECONDS.FRACTION:");
+    // task names (which may hold spaces or brackets) and the flags column come before.
+    let mut toks = text.split_whitespace();
+    let mut cpu: Option<u32> = None;
+    let mut ts = None;
+    for tok in toks.by_ref() {
+        if let Some(v) = tok.strip_suffix(':').and_then(parse_timestamp) {
+            ts = Some(v);
+            break;
+        }
+        if let Some(inner) = tok.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+            if !inner.is_empty() && inner.bytes().all(|b| b.is_ascii_digit()) {
+                cpu = inner.parse::<u32>().ok();
+            }
+        }
+    }
+    let (Some(cpu), Some(ts)) = (cpu, ts) else { return Ok(None) };
+    let Some(event) = toks.next().and_then(|e| e.strip_suffix(':')) else { return Ok(None) };
+    if !matches!(event, "cpu_idle" | "hrtimer_start" | "hrtimer_cancel" | "hrtimer_expire_entry" | "tick_stop") {
+        return Ok(None);
+    }
+    let fields: HashMap<&str, &str> = toks.filter_map(|kv| kv.split_once('=')).collect();
+    let get = |k: &str| -> Result<&str> {
+        fields
+            .get(k)
+            .copied()
+            .ok_or_else(|| Error::parse_col(path, Some(line), k, format!("{event} event without '{k}='")))
+    };
+    let num = |k: &str| -> Result<i64> {
+        let v = get(k)?;
+        v.parse::<i64>()
+            .map_err(|_| Error::parse_col(path, Some(line), k, format!("expected an integer, got '{v}'")))
+    };
+    let id = |k: &str| -> Result<u64> {
+        let v = get(k)?;
+        hex_or_dec(v).ok_or_else(|| Error::parse_col(path, Some(line), k, format!("expected a hex address, got '{v}'")))
+    };
+    let kind = match event {
+        "cpu_idle" => {
+            let state = get("state")?;
+            let s: u64 = state
+                .parse()
+                .or_else(|_| state.parse::<i64>().map(|v| v as u64 & 0xffff_ffff))
+                .map_err(|_| Error::parse_col(path, Some(line), "state", format!("expected an integer, got '{state}'")))?;
+            let cpu_id = num("cpu_id")?;
+            if cpu_id < 0 || cpu_id > i64::from(u32::MAX) {
+                return Err(Error::parse_col(path, Some(line), "cpu_id", format!("bad CPU number {cpu_id}")));
+            }
+            let kind = if s == PWR_EVENT_EXIT { Kind::IdleExit } else { Kind::IdleEnter(s as u32) };
+            return Ok(Some(Event { cpu: cpu_id as u32, ts, kind }));
+        }
+        "hrtimer_start" => {
+            Kind::TimerStart { id: id("hrtimer")?, expires: num("expires")?, tick: is_tick_function(get("function")?) }
+        }
+        "hrtimer_cancel" => Kind::TimerCancel { id: id("hrtimer")? },
+        "hrtimer_expire_entry" => {
+            Kind::TimerExpire { id: id("hrtimer")?, now: num("now")?, tick: is_tick_function(get("function")?) }
+        }
+        _ => Kind::TickStop { success: get("success")? == "1" },
+    };
+    Ok(Some(Event { cpu, ts, kind }))
+}
+
+#[derive(Default)]
+struct CpuState {
+    pending: HashMap<u64, (i64, bool)>,
+    tick_expiry: Option<i64>,
+    tick_stopped: bool,
+    stop_since_exit: bool,
+    open: Option<Open>,
+    out: CpuTrace,
+}
+
+#[derive(Clone, Copy)]
+struct Open {
+    t0: i64,
+    t0_mono: i64,
+    state: u32,
+    tick_stopped: bool,
+    next_tick: Option<i64>,
+    sleep: Option<i64>,
+    t1_mono: Option<i64>,
+    /// (expire time mono, tick, the timer's known expiry)
+    woke_by: Option<(i64, bool, Option<i64>)>,
+}
+
+/// Build one idle trace per CPU from ftrace text (see the module docs); `hz` is the
+/// traced kernel's CONFIG_HZ (for the tick period).
+pub fn parse(bytes: &[u8], path: Option<&str>, hz: u32) -> Result<Vec<CpuTrace>> {
+    let tick = Tick::new(hz)?;
+    let mut events = Vec::new();
+    for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+        let line = i + 1;
+        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        let text = std::str::from_utf8(raw).map_err(|e| {
+            Error::parse(path, Some(line), format!("not UTF-8 text (invalid byte at column {})", e.valid_up_to() + 1))
+        })?;
+        if let Some(ev) = parse_line(text, path, line)? {
+            events.push(ev);
+        }
+    }
+    if !events.iter().any(|e| matches!(e.kind, Kind::IdleEnter(_))) {
+        return Err(Error::parse(path, None, "no cpu_idle events found (record power:cpu_idle)"));
+    }
+    // Non-tick hrtimer expiries per CPU (monotonic), for sleep lengths nothing else gives.
+    let mut expiries: BTreeMap<u32, Vec<i64>> = BTreeMap::new();
+    for e in &events {
+        if let Kind::TimerExpire { now, tick: false, .. } = e.kind {
+            expiries.entry(e.cpu).or_default().push(now);
+        }
+    }
+    for v in expiries.values_mut() {
+        v.sort_unstable();
+    }
+
+    let mut offset: i64 = 0; // trace clock − CLOCK_MONOTONIC
+    let mut cpus: BTreeMap<u32, CpuState> = BTreeMap::new();
+    let empty = Vec::new();
+    for e in events {
+        let st = cpus.entry(e.cpu).or_insert_with(|| CpuState { out: CpuTrace { cpu: e.cpu, ..Default::default() }, ..Default::default() });
+        match e.kind {
+            Kind::TimerExpire { id, now, tick: is_tick } => {
+                offset = e.ts - now;
+                let known = st.pending.remove(&id).map(|(exp, _)| exp);
+                if is_tick {
+                    // The tick re-arms itself one period later without an event.
+                    let mut next = known.or(st.tick_expiry).unwrap_or(now);
+                    while next <= now {
+                        next += tick.nsec;
+                    }
+                    st.tick_expiry = Some(next);
+                }
+                if let Some(o) = st.open.as_mut() {
+                    let near = |t1: i64| (now - t1).abs() <= TIMER_WAKEUP_WINDOW_NS;
+                    let inside = now >= o.t0_mono && o.t1_mono.is_none_or(near);
+                    if inside && o.woke_by.is_none() && o.t1_mono.is_some_and(near) {
+                        o.woke_by = Some((now, is_tick, known));
+                    } else if inside && o.t1_mono.is_none() {
+                        // an IRQ-enabled state: the timer runs before the exit event
+                        o.woke_by = Some((now, is_tick, known));
+                    }
+                }
+            }
+            Kind::TimerStart { id, expires, tick: is_tick } => {
+                let now = e.ts - offset;
+                if is_tick {
+                    st.tick_expiry = Some(expires);
+                    if st.tick_stopped && !st.stop_since_exit && expires - now <= tick.nsec {
+                        st.tick_stopped = false;
+                    }
+                    st.pending.insert(id, (expires, true));
+                } else if expires - now <= MAX_TIMER_HORIZON_NS {
+                    st.pending.insert(id, (expires, false));
+                } else {
+                    st.pending.remove(&id);
+                }
+            }
+            Kind::TimerCancel { id } => {
+                if let Some((_, true)) = st.pending.remove(&id) {
+                    st.tick_expiry = None;
+                }
+            }
+            Kind::TickStop { success } => {
+                if success {
+                    st.tick_stopped = true;
+                    st.stop_since_exit = true;
+                }
+            }
+            Kind::IdleEnter(state) => {
+                finish(st, tick, expiries.get(&e.cpu).unwrap_or(&empty));
+                let t0_mono = e.ts - offset;
+                let next_tick = st.tick_expiry.map(|mut x| {
+                    while x <= t0_mono {
+                        x += tick.nsec;
+                    }
+                    x - t0_mono
+                });
+                let tick_stopped_now = st.tick_stopped;
+                let mut sleep = st.pending.values().filter(|(_, t)| !t).map(|(x, _)| x - t0_mono).filter(|&d| d > 0).min();
+                if tick_stopped_now {
+                    if let Some((x, _)) = st.pending.values().find(|(_, t)| *t) {
+                        let d = x - t0_mono;
+                        if d > 0 {
+                            sleep = Some(sleep.map_or(d, |s| s.min(d)));
+                        }
+                    }
+                }
+                st.open = Some(Open {
+                    t0: e.ts,
+                    t0_mono,
+                    state,
+                    tick_stopped: tick_stopped_now && !st.stop_since_exit,
+                    next_tick,
+                    sleep,
+                    t1_mono: None,
+                    woke_by: None,
+                });
+            }
+            Kind::IdleExit => {
+                st.stop_since_exit = false;
+                if let Some(o) = st.open.as_mut() {
+                    if o.t1_mono.is_none() {
+                        o.t1_mono = Some(e.ts - offset);
+                        // a timer that fired too early to be this wakeup
+                        if let Some((w, _, _)) = o.woke_by {
+                            if (w - (e.ts - offset)).abs() > TIMER_WAKEUP_WINDOW_NS {
+                                o.woke_by = None;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(cpus.len());
+    for (cpu, mut st) in cpus {
+        finish(&mut st, tick, expiries.get(&cpu).unwrap_or(&empty));
+        if !st.out.periods.is_empty() || st.out.stats.unterminated > 0 {
+            out.push(st.out);
+        }
+    }
+    Ok(out)
+}
+
+/// Close the open period of `st` into a trace row.
+fn finish(st: &mut CpuState, tick: Tick, expiries: &[i64]) {
+    let Some(o) = st.open.take() else { return };
+    let Some(t1) = o.t1_mono else {
+        st.out.stats.unterminated += 1;
+        return;
+    };
+    let d = (t1 - o.t0_mono).max(0);
+    let stats = &mut st.out.stats;
+    let next_tick = o.next_tick.unwrap_or_else(|| {
+        stats.next_tick_unknown += 1;
+        tick.nsec
+    });
+    let mut sleep = o.sleep;
+    let wake;
+    match o.woke_by {
+        Some((now, is_tick, known)) => {
+            stats.timer_wakeups += 1;
+            if is_tick {
+                stats.tick_wakeups += 1;
+            } else {
+                let due = known.unwrap_or(now) - o.t0_mono;
+                sleep = Some(sleep.map_or(due, |s| s.min(due)));
+            }
+            wake = -1;
+        }
+        None => wake = d,
+    }
+    let sleep = match sleep {
+        // A timer wakeup ends at the timer (the exit is traced after the exit latency);
+        // a non-timer wakeup cannot come after a timer that did not fire.
+        Some(s) if wake < 0 => s.max(0),
+        Some(s) => s.max(d),
+        None => {
+            stats.sleep_length_unknown += 1;
+            let after = expiries.partition_point(|&x| x <= t1);
+            expiries.get(after).map_or(UNKNOWN_SLEEP_LENGTH_NS, |&x| x - o.t0_mono).max(d)
+        }
+    };
+    st.out.periods.push(IdlePeriod {
+        sleep_length_ns: sleep,
+        next_tick_ns: next_tick,
+        wake_ns: wake,
+        tick_stopped: o.tick_stopped,
+        latency_req_ns: -1,
+        nr_iowait: 0,
+        cpu_load: 0,
+    });
+    st.out.timestamp_ns.push(o.t0);
+    st.out.actual_state.push(o.state);
+}
+
+/// Read an ftrace text file (see [`parse`]).
+pub fn read(path: &std::path::Path, hz: u32) -> Result<Vec<CpuTrace>> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, &e))?;
+    parse(&bytes, Some(&path.display().to_string()), hz)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TRACE: &str = "\
+# tracer: nop
+#
+#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION
+          <idle>-0       [001] d..2.   100.000000: hrtimer_start: hrtimer=00000000aaaa0001 function=tick_nohz_highres_handler expires=100004000000 softexpires=100004000000 mode=ABS|PINNED|HARD
+          <idle>-0       [001] d..2.   100.000010: hrtimer_start: hrtimer=00000000bbbb0002 function=hrtimer_wakeup expires=100010000000 softexpires=100010000000 mode=REL
+          <idle>-0       [001] d..1.   100.001000: cpu_idle: state=2 cpu_id=1
+          <idle>-0       [001] d..1.   100.001300: cpu_idle: state=4294967295 cpu_id=1
+          <idle>-0       [001] d..1.   100.002000: cpu_idle: state=3 cpu_id=1
+          <idle>-0       [001] d..1.   100.004005: cpu_idle: state=4294967295 cpu_id=1
+          <idle>-0       [001] d.h1.   100.004008: hrtimer_expire_entry: hrtimer=00000000aaaa0001 now=100004008000 function=tick_nohz_highres_handler/0x0
+          <idle>-0       [001] d..2.   100.004100: tick_stop: success=1 dependency=NONE
+          <idle>-0       [001] d..2.   100.004101: hrtimer_start: hrtimer=00000000aaaa0001 function=tick_nohz_highres_handler expires=100010000000 softexpires=100010000000 mode=ABS|PINNED|HARD
+          <idle>-0       [001] d..1.   100.004200: cpu_idle: state=3 cpu_id=1
+          <idle>-0       [001] d..1.   100.010030: cpu_idle: state=4294967295 cpu_id=1
+          <idle>-0       [001] d.h1.   100.010035: hrtimer_expire_entry: hrtimer=00000000bbbb0002 now=100010035000 function=hrtimer_wakeup/0x0
+          <idle>-0       [001] d..1.   100.011000: cpu_idle: state=3 cpu_id=1
+";
+
+    #[test]
+    fn periods_from_idle_and_timer_events() {
+        let t = parse(TRACE.as_bytes(), Some("t.txt"), 250).unwrap();
+        assert_eq!(t.len(), 1);
+        let c = &t[0];
+        assert_eq!(c.cpu, 1);
+        assert_eq!(c.actual_state, vec![2, 3, 3]);
+        let p = &c.periods;
+        // 1st: an interrupt after 300 µs; timer at 10 ms → sleep 9 ms, tick at 4 ms → 3 ms
+        assert_eq!(p[0], IdlePeriod { sleep_length_ns: 9_000_000, next_tick_ns: 3_000_000, wake_ns: 300_000, latency_req_ns: -1, ..Default::default() });
+        // 2nd: the tick ended it (expire 8 µs after the exit, within the window)
+        assert_eq!((p[1].wake_ns, p[1].next_tick_ns, p[1].sleep_length_ns), (-1, 2_000_000, 8_000_000));
+        // 3rd: the tick stopped on this entry (not before it), the 10 ms timer woke it;
+        // offset from the tick's expire_entry: trace = mono.
+        assert!(!p[2].tick_stopped);
+        assert_eq!((p[2].wake_ns, p[2].sleep_length_ns), (-1, 5_800_000));
+        assert_eq!(c.stats.timer_wakeups, 2);
+        assert_eq!(c.stats.tick_wakeups, 1);
+        assert_eq!(c.stats.unterminated, 1);
+    }
+
+    #[test]
+    fn trace_cmd_report_layout_and_errors() {
+        let report = "cpus=2\n  <idle>-0     [000]  5.000000: cpu_idle:             state=1 cpu_id=0\n  my task[3]-77 [000]  5.000050: sched_switch: prev_comm=x\n  <idle>-0     [000]  5.000100: cpu_idle:             state=4294967295 cpu_id=0\n";
+        let t = parse(report.as_bytes(), None, 1000).unwrap();
+        assert_eq!(t[0].periods[0].wake_ns, 100_000);
+        assert_eq!(t[0].stats.sleep_length_unknown, 1);
+        assert_eq!(t[0].periods[0].sleep_length_ns, UNKNOWN_SLEEP_LENGTH_NS);
+        let bad = "  <idle>-0 [000] 5.000000: cpu_idle: state=x cpu_id=0\n";
+        let e = parse(bad.as_bytes(), Some("r.txt"), 250).unwrap_err().to_string();
+        assert_eq!(e, "r.txt:1: column 'state': expected an integer, got 'x'");
+        let e = parse(b"nothing here\n", Some("r.txt"), 250).unwrap_err().to_string();
+        assert!(e.starts_with("r.txt: no cpu_idle events"), "{e}");
+        assert_eq!(parse_timestamp("12.5"), Some(12_500_000_000));
+        assert_eq!(parse_timestamp("1.000000001"), Some(1_000_000_001));
+    }
+}

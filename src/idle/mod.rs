@@ -1,0 +1,28 @@
+//! cpuidle governor simulation: the kernel's `menu` and `teo` governors of several
+//! versions replayed bit-exactly over idle traces (kernel-sim.md §1–2).
+//!
+//! - [`states`]: idle-state tables (CSV, sysfs, presets) and the kernel's view of them.
+//! - [`trace`]: idle traces and the idle-period model (§2.5) every replay uses.
+//! - [`governor`]: the [`Governor`] trait, the kernel services it sees, version names.
+//! - [`menu`], [`teo`]: one type per governor version behind the trait.
+//! - [`simulate`]: the replay driver, golden CSV output, many CPUs in parallel.
+//! - [`summary`]: per-state usage/time/above/below, exit latency paid, energy.
+//! - [`ftrace`]: idle traces from `trace-cmd report` / tracefs text.
+//! - [`synth`]: seeded synthetic idle patterns.
+
+mod csv;
+pub mod ftrace;
+pub mod governor;
+pub mod menu;
+pub mod simulate;
+pub mod states;
+pub mod summary;
+pub mod synth;
+pub mod teo;
+pub mod trace;
+
+pub use governor::{Cpu, Family, Governor, Kernel, Spec};
+pub use simulate::{simulate, simulate_columns, simulate_many, simulate_many_columns, write_csv, Simulation, COMMON_COLUMNS};
+pub use states::{IdleState, StateTable};
+pub use summary::{summarize, StateSummary};
+pub use trace::{IdlePeriod, Tick};

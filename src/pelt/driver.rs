@@ -1,0 +1,521 @@
+//! The single-task, single-CPU trace driver of reference kernel-sim.md §3.8: replays a
+//! [`Segment`] trace through the 6.12 scheduler call order (fork, wakeup, pick, tick,
+//! preemption by a non-CFS task, sleep) with one nice-0 task and its cfs_rq, and reports
+//! one [`Row`] per kernel-visible event.
+//!
+//! Call order, as the userspace oracle that produced the golden files runs the kernel's
+//! own fair.c/pelt.c (each update accounts the elapsed interval with the *old* flags):
+//! - **fork** (at `start_ns`, CPU idle): `init_entity_runnable_average`,
+//!   `post_init_entity_util_avg` (or util 0 with [`Init::Zero`]), `util_est_enqueue`,
+//!   `update_load_avg(DO_ATTACH)` → `attach_entity_load_avg`, weight and counts added.
+//! - **wakeup** (S → R/W): a `wake_pre` row with the stale state, then `update_rq_clock`
+//!   (idle → the PELT clock syncs), `util_est_enqueue`, `update_load_avg` of the sleeping
+//!   entity and the cfs_rq, weight and counts added.
+//! - **pick** (→ R): `update_rq_clock`, `set_next_entity` → `update_load_avg`, curr = task.
+//! - **tick** (every `tick_ns` of wall time, at multiples of it, while R):
+//!   `update_rq_clock`, `entity_tick` → `update_load_avg(curr)`.
+//! - **preempt** (R → W): `update_rq_clock`, `put_prev_entity` → `update_load_avg`,
+//!   curr = none; a non-CFS task runs (the PELT clock keeps scaling).
+//! - **sleep** (R → S): `update_rq_clock`, `util_est_dequeue`, then (6.12) `util_est_update`
+//!   *before* `dequeue_entity` → `update_load_avg`, weight and counts removed
+//!   (v4.17 rules: the util_est update after it), then `set_next_task_idle` →
+//!   `update_idle_rq_clock_pelt` (lost idle time).
+//! - **end**: `update_rq_clock` at the end of the last segment.
+//!
+//! Choices the reference leaves open, made here and documented:
+//! - A segment's capacities apply after the events at its start (so the `wake`/`run` rows
+//!   of a segment still show the previous capacities, as in the golden files), and the
+//!   fork sees capacity 1024.
+//! - A tick falling exactly at the end of a running segment happens before the
+//!   boundary's events; ticks exactly at the start of a running segment that follows a
+//!   sleep do not happen (the CPU was idle).
+//! - Consecutive segments in the same state only change the capacities; if they differ,
+//!   the rq clock is updated at the boundary (no row), so that each part of the time is
+//!   scaled by its own capacities.
+//! - No tick while W (the other class owns the tick) or S (nohz idle).
+
+use super::clock::{Curr, RqClock};
+use super::consts::{NICE_0_WEIGHT, SCHED_CAPACITY_SCALE};
+use super::cpu_util::{cpu_util_cfs, cpu_util_cfs_boost, cpu_util_without, CpuSignals, TaskSignals};
+use super::row::{Event, Row, Sink};
+use super::schedutil::sugov_perf;
+use super::signal::{pelt_divider, SchedAvg};
+use super::trace::{validate, Segment, State};
+use super::util_est::{
+    cfs_dequeue, cfs_enqueue, rule_by_name, D519329f72, Sample, TaskUtilEst, Timing, UtilEstRule, V4_17, V6_12,
+};
+use crate::error::{Error, Result};
+
+/// How a new task's utilization starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Init {
+    /// `post_init_entity_util_avg`: half the spare capacity (512 on an empty CPU).
+    Kernel,
+    /// util_avg and runnable_avg start at 0 (load_avg still starts at the weight).
+    Zero,
+}
+
+impl Init {
+    /// `"kernel"` or `"zero"`.
+    pub fn parse(s: &str) -> Result<Init> {
+        match s {
+            "kernel" => Ok(Init::Kernel),
+            "zero" | "0" => Ok(Init::Zero),
+            _ => Err(Error::domain(format!("unknown init '{s}'; expected 'kernel' or 'zero'"))),
+        }
+    }
+}
+
+/// HZ=250: `TICK_NSEC` = 4,000,000 ns, as the golden files use.
+pub const DEFAULT_TICK_NS: u64 = 4_000_000;
+/// The fork time of the golden files: 1000 PELT periods (1000 × 1,048,576 ns).
+pub const DEFAULT_START_NS: u64 = 1_048_576_000;
+
+/// Options of a simulation.
+#[derive(Debug, Clone, Copy)]
+pub struct Config {
+    /// New-task initialization.
+    pub init: Init,
+    /// `sched_feat(UTIL_EST)`.
+    pub util_est: bool,
+    /// The util_est rule version.
+    pub rule: &'static dyn UtilEstRule,
+    /// Force `cpu_util_without`/`cpu_util_wake` with (true) or without (false) the execl
+    /// fix; `None` uses the rule's own version (6.12: with, 4.17 rules: without).
+    pub execl_fix: Option<bool>,
+    /// `TICK_NSEC`; ticks fall on multiples of it.
+    pub tick_ns: u64,
+    /// Wall time of the fork (ns), at least 1024.
+    pub start_ns: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            init: Init::Kernel,
+            util_est: true,
+            rule: rule_by_name("6.12").unwrap_or(&super::util_est::V6_12),
+            execl_fix: None,
+            tick_ns: DEFAULT_TICK_NS,
+            start_ns: DEFAULT_START_NS,
+        }
+    }
+}
+
+impl Config {
+    /// `TICK_NSEC` for a HZ value as the kernel defines it: `(NSEC_PER_SEC + HZ/2) / HZ`.
+    pub fn tick_ns_for_hz(hz: u64) -> Result<u64> {
+        if hz == 0 || hz > 100_000 {
+            return Err(Error::domain(format!("HZ must be in 1..100000, got {hz}")));
+        }
+        Ok((1_000_000_000 + hz / 2) / hz)
+    }
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Task {
+    avg: SchedAvg,
+    ue: TaskUtilEst,
+    on_rq: bool,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct CfsRq {
+    avg: SchedAvg,
+    util_est: u32,
+    /// `scale_load_down(cfs_rq->load.weight)`.
+    load_weight: u64,
+    /// `h_nr_running` (no delayed dequeue is modelled).
+    h_nr_running: u64,
+    /// `cfs_rq->curr == &p->se`.
+    curr: bool,
+}
+
+/// The simulated CPU: clocks, the task, its cfs_rq and the cpufreq call count; generic
+/// over the util_est rule so that the built-in rules are called statically.
+struct Cpu<'r, R: UtilEstRule + ?Sized> {
+    cfg: Config,
+    rule: &'r R,
+    execl_fix: bool,
+    clock: RqClock,
+    cpu_cap: u64,
+    freq_cap: u64,
+    task: Task,
+    cfs: CfsRq,
+    cpufreq_calls: u64,
+}
+
+impl<'r, R: UtilEstRule + ?Sized> Cpu<'r, R> {
+    fn new(cfg: Config, rule: &'r R) -> Self {
+        Cpu {
+            cfg,
+            rule,
+            execl_fix: cfg.execl_fix.unwrap_or_else(|| rule.has_execl_fix()),
+            clock: RqClock::new(cfg.start_ns),
+            cpu_cap: SCHED_CAPACITY_SCALE,
+            freq_cap: SCHED_CAPACITY_SCALE,
+            task: Task::default(),
+            cfs: CfsRq::default(),
+            cpufreq_calls: 0,
+        }
+    }
+
+    #[inline]
+    fn update_rq_clock(&mut self, now: u64) {
+        self.clock.update(now, self.cpu_cap, self.freq_cap);
+    }
+
+    /// `update_load_avg(cfs_rq, se, flags)` with `DO_ATTACH` when `attach`.
+    #[inline]
+    fn update_load_avg(&mut self, attach: bool) {
+        let now = self.clock.pelt_now();
+        // Once attached, the task and its cfs_rq sit at the same clock position and are
+        // always updated together: they take the same step (computed once).
+        let cfs_step = self.cfs.avg.step(now);
+        let se = &self.task.avg;
+        if se.last_update_time != 0 {
+            let step = if se.last_update_time == self.cfs.avg.last_update_time
+                && se.period_contrib == self.cfs.avg.period_contrib
+            {
+                cfs_step
+            } else {
+                se.step(now)
+            };
+            let load = u64::from(self.task.on_rq);
+            let changed = self.task.avg.update_with_step(&step, load, load, self.cfs.curr, NICE_0_WEIGHT);
+            if changed && self.cfg.util_est {
+                self.rule.util_avg_changed(&mut self.task.ue);
+            }
+        }
+        let cfs = &mut self.cfs;
+        let decayed = cfs.avg.update_with_step(&cfs_step, cfs.load_weight, cfs.h_nr_running, cfs.curr, 1);
+        if self.task.avg.last_update_time == 0 && attach {
+            self.attach();
+        } else if decayed {
+            self.cpufreq_calls += 1; // cfs_rq_util_change
+        }
+    }
+
+    /// `attach_entity_load_avg(cfs_rq, se)` (with `enqueue_load_avg`).
+    fn attach(&mut self) {
+        let divider = pelt_divider(&self.cfs.avg);
+        let se = &mut self.task.avg;
+        se.last_update_time = self.cfs.avg.last_update_time;
+        se.period_contrib = self.cfs.avg.period_contrib;
+        se.util_sum = se.util_avg.wrapping_mul(u64::from(divider)) as u32;
+        se.runnable_sum = se.runnable_avg.wrapping_mul(u64::from(divider));
+        se.load_sum = se.load_avg.wrapping_mul(u64::from(divider));
+        se.load_sum = if NICE_0_WEIGHT < se.load_sum { se.load_sum / NICE_0_WEIGHT } else { 1 };
+        let c = &mut self.cfs.avg;
+        c.load_avg = c.load_avg.wrapping_add(se.load_avg);
+        c.load_sum = c.load_sum.wrapping_add(NICE_0_WEIGHT.wrapping_mul(se.load_sum));
+        c.util_avg = c.util_avg.wrapping_add(se.util_avg);
+        c.util_sum = c.util_sum.wrapping_add(se.util_sum);
+        c.runnable_avg = c.runnable_avg.wrapping_add(se.runnable_avg);
+        c.runnable_sum = c.runnable_sum.wrapping_add(se.runnable_sum);
+        self.cpufreq_calls += 1; // cfs_rq_util_change
+    }
+
+    /// `post_init_entity_util_avg(p)` of 6.12.
+    fn post_init_entity_util_avg(&mut self) {
+        let cap = (self.cpu_cap as i64 - self.cfs.avg.util_avg as i64) / 2;
+        let sa = &mut self.task.avg;
+        if cap > 0 {
+            if self.cfs.avg.util_avg != 0 {
+                let util = self.cfs.avg.util_avg.wrapping_mul(NICE_0_WEIGHT) / self.cfs.avg.load_avg.wrapping_add(1).max(1);
+                sa.util_avg = util.min(cap as u64);
+            } else {
+                sa.util_avg = cap as u64;
+            }
+        }
+        sa.runnable_avg = sa.util_avg;
+    }
+
+    fn util_est_enqueue(&mut self) {
+        if self.cfg.util_est {
+            cfs_enqueue(self.rule, &mut self.cfs.util_est, &self.task.ue);
+        }
+    }
+
+    /// `enqueue_entity`'s PELT part plus `account_entity_enqueue` and the counts.
+    fn enqueue_entity(&mut self) {
+        self.update_load_avg(true);
+        self.cfs.load_weight += NICE_0_WEIGHT;
+        self.cfs.h_nr_running += 1;
+        self.task.on_rq = true;
+    }
+
+    fn sample(&self) -> Sample {
+        Sample { util_avg: self.task.avg.util_avg, runnable_avg: self.task.avg.runnable_avg, cpu_cap: self.cpu_cap }
+    }
+
+    fn fork(&mut self) {
+        // init_entity_runnable_average: everything 0 but load_avg = the weight.
+        self.task.avg = SchedAvg { load_avg: NICE_0_WEIGHT, ..SchedAvg::default() };
+        self.task.ue = TaskUtilEst::default();
+        if self.cfg.init == Init::Kernel {
+            self.post_init_entity_util_avg();
+        }
+        self.update_rq_clock(self.cfg.start_ns);
+        self.util_est_enqueue();
+        self.enqueue_entity();
+    }
+
+    fn wake(&mut self, now: u64) {
+        self.update_rq_clock(now);
+        self.util_est_enqueue();
+        self.enqueue_entity();
+    }
+
+    fn pick(&mut self, now: u64) {
+        self.update_rq_clock(now);
+        self.update_load_avg(false); // set_next_entity, se->on_rq
+        self.cfs.curr = true;
+        self.clock.curr = Curr::Task;
+    }
+
+    fn tick(&mut self, now: u64) {
+        self.update_rq_clock(now);
+        self.update_load_avg(false);
+    }
+
+    fn preempt(&mut self, now: u64) {
+        self.update_rq_clock(now);
+        self.update_load_avg(false); // put_prev_entity, prev->on_rq
+        self.cfs.curr = false;
+        self.clock.curr = Curr::Other;
+    }
+
+    fn sleep(&mut self, now: u64) {
+        self.update_rq_clock(now);
+        let rule = self.rule;
+        if self.cfg.util_est && rule.timing() == Timing::BeforeDequeue {
+            cfs_dequeue(rule, &mut self.cfs.util_est, &self.task.ue);
+            let s = self.sample();
+            rule.update(&mut self.task.ue, true, s);
+        }
+        // dequeue_entity: update with the old flags, then account_entity_dequeue.
+        self.update_load_avg(false);
+        self.cfs.load_weight -= NICE_0_WEIGHT.min(self.cfs.load_weight);
+        self.cfs.h_nr_running = self.cfs.h_nr_running.saturating_sub(1);
+        self.task.on_rq = false;
+        if self.cfg.util_est && rule.timing() == Timing::AfterDequeue {
+            cfs_dequeue(rule, &mut self.cfs.util_est, &self.task.ue);
+            let s = self.sample();
+            rule.update(&mut self.task.ue, true, s);
+        }
+        // put_prev_entity (not on_rq: no update), curr = NULL; set_next_task_idle.
+        self.cfs.curr = false;
+        self.clock.switch_to_idle(self.cfs.avg.util_sum);
+    }
+
+    #[inline]
+    fn row(&self, t_ns: u64, event: Event, seg: u64, state: State) -> Row {
+        let rule = self.rule;
+        let ue = &self.task.ue;
+        let cpu = CpuSignals {
+            util_avg: self.cfs.avg.util_avg,
+            runnable_avg: self.cfs.avg.runnable_avg,
+            util_est: self.cfs.util_est,
+            capacity: self.cpu_cap,
+            util_est_enabled: self.cfg.util_est,
+        };
+        let task_est = rule.task_util_est(ue);
+        let p = TaskSignals {
+            util_avg: self.task.avg.util_avg,
+            util_est: task_est,
+            fix_amount: rule.execl_fix_amount(ue),
+            queued_or_current: self.task.on_rq || self.clock.curr == Curr::Task,
+            on_this_cpu: true,
+            is_new: self.task.avg.last_update_time == 0,
+        };
+        let boost = cpu_util_cfs_boost(&cpu);
+        Row {
+            t_ns,
+            event,
+            seg,
+            state,
+            cpu_cap: self.cpu_cap as u32,
+            freq_cap: self.freq_cap as u32,
+            clock_task: self.clock.clock_task,
+            clock_pelt: self.clock.clock_pelt,
+            lost_idle_time: self.clock.lost_idle_time,
+            p_util_avg: self.task.avg.util_avg,
+            p_util_sum: self.task.avg.util_sum,
+            p_period_contrib: self.task.avg.period_contrib,
+            p_runnable_avg: self.task.avg.runnable_avg,
+            p_load_avg: self.task.avg.load_avg,
+            p_last_update_time: self.task.avg.last_update_time,
+            p_util_est: rule.ewma(ue),
+            p_ue_unchanged: rule.unchanged(ue),
+            p_ue_enqueued: ue.enqueued,
+            cfs_util_avg: self.cfs.avg.util_avg,
+            cfs_util_sum: self.cfs.avg.util_sum,
+            cfs_runnable_avg: self.cfs.avg.runnable_avg,
+            cfs_load_avg: self.cfs.avg.load_avg,
+            cfs_util_est: self.cfs.util_est,
+            cpu_util_cfs: cpu_util_cfs(&cpu),
+            cpu_util_cfs_boost: boost,
+            cpu_util_without_p: cpu_util_without(&cpu, &p, self.execl_fix),
+            task_util_est_p: self.task.avg.util_avg.max(u64::from(task_est)),
+            sugov_perf: sugov_perf(boost, self.cpu_cap),
+            cpufreq_calls: self.cpufreq_calls,
+        }
+    }
+}
+
+/// Replay `trace` with `cfg`, handing every event's row to `sink` in time order.
+/// Returns the number of rows. The trace is validated first ([`validate`]).
+///
+/// The built-in rules (recognised by [`UtilEstRule::name`]) are dispatched statically;
+/// any other implementation is called through `dyn`.
+pub fn simulate<S: Sink + ?Sized>(trace: &[Segment], cfg: &Config, sink: &mut S) -> Result<u64> {
+    validate(trace)?;
+    if cfg.start_ns < 1024 || cfg.start_ns > i64::MAX as u64 / 2 {
+        return Err(Error::domain(format!("start_ns must be in 1024..2^62, got {}", cfg.start_ns)));
+    }
+    if cfg.tick_ns == 0 {
+        return Err(Error::domain("tick_ns must be > 0"));
+    }
+    match cfg.rule.name() {
+        "6.12" => run(trace, Cpu::new(*cfg, &V6_12), sink),
+        "4.17" => run(trace, Cpu::new(*cfg, &V4_17), sink),
+        "d519329f72" => run(trace, Cpu::new(*cfg, &D519329f72), sink),
+        _ => run(trace, Cpu::new(*cfg, cfg.rule), sink),
+    }
+}
+
+fn run<R: UtilEstRule + ?Sized, S: Sink + ?Sized>(trace: &[Segment], mut cpu: Cpu<'_, R>, sink: &mut S) -> Result<u64> {
+    let cfg = cpu.cfg;
+    let mut n: u64 = 0;
+    let mut emit = |cpu: &Cpu<'_, R>, sink: &mut S, t: u64, ev: Event, seg: u64, st: State| -> Result<()> {
+        n += 1;
+        if sink.wants(ev) {
+            sink.row(&cpu.row(t, ev, seg, st))
+        } else {
+            Ok(())
+        }
+    };
+    let mut t = cfg.start_ns;
+    cpu.fork();
+    emit(&cpu, sink, t, Event::Fork, 0, State::Sleep)?;
+    let mut prev: Option<State> = None;
+    for (i, seg) in trace.iter().enumerate() {
+        let i = i as u64;
+        match (prev, seg.state) {
+            (None, State::Run) => {
+                cpu.pick(t);
+                emit(&cpu, sink, t, Event::Run, i, State::Run)?;
+            }
+            (None, _) => cpu.clock.curr = Curr::Other,
+            (Some(p), s) if p == s => {
+                if u64::from(seg.cpu_cap) != cpu.cpu_cap || u64::from(seg.freq_cap) != cpu.freq_cap {
+                    cpu.update_rq_clock(t);
+                }
+            }
+            (Some(State::Run), State::Wait) => {
+                cpu.preempt(t);
+                emit(&cpu, sink, t, Event::Preempt, i, State::Wait)?;
+            }
+            (Some(State::Run), State::Sleep) => {
+                cpu.sleep(t);
+                emit(&cpu, sink, t, Event::Sleep, i, State::Sleep)?;
+            }
+            (Some(State::Wait), State::Run) => {
+                cpu.pick(t);
+                emit(&cpu, sink, t, Event::Run, i, State::Run)?;
+            }
+            (Some(State::Sleep), s) => {
+                emit(&cpu, sink, t, Event::WakePre, i, State::Sleep)?;
+                cpu.wake(t);
+                if s == State::Wait {
+                    cpu.clock.curr = Curr::Other;
+                }
+                emit(&cpu, sink, t, Event::Wake, i, s)?;
+                if s == State::Run {
+                    cpu.pick(t);
+                    emit(&cpu, sink, t, Event::Run, i, State::Run)?;
+                }
+            }
+            // W -> S is refused by validate().
+            (Some(p), s) => {
+                return Err(Error::domain(format!("segment {i}: impossible transition {} -> {}", p.letter(), s.letter())))
+            }
+        }
+        cpu.cpu_cap = u64::from(seg.cpu_cap);
+        cpu.freq_cap = u64::from(seg.freq_cap);
+        let end = t + seg.dur_ns; // bounded by validate()
+        if seg.state == State::Run {
+            let mut tick = (t / cfg.tick_ns + 1).saturating_mul(cfg.tick_ns);
+            while tick <= end {
+                cpu.tick(tick);
+                emit(&cpu, sink, tick, Event::Tick, i, State::Run)?;
+                tick = tick.saturating_add(cfg.tick_ns);
+            }
+        }
+        t = end;
+        prev = Some(seg.state);
+    }
+    cpu.update_rq_clock(t);
+    let last = prev.unwrap_or(State::Sleep);
+    emit(&cpu, sink, t, Event::End, trace.len() as u64, last)?;
+    Ok(n)
+}
+
+/// The exact number of rows of each [`Event`] (indexed by `Event as usize`) that
+/// [`simulate`] produces for a (valid) trace, computed without simulating (to size
+/// output buffers).
+pub fn count_rows_by_event(trace: &[Segment], cfg: &Config) -> [u64; 8] {
+    let tick = cfg.tick_ns.max(1);
+    let mut n = [0u64; 8];
+    let mut add = |e: Event, k: u64| {
+        if let Some(c) = n.get_mut(e as usize) {
+            *c += k;
+        }
+    };
+    add(Event::Fork, 1);
+    add(Event::End, 1);
+    let mut t = cfg.start_ns;
+    let mut prev: Option<State> = None;
+    for seg in trace {
+        match (prev, seg.state) {
+            (Some(p), s) if p == s => {}
+            (None, State::Run) | (Some(State::Wait), State::Run) => add(Event::Run, 1),
+            (None, _) => {}
+            (Some(State::Sleep), s) => {
+                add(Event::WakePre, 1);
+                add(Event::Wake, 1);
+                if s == State::Run {
+                    add(Event::Run, 1);
+                }
+            }
+            (Some(State::Run), State::Wait) => add(Event::Preempt, 1),
+            (Some(State::Run), State::Sleep) => add(Event::Sleep, 1),
+            // same state (handled above) or W -> S (refused by validate())
+            (Some(State::Wait), _) | (Some(State::Run), State::Run) => {}
+        }
+        let end = t.saturating_add(seg.dur_ns);
+        if seg.state == State::Run {
+            add(Event::Tick, end / tick - t / tick);
+        }
+        t = end;
+        prev = Some(seg.state);
+    }
+    n
+}
+
+/// The exact number of rows [`simulate`] produces for a (valid) trace.
+pub fn count_rows(trace: &[Segment], cfg: &Config) -> u64 {
+    count_rows_by_event(trace, cfg).iter().sum()
+}
+
+/// Replay `trace` and collect the rows.
+pub fn simulate_rows(trace: &[Segment], cfg: &Config) -> Result<Vec<Row>> {
+    validate(trace)?;
+    let n = usize::try_from(count_rows(trace, cfg)).unwrap_or(usize::MAX);
+    let mut rows = Vec::new();
+    rows.try_reserve_exact(n)
+        .map_err(|_| Error::domain(format!("not enough memory for {n} rows; use a streaming Sink")))?;
+    simulate(trace, cfg, &mut rows)?;
+    Ok(rows)
+}

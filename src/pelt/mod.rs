@@ -1,0 +1,32 @@
+//! PELT and util_est replayed bit-exactly: the scheduler's utilization signals with the
+//! kernel's integer math (Linux 6.12 kernel/sched/pelt.c, pelt.h, sched-pelt.h, fair.c,
+//! cpufreq_schedutil.c), checked against the golden outputs of those files compiled in
+//! userspace (reference kernel-sim.md §3–§6).
+//!
+//! - [`consts`]: the `y^n` inverse table, `LOAD_AVG_MAX`, the dividers.
+//! - [`signal`]: `decay_load`, `accumulate_sum`, `___update_load_sum`/`___update_load_avg`.
+//! - [`clock`]: the PELT clock, capacity/frequency invariance and lost idle time.
+//! - [`util_est`]: the util_est rules by kernel version ([`util_est::UtilEstRule`]).
+//! - [`cpu_util`]: `cpu_util_cfs`, `cpu_util_cfs_boost`, `cpu_util_without`/`cpu_util_wake`.
+//! - [`schedutil`]: util → performance level → frequency.
+//! - [`trace`]: the R/W/S segment trace and its CSV format.
+//! - [`driver`]: the single-task, single-CPU event driver ([`driver::simulate`]).
+//! - [`row`]: the per-event rows, their columns and the golden-identical CSV writer.
+//! - [`ftrace`]: a task's trace from `sched_switch`/`sched_wakeup` text.
+
+pub mod clock;
+pub mod consts;
+pub mod cpu_util;
+pub mod driver;
+pub mod ftrace;
+pub mod row;
+pub mod schedutil;
+pub mod signal;
+pub mod trace;
+pub mod util_est;
+
+pub use driver::{simulate, simulate_rows, Config, Init};
+pub use row::{CsvWriter, Event, Row, Sink};
+pub use signal::{accumulate_pelt_segments, decay_load, SchedAvg};
+pub use trace::{parse_trace_csv, read_trace_csv, Segment, State};
+pub use util_est::{rule_by_name, TaskUtilEst, UtilEstRule};

@@ -1,0 +1,91 @@
+//! schedutil's mapping from CPU utilization to a performance level and a frequency
+//! (6.12 kernel/sched/cpufreq_schedutil.c `sugov_effective_cpu_perf`, `get_next_freq`,
+//! `get_capacity_ref_freq`; include/linux/sched/cpufreq.h `map_util_perf`,
+//! `map_util_freq`; reference kernel-sim.md §5). Not modelled: rate limiting, iowait
+//! boost, uclamp, RT/DL/IRQ utilization.
+
+/// `map_util_perf(util)` = `util + (util >> 2)`: 25 % headroom.
+#[inline]
+pub fn map_util_perf(util: u64) -> u64 {
+    util.wrapping_add(util >> 2)
+}
+
+/// `map_util_freq(util, freq, cap)` = `freq * util / cap` (0 when `cap` is 0).
+#[inline]
+pub fn map_util_freq(util: u64, freq: u64, cap: u64) -> u64 {
+    freq.wrapping_mul(util).checked_div(cap).unwrap_or(0)
+}
+
+/// `sugov_effective_cpu_perf(cpu, actual, min, max)` of 6.8+: the headroom applies to
+/// `actual` only, the result is at most `max` and at least `min`.
+#[inline]
+pub fn effective_cpu_perf(actual: u64, min: u64, max: u64) -> u64 {
+    let actual = map_util_perf(actual);
+    let max = if actual < max { actual } else { max };
+    min.max(max)
+}
+
+/// The performance level schedutil asks for when only CFS runs (`effective_cpu_util`
+/// with no RT/DL/IRQ: `min = 0`, `max = capacity`): `min(map_util_perf(util), capacity)`.
+/// This is the `sugov_perf` column of the simulation, with `util = cpu_util_cfs_boost`.
+#[inline]
+pub fn sugov_perf(util: u64, capacity: u64) -> u64 {
+    effective_cpu_perf(util.min(capacity), 0, capacity)
+}
+
+/// `get_capacity_ref_freq(policy)`: the frequency that utilization is scaled against:
+/// the architecture's reference frequency, or `cpuinfo.max_freq` when the platform is
+/// frequency invariant, else `cur + cur/4` (so that a busy CPU is pushed up).
+#[inline]
+pub fn capacity_ref_freq(arch_ref_freq: u64, freq_invariant: bool, max_freq: u64, cur_freq: u64) -> u64 {
+    if arch_ref_freq != 0 {
+        arch_ref_freq
+    } else if freq_invariant {
+        max_freq
+    } else {
+        cur_freq.wrapping_add(cur_freq >> 2)
+    }
+}
+
+/// `cpufreq_driver_resolve_freq` for a frequency table with `CPUFREQ_RELATION_L`: clamp
+/// to the policy limits, then the lowest operating point at or above the target, or the
+/// highest when none is. `opps` need not be sorted; an empty table returns the clamped target.
+pub fn resolve_freq(freq: u64, opps: &[u64], policy_min: u64, policy_max: u64) -> u64 {
+    let target = freq.clamp(policy_min.min(policy_max), policy_max.max(policy_min));
+    let above = opps.iter().copied().filter(|&f| f >= target).min();
+    match above {
+        Some(f) => f,
+        None => opps.iter().copied().max().unwrap_or(target),
+    }
+}
+
+/// 6.12 `get_next_freq` without the cache: `map_util_freq(perf, ref_freq, capacity)` then
+/// resolved to an operating point (no table: the raw frequency).
+pub fn next_freq(perf: u64, capacity: u64, ref_freq: u64, opps: &[u64], policy_min: u64, policy_max: u64) -> u64 {
+    resolve_freq(map_util_freq(perf, ref_freq, capacity), opps, policy_min, policy_max)
+}
+
+/// v4.7–v6.7 `get_next_freq`: `next = (max_freq + max_freq/4) * util / capacity` (the
+/// headroom on the frequency, before v6.8 moved it into the performance level).
+pub fn next_freq_legacy(util: u64, capacity: u64, max_freq: u64) -> u64 {
+    map_util_freq(util, max_freq.wrapping_add(max_freq >> 2), capacity)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn by_hand() {
+        assert_eq!(map_util_perf(512), 640);
+        assert_eq!(sugov_perf(881, 1024), 1024); // 881 + 220 = 1101 -> capacity
+        assert_eq!(sugov_perf(118, 446), 147); // 118 + 29
+        assert_eq!(effective_cpu_perf(100, 300, 1024), 300); // the floor wins
+        // 640/1024 of 2 GHz = 1.25 GHz, rounded up to the 1.4 GHz point
+        assert_eq!(map_util_freq(640, 2_000_000, 1024), 1_250_000);
+        assert_eq!(next_freq(640, 1024, 2_000_000, &[800_000, 1_400_000, 2_000_000], 0, u64::MAX), 1_400_000);
+        assert_eq!(resolve_freq(3_000_000, &[800_000, 2_000_000], 0, u64::MAX), 2_000_000);
+        assert_eq!(next_freq_legacy(512, 1024, 2_000_000), 1_250_000);
+        assert_eq!(capacity_ref_freq(0, false, 2_000_000, 1_000_000), 1_250_000);
+    }
+}

@@ -1,0 +1,380 @@
+//! The PELT signal of one entity, with the kernel's integer widths and truncation
+//! (kernel/sched/pelt.c `decay_load`, `__accumulate_pelt_segments`, `accumulate_sum`,
+//! `___update_load_sum`, `___update_load_avg`; pelt.h `get_pelt_divider`).
+//!
+//! Every product and sum wraps exactly where the kernel's `u32`/`u64` would; nothing here
+//! can panic, whatever the input.
+
+use super::consts::{LOAD_AVG_MAX, LOAD_AVG_PERIOD, PELT_MIN_DIVIDER, RUNNABLE_AVG_YN_INV, SCHED_CAPACITY_SHIFT};
+
+/// `struct sched_avg` of include/linux/sched.h (6.12) without `util_est`, which
+/// [`super::util_est`] keeps: the running sums, the position in the current period and
+/// the averages derived from them. `unsigned long` fields are `u64` (64-bit kernel).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SchedAvg {
+    /// PELT-clock time (ns) up to which the sums are accounted, a multiple of 1024 ns
+    /// steps from the first update.
+    pub last_update_time: u64,
+    /// Decayed sum of the time the entity was runnable (load) — times `load` per unit.
+    pub load_sum: u64,
+    /// Decayed sum of runnable time, `<< SCHED_CAPACITY_SHIFT`, times the runnable count.
+    pub runnable_sum: u64,
+    /// Decayed sum of running time, `<< SCHED_CAPACITY_SHIFT` (a `u32` in the kernel).
+    pub util_sum: u32,
+    /// Units (1024 ns) already accounted in the current, incomplete period.
+    pub period_contrib: u32,
+    /// `load * load_sum / divider`.
+    pub load_avg: u64,
+    /// `runnable_sum / divider`.
+    pub runnable_avg: u64,
+    /// `util_sum / divider`, at most 1024.
+    pub util_avg: u64,
+}
+
+/// The decay over `n` periods, split as `decay_load` does it (`val >> (n/32)`, then a
+/// multiplication by `runnable_avg_yN_inv[n%32]` keeping the top bits), so that several
+/// values decayed over the same periods share the table lookup.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Decay {
+    shift: u32,
+    inv: u32,
+    zero: bool,
+}
+
+impl Decay {
+    /// The decay over `n` periods (everything decays to 0 beyond `32*63`).
+    #[inline]
+    pub fn new(n: u64) -> Decay {
+        if n > LOAD_AVG_PERIOD * 63 {
+            return Decay { shift: 0, inv: 0, zero: true };
+        }
+        let local_n = n as u32; // n <= 2016 here
+        let (shift, idx) = if u64::from(local_n) >= LOAD_AVG_PERIOD {
+            (local_n / LOAD_AVG_PERIOD as u32, local_n % LOAD_AVG_PERIOD as u32)
+        } else {
+            (0, local_n)
+        };
+        let inv = RUNNABLE_AVG_YN_INV.get(idx as usize).copied().unwrap_or(0);
+        Decay { shift, inv, zero: false }
+    }
+
+    /// `val · y^n` (`mul_u64_u32_shr(val >> (n/32), inv, 32)`).
+    #[inline]
+    pub fn apply(self, val: u64) -> u64 {
+        if self.zero {
+            return 0;
+        }
+        ((u128::from(val >> self.shift) * u128::from(self.inv)) >> 32) as u64
+    }
+}
+
+/// `decay_load(val, n)` of pelt.c: `val * y^n`, computed as `val >> (n/32)` then a
+/// 64×32-bit multiplication by `runnable_avg_yN_inv[n%32]` keeping the top 64 bits
+/// (`mul_u64_u32_shr(val, inv, 32)`); 0 when `n > 32*63`.
+#[inline]
+pub fn decay_load(val: u64, n: u64) -> u64 {
+    Decay::new(n).apply(val)
+}
+
+/// `__accumulate_pelt_segments(periods, d1, d3)` of pelt.c: the contribution of a
+/// delta that crossed `periods` period boundaries, `d1·y^p + 1024·Σ_{n=1}^{p-1} y^n + d3`,
+/// with `d1` the rest of the first period and `d3` the part of the current one.
+#[inline]
+pub fn accumulate_pelt_segments(periods: u64, d1: u32, d3: u32) -> u32 {
+    segments(Decay::new(periods), d1, d3)
+}
+
+#[inline]
+fn segments(decay: Decay, d1: u32, d3: u32) -> u32 {
+    let c1 = decay.apply(u64::from(d1)) as u32;
+    let c2 = LOAD_AVG_MAX.wrapping_sub(decay.apply(u64::from(LOAD_AVG_MAX)) as u32).wrapping_sub(1024);
+    c1.wrapping_add(c2).wrapping_add(d3)
+}
+
+/// What one `___update_load_sum(now, …)` does to the clock position of a signal,
+/// independent of its sums and flags: two signals at the same `last_update_time` and
+/// `period_contrib` (a task and its cfs_rq after `attach_entity_load_avg`) take the
+/// same step, so it is computed once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// `(s64)(now - last_update_time) < 0`: time went backwards; `last_update_time = now`.
+    Backwards(u64),
+    /// Less than 1024 ns elapsed: nothing changes.
+    None,
+    /// Whole units elapsed.
+    Units {
+        /// Units (1024 ns) elapsed.
+        delta: u64,
+        /// Period boundaries crossed.
+        periods: u64,
+        /// The decay over those periods.
+        decay: Decay,
+        /// The contribution of the delta to a signal with `load != 0`.
+        contrib: u32,
+        /// `period_contrib` afterwards.
+        period_contrib: u32,
+    },
+}
+
+impl Step {
+    /// The step from a signal at (`last_update_time`, `period_contrib`) to `now`.
+    #[inline]
+    pub fn new(last_update_time: u64, period_contrib: u32, now: u64) -> Step {
+        let delta = now.wrapping_sub(last_update_time);
+        if (delta as i64) < 0 {
+            return Step::Backwards(now);
+        }
+        let delta = delta >> 10;
+        if delta == 0 {
+            return Step::None;
+        }
+        let mut contrib = delta as u32; // p == 0 -> delta < 1024
+        let mut d = delta.wrapping_add(u64::from(period_contrib));
+        let periods = d / 1024;
+        let decay = Decay::new(periods);
+        if periods != 0 {
+            d %= 1024;
+            contrib = segments(decay, 1024u32.wrapping_sub(period_contrib), d as u32);
+        }
+        Step::Units { delta, periods, decay, contrib, period_contrib: d as u32 }
+    }
+}
+
+/// `div_u64(n, d)`: `u64 / u32`, with a 32-bit division when `n` fits (same result,
+/// several times cheaper on x86-64). 0 for `d == 0`, which the PELT divider never is
+/// (`PELT_MIN_DIVIDER + period_contrib`, period_contrib < 1024).
+#[inline]
+pub fn div_u64(n: u64, d: u32) -> u64 {
+    if d == 0 {
+        return 0;
+    }
+    if n >> 32 == 0 {
+        u64::from(n as u32 / d)
+    } else {
+        n / u64::from(d)
+    }
+}
+
+/// Multipliers for an exact division by each possible PELT divider
+/// (`PELT_MIN_DIVIDER + period_contrib`, period_contrib in 0..1024): for a 32-bit `n`,
+/// `n / d == (n * M[d - PELT_MIN_DIVIDER]) >> 48` with `M = floor(2^48 / d) + 1`
+/// (Granlund & Montgomery 1994, Thm 4.2, with N = 32 and l = 16 since 2^15 < d < 2^16).
+static DIV_MAGIC: [u64; 1024] = {
+    let mut t = [0u64; 1024];
+    let mut i = 0;
+    while i < 1024 {
+        t[i] = (1u64 << 48) / (PELT_MIN_DIVIDER as u64 + i as u64) + 1;
+        i += 1;
+    }
+    t
+};
+
+/// `n / divider` for the PELT divider of `sa` (`div_u64` in ___update_load_avg): a
+/// multiply-shift when `n` fits 32 bits (always for util_sum, and for every sum of a
+/// lightly loaded CPU), a division otherwise. Same result as the division.
+#[inline]
+fn div_by_divider(n: u64, period_contrib: u32) -> u64 {
+    match DIV_MAGIC.get(period_contrib as usize) {
+        Some(&m) if n >> 32 == 0 => ((u128::from(n) * u128::from(m)) >> 48) as u64,
+        _ => div_u64(n, PELT_MIN_DIVIDER.wrapping_add(period_contrib)),
+    }
+}
+
+/// `get_pelt_divider(sa)` of pelt.h: `LOAD_AVG_MAX - 1024 + period_contrib`, the largest
+/// `*_sum` possible at this position in the period.
+#[inline]
+pub fn pelt_divider(sa: &SchedAvg) -> u32 {
+    PELT_MIN_DIVIDER.wrapping_add(sa.period_contrib)
+}
+
+impl SchedAvg {
+    /// A zeroed signal whose clock starts at `last_update_time`.
+    pub fn at(last_update_time: u64) -> Self {
+        SchedAvg { last_update_time, ..Default::default() }
+    }
+
+    /// `accumulate_sum(delta, sa, load, runnable, running)` of pelt.c: decay the sums over
+    /// the crossed periods and add this delta's contribution (`delta` in 1024 ns units).
+    /// Returns the number of period boundaries crossed.
+    #[inline]
+    pub fn accumulate_sum(&mut self, delta: u64, load: u64, runnable: u64, running: bool) -> u64 {
+        let mut contrib = delta as u32; // p == 0 -> delta < 1024
+        let mut delta = delta.wrapping_add(u64::from(self.period_contrib));
+        let periods = delta / 1024;
+        if periods != 0 {
+            let decay = Decay::new(periods);
+            self.decay_sums(decay);
+            delta %= 1024;
+            if load != 0 {
+                contrib = segments(decay, 1024u32.wrapping_sub(self.period_contrib), delta as u32);
+            }
+        }
+        self.period_contrib = delta as u32;
+        self.add_contrib(contrib, load, runnable, running);
+        periods
+    }
+
+    #[inline]
+    fn decay_sums(&mut self, decay: Decay) {
+        self.load_sum = decay.apply(self.load_sum);
+        self.runnable_sum = decay.apply(self.runnable_sum);
+        self.util_sum = decay.apply(u64::from(self.util_sum)) as u32;
+    }
+
+    #[inline]
+    fn add_contrib(&mut self, contrib: u32, load: u64, runnable: u64, running: bool) {
+        if load != 0 {
+            self.load_sum = self.load_sum.wrapping_add(load.wrapping_mul(u64::from(contrib)));
+        }
+        if runnable != 0 {
+            self.runnable_sum =
+                self.runnable_sum.wrapping_add(runnable.wrapping_mul(u64::from(contrib)) << SCHED_CAPACITY_SHIFT);
+        }
+        if running {
+            self.util_sum = self.util_sum.wrapping_add(contrib << SCHED_CAPACITY_SHIFT);
+        }
+    }
+
+    /// The [`Step`] this signal takes to `now`.
+    #[inline]
+    pub fn step(&self, now: u64) -> Step {
+        Step::new(self.last_update_time, self.period_contrib, now)
+    }
+
+    /// `___update_load_sum` with a precomputed `step` (which must be [`Self::step`] of
+    /// this signal, or of one at the same position); see [`Self::update_load_sum`].
+    #[inline]
+    pub fn apply_step(&mut self, step: &Step, load: u64, runnable: u64, running: bool) -> bool {
+        match *step {
+            Step::Backwards(now) => {
+                self.last_update_time = now;
+                false
+            }
+            Step::None => false,
+            Step::Units { delta, periods, decay, contrib, period_contrib } => {
+                self.last_update_time = self.last_update_time.wrapping_add(delta << 10);
+                let (runnable, running) = if load == 0 { (0, false) } else { (runnable, running) };
+                if periods != 0 {
+                    self.decay_sums(decay);
+                    self.period_contrib = period_contrib;
+                    self.add_contrib(contrib, load, runnable, running);
+                    true
+                } else {
+                    self.period_contrib = period_contrib;
+                    self.add_contrib(delta as u32, load, runnable, running);
+                    false
+                }
+            }
+        }
+    }
+
+    /// `___update_load_sum(now, sa, load, runnable, running)` of pelt.c: account the time
+    /// since `last_update_time` (whole 1024 ns units; the remainder is carried) with the
+    /// given flags. Returns true when a period boundary was crossed, i.e. when the
+    /// averages must be recomputed. Time going backwards resets `last_update_time`.
+    #[inline]
+    pub fn update_load_sum(&mut self, now: u64, load: u64, runnable: u64, running: bool) -> bool {
+        let step = self.step(now);
+        self.apply_step(&step, load, runnable, running)
+    }
+
+    /// `___update_load_avg(sa, load)` of pelt.c: the averages from the sums and the
+    /// divider; `load` is the weight (`se_weight`, 1024 for nice 0; 1 for a cfs_rq).
+    #[inline]
+    pub fn update_load_avg(&mut self, load: u64) {
+        let pc = self.period_contrib;
+        self.load_avg = div_by_divider(load.wrapping_mul(self.load_sum), pc);
+        self.runnable_avg = div_by_divider(self.runnable_sum, pc);
+        self.util_avg = div_by_divider(u64::from(self.util_sum), pc);
+    }
+
+    /// [`Self::update`] with a precomputed `step` (see [`Self::apply_step`]).
+    #[inline]
+    pub fn update_with_step(&mut self, step: &Step, load: u64, runnable: u64, running: bool, weight: u64) -> bool {
+        if self.apply_step(step, load, runnable, running) {
+            self.update_load_avg(weight);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// One PELT update as the scheduler does it: [`Self::update_load_sum`] and, when it
+    /// crossed a period, [`Self::update_load_avg`] with `weight`. Returns whether the
+    /// averages were recomputed.
+    #[inline]
+    pub fn update(&mut self, now: u64, load: u64, runnable: u64, running: bool, weight: u64) -> bool {
+        if self.update_load_sum(now, load, runnable, running) {
+            self.update_load_avg(weight);
+            true
+        } else {
+            false
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decay_by_hand() {
+        // y^0 with inv = 2^32-1: val*(2^32-1)>>32 = val-1 for 0 < val < 2^32.
+        assert_eq!(decay_load(1024, 0), 1023);
+        // 32 periods halve first: 1024>>1 = 512, then *(2^32-1)>>32 = 511.
+        assert_eq!(decay_load(1024, 32), 511);
+        assert_eq!(decay_load(u64::MAX, 2017), 0);
+        // LOAD_AVG_MAX * y = 47742 * 0xfa83b2da >> 32 = 46718 (hence PELT_MIN_DIVIDER).
+        assert_eq!(decay_load(47742, 1), 46718);
+    }
+
+    #[test]
+    fn segments_by_hand() {
+        // p = 1: c1 = 1024 * 0xfa83b2da >> 32 = 1002, c2 = 47742 - 46718 - 1024 = 0, c3 = 10.
+        assert_eq!(accumulate_pelt_segments(1, 1024, 10), 1012);
+    }
+
+    #[test]
+    fn always_running_saturates() {
+        let mut sa = SchedAvg::at(1 << 20);
+        let mut now = 1 << 20;
+        for _ in 0..4000 {
+            now += 1 << 20;
+            sa.update(now, 1, 1, true, 1024);
+        }
+        // at a period boundary util_sum = LOAD_AVG_MAX-1024 periods' worth << 10 / divider
+        assert!(sa.util_avg >= 1023 && sa.util_avg <= 1024, "{}", sa.util_avg);
+    }
+
+    #[test]
+    fn magic_division_is_exact() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for pc in 0..1024u32 {
+            let d = u64::from(PELT_MIN_DIVIDER + pc);
+            let check = |n: u64| assert_eq!(div_by_divider(n, pc), n / d, "{n} / {d}");
+            for n in [0, 1, d - 1, d, d + 1, u64::from(u32::MAX), u64::from(u32::MAX) - 1, 1 << 32, u64::MAX] {
+                check(n);
+            }
+            // every multiple boundary near the top of the 32-bit range, and random values
+            let top = u64::from(u32::MAX) / d;
+            for k in (top - 50)..=top {
+                check(k * d - 1);
+                check(k * d);
+            }
+            for _ in 0..2000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                check(x >> 32);
+                check(x >> (x & 31));
+            }
+        }
+    }
+
+    #[test]
+    fn backwards_time_resets_without_panicking() {
+        let mut sa = SchedAvg::at(10_000_000);
+        assert!(!sa.update_load_sum(5, 1, 1, true));
+        assert_eq!(sa.last_update_time, 5);
+    }
+}

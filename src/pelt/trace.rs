@@ -1,0 +1,323 @@
+//! A single task's trace on one CPU: consecutive segments of running (R), runnable but
+//! preempted (W) or sleeping (S), each with the CPU and frequency capacity in effect
+//! (the input format of reference kernel-sim.md §3.8 and `golden/kernel/inputs/pelt_*.csv`):
+//!
+//! ```text
+//! dur_ns,state,cpu_cap,freq_cap
+//! 3000000,R,1024,1024
+//! 500000,S,1024,1024
+//! ```
+//!
+//! `dur_ns` and `state` are required; `cpu_cap` and `freq_cap` default to 1024 when their
+//! column is absent; other columns are ignored. Blank lines and lines starting with `#`
+//! are skipped.
+
+use crate::error::{Error, Result};
+use crate::pelt::consts::SCHED_CAPACITY_SCALE;
+
+/// What the task is doing during a segment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum State {
+    /// `R`: running on the CPU.
+    Run,
+    /// `W`: runnable, waiting while another (non-CFS) task runs.
+    Wait,
+    /// `S`: sleeping (blocked), dequeued.
+    Sleep,
+}
+
+impl State {
+    /// The one-letter code (`R`, `W`, `S`).
+    pub fn letter(self) -> char {
+        match self {
+            State::Run => 'R',
+            State::Wait => 'W',
+            State::Sleep => 'S',
+        }
+    }
+
+    /// The state of an ASCII letter (`b'R'`, `b'W'`, `b'S'`).
+    #[inline]
+    pub fn from_byte(b: u8) -> Option<State> {
+        match b {
+            b'R' => Some(State::Run),
+            b'W' => Some(State::Wait),
+            b'S' => Some(State::Sleep),
+            _ => None,
+        }
+    }
+
+    /// Parse a one-letter code.
+    pub fn from_letter(s: &str) -> Option<State> {
+        match s {
+            "R" => Some(State::Run),
+            "W" => Some(State::Wait),
+            "S" => Some(State::Sleep),
+            _ => None,
+        }
+    }
+}
+
+/// One segment of a trace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Segment {
+    /// Duration in ns (> 0).
+    pub dur_ns: u64,
+    /// The task's state.
+    pub state: State,
+    /// `arch_scale_cpu_capacity` during the segment, 1..=1024.
+    pub cpu_cap: u32,
+    /// `arch_scale_freq_capacity` during the segment, 1..=1024.
+    pub freq_cap: u32,
+}
+
+/// Whether the task can go from `from` to `to` at a segment boundary. Every change is
+/// possible except W → S: a preempted task has to run before it can block.
+pub fn transition_allowed(from: State, to: State) -> bool {
+    !(from == State::Wait && to == State::Sleep)
+}
+
+/// Largest total trace time accepted (so that every timestamp fits an `i64` of ns).
+pub const MAX_TRACE_NS: u64 = i64::MAX as u64 / 2;
+
+/// Check a trace built in memory: durations > 0, capacities in 1..=1024, the first
+/// segment R or W (a new task starts runnable), no W → S, total time ≤ [`MAX_TRACE_NS`].
+/// Errors name the 0-based segment and the column.
+pub fn validate(segments: &[Segment]) -> Result<()> {
+    let mut total: u64 = 0;
+    let mut prev: Option<State> = None;
+    for (i, s) in segments.iter().enumerate() {
+        let at = |col: &str, msg: String| Error::parse_col(None, None, col, format!("segment {i}: {msg}"));
+        check_segment(s, prev, &mut total).map_err(|(col, msg)| at(col, msg))?;
+        prev = Some(s.state);
+    }
+    if segments.is_empty() {
+        return Err(Error::parse(None, None, "the trace has no segments"));
+    }
+    Ok(())
+}
+
+fn check_segment(s: &Segment, prev: Option<State>, total: &mut u64) -> std::result::Result<(), (&'static str, String)> {
+    if s.dur_ns == 0 {
+        return Err(("dur_ns", "duration must be > 0 ns".into()));
+    }
+    for (col, v) in [("cpu_cap", s.cpu_cap), ("freq_cap", s.freq_cap)] {
+        if v == 0 || u64::from(v) > SCHED_CAPACITY_SCALE {
+            return Err((col, format!("capacity {v} is outside 1..1024")));
+        }
+    }
+    match prev {
+        None if s.state == State::Sleep => {
+            return Err(("state", "the first segment must be R or W: the task is forked runnable".into()))
+        }
+        Some(p) if !transition_allowed(p, s.state) => {
+            return Err((
+                "state",
+                format!("impossible transition {} -> {}: a preempted task must run before it can sleep", p.letter(), s.state.letter()),
+            ))
+        }
+        _ => {}
+    }
+    *total = match total.checked_add(s.dur_ns) {
+        Some(t) if t <= MAX_TRACE_NS => t,
+        _ => return Err(("dur_ns", format!("the trace is longer than {MAX_TRACE_NS} ns"))),
+    };
+    Ok(())
+}
+
+/// Build a trace from columns (e.g. a DataFrame's): `state` holds ASCII letters
+/// (`b'R'`, `b'W'`, `b'S'`); `cpu_cap`/`freq_cap` may be empty for 1024. The result is
+/// checked like [`validate`]; errors name the 0-based segment and the column.
+pub fn segments_from_columns(dur_ns: &[i64], state: &[u8], cpu_cap: &[i64], freq_cap: &[i64]) -> Result<Vec<Segment>> {
+    let n = dur_ns.len();
+    for (name, len) in [("state", state.len()), ("cpu_cap", cpu_cap.len()), ("freq_cap", freq_cap.len())] {
+        if len != n && !(len == 0 && name != "state") {
+            return Err(Error::parse_col(None, None, name, format!("{len} values for {n} durations")));
+        }
+    }
+    let mut out = Vec::with_capacity(n);
+    let mut total: u64 = 0;
+    let mut prev: Option<State> = None;
+    for i in 0..n {
+        let at = |col: &str, msg: String| Error::parse_col(None, None, col, format!("segment {i}: {msg}"));
+        let d = dur_ns.get(i).copied().unwrap_or(0);
+        if d <= 0 {
+            return Err(at("dur_ns", format!("duration must be > 0 ns, got {d}")));
+        }
+        let code = state.get(i).copied().unwrap_or(b'?');
+        let st = State::from_byte(code).ok_or_else(|| {
+            at("state", format!("unknown state {:?}: expected R (running), W (runnable, preempted) or S (sleeping)", code as char))
+        })?;
+        let cap = |col: &str, v: &[i64]| -> Result<u32> {
+            let c = v.get(i).copied().unwrap_or(SCHED_CAPACITY_SCALE as i64);
+            if !(1..=SCHED_CAPACITY_SCALE as i64).contains(&c) {
+                return Err(at(col, format!("capacity {c} is outside 1..1024")));
+            }
+            Ok(c as u32)
+        };
+        let seg = Segment { dur_ns: d as u64, state: st, cpu_cap: cap("cpu_cap", cpu_cap)?, freq_cap: cap("freq_cap", freq_cap)? };
+        check_segment(&seg, prev, &mut total).map_err(|(col, msg)| at(col, msg))?;
+        prev = Some(st);
+        out.push(seg);
+    }
+    if out.is_empty() {
+        return Err(Error::parse(None, None, "the trace has no segments"));
+    }
+    Ok(out)
+}
+
+/// Parse a trace CSV (see the module docs). `path` names the input in errors, which give
+/// the 1-based line and the column.
+pub fn parse_trace_csv(bytes: &[u8], path: Option<&str>) -> Result<Vec<Segment>> {
+    let mut header: Option<Header> = None;
+    let mut out = Vec::new();
+    let mut total: u64 = 0;
+    let mut prev: Option<State> = None;
+    for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+        let line_no = i + 1;
+        let line = std::str::from_utf8(raw).map_err(|e| {
+            Error::parse(path, Some(line_no), format!("not UTF-8 text (invalid byte at column {})", e.valid_up_to() + 1))
+        })?;
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let Some(h) = &header else {
+            header = Some(Header::parse(trimmed, path, line_no)?);
+            continue;
+        };
+        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+        if fields.len() != h.n_fields {
+            return Err(Error::parse(
+                path,
+                Some(line_no),
+                format!("expected {} comma-separated fields as in the header, got {} (truncated line?)", h.n_fields, fields.len()),
+            ));
+        }
+        let get = |idx: usize| fields.get(idx).copied().unwrap_or("");
+        let err = |col: &str, msg: String| Error::parse_col(path, Some(line_no), col, msg);
+        let dur_ns = parse_duration(get(h.dur)).map_err(|m| err("dur_ns", m))?;
+        let state_s = get(h.state);
+        let state = State::from_letter(state_s).ok_or_else(|| {
+            err("state", format!("unknown state '{}': expected R (running), W (runnable, preempted) or S (sleeping)", short(state_s)))
+        })?;
+        let cpu_cap = match h.cpu_cap {
+            Some(c) => parse_cap(get(c)).map_err(|m| err("cpu_cap", m))?,
+            None => SCHED_CAPACITY_SCALE as u32,
+        };
+        let freq_cap = match h.freq_cap {
+            Some(c) => parse_cap(get(c)).map_err(|m| err("freq_cap", m))?,
+            None => SCHED_CAPACITY_SCALE as u32,
+        };
+        let seg = Segment { dur_ns, state, cpu_cap, freq_cap };
+        check_segment(&seg, prev, &mut total).map_err(|(col, msg)| err(col, msg))?;
+        prev = Some(state);
+        out.push(seg);
+    }
+    if header.is_none() {
+        return Err(Error::parse(path, Some(1), "empty trace: expected a header such as 'dur_ns,state,cpu_cap,freq_cap'"));
+    }
+    if out.is_empty() {
+        return Err(Error::parse(path, None, "the trace has a header but no segments"));
+    }
+    Ok(out)
+}
+
+/// Read and parse a trace file (see [`parse_trace_csv`]).
+pub fn read_trace_csv(path: &std::path::Path) -> Result<Vec<Segment>> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, &e))?;
+    parse_trace_csv(&bytes, Some(&path.display().to_string()))
+}
+
+struct Header {
+    n_fields: usize,
+    dur: usize,
+    state: usize,
+    cpu_cap: Option<usize>,
+    freq_cap: Option<usize>,
+}
+
+impl Header {
+    fn parse(line: &str, path: Option<&str>, line_no: usize) -> Result<Header> {
+        let names: Vec<&str> = line.split(',').map(str::trim).collect();
+        let find = |n: &str| names.iter().position(|&x| x == n);
+        for (i, n) in names.iter().enumerate() {
+            if names[..i].contains(n) && !n.is_empty() {
+                return Err(Error::parse_col(path, Some(line_no), *n, "column named twice in the header"));
+            }
+        }
+        let need = |n: &str| {
+            find(n).ok_or_else(|| {
+                Error::parse_col(path, Some(line_no), n, format!("missing column '{n}' in the header '{}'", short(line)))
+            })
+        };
+        Ok(Header {
+            n_fields: names.len(),
+            dur: need("dur_ns")?,
+            state: need("state")?,
+            cpu_cap: find("cpu_cap"),
+            freq_cap: find("freq_cap"),
+        })
+    }
+}
+
+fn parse_duration(s: &str) -> std::result::Result<u64, String> {
+    if s.starts_with('-') {
+        return Err(format!("duration must be > 0 ns, got '{}'", short(s)));
+    }
+    let v: u64 = s.parse().map_err(|_| format!("expected a whole number of ns, got '{}'", short(s)))?;
+    if v == 0 {
+        return Err("duration must be > 0 ns, got 0".into());
+    }
+    Ok(v)
+}
+
+fn parse_cap(s: &str) -> std::result::Result<u32, String> {
+    let v: i64 = s.parse().map_err(|_| format!("expected an integer capacity 1..1024, got '{}'", short(s)))?;
+    if !(1..=SCHED_CAPACITY_SCALE as i64).contains(&v) {
+        return Err(format!("capacity {v} is outside 1..1024"));
+    }
+    Ok(v as u32)
+}
+
+fn short(s: &str) -> String {
+    if s.chars().count() > 40 {
+        format!("{}...", s.chars().take(40).collect::<String>())
+    } else {
+        s.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_defaults() {
+        let t = parse_trace_csv(b"# a trace\nstate,dur_ns,note\nR,100,x\r\n\nS,200,y", Some("t.csv")).unwrap();
+        assert_eq!(t.len(), 2);
+        assert_eq!(t[1], Segment { dur_ns: 200, state: State::Sleep, cpu_cap: 1024, freq_cap: 1024 });
+    }
+
+    #[test]
+    fn errors_say_where() {
+        let e = |b: &[u8]| parse_trace_csv(b, Some("t.csv")).unwrap_err().to_string();
+        let h = "dur_ns,state,cpu_cap,freq_cap\n";
+        assert_eq!(e(format!("{h}10,R,1024,1024\n10,X,1024,1024\n").as_bytes()),
+            "t.csv:3: column 'state': unknown state 'X': expected R (running), W (runnable, preempted) or S (sleeping)");
+        assert!(e(format!("{h}10,R,1024,1024\n10,W,1024,1024\n10,S,1024,1024\n").as_bytes())
+            .starts_with("t.csv:4: column 'state': impossible transition W -> S"));
+        assert!(e(format!("{h}0,R,1024,1024\n").as_bytes()).starts_with("t.csv:2: column 'dur_ns': duration must be > 0"));
+        assert!(e(format!("{h}-5,R,1024,1024\n").as_bytes()).starts_with("t.csv:2: column 'dur_ns': duration must be > 0"));
+        assert!(e(format!("{h}5,R,1025,1024\n").as_bytes()).starts_with("t.csv:2: column 'cpu_cap': capacity 1025"));
+        assert!(e(format!("{h}5,R,1024,0\n").as_bytes()).starts_with("t.csv:2: column 'freq_cap': capacity 0"));
+        assert!(e(format!("{h}5,R,1024\n").as_bytes()).starts_with("t.csv:2: expected 4 comma-separated fields"));
+        assert!(e(b"dur_ns,cpu_cap\n5,1024\n").starts_with("t.csv:1: column 'state': missing column"));
+        assert!(e(format!("{h}5,S,1024,1024\n").as_bytes()).contains("first segment must be R or W"));
+        let mut bad = format!("{h}5,R,1024,1024\n").into_bytes();
+        bad.push(0xff);
+        assert!(e(&bad).starts_with("t.csv:3: not UTF-8"));
+        assert!(e(b"").starts_with("t.csv:1: empty trace"));
+    }
+}

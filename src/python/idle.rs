@@ -1,0 +1,434 @@
+//! Bindings of [`crate::idle`]: state tables and traces in, decision arrays out.
+//!
+//! A state table crosses the boundary as a tuple of lists
+//! `(name, exit_latency_us, target_residency_us, polling, disabled, power_mw)`; a trace
+//! as int64 arrays (one per column). Results are dicts of numpy arrays that
+//! `schedlab/idle.py` turns into DataFrames.
+
+use super::errors::run;
+use crate::error::{Error, Result};
+use crate::idle::ftrace::{self, CpuTrace};
+use crate::idle::simulate::{simulate, simulate_columns, simulate_many_columns, write_csv, Simulation};
+use crate::idle::states::{IdleState, StateTable, PRESETS};
+use crate::idle::synth::{self, Pattern};
+use crate::idle::trace::{self, IdlePeriod, TraceColumns};
+use crate::idle::{summary, Spec};
+use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use std::borrow::Cow;
+use std::path::PathBuf;
+
+type I64s<'py> = PyReadonlyArray1<'py, i64>;
+type Bools<'py> = Bound<'py, PyArray1<bool>>;
+type StatesArg = (Vec<String>, Vec<i64>, Vec<i64>, Vec<bool>, Vec<bool>, Vec<Option<f64>>);
+
+fn slice<'a, T: numpy::Element + Copy>(a: &'a PyReadonlyArray1<'_, T>) -> Cow<'a, [T]> {
+    match a.as_slice() {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => Cow::Owned(a.as_array().iter().copied().collect()),
+    }
+}
+
+/// A validated table from the tuple-of-lists form.
+fn table_from(arg: StatesArg) -> Result<StateTable> {
+    let (names, el, tr, polling, disabled, power) = arg;
+    let n = names.len();
+    if [el.len(), tr.len(), polling.len(), disabled.len(), power.len()].iter().any(|&l| l != n) {
+        return Err(Error::domain("state table columns have different lengths"));
+    }
+    let mut states = Vec::with_capacity(n);
+    let rows = names.into_iter().zip(el).zip(tr).zip(polling).zip(disabled).zip(power);
+    for (i, (((((name, el), tr), polling), disabled), power_mw)) in rows.enumerate() {
+        let us = |v: i64, col: &str| -> Result<u32> {
+            if v < 0 {
+                return Err(Error::parse_col(None, None, col, format!("state {i}: negative duration {v} µs")));
+            }
+            u32::try_from(v).map_err(|_| Error::parse_col(None, None, col, format!("state {i}: {v} µs is out of range")))
+        };
+        states.push(IdleState {
+            name,
+            exit_latency_us: us(el, "exit_latency_us")?,
+            target_residency_us: us(tr, "target_residency_us")?,
+            polling,
+            disabled,
+            power_mw,
+        });
+    }
+    StateTable::new(states)
+}
+
+fn table_dict<'py>(py: Python<'py>, t: &StateTable) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    let s = t.states();
+    d.set_item("name", s.iter().map(|x| x.name.clone()).collect::<Vec<_>>())?;
+    d.set_item("exit_latency_us", s.iter().map(|x| x.exit_latency_us).collect::<Vec<_>>())?;
+    d.set_item("target_residency_us", s.iter().map(|x| x.target_residency_us).collect::<Vec<_>>())?;
+    d.set_item("polling", s.iter().map(|x| x.polling).collect::<Vec<_>>())?;
+    d.set_item("disabled", s.iter().map(|x| x.disabled).collect::<Vec<_>>())?;
+    d.set_item("power_mw", s.iter().map(|x| x.power_mw).collect::<Vec<_>>())?;
+    Ok(d)
+}
+
+fn trace_dict<'py>(py: Python<'py>, periods: &[IdlePeriod]) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    let col = |f: fn(&IdlePeriod) -> i64| periods.iter().map(f).collect::<Vec<i64>>();
+    d.set_item("sleep_length_ns", col(|p| p.sleep_length_ns).into_pyarray(py))?;
+    d.set_item("next_tick_ns", col(|p| p.next_tick_ns).into_pyarray(py))?;
+    d.set_item("wake_ns", col(|p| p.wake_ns).into_pyarray(py))?;
+    d.set_item("tick_stopped", col(|p| i64::from(p.tick_stopped)).into_pyarray(py))?;
+    d.set_item("latency_req_ns", col(|p| p.latency_req_ns).into_pyarray(py))?;
+    d.set_item("nr_iowait", col(|p| i64::from(p.nr_iowait)).into_pyarray(py))?;
+    d.set_item("cpu_load", col(|p| i64::from(p.cpu_load)).into_pyarray(py))?;
+    Ok(d)
+}
+
+fn sim_dict<'py>(py: Python<'py>, sim: Simulation) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    let n = sim.len();
+    let k = sim.state_columns.len();
+    d.set_item("idx", sim.idx.into_pyarray(py))?;
+    d.set_item("stop_tick", sim.stop_tick.into_pyarray(py))?;
+    d.set_item("residency_ns", sim.residency_ns.into_pyarray(py))?;
+    d.set_item("got_tick", sim.got_tick.into_pyarray(py))?;
+    d.set_item("poll_time_limit", sim.poll_time_limit.into_pyarray(py))?;
+    d.set_item("state", sim.state.into_pyarray(py).reshape([n, k])?)?;
+    d.set_item("state_columns", sim.state_columns)?;
+    Ok(d)
+}
+
+fn columns_of<'a>(
+    sleep: &'a [i64],
+    next_tick: &'a [i64],
+    wake: &'a [i64],
+    tick_stopped: &'a [i64],
+    latency: &'a [i64],
+    nr_iowait: &'a [i64],
+    cpu_load: &'a [i64],
+) -> TraceColumns<'a> {
+    TraceColumns {
+        sleep_length_ns: sleep,
+        next_tick_ns: next_tick,
+        wake_ns: wake,
+        tick_stopped,
+        latency_req_ns: latency,
+        nr_iowait,
+        cpu_load,
+    }
+}
+
+/// Replay a trace (columns as int64 arrays) through `governor` at `kernel` and `hz`.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (governor, kernel, hz, states, sleep_length_ns, next_tick_ns, wake_ns, tick_stopped, latency_req_ns, nr_iowait, cpu_load, record_state=true))]
+fn idle_simulate<'py>(
+    py: Python<'py>,
+    governor: &str,
+    kernel: &str,
+    hz: u32,
+    states: StatesArg,
+    sleep_length_ns: I64s<'_>,
+    next_tick_ns: I64s<'_>,
+    wake_ns: I64s<'_>,
+    tick_stopped: I64s<'_>,
+    latency_req_ns: I64s<'_>,
+    nr_iowait: I64s<'_>,
+    cpu_load: I64s<'_>,
+    record_state: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (a, b, c, d, e, f, g) = (
+        slice(&sleep_length_ns),
+        slice(&next_tick_ns),
+        slice(&wake_ns),
+        slice(&tick_stopped),
+        slice(&latency_req_ns),
+        slice(&nr_iowait),
+        slice(&cpu_load),
+    );
+    let (governor, kernel) = (governor.to_owned(), kernel.to_owned());
+    let sim = run(py, || {
+        let spec = Spec::new(&governor, &kernel)?;
+        let table = table_from(states)?;
+        simulate_columns(spec, &table, &columns_of(&a, &b, &c, &d, &e, &f, &g), hz, record_state)
+    })?;
+    sim_dict(py, sim)
+}
+
+/// Replay one trace per CPU in parallel; `traces` is a list of 7-tuples of int64 arrays.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (governor, kernel, hz, states, traces, record_state=true, threads=None))]
+fn idle_simulate_many<'py>(
+    py: Python<'py>,
+    governor: &str,
+    kernel: &str,
+    hz: u32,
+    states: StatesArg,
+    traces: Vec<(I64s<'_>, I64s<'_>, I64s<'_>, I64s<'_>, I64s<'_>, I64s<'_>, I64s<'_>)>,
+    record_state: bool,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyList>> {
+    let slices: Vec<[Cow<'_, [i64]>; 7]> =
+        traces.iter().map(|t| [slice(&t.0), slice(&t.1), slice(&t.2), slice(&t.3), slice(&t.4), slice(&t.5), slice(&t.6)]).collect();
+    let (governor, kernel) = (governor.to_owned(), kernel.to_owned());
+    let sims = run(py, || {
+        let spec = Spec::new(&governor, &kernel)?;
+        let table = table_from(states)?;
+        let cols: Vec<TraceColumns<'_>> =
+            slices.iter().map(|s| columns_of(&s[0], &s[1], &s[2], &s[3], &s[4], &s[5], &s[6])).collect();
+        simulate_many_columns(spec, &table, &cols, hz, record_state, threads)
+    })?;
+    let out = PyList::empty(py);
+    for s in sims {
+        out.append(sim_dict(py, s)?)?;
+    }
+    Ok(out)
+}
+
+/// The golden-format CSV of a replay of trace file `trace` on state table file `states`
+/// (a CSV, a sysfs directory or dump, or a preset name).
+#[pyfunction]
+fn idle_simulate_csv_files(
+    py: Python<'_>,
+    governor: &str,
+    kernel: &str,
+    hz: u32,
+    states: PathBuf,
+    trace_path: PathBuf,
+) -> PyResult<Vec<u8>> {
+    let (governor, kernel) = (governor.to_owned(), kernel.to_owned());
+    run(py, || {
+        let spec = Spec::new(&governor, &kernel)?;
+        let table = load_states(&states)?;
+        let periods = trace::read_csv(&trace_path)?;
+        let sim = simulate(spec, &table, &periods, hz, true)?;
+        let mut out = Vec::new();
+        write_csv(&sim, &periods, &mut out);
+        Ok(out)
+    })
+}
+
+/// A state table from a CSV file, a sysfs directory or `grep .` dump, or a preset name.
+fn load_states(path: &std::path::Path) -> Result<StateTable> {
+    if path.is_dir() {
+        return StateTable::read_sysfs(path);
+    }
+    if !path.exists() {
+        if let Some(name) = path.to_str() {
+            if PRESETS.iter().any(|p| p.0.eq_ignore_ascii_case(name)) {
+                return StateTable::preset(name);
+            }
+        }
+    }
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, &e))?;
+    let label = path.display().to_string();
+    // A `grep .` dump has lines like `.../cpuidle/state0/name:POLL`; a CSV has a header.
+    let first = bytes
+        .split(|&b| b == b'\n')
+        .find(|l| !l.iter().all(u8::is_ascii_whitespace) && !l.starts_with(b"#"))
+        .unwrap_or(&[]);
+    if first.starts_with(b"state") || first.windows(6).any(|w| w == b"/state") {
+        StateTable::parse_sysfs_dump(&bytes, Some(&label))
+    } else {
+        StateTable::parse_csv(&bytes, Some(&label))
+    }
+}
+
+/// A state table (dict of lists) from a file: CSV, sysfs directory/dump, or preset name.
+#[pyfunction]
+fn idle_load_states<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDict>> {
+    let t = run(py, || load_states(&path))?;
+    table_dict(py, &t)
+}
+
+/// A state table from CSV text.
+#[pyfunction]
+#[pyo3(signature = (data, path=None))]
+fn idle_parse_states<'py>(py: Python<'py>, data: &[u8], path: Option<String>) -> PyResult<Bound<'py, PyDict>> {
+    let t = run(py, || StateTable::parse_csv(data, path.as_deref()))?;
+    table_dict(py, &t)
+}
+
+/// A state table from the text of `grep . .../cpuidle/state*/*`.
+#[pyfunction]
+#[pyo3(signature = (data, path=None))]
+fn idle_parse_sysfs<'py>(py: Python<'py>, data: &[u8], path: Option<String>) -> PyResult<Bound<'py, PyDict>> {
+    let t = run(py, || StateTable::parse_sysfs_dump(data, path.as_deref()))?;
+    table_dict(py, &t)
+}
+
+/// A named preset table.
+#[pyfunction]
+fn idle_preset<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
+    let name = name.to_owned();
+    let t = run(py, || StateTable::preset(&name))?;
+    table_dict(py, &t)
+}
+
+/// `(name, description)` of every preset.
+#[pyfunction]
+fn idle_presets() -> Vec<(&'static str, &'static str)> {
+    PRESETS.iter().map(|p| (p.0, p.1)).collect()
+}
+
+/// Validate a state table given as lists; returns it normalised.
+#[pyfunction]
+fn idle_check_states<'py>(py: Python<'py>, states: StatesArg) -> PyResult<Bound<'py, PyDict>> {
+    let t = run(py, || table_from(states))?;
+    table_dict(py, &t)
+}
+
+/// A trace (dict of int64 arrays) from CSV text.
+#[pyfunction]
+#[pyo3(signature = (data, path=None))]
+fn idle_parse_trace<'py>(py: Python<'py>, data: &[u8], path: Option<String>) -> PyResult<Bound<'py, PyDict>> {
+    let p = run(py, || trace::parse_csv(data, path.as_deref()))?;
+    trace_dict(py, &p)
+}
+
+/// A trace from a CSV file.
+#[pyfunction]
+fn idle_read_trace<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDict>> {
+    let p = run(py, || trace::read_csv(&path))?;
+    trace_dict(py, &p)
+}
+
+fn ftrace_list<'py>(py: Python<'py>, cpus: Vec<CpuTrace>) -> PyResult<Bound<'py, PyList>> {
+    let out = PyList::empty(py);
+    for c in cpus {
+        let d = trace_dict(py, &c.periods)?;
+        d.set_item("cpu", c.cpu)?;
+        d.set_item("timestamp_ns", c.timestamp_ns.into_pyarray(py))?;
+        d.set_item("actual_state", c.actual_state.into_pyarray(py))?;
+        let s = PyDict::new(py);
+        s.set_item("timer_wakeups", c.stats.timer_wakeups)?;
+        s.set_item("tick_wakeups", c.stats.tick_wakeups)?;
+        s.set_item("sleep_length_unknown", c.stats.sleep_length_unknown)?;
+        s.set_item("next_tick_unknown", c.stats.next_tick_unknown)?;
+        s.set_item("unterminated", c.stats.unterminated)?;
+        d.set_item("stats", s)?;
+        out.append(d)?;
+    }
+    Ok(out)
+}
+
+/// Idle traces (one per CPU) from ftrace text.
+#[pyfunction]
+#[pyo3(signature = (data, hz, path=None))]
+fn idle_parse_ftrace<'py>(py: Python<'py>, data: &[u8], hz: u32, path: Option<String>) -> PyResult<Bound<'py, PyList>> {
+    let cpus = run(py, || ftrace::parse(data, path.as_deref(), hz))?;
+    ftrace_list(py, cpus)
+}
+
+/// Idle traces (one per CPU) from an ftrace text file.
+#[pyfunction]
+fn idle_read_ftrace<'py>(py: Python<'py>, path: PathBuf, hz: u32) -> PyResult<Bound<'py, PyList>> {
+    let cpus = run(py, || ftrace::read(&path, hz))?;
+    ftrace_list(py, cpus)
+}
+
+/// A synthetic trace: `pattern` is `periodic` (a = period_ns, b = jitter_ns), `poisson`
+/// (a = mean_ns, b = timer_ns), `bimodal` (a = short_ns, b = long_ns, c = timer_ns,
+/// p = p_short, jitter) or `tick_stopped` (a = mean_sleep_ns, p = p_wake).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (pattern, n, hz, seed, a, b=0, c=0, p=0.0, jitter=0.0))]
+fn idle_synth<'py>(
+    py: Python<'py>,
+    pattern: &str,
+    n: usize,
+    hz: u32,
+    seed: u64,
+    a: i64,
+    b: i64,
+    c: i64,
+    p: f64,
+    jitter: f64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let pattern = pattern.to_owned();
+    let periods = run(py, || {
+        let pat = match pattern.as_str() {
+            "periodic" => Pattern::Periodic { period_ns: a, jitter_ns: b },
+            "poisson" => Pattern::Poisson { mean_ns: a, timer_ns: b },
+            "bimodal" => Pattern::Bimodal { short_ns: a, long_ns: b, timer_ns: c, p_short: p, jitter },
+            "tick_stopped" => Pattern::TickStopped { mean_sleep_ns: a, p_wake: p },
+            other => return Err(Error::domain(format!("unknown pattern '{other}'"))),
+        };
+        synth::generate(pat, n, hz, seed)
+    })?;
+    trace_dict(py, &periods)
+}
+
+/// Per-state counters of a replay (`idx`, `residency_ns`); `power_mw` per state, optional.
+#[pyfunction]
+#[pyo3(signature = (states, idx, residency_ns, power_mw=None))]
+fn idle_summarize<'py>(
+    py: Python<'py>,
+    states: StatesArg,
+    idx: PyReadonlyArray1<'_, u8>,
+    residency_ns: I64s<'_>,
+    power_mw: Option<Vec<f64>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (i, r) = (slice(&idx), slice(&residency_ns));
+    let rows = run(py, || {
+        let table = table_from(states)?;
+        summary::summarize(&table, &i, &r, power_mw.as_deref())
+    })?;
+    let d = PyDict::new(py);
+    d.set_item("state", rows.iter().map(|s| s.name.clone()).collect::<Vec<_>>())?;
+    d.set_item("usage", rows.iter().map(|s| s.usage).collect::<Vec<_>>())?;
+    d.set_item("time_ns", rows.iter().map(|s| s.time_ns).collect::<Vec<_>>())?;
+    d.set_item("above", rows.iter().map(|s| s.above).collect::<Vec<_>>())?;
+    d.set_item("below", rows.iter().map(|s| s.below).collect::<Vec<_>>())?;
+    d.set_item("exit_latency_ns", rows.iter().map(|s| s.exit_latency_ns).collect::<Vec<_>>())?;
+    d.set_item("energy_uj", rows.iter().map(|s| s.energy_uj).collect::<Vec<_>>())?;
+    Ok(d)
+}
+
+/// Per-period `above` (too deep) and `below` (too shallow) flags of a replay.
+#[pyfunction]
+fn idle_classify<'py>(
+    py: Python<'py>,
+    states: StatesArg,
+    idx: PyReadonlyArray1<'_, u8>,
+    residency_ns: I64s<'_>,
+) -> PyResult<(Bools<'py>, Bools<'py>)> {
+    let (i, r) = (slice(&idx), slice(&residency_ns));
+    let (above, below) = run(py, || {
+        let table = table_from(states)?;
+        let drv = table.drv();
+        if i.len() != r.len() {
+            return Err(Error::domain("idx and residency_ns differ in length"));
+        }
+        Ok(i.iter().zip(r.iter()).map(|(&k, &d)| summary::classify(&drv, usize::from(k), d)).unzip::<_, _, Vec<_>, Vec<_>>())
+    })?;
+    Ok((above.into_pyarray(py), below.into_pyarray(py)))
+}
+
+/// `(governor, kernel)` of every implemented pair.
+#[pyfunction]
+fn idle_governors() -> Vec<(&'static str, &'static str)> {
+    Spec::ALL.iter().map(|s| (s.family_name(), s.kernel.name())).collect()
+}
+
+/// Add the idle functions to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(idle_simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(idle_simulate_many, m)?)?;
+    m.add_function(wrap_pyfunction!(idle_simulate_csv_files, m)?)?;
+    m.add_function(wrap_pyfunction!(idle_load_states, m)?)?;
+    m.add_function(wrap_pyfunction!(idle_parse_states, m)?)?;
+    m.add_function(wrap_pyfunction!(idle_parse_sysfs, m)?)?;
+    m.add_function(wrap_pyfunction!(idle_preset, m)?)?;
+    m.add_function(wrap_pyfunction!(idle_presets, m)?)?;
+    m.add_function(wrap_pyfunction!(idle_check_states, m)?)?;
+    m.add_function(wrap_pyfunction!(idle_parse_trace, m)?)?;
+    m.add_function(wrap_pyfunction!(idle_read_trace, m)?)?;
+    m.add_function(wrap_pyfunction!(idle_parse_ftrace, m)?)?;
+    m.add_function(wrap_pyfunction!(idle_read_ftrace, m)?)?;
+    m.add_function(wrap_pyfunction!(idle_synth, m)?)?;
+    m.add_function(wrap_pyfunction!(idle_summarize, m)?)?;
+    m.add_function(wrap_pyfunction!(idle_classify, m)?)?;
+    m.add_function(wrap_pyfunction!(idle_governors, m)?)?;
+    Ok(())
+}

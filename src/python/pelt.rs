@@ -1,0 +1,579 @@
+//! Bindings of [`crate::pelt`]: traces in (numpy columns, files, bytes), simulation rows
+//! out as numpy columns or golden-identical CSV bytes, and the low-level functions for
+//! notebooks. Every call goes through [`run`] (GIL released, panics caught).
+
+use super::errors::run;
+use crate::error::{Error, Result};
+use crate::pelt::cpu_util::{cpu_util, CpuSignals, Dst, TaskSignals};
+use crate::pelt::driver::{self, Config, Init};
+use crate::pelt::ftrace::{self, FtraceTask};
+use crate::pelt::row::{CsvWriter, Event, Row, Sink};
+use crate::pelt::schedutil;
+use crate::pelt::signal::{decay_load, SchedAvg};
+use crate::pelt::trace::{self, Segment, State};
+use crate::pelt::util_est::{rule_by_name, Sample, TaskUtilEst, UtilEstRule, UTIL_AVG_UNCHANGED_LSB, UTIL_AVG_UNCHANGED_MSB};
+use numpy::{IntoPyArray, PyReadonlyArray1};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use std::borrow::Cow;
+use std::path::PathBuf;
+
+fn slice<'a, T: numpy::Element + Copy>(a: &'a PyReadonlyArray1<'_, T>) -> Cow<'a, [T]> {
+    match a.as_slice() {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => Cow::Owned(a.as_array().iter().copied().collect()),
+    }
+}
+
+/// Declares the output columns once: name, numpy dtype, and the value from a [`Row`].
+/// Utilization-like values are bounded by the model (≤ a few thousand), times by
+/// `trace::MAX_TRACE_NS` (< 2^62) and util_est by 2^32: the conversions are exact.
+macro_rules! columns {
+    ($($name:ident: $ty:ty = |$r:ident| $val:expr;)*) => {
+        /// The rows as column vectors (only the selected columns are filled).
+        struct Columns {
+            $($name: Option<Vec<$ty>>,)*
+            events: u8,
+        }
+
+        /// Every column name, in output order (the golden columns, then `p_ue_enqueued`).
+        const COLUMN_NAMES: &[&str] = &[$(stringify!($name)),*];
+
+        impl Columns {
+            /// Columns named in `select` (all when None), sized for `n` rows, keeping the
+            /// events whose bit is set in `events`.
+            fn new(select: Option<&[String]>, n: usize, events: u8) -> Result<Self> {
+                if let Some(sel) = select {
+                    if let Some(bad) = sel.iter().find(|c| !COLUMN_NAMES.contains(&c.as_str())) {
+                        return Err(Error::domain(format!("unknown column '{bad}'; columns: {}", COLUMN_NAMES.join(", "))));
+                    }
+                }
+                let want = |name: &str| select.is_none_or(|s| s.iter().any(|c| c == name));
+                // try_reserve: a trace too long for memory is an error, not an abort.
+                let oom = || Error::domain(format!(
+                    "not enough memory for {n} rows; keep fewer columns/events, or write CSV instead"
+                ));
+                Ok(Columns {
+                    $($name: if want(stringify!($name)) {
+                        let mut v = Vec::new();
+                        v.try_reserve_exact(n).map_err(|_| oom())?;
+                        Some(v)
+                    } else {
+                        None
+                    },)*
+                    events,
+                })
+            }
+
+            fn into_dict<'py>(self, py: Python<'py>, enqueued: bool) -> PyResult<Bound<'py, PyDict>> {
+                let d = PyDict::new(py);
+                $(
+                    if let Some(v) = self.$name {
+                        if stringify!($name) != "p_ue_enqueued" || enqueued {
+                            d.set_item(stringify!($name), v.into_pyarray(py))?;
+                        }
+                    }
+                )*
+                Ok(d)
+            }
+        }
+
+        impl Sink for Columns {
+            #[inline]
+            fn wants(&self, event: Event) -> bool {
+                self.events & (1 << (event as u8)) != 0
+            }
+
+            #[inline]
+            fn row(&mut self, row: &Row) -> Result<()> {
+                $(
+                    if let Some(v) = &mut self.$name {
+                        let $r = row;
+                        v.push($val);
+                    }
+                )*
+                Ok(())
+            }
+        }
+    };
+}
+
+columns! {
+    t_ns: i64 = |r| r.t_ns as i64;
+    event: u8 = |r| r.event as u8;
+    seg: i64 = |r| r.seg as i64;
+    state: u8 = |r| state_code(r.state);
+    cpu_cap: i32 = |r| r.cpu_cap as i32;
+    freq_cap: i32 = |r| r.freq_cap as i32;
+    clock_task: i64 = |r| r.clock_task as i64;
+    clock_pelt: i64 = |r| r.clock_pelt as i64;
+    lost_idle_time: i64 = |r| r.lost_idle_time as i64;
+    p_util_avg: i32 = |r| r.p_util_avg as i32;
+    p_util_sum: i64 = |r| i64::from(r.p_util_sum);
+    p_period_contrib: i32 = |r| r.p_period_contrib as i32;
+    p_runnable_avg: i32 = |r| r.p_runnable_avg as i32;
+    p_load_avg: i32 = |r| r.p_load_avg as i32;
+    p_last_update_time: i64 = |r| r.p_last_update_time as i64;
+    p_util_est: i32 = |r| r.p_util_est as i32;
+    p_ue_unchanged: i8 = |r| i8::from(r.p_ue_unchanged);
+    cfs_util_avg: i32 = |r| r.cfs_util_avg as i32;
+    cfs_util_sum: i64 = |r| i64::from(r.cfs_util_sum);
+    cfs_runnable_avg: i32 = |r| r.cfs_runnable_avg as i32;
+    cfs_load_avg: i32 = |r| r.cfs_load_avg as i32;
+    cfs_util_est: i64 = |r| i64::from(r.cfs_util_est);
+    cpu_util_cfs: i32 = |r| r.cpu_util_cfs as i32;
+    cpu_util_cfs_boost: i32 = |r| r.cpu_util_cfs_boost as i32;
+    cpu_util_without_p: i32 = |r| r.cpu_util_without_p as i32;
+    task_util_est_p: i32 = |r| r.task_util_est_p as i32;
+    sugov_perf: i32 = |r| r.sugov_perf as i32;
+    cpufreq_calls: i64 = |r| r.cpufreq_calls as i64;
+    p_ue_enqueued: i64 = |r| i64::from(r.p_ue_enqueued);
+}
+
+fn state_code(s: State) -> u8 {
+    match s {
+        State::Run => 0,
+        State::Wait => 1,
+        State::Sleep => 2,
+    }
+}
+
+/// Bit `Event as u8` set for each event named (all when None).
+fn event_mask(events: Option<&[String]>) -> Result<u8> {
+    let Some(names) = events else { return Ok(0xff) };
+    let mut mask = 0u8;
+    for n in names {
+        let e = Event::ALL.iter().find(|e| e.name() == n.as_str()).ok_or_else(|| {
+            let all: Vec<&str> = Event::ALL.iter().map(|e| e.name()).collect();
+            Error::domain(format!("unknown event '{n}'; events: {}", all.join(", ")))
+        })?;
+        mask |= 1 << (*e as u8);
+    }
+    Ok(mask)
+}
+
+fn config(init: &str, util_est: bool, rule: &str, execl_fix: Option<bool>, tick_ns: u64, start_ns: u64) -> Result<Config> {
+    Ok(Config { init: Init::parse(init)?, util_est, rule: rule_by_name(rule)?, execl_fix, tick_ns, start_ns })
+}
+
+/// Which rows and columns to return.
+struct Select {
+    columns: Option<Vec<String>>,
+    events: Option<Vec<String>>,
+}
+
+fn rows_dict<'py>(py: Python<'py>, segs: Vec<Segment>, cfg: Result<Config>, sel: Select) -> PyResult<Bound<'py, PyDict>> {
+    let (cols, enqueued) = run(py, || {
+        let cfg = cfg?;
+        let mask = event_mask(sel.events.as_deref())?;
+        // Sized exactly up front: no reallocation of the ~130 bytes/row.
+        let by_event = driver::count_rows_by_event(&segs, &cfg);
+        let n: u64 = Event::ALL.iter().filter(|e| mask & (1 << (**e as u8)) != 0).map(|e| by_event[*e as usize]).sum();
+        let n = usize::try_from(n).map_err(|_| Error::domain(format!("{n} rows do not fit in memory")))?;
+        let mut cols = Columns::new(sel.columns.as_deref(), n, mask)?;
+        driver::simulate(&segs, &cfg, &mut cols)?;
+        Ok((cols, cfg.rule.has_enqueued()))
+    })?;
+    cols.into_dict(py, enqueued)
+}
+
+/// Simulate a trace given as columns; returns a dict of numpy columns.
+#[pyfunction]
+#[pyo3(signature = (dur_ns, state, cpu_cap, freq_cap, init, util_est, rule, execl_fix, tick_ns, start_ns, columns=None, events=None))]
+#[allow(clippy::too_many_arguments)]
+fn pelt_simulate_arrays<'py>(
+    py: Python<'py>,
+    dur_ns: PyReadonlyArray1<'_, i64>,
+    state: PyReadonlyArray1<'_, u8>,
+    cpu_cap: PyReadonlyArray1<'_, i64>,
+    freq_cap: PyReadonlyArray1<'_, i64>,
+    init: &str,
+    util_est: bool,
+    rule: &str,
+    execl_fix: Option<bool>,
+    tick_ns: u64,
+    start_ns: u64,
+    columns: Option<Vec<String>>,
+    events: Option<Vec<String>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (d, s, c, f) = (slice(&dur_ns), slice(&state), slice(&cpu_cap), slice(&freq_cap));
+    let segs = run(py, || trace::segments_from_columns(&d, &s, &c, &f))?;
+    rows_dict(py, segs, config(init, util_est, rule, execl_fix, tick_ns, start_ns), Select { columns, events })
+}
+
+/// Simulate a trace CSV file; returns a dict of numpy columns.
+#[pyfunction]
+#[pyo3(signature = (path, init, util_est, rule, execl_fix, tick_ns, start_ns, columns=None, events=None))]
+#[allow(clippy::too_many_arguments)]
+fn pelt_simulate_file<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+    init: &str,
+    util_est: bool,
+    rule: &str,
+    execl_fix: Option<bool>,
+    tick_ns: u64,
+    start_ns: u64,
+    columns: Option<Vec<String>>,
+    events: Option<Vec<String>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let segs = run(py, || trace::read_trace_csv(&path))?;
+    rows_dict(py, segs, config(init, util_est, rule, execl_fix, tick_ns, start_ns), Select { columns, events })
+}
+
+/// A Python `write(bytes)` callable as an `io::Write`: each chunk is handed over with the
+/// GIL taken back briefly; a Python exception is kept to be re-raised as is (so that a
+/// `BrokenPipeError` stays one).
+struct PyWrite {
+    write: Py<PyAny>,
+    err: Option<PyErr>,
+}
+
+impl std::io::Write for PyWrite {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let r = Python::attach(|py| self.write.call1(py, (PyBytes::new(py, buf),)).map(|_| ()));
+        match r {
+            Ok(()) => Ok(buf.len()),
+            Err(e) => {
+                self.err = Some(e);
+                Err(std::io::Error::other("the Python write() failed"))
+            }
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Simulate the trace CSV `data` (or the file at `path` when `data` is None) and render
+/// the rows as CSV: to the file `out`, or in chunks to the callable `write`, (both
+/// return None), else returned as bytes.
+#[pyfunction]
+#[pyo3(signature = (data, path, out, init, util_est, rule, execl_fix, tick_ns, start_ns, write=None))]
+#[allow(clippy::too_many_arguments)]
+fn pelt_simulate_csv<'py>(
+    py: Python<'py>,
+    data: Option<Vec<u8>>,
+    path: String,
+    out: Option<PathBuf>,
+    init: &str,
+    util_est: bool,
+    rule: &str,
+    execl_fix: Option<bool>,
+    tick_ns: u64,
+    start_ns: u64,
+    write: Option<Py<PyAny>>,
+) -> PyResult<Option<Bound<'py, PyBytes>>> {
+    let cfg = config(init, util_est, rule, execl_fix, tick_ns, start_ns);
+    let mut sink = write.map(|w| PyWrite { write: w, err: None });
+    let result = run(py, || {
+        let cfg = cfg?;
+        let segs = match &data {
+            Some(d) => trace::parse_trace_csv(d, Some(&path))?,
+            None => trace::read_trace_csv(std::path::Path::new(&path))?,
+        };
+        let enq = cfg.rule.has_enqueued();
+        if let Some(p) = &out {
+            let f = std::fs::File::create(p).map_err(|e| Error::io(p, &e))?;
+            let mut w = CsvWriter::new(std::io::BufWriter::new(f), enq, &p.display().to_string())?;
+            driver::simulate(&segs, &cfg, &mut w)?;
+            w.finish()?;
+            return Ok(None);
+        }
+        if let Some(pw) = sink.as_mut() {
+            let mut w = CsvWriter::new(pw, enq, "<stdout>")?;
+            driver::simulate(&segs, &cfg, &mut w)?;
+            w.finish()?;
+            return Ok(None);
+        }
+        // ~160 bytes a row: reserve once rather than doubling through hundreds of MB
+        // (when that much memory is not available, grow as needed).
+        let guess = usize::try_from(driver::count_rows(&segs, &cfg).saturating_mul(170)).unwrap_or(usize::MAX);
+        let mut buf = Vec::new();
+        let _ = buf.try_reserve_exact(guess);
+        let mut w = CsvWriter::new(buf, enq, "<memory>")?;
+        driver::simulate(&segs, &cfg, &mut w)?;
+        Ok(Some(w.finish()?))
+    });
+    if let Some(err) = sink.and_then(|s| s.err) {
+        return Err(err);
+    }
+    Ok(result?.map(|b| PyBytes::new(py, &b)))
+}
+
+fn trace_dict<'py>(py: Python<'py>, segs: Vec<Segment>) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("dur_ns", segs.iter().map(|s| s.dur_ns as i64).collect::<Vec<_>>().into_pyarray(py))?;
+    d.set_item("state", segs.iter().map(|s| s.state.letter() as u8).collect::<Vec<_>>().into_pyarray(py))?;
+    d.set_item("cpu_cap", segs.iter().map(|s| i64::from(s.cpu_cap)).collect::<Vec<_>>().into_pyarray(py))?;
+    d.set_item("freq_cap", segs.iter().map(|s| i64::from(s.freq_cap)).collect::<Vec<_>>().into_pyarray(py))?;
+    Ok(d)
+}
+
+/// Parse trace CSV text; returns its columns (state as ASCII codes).
+#[pyfunction]
+#[pyo3(signature = (data, path=None))]
+fn pelt_parse_trace<'py>(py: Python<'py>, data: &[u8], path: Option<String>) -> PyResult<Bound<'py, PyDict>> {
+    let segs = run(py, || trace::parse_trace_csv(data, path.as_deref()))?;
+    trace_dict(py, segs)
+}
+
+/// Read a trace CSV file; returns its columns (state as ASCII codes).
+#[pyfunction]
+fn pelt_read_trace(py: Python<'_>, path: PathBuf) -> PyResult<Bound<'_, PyDict>> {
+    let segs = run(py, || trace::read_trace_csv(&path))?;
+    trace_dict(py, segs)
+}
+
+/// A pid's task trace from ftrace text (`data`) or the file at `path`: (columns, start_ns, events).
+#[pyfunction]
+#[pyo3(signature = (data, path, pid, cpu_cap, freq_cap))]
+fn pelt_ftrace<'py>(
+    py: Python<'py>,
+    data: Option<Vec<u8>>,
+    path: Option<PathBuf>,
+    pid: u32,
+    cpu_cap: u32,
+    freq_cap: u32,
+) -> PyResult<(Bound<'py, PyDict>, u64, u64)> {
+    let t: FtraceTask = run(py, || {
+        if !(1..=1024).contains(&cpu_cap) || !(1..=1024).contains(&freq_cap) {
+            return Err(Error::domain(format!("capacities must be in 1..1024, got cpu {cpu_cap}, freq {freq_cap}")));
+        }
+        match (&data, &path) {
+            (Some(d), p) => ftrace::task_trace_from_ftrace(d, pid, cpu_cap, freq_cap, p.as_ref().and_then(|p| p.to_str())),
+            (None, Some(p)) => ftrace::read_ftrace(p, pid, cpu_cap, freq_cap),
+            (None, None) => Err(Error::domain("give ftrace text or a path")),
+        }
+    })?;
+    Ok((trace_dict(py, t.segments)?, t.start_ns, t.events))
+}
+
+/// `decay_load(val, n)` element-wise.
+#[pyfunction]
+fn pelt_decay_load<'py>(
+    py: Python<'py>,
+    val: PyReadonlyArray1<'_, u64>,
+    n: PyReadonlyArray1<'_, u64>,
+) -> PyResult<Bound<'py, numpy::PyArray1<u64>>> {
+    let (v, n) = (slice(&val), slice(&n));
+    let out = run(py, || {
+        if v.len() != n.len() {
+            return Err(Error::domain(format!("{} values but {} decay counts", v.len(), n.len())));
+        }
+        Ok(v.iter().zip(n.iter()).map(|(&a, &b)| decay_load(a, b)).collect::<Vec<u64>>())
+    })?;
+    Ok(out.into_pyarray(py))
+}
+
+/// Step one `sched_avg` through `___update_load_sum`/`___update_load_avg`; a dict of
+/// the golden `pelt_accumulate.csv` columns.
+#[pyfunction]
+#[pyo3(signature = (delta_ns, load, runnable, running, start_ns, weight))]
+fn pelt_accumulate<'py>(
+    py: Python<'py>,
+    delta_ns: PyReadonlyArray1<'_, u64>,
+    load: PyReadonlyArray1<'_, u64>,
+    runnable: PyReadonlyArray1<'_, u64>,
+    running: PyReadonlyArray1<'_, u64>,
+    start_ns: u64,
+    weight: u64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (dt, lo, ru, rn) = (slice(&delta_ns), slice(&load), slice(&runnable), slice(&running));
+    let cols = run(py, || {
+        let n = dt.len();
+        if lo.len() != n || ru.len() != n || rn.len() != n {
+            return Err(Error::domain("delta_ns, load, runnable and running must have the same length"));
+        }
+        let mut sa = SchedAvg::at(start_ns);
+        let mut now = start_ns;
+        let mut c: [Vec<u64>; 9] = Default::default();
+        for (((&d, &l), &u), &r) in dt.iter().zip(lo.iter()).zip(ru.iter()).zip(rn.iter()) {
+            now = now.wrapping_add(d);
+            let ret = sa.update_load_sum(now, l, u, r != 0);
+            if ret {
+                sa.update_load_avg(weight);
+            }
+            let vals = [
+                u64::from(ret),
+                sa.last_update_time,
+                sa.load_sum,
+                sa.runnable_sum,
+                u64::from(sa.util_sum),
+                u64::from(sa.period_contrib),
+                sa.load_avg,
+                sa.runnable_avg,
+                sa.util_avg,
+            ];
+            for (col, v) in c.iter_mut().zip(vals) {
+                col.push(v);
+            }
+        }
+        Ok(c)
+    })?;
+    let d = PyDict::new(py);
+    let names = [
+        "ret", "last_update_time", "load_sum", "runnable_sum", "util_sum", "period_contrib", "load_avg",
+        "runnable_avg", "util_avg",
+    ];
+    for (name, col) in names.into_iter().zip(cols) {
+        d.set_item(name, col.into_pyarray(py))?;
+    }
+    Ok(d)
+}
+
+/// One util_est update per element with `rule`; returns (ewma, unchanged, enqueued) columns.
+#[pyfunction]
+#[pyo3(signature = (rule, ewma, unchanged, enqueued, util_avg, runnable_avg, cpu_cap, task_sleep))]
+#[allow(clippy::too_many_arguments)]
+fn pelt_util_est_update<'py>(
+    py: Python<'py>,
+    rule: &str,
+    ewma: PyReadonlyArray1<'_, u64>,
+    unchanged: PyReadonlyArray1<'_, u64>,
+    enqueued: PyReadonlyArray1<'_, u64>,
+    util_avg: PyReadonlyArray1<'_, u64>,
+    runnable_avg: PyReadonlyArray1<'_, u64>,
+    cpu_cap: PyReadonlyArray1<'_, u64>,
+    task_sleep: PyReadonlyArray1<'_, u64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let cols = [
+        slice(&ewma),
+        slice(&unchanged),
+        slice(&enqueued),
+        slice(&util_avg),
+        slice(&runnable_avg),
+        slice(&cpu_cap),
+        slice(&task_sleep),
+    ];
+    let rule = rule.to_owned();
+    let (e, u, q) = run(py, || {
+        let r: &dyn UtilEstRule = rule_by_name(&rule)?;
+        let n = cols[0].len();
+        if cols.iter().any(|c| c.len() != n) {
+            return Err(Error::domain("all util_est_update inputs must have the same length"));
+        }
+        let (mut e, mut u, mut q) = (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
+        for i in 0..n {
+            let get = |k: usize| cols.get(k).and_then(|c| c.get(i)).copied().unwrap_or(0);
+            let (ew, flag, enq) = (get(0), get(1) != 0, get(2));
+            if ew > u64::from(u32::MAX >> 1) || enq > u64::from(u32::MAX) {
+                return Err(Error::domain(format!("element {i}: util_est values must fit 31 bits")));
+            }
+            let mut ue = TaskUtilEst { ewma: ew as u32, enqueued: enq as u32 };
+            if flag {
+                if r.has_enqueued() {
+                    ue.enqueued |= UTIL_AVG_UNCHANGED_LSB;
+                } else {
+                    ue.ewma |= UTIL_AVG_UNCHANGED_MSB;
+                }
+            }
+            r.update(&mut ue, get(6) != 0, Sample { util_avg: get(3), runnable_avg: get(4), cpu_cap: get(5) });
+            e.push(u64::from(r.ewma(&ue)));
+            u.push(u64::from(r.unchanged(&ue)));
+            q.push(u64::from(ue.enqueued));
+        }
+        Ok((e, u, q))
+    })?;
+    let d = PyDict::new(py);
+    d.set_item("ewma", e.into_pyarray(py))?;
+    d.set_item("unchanged", u.into_pyarray(py))?;
+    d.set_item("enqueued", q.into_pyarray(py))?;
+    Ok(d)
+}
+
+/// The names of the util_est rules, newest first.
+#[pyfunction]
+fn pelt_rules() -> Vec<&'static str> {
+    crate::pelt::util_est::RULE_NAMES.to_vec()
+}
+
+/// `cpu_util(cpu, p, dst_cpu, boost)` for one CPU and optionally one task
+/// `(util_avg, util_est, fix_amount, queued_or_current, on_this_cpu, is_new)`.
+#[pyfunction]
+#[pyo3(signature = (util_avg, runnable_avg, util_est, capacity, util_est_enabled, task, dst, boost, execl_fix))]
+#[allow(clippy::too_many_arguments)]
+fn pelt_cpu_util(
+    py: Python<'_>,
+    util_avg: u64,
+    runnable_avg: u64,
+    util_est: u32,
+    capacity: u64,
+    util_est_enabled: bool,
+    task: Option<(u64, u32, u32, bool, bool, bool)>,
+    dst: &str,
+    boost: bool,
+    execl_fix: bool,
+) -> PyResult<u64> {
+    let dst = dst.to_owned();
+    run(py, || {
+        let cpu = CpuSignals { util_avg, runnable_avg, util_est, capacity, util_est_enabled };
+        let dst = match dst.as_str() {
+            "none" => Dst::Nowhere,
+            "this" => Dst::ThisCpu,
+            "other" => Dst::OtherCpu,
+            d => return Err(Error::domain(format!("dst must be 'none', 'this' or 'other', got '{d}'"))),
+        };
+        let p = task.map(|(u, e, f, q, on, new)| TaskSignals {
+            util_avg: u,
+            util_est: e,
+            fix_amount: f,
+            queued_or_current: q,
+            on_this_cpu: on,
+            is_new: new,
+        });
+        if let Some(p) = &p {
+            if dst == Dst::Nowhere && (!p.on_this_cpu || p.is_new) {
+                return Ok(cpu_util(&cpu, None, dst, boost, execl_fix));
+            }
+        }
+        Ok(cpu_util(&cpu, p.as_ref(), dst, boost, execl_fix))
+    })
+}
+
+/// schedutil: `(perf, freq)` for a utilization (6.12: `sugov_effective_cpu_perf` then
+/// `get_next_freq` resolved to `opps`; `legacy`: v4.7–v6.7 `1.25 * max_freq * util / cap`).
+#[pyfunction]
+#[pyo3(signature = (util, capacity, ref_freq, opps, policy_min, policy_max, min_perf, legacy))]
+#[allow(clippy::too_many_arguments)]
+fn pelt_schedutil(
+    py: Python<'_>,
+    util: u64,
+    capacity: u64,
+    ref_freq: u64,
+    opps: Vec<u64>,
+    policy_min: u64,
+    policy_max: u64,
+    min_perf: u64,
+    legacy: bool,
+) -> PyResult<(u64, u64)> {
+    run(py, || {
+        if capacity == 0 {
+            return Err(Error::domain("capacity must be > 0"));
+        }
+        if legacy {
+            let f = schedutil::next_freq_legacy(util, capacity, ref_freq);
+            return Ok((util.min(capacity), schedutil::resolve_freq(f, &opps, policy_min, policy_max)));
+        }
+        let perf = schedutil::effective_cpu_perf(util.min(capacity), min_perf, capacity);
+        Ok((perf, schedutil::next_freq(perf, capacity, ref_freq, &opps, policy_min, policy_max)))
+    })
+}
+
+/// Add the PELT functions to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(pelt_simulate_arrays, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_simulate_file, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_simulate_csv, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_parse_trace, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_read_trace, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_ftrace, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_decay_load, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_accumulate, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_util_est_update, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_rules, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_cpu_util, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_schedutil, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,159 @@
+//! The PELT/util_est golden files of the kernel oracle (tests/data/pelt, copied from
+//! ../shared/golden/kernel): every value must be reproduced exactly.
+
+use schedlab::pelt::driver::{simulate, Config, Init};
+use schedlab::pelt::row::CsvWriter;
+use schedlab::pelt::signal::{decay_load, SchedAvg};
+use schedlab::pelt::trace::read_trace_csv;
+use schedlab::pelt::util_est::{rule_by_name, Sample, TaskUtilEst, UTIL_AVG_UNCHANGED_MSB};
+use std::path::PathBuf;
+
+fn data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/pelt").join(name)
+}
+
+fn csv_rows(name: &str) -> (Vec<String>, Vec<Vec<u64>>) {
+    let text = std::fs::read_to_string(data(name)).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<String> = lines.next().unwrap().split(',').map(str::to_string).collect();
+    let rows = lines.map(|l| l.split(',').map(|f| f.parse::<u64>().unwrap()).collect()).collect();
+    (header, rows)
+}
+
+#[test]
+fn decay_load_golden() {
+    let (h, rows) = csv_rows("pelt_decay_load.csv");
+    assert_eq!(h, ["val", "n", "decay_load"]);
+    assert!(rows.len() > 3000);
+    for r in &rows {
+        assert_eq!(decay_load(r[0], r[1]), r[2], "decay_load({}, {})", r[0], r[1]);
+    }
+}
+
+#[test]
+fn accumulate_golden() {
+    let (h, rows) = csv_rows("pelt_accumulate.csv");
+    assert_eq!(
+        h,
+        [
+            "step", "delta_ns", "load", "runnable", "running", "ret_sum", "ret_avg", "last_update_time", "load_sum",
+            "runnable_sum", "util_sum", "period_contrib", "load_avg", "runnable_avg", "util_avg"
+        ]
+    );
+    assert_eq!(rows.len(), 20000);
+    // One sched_avg, zeroed, clock at 1000 periods; `now` advances by delta_ns.
+    let mut now: u64 = 1_048_576_000;
+    let mut sa = SchedAvg::at(now);
+    for r in &rows {
+        now += r[1];
+        let ret = sa.update_load_sum(now, r[2], r[3], r[4] != 0);
+        if ret {
+            sa.update_load_avg(1024);
+        }
+        let got = [
+            u64::from(ret),
+            u64::from(ret),
+            sa.last_update_time,
+            sa.load_sum,
+            sa.runnable_sum,
+            u64::from(sa.util_sum),
+            u64::from(sa.period_contrib),
+            sa.load_avg,
+            sa.runnable_avg,
+            sa.util_avg,
+        ];
+        assert_eq!(&got[..], &r[5..], "step {}", r[0]);
+    }
+}
+
+#[test]
+fn util_est_update_golden() {
+    let (h, rows) = csv_rows("util_est_update.csv");
+    assert_eq!(
+        h,
+        ["step", "cpu_cap", "ewma_in", "flag_in", "util_avg", "runnable_avg", "task_sleep", "ewma_out", "flag_out"]
+    );
+    assert_eq!(rows.len(), 20000);
+    let rule = rule_by_name("6.12").unwrap();
+    for r in &rows {
+        let mut ue = TaskUtilEst { ewma: r[2] as u32 | if r[3] != 0 { UTIL_AVG_UNCHANGED_MSB } else { 0 }, enqueued: 0 };
+        rule.update(&mut ue, r[6] != 0, Sample { util_avg: r[4], runnable_avg: r[5], cpu_cap: r[1] });
+        assert_eq!((u64::from(rule.ewma(&ue)), u64::from(rule.unchanged(&ue))), (r[7], r[8]), "step {}", r[0]);
+    }
+}
+
+fn replay(trace: &str, init: Init, util_est: bool) -> String {
+    let segs = read_trace_csv(&data(&format!("inputs/pelt_{trace}.csv"))).unwrap();
+    let cfg = Config { init, util_est, ..Config::default() };
+    let mut w = CsvWriter::new(Vec::new(), false, "<memory>").unwrap();
+    simulate(&segs, &cfg, &mut w).unwrap();
+    String::from_utf8(w.finish().unwrap()).unwrap()
+}
+
+fn check(trace: &str, golden: &str, init: Init, util_est: bool) {
+    let want = std::fs::read_to_string(data(golden)).unwrap();
+    let got = replay(trace, init, util_est);
+    if got != want {
+        let (gl, wl): (Vec<&str>, Vec<&str>) = (got.lines().collect(), want.lines().collect());
+        for (i, (g, w)) in gl.iter().zip(&wl).enumerate() {
+            assert_eq!(g, w, "{golden}: first difference at line {}", i + 1);
+        }
+        assert_eq!(gl.len(), wl.len(), "{golden}: row count");
+        panic!("{golden}: differs (line ends?)");
+    }
+}
+
+#[test]
+fn scenario_periodic25() {
+    check("periodic25", "pelt_periodic25.golden.csv", Init::Kernel, true);
+}
+
+#[test]
+fn scenario_periodic50() {
+    check("periodic50", "pelt_periodic50.golden.csv", Init::Kernel, true);
+}
+
+#[test]
+fn scenario_periodic50_init0() {
+    check("periodic50", "pelt_periodic50.init0.golden.csv", Init::Zero, true);
+}
+
+#[test]
+fn scenario_step10to80() {
+    check("step10to80", "pelt_step10to80.golden.csv", Init::Kernel, true);
+}
+
+#[test]
+fn scenario_execl_like() {
+    check("execl_like", "pelt_execl_like.golden.csv", Init::Kernel, true);
+}
+
+#[test]
+fn scenario_execl_like_noue() {
+    check("execl_like", "pelt_execl_like.noue.golden.csv", Init::Kernel, false);
+}
+
+#[test]
+fn scenario_invariance() {
+    check("invariance", "pelt_invariance.golden.csv", Init::Kernel, true);
+}
+
+#[test]
+fn count_rows_is_exact() {
+    use schedlab::pelt::driver::{count_rows, count_rows_by_event};
+    use schedlab::pelt::row::Count;
+    for trace in ["periodic25", "periodic50", "step10to80", "execl_like", "invariance"] {
+        let segs = read_trace_csv(&data(&format!("inputs/pelt_{trace}.csv"))).unwrap();
+        for tick_ns in [4_000_000, 1_000_000, 3_333_333] {
+            let cfg = Config { tick_ns, ..Config::default() };
+            let mut c = Count::default();
+            simulate(&segs, &cfg, &mut c).unwrap();
+            assert_eq!(count_rows(&segs, &cfg), c.0, "{trace} tick {tick_ns}");
+            let rows = schedlab::pelt::simulate_rows(&segs, &cfg).unwrap();
+            let by = count_rows_by_event(&segs, &cfg);
+            for e in schedlab::pelt::Event::ALL {
+                assert_eq!(by[e as usize], rows.iter().filter(|r| r.event == e).count() as u64, "{trace} {e:?}");
+            }
+        }
+    }
+}
