@@ -75,6 +75,9 @@ def _path(p: Any) -> str:
 def load(path: PathLike) -> ResultRoot:
     """Load a commit's multi-result root (``matrix.json[.gz]`` + the axes of ``job.yaml``).
 
+    ``path`` may also be a ``.tar``, ``.tar.gz``/``.tgz``, ``.tar.xz`` or ``.zip`` archive
+    holding one result root (read in memory; a root at its top is named after the file).
+
     Arrays shorter than the run count are zero-filled as lkp does; a malformed matrix
     raises :class:`schedlab.ParseError` naming the file (and line).
 

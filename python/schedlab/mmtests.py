@@ -152,6 +152,9 @@ def compare(directory: str | os.PathLike[str], benchmark: str, names: Sequence[s
             threads: int | None = None) -> MMTestsComparison:
     """``compare-mmtests.pl -d DIRECTORY -b BENCHMARK -n NAMES`` as a comparison.
 
+    ``directory``: the ``work/log`` directory, or a ``.tar``, ``.tar.gz``/``.tgz``,
+    ``.tar.xz`` or ``.zip`` archive of results (read in memory, the ``work/log``
+    directory holding the first run's logs found wherever it is inside).
     ``names`` (a list or "a,b,c"): run names, the first is the baseline.
     ``compat``: the MMTests era to reproduce (None: the newest that knows the
     benchmark and finds the first run's logs in its layout). ``test``: what

@@ -10,7 +10,9 @@ use std::collections::{BTreeMap, BTreeSet};
 pub struct MemTree {
     origin: String,
     files: BTreeMap<String, Vec<u8>>,
-    dirs: BTreeSet<String>,
+    /// directory → the names directly in it (files and directories), so that a
+    /// listing costs what it returns, not the size of the archive
+    dirs: BTreeMap<String, BTreeSet<String>>,
     max_file_bytes: u64,
 }
 
@@ -24,8 +26,8 @@ impl Default for MemTree {
 impl MemTree {
     /// An empty tree named after its archive.
     pub fn new(origin: impl Into<String>) -> Self {
-        let mut dirs = BTreeSet::new();
-        dirs.insert(String::new());
+        let mut dirs = BTreeMap::new();
+        dirs.insert(String::new(), BTreeSet::new());
         MemTree { origin: origin.into(), files: BTreeMap::new(), dirs, max_file_bytes: DEFAULT_MAX_FILE_BYTES }
     }
 
@@ -39,20 +41,21 @@ impl MemTree {
     pub fn add_dir(&mut self, rel: &str) {
         let mut cur = String::new();
         for part in rel.split('/').filter(|p| !p.is_empty()) {
+            self.dirs.entry(cur.clone()).or_default().insert(part.to_string());
             if !cur.is_empty() {
                 cur.push('/');
             }
             cur.push_str(part);
-            self.dirs.insert(cur.clone());
+            self.dirs.entry(cur.clone()).or_default();
         }
     }
 
     /// Add a file (its parent directories too). A later entry of the same name
     /// replaces an earlier one, as extracting the archive would.
     pub fn add_file(&mut self, rel: &str, data: Vec<u8>) {
-        if let Some((parent, _)) = rel.rsplit_once('/') {
-            self.add_dir(parent);
-        }
+        let (parent, name) = rel.rsplit_once('/').unwrap_or(("", rel));
+        self.add_dir(parent);
+        self.dirs.entry(parent.to_string()).or_default().insert(name.to_string());
         self.files.insert(rel.to_string(), data);
     }
 
@@ -86,23 +89,18 @@ impl Tree for MemTree {
     }
 
     fn list(&self, rel: &str) -> Result<Vec<String>> {
-        if !self.dirs.contains(rel) {
-            return Err(Error::Io {
+        match self.dirs.get(rel) {
+            Some(names) => Ok(names.iter().cloned().collect()),
+            None => Err(Error::Io {
                 path: self.display(rel),
                 msg: "no such directory in the archive".to_string(),
                 not_found: true,
-            });
+            }),
         }
-        let prefix = if rel.is_empty() { String::new() } else { format!("{rel}/") };
-        let mut out = BTreeSet::new();
-        let direct = |p: &str| p.strip_prefix(&prefix).filter(|r| !r.is_empty() && !r.contains('/')).map(str::to_string);
-        out.extend(self.files.keys().filter_map(|p| direct(p)));
-        out.extend(self.dirs.iter().filter_map(|p| direct(p)));
-        Ok(out.into_iter().collect())
     }
 
     fn is_dir(&self, rel: &str) -> bool {
-        self.dirs.contains(rel)
+        self.dirs.contains_key(rel)
     }
 
     fn is_file(&self, rel: &str) -> bool {
@@ -125,6 +123,8 @@ mod tests {
         t.add_file("work/log/k2/y", b"2".to_vec());
         assert_eq!(t.list("").unwrap(), vec!["work"]);
         assert_eq!(t.list("work/log").unwrap(), vec!["k1", "k2"]);
+        assert_eq!(t.list("work/log/k2").unwrap(), vec!["y"]);
+        assert!(t.list("work/log/k2/y").is_err() && !t.is_dir("work/log/k2/y"));
         assert!(t.is_dir("work/log/k1/iter-0") && t.is_file("work/log/k2/y"));
         assert_eq!(&*t.read("work/log/k2/y").unwrap(), b"2");
         let e = t.read("nope").unwrap_err().to_string();

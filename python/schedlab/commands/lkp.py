@@ -20,7 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     c = lsub.add_parser("compare", help="the `lkp ncompare` table of BASE against HEAD...",
                         description="Compare commits' multi-result roots (directories with matrix.json[.gz] "
                                     "and run subdirectories with job.yaml) as `lkp ncompare` does; the text is "
-                                    "lkp's byte for byte. Other formats add directions, verdicts and p-values.")
+                                    "lkp's byte for byte. Other formats add directions, verdicts and p-values. "
+                                    "A root may also be a .tar, .tar.gz/.tgz, .tar.xz or .zip archive holding one.")
     c.add_argument("-a", "--all", dest="all_keys", action="store_true", help="every metric, no significance filter")
     c.add_argument("-m", "--more", action="store_true", help="also deny-listed monitors (interrupts, slabinfo, ...)")
     c.add_argument("--format", choices=("text", "csv", "json", "markdown", "html"), default="text")

@@ -21,7 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     msub = p.add_subparsers(dest="mmtests_command", metavar="SUBCOMMAND")
     c = msub.add_parser("compare", help="compare runs of a benchmark in a work/log tree",
                         description="The flags of compare-mmtests.pl; text output is byte-identical to it.")
-    c.add_argument("-d", "--directory", required=True, help="the MMTests work/log directory")
+    c.add_argument("-d", "--directory", required=True,
+                   help="the MMTests work/log directory, or a .tar, .tar.gz/.tgz, .tar.xz or .zip archive holding it")
     c.add_argument("-b", "--benchmark", required=True, help="benchmark name, e.g. netperf-udp, tbench4, schbench")
     c.add_argument("-n", "--names", required=True, help="comma-separated run names; the first is the baseline")
     c.add_argument("--print-ratio", action="store_true", help="the ratio table with its Gmean line")
