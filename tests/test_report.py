@@ -42,6 +42,13 @@ def test_summary_has_the_lkp_regression_and_the_pelt_replay(example_run):
     assert "exactly the task's own util_est: it is counted twice" in stdout
 
 
+def test_summary_has_the_idle_governors(example_run):
+    stdout, _ = example_run
+    for gov in ("menu 6.12", "teo 6.12", "menu 6.1", "teo 6.1", "menu 4.18", "teo 5.1"):
+        assert re.search(rf"  {gov}: too deep \d+ \(", stdout), gov
+    assert re.search(r"menu 6\.12 and teo 6\.12 disagree on \d+ of 2000 periods \(menu C6 where teo C1E", stdout)
+
+
 def test_html_is_self_contained_and_renders(example_run):
     _, html_file = example_run
     page = html_file.read_text()
@@ -50,7 +57,7 @@ def test_html_is_self_contained_and_renders(example_run):
     check = render(html_file)
     assert check["errors"] == []
     assert check["tables"] >= 4
-    assert check["figures"] >= 5 and check["drawn"] == check["figures"]
+    assert check["figures"] >= 7 and check["drawn"] == check["figures"]
 
 
 def test_report_on_paths_and_bad_paths(tmp_path):

@@ -88,3 +88,58 @@ def test_json_errors():
         Comparison.from_json('{"schema": 1, "tool": "x", "kernels": ["a", "b"], "rows": [{"name": "r", "cells": [{}]}]}')
     nan = Comparison(tool="x", kernels=["a"], rows=[Row(name="r", cells=[Cell(value=math.nan)])])
     assert json.loads(nan.to_json())["rows"][0]["cells"][0]["value"] is None
+
+
+SCHEMA = None
+
+
+def schema():
+    import json as _json
+    from pathlib import Path
+
+    global SCHEMA
+    if SCHEMA is None:
+        SCHEMA = _json.loads((Path(__file__).parent.parent / "schemas" / "comparison.schema.json").read_text())
+    return SCHEMA
+
+
+def _validate(c):
+    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema.validate(json.loads(c.to_json()), schema())
+
+
+def test_every_tool_writes_schema_valid_json(data_dir):
+    from schedlab import examples, lkp, mmtests
+
+    log = examples.path("mmtests", "work", "log")
+    _validate(mmtests.compare(log, "netperf-udp", ["4.18.0-menu", "4.18.0-teo-v6"], compat="2025", test="welch"))
+    _validate(mmtests.compare(log, "hackbench-process-pipes", ["4.18.0-menu", "4.18.0-teo-v1"], compat="2025",
+                              print_ratio=True))
+    roots = sorted(p for p in examples.path("lkp").iterdir() if p.is_dir())
+    _validate(lkp.compare(*roots))
+    for t in parse_amd((data_dir / AMD).read_text()):
+        _validate(t)
+
+
+@pytest.mark.parametrize("seed,tool", [
+    ("amd-normalized.txt", "amd"),
+    ("lkp-report-unixbench-execl.txt", "lkp"),
+    ("mmtests-sockperf-udp-throughput.txt", "mmtests"),
+    ("mmtests-netperf-udp.txt", "mmtests"),
+    ("mmtests-tbench4.txt", "mmtests"),
+    ("mmtests-dbench4.txt", "mmtests"),
+])
+def test_every_posted_table_parses_renders_and_parses_back(data_dir, seed, tool):
+    from schedlab.table import parse
+
+    def numbers(cs):
+        return [[(r.group, r.name, [(c.value, c.spread, c.change) for c in r.cells]) for r in t.rows] for t in cs]
+
+    tables = parse((data_dir / "seeds" / seed).read_text())
+    assert tables and all(t.tool == tool for t in tables)
+    assert sum(len(t.rows) for t in tables) > 3
+    again = parse("\n".join(t.to_text() for t in tables))
+    assert numbers(again) == numbers(tables)
+    for t in tables:
+        _validate(t)
+        assert Comparison.from_json(t.to_json()).to_text() == t.to_text()

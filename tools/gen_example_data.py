@@ -227,11 +227,12 @@ def gen_lkp(rng: np.random.Generator) -> None:
 
 
 # --------------------------------------------------------------------- idle
-STATES = """name,exit_latency_us,target_residency_us,flags
-POLL,0,0,P
-C1,2,2,-
-C1E,10,20,-
-C6,133,600,-
+# intel_idle-like latencies; power per state is illustrative, for the energy estimate
+STATES = """name,exit_latency_us,target_residency_us,flags,power_mw
+POLL,0,0,P,3000
+C1,2,2,-,1200
+C1E,10,20,-,900
+C6,133,600,-,100
 """
 
 

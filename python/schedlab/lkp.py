@@ -33,6 +33,7 @@ __all__ = [
     "run_stats",
     "unite",
     "parse_report",
+    "parse_comparison",
     "text_plot",
     "gnuplot_script",
 ]
@@ -243,6 +244,22 @@ def parse_report(text: str) -> "pd.DataFrame":
         df[c] = pd.to_numeric(df[c], errors="coerce").astype("float64")
     df.attrs["commits"] = rep["commits"]
     return df
+
+
+def parse_comparison(text: str) -> LkpComparison:
+    """A pasted ``%stddev %change`` table as a :class:`~schedlab.table.Comparison`:
+    value, ``spread`` (the printed ±%), ``change`` and schedlab's direction per metric;
+    ``.to_text()`` prints it back in lkp's layout.
+
+    >>> c = parse_comparison('''
+    ...      4626           -9.9%       4167        unixbench.score
+    ... ''')
+    >>> c.rows[0].name, c.rows[0].direction, c.rows[0].cells[1].change
+    ('unixbench.score', 'higher', -9.9)
+    """
+    c = Comparison.from_json(_core.lkp_parse_report_comparison(text))
+    return LkpComparison(tool=c.tool, kernels=c.kernels, rows=c.rows, benchmark=c.benchmark,
+                         meta=c.meta, schema=c.schema)
 
 
 def text_plot(title: str, bad: Sequence[float], good: Sequence[float]) -> str:

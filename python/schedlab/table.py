@@ -33,7 +33,7 @@ from .errors import ParseError
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["SCHEMA_VERSION", "Cell", "Row", "Comparison", "register_text_renderer", "parse_amd"]
+__all__ = ["SCHEMA_VERSION", "Cell", "Row", "Comparison", "register_text_renderer", "parse_amd", "parse"]
 
 #: Version of the JSON form (the same as the Rust core's ``table::SCHEMA_VERSION``).
 SCHEMA_VERSION = 1
@@ -255,3 +255,23 @@ def parse_amd(text: str) -> list[Comparison]:
 
 
 register_text_renderer("amd", lambda c: c.to_amd())
+
+
+def parse(text: str) -> list[Comparison]:
+    """Parse any comparison table people paste into mail, by its look: AMD's
+    normalised tables (``[pct imp](CV)``), an lkp ``%stddev %change`` report, or an
+    MMTests compare table (aligned or whitespace-collapsed, with or without ``*``
+    markers). Returns one :class:`Comparison` per table found.
+
+    >>> [c.tool for c in parse("a b\\nAmean 1 10.00 ( 0.00%) 9.00 ( 10.00%)\\n")]
+    ['mmtests']
+    """
+    if "[pct imp](CV)" in text:
+        return parse_amd(text)
+    if "%stddev" in text or "%change" in text:
+        from .lkp import parse_comparison
+
+        return [parse_comparison(text)]
+    from .mmtests import parse_compare
+
+    return [parse_compare(text)]

@@ -178,3 +178,44 @@ mod tests {
         assert_eq!(r.rows[0].cells[0].value, Some(2.866e8));
     }
 }
+
+/// A parsed report as a [`crate::table::Comparison`] (tool "lkp"): one row per metric
+/// (failure rows in group `fail:runs`, value = fail count, `n` = runs), the printed
+/// mean as value, the printed `± N%` as spread N + 0.5 (the robot truncates the
+/// percentage, so the true value lies in [N, N+1); the midpoint also prints back as
+/// `± N%`), the printed change (percent, or absolute
+/// for `%` and perf-profile keys), and schedlab's direction for the metric family.
+/// Kernels are the parsed commit labels, or `base`, `head1`, ... when none were found.
+/// [`super::comparison::render_comparison`] prints it back in lkp's layout.
+pub fn to_comparison(report: &Report) -> crate::table::Comparison {
+    use crate::table::{Cell, ChangeKind, Comparison, Row};
+    let width = report.rows.iter().map(|r| r.cells.len()).max().unwrap_or(2).max(1);
+    let kernels: Vec<String> = if report.commits.len() == width {
+        report.commits.clone()
+    } else {
+        std::iter::once("base".to_string()).chain((1..width).map(|i| format!("head{i}"))).collect()
+    };
+    let mut c = Comparison::new("lkp", "", kernels);
+    c.meta.insert("lkp.source".into(), "parsed report".into());
+    for r in &report.rows {
+        let failure = r.section == "failure";
+        let mut cells: Vec<Cell> = r
+            .cells
+            .iter()
+            .map(|rc| Cell { value: rc.value, spread: rc.stddev_pct.map(|p| p + 0.5), n: rc.runs, ..Default::default() })
+            .collect();
+        cells.resize_with(width, Cell::default);
+        for (cell, ch) in cells.iter_mut().skip(1).zip(&r.changes) {
+            cell.change = Some(*ch);
+        }
+        c.rows.push(Row {
+            group: if failure { super::comparison::FAIL_GROUP.to_string() } else { String::new() },
+            name: r.metric.clone(),
+            direction: super::direction::direction(&r.metric),
+            change_kind: if r.absolute { ChangeKind::Absolute } else { ChangeKind::Percent },
+            unit: None,
+            cells,
+        });
+    }
+    c
+}

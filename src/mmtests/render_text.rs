@@ -66,8 +66,11 @@ fn render_table(c: &Comparison) -> String {
             groups.push(&r.group);
         }
     }
-    // Compare.pm builds (value, percentage) formats for (number of statistics + 2) runs
-    let formatted_runs = groups.len() + 2;
+    // Compare.pm builds (value, percentage) formats for (number of statistics + 2) runs.
+    // A table parsed from mail is usually an excerpt (a few statistics of the full
+    // set), so its statistic count says nothing about the formats: print them all.
+    let parsed = c.meta.get("mmtests.source").is_some_and(|s| s == "parsed");
+    let formatted_runs = if parsed { usize::MAX } else { groups.len() + 2 };
     let mut out = header(c, l1 + l2 + 1, fl);
     for r in &c.rows {
         out.push_str(&pad(&r.group, l1, true));

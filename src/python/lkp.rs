@@ -103,6 +103,12 @@ fn lkp_parse_report(py: Python<'_>, text: String) -> PyResult<String> {
     })
 }
 
+/// A pasted report as a Comparison (JSON, schema v1).
+#[pyfunction]
+fn lkp_parse_report_comparison(py: Python<'_>, text: String) -> PyResult<String> {
+    run(py, || parse_report::to_comparison(&parse_report::parse_report(&text)).to_json())
+}
+
 /// The 80×20 ASCII plot (and, with `script`, the gnuplot script instead).
 #[pyfunction]
 #[pyo3(signature = (title, bad, good, script=false))]
@@ -123,6 +129,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lkp_unite, m)?)?;
     m.add_function(wrap_pyfunction!(lkp_run_dirs, m)?)?;
     m.add_function(wrap_pyfunction!(lkp_parse_report, m)?)?;
+    m.add_function(wrap_pyfunction!(lkp_parse_report_comparison, m)?)?;
     m.add_function(wrap_pyfunction!(lkp_text_plot, m)?)?;
     Ok(())
 }

@@ -36,6 +36,8 @@ def build(paths: list[str | os.PathLike[str]], baseline: str | None = None, exam
             groups.setdefault(root.parent, []).append(root)
         for roots in groups.values():
             sections.lkp_section(r, sorted(roots), baseline)
+    if inputs.idle_traces:
+        sections.idle_section(r, inputs.idle_traces, inputs.idle_states)
     if inputs.task_traces:
         sections.pelt_section(r, inputs.task_traces)
     for hook in _EXTRA_SECTIONS:

@@ -144,3 +144,69 @@ def pelt_section(report: Report, traces: Sequence[Path]) -> None:
         ax.legend(fontsize=7, loc="lower right")
         fig.tight_layout()
         s.figure(fig, caption=f"{path.name}: the task's signals and what the waking task's CPU looks like")
+
+
+IDLE_GOVERNORS = ["menu@6.12", "teo@6.12", "menu@6.1", "teo@6.1", "menu@4.18", "teo@5.1"]
+
+
+def idle_section(report: Report, traces: Sequence[Path], states: Sequence[Path]) -> None:
+    """Every idle trace replayed by menu and teo of several kernel versions on the
+    state table found beside it: per-state usage, too-deep (above) and too-shallow
+    (below) entries, exit latency paid, energy where the table has power numbers,
+    and where the two 6.12 governors disagree."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from .. import idle
+
+    s = report.section("cpuidle governors: menu vs teo")
+    table = states[0] if states else "intel-skx"
+    s.paragraph(f"State table: {table if isinstance(table, str) else table.name}. Each trace is replayed "
+                f"with the kernel's own governor code of: {', '.join(g.replace('@', ' ') for g in IDLE_GOVERNORS)}.")
+    for trace in traces:
+        summ = idle.compare_summary(IDLE_GOVERNORS, trace, table)
+        n = int(summ.xs("usage", axis=1, level=1).iloc[:, 0].sum())
+        s.heading(f"{trace.name} ({n} idle periods)")
+        govs = list(dict.fromkeys(summ.columns.get_level_values(0)))
+        lines = []
+        for g in govs:
+            above = int(summ[(g, "above")].sum())
+            below = int(summ[(g, "below")].sum())
+            lat = int(summ[(g, "exit_latency_ns")].sum()) / 1e6
+            energy = summ[(g, "energy_uj")].sum(min_count=1)
+            e = f", energy {energy / 1e3:.1f} mJ" if energy == energy else ""
+            lines.append(f"  {g}: too deep {above} ({100 * above / n:.1f}%), too shallow {below} "
+                         f"({100 * below / n:.1f}%), exit latency paid {lat:.2f} ms{e}")
+        s.paragraph(f"{trace.name}: too deep = woke before the state's target residency (the kernel's "
+                    "'above'); too shallow = a deeper state would have fit ('below').")
+        for line in lines:
+            s.summary_line(line)
+        s.text("\n".join(lines), in_summary=False)
+        side = idle.compare(["menu@6.12", "teo@6.12"], trace, table)
+        m_state, t_state = side[("menu 6.12", "state")], side[("teo 6.12", "state")]
+        differ = m_state != t_state
+        if differ.any():
+            pairs = (m_state[differ] + " -> " + t_state[differ]).value_counts().head(3)
+            top = "; ".join(f"menu {k.split(' -> ')[0]} where teo {k.split(' -> ')[1]}: {v}x" for k, v in pairs.items())
+            teo_deep = int(side[("teo 6.12", "above")][differ].sum())
+            menu_deep = int(side[("menu 6.12", "above")][differ].sum())
+            s.paragraph(f"menu 6.12 and teo 6.12 disagree on {int(differ.sum())} of {n} periods ({top}); in those, "
+                        f"menu went too deep {menu_deep} times and teo {teo_deep} times.")
+        usage = summ.xs("usage", axis=1, level=1)
+        fig, axes = plt.subplots(1, 2, figsize=(10, 3.2))
+        left = np.zeros(len(govs))
+        for state in usage.index:
+            vals = usage.loc[state].to_numpy() / n * 100
+            axes[0].barh(govs, vals, left=left, label=state)
+            left += vals
+        axes[0].set_xlabel("% of idle periods")
+        axes[0].legend(fontsize=7, ncol=len(usage.index), loc="lower center", bbox_to_anchor=(0.5, 1.0))
+        ab = summ.xs("above", axis=1, level=1).sum()
+        be = summ.xs("below", axis=1, level=1).sum()
+        y = np.arange(len(govs))
+        axes[1].barh(y - 0.2, ab.to_numpy(), height=0.4, label="too deep (above)")
+        axes[1].barh(y + 0.2, be.to_numpy(), height=0.4, label="too shallow (below)")
+        axes[1].set_yticks(y, govs)
+        axes[1].legend(fontsize=7)
+        fig.tight_layout()
+        s.figure(fig, caption=f"{trace.name}: states chosen, and wrong-depth entries, per governor")
