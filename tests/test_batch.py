@@ -318,6 +318,9 @@ def test_mmtests_and_lkp_compare_read_archives(archives):
 
 def test_schema_documents_every_field(archives):
     s = batch.schema()
+    # the package ships the repository's schema unchanged
+    repo = Path(__file__).parent.parent / "schemas" / "batch-result.schema.json"
+    assert Path(batch.SCHEMA_PATH).read_bytes() == repo.read_bytes()
     r = batch.run([archives["tar"]["legacy"]], "6.8-vanilla")
     assert set(s["required"]) == set(r.data)
     assert set(s["$defs"]["row"]["required"]) == set(r.rows[0])

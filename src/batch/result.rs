@@ -1,5 +1,5 @@
 //! [`BatchResult`]: the one result of a batch run, serialised as the versioned
-//! JSON document described by `python/schedlab/schemas/batch-result.schema.json`
+//! JSON document described by `schemas/batch-result.schema.json`
 //! (schema `schedlab-batch`, version [`RESULT_VERSION`]; docs/batch.md).
 
 use super::options::{FailOn, Options};
