@@ -186,6 +186,8 @@ def test_exit_codes_follow_fail_on_alpha_and_min_change(archives):
     assert code == 2 and "baseline 'nosuchcommit'" in err and BASE_A in err
     code, _, err = run_cli(*args, "--baseline", BASE_A, "--alpha", "2")
     assert code == 2 and "alpha" in err
+    code, _, err = run_cli(*args, "--baseline", BASE_A, "-o", "/nonexistent/dir/r.json")
+    assert code == 2 and "cannot write /nonexistent/dir/r.json" in err
 
 
 def test_junit_parses_back_with_one_testcase_per_metric(archives, tmp_path):
