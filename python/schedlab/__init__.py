@@ -21,7 +21,6 @@ Submodules load on first use, so ``import schedlab`` stays fast:
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
 
 from .errors import (
     DomainError,
@@ -45,6 +44,7 @@ __all__ = [
     *(m for m in _SUBMODULES if m != "cli"),
 ]
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (fast CLI start)
 if TYPE_CHECKING:  # pragma: no cover
     from . import stats as stats
     from . import table as table
@@ -56,7 +56,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from . import distributed as distributed
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     if name in _SUBMODULES:
         module = importlib.import_module(f".{name}", __name__)
         globals()[name] = module

@@ -19,15 +19,16 @@ from .commands import COMMANDS
 from .errors import SchedlabError
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand registered."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every subcommand registered (or just ``only``:
+    the command line names one command, so only its module is imported)."""
     parser = argparse.ArgumentParser(
         prog="schedlab",
         description="Kernel performance results, statistics and scheduler/cpuidle simulation.",
     )
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
+    for name in COMMANDS if only is None else (only,):
         importlib.import_module(f".commands.{name}", __package__).register(sub)
     return parser
 
@@ -39,7 +40,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     unixbench-execl...
     True
     """
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
     args = parser.parse_args(argv)
     if args.version:
         from . import __version__

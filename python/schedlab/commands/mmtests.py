@@ -56,9 +56,22 @@ def _emit(c, fmt: str) -> None:
 
 
 def run_compare(args: argparse.Namespace) -> int:
+    names = [n for n in args.names.split(",") if n]
+    if args.format == "text":
+        # the text path goes straight to the core: no pandas, no dataclasses, fast start
+        import os
+
+        from .. import _core
+
+        _js, text, _era, warnings = _core.mmtests_compare(os.fspath(args.directory), args.benchmark, names,
+                                                          args.compat, args.print_ratio, args.sub_heading,
+                                                          args.test, args.alpha, None)
+        for w in warnings:
+            print(f"schedlab mmtests: warning: {w}", file=sys.stderr)
+        sys.stdout.write(text)
+        return 0
     from .. import mmtests
 
-    names = [n for n in args.names.split(",") if n]
     c = mmtests.compare(args.directory, args.benchmark, names, args.compat, print_ratio=args.print_ratio,
                         sub_heading=args.sub_heading, test=args.test, alpha=args.alpha)
     for w in c.warnings:

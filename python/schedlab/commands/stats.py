@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from importlib import resources
 from pathlib import Path
 
 EXAMPLE_FILES = ("unixbench-execl-base.txt", "unixbench-execl-head.txt")
@@ -35,8 +34,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _example_paths() -> list[Path]:
-    base = resources.files("schedlab") / "data" / "example"
-    return [Path(str(base / name)) for name in EXAMPLE_FILES]
+    from ..examples import path
+
+    return [path(name) for name in EXAMPLE_FILES]
 
 
 def _fmt(v: float, width: int = 10) -> str:
