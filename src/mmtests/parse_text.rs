@@ -32,6 +32,32 @@ fn number(s: &str) -> Option<f64> {
     }
 }
 
+/// Two or more `%.2f` numbers (or `NaN`/`Inf`, signed) written without a space
+/// between them, as MMTests prints the columns past its formatted ones when a value
+/// fills its field; None unless the whole word is such numbers.
+fn split_fused(w: &str) -> Option<Vec<f64>> {
+    let mut out = Vec::new();
+    let mut s = w;
+    while !s.is_empty() {
+        let sign = usize::from(s.starts_with(['-', '+']));
+        let body = s.get(sign..)?;
+        let len = if body.starts_with("NaN") || body.starts_with("Inf") {
+            3
+        } else {
+            let int = body.bytes().take_while(u8::is_ascii_digit).count();
+            let frac = body.get(int + 1..)?.bytes().take_while(u8::is_ascii_digit).count();
+            if int == 0 || body.as_bytes().get(int) != Some(&b'.') || frac < 2 {
+                return None;
+            }
+            int + 3
+        };
+        let (piece, rest) = s.split_at_checked(sign + len)?;
+        out.push(number(piece)?);
+        s = rest;
+    }
+    (out.len() >= 2).then_some(out)
+}
+
 fn decimals(s: &str) -> usize {
     s.split_once('.').map(|(_, f)| f.bytes().take_while(u8::is_ascii_digit).count()).unwrap_or(0)
 }
@@ -55,7 +81,12 @@ fn tokens(s: &str) -> Vec<Tok> {
         }
         match number(w) {
             Some(v) => out.push(Tok::Num(v, decimals(w))),
-            None => out.push(Tok::Word(w.clone())),
+            None => match split_fused(w) {
+                // MMTests' unformatted columns are %{FL}.2f fields side by side: a
+                // value as wide as the field touches its neighbour ("5200000.00-519999900.00")
+                Some(vs) => out.extend(vs.into_iter().map(|v| Tok::Num(v, 2))),
+                None => out.push(Tok::Word(w.clone())),
+            },
         }
         w.clear();
     };
@@ -87,13 +118,48 @@ struct Parsed {
     norm: Option<Option<f64>>,
 }
 
+/// What a row's cells look like.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RowKind {
+    /// A statistic row: `v ( p%)` / `v * p%*`, then `v p` pairs past the formatted runs.
+    Table,
+    /// `Ratio op`: `v (p%) (ns)`, then `v p n` triples past the formatted runs.
+    Ratio,
+    /// Dmean/Dmin/Dmax/Gmean: bare values.
+    Bare,
+}
+
 /// Cells of a table row: `v ( p%)` / `v * p%*`, ratio rows `v (p%) (ns)`, or
-/// bare values (Dmean/Gmean rows). None if the tokens are not a row.
-fn cells(toks: &[Tok]) -> Option<Vec<Parsed>> {
+/// bare values (Dmean/Gmean rows). compare-mmtests.pl formats only its first few runs
+/// (statistics + 2, or ratio operations + 1) this way and prints the others as bare
+/// `%.2f` fields: `v p` per run in a table, `v p n` in a ratio table. None if the
+/// tokens are not a row.
+fn cells(toks: &[Tok], kind: RowKind) -> Option<Vec<Parsed>> {
+    let mut out = cells_as_printed(toks)?;
+    let formatted = |c: &Parsed| c.change.is_some() || c.norm.is_some();
+    let first_bare = out.iter().position(|c| !formatted(c));
+    if let (Some(fb), RowKind::Table | RowKind::Ratio) = (first_bare, kind) {
+        if fb > 0 {
+            let tail = out.split_off(fb);
+            let group = if kind == RowKind::Ratio { 3 } else { 2 };
+            if tail.iter().any(formatted) || tail.len() % group != 0 {
+                return None;
+            }
+            for ch in tail.chunks(group) {
+                let (Some(v), Some(p)) = (ch.first(), ch.get(1)) else { return None };
+                let norm = ch.get(2).map(|n| if n.value.is_nan() { None } else { Some(n.value) });
+                out.push(Parsed { value: v.value, decimals: v.decimals, change: Some(p.value), star: false, norm });
+            }
+        }
+    }
+    Some(out)
+}
+
+fn cells_as_printed(toks: &[Tok]) -> Option<Vec<Parsed>> {
     let mut out = Vec::new();
     let mut i = 0;
-    while i < toks.len() {
-        let Tok::Num(v, d) = toks[i] else { return None };
+    while let Some(tok) = toks.get(i) {
+        let Tok::Num(v, d) = *tok else { return None };
         i += 1;
         let mut cell = Parsed { value: v, decimals: d, change: None, star: false, norm: None };
         match (toks.get(i), toks.get(i + 1), toks.get(i + 2), toks.get(i + 3)) {
@@ -137,10 +203,26 @@ fn data_row(lineno: usize, line: &str) -> Option<DataRow> {
     let rest_start = line.find(&group)? + group.len();
     let rest = &line[rest_start..];
     let name_at = rest.find(&name)? + name.len();
-    let toks = tokens(&rest[name_at..]);
-    let cells = cells(&toks)?;
-    let ratio = group == "Ratio" || matches!(group.as_str(), "Dmean" | "Dmin" | "Dmax" | "Gmean");
+    let toks = tokens(rest.get(name_at..)?);
+    let kind = match group.as_str() {
+        "Ratio" => RowKind::Ratio,
+        "Dmean" | "Dmin" | "Dmax" | "Gmean" => RowKind::Bare,
+        _ => RowKind::Table,
+    };
+    let cells = cells(&toks, kind)?;
+    let ratio = kind != RowKind::Table;
     Some(DataRow { line: lineno, group, name, cells, ratio })
+}
+
+/// A line starting with a statistic MMTests prints and a number: meant as a row.
+fn looks_like_stat_row(line: &str) -> bool {
+    let mut it = line.split_whitespace();
+    let (Some(first), Some(_), Some(third)) = (it.next(), it.next(), it.next()) else { return false };
+    let stat = matches!(
+        first,
+        "Ratio" | "Dmean" | "Dmin" | "Dmax" | "Gmean" | "Min" | "Max" | "Amean" | "Hmean" | "Stddev" | "CoeffVar"
+    ) || ["BAmean-", "BHmean-", "HStddev", "HCoeffVar", "SubAmean", "SubmeanCI"].iter().any(|p| first.starts_with(p));
+    stat && (number(third).is_some() || split_fused(third).is_some())
 }
 
 fn is_rule(line: &str) -> bool {
@@ -221,6 +303,10 @@ pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
             }
             first_data.get_or_insert(i);
             rows.push(r);
+        } else if first_data.is_none() && looks_like_stat_row(l) {
+            // a row that cannot be read must not pass for a header line (its kernels
+            // would be renamed and the row lost)
+            return Err(Error::parse(Some(source), Some(i + 1), format!("cannot read this table row: '{}'", l.trim())));
         } else if first_data.is_some() && !l.trim().is_empty() && !is_rule(l) {
             let looks_like_row = l.contains('%') || l.contains("Ratio");
             if looks_like_row {
@@ -418,6 +504,43 @@ Hmean     send-64        421.71 (   0.00%)      409.46 *  -2.90%*
         assert_eq!(c.rows[1].cells[1].significant, Some(true));
         assert_eq!(c.meta["mmtests.field_length"], "12");
         assert_eq!(super::super::render_text::render(&c), ALIGNED);
+    }
+
+    /// compare-mmtests.pl (MMTests 93946ac6) `--print-ratio` output of
+    /// tests/data/mmtests/fuzz case12: runs past the second are bare `%.2f` fields
+    /// that touch when a value fills its field.
+    const RATIO_TAIL: &str = "                             v                     v2                     v3                     v4
+                            v1                      x                      y                      z
+Ratio 2      1.0000 (0.00%) (NaNs)4963602.6545 (-496360165.45%) (NaNs)  5200000.00-519999900.00         NaN     6445.73  -644472.73         NaN
+Gmean Lower      1.0000                 4963602.6545                   5200000.00                             6445.73                        
+";
+
+    #[test]
+    fn unformatted_runs_are_read_not_lost() {
+        let c = parse_compare(RATIO_TAIL, "<oracle>").unwrap();
+        assert_eq!(c.kernels, ["v1", "v2-x", "v3-y", "v4-z"]);
+        assert_eq!(c.rows.len(), 2);
+        let r = &c.rows[0];
+        assert_eq!((r.group.as_str(), r.name.as_str()), ("Ratio", "2"));
+        assert_eq!(r.cells[2].value, Some(5200000.00));
+        assert_eq!(r.cells[2].change, Some(-519999900.00));
+        assert_eq!(r.cells[2].spread, None);
+        assert_eq!((r.cells[3].value, r.cells[3].change), (Some(6445.73), Some(-644472.73)));
+        assert_eq!(c.rows[1].cells[3].value, Some(6445.73));
+        assert_eq!(super::super::render_text::render(&c), RATIO_TAIL);
+        // a table row MMTests prints past its formatted runs: `v p` pairs
+        let t = "a b c\nx y z\nAmean 1 10.00 ( 0.00%) 9.00 ( 10.00%) 8.00 20.00\n";
+        let c = parse_compare(t, "<t>").unwrap();
+        assert_eq!((c.rows[0].cells[2].value, c.rows[0].cells[2].change), (Some(8.0), Some(20.0)));
+        // an unreadable row before the first readable one is an error, not a header line
+        let bad = RATIO_TAIL.replace("-519999900.00", "-5199x9900.00");
+        let e = parse_compare(&bad, "<oracle>").unwrap_err().to_string();
+        assert!(e.starts_with("<oracle>:3: cannot read this table row"), "{e}");
+        assert_eq!(split_fused("5200000.00-519999900.00"), Some(vec![5200000.0, -519999900.0]));
+        let v = split_fused("1.00NaN").unwrap();
+        assert!(v.len() == 2 && v[0] == 1.0 && v[1].is_nan());
+        assert_eq!(split_fused("1.0"), None);
+        assert_eq!(split_fused("12.345"), None);
     }
 
     #[test]
