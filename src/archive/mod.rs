@@ -57,22 +57,39 @@ pub fn detect(path: &Path) -> Result<Kind> {
             Err(e) => return Err(Error::io(path, &e)),
         }
     }
-    let head = &head[..n];
     let name = path.display().to_string();
+    kind_of(head.get(..n).unwrap_or_default()).ok_or_else(|| {
+        Error::parse(Some(&name), None, "not a directory or a supported archive (expected tar, tar.gz, tar.xz or zip)")
+    })
+}
+
+/// The archive kind of a file starting with `head` (at least its first 262 bytes
+/// when there are that many), by magic bytes; None for anything else.
+pub fn kind_of(head: &[u8]) -> Option<Kind> {
     if head.starts_with(&[0x1f, 0x8b]) {
-        Ok(Kind::TarGz)
+        Some(Kind::TarGz)
     } else if head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0x00]) {
-        Ok(Kind::TarXz)
+        Some(Kind::TarXz)
     } else if head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06") {
-        Ok(Kind::Zip)
-    } else if head.len() >= 262 && &head[257..262] == b"ustar" {
-        Ok(Kind::Tar)
+        Some(Kind::Zip)
+    } else if head.get(257..262) == Some(b"ustar") {
+        Some(Kind::Tar)
     } else {
-        Err(Error::parse(
-            Some(&name),
-            None,
-            "not a directory or a supported archive (expected tar, tar.gz, tar.xz or zip)",
-        ))
+        None
+    }
+}
+
+/// Read an archive held in memory (kind by magic bytes, as [`detect`]), bounded by
+/// `limits`; `name` labels errors.
+pub fn read_bytes(bytes: &[u8], name: &str, limits: &Limits) -> Result<MemTree> {
+    let kind = kind_of(bytes).ok_or_else(|| {
+        Error::parse(Some(name), None, "not a supported archive (expected tar, tar.gz, tar.xz or zip)")
+    })?;
+    match kind {
+        Kind::Zip => zipfile::read_from(std::io::Cursor::new(bytes), name, limits),
+        Kind::TarGz => tarball::read_from(Box::new(flate2::read::MultiGzDecoder::new(bytes)), name, limits),
+        Kind::TarXz => tarball::read_from(Box::new(xz2::read::XzDecoder::new_multi_decoder(bytes)), name, limits),
+        Kind::Tar | Kind::Dir => tarball::read_from(Box::new(bytes), name, limits),
     }
 }
 

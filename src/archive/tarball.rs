@@ -21,7 +21,7 @@ pub fn read(path: &Path, limits: &Limits) -> Result<MemTree> {
 }
 
 /// Read a tar stream; `name` labels errors.
-pub fn read_from(reader: Box<dyn Read>, name: &str, limits: &Limits) -> Result<MemTree> {
+pub fn read_from<'a>(reader: Box<dyn Read + 'a>, name: &str, limits: &Limits) -> Result<MemTree> {
     // a failure between entries names the last entry read, so that the message
     // says where in the archive the damage starts
     let corrupt = |e: std::io::Error, last: &Option<String>| {

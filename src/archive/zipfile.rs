@@ -4,7 +4,7 @@ use super::limits::{read_bounded, Limits};
 use super::memory::MemTree;
 use super::path::normalize;
 use crate::error::{Error, Result};
-use std::io::BufReader;
+use std::io::{BufReader, Read, Seek};
 use std::path::Path;
 
 /// Read the zip archive at `path`. Sizes are bounded by what is actually
@@ -12,8 +12,15 @@ use std::path::Path;
 pub fn read(path: &Path, limits: &Limits) -> Result<MemTree> {
     let name = path.display().to_string();
     let file = std::fs::File::open(path).map_err(|e| Error::io(path, &e))?;
+    read_from(BufReader::new(file), &name, limits)
+}
+
+/// Read a zip archive from any seekable reader (a file, bytes in memory); `name`
+/// labels errors.
+pub fn read_from<R: Read + Seek>(reader: R, name: &str, limits: &Limits) -> Result<MemTree> {
+    let name = name.to_string();
     let corrupt = |e: zip::result::ZipError| Error::parse(Some(&name), None, format!("corrupt zip archive: {e}"));
-    let mut archive = zip::ZipArchive::new(BufReader::new(file)).map_err(|e| {
+    let mut archive = zip::ZipArchive::new(reader).map_err(|e| {
         Error::parse(Some(&name), None, format!("central directory: corrupt zip archive: {e}"))
     })?;
     if archive.len() as u64 > limits.max_entries {
