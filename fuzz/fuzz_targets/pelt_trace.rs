@@ -1,0 +1,3 @@
+//! Fuzz target `pelt_trace`: see [`schedlab_fuzz::checks::pelt::trace`] for what it checks.
+#![no_main]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| schedlab_fuzz::checks::pelt::trace(data));

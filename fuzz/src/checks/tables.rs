@@ -1,0 +1,155 @@
+//! The table formats people paste into mail: AMD's normalised tables, MMTests'
+//! compare tables, lkp's `%stddev %change` reports, and schedlab's own JSON form of
+//! a [`Comparison`]. Each is parsed, rendered, parsed again: the data must agree to
+//! the precision the format prints, and rendering the re-parsed table must give the
+//! same bytes again (the format is a fixed point after one round).
+
+use super::common::{bounded, close, close_opt, close_sig, line_count, parse_error, text, typed_error};
+use schedlab::lkp::parse_report::{parse_report, to_comparison, Report};
+use schedlab::table::{amd as amd_fmt, Comparison};
+
+/// AMD tables ([`amd_fmt::parse`] / [`amd_fmt::render`]): values, changes and CVs
+/// print with 2 decimals.
+pub fn amd(data: &[u8]) {
+    let Some(t) = text(data) else { return };
+    let tables = match amd_fmt::parse(t) {
+        Ok(v) => v,
+        Err(e) => return parse_error(&e, Some("<amd table>"), line_count(data)),
+    };
+    for c in &tables {
+        let r1 = amd_fmt::render(c).expect("a parsed AMD table renders");
+        bounded(r1.len(), data.len(), "amd render");
+        let back = amd_fmt::parse(&r1).unwrap_or_else(|e| panic!("rendered AMD table does not parse: {e}\n{r1}"));
+        assert_eq!(back.len(), 1, "one table rendered, {} parsed back:\n{r1}", back.len());
+        let c2 = &back[0];
+        assert_eq!(c2.benchmark, c.benchmark);
+        assert_eq!(c2.kernels, c.kernels);
+        assert_eq!(c2.rows.len(), c.rows.len(), "rows lost:\n{r1}");
+        for (a, b) in c.rows.iter().zip(&c2.rows) {
+            assert_eq!((&a.name, &a.group, a.direction), (&b.name, &b.group, b.direction));
+            for (x, y) in a.cells.iter().zip(&b.cells) {
+                assert!(close_opt(x.value, y.value, 2), "value {:?} became {:?}", x.value, y.value);
+                assert!(close_opt(x.change, y.change, 2), "change {:?} became {:?}", x.change, y.change);
+                assert!(close_opt(x.spread, y.spread, 2), "CV {:?} became {:?}", x.spread, y.spread);
+            }
+        }
+        assert_eq!(amd_fmt::render(c2).expect("renders"), r1, "second rendering differs");
+    }
+}
+
+/// The JSON form of a [`Comparison`] ([`Comparison::from_json`]): what it reads,
+/// it writes back identically; and every renderer either renders it within a budget
+/// proportional to the input or refuses it with a typed error.
+pub fn comparison_json(data: &[u8]) {
+    let Some(t) = text(data) else { return };
+    let c = match Comparison::from_json(t) {
+        Ok(c) => c,
+        Err(e) => return parse_error(&e, Some("<comparison json>"), line_count(data)),
+    };
+    let j = c.to_json().expect("a comparison serialises");
+    let c2 = Comparison::from_json(&j).expect("its own JSON reads back");
+    assert_eq!(c2, c, "JSON round trip changed the comparison");
+    let s = schedlab::mmtests::render_text::render(&c);
+    bounded(s.len(), data.len(), "mmtests render of a JSON comparison");
+    match amd_fmt::render(&c) {
+        Ok(s) => bounded(s.len(), data.len(), "amd render of a JSON comparison"),
+        Err(e) => typed_error(&e),
+    }
+    match schedlab::lkp::comparison::render_comparison(&c) {
+        Ok(s) => bounded(s.len(), data.len(), "lkp render of a JSON comparison"),
+        Err(e) => typed_error(&e),
+    }
+}
+
+/// MMTests compare tables ([`schedlab::mmtests::parse_text::parse_compare`] /
+/// [`schedlab::mmtests::render_text::render`]): values agree to the precision of the
+/// table, percentages to 2 decimals, markers and kernel names exactly.
+pub fn mmtests_text(data: &[u8]) {
+    use schedlab::mmtests::{parse_text::parse_compare, render_text::render};
+    let Some(t) = text(data) else { return };
+    let c = match parse_compare(t, "<fuzz>") {
+        Ok(c) => c,
+        Err(e) => return parse_error(&e, Some("<fuzz>"), line_count(data)),
+    };
+    let r1 = render(&c);
+    bounded(r1.len(), data.len(), "mmtests render");
+    let c2 = parse_compare(&r1, "<rendered>").unwrap_or_else(|e| panic!("rendered table does not parse: {e}\n{r1}"));
+    let prec: usize = c.meta.get("mmtests.precision").and_then(|p| p.parse().ok()).unwrap_or(2);
+    assert_eq!(c2.kernels, c.kernels, "kernel names changed:\n{r1}");
+    assert_eq!(c2.rows.len(), c.rows.len(), "rows lost:\n{r1}");
+    for (a, b) in c.rows.iter().zip(&c2.rows) {
+        assert_eq!((&a.group, &a.name), (&b.group, &b.name), "row label changed:\n{r1}");
+        for (x, y) in a.cells.iter().zip(&b.cells) {
+            assert!(close_opt(x.value, y.value, prec), "value {:?} became {:?}:\n{r1}", x.value, y.value);
+            assert!(close_opt(x.change, y.change, 2), "change {:?} became {:?}:\n{r1}", x.change, y.change);
+            assert!(close_opt(x.spread, y.spread, 2), "spread {:?} became {:?}:\n{r1}", x.spread, y.spread);
+            assert_eq!(x.significant, y.significant, "marker changed:\n{r1}");
+        }
+    }
+    assert_eq!(render(&c2), r1, "second rendering differs");
+}
+
+/// The precision lkp prints a mean with: `%.2f` below 1000, `%d` (truncated) up to
+/// 1e8, `%.4g` above.
+fn lkp_value_close(a: f64, b: f64) -> bool {
+    let m = a.abs().max(b.abs());
+    if m < 1000.0 {
+        close(a, b, 2) || (a.abs() >= 999.995 || b.abs() >= 999.995) && (a - b).abs() < 1.0
+    } else if m <= 100_000_000.0 {
+        (a - b).abs() < 1.0 + 1e-9 * m
+    } else {
+        close_sig(a, b, 4)
+    }
+}
+
+/// The precision of a change: `%+.1f` below 1e5, `%+.2g` above.
+fn lkp_change_close(a: f64, b: f64) -> bool {
+    if a.abs().max(b.abs()) < 100_000.0 {
+        close(a, b, 1) || (a.abs() >= 99_999.95 || b.abs() >= 99_999.95)
+    } else {
+        close_sig(a, b, 2)
+    }
+}
+
+fn same_report(a: &Report, b: &Report, rendered: &str) {
+    assert_eq!(a.rows.len(), b.rows.len(), "rows lost:\n{rendered}");
+    for (x, y) in a.rows.iter().zip(&b.rows) {
+        assert_eq!((&x.section, &x.metric, x.absolute), (&y.section, &y.metric, y.absolute), "row changed:\n{rendered}");
+        assert_eq!(x.cells.len(), y.cells.len(), "cells lost:\n{rendered}");
+        for (p, q) in x.cells.iter().zip(&y.cells) {
+            let (pv, qv) = (p.value.unwrap_or(0.0), q.value.unwrap_or(0.0));
+            assert!(lkp_value_close(pv, qv), "value {pv} became {qv}:\n{rendered}");
+            assert_eq!(p.runs, q.runs, "run count changed:\n{rendered}");
+            // the robot prints ±N% only above 2% (and truncates N)
+            if p.stddev_pct.is_some_and(|s| s > 2.0) {
+                assert_eq!(p.stddev_pct.map(f64::trunc), q.stddev_pct, "±% changed:\n{rendered}");
+            }
+        }
+        for (p, q) in x.changes.iter().zip(&y.changes) {
+            assert!(lkp_change_close(*p, *q), "change {p} became {q}:\n{rendered}");
+        }
+    }
+}
+
+/// lkp reports ([`parse_report`] → [`to_comparison`] →
+/// [`schedlab::lkp::comparison::render_comparison`]): every row survives with its
+/// metric, section and run counts; numbers agree to what lkp prints.
+pub fn lkp_report(data: &[u8]) {
+    use schedlab::lkp::comparison::render_comparison;
+    let Some(t) = text(data) else { return };
+    let rep = parse_report(t);
+    bounded(rep.rows.iter().map(|r| r.cells.len() * 16 + r.metric.len()).sum(), data.len(), "lkp report rows");
+    let c = to_comparison(&rep);
+    let r1 = render_comparison(&c).unwrap_or_else(|e| panic!("a parsed report does not render: {e}"));
+    bounded(r1.len(), data.len(), "lkp render");
+    let rep2 = parse_report(&r1);
+    same_report(&rep, &rep2, &r1);
+    let r2 = render_comparison(&to_comparison(&rep2)).expect("renders");
+    let rep3 = parse_report(&r2);
+    assert_eq!(rep3, rep2, "second round differs:\n{r1}\n{r2}");
+}
+
+#[allow(dead_code)]
+fn _uses(c: &Comparison) -> usize {
+    c.rows.len()
+}
