@@ -43,26 +43,41 @@ impl DirTree {
     }
 }
 
+/// Read the file at `path`, refusing one larger than `limit` bytes with a parse error
+/// naming it and the limit: a file whose size says so is refused before a byte is read
+/// (so a 2 GiB file costs nothing), and one that grows while read (a pipe, /proc) once
+/// `limit` bytes are in.
+pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>> {
+    let f = std::fs::File::open(path).map_err(|e| Error::io(path, &e))?;
+    let too_big = |size: String| {
+        Error::parse(
+            Some(&path.display().to_string()),
+            None,
+            format!("{size} larger than the limit of {limit} bytes schedlab reads from one file"),
+        )
+    };
+    let declared = f.metadata().map(|m| if m.is_file() { m.len() } else { 0 }).unwrap_or(0);
+    if declared > limit {
+        return Err(too_big(format!("{declared} bytes,")));
+    }
+    let mut buf = Vec::with_capacity(usize::try_from(declared).unwrap_or(0));
+    f.take(limit.saturating_add(1)).read_to_end(&mut buf).map_err(|e| Error::io(path, &e))?;
+    if buf.len() as u64 > limit {
+        return Err(too_big("it is".into()));
+    }
+    Ok(buf)
+}
+
 impl Tree for DirTree {
     fn origin(&self) -> &str {
         &self.origin
     }
 
     /// The file's bytes; a file larger than [`DEFAULT_MAX_FILE_BYTES`] is refused
-    /// (a parse error naming it) rather than read into memory.
+    /// (a parse error naming it) rather than read into memory ([`read_file`]).
     fn read(&self, rel: &str) -> Result<Cow<'_, [u8]>> {
         let p = self.full(rel)?;
-        let f = std::fs::File::open(&p).map_err(|e| Error::io(&p, &e))?;
-        let mut buf = Vec::new();
-        f.take(DEFAULT_MAX_FILE_BYTES + 1).read_to_end(&mut buf).map_err(|e| Error::io(&p, &e))?;
-        if buf.len() as u64 > DEFAULT_MAX_FILE_BYTES {
-            return Err(Error::parse(
-                Some(&p.display().to_string()),
-                None,
-                format!("larger than the limit of {DEFAULT_MAX_FILE_BYTES} bytes"),
-            ));
-        }
-        Ok(Cow::Owned(buf))
+        read_file(&p, DEFAULT_MAX_FILE_BYTES).map(Cow::Owned)
     }
 
     /// Entry names, sorted bytewise; names that are not UTF-8 cannot be addressed

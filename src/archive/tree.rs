@@ -27,8 +27,13 @@ pub trait Tree: Send + Sync {
     }
 }
 
-/// The per-file bound of a [`Tree`] that sets none (1 GiB, as MMTests log reading had).
-pub const DEFAULT_MAX_FILE_BYTES: u64 = 1 << 30;
+/// The per-file bound of a [`Tree`] that sets none (256 MiB, as an archive's entries
+/// by default: far above any MMTests log or lkp result file, and what one file may
+/// cost in memory before its parser's own structures).
+pub const DEFAULT_MAX_FILE_BYTES: u64 = 256 << 20;
+
+/// The bound on one trace file (idle and PELT trace CSVs, ftrace text): 1 GiB.
+pub const MAX_TRACE_FILE_BYTES: u64 = 1 << 30;
 
 /// Join a directory and a name into a relative path.
 pub fn join(dir: &str, name: &str) -> String {

@@ -403,7 +403,7 @@ fn finish(st: &mut CpuState, tick: Tick, expiries: &[i64]) {
 
 /// Read an ftrace text file (see [`parse`]).
 pub fn read(path: &std::path::Path, hz: u32) -> Result<Vec<CpuTrace>> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, &e))?;
+    let bytes = crate::archive::dir::read_file(path, crate::archive::tree::MAX_TRACE_FILE_BYTES)?;
     parse(&bytes, Some(&path.display().to_string()), hz)
 }
 

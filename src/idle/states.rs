@@ -20,6 +20,9 @@ use super::csv;
 use crate::error::{Error, Result};
 use std::path::Path;
 
+/// The most bytes read from one sysfs attribute file (they hold a name or a number).
+const SYSFS_FIELD_BYTES: u64 = 4096;
+
 /// `CPUIDLE_STATE_MAX`: the most states a cpuidle driver can register.
 pub const MAX_STATES: usize = 10;
 
@@ -311,7 +314,7 @@ impl StateTable {
 
     /// Read a CSV state table from a file.
     pub fn read_csv(path: &Path) -> Result<Self> {
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, &e))?;
+        let bytes = crate::archive::dir::read_file(path, crate::archive::tree::DEFAULT_MAX_FILE_BYTES)?;
         Self::parse_csv(&bytes, Some(&path.display().to_string()))
     }
 
@@ -359,7 +362,7 @@ impl StateTable {
     /// or its parent `cpuN`), or a file holding a `grep .` dump of it.
     pub fn read_sysfs(path: &Path) -> Result<Self> {
         if path.is_file() {
-            let bytes = std::fs::read(path).map_err(|e| Error::io(path, &e))?;
+            let bytes = crate::archive::dir::read_file(path, crate::archive::tree::DEFAULT_MAX_FILE_BYTES)?;
             return Self::parse_sysfs_dump(&bytes, Some(&path.display().to_string()));
         }
         let dir = if path.join("cpuidle").is_dir() { path.join("cpuidle") } else { path.to_path_buf() };

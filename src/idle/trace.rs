@@ -187,7 +187,7 @@ pub fn parse_csv(bytes: &[u8], path: Option<&str>) -> Result<Vec<IdlePeriod>> {
 
 /// Read a trace CSV file.
 pub fn read_csv(path: &Path) -> Result<Vec<IdlePeriod>> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, &e))?;
+    let bytes = crate::archive::dir::read_file(path, crate::archive::tree::MAX_TRACE_FILE_BYTES)?;
     parse_csv(&bytes, Some(&path.display().to_string()))
 }
 

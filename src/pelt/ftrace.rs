@@ -147,7 +147,7 @@ pub fn task_trace_from_ftrace(bytes: &[u8], pid: u32, cpu_cap: u32, freq_cap: u3
 
 /// Read a trace file and extract `pid` (see [`task_trace_from_ftrace`]).
 pub fn read_ftrace(path: &std::path::Path, pid: u32, cpu_cap: u32, freq_cap: u32) -> Result<FtraceTask> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, &e))?;
+    let bytes = crate::archive::dir::read_file(path, crate::archive::tree::MAX_TRACE_FILE_BYTES)?;
     task_trace_from_ftrace(&bytes, pid, cpu_cap, freq_cap, Some(&path.display().to_string()))
 }
 

@@ -226,7 +226,7 @@ pub fn parse_trace_csv(bytes: &[u8], path: Option<&str>) -> Result<Vec<Segment>>
 
 /// Read and parse a trace file (see [`parse_trace_csv`]).
 pub fn read_trace_csv(path: &std::path::Path) -> Result<Vec<Segment>> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, &e))?;
+    let bytes = crate::archive::dir::read_file(path, crate::archive::tree::MAX_TRACE_FILE_BYTES)?;
     parse_trace_csv(&bytes, Some(&path.display().to_string()))
 }
 
@@ -242,8 +242,9 @@ impl Header {
     fn parse(line: &str, path: Option<&str>, line_no: usize) -> Result<Header> {
         let names: Vec<&str> = line.split(',').map(str::trim).collect();
         let find = |n: &str| names.iter().position(|&x| x == n);
-        for (i, n) in names.iter().enumerate() {
-            if names[..i].contains(n) && !n.is_empty() {
+        let mut seen = std::collections::HashSet::new();
+        for n in names.iter().filter(|n| !n.is_empty()) {
+            if !seen.insert(*n) {
                 return Err(Error::parse_col(path, Some(line_no), *n, "column named twice in the header"));
             }
         }

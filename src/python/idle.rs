@@ -220,7 +220,7 @@ fn load_states(path: &std::path::Path) -> Result<StateTable> {
             }
         }
     }
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, &e))?;
+    let bytes = crate::archive::dir::read_file(path, crate::archive::tree::DEFAULT_MAX_FILE_BYTES)?;
     let label = path.display().to_string();
     // A `grep .` dump has lines like `.../cpuidle/state0/name:POLL`; a CSV has a header.
     let first = bytes
