@@ -343,6 +343,9 @@ impl StateTable {
             let Some((field, value)) = after.split_once(':') else {
                 return Err(Error::parse(path, Some(line), "expected '.../stateN/field:value'"));
             };
+            if k >= MAX_STATES {
+                return Err(Error::parse(path, Some(line), format!("state{k}: cpuidle allows at most {MAX_STATES} states")));
+            }
             let pos = match by_state.iter().position(|(n, _)| *n == k) {
                 Some(p) => p,
                 None => {
@@ -378,15 +381,15 @@ impl StateTable {
             let mut s = SysfsState { line: 0, ..SysfsState::default() };
             for field in ["name", "latency", "residency", "disable"] {
                 let f = entry.path().join(field);
-                match std::fs::read(&f) {
+                match crate::archive::dir::read_file(&f, SYSFS_FIELD_BYTES) {
                     Ok(bytes) => {
                         let fl = f.display().to_string();
                         let text = std::str::from_utf8(&bytes)
                             .map_err(|_| Error::parse(Some(&fl), Some(1), "not UTF-8 text"))?;
                         s.set(field, text.trim(), Some(&fl), 1)?;
                     }
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound && field == "disable" => {}
-                    Err(e) => return Err(Error::io(&f, &e)),
+                    Err(Error::Io { not_found: true, .. }) if field == "disable" => {}
+                    Err(e) => return Err(e),
                 }
             }
             by_state.push((k, s));
