@@ -1,37 +1,80 @@
 //! Samples written as text, one or more numbers per line (a column copied from a
 //! spreadsheet, `perf stat -r` values, a results file): numbers are separated by
 //! whitespace or commas, `#` starts a comment, blank lines are skipped.
+//!
+//! Files are read as a stream, line by line: memory is the samples themselves, at most
+//! [`MAX_SAMPLES`] of them, and one line of at most [`MAX_LINE_BYTES`].
 
 use crate::error::{Error, Result};
+use std::io::{BufRead, Read};
+
+/// The most samples one input may hold (2^24: 128 MiB of f64), so that a huge file
+/// is refused instead of exhausting memory.
+pub const MAX_SAMPLES: usize = 1 << 24;
+
+/// The longest line read (64 MiB): a file without line breaks is refused at this point.
+pub const MAX_LINE_BYTES: usize = 64 << 20;
 
 /// Parse the numbers of `bytes`; `path` names the input in errors, which give the
 /// 1-based line and the offending token. Non-UTF-8 bytes, non-numeric tokens,
 /// NaN and infinities are refused.
 pub fn parse_samples(bytes: &[u8], path: Option<&str>) -> Result<Vec<f64>> {
+    read_samples_from(bytes, path)
+}
+
+/// [`parse_samples`] on a stream, read one line at a time.
+pub fn read_samples_from(mut reader: impl BufRead, path: Option<&str>) -> Result<Vec<f64>> {
     let mut out = Vec::new();
-    for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
-        let line_no = i + 1;
-        let line = std::str::from_utf8(raw).map_err(|e| {
-            Error::parse(path, Some(line_no), format!("not UTF-8 text (invalid byte at column {})", e.valid_up_to() + 1))
-        })?;
-        let content = line.split('#').next().unwrap_or("");
-        for tok in content.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()) {
-            let v: f64 = tok.parse().map_err(|_| {
-                Error::parse(path, Some(line_no), format!("expected a number, got '{}'", truncate(tok)))
-            })?;
-            if !v.is_finite() {
-                return Err(Error::parse(path, Some(line_no), format!("expected a finite number, got '{}'", truncate(tok))));
-            }
-            out.push(v);
+    let mut buf = Vec::new();
+    let mut line_no = 0usize;
+    loop {
+        buf.clear();
+        line_no += 1;
+        let n = reader
+            .by_ref()
+            .take(MAX_LINE_BYTES as u64 + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| Error::parse(path, Some(line_no), format!("cannot read: {e}")))?;
+        if n == 0 {
+            break;
         }
+        let raw = buf.strip_suffix(b"\n").unwrap_or(&buf);
+        if raw.len() > MAX_LINE_BYTES {
+            return Err(Error::parse(path, Some(line_no), format!("line longer than {MAX_LINE_BYTES} bytes")));
+        }
+        parse_line(raw, path, line_no, &mut out)?;
     }
     Ok(out)
 }
 
-/// Read and parse a samples file (see [`parse_samples`]).
+fn parse_line(raw: &[u8], path: Option<&str>, line_no: usize, out: &mut Vec<f64>) -> Result<()> {
+    let line = std::str::from_utf8(raw).map_err(|e| {
+        Error::parse(path, Some(line_no), format!("not UTF-8 text (invalid byte at column {})", e.valid_up_to() + 1))
+    })?;
+    let content = line.split('#').next().unwrap_or("");
+    for tok in content.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()) {
+        let v: f64 = tok
+            .parse()
+            .map_err(|_| Error::parse(path, Some(line_no), format!("expected a number, got '{}'", truncate(tok))))?;
+        if !v.is_finite() {
+            return Err(Error::parse(path, Some(line_no), format!("expected a finite number, got '{}'", truncate(tok))));
+        }
+        if out.len() >= MAX_SAMPLES {
+            return Err(Error::parse(
+                path,
+                Some(line_no),
+                format!("more than {MAX_SAMPLES} samples, the most schedlab reads from one input"),
+            ));
+        }
+        out.push(v);
+    }
+    Ok(())
+}
+
+/// Read and parse a samples file (see [`parse_samples`]), streaming it.
 pub fn read_samples(path: &std::path::Path) -> Result<Vec<f64>> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, &e))?;
-    parse_samples(&bytes, Some(&path.display().to_string()))
+    let f = std::fs::File::open(path).map_err(|e| Error::io(path, &e))?;
+    read_samples_from(std::io::BufReader::with_capacity(1 << 16, f), Some(&path.display().to_string()))
 }
 
 fn truncate(s: &str) -> String {
@@ -61,5 +104,15 @@ mod tests {
         assert!(e.to_string().starts_with("a.txt:2:"));
         let e = parse_samples(b"1\n\xff\n", Some("a.txt")).unwrap_err();
         assert_eq!(e.to_string(), "a.txt:2: not UTF-8 text (invalid byte at column 1)");
+    }
+
+    #[test]
+    fn too_many_samples_are_refused_at_the_line_that_passes_the_limit() {
+        // MAX_SAMPLES zeros on lines of 1024, then one more line
+        let line = vec!["0"; 1024].join(" ") + "\n";
+        let mut reader = std::io::Cursor::new(line.repeat(MAX_SAMPLES / 1024 + 1).into_bytes());
+        let e = read_samples_from(&mut reader, Some("big.txt")).unwrap_err().to_string();
+        let last = MAX_SAMPLES / 1024 + 1;
+        assert_eq!(e, format!("big.txt:{last}: more than {MAX_SAMPLES} samples, the most schedlab reads from one input"));
     }
 }
