@@ -11,19 +11,29 @@ use crate::error::{Error, Result};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-/// The largest decompressed log schedlab reads (1 GiB).
-pub const MAX_LOG_BYTES: u64 = 1 << 30;
+/// The largest decompressed log schedlab reads (256 MiB, the per-file bound of a tree).
+pub const MAX_LOG_BYTES: u64 = crate::archive::tree::DEFAULT_MAX_FILE_BYTES;
 
-/// One log file read into lines, remembering its path for error messages.
+/// One log file read as text, remembering its path for error messages. The text is
+/// kept whole and [`LogFile::lines`] splits it lazily: a log of many short lines costs
+/// its own size, not a string per line.
 #[derive(Debug, Clone)]
 pub struct LogFile {
     /// Where the lines came from.
     pub path: PathBuf,
-    /// The lines, without their `\n`.
-    pub lines: Vec<String>,
+    /// The whole text (bytes that are not UTF-8 became U+FFFD).
+    pub text: String,
 }
 
 impl LogFile {
+    /// The lines, without their `\n` (a final `\n` ends the last line, it does not
+    /// start an empty one).
+    pub fn lines(&self) -> impl Iterator<Item = &str> + Clone + '_ {
+        let body = self.text.strip_suffix('\n').unwrap_or(&self.text);
+        // "" has no lines (split would give one empty one)
+        body.split('\n').take(if self.text.is_empty() { 0 } else { usize::MAX })
+    }
+
     /// The path as text, for error messages.
     pub fn name(&self) -> String {
         self.path.display().to_string()
@@ -55,16 +65,13 @@ pub fn read_log_in(tree: &dyn Tree, rel: &str) -> Result<LogFile> {
         Ok(())
     };
     res.map_err(|e| Error::parse(Some(&shown), None, format!("cannot read or decompress: {e}")))?;
-    let bytes: &[u8] = if name.ends_with(".gz") || name.ends_with(".xz") { &decoded } else { &raw };
+    let bytes: Vec<u8> = if name.ends_with(".gz") || name.ends_with(".xz") { decoded } else { raw.into_owned() };
     if bytes.len() as u64 > max {
         return Err(Error::parse(Some(&shown), None, format!("log is larger than {max} bytes once decompressed")));
     }
-    let text = String::from_utf8_lossy(bytes);
-    let mut lines: Vec<String> = text.split('\n').map(str::to_owned).collect();
-    if lines.last().is_some_and(|l| l.is_empty()) {
-        lines.pop();
-    }
-    Ok(LogFile { path: PathBuf::from(shown), lines })
+    // valid UTF-8 (the usual case) is taken over without a copy
+    let text = String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    Ok(LogFile { path: PathBuf::from(shown), text })
 }
 
 /// Names of the entries of `dir` (files and directories), sorted bytewise as
@@ -138,6 +145,17 @@ mod tests {
     use std::io::Write;
 
     #[test]
+    fn lines_as_perl_reads_them() {
+        let f = |t: &str| LogFile { path: PathBuf::new(), text: t.to_string() }.lines().map(str::to_owned).collect::<Vec<_>>();
+        assert!(f("").is_empty());
+        assert_eq!(f("a"), ["a"]);
+        assert_eq!(f("a\n"), ["a"]);
+        assert_eq!(f("a\n\n"), ["a", ""]);
+        assert_eq!(f("\n"), [""]);
+        assert_eq!(f("a\nb"), ["a", "b"]);
+    }
+
+    #[test]
     fn reads_plain_gz_and_xz() {
         let dir = std::env::temp_dir().join(format!("schedlab-logfile-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -151,7 +169,7 @@ mod tests {
         std::fs::write(dir.join("x.log.xz"), xz.finish().unwrap()).unwrap();
         for n in ["x.log", "x.log.gz", "x.log.xz"] {
             let l = read_log(&dir.join(n)).unwrap();
-            assert_eq!(l.lines, vec!["a line".to_string(), "second \u{fffd} line".to_string()], "{n}");
+            assert_eq!(l.lines().collect::<Vec<_>>(), ["a line", "second \u{fffd} line"], "{n}");
         }
         std::fs::write(dir.join("bad.gz"), b"not gzip").unwrap();
         assert!(matches!(read_log(&dir.join("bad.gz")), Err(Error::Parse { .. })));

@@ -50,7 +50,7 @@ fn open_log(dir: &LogDir<'_>, stem: &str) -> Result<LogFile> {
 /// above 2³¹ as MMTests does.
 fn add_completions(log: &LogFile, op: &str, out: &mut Samples) {
     out.register(op);
-    for line in &log.lines {
+    for line in log.lines() {
         if !line.contains("completed in") {
             continue;
         }
@@ -101,7 +101,7 @@ impl Extractor for Dbench {
                     out.files_read += 1;
                     let op = format!("mb/sec-{n}");
                     out.register(&op);
-                    for line in &log.lines {
+                    for line in log.lines() {
                         if line.contains("execute") {
                             if let Some(v) = fields(line).get(2) {
                                 out.add_text(&op, v);
@@ -141,7 +141,7 @@ fn extract_head(ctx: &Ctx, dir: &LogDir<'_>, names: &[String], out: &mut Samples
     for n in counts(names, "benchlog-loadfile-", &[".xz", ".gz", ""]) {
         let log = open_log(dir, &format!("benchlog-loadfile-{n}"))?;
         out.files_read += 1;
-        for line in &log.lines {
+        for line in log.lines() {
             if !line.contains("completed in") {
                 continue;
             }
@@ -155,7 +155,7 @@ fn extract_head(ctx: &Ctx, dir: &LogDir<'_>, names: &[String], out: &mut Samples
     for n in counts(names, "benchlog-tput-", &[".xz", ".gz", ""]) {
         let log = open_log(dir, &format!("benchlog-tput-{n}"))?;
         out.files_read += 1;
-        for line in &log.lines {
+        for line in log.lines() {
             let f = fields(line);
             if f.len() >= 6 && line.contains("MB/sec") {
                 let time = crate::mmtests::perlfmt::numify(f[5]);
@@ -166,7 +166,7 @@ fn extract_head(ctx: &Ctx, dir: &LogDir<'_>, names: &[String], out: &mut Samples
     for n in counts(names, "benchlog-op-", &[".xz", ".gz", ""]) {
         let log = open_log(dir, &format!("benchlog-op-{n}"))?;
         out.files_read += 1;
-        for line in &log.lines {
+        for line in log.lines() {
             let f = fields(line);
             if f.len() >= 4 && f[0].bytes().all(|b| b.is_ascii_alphanumeric()) && crate::mmtests::perlfmt::looks_like_number(f[2]) {
                 let kind = format!("op-{}", f[0]);

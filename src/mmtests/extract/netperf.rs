@@ -21,7 +21,7 @@ fn is_netperf(b: &str) -> bool {
 /// lines with a letter, empty lines and the confidence-interval line skipped;
 /// UDP_STREAM: a 6-field line gives send, a 4-field line recv; other protocols: a
 /// line of at least 5 fields gives send. Later lines win; None = never seen.
-pub fn parse_run<'a>(lines: &'a [String], protocol: &str) -> (Option<&'a str>, Option<&'a str>) {
+pub fn parse_run<'a>(lines: impl IntoIterator<Item = &'a str>, protocol: &str) -> (Option<&'a str>, Option<&'a str>) {
     let (mut send, mut recv) = (None, None);
     for line in lines {
         if line.contains("Confidence intervals: Throughput") || line.bytes().any(|b| b.is_ascii_alphabetic()) {
@@ -64,7 +64,7 @@ impl Extractor for Netperf {
     fn extract_dir(&self, ctx: &Ctx, dir: &LogDir<'_>, out: &mut Samples) -> Result<()> {
         let names = dir.list()?;
         let plog = dir.read("protocols")?;
-        let protocol = plog.lines.first().map(|l| l.trim().to_string()).unwrap_or_default();
+        let protocol = plog.lines().next().map(|l| l.trim().to_string()).unwrap_or_default();
         if protocol.is_empty() {
             return Err(Error::parse(Some(&plog.name()), Some(1), "expected a netperf protocol name (UDP_STREAM, UDP_RR, ...)"));
         }
@@ -92,7 +92,7 @@ impl Extractor for Netperf {
             for (file, _) in glob_middle(&names, &format!("{protocol}-{size}."), "") {
                 let log = dir.read(file)?;
                 out.files_read += 1;
-                let (send, recv) = parse_run(&log.lines, &protocol);
+                let (send, recv) = parse_run(log.lines(), &protocol);
                 if send.is_none() {
                     out.warnings.push(format!(
                         "{}: no netperf result line; MMTests counts this run as 0",
@@ -156,9 +156,8 @@ mod tests {
     #[test]
     fn udp_stream_lines() {
         let text = "MIGRATED UDP STREAM TEST\nSocket  Message  Elapsed      Messages\n\n212992      64   60.00     50547656      0     431.34\n212992           60.00     50253515            428.83\n";
-        let lines: Vec<String> = text.lines().map(String::from).collect();
-        assert_eq!(parse_run(&lines, "UDP_STREAM"), (Some("431.34"), Some("428.83")));
-        assert_eq!(parse_run(&lines, "UDP_RR"), (Some("431.34"), None));
+        assert_eq!(parse_run(text.lines(), "UDP_STREAM"), (Some("431.34"), Some("428.83")));
+        assert_eq!(parse_run(text.lines(), "UDP_RR"), (Some("431.34"), None));
         assert!(is_netperf("netperf-ipv4-udp-rr") && !is_netperf("netperf-foo"));
     }
 }

@@ -90,9 +90,9 @@ impl Extractor for Schbench {
             let log = dir.read(&format!("schbench-{w}.log"))?;
             out.files_read += 1;
             match ctx.era {
-                Era::E2018 | Era::E2024 => old_format(&log.lines, &w, out),
-                Era::E2025 => blocks_2025(&log.lines, &w, out),
-                Era::Head => blocks_head(ctx, &log.lines, &w, out),
+                Era::E2018 | Era::E2024 => old_format(log.lines(), &w, out),
+                Era::E2025 => blocks_2025(log.lines(), &w, out),
+                Era::Head => blocks_head(ctx, log.lines(), &w, out),
             }
         }
         Ok(())
@@ -101,7 +101,7 @@ impl Extractor for Schbench {
 
 /// 2018: every percentile line; q loses one trailing "00" (99.0000 → 99.00);
 /// operation `<q>th-qrtle-<W>`; the 99th percentiles are the ratio operations.
-fn old_format(lines: &[String], w: &str, out: &mut Samples) {
+fn old_format<'a>(lines: impl Iterator<Item = &'a str>, w: &str, out: &mut Samples) {
     for line in lines {
         if let Some((q, v, _)) = pct_line(line) {
             let q = q.strip_suffix("00").unwrap_or(q);
@@ -117,9 +117,9 @@ fn old_format(lines: &[String], w: &str, out: &mut Samples) {
 /// 2025's ExtractSchbench: the final (whole-run) block is dropped, a sample is
 /// kept only when its sample count is positive, and the ratio operations
 /// (Wakeup/Request 99th, RPS 50th) are pushed once per interval read.
-fn blocks_2025(lines: &[String], w: &str, out: &mut Samples) {
+fn blocks_2025<'a>(lines: impl Iterator<Item = &'a str> + Clone, w: &str, out: &mut Samples) {
     let nint = lines
-        .iter()
+        .clone()
         .filter(|l| l.starts_with("Wakeup Latencies percentiles") && total_samples(l).is_some())
         .count();
     let mut interval = 0usize;
@@ -169,7 +169,7 @@ fn blocks_2025(lines: &[String], w: &str, out: &mut Samples) {
 /// head's parse-results.awk: the 20/50/90/99/99.9th lines of a block are emitted
 /// when a `current rps` line follows (so the final block is dropped); label
 /// `<Metric>-<q>th-<W>` with q as printed (e.g. 99.0).
-fn blocks_head(ctx: &Ctx, lines: &[String], w: &str, out: &mut Samples) {
+fn blocks_head<'a>(ctx: &Ctx, lines: impl Iterator<Item = &'a str>, w: &str, out: &mut Samples) {
     let mut metric = String::new();
     let mut pending: Vec<(String, String)> = Vec::new();
     for line in lines {

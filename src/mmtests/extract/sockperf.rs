@@ -71,7 +71,7 @@ impl Extractor for Sockperf {
                 let log = dir.read(file)?;
                 out.files_read += 1;
                 out.register(&size);
-                for line in &log.lines {
+                for line in log.lines() {
                     if let Some(v) = bandwidth_mbps(line) {
                         out.add_text(&size, v);
                     }
@@ -106,7 +106,7 @@ fn under_load_dir(p: &str, dir: &LogDir<'_>, names: &[String], out: &mut Samples
         let log = dir.read(&file)?;
         out.files_read += 1;
         out.register(&op);
-        for line in &log.lines {
+        for line in log.lines() {
             let f: Vec<&str> = line.split(',').map(str::trim).collect();
             if f.len() != 3 {
                 continue;
