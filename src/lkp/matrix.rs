@@ -17,6 +17,11 @@ use std::path::{Path, PathBuf};
 /// The key of the run list in a matrix.
 pub const STATS_SOURCE: &str = "stats_source";
 
+/// The most values one matrix may hold, zero-filling to the run count included
+/// (2^25 values: 512 MiB). A real lkp matrix holds tens of thousands of metrics of a
+/// few dozen runs; more than this is refused rather than exhausting memory.
+pub const MAX_MATRIX_VALUES: usize = 1 << 25;
+
 /// One matrix: metrics in file order, each with one value per run.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Matrix {
@@ -61,6 +66,16 @@ impl Matrix {
     fn check_and_fill(&mut self) -> Result<()> {
         if let Some(src) = &self.stats_source {
             let n = src.len();
+            if self.keys.len().saturating_mul(n) > MAX_MATRIX_VALUES {
+                return Err(Error::parse(
+                    Some(&self.path),
+                    None,
+                    format!(
+                        "{} metrics × {n} runs (stats_source) is more than the {MAX_MATRIX_VALUES} values schedlab reads from one matrix",
+                        self.keys.len()
+                    ),
+                ));
+            }
             for (k, v) in self.keys.iter().zip(self.values.iter_mut()) {
                 if v.len() > n {
                     return Err(Error::parse(
@@ -233,6 +248,7 @@ impl<'de> Visitor<'de> for MatrixVisitor {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Matrix, A::Error> {
         let mut m = Matrix::default();
+        let mut held = 0usize;
         while let Some(key) = map.next_key::<String>()? {
             if key == STATS_SOURCE {
                 let v: Vec<String> = map.next_value().map_err(|_| {
@@ -240,7 +256,8 @@ impl<'de> Visitor<'de> for MatrixVisitor {
                 })?;
                 m.stats_source = Some(v);
             } else {
-                let v = map.next_value_seed(NumArray { key: &key })?;
+                let v = map.next_value_seed(NumArray { key: &key, left: MAX_MATRIX_VALUES - held })?;
+                held += v.len();
                 m.insert(key, v);
             }
         }
@@ -250,6 +267,8 @@ impl<'de> Visitor<'de> for MatrixVisitor {
 
 struct NumArray<'a> {
     key: &'a str,
+    /// Values the matrix may still hold ([`MAX_MATRIX_VALUES`]).
+    left: usize,
 }
 
 impl<'de> DeserializeSeed<'de> for NumArray<'_> {
@@ -265,8 +284,14 @@ impl<'de> Visitor<'de> for NumArray<'_> {
         write!(f, "an array of numbers for metric '{}'", self.key)
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Vec<Num>, A::Error> {
-        let mut v = Vec::with_capacity(seq.size_hint().unwrap_or(8));
+        let mut v = Vec::with_capacity(seq.size_hint().unwrap_or(8).min(self.left));
         while let Some(x) = seq.next_element_seed(OneNum { key: self.key, index: v.len() })? {
+            if v.len() >= self.left {
+                return Err(de::Error::custom(format!(
+                    "more than {MAX_MATRIX_VALUES} values in the matrix (at metric '{}'), the most schedlab reads from one matrix",
+                    self.key
+                )));
+            }
             v.push(x);
         }
         Ok(v)

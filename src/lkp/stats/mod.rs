@@ -83,6 +83,10 @@ fn numeric(v: &str) -> bool {
     i == b.len()
 }
 
+/// The most values (keys × records, zero-fill included) [`dump_stat`] builds from one
+/// raw output (2^25: 512 MiB of values).
+pub const MAX_SERIES_VALUES: usize = 1 << 25;
+
 /// sbin/dump-stat: `key: value` lines → series of `<group>.<key>`. A key seen again
 /// starts a new record; a key first seen late is front-filled with 0; a value is a Float
 /// iff it contains '.', else `to_i`; a record with a non-numeric value is dropped; keys
@@ -93,6 +97,8 @@ pub fn dump_stat(group: &str, lines: &str, path: &str) -> Result<Series> {
     let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     let mut record_index = 0usize;
     let mut invalid: Vec<usize> = Vec::new();
+    // values held, zero-fill included (a key first seen late costs one per earlier record)
+    let mut held = 0usize;
     for (ln, line) in lines.lines().enumerate() {
         if line.starts_with('#') {
             continue;
@@ -111,11 +117,20 @@ pub fn dump_stat(group: &str, lines: &str, path: &str) -> Result<Series> {
             s.values.push(Vec::new());
             s.keys.len() - 1
         });
-        let col = &mut s.values[i];
+        let Some(col) = s.values.get_mut(i) else { continue };
         let size = col.len();
         if record_index < size {
             record_index = size;
-        } else if record_index > size {
+        }
+        held = held.saturating_add(record_index - size.min(record_index) + 1);
+        if held > MAX_SERIES_VALUES {
+            return Err(Error::parse(
+                Some(path),
+                Some(ln + 1),
+                format!("more than {MAX_SERIES_VALUES} values (keys × records), the most schedlab reads from one raw output"),
+            ));
+        }
+        if record_index > size {
             col.resize(record_index, Num::Int(0));
         }
         if !numeric(v) {
@@ -126,7 +141,9 @@ pub fn dump_stat(group: &str, lines: &str, path: &str) -> Result<Series> {
         let n = if v.contains('.') {
             Num::Float(parsers::ruby_to_f(v))
         } else {
-            Num::Int(v.parse::<i64>().unwrap_or_else(|_| parsers::ruby_to_f(v) as i64))
+            // beyond i64 Ruby keeps an exact Bignum; the nearest double is closer to it
+            // than a saturated i64
+            v.parse::<i64>().map_or_else(|_| Num::Float(parsers::ruby_to_f(v)), Num::Int)
         };
         col.push(n);
     }
@@ -140,11 +157,14 @@ pub fn dump_stat(group: &str, lines: &str, path: &str) -> Result<Series> {
     }
     invalid.sort_unstable();
     invalid.dedup();
-    for &r in invalid.iter().rev() {
+    if !invalid.is_empty() {
         for (_, v) in keep.iter_mut() {
-            if r < v.len() {
-                v.remove(r);
-            }
+            let mut record = 0usize;
+            v.retain(|_| {
+                let drop = invalid.binary_search(&record).is_ok();
+                record += 1;
+                !drop
+            });
         }
     }
     let max_cols = keep.iter().map(|(_, v)| v.len()).max().unwrap_or(0);
@@ -218,6 +238,7 @@ fn max_of(v: &[Num]) -> Num {
 /// `perf-stat.overall.path-length` when one `*.workload` exists.
 pub fn reduce(monitors: &[(String, Series)]) -> Vec<(String, Num)> {
     let mut stats: Vec<(String, Num)> = Vec::new();
+    let mut pos = std::collections::HashMap::new();
     for (monitor, s) in monitors {
         let time_key = format!("{monitor}.time");
         for (k, v) in s.keys.iter().zip(&s.values) {
@@ -236,24 +257,29 @@ pub fn reduce(monitors: &[(String, Series)]) -> Vec<(String, Num)> {
             } else {
                 Num::Float(ruby_sum_f0(v) / v.len() as f64)
             };
-            push_stat(&mut stats, k.clone(), val);
+            push_stat(&mut stats, &mut pos, k.clone(), val);
             if add_max(k) {
-                push_stat(&mut stats, format!("{k}.max"), max_of(v));
+                push_stat(&mut stats, &mut pos, format!("{k}.max"), max_of(v));
             }
         }
     }
     let workloads: Vec<Num> = stats.iter().filter(|(k, _)| k.ends_with(".workload")).map(|(_, v)| *v).collect();
     if let (1, Some((_, ins))) = (workloads.len(), stats.iter().find(|(k, _)| k == "perf-stat.total.instructions")) {
         let pl = ins.f() / workloads[0].f();
-        push_stat(&mut stats, "perf-stat.overall.path-length".into(), Num::Float(pl));
+        push_stat(&mut stats, &mut pos, "perf-stat.overall.path-length".into(), Num::Float(pl));
     }
     stats
 }
 
-fn push_stat(stats: &mut Vec<(String, Num)>, k: String, v: Num) {
-    match stats.iter_mut().find(|(sk, _)| *sk == k) {
+/// Set stat `k` (a later value replaces an earlier one in place); `pos` indexes `stats`
+/// by key, so that a run with many keys costs linear time.
+fn push_stat(stats: &mut Vec<(String, Num)>, pos: &mut std::collections::HashMap<String, usize>, k: String, v: Num) {
+    match pos.get(&k).and_then(|&i| stats.get_mut(i)) {
         Some(slot) => slot.1 = v,
-        None => stats.push((k, v)),
+        None => {
+            pos.insert(k.clone(), stats.len());
+            stats.push((k, v));
+        }
     }
 }
 

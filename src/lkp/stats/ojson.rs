@@ -86,11 +86,17 @@ impl<'de> Visitor<'de> for V {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<JValue, A::Error> {
         let mut o: Vec<(String, JValue)> = Vec::new();
+        // a repeated key replaces the value in place (Ruby's Hash); the index keeps an
+        // object of n keys O(n)
+        let mut pos: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
         while let Some(k) = map.next_key::<String>()? {
             let v = map.next_value_seed(Seed)?;
-            match o.iter_mut().find(|(ok, _)| *ok == k) {
+            match pos.get(&k).and_then(|&i| o.get_mut(i)) {
                 Some(slot) => slot.1 = v,
-                None => o.push((k, v)),
+                None => {
+                    pos.insert(k.clone(), o.len());
+                    o.push((k, v));
+                }
             }
         }
         Ok(JValue::Obj(o))
