@@ -15,6 +15,14 @@ use std::sync::{Arc, Mutex};
 /// Environment variable that bounds the default number of worker threads.
 pub const NUM_THREADS_ENV: &str = "SCHEDLAB_NUM_THREADS";
 
+/// The most worker threads one pool gets, whatever is asked.
+pub const MAX_THREADS: usize = 1024;
+
+/// Pools of different sizes kept for reuse; asking for more sizes drops the least
+/// recently used one (its threads end once its running jobs are done), so a caller
+/// varying `threads` cannot accumulate threads without bound.
+pub const MAX_POOLS: usize = 4;
+
 struct Pools {
     pid: u32,
     by_size: Vec<(usize, Arc<ThreadPool>)>,
@@ -23,12 +31,13 @@ struct Pools {
 static POOLS: Mutex<Option<Pools>> = Mutex::new(None);
 
 /// The thread count used when none is given: `SCHEDLAB_NUM_THREADS` if it is a
-/// positive integer, otherwise the number of CPUs available to this process.
+/// positive integer (at most [`MAX_THREADS`]), otherwise the number of CPUs available
+/// to this process.
 pub fn default_threads() -> usize {
     if let Ok(v) = std::env::var(NUM_THREADS_ENV) {
         if let Ok(n) = v.trim().parse::<usize>() {
             if n > 0 {
-                return n;
+                return n.min(MAX_THREADS);
             }
         }
     }
@@ -40,7 +49,7 @@ pub fn resolve_threads(requested: Option<usize>) -> Result<usize> {
     match requested {
         None => Ok(default_threads()),
         Some(0) => Err(Error::domain("threads must be a positive integer, got 0")),
-        Some(n) => Ok(n.min(1024)),
+        Some(n) => Ok(n.min(MAX_THREADS)),
     }
 }
 
@@ -55,8 +64,15 @@ fn pool(threads: usize) -> Result<Arc<ThreadPool>> {
         }
     }
     let pools = guard.get_or_insert_with(|| Pools { pid, by_size: Vec::new() });
-    if let Some((_, p)) = pools.by_size.iter().find(|(n, _)| *n == threads) {
-        return Ok(Arc::clone(p));
+    if let Some(i) = pools.by_size.iter().position(|(n, _)| *n == threads) {
+        // most recently used last
+        let entry = pools.by_size.remove(i);
+        let p = Arc::clone(&entry.1);
+        pools.by_size.push(entry);
+        return Ok(p);
+    }
+    if pools.by_size.len() >= MAX_POOLS {
+        pools.by_size.remove(0);
     }
     let p = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -90,6 +106,16 @@ mod tests {
         assert_eq!(seen, 2);
         let one = install(Some(1), rayon::current_num_threads).unwrap();
         assert_eq!(one, 1);
+    }
+
+    #[test]
+    fn pools_of_many_sizes_are_not_all_kept() {
+        for n in 1..=3 * MAX_POOLS {
+            assert_eq!(install(Some(n), rayon::current_num_threads).unwrap(), n);
+        }
+        let kept = POOLS.lock().map(|g| g.as_ref().map_or(0, |p| p.by_size.len())).unwrap_or(0);
+        assert!(kept <= MAX_POOLS, "{kept} pools kept");
+        assert_eq!(resolve_threads(Some(1 << 40)).unwrap(), MAX_THREADS);
     }
 
     #[test]
