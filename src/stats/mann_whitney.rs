@@ -114,10 +114,19 @@ fn rank_sum_first(a: &[f64], b: &[f64]) -> (f64, f64) {
     (r1, tie_term)
 }
 
+/// The most terms (m·n + 1) of an exact null distribution computed: 2^24, 256 MiB of
+/// counts. Beyond, the exact p-value is refused (the asymptotic one is then accurate).
+pub const MAX_EXACT_TERMS: u64 = 1 << 24;
+
 /// P(U ≥ k) under the null hypothesis for sample sizes n1, n2.
 pub(crate) fn exact_sf(n1: usize, n2: usize, k: u64) -> Result<f64> {
     let (m, n) = (n1.min(n2), n1.max(n2));
-    let top = (m * n) as u64;
+    let top = (m as u64).saturating_mul(n as u64);
+    if top >= MAX_EXACT_TERMS {
+        return Err(Error::domain(format!(
+            "the exact Mann-Whitney distribution for n = {n1} and {n2} has {top} terms, more than the {MAX_EXACT_TERMS} schedlab computes; use method='asymptotic'"
+        )));
+    }
     if k > top {
         return Ok(0.0);
     }
