@@ -148,8 +148,3 @@ pub fn lkp_report(data: &[u8]) {
     let rep3 = parse_report(&r2);
     assert_eq!(rep3, rep2, "second round differs:\n{r1}\n{r2}");
 }
-
-#[allow(dead_code)]
-fn _uses(c: &Comparison) -> usize {
-    c.rows.len()
-}
