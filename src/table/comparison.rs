@@ -160,12 +160,15 @@ impl Comparison {
         serde_json::to_string(self).map_err(|e| Error::Internal(format!("JSON encoding: {e}")))
     }
 
-    /// Read the JSON form back, validating it.
+    /// Read the JSON form back, validating it: a wrong shape (cells per row, schema) is
+    /// a parse error of the JSON, as a syntax error is.
     pub fn from_json(text: &str) -> Result<Self> {
+        const SOURCE: &str = "<comparison json>";
         let c: Comparison = serde_json::from_str(text).map_err(|e| {
-            Error::parse(Some("<comparison json>"), Some(e.line()), format!("invalid comparison JSON: {e}"))
+            let line = (e.line() > 0).then_some(e.line());
+            Error::parse(Some(SOURCE), line, format!("invalid comparison JSON: {e}"))
         })?;
-        c.validate()?;
+        c.validate().map_err(|e| Error::parse(Some(SOURCE), None, format!("not a valid comparison: {e}")))?;
         Ok(c)
     }
 }
@@ -192,7 +195,10 @@ mod tests {
         assert_eq!(Comparison::from_json(&j).unwrap(), c);
         c.rows[0].cells.pop();
         let j = c.to_json().unwrap();
-        assert!(Comparison::from_json(&j).is_err());
+        // a wrong shape is a parse error of the JSON (fuzz regression comparison_json/row-with-too-few-cells)
+        let e = Comparison::from_json(&j).unwrap_err();
+        assert!(matches!(&e, Error::Parse { loc, .. } if loc.path.as_deref() == Some("<comparison json>")), "{e:?}");
+        assert!(e.to_string().contains("has 1 cells for 2 kernels"), "{e}");
         assert!(matches!(Comparison::from_json("{"), Err(Error::Parse { .. })));
     }
 }
