@@ -76,6 +76,8 @@ pub fn parse(text: &str) -> Result<Vec<Comparison>> {
             _ => return Err(err(start, format!("table '{test}': expected 'Lower is better' or 'Higher is better', got '{interp}'"))),
         };
         let statistic = statistic.unwrap_or_else(|| "AMean".to_string());
+        // kept for a table without rows, whose rows cannot say it
+        meta.insert("interpretation".to_string(), if direction == Direction::Lower { "lower" } else { "higher" }.into());
         while i < lines.len() && lines[i].trim().is_empty() {
             i += 1;
         }
@@ -138,7 +140,12 @@ fn fmt2(v: Option<f64>) -> String {
 /// as stored: use [`normalise`] first for a table of raw values.
 pub fn render(c: &Comparison) -> Result<String> {
     c.validate()?;
-    let direction = c.rows.first().map(|r| r.direction).unwrap_or_default();
+    let direction = match (c.rows.first().map(|r| r.direction), c.meta.get("interpretation").map(String::as_str)) {
+        (Some(d), _) => d,
+        (None, Some("lower")) => Direction::Lower,
+        (None, Some("higher")) => Direction::Higher,
+        (None, _) => Direction::Unknown,
+    };
     let interp = match direction {
         Direction::Lower => "Lower is better",
         Direction::Higher => "Higher is better",
@@ -235,6 +242,17 @@ Case: tip[pct imp](CV) vanilla[pct imp](CV)
         let text = render(c).unwrap();
         assert!(text.contains("    1-groups 1.00 [ -0.00](13.74) 0.92 [  7.68]( 6.04)\n"), "{text}");
         assert_eq!(&parse(&text).unwrap()[0], c);
+    }
+
+    #[test]
+    fn a_table_without_rows_keeps_its_interpretation() {
+        // fuzz regression amd/table-without-rows: the direction came from the first row only
+        let t = "Test          : x\nInterpretation: Lower is better\n====\nCase: a[pct imp](CV) b[pct imp](CV)\n";
+        let c = &parse(t).unwrap()[0];
+        assert!(c.rows.is_empty());
+        let text = render(c).unwrap();
+        assert!(text.contains("Interpretation: Lower is better\n"), "{text}");
+        assert_eq!(&parse(&text).unwrap()[0].kernels, &c.kernels);
     }
 
     #[test]
