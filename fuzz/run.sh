@@ -51,7 +51,7 @@ for t in "${TARGETS[@]}"; do
   start=$(date +%s)
   if cargo fuzz run "${FLAGS[@]}" "$t" "corpus/$t" -- "${limit[@]}" -jobs="$JOBS" -workers="$JOBS" \
       -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 -max_len="$(max_len "$t")" \
-      -print_final_stats=1 -close_fd_mask=3 >"$log" 2>&1; then
+      -print_final_stats=1 -close_fd_mask=1 >"$log" 2>&1; then
     status=ok
   else
     status=FAILED

@@ -118,3 +118,14 @@ fn every_target_has_a_libfuzzer_binary() {
         assert!(root().join(format!("fuzz/fuzz_targets/{target}.rs")).is_file(), "no fuzz_targets/{target}.rs");
     }
 }
+
+/// Reproduce one input by hand: `FUZZ_TARGET=amd FUZZ_INPUT=path cargo test --test
+/// fuzz_replay replay_one -- --ignored --nocapture` (the panic message says what broke).
+#[test]
+#[ignore = "run by hand with FUZZ_TARGET and FUZZ_INPUT"]
+fn replay_one() {
+    let target = std::env::var("FUZZ_TARGET").expect("FUZZ_TARGET");
+    let input = std::env::var("FUZZ_INPUT").expect("FUZZ_INPUT");
+    let (_, body) = checks::TARGETS.iter().find(|(t, _)| *t == target).expect("no such target");
+    body(&std::fs::read(&input).expect("FUZZ_INPUT"));
+}
