@@ -4,6 +4,8 @@
 #   fuzz/run.sh                      # every target for 10 s (the CI smoke)
 #   fuzz/run.sh -t 600 lkp_matrix    # one target for 10 minutes
 #   fuzz/run.sh -n 1000000           # every target for a million executions
+#   fuzz/run.sh -s none -n 1000000 mmtests_dbench   # without AddressSanitizer (faster;
+#                                    # built in fuzz/target-nosan, beside the ASan build)
 #
 # Builds the targets once (optimised, with debug assertions and overflow checks: an
 # integer overflow in a parser is a crash here, not a silently wrong number), seeds
@@ -16,17 +18,20 @@ cd "$(dirname "$0")"
 SECONDS_EACH=10
 RUNS=""
 JOBS=1
-while getopts "t:n:j:" opt; do
+SANITIZER=address
+while getopts "t:n:j:s:" opt; do
   case $opt in
     t) SECONDS_EACH=$OPTARG ;;
     n) RUNS=$OPTARG ;;
     j) JOBS=$OPTARG ;;
-    *) echo "usage: $0 [-t seconds] [-n runs] [-j jobs] [target...]" >&2; exit 2 ;;
+    s) SANITIZER=$OPTARG ;;
+    *) echo "usage: $0 [-t seconds] [-n runs] [-j jobs] [-s address|none] [target...]" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
 export RUSTC_BOOTSTRAP=1  # libFuzzer's sanitizer flags on the stable toolchain
-FLAGS=(-O -a)
+FLAGS=(-O -a --sanitizer "$SANITIZER")
+[ "$SANITIZER" = address ] || FLAGS+=(--target-dir target-nosan)
 TARGETS=("$@")
 if [ ${#TARGETS[@]} -eq 0 ]; then
   mapfile -t TARGETS < <(cargo fuzz list)
@@ -46,7 +51,7 @@ failed=()
 for t in "${TARGETS[@]}"; do
   limit=(-max_total_time="$SECONDS_EACH")
   [ -n "$RUNS" ] && limit=(-runs="$RUNS")
-  log="artifacts/$t.log"
+  log="artifacts/$t$([ "$SANITIZER" = address ] || echo ".$SANITIZER").log"
   mkdir -p "artifacts/$t"
   start=$(date +%s)
   if cargo fuzz run "${FLAGS[@]}" "$t" "corpus/$t" -- "${limit[@]}" -jobs="$JOBS" -workers="$JOBS" \
