@@ -235,11 +235,22 @@ fn is_rule(line: &str) -> bool {
 fn join_name(a: &str, b: &str) -> String {
     if b.len() == a.len() + 1 && b.starts_with(a) && !a.contains('-') {
         b.to_string()
+    } else if b.is_empty() && ends_in_rc(a) {
+        // "6.10-rc3" splits into ("6.10-rc3", ""): the -rc shift took the whole name
+        a.to_string()
     } else if b.is_empty() {
         format!("{a}-")
     } else {
         format!("{a}-{b}")
     }
+}
+
+/// Whether `a` is a name cut after an `-rc<digit>` at its first `-`, as
+/// [`super::render_text::split_name`] cuts `6.10-rc3`.
+fn ends_in_rc(a: &str) -> bool {
+    a.split_once('-').is_some_and(|(_, rest)| {
+        rest.len() == 3 && rest.starts_with("rc") && rest.as_bytes().get(2).is_some_and(u8::is_ascii_digit)
+    })
 }
 
 /// (token, end column) of a header line.
@@ -366,7 +377,12 @@ pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
             .iter()
             .enumerate()
             .map(|(i, p)| {
-                let mut cell = Cell { value: Some(p.value), change: p.change, ..Default::default() };
+                // NaN is "no value" in the data model (and null in JSON)
+                let mut cell = Cell {
+                    value: Some(p.value).filter(|v| !v.is_nan()),
+                    change: p.change.filter(|v| !v.is_nan()),
+                    ..Default::default()
+                };
                 if r.ratio {
                     cell.spread = p.norm.flatten();
                 } else if marked_row {
@@ -537,6 +553,17 @@ Gmean Lower      1.0000                 4963602.6545                   5200000.0
         let e = parse_compare(&bad, "<oracle>").unwrap_err().to_string();
         assert!(e.starts_with("<oracle>:3: cannot read this table row"), "{e}");
         assert_eq!(split_fused("5200000.00-519999900.00"), Some(vec![5200000.0, -519999900.0]));
+        // a -rc name that fills its first header part is printed with an empty second part
+        let rc = "                                   6.9               6.10-rc3\n                               vanilla                       \nAmean 1 10.00 ( 0.00%) 9.00 ( 10.00%)\n";
+        assert_eq!(parse_compare(rc, "<t>").unwrap().kernels, ["6.9-vanilla", "6.10-rc3"]);
+        // NaN is no value: through JSON (null) it still prints NaN, not MMTests' 0.00 for
+        // a missing value (fuzz regression mmtests_text/nan-cells)
+        let nan = "a b\nc d\nAmean 1 10.00 ( 0.00%) NaN ( NaN%)\n";
+        let c = parse_compare(nan, "<t>").unwrap();
+        assert_eq!((c.rows[0].cells[1].value, c.rows[0].cells[1].change), (None, None));
+        let back = crate::table::Comparison::from_json(&c.to_json().unwrap()).unwrap();
+        let text = super::super::render_text::render(&back);
+        assert!(text.ends_with("Amean 1       10.00 (   0.00%)         NaN (    NaN%)\n"), "{text}");
         let v = split_fused("1.00NaN").unwrap();
         assert!(v.len() == 2 && v[0] == 1.0 && v[1].is_nan());
         assert_eq!(split_fused("1.0"), None);

@@ -77,8 +77,10 @@ fn render_table(c: &Comparison) -> String {
         out.push(' ');
         out.push_str(&pad(&r.name, l2, true));
         for (j, cell) in r.cells.iter().enumerate() {
-            let v = cell.value.unwrap_or(0.0);
-            let p = if cell.value.is_some() { cell.change.unwrap_or(f64::NAN) } else { 0.0 };
+            // compare-mmtests.pl prints 0.00 where it has no value; a table parsed from
+            // text has no value only where the text said NaN (JSON keeps NaN as null)
+            let v = cell.value.unwrap_or(if parsed { f64::NAN } else { 0.0 });
+            let p = if cell.value.is_some() || parsed { cell.change.unwrap_or(f64::NAN) } else { 0.0 };
             if j < formatted_runs {
                 out.push_str(&fmt_f(v, fl, prec, false, false));
                 if cell.significant == Some(true) {
@@ -110,7 +112,8 @@ fn render_ratio(c: &Comparison) -> String {
         for (j, cell) in r.cells.iter().enumerate() {
             let v = cell.value.unwrap_or(f64::NAN);
             if r.group == "Ratio" {
-                let p = cell.change.unwrap_or(0.0);
+                // a ratio row always has a change: none is a NaN that went through JSON
+                let p = cell.change.unwrap_or(f64::NAN);
                 let n = cell.spread.unwrap_or(f64::NAN);
                 if j < formatted_runs {
                     out.push_str(&fmt_f(v, fl, prec, false, false));
