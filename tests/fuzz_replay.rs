@@ -129,3 +129,23 @@ fn replay_one() {
     let (_, body) = checks::TARGETS.iter().find(|(t, _)| *t == target).expect("no such target");
     body(&std::fs::read(&input).expect("FUZZ_INPUT"));
 }
+
+/// Time the checks per input (by hand, to keep targets fast enough to fuzz):
+/// `cargo test --release --test fuzz_replay time_targets -- --ignored --nocapture`.
+#[test]
+#[ignore = "run by hand"]
+fn time_targets() {
+    for (target, body) in checks::TARGETS {
+        let files = inputs(target);
+        let data: Vec<Vec<u8>> = files.iter().filter_map(|f| std::fs::read(f).ok()).collect();
+        let t = std::time::Instant::now();
+        let mut n = 0;
+        while t.elapsed().as_secs_f64() < 0.5 {
+            for d in &data {
+                let _ = std::panic::catch_unwind(|| body(d));
+                n += 1;
+            }
+        }
+        eprintln!("{target}: {:.3} ms per input ({n} runs)", t.elapsed().as_secs_f64() * 1e3 / n as f64);
+    }
+}
