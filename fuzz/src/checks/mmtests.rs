@@ -85,6 +85,11 @@ fn family(data: &[u8], benches: &[&'static str]) {
         match compare_in(&t, "", bench, &names, &opts) {
             Ok(rep) => {
                 bounded(rep.text.len(), data.len() * 2, "compare-mmtests text");
+                // an operation named with whitespace (from a file name) prints as MMTests
+                // prints it, but no parser can split such a row: nothing to read back
+                if rep.comparison.rows.iter().any(|r| r.name.contains(char::is_whitespace) || r.name.is_empty()) {
+                    continue;
+                }
                 let back = parse_compare(&rep.text, "<printed>")
                     .unwrap_or_else(|e| panic!("the printed table does not parse back: {e}\n{}", rep.text));
                 let c = &rep.comparison;
