@@ -37,7 +37,9 @@ fn take_cell_from_end(s: &str) -> Option<(f64, f64, f64, &str)> {
     let lb = s.rfind('[')?;
     let pct: f64 = s[lb + 1..].trim().parse().ok()?;
     let s = s[..lb].trim_end();
-    let sp = s.rfind(char::is_whitespace).map(|i| i + 1).unwrap_or(0);
+    // after the last whitespace character, which may be wider than a byte (a no-break
+    // space from a mail client is two)
+    let sp = s.char_indices().rev().find(|(_, c)| c.is_whitespace()).map_or(0, |(i, c)| i + c.len_utf8());
     let value: f64 = s[sp..].parse().ok()?;
     Some((value, pct, cv, &s[..sp]))
 }
@@ -81,7 +83,10 @@ pub fn parse(text: &str) -> Result<Vec<Comparison>> {
         while i < lines.len() && lines[i].trim().is_empty() {
             i += 1;
         }
-        let header = *lines.get(i).ok_or_else(|| err(i, format!("table '{test}': no column header")))?;
+        // at the end of the input the error names its last line, not one past it
+        let header = *lines
+            .get(i)
+            .ok_or_else(|| err(lines.len().saturating_sub(1), format!("table '{test}': no column header before the end")))?;
         let (label, cols) = header.split_once(':').ok_or_else(|| {
             err(i, format!("expected a column header like 'Case: tip[pct imp](CV) ...', got '{}'", header.trim()))
         })?;
