@@ -37,6 +37,16 @@ pub fn normalize(name: &str, archive: &str) -> Result<String> {
     Ok(parts.join("/"))
 }
 
+/// A file entry's [`normalize`]d path, refusing a name that normalises to the archive
+/// root itself (`""`, `"."`, `"a/.."`), which can name a directory but not a file.
+pub fn file_path(name: &str, archive: &str) -> Result<String> {
+    let rel = normalize(name, archive)?;
+    if rel.is_empty() {
+        return Err(Error::parse(Some(archive), None, format!("entry '{name}': a file entry names the archive root")));
+    }
+    Ok(rel)
+}
+
 /// Resolve a link target relative to the link's directory; None if it escapes.
 pub fn resolve_link(link_path: &str, target: &str) -> Option<String> {
     if target.starts_with('/') || target.contains('\0') || target.contains('\\') {
@@ -75,6 +85,16 @@ mod tests {
         assert!(normalize("a/../../b", "e").is_err());
         assert!(normalize("C:/x", "e").is_err());
         assert!(normalize("a\\..\\b", "e").is_err());
+    }
+
+    #[test]
+    fn a_file_cannot_be_the_root() {
+        for name in ["", ".", "a/..", "./"] {
+            assert_eq!(normalize(name, "x.zip").unwrap(), "");
+            let e = file_path(name, "x.zip").unwrap_err().to_string();
+            assert_eq!(e, format!("x.zip: entry '{name}': a file entry names the archive root"));
+        }
+        assert_eq!(file_path("./a/b", "x.zip").unwrap(), "a/b");
     }
 
     #[test]

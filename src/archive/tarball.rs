@@ -2,7 +2,7 @@
 
 use super::limits::{read_bounded, Limits};
 use super::memory::MemTree;
-use super::path::{normalize, resolve_link};
+use super::path::{file_path, normalize, resolve_link};
 use crate::error::{Error, Result};
 use std::io::{BufReader, Read};
 use std::path::Path;
@@ -54,6 +54,7 @@ pub fn read_from<'a>(reader: Box<dyn Read + 'a>, name: &str, limits: &Limits) ->
         if kind.is_dir() {
             tree.add_dir(&rel);
         } else if kind.is_file() || kind == tar::EntryType::Continuous {
+            let rel = file_path(&raw, name)?;
             // a tar header's size is the length of the data that follows it: an entry
             // declared too large is refused before decompressing any of it
             let size = entry.size();
@@ -78,6 +79,7 @@ pub fn read_from<'a>(reader: Box<dyn Read + 'a>, name: &str, limits: &Limits) ->
             total += data.len() as u64;
             tree.add_file(&rel, data);
         } else if kind.is_symlink() || kind.is_hard_link() {
+            let rel = file_path(&raw, name)?;
             let target = entry
                 .link_name_bytes()
                 .map(|b| String::from_utf8_lossy(&b).into_owned())

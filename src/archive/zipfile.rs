@@ -2,7 +2,7 @@
 
 use super::limits::{read_bounded, Limits};
 use super::memory::MemTree;
-use super::path::normalize;
+use super::path::{file_path, normalize};
 use crate::error::{Error, Result};
 use std::io::{BufReader, Read, Seek};
 use std::path::Path;
@@ -68,6 +68,7 @@ pub fn read_from<R: Read + Seek>(reader: R, name: &str, limits: &Limits) -> Resu
             tree.add_dir(&rel);
             continue;
         }
+        let rel = file_path(&raw, &name)?;
         let left = limits.max_total_bytes.saturating_sub(total);
         let limit = limits.max_entry_bytes.min(left);
         let data = read_bounded(&mut entry, limit, &name, &raw).map_err(|e| {
