@@ -159,6 +159,20 @@ impl StateTable {
             if s.name.is_empty() {
                 return Err(Error::parse_col(path, line_of(i), "name", "empty state name"));
             }
+            // what the CSV form cannot hold or would read back differently (a comment, a
+            // split field); a control character is a corrupt dump (cpuidle names are short
+            // printable strings such as POLL, C1E, C6-SKX or WFI)
+            if s.name.starts_with('#')
+                || s.name.trim() != s.name
+                || s.name.chars().any(|c| c.is_control() || c == ',' || c == '"')
+            {
+                return Err(Error::parse_col(
+                    path,
+                    line_of(i),
+                    "name",
+                    format!("state name {:?}: expected printable text without a comma, quote, leading '#' or surrounding space", s.name),
+                ));
+            }
             if let Some(p) = s.power_mw {
                 if !(p.is_finite() && p >= 0.0) {
                     return Err(Error::parse_col(path, line_of(i), "power_mw", format!("power must be ≥ 0 mW, got {p}")));
