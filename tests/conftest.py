@@ -12,7 +12,9 @@ DATA = Path(__file__).parent / "data"
 
 settings.register_profile("ci", max_examples=200, deadline=None)
 settings.register_profile("dev", max_examples=100, deadline=None)
-settings.load_profile("ci" if os.environ.get("CI") else "dev")
+# a long hand run of the property tests: SCHEDLAB_HYPOTHESIS=stress pytest tests/test_hostile_*.py
+settings.register_profile("stress", max_examples=5000, deadline=None)
+settings.load_profile(os.environ.get("SCHEDLAB_HYPOTHESIS") or ("ci" if os.environ.get("CI") else "dev"))
 
 
 @pytest.fixture

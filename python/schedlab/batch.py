@@ -101,11 +101,12 @@ class BatchResult:
     __slots__ = ("data",)
 
     def __init__(self, data: dict[str, Any]) -> None:
-        if data.get("schema") != SCHEMA_NAME or data.get("version") != SCHEMA_VERSION:
+        if not isinstance(data, dict) or data.get("schema") != SCHEMA_NAME or data.get("version") != SCHEMA_VERSION:
             from .errors import DomainError
 
             raise DomainError(f"not a {SCHEMA_NAME} version {SCHEMA_VERSION} document: "
-                              f"schema={data.get('schema')!r} version={data.get('version')!r}")
+                              + (f"schema={data.get('schema')!r} version={data.get('version')!r}"
+                                 if isinstance(data, dict) else f"a JSON {type(data).__name__}"))
         self.data = data
 
     def __getstate__(self) -> dict[str, Any]:
@@ -125,7 +126,15 @@ class BatchResult:
     @classmethod
     def from_json(cls, text: str) -> "BatchResult":
         """Read a result document (as :meth:`to_json` or ``schedlab batch --format json`` writes it)."""
-        return cls(json.loads(text))
+        from .errors import ParseError
+
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ParseError(f"invalid batch result JSON: {e.msg}", "<json>", e.lineno) from None
+        except RecursionError:
+            raise ParseError("invalid batch result JSON: nested too deeply", "<json>") from None
+        return cls(data)
 
     @property
     def exit_code(self) -> int:

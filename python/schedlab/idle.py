@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, Union
 
 import numpy as np
 
-from . import _core
+from . import _core, _text
 from .errors import DomainError, ParseError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -180,7 +180,7 @@ def parse_sysfs(text: str | bytes, path: str | None = None) -> pd.DataFrame:
     >>> idle.parse_sysfs(dump).polling.tolist()
     [True, False]
     """
-    data = text.encode() if isinstance(text, str) else bytes(text)
+    data = _text.data(text, path)
     return _states_frame(_core.idle_parse_sysfs(data, path))
 
 
@@ -236,7 +236,7 @@ def parse_trace(text: str | bytes, path: str | None = None) -> pd.DataFrame:
     >>> idle.parse_trace("sleep_length_ns,next_tick_ns,wake_ns,tick_stopped,latency_req_ns\\n10,20,-1,0,-1\\n").wake_ns.tolist()
     [-1]
     """
-    data = text.encode() if isinstance(text, str) else bytes(text)
+    data = _text.data(text, path)
     return _trace_frame(_core.idle_parse_trace(data, path))
 
 
@@ -309,7 +309,7 @@ def parse_ftrace(text: str | bytes, hz: int = 250, path: str | None = None) -> d
     >>> int(t[0].wake_ns[0])
     1000000
     """
-    data = text.encode() if isinstance(text, str) else bytes(text)
+    data = _text.data(text, path)
     return _ftrace_frames(_core.idle_parse_ftrace(data, int(hz), path))
 
 

@@ -19,7 +19,7 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence, Union
 
-from . import _core
+from . import _core, _text
 from .table import Comparison, register_text_renderer
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -216,7 +216,7 @@ def parse_report(text: str) -> "pd.DataFrame":
     """
     import pandas as pd
 
-    rep = json.loads(_core.lkp_parse_report(text))
+    rep = json.loads(_core.lkp_parse_report(_text.text(text)))
     records = []
     for r in rep["rows"]:
         rec: dict[str, Any] = {"section": r["section"], "metric": r["metric"]}
@@ -257,7 +257,7 @@ def parse_comparison(text: str) -> LkpComparison:
     >>> c.rows[0].name, c.rows[0].direction, c.rows[0].cells[1].change
     ('unixbench.score', 'higher', -9.9)
     """
-    c = Comparison.from_json(_core.lkp_parse_report_comparison(text))
+    c = Comparison.from_json(_core.lkp_parse_report_comparison(_text.text(text)))
     return LkpComparison(tool=c.tool, kernels=c.kernels, rows=c.rows, benchmark=c.benchmark,
                          meta=c.meta, schema=c.schema)
 

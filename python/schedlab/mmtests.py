@@ -34,7 +34,7 @@ import math
 import os
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from . import _core
+from . import _core, _text
 from .table import Comparison, register_text_renderer
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -188,7 +188,7 @@ def parse_compare(text: str, source: str = "<text>") -> MMTestsComparison:
 
     Raises ParseError naming ``source`` and the line when a table row is malformed.
     """
-    return MMTestsComparison._from_json(_core.mmtests_parse_compare(text, source))
+    return MMTestsComparison._from_json(_core.mmtests_parse_compare(_text.text(text, source), _text.text(source)))
 
 
 def overview_label(ratio: float) -> str:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence, Union
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
+from . import _core, _text
 from .errors import DomainError, ParseError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -318,7 +318,7 @@ def parse_trace(text: str | bytes, name: str | None = None) -> "pd.DataFrame":
     >>> parse_trace("dur_ns,state\\n5000,R\\n7000,S\\n").to_dict("list")
     {'dur_ns': [5000, 7000], 'state': ['R', 'S'], 'cpu_cap': [1024, 1024], 'freq_cap': [1024, 1024]}
     """
-    data = text.encode() if isinstance(text, str) else bytes(text)
+    data = _text.data(text, name)
     return _trace_frame(_core.pelt_parse_trace(data, name))
 
 

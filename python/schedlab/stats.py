@@ -173,8 +173,11 @@ def percentile(x, q):
     >>> percentile([1, 2, 3, 4], [0, 50, 100]).tolist()
     [1.0, 2.5, 4.0]
     """
-    scalar = np.ndim(q) == 0
-    qs = _vec(np.atleast_1d(np.asarray(q, dtype=np.float64)) if not scalar else [q], "q")
+    try:
+        scalar = np.ndim(q) == 0
+    except ValueError:  # ragged: _vec says why
+        scalar = False
+    qs = _vec([_scalar(q, "q")] if scalar else q, "q")
     out = _core.percentiles(_vec(x), qs)
     return float(out[0]) if scalar else out
 
@@ -203,9 +206,7 @@ def stddev(x: npt.ArrayLike, ddof: int = 1) -> float:
     >>> stddev([2, 4, 4, 4, 5, 5, 7, 9], ddof=0)
     2.0
     """
-    if int(ddof) != ddof or ddof < 0:
-        raise DomainError(f"ddof must be a non-negative integer, got {ddof!r}")
-    return _core.stddev(_vec(x), int(ddof))
+    return _core.stddev(_vec(x), _count(ddof, "ddof"))
 
 
 def coeff_var(x: npt.ArrayLike) -> float:
@@ -226,7 +227,7 @@ def bamean(x: npt.ArrayLike, pct: float, higher_is_better: bool) -> float:
     >>> bamean([10, 50, 20, 40, 30], 50, higher_is_better=True)
     45.0
     """
-    return _core.bamean(_vec(x), float(pct), bool(higher_is_better))
+    return _core.bamean(_vec(x), _scalar(pct, "pct"), bool(higher_is_better))
 
 
 def ci_mean(x: npt.ArrayLike, level: float = 0.95) -> MeanCI:
@@ -236,7 +237,7 @@ def ci_mean(x: npt.ArrayLike, level: float = 0.95) -> MeanCI:
     >>> round(ci.low, 6), round(ci.high, 6)
     (-10.706205, 14.706205)
     """
-    return MeanCI(*_core.ci_mean(_vec(x), float(level)))
+    return MeanCI(*_core.ci_mean(_vec(x), _scalar(level, "level")))
 
 
 def pct_change(base: float, new: float, higher_is_better: bool) -> float:
@@ -329,16 +330,15 @@ def bootstrap_ci(
     """
     if seed is None:
         seed = secrets.randbits(64)
-    if not (0 <= int(seed) < 2**64):
-        raise DomainError(f"seed must be within 0..2**64-1, got {seed}")
+    seed = _integer(seed, "seed", 0, 2**64 - 1)
     return BootstrapResult(
         *_core.bootstrap_ci(
             _vec(base, "base"),
             _vec(new, "new"),
             str(statistic),
-            float(level),
+            _scalar(level, "level"),
             _count(n_resamples, "n_resamples"),
-            int(seed),
+            seed,
             _threads(threads),
         )
     )
@@ -358,28 +358,36 @@ def fdr_bh(pvalues: npt.ArrayLike) -> np.ndarray:
 def _scalar(v: float, name: str) -> float:
     try:
         return float(v)
-    except (TypeError, ValueError) as e:
+    except (TypeError, ValueError, OverflowError) as e:
         raise DomainError(f"{name} must be a real number: {e}") from None
 
 
+def _integer(v: int, name: str, low: int, high: int) -> int:
+    """``v`` as an int within ``low..=high`` (a float only if it is whole)."""
+    try:
+        i = int(v)
+        whole = i == v
+    except (TypeError, ValueError, OverflowError):
+        whole = False
+    if not whole or not low <= i <= high:
+        raise DomainError(f"{name} must be an integer within {low}..{high}, got {v!r}")
+    return i
+
+
 def _count(v: int, name: str) -> int:
-    if int(v) != v or v < 0:
-        raise DomainError(f"{name} must be a non-negative integer, got {v!r}")
-    return int(v)
+    return _integer(v, name, 0, 2**63 - 1)
 
 
 def _threads(threads: int | None) -> int | None:
     if threads is None:
         return None
-    if int(threads) != threads or threads < 1:
-        raise DomainError(f"threads must be a positive integer, got {threads!r}")
-    return int(threads)
+    return _integer(threads, "threads", 1, 2**63 - 1)
 
 
 def _pack(series: Iterable[npt.ArrayLike] | np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
     """Many 1-D series as one float64 array plus their lengths."""
     if isinstance(series, np.ndarray) and series.ndim == 2:
-        a = _vec(series.reshape(-1) if series.dtype == np.float64 else series.astype(np.float64).reshape(-1), name)
+        a = _vec(series.reshape(-1), name)
         return np.ascontiguousarray(a), np.full(series.shape[0], series.shape[1], dtype=np.uint64)
     series = series if isinstance(series, list) else list(series)
     if not series:

@@ -28,6 +28,7 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
+from . import _text
 from .errors import ParseError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -128,9 +129,15 @@ class Comparison:
     def from_json(cls, text: str) -> "Comparison":
         """Read the JSON form."""
         try:
-            d = json.loads(text)
+            d = json.loads(_text.text(text, "<json>"))
+            # a "\ud800" escape is valid JSON but no text: refuse it as the native reader does
+            _text.text(json.dumps(d, ensure_ascii=False), "<json>")
         except json.JSONDecodeError as e:
             raise ParseError(f"invalid comparison JSON: {e.msg}", "<json>", e.lineno) from None
+        except RecursionError:
+            raise ParseError("invalid comparison JSON: nested too deeply", "<json>") from None
+        if not isinstance(d, dict):
+            raise ParseError(f"not a comparison: a JSON {type(d).__name__}, expected an object", "<json>")
         return cls.from_dict(d)
 
     def to_dict(self) -> dict[str, Any]:
@@ -251,7 +258,7 @@ def parse_amd(text: str) -> list[Comparison]:
     """
     from . import _core
 
-    return [Comparison.from_json(j) for j in _core.parse_amd(text)]
+    return [Comparison.from_json(j) for j in _core.parse_amd(_text.text(text))]
 
 
 register_text_renderer("amd", lambda c: c.to_amd())
