@@ -213,7 +213,7 @@ fn json_error(path: &str, e: &serde_json::Error) -> Error {
     Error::parse(Some(path), line, format!("{what}: {msg}"))
 }
 
-/// Decompress gzip bytes (`path` names the file in errors), at most 1 GiB.
+/// Decompress gzip bytes (`path` names the file in errors), at most the per-file limit (256 MiB).
 pub fn gunzip(raw: &[u8], path: &str) -> Result<Vec<u8>> {
     gunzip_bounded(raw, path, archive::tree::DEFAULT_MAX_FILE_BYTES)
 }

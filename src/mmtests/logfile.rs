@@ -67,7 +67,7 @@ pub fn read_log_in(tree: &dyn Tree, rel: &str) -> Result<LogFile> {
     res.map_err(|e| Error::parse(Some(&shown), None, format!("cannot read or decompress: {e}")))?;
     let bytes: Vec<u8> = if name.ends_with(".gz") || name.ends_with(".xz") { decoded } else { raw.into_owned() };
     if bytes.len() as u64 > max {
-        return Err(Error::parse(Some(&shown), None, format!("log is larger than {max} bytes once decompressed")));
+        return Err(Error::parse(Some(&shown), None, format!("log is larger than the limit of {max} bytes once decompressed (decompression bomb?)")));
     }
     // valid UTF-8 (the usual case) is taken over without a copy
     let text = String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
