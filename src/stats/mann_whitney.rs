@@ -124,10 +124,12 @@ pub(crate) fn exact_sf(n1: usize, n2: usize, k: u64) -> Result<f64> {
     Ok(tail.get(k as usize).copied().unwrap_or(0.0))
 }
 
+/// Upper-tail tables by (m, n).
+type TailCache = std::cell::RefCell<std::collections::HashMap<(usize, usize), std::rc::Rc<Vec<f64>>>>;
+
 thread_local! {
-    /// Upper-tail tables by (m, n): batches test many pairs of the same sizes.
-    static TAILS: std::cell::RefCell<std::collections::HashMap<(usize, usize), std::rc::Rc<Vec<f64>>>> =
-        std::cell::RefCell::new(std::collections::HashMap::new());
+    /// Batches test many pairs of the same sizes: each thread keeps their tails.
+    static TAILS: TailCache = std::cell::RefCell::new(std::collections::HashMap::new());
 }
 
 /// `tail[k]` = P(U ≥ k), k = 0..=m·n, for m ≤ n (cached per thread for small sizes).
