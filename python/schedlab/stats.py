@@ -392,10 +392,11 @@ def _pack(series: Iterable[npt.ArrayLike] | np.ndarray, name: str) -> tuple[np.n
     series = series if isinstance(series, list) else list(series)
     if not series:
         return np.empty(0, dtype=np.float64), np.empty(0, dtype=np.uint64)
-    try:  # fast path: every item is already a 1-D array of real numbers
-        if all(isinstance(s, np.ndarray) and s.ndim == 1 and s.dtype.kind in _NUMERIC_KINDS for s in series):
-            lengths = np.fromiter(map(len, series), dtype=np.uint64, count=len(series))
-            return np.concatenate(series, dtype=np.float64, casting="same_kind"), lengths
+    try:  # fast path: every item is a 1-D sequence of real numbers (checked after the fact)
+        lengths = np.fromiter(map(len, series), dtype=np.uint64, count=len(series))
+        values = np.concatenate(series, dtype=np.float64, casting="same_kind")
+        if values.ndim == 1 and values.size == int(lengths.sum()):
+            return values, lengths
     except (TypeError, ValueError):
         pass
     arrays = [_vec(s, f"{name}[{i}]") for i, s in enumerate(series)]

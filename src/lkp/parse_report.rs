@@ -152,33 +152,6 @@ pub fn parse_report(text: &str) -> Report {
     rep
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn aligned_and_collapsed_rows() {
-        let aligned = "      1.50 ±173%  +19450.0%     293.25        vmstat.procs.b\n\
-                       \x20     0.54 ±  6%      +0.8        1.34 ±  2%  mpstat.cpu.all.idle%\n\
-                       \x20         2:4          -50%            :4     dmesg.BUG:kernel_NULL_pointer_dereference\n\
-                       \x20     0.00         +1e+104%     105.00 ± 10%  vmstat.io.bi\n";
-        let r = parse_report(aligned);
-        assert_eq!(r.rows.len(), 4);
-        assert_eq!(r.rows[0].cells[0].stddev_pct, Some(173.0));
-        assert_eq!(r.rows[0].changes, vec![19450.0]);
-        assert!(r.rows[1].absolute);
-        assert_eq!(r.rows[1].cells[1].stddev_pct, Some(2.0));
-        assert_eq!(r.rows[2].section, "failure");
-        assert_eq!(r.rows[2].cells[0], ReportCell { value: Some(2.0), stddev_pct: None, runs: Some(4) });
-        assert_eq!(r.rows[2].cells[1].value, Some(0.0));
-        assert_eq!(r.rows[3].changes, vec![1e104]);
-        let collapsed = "2.866e+08 -11.6% 2.534e+08 unixbench.time.minor_page_faults\n%stddev %change %stddev\n";
-        let r = parse_report(collapsed);
-        assert_eq!(r.rows.len(), 1);
-        assert_eq!(r.rows[0].cells[0].value, Some(2.866e8));
-    }
-}
-
 /// A parsed report as a [`crate::table::Comparison`] (tool "lkp"): one row per metric
 /// (failure rows in group `fail:runs`, value = fail count, `n` = runs), the printed
 /// mean as value, the printed `± N%` as spread N + 0.5 (the robot truncates the
@@ -218,4 +191,31 @@ pub fn to_comparison(report: &Report) -> crate::table::Comparison {
         });
     }
     c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn aligned_and_collapsed_rows() {
+        let aligned = "      1.50 ±173%  +19450.0%     293.25        vmstat.procs.b\n\
+                       \x20     0.54 ±  6%      +0.8        1.34 ±  2%  mpstat.cpu.all.idle%\n\
+                       \x20         2:4          -50%            :4     dmesg.BUG:kernel_NULL_pointer_dereference\n\
+                       \x20     0.00         +1e+104%     105.00 ± 10%  vmstat.io.bi\n";
+        let r = parse_report(aligned);
+        assert_eq!(r.rows.len(), 4);
+        assert_eq!(r.rows[0].cells[0].stddev_pct, Some(173.0));
+        assert_eq!(r.rows[0].changes, vec![19450.0]);
+        assert!(r.rows[1].absolute);
+        assert_eq!(r.rows[1].cells[1].stddev_pct, Some(2.0));
+        assert_eq!(r.rows[2].section, "failure");
+        assert_eq!(r.rows[2].cells[0], ReportCell { value: Some(2.0), stddev_pct: None, runs: Some(4) });
+        assert_eq!(r.rows[2].cells[1].value, Some(0.0));
+        assert_eq!(r.rows[3].changes, vec![1e104]);
+        let collapsed = "2.866e+08 -11.6% 2.534e+08 unixbench.time.minor_page_faults\n%stddev %change %stddev\n";
+        let r = parse_report(collapsed);
+        assert_eq!(r.rows.len(), 1);
+        assert_eq!(r.rows[0].cells[0].value, Some(2.866e8));
+    }
 }

@@ -9,7 +9,7 @@ use super::change::pct_change;
 use super::descriptive::{
     amean, amean_checked, coeff_var_about, gmean_checked, hmean_checked, median_sorted, variance_about,
 };
-use super::sample::{check, sorted};
+use super::sample::check;
 use super::mann_whitney::{mann_whitney_u, MwuMethod};
 use super::welch::welch_ttest;
 use crate::error::{Error, Result};
@@ -61,6 +61,11 @@ impl FirstError {
 /// Summary of one sample (never fails; see [`Summary::error`]). Each field equals
 /// the single function's result bit for bit; the sample is checked and sorted once.
 pub fn summarize(x: &[f64]) -> Summary {
+    summarize_with(x, &mut Vec::new())
+}
+
+/// [`summarize`] using `scratch` for the sorted copy (no allocation per sample in batches).
+fn summarize_with(x: &[f64], scratch: &mut Vec<f64>) -> Summary {
     let nan = f64::NAN;
     let mut s = Summary {
         n: x.len(),
@@ -79,10 +84,13 @@ pub fn summarize(x: &[f64]) -> Summary {
         return s;
     }
     let mut e = FirstError(None);
-    let sorted = sorted(x);
+    scratch.clear();
+    scratch.extend_from_slice(x);
+    scratch.sort_unstable_by(f64::total_cmp);
+    let sorted = &scratch[..];
     s.min = sorted[0];
     s.max = sorted[sorted.len() - 1];
-    s.median = median_sorted(&sorted);
+    s.median = median_sorted(sorted);
     s.amean = e.take(amean_checked(x));
     s.hmean = e.take(hmean_checked(x));
     s.gmean = e.take(gmean_checked(x));
@@ -98,7 +106,9 @@ pub fn summarize(x: &[f64]) -> Summary {
 
 /// Summaries of many samples, in parallel on at most `threads` threads.
 pub fn summarize_many(series: &[&[f64]], threads: Option<usize>) -> Result<Vec<Summary>> {
-    parallel::install(threads, || series.par_iter().map(|x| summarize(x)).collect())
+    parallel::install(threads, || {
+        series.par_iter().map_init(Vec::new, |scratch, x| summarize_with(x, scratch)).collect()
+    })
 }
 
 /// One baseline/new comparison; NaN where undefined.

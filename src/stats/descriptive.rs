@@ -41,8 +41,36 @@ pub fn gmean(x: &[f64]) -> Result<f64> {
 /// [`gmean`] of a sample already checked non-empty and finite.
 pub(crate) fn gmean_checked(x: &[f64]) -> Result<f64> {
     check_positive(x, "x", "the geometric mean")?;
-    let s: f64 = x.iter().map(|v| v.ln()).sum();
-    finite((s / x.len() as f64).exp(), "gmean")
+    finite((ln_product(x) / x.len() as f64).exp(), "gmean")
+}
+
+/// Σ ln(x) as the logarithm of the product of the values' mantissas plus their
+/// binary exponents: one `ln` per sample instead of one per value, and no overflow or
+/// underflow whatever the magnitudes (values must be positive and finite).
+fn ln_product(x: &[f64]) -> f64 {
+    let (mut m, mut e) = (1.0f64, 0i64);
+    for &v in x {
+        let (mv, ev) = frexp(v);
+        m *= mv; // mantissas are in [0.5, 1)
+        e += ev;
+        if m < 1e-280 {
+            let (mm, em) = frexp(m);
+            m = mm;
+            e += em;
+        }
+    }
+    m.ln() + e as f64 * std::f64::consts::LN_2
+}
+
+/// `v = m · 2^e` with `m` in [0.5, 1), for positive finite `v` (subnormals included).
+fn frexp(v: f64) -> (f64, i64) {
+    let bits = v.to_bits();
+    let exp = ((bits >> 52) & 0x7ff) as i64;
+    if exp == 0 {
+        let (m, e) = frexp(v * f64::from_bits(0x43f0_0000_0000_0000)); // · 2^64
+        return (m, e - 64);
+    }
+    (f64::from_bits((bits & !(0x7ff << 52)) | (1022 << 52)), exp - 1022)
 }
 
 /// Smallest value.
@@ -193,6 +221,18 @@ mod tests {
         assert_eq!(coeff_var(&x).unwrap(), 0.0);
         // and by hand for a small sample: mean 2, squares 1 + 0 + 1 over n - 1 = 2
         assert_eq!(variance(&[1.0, 2.0, 3.0], 1).unwrap(), 1.0);
+    }
+
+    #[test]
+    fn frexp_and_ln_product_by_hand() {
+        assert_eq!(frexp(8.0), (0.5, 4));
+        assert_eq!(frexp(0.75), (0.75, 0));
+        assert_eq!(frexp(f64::MIN_POSITIVE / 4.0), (0.5, -1023));
+        // ln(2 · 4 · 1e300 · 1e300 · 1e-300) = ln 8 + 300 ln 10, no overflow on the way
+        let got = ln_product(&[2.0, 4.0, 1e300, 1e300, 1e-300]);
+        let want = 8f64.ln() + 300.0 * 10f64.ln();
+        assert!((got - want).abs() < 1e-12 * want, "{got} {want}");
+        assert!((gmean(&[1e-310, 1e-310]).unwrap() - 1e-310).abs() < 1e-322);
     }
 
     #[test]

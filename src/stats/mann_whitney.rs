@@ -130,19 +130,66 @@ pub(crate) fn exact_sf(n1: usize, n2: usize, k: u64) -> Result<f64> {
     if k > top {
         return Ok(0.0);
     }
+    let tail = upper_tail(m, n)?;
+    Ok(tail.get(k as usize).copied().unwrap_or(0.0))
+}
+
+/// Upper-tail tables by (m, n).
+type TailCache = std::cell::RefCell<std::collections::HashMap<(usize, usize), std::rc::Rc<Vec<f64>>>>;
+
+thread_local! {
+    /// Batches test many pairs of the same sizes: each thread keeps their tails.
+    static TAILS: TailCache = std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// `tail[k]` = P(U ≥ k), k = 0..=m·n, for m ≤ n (cached per thread for small sizes).
+fn upper_tail(m: usize, n: usize) -> Result<std::rc::Rc<Vec<f64>>> {
+    let cacheable = m * n <= 20_000;
+    if cacheable {
+        if let Some(t) = TAILS.with(|c| c.borrow().get(&(m, n)).cloned()) {
+            return Ok(t);
+        }
+    }
+    let tail = std::rc::Rc::new(compute_upper_tail(m, n)?);
+    if cacheable {
+        TAILS.with(|c| {
+            let mut c = c.borrow_mut();
+            if c.len() >= 4096 {
+                c.clear();
+            }
+            c.insert((m, n), std::rc::Rc::clone(&tail));
+        });
+    }
+    Ok(tail)
+}
+
+fn compute_upper_tail(m: usize, n: usize) -> Result<Vec<f64>> {
     if let Some(counts) = gaussian_binomial_counts(m, n) {
+        // exact integer suffix sums, one rounding each
         let total: i128 = counts.iter().sum();
-        let tail: i128 = counts[k as usize..].iter().sum();
-        return Ok(tail as f64 / total as f64);
+        let mut acc: i128 = 0;
+        let mut tail = vec![0.0; counts.len()];
+        for (t, c) in tail.iter_mut().zip(&counts).rev() {
+            acc += c;
+            *t = acc as f64 / total as f64;
+        }
+        return Ok(tail);
     }
     let work = (m as f64) * (m as f64) * (n as f64) * (n as f64);
     if work > 4e9 {
         return Err(Error::domain(format!(
-            "the exact Mann-Whitney distribution for n = {n1} and {n2} is too expensive; use method='asymptotic'"
+            "the exact Mann-Whitney distribution for n = {m} and {n} is too expensive; use method='asymptotic'"
         )));
     }
+    // sum from the top (smallest terms first)
     let probs = null_distribution_f64(m, n);
-    Ok(probs[k as usize..].iter().rev().sum())
+    let mut acc = 0.0;
+    let mut tail = vec![0.0; probs.len()];
+    for (t, p) in tail.iter_mut().zip(&probs).rev() {
+        acc += p;
+        *t = acc;
+    }
+    Ok(tail)
 }
 
 /// Number of arrangements with U = u, u = 0..=m·n: the coefficients of the

@@ -80,7 +80,7 @@ fn beta_reg(a: f64, b: f64, x: f64, y: f64, ln_x: f64, ln_y: f64) -> f64 {
 
 /// Two-sided tail P(|T| ≥ |t|) of Student's t with `df` > 0 degrees of freedom.
 pub fn two_sided_p(t: f64, df: f64) -> Result<f64> {
-    if !(df > 0.0) {
+    if df.is_nan() || df <= 0.0 {
         return Err(Error::Internal(format!("Student's t needs df > 0, got {df}")));
     }
     if t.is_nan() {
