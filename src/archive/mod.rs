@@ -8,6 +8,9 @@
 //! paths, `..` escapes and links pointing outside the archive are refused with an
 //! error naming the archive and the entry; nothing is ever written to disk.
 
+// Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
+
 pub mod dir;
 pub mod limits;
 pub mod memory;
@@ -50,8 +53,8 @@ pub fn detect(path: &Path) -> Result<Kind> {
     let mut head = [0u8; 262];
     let mut f = std::fs::File::open(path).map_err(|e| Error::io(path, &e))?;
     let mut n = 0;
-    while n < head.len() {
-        match f.read(&mut head[n..]) {
+    while let Some(rest) = head.get_mut(n..).filter(|rest| !rest.is_empty()) {
+        match f.read(rest) {
             Ok(0) => break,
             Ok(k) => n += k,
             Err(e) => return Err(Error::io(path, &e)),

@@ -16,7 +16,7 @@ pub fn normalize(name: &str, archive: &str) -> Result<String> {
     if name.starts_with('/') || name.starts_with('\\') {
         return Err(refuse("absolute path"));
     }
-    if name.len() >= 2 && name.as_bytes()[1] == b':' {
+    if name.as_bytes().get(1) == Some(&b':') {
         return Err(refuse("drive-letter path"));
     }
     if name.contains('\\') {

@@ -4,6 +4,9 @@
 //! Columns are found by header name, so their order is free and extra columns
 //! are ignored. Every error names the file, the 1-based line and the column.
 
+// Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
+
 use crate::error::{Error, Result};
 
 /// One data row: its 1-based line number and the fields of the wanted columns.

@@ -38,6 +38,9 @@
 //! - hrtimers due more than 100 s away (e.g. CLOCK_REALTIME ones) are ignored;
 //! - periods without an exit event (cut by the trace end) are dropped (`unterminated`).
 
+// Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
+
 use super::trace::{IdlePeriod, Tick};
 use crate::error::{Error, Result};
 use std::collections::{BTreeMap, HashMap};

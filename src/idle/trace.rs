@@ -20,6 +20,9 @@
 //! 4. The residency is the period's length; `local_clock()` advances by it between
 //!    `select()` and `reflect()`, and by 50 µs between periods.
 
+// Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
+
 use super::csv;
 use crate::error::{Error, Result};
 use std::path::Path;

@@ -12,6 +12,9 @@
 //! runnable); the last segment ends at the last timestamp of the file. CPU numbers are
 //! ignored: the task is replayed on one CPU with the given capacities.
 
+// Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
+
 use super::trace::{Segment, State};
 use crate::error::{Error, Result};
 

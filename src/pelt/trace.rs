@@ -12,6 +12,9 @@
 //! column is absent; other columns are ignored. Blank lines and lines starting with `#`
 //! are skipped.
 
+// Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
+
 use crate::error::{Error, Result};
 use crate::pelt::consts::SCHED_CAPACITY_SCALE;
 

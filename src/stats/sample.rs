@@ -1,6 +1,9 @@
 //! Input checks shared by the statistics: non-empty, no NaN, no infinity, and
 //! results that stay finite.
 
+// Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
+
 use crate::error::{Error, Result};
 
 /// Check that `x` is non-empty and every value is finite; `what` names the input

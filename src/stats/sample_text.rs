@@ -5,6 +5,9 @@
 //! Files are read as a stream, line by line: memory is the samples themselves, at most
 //! [`MAX_SAMPLES`] of them, and one line of at most [`MAX_LINE_BYTES`].
 
+// Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
+
 use crate::error::{Error, Result};
 use std::io::{BufRead, Read};
 
