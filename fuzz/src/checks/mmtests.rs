@@ -90,11 +90,18 @@ fn family(data: &[u8], benches: &[&'static str]) {
                 if rep.comparison.rows.iter().any(|r| r.name.contains(char::is_whitespace) || r.name.is_empty()) {
                     continue;
                 }
+                let c = &rep.comparison;
+                let prec: usize = c.meta.get("mmtests.precision").and_then(|p| p.parse().ok()).unwrap_or(2);
+                // a value as wide as its field (MMTests prints it whole) touches the
+                // operation name before it ("Amean     302222222222221.7681" is op 3 or
+                // 30 or 302...): ambiguous to any reader, so nothing to read back
+                let fl: usize = c.meta.get("mmtests.field_length").and_then(|p| p.parse().ok()).unwrap_or(12);
+                if c.rows.iter().flat_map(|r| &r.cells).filter_map(|p| p.value).any(|v| format!("{v:.prec$}").len() >= fl) {
+                    continue;
+                }
                 let back = parse_compare(&rep.text, "<printed>")
                     .unwrap_or_else(|e| panic!("the printed table does not parse back: {e}\n{}", rep.text));
-                let c = &rep.comparison;
                 assert_eq!(back.rows.len(), c.rows.len(), "rows lost:\n{}", rep.text);
-                let prec: usize = c.meta.get("mmtests.precision").and_then(|p| p.parse().ok()).unwrap_or(2);
                 for (x, y) in c.rows.iter().zip(&back.rows) {
                     assert_eq!((&x.group, &x.name), (&y.group, &y.name), "row label changed:\n{}", rep.text);
                     for (p, q) in x.cells.iter().zip(&y.cells) {
