@@ -29,6 +29,7 @@ pub mod pelt;
 pub mod stats;
 pub mod table;
 pub mod mmtests;
+pub mod order;
 
 #[cfg(feature = "python")]
 pub mod python;

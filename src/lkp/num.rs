@@ -43,7 +43,7 @@ impl Num {
     pub fn cmp_num(self, other: Num) -> Ordering {
         match (self, other) {
             (Num::Int(a), Num::Int(b)) => a.cmp(&b),
-            (a, b) => a.f().partial_cmp(&b.f()).unwrap_or(Ordering::Equal),
+            (a, b) => crate::order::nan_last(a.f(), b.f()),
         }
     }
 

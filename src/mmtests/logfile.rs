@@ -134,9 +134,7 @@ pub fn glob_middle<'a>(names: &'a [String], prefix: &str, suffix: &str) -> Vec<(
 
 /// Sort numerically as Perl's `sort { $a <=> $b }` on strings (numified, stable).
 pub fn sort_numeric(v: &mut [String]) {
-    v.sort_by(|a, b| {
-        super::perlfmt::numify(a).partial_cmp(&super::perlfmt::numify(b)).unwrap_or(std::cmp::Ordering::Equal)
-    });
+    v.sort_by(|a, b| crate::order::nan_last(super::perlfmt::numify(a), super::perlfmt::numify(b)));
 }
 
 #[cfg(test)]

@@ -299,11 +299,17 @@ impl Ctx<'_> {
     }
 }
 
-/// Sort best first: ascending when lower is better, descending when higher is.
+/// Sort best first: ascending when lower is better, descending when higher is; NaNs
+/// (a sample MMTests could not read) last either way. Perl's `<=>` leaves a NaN's place
+/// to its merge sort; a comparison that calls NaN equal to everything is no order at
+/// all (Rust's sort panics on it: found by fuzzing a dbench log).
 pub fn sort_best_first(x: &mut [f64], pref: Preferred) {
-    x.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    x.sort_by(|a, b| crate::order::nan_last(*a, *b));
     if pref == Preferred::Higher {
-        x.reverse();
+        let numbers = x.iter().take_while(|v| !v.is_nan()).count();
+        if let Some(head) = x.get_mut(..numbers) {
+            head.reverse();
+        }
     }
 }
 
@@ -433,7 +439,7 @@ pub fn subselection(per_iter: &[Vec<f64>], era: Era) -> (f64, f64) {
 }
 
 fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    v.sort_by(|a, b| crate::order::nan_last(*a, *b));
     let n = v.len();
     if n == 0 {
         f64::NAN
@@ -545,6 +551,17 @@ fn summarise_op(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nans_sort_last_whichever_way_is_best() {
+        let mut x = vec![3.0, f64::NAN, 1.0, 2.0, f64::NAN, 0.5];
+        sort_best_first(&mut x, Preferred::Lower);
+        assert_eq!(&x[..4], &[0.5, 1.0, 2.0, 3.0]);
+        assert!(x[4].is_nan() && x[5].is_nan());
+        sort_best_first(&mut x, Preferred::Higher);
+        assert_eq!(&x[..4], &[3.0, 2.0, 1.0, 0.5]);
+        assert!(x[4].is_nan() && x[5].is_nan());
+    }
 
     #[test]
     fn means_by_hand() {

@@ -177,8 +177,8 @@ fn extract_head(ctx: &Ctx, dir: &LogDir<'_>, names: &[String], out: &mut Samples
     rows.sort_by(|a, b| {
         a.0.as_bytes()
             .cmp(b.0.as_bytes())
-            .then(a.1.partial_cmp(&b.1).unwrap_or(std::cmp::Ordering::Equal))
-            .then(a.2.partial_cmp(&b.2).unwrap_or(std::cmp::Ordering::Equal))
+            .then(crate::order::nan_last(a.1, b.1))
+            .then(crate::order::nan_last(a.2, b.2))
     });
     let mut ratio_seen = std::collections::HashSet::new();
     for (_, _, _, label, value, is_ratio) in rows {

@@ -97,9 +97,7 @@ fn under_load_dir(p: &str, dir: &LogDir<'_>, names: &[String], out: &mut Samples
     }
     runs.sort_by(|a, b| {
         let k = |s: &str| crate::mmtests::perlfmt::numify(s);
-        k(&a.0).partial_cmp(&k(&b.0)).unwrap_or(std::cmp::Ordering::Equal).then(
-            k(&a.1).partial_cmp(&k(&b.1)).unwrap_or(std::cmp::Ordering::Equal),
-        )
+        crate::order::nan_last(k(&a.0), k(&b.0)).then(crate::order::nan_last(k(&a.1), k(&b.1)))
     });
     for (size, rate, file) in runs {
         let op = format!("size-{size}-rate-{rate}");
