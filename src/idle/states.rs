@@ -16,6 +16,9 @@
 //! latency and target residency may not decrease from one state to the next, and no two
 //! states may share a name or both numbers.
 
+// Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
+
 use super::csv;
 use crate::error::{Error, Result};
 use std::path::Path;
@@ -131,6 +134,15 @@ pub const PRESETS: &[Preset] = &[
     ),
 ];
 
+/// One `Drv` array: `f` of each state, zero (false) past the last state.
+fn per_state<T: Copy + Default>(states: &[IdleState], f: impl Fn(&IdleState) -> T) -> [T; MAX_STATES] {
+    let mut a = [T::default(); MAX_STATES];
+    for (slot, s) in a.iter_mut().zip(states) {
+        *slot = f(s);
+    }
+    a
+}
+
 impl StateTable {
     /// Validate `states` (see the module docs); `path` names the input in errors and
     /// `lines[i]` is the line state `i` came from (if known).
@@ -146,15 +158,6 @@ impl StateTable {
                 format!("the state table has {} states; cpuidle allows at most {MAX_STATES}", states.len()),
             ));
         }
-        let mut drv = Drv {
-            count: states.len(),
-            tr_ns: [0; MAX_STATES],
-            el_ns: [0; MAX_STATES],
-            tr_us: [0; MAX_STATES],
-            el_us: [0; MAX_STATES],
-            polling: [false; MAX_STATES],
-            disabled: [false; MAX_STATES],
-        };
         for (i, s) in states.iter().enumerate() {
             if s.name.is_empty() {
                 return Err(Error::parse_col(path, line_of(i), "name", "empty state name"));
@@ -198,8 +201,7 @@ impl StateTable {
                     ));
                 }
             }
-            if i > 0 {
-                let prev = &states[i - 1];
+            if let Some(prev) = i.checked_sub(1).and_then(|j| states.get(j)) {
                 if s.target_residency_us < prev.target_residency_us {
                     return Err(Error::parse_col(
                         path,
@@ -223,13 +225,16 @@ impl StateTable {
                     ));
                 }
             }
-            drv.tr_us[i] = s.target_residency_us;
-            drv.el_us[i] = s.exit_latency_us;
-            drv.tr_ns[i] = i64::from(s.target_residency_us) * 1000;
-            drv.el_ns[i] = i64::from(s.exit_latency_us) * 1000;
-            drv.polling[i] = s.polling;
-            drv.disabled[i] = s.disabled;
         }
+        let drv = Drv {
+            count: states.len(),
+            tr_ns: per_state(&states, |s| i64::from(s.target_residency_us) * 1000),
+            el_ns: per_state(&states, |s| i64::from(s.exit_latency_us) * 1000),
+            tr_us: per_state(&states, |s| s.target_residency_us),
+            el_us: per_state(&states, |s| s.exit_latency_us),
+            polling: per_state(&states, |s| s.polling),
+            disabled: per_state(&states, |s| s.disabled),
+        };
         Ok(StateTable { states, drv })
     }
 
@@ -272,8 +277,7 @@ impl StateTable {
         for row in &t.rows {
             let line = row.line;
             let field = |k: usize| row.get(k).unwrap_or("");
-            let us = |k: usize| -> Result<u32> {
-                let col = REQ[k];
+            let us = |k: usize, col: &str| -> Result<u32> {
                 let v = csv::int(field(k), path, line, col)?;
                 if v < 0 {
                     return Err(Error::parse_col(path, Some(line), col, format!("negative duration {v} µs")));
@@ -282,8 +286,8 @@ impl StateTable {
                     Error::parse_col(path, Some(line), col, format!("{v} µs does not fit the kernel's unsigned int"))
                 })
             };
-            let exit_latency_us = us(1)?;
-            let target_residency_us = us(2)?;
+            let exit_latency_us = us(1, REQ[1])?;
+            let target_residency_us = us(2, REQ[2])?;
             let (mut polling, mut disabled) = (false, false);
             for c in field(3).chars() {
                 match c {
@@ -345,12 +349,11 @@ impl StateTable {
             if text.trim().is_empty() {
                 continue;
             }
-            let Some(pos) = text.find("state") else {
+            let Some((_, rest)) = text.split_once("state") else {
                 return Err(Error::parse(path, Some(line), "expected '.../stateN/field:value'"));
             };
-            let rest = &text[pos + "state".len()..];
             let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-            let after = &rest[digits.len()..];
+            let after = rest.trim_start_matches(|c: char| c.is_ascii_digit());
             let (Ok(k), Some(after)) = (digits.parse::<usize>(), after.strip_prefix('/')) else {
                 return Err(Error::parse(path, Some(line), "expected '.../stateN/field:value'"));
             };
