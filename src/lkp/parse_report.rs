@@ -30,6 +30,8 @@ pub struct ReportRow {
     pub changes: Vec<f64>,
     /// The change column had no `%` (keys ending in `%`, perf-profile).
     pub absolute: bool,
+    /// The row's line in the text (1-based).
+    pub line: usize,
 }
 
 /// A parsed report.
@@ -94,7 +96,7 @@ fn parse_perf(tokens: &[&str]) -> Option<ReportRow> {
     if changes.is_empty() || metric.starts_with(['%', '\\', '|']) {
         return None;
     }
-    Some(ReportRow { section: "perf".into(), metric: metric.to_string(), cells, changes, absolute: absolute.unwrap_or(false) })
+    Some(ReportRow { section: "perf".into(), metric: metric.to_string(), cells, changes, absolute: absolute.unwrap_or(false), line: 0 })
 }
 
 fn fail_cell(t: &str) -> Option<ReportCell> {
@@ -115,7 +117,7 @@ fn parse_failure(tokens: &[&str]) -> Option<ReportRow> {
         changes.push(pct(pair[0]).or_else(|| num(pair[0]))?);
         cells.push(fail_cell(pair[1])?);
     }
-    Some(ReportRow { section: "failure".into(), metric: metric.to_string(), cells, changes, absolute: false })
+    Some(ReportRow { section: "failure".into(), metric: metric.to_string(), cells, changes, absolute: false, line: 0 })
 }
 
 /// Parse every table row of a pasted report (aligned or whitespace-collapsed).
@@ -146,7 +148,7 @@ pub fn parse_report(text: &str) -> Report {
             parse_perf(&tokens)
         };
         if let Some(r) = row {
-            rep.rows.push(r);
+            rep.rows.push(ReportRow { line: i + 1, ..r });
         }
     }
     rep
@@ -160,9 +162,24 @@ pub fn parse_report(text: &str) -> Report {
 /// for `%` and perf-profile keys), and schedlab's direction for the metric family.
 /// Kernels are the parsed commit labels, or `base`, `head1`, ... when none were found.
 /// [`super::comparison::render_comparison`] prints it back in lkp's layout.
-pub fn to_comparison(report: &Report) -> crate::table::Comparison {
+///
+/// One table has one number of kernels, that of its first row: a row with another
+/// (two tables pasted into one text, or a mangled row) is a parse error at its line,
+/// rather than cells made up for it.
+pub fn to_comparison(report: &Report) -> crate::Result<crate::table::Comparison> {
     use crate::table::{Cell, ChangeKind, Comparison, Row};
-    let width = report.rows.iter().map(|r| r.cells.len()).max().unwrap_or(2).max(1);
+    let width = report.rows.first().map_or(2, |r| r.cells.len()).max(1);
+    if let Some(r) = report.rows.iter().find(|r| r.cells.len() != width) {
+        return Err(crate::Error::parse(
+            Some("<lkp report>"),
+            Some(r.line),
+            format!(
+                "row '{}' has {} kernels where the table's first row has {width}: paste one table at a time",
+                r.metric,
+                r.cells.len()
+            ),
+        ));
+    }
     let kernels: Vec<String> = if report.commits.len() == width {
         report.commits.clone()
     } else {
@@ -190,7 +207,7 @@ pub fn to_comparison(report: &Report) -> crate::table::Comparison {
             cells,
         });
     }
-    c
+    Ok(c)
 }
 
 #[cfg(test)]
@@ -217,5 +234,18 @@ mod tests {
         let r = parse_report(collapsed);
         assert_eq!(r.rows.len(), 1);
         assert_eq!(r.rows[0].cells[0].value, Some(2.866e8));
+        assert_eq!(r.rows[0].line, 1);
+    }
+
+    #[test]
+    fn a_row_of_another_width_is_an_error_at_its_line() {
+        // two tables pasted together: one base + one head, then base + two heads
+        let text = "4626 -9.9% 4167 unixbench.score\n\n16515 -13.2% 14341 +1.0% 16680 meminfo.Inactive\n";
+        let e = to_comparison(&parse_report(text)).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "<lkp report>:3: row 'meminfo.Inactive' has 3 kernels where the table's first row has 2: paste one table at a time"
+        );
+        assert_eq!(to_comparison(&parse_report("4626 -9.9% 4167 unixbench.score\n")).unwrap().kernels, ["base", "head1"]);
     }
 }

@@ -106,7 +106,7 @@ fn lkp_parse_report(py: Python<'_>, text: String) -> PyResult<String> {
 /// A pasted report as a Comparison (JSON, schema v1).
 #[pyfunction]
 fn lkp_parse_report_comparison(py: Python<'_>, text: String) -> PyResult<String> {
-    run(py, || parse_report::to_comparison(&parse_report::parse_report(&text)).to_json())
+    run(py, || parse_report::to_comparison(&parse_report::parse_report(&text))?.to_json())
 }
 
 /// The 80×20 ASCII plot (and, with `script`, the gnuplot script instead).

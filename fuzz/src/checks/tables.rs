@@ -149,12 +149,16 @@ pub fn lkp_report(data: &[u8]) {
     let Some(t) = text(data) else { return };
     let rep = parse_report(t);
     bounded(rep.rows.iter().map(|r| r.cells.len() * 16 + r.metric.len()).sum(), data.len(), "lkp report rows");
-    let c = to_comparison(&rep);
+    let c = match to_comparison(&rep) {
+        Ok(c) => c,
+        // rows of different widths: refused at a line of the input
+        Err(e) => return parse_error(&e, Some("<lkp report>"), line_count(data)),
+    };
     let r1 = render_comparison(&c).unwrap_or_else(|e| panic!("a parsed report does not render: {e}"));
     bounded(r1.len(), data.len(), "lkp render");
     let rep2 = parse_report(&r1);
     same_report(&rep, &rep2, &r1);
-    let r2 = render_comparison(&to_comparison(&rep2)).expect("renders");
+    let r2 = render_comparison(&to_comparison(&rep2).expect("a rendered table has one width")).expect("renders");
     let rep3 = parse_report(&r2);
     assert_eq!(rep3, rep2, "second round differs:\n{r1}\n{r2}");
 }
