@@ -29,19 +29,16 @@ fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
 
 /// One `v [pct](cv)` cell parsed from the end of `s`; returns the cell and the rest.
 fn take_cell_from_end(s: &str) -> Option<(f64, f64, f64, &str)> {
+    let (s, cv) = s.trim_end().strip_suffix(')')?.rsplit_once('(')?;
+    let cv: f64 = cv.trim().parse().ok()?;
+    let (s, pct) = s.trim_end().strip_suffix(']')?.rsplit_once('[')?;
+    let pct: f64 = pct.trim().parse().ok()?;
     let s = s.trim_end();
-    let s = s.strip_suffix(')')?;
-    let open = s.rfind('(')?;
-    let cv: f64 = s[open + 1..].trim().parse().ok()?;
-    let s = s[..open].trim_end().strip_suffix(']')?;
-    let lb = s.rfind('[')?;
-    let pct: f64 = s[lb + 1..].trim().parse().ok()?;
-    let s = s[..lb].trim_end();
     // after the last whitespace character, which may be wider than a byte (a no-break
-    // space from a mail client is two)
-    let sp = s.char_indices().rev().find(|(_, c)| c.is_whitespace()).map_or(0, |(i, c)| i + c.len_utf8());
-    let value: f64 = s[sp..].parse().ok()?;
-    Some((value, pct, cv, &s[..sp]))
+    // space from a mail client is two); the rest is trimmed by the caller
+    let (rest, value) = s.rsplit_once(char::is_whitespace).unwrap_or(("", s));
+    let value: f64 = value.parse().ok()?;
+    Some((value, pct, cv, rest))
 }
 
 /// Parse every table block of `text` into comparisons (tool "amd").
@@ -50,9 +47,9 @@ pub fn parse(text: &str) -> Result<Vec<Comparison>> {
     let mut out = Vec::new();
     let mut i = 0;
     let err = |line: usize, msg: String| Error::parse(Some("<amd table>"), Some(line + 1), msg);
-    while i < lines.len() {
+    while let Some(&line) = lines.get(i) {
         // a block starts at "Test : name" (a column header "Test: k[pct imp](CV)" is not one)
-        let Some(test) = field(lines[i], "Test").filter(|_| !lines[i].contains("[pct imp]")) else {
+        let Some(test) = field(line, "Test").filter(|_| !line.contains("[pct imp]")) else {
             i += 1;
             continue;
         };
@@ -60,12 +57,12 @@ pub fn parse(text: &str) -> Result<Vec<Comparison>> {
         let mut meta = std::collections::BTreeMap::new();
         let (mut units, mut interp, mut statistic) = (None, None, None);
         i += 1;
-        while i < lines.len() && !lines[i].trim_start().starts_with("===") {
-            if let Some(v) = field(lines[i], "Units") {
+        while let Some(&line) = lines.get(i).filter(|l| !l.trim_start().starts_with("===")) {
+            if let Some(v) = field(line, "Units") {
                 units = Some(v.to_string());
-            } else if let Some(v) = field(lines[i], "Interpretation") {
+            } else if let Some(v) = field(line, "Interpretation") {
                 interp = Some(v.to_string());
-            } else if let Some(v) = field(lines[i], "Statistic") {
+            } else if let Some(v) = field(line, "Statistic") {
                 statistic = Some(v.to_string());
             }
             i += 1;
@@ -80,7 +77,7 @@ pub fn parse(text: &str) -> Result<Vec<Comparison>> {
         let statistic = statistic.unwrap_or_else(|| "AMean".to_string());
         // kept for a table without rows, whose rows cannot say it
         meta.insert("interpretation".to_string(), if direction == Direction::Lower { "lower" } else { "higher" }.into());
-        while i < lines.len() && lines[i].trim().is_empty() {
+        while lines.get(i).is_some_and(|l| l.trim().is_empty()) {
             i += 1;
         }
         // at the end of the input the error names its last line, not one past it
@@ -107,12 +104,12 @@ pub fn parse(text: &str) -> Result<Vec<Comparison>> {
         let mut c = Comparison::new("amd", test, kernels.clone());
         c.meta = meta;
         i += 1;
-        while i < lines.len() && !lines[i].trim().is_empty() && !lines[i].trim_start().starts_with("===") {
-            let mut rest = lines[i];
+        while let Some(&line) = lines.get(i).filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with("===")) {
+            let mut rest = line;
             let mut cells = Vec::with_capacity(kernels.len());
             for _ in 0..kernels.len() {
                 let (v, pct, cv, r) = take_cell_from_end(rest).ok_or_else(|| {
-                    err(i, format!("expected {} cells like '0.92 [ 7.68]( 6.04)', got '{}'", kernels.len(), lines[i].trim()))
+                    err(i, format!("expected {} cells like '0.92 [ 7.68]( 6.04)', got '{}'", kernels.len(), line.trim()))
                 })?;
                 cells.push(Cell { value: Some(v), change: Some(pct), spread: Some(cv), ..Default::default() });
                 rest = r;

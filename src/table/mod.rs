@@ -7,6 +7,9 @@
 //! tool's exact text format is a renderer and parser of this model, living in that
 //! tool's module; the quirks of a tool stay there.
 
+// Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
+
 pub mod amd;
 pub mod comparison;
 pub mod verdict;
