@@ -199,10 +199,7 @@ fn skip_function_stat(k: &str, b: &Matrix) -> bool {
     if ["dmesg.", "kmsg.", "last_state.", "stderr."].iter().any(|p| k.starts_with(p)) {
         return false;
     }
-    let stat_base = match k.rfind('.') {
-        Some(i) => &k[..i],
-        None => k,
-    };
+    let stat_base = k.rsplit_once('.').map_or(k, |(base, _)| base);
     let last = k.rsplit('.').next().unwrap_or("");
     if k.contains('.') && matches!(last, "error" | "warn" | "fail") && !b.contains(&format!("{stat_base}.pass")) {
         return true;

@@ -56,7 +56,7 @@ fn p_value(test: Test, base: &[f64], new: &[f64]) -> Option<f64> {
     };
     if p.is_nan() {
         // both sides constant and equal: no difference at all
-        let same = base.iter().chain(new).all(|x| *x == base[0]);
+        let same = base.first().is_some_and(|b0| base.iter().chain(new).all(|x| x == b0));
         return if same { Some(1.0) } else { None };
     }
     Some(p)
@@ -69,7 +69,7 @@ fn row_to_table(r: &StatRow, test: Test, rule: &VerdictRule) -> Row {
         Direction::Lower => -1.0,
         Direction::Unknown => 1.0,
     };
-    let base_samples = floats(&r.values[0]);
+    let base_samples = r.values.first().map(floats).unwrap_or_default();
     let mut cells = Vec::with_capacity(r.values.len());
     for (i, v) in r.values.iter().enumerate() {
         let samples = floats(v);

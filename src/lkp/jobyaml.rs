@@ -38,11 +38,8 @@ enum Node {
 
 fn unquote(v: &str) -> String {
     let v = v.trim();
-    if v.len() >= 2 && ((v.starts_with('"') && v.ends_with('"')) || (v.starts_with('\'') && v.ends_with('\''))) {
-        v[1..v.len() - 1].to_string()
-    } else {
-        v.to_string()
-    }
+    let quoted = |q: char| v.strip_prefix(q).and_then(|inner| inner.strip_suffix(q));
+    quoted('"').or_else(|| quoted('\'')).unwrap_or(v).to_string()
 }
 
 fn strip_comment(line: &str) -> &str {
@@ -54,7 +51,8 @@ fn strip_comment(line: &str) -> &str {
             Some(q) if c == q => quote = None,
             Some(_) => {}
             None if c == '"' || c == '\'' => quote = Some(c),
-            None if c == '#' && prev_space => return &line[..i],
+            // i is a char boundary (from char_indices): get() always succeeds
+            None if c == '#' && prev_space => return line.get(..i).unwrap_or(line),
             None => {}
         }
         prev_space = c.is_whitespace();

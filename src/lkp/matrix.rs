@@ -54,8 +54,8 @@ impl Matrix {
 
     /// Insert or replace a metric (a later duplicate wins, as in Ruby's JSON).
     pub fn insert(&mut self, key: String, v: Vec<Num>) {
-        if let Some(&i) = self.index.get(&key) {
-            self.values[i] = v;
+        if let Some(slot) = self.index.get(&key).and_then(|&i| self.values.get_mut(i)) {
+            *slot = v;
         } else {
             self.index.insert(key.clone(), self.keys.len());
             self.keys.push(key);
@@ -86,7 +86,7 @@ impl Matrix {
                 }
                 v.resize(n, Num::Int(0));
             }
-        } else if let Some(first) = self.values.first() {
+        } else if let (Some(first), Some(first_key)) = (self.values.first(), self.keys.first()) {
             let n = first.len();
             for (k, v) in self.keys.iter().zip(&self.values) {
                 if v.len() != n {
@@ -96,7 +96,7 @@ impl Matrix {
                         format!(
                             "metric '{k}' has {} values but '{}' has {n} (arrays of different lengths and no stats_source)",
                             v.len(),
-                            self.keys[0]
+                            first_key
                         ),
                     ));
                 }

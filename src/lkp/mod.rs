@@ -1,6 +1,10 @@
 //! lkp-tests (the Intel 0-day kernel test robot) results, after reference/lkp.md.
 //!
 //! - [`rubyfmt`]: Ruby's `sprintf`/`Float#to_s`/pretty JSON, byte for byte.
+
+// Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
+
 pub mod rubyfmt;
 pub mod compare;
 pub mod jobyaml;

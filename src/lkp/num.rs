@@ -84,18 +84,13 @@ impl Sum {
 /// Kahan–Babuska compensated summation starting from the integer prefix.
 pub fn ruby_sum(v: &[Num]) -> Sum {
     let mut n: i128 = 0;
-    let mut i = 0;
-    while i < v.len() {
-        match v[i] {
-            Num::Int(x) => n += i128::from(x),
-            Num::Float(_) => break,
+    for (i, x) in v.iter().enumerate() {
+        match x {
+            Num::Int(x) => n += i128::from(*x),
+            Num::Float(_) => return Sum::Float(kahan(n as f64, v.iter().skip(i).map(|x| x.f()))),
         }
-        i += 1;
     }
-    if i == v.len() {
-        return Sum::Int(n);
-    }
-    Sum::Float(kahan(n as f64, v[i..].iter().map(|x| x.f())))
+    Sum::Int(n)
 }
 
 /// Ruby `Array#sum(0.0)`: compensated summation of every element from 0.0.

@@ -77,8 +77,7 @@ fn parse_perf(tokens: &[&str]) -> Option<ReportRow> {
         Some(ReportCell { value: Some(value), stddev_pct: sd, runs: None })
     };
     cells.push(take_cell(&mut i)?);
-    while i < body.len() {
-        let t = body[i];
+    while let Some(&t) = body.get(i) {
         if !(t.starts_with('+') || t.starts_with('-')) {
             return None;
         }
@@ -111,11 +110,14 @@ fn parse_failure(tokens: &[&str]) -> Option<ReportRow> {
     if body.len() < 3 || body.len() % 2 == 0 {
         return None;
     }
-    let mut cells = vec![fail_cell(body[0])?];
+    let (first, pairs) = body.split_first()?;
+    let mut cells = vec![fail_cell(first)?];
     let mut changes = Vec::new();
-    for pair in body[1..].chunks(2) {
-        changes.push(pct(pair[0]).or_else(|| num(pair[0]))?);
-        cells.push(fail_cell(pair[1])?);
+    // an even number of tokens after the first (body.len() is odd)
+    for pair in pairs.chunks(2) {
+        let [change, cell] = pair else { return None };
+        changes.push(pct(change).or_else(|| num(change))?);
+        cells.push(fail_cell(cell)?);
     }
     Some(ReportRow { section: "failure".into(), metric: metric.to_string(), cells, changes, absolute: false, line: 0 })
 }
@@ -142,7 +144,7 @@ pub fn parse_report(text: &str) -> Report {
         if tokens.len() < 3 {
             continue;
         }
-        let row = if tokens[0].contains(':') && !tokens[0].contains('%') {
+        let row = if tokens.first().is_some_and(|t| t.contains(':') && !t.contains('%')) {
             parse_failure(&tokens)
         } else {
             parse_perf(&tokens)

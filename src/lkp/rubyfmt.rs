@@ -175,8 +175,9 @@ fn ruby_dtoa(d: f64, mode: u8, ndigits: i32) -> Digits {
             k -= 1;
         }
         let mut k_check = true;
-        if (0..=22).contains(&k) {
-            if d < TENS[k as usize] {
+        // 0 ≤ k ≤ 22: the powers of ten dtoa holds exactly
+        if let Some(&ten_k) = usize::try_from(k).ok().and_then(|i| TENS.get(i)) {
+            if d < ten_k {
                 k -= 1;
             }
             k_check = false;
@@ -231,7 +232,7 @@ fn quick(
     let mut ieps: i32 = 2;
     let mut i = 0usize;
     if k > 0 {
-        let mut ds = TENS[(k & 0xf) as usize];
+        let mut ds = *TENS.get((k & 0xf) as usize)?;
         let mut j = k >> 4;
         if j & 0x10 != 0 {
             j &= 0x10 - 1;
@@ -249,7 +250,7 @@ fn quick(
         d /= ds;
     } else if k < 0 {
         let j1 = -k;
-        d *= TENS[(j1 & 0xf) as usize];
+        d *= *TENS.get((j1 & 0xf) as usize)?;
         let mut j = j1 >> 4;
         while j != 0 {
             if j & 1 != 0 {
@@ -282,7 +283,7 @@ fn quick(
         }
         return None;
     }
-    eps *= TENS[(ilim - 1) as usize];
+    eps *= *TENS.get(usize::try_from(ilim - 1).ok()?)?;
     let mut digits: Vec<u8> = Vec::with_capacity(ilim as usize);
     let mut idx = 1;
     loop {
@@ -389,10 +390,10 @@ pub fn fmt_g(x: f64, width: usize, prec: usize, plus: bool) -> String {
     let mut s = String::from(sign_prefix(neg, plus));
     if decpt <= -4 || decpt > prec {
         // exponent style: d[.ddd]e±XX
-        s.push(digits[0]);
+        s.extend(digits.first());
         if digits.len() > 1 {
             s.push('.');
-            s.extend(&digits[1..]);
+            s.extend(digits.iter().skip(1));
         }
         let e = decpt - 1;
         s.push('e');
@@ -410,9 +411,10 @@ pub fn fmt_g(x: f64, width: usize, prec: usize, plus: bool) -> String {
             s.push('0');
         }
     } else {
-        s.extend(&digits[..decpt as usize]);
+        // 0 < decpt < digits.len()
+        s.extend(digits.iter().take(decpt as usize));
         s.push('.');
-        s.extend(&digits[decpt as usize..]);
+        s.extend(digits.iter().skip(decpt as usize));
     }
     pad(s, width, false)
 }
@@ -459,9 +461,10 @@ pub fn float_to_s(x: f64) -> String {
             }
             s.push_str(".0");
         } else {
-            s.push_str(&digits[..decpt as usize]);
+            // 0 < decpt < nd; digits are ASCII, so chars are bytes
+            s.extend(digits.chars().take(decpt as usize));
             s.push('.');
-            s.push_str(&digits[decpt as usize..]);
+            s.extend(digits.chars().skip(decpt as usize));
         }
     } else if decpt <= 0 && decpt > -4 {
         s.push_str("0.");
@@ -470,10 +473,10 @@ pub fn float_to_s(x: f64) -> String {
         }
         s.push_str(&digits);
     } else {
-        s.push_str(&digits[..1]);
+        s.extend(digits.chars().take(1));
         s.push('.');
         if nd > 1 {
-            s.push_str(&digits[1..]);
+            s.extend(digits.chars().skip(1));
         } else {
             s.push('0');
         }

@@ -34,8 +34,10 @@ impl Canvas {
         Canvas { px: vec![vec![b' '; W]; H] }
     }
     fn set(&mut self, x: i64, y: i64, c: u8) {
-        if (0..W as i64).contains(&x) && (0..H as i64).contains(&y) {
-            self.px[y as usize][x as usize] = c;
+        // off the H × W canvas (negative or too large) is clipped
+        let (Ok(x), Ok(y)) = (usize::try_from(x), usize::try_from(y)) else { return };
+        if let Some(p) = self.px.get_mut(y).and_then(|row| row.get_mut(x)) {
+            *p = c;
         }
     }
     /// gnuplot dumb.trm `DUMB_vector` from (x0, y0) to (x1, y1).
@@ -177,7 +179,9 @@ pub fn text_plot(title: &str, bad: &[f64], good: &[f64]) -> String {
     let pts: Vec<(i64, i64)> =
         good.iter().enumerate().filter(|(_, v)| v.is_finite()).map(|(i, v)| (map_x((i + 1) as f64), map_y(*v))).collect();
     for w in pts.windows(2) {
-        c.vector(w[0].0, w[0].1, w[1].0, w[1].1, Pen::Axis);
+        if let &[(x0, y0), (x1, y1)] = w {
+            c.vector(x0, y0, x1, y1, Pen::Axis);
+        }
     }
     // front layer: the border
     c.vector(xleft, YBOT, XRIGHT, YBOT, Pen::Solid);

@@ -47,19 +47,20 @@ fn nums_json(v: &[Num]) -> Json {
 /// lkp's `String#numeric?`: an optionally signed decimal number with optional exponent.
 fn numeric(v: &str) -> bool {
     let b = v.as_bytes();
+    let digit_at = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
     let mut i = 0;
-    if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+    if matches!(b.get(i), Some(b'+' | b'-')) {
         i += 1;
     }
     let start = i;
-    while i < b.len() && b[i].is_ascii_digit() {
+    while digit_at(i) {
         i += 1;
     }
     let mut digits = i > start;
-    if i < b.len() && b[i] == b'.' {
+    if b.get(i) == Some(&b'.') {
         i += 1;
         let f = i;
-        while i < b.len() && b[i].is_ascii_digit() {
+        while digit_at(i) {
             i += 1;
         }
         digits |= i > f;
@@ -67,13 +68,13 @@ fn numeric(v: &str) -> bool {
     if !digits {
         return false;
     }
-    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+    if matches!(b.get(i), Some(b'e' | b'E')) {
         i += 1;
-        if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+        if matches!(b.get(i), Some(b'+' | b'-')) {
             i += 1;
         }
         let e = i;
-        while i < b.len() && b[i].is_ascii_digit() {
+        while digit_at(i) {
             i += 1;
         }
         if i == e {
@@ -222,14 +223,9 @@ fn add_max(k: &str) -> bool {
     .is_match(k)
 }
 
-fn max_of(v: &[Num]) -> Num {
-    let mut m = v[0];
-    for x in &v[1..] {
-        if x.cmp_num(m) == std::cmp::Ordering::Greater {
-            m = *x;
-        }
-    }
-    m
+/// The first largest of `first` and `rest`.
+fn max_of(first: Num, rest: &[Num]) -> Num {
+    rest.iter().fold(first, |m, x| if x.cmp_num(m) == std::cmp::Ordering::Greater { *x } else { m })
 }
 
 /// `create_stats_matrix`: one scalar per key from each monitor series (monitors in name
@@ -242,30 +238,28 @@ pub fn reduce(monitors: &[(String, Series)]) -> Vec<(String, Num)> {
     for (monitor, s) in monitors {
         let time_key = format!("{monitor}.time");
         for (k, v) in s.keys.iter().zip(&s.values) {
-            if *k == time_key || v.is_empty() {
+            if *k == time_key {
                 continue;
             }
-            let val = if v.len() == 1 {
-                v[0]
-            } else if independent_counter(k) {
-                match ruby_sum(v) {
+            let Some((&first, rest)) = v.split_first() else { continue };
+            let val = match rest.last() {
+                None => first,
+                Some(_) if independent_counter(k) => match ruby_sum(v) {
                     Sum::Int(i) => i64::try_from(i).map_or(Num::Float(i as f64), Num::Int),
                     Sum::Float(f) => Num::Float(f),
-                }
-            } else if event_counter(k) {
-                v[v.len() - 1].minus(v[0])
-            } else {
-                Num::Float(ruby_sum_f0(v) / v.len() as f64)
+                },
+                Some(&last) if event_counter(k) => last.minus(first),
+                Some(_) => Num::Float(ruby_sum_f0(v) / v.len() as f64),
             };
             push_stat(&mut stats, &mut pos, k.clone(), val);
             if add_max(k) {
-                push_stat(&mut stats, &mut pos, format!("{k}.max"), max_of(v));
+                push_stat(&mut stats, &mut pos, format!("{k}.max"), max_of(first, rest));
             }
         }
     }
     let workloads: Vec<Num> = stats.iter().filter(|(k, _)| k.ends_with(".workload")).map(|(_, v)| *v).collect();
-    if let (1, Some((_, ins))) = (workloads.len(), stats.iter().find(|(k, _)| k == "perf-stat.total.instructions")) {
-        let pl = ins.f() / workloads[0].f();
+    if let ([workload], Some((_, ins))) = (&workloads[..], stats.iter().find(|(k, _)| k == "perf-stat.total.instructions")) {
+        let pl = ins.f() / workload.f();
         push_stat(&mut stats, &mut pos, "perf-stat.overall.path-length".into(), Num::Float(pl));
     }
     stats
@@ -459,10 +453,13 @@ pub fn unite_in(runs: &[(&dyn Tree, &str, &str)]) -> Result<United> {
                 cols.push(Vec::new());
                 keys.len() - 1
             });
-            while cols[i].len() < columns {
-                cols[i].push(Json::Int(0));
+            // index maps each key to its column, pushed together above
+            if let Some(col) = cols.get_mut(i) {
+                while col.len() < columns {
+                    col.push(Json::Int(0));
+                }
+                col.push(v);
             }
-            cols[i].push(v);
         }
     }
     static SCHED: OnceLock<Regex> = OnceLock::new();

@@ -18,8 +18,8 @@ pub fn unixbench(text: &str) -> String {
         if after_index_header {
             after_index_header = false;
             let f: Vec<&str> = t.split_whitespace().collect();
-            if f.len() >= 2 {
-                if let Ok(v) = f[f.len() - 2].parse::<f64>() {
+            if let [.., result, _] = f[..] {
+                if let Ok(v) = result.parse::<f64>() {
                     throughput = Some(v);
                 }
             }
@@ -100,8 +100,7 @@ pub fn time(text: &str) -> String {
         let key = key.trim_start();
         let bytes: Vec<char> = key.chars().collect();
         let mut i = 0;
-        while i < bytes.len() {
-            let c = bytes[i];
+        while let Some(&c) = bytes.get(i) {
             if c == ' ' && bytes.get(i + 1) == Some(&'(') {
                 depth += 1;
                 i += 2;
@@ -142,19 +141,20 @@ pub fn ruby_to_f(s: &str) -> f64 {
     let s = s.trim_start();
     let mut end = 0;
     let b = s.as_bytes();
-    if end < b.len() && (b[end] == b'-' || b[end] == b'+') {
+    if matches!(b.get(end), Some(b'-' | b'+')) {
         end += 1;
     }
-    while end < b.len() && b[end].is_ascii_digit() {
+    while b.get(end).is_some_and(u8::is_ascii_digit) {
         end += 1;
     }
-    if end < b.len() && b[end] == b'.' {
+    if b.get(end) == Some(&b'.') {
         end += 1;
-        while end < b.len() && b[end].is_ascii_digit() {
+        while b.get(end).is_some_and(u8::is_ascii_digit) {
             end += 1;
         }
     }
-    s[..end].parse().unwrap_or(0.0)
+    // end follows ASCII bytes only, so it is a char boundary
+    s.get(..end).and_then(|n| n.parse().ok()).unwrap_or(0.0)
 }
 
 /// `/proc/interrupts` snapshots (with `time:` lines): per CPU `CPU<i>.<irq>` and the total
@@ -174,15 +174,13 @@ pub fn interrupts(text: &str) -> String {
             continue;
         }
         let Some(first) = f.first() else { continue };
-        if !first.ends_with(':') {
-            continue;
-        }
-        if f.len() == 2 {
-            out.push_str(&format!("{} {}\n", f[0], f[1]));
+        let Some(irq) = first.strip_suffix(':') else { continue };
+        if let [_, count] = f[..] {
+            out.push_str(&format!("{first} {count}\n"));
             continue;
         }
         let tail: Vec<&str> = f.iter().skip(cpus.len() + 1).copied().collect();
-        let key = if first[..first.len() - 1].chars().all(|c| c.is_ascii_digit()) {
+        let key = if irq.chars().all(|c| c.is_ascii_digit()) {
             format!("{first}{}", tail.join(".").replace(",.", ","))
         } else {
             format!("{first}{}", tail.join("_"))
@@ -233,7 +231,8 @@ pub fn cpuidle(text: &str) -> String {
 fn ruby_to_i(s: &str) -> i64 {
     let s = s.trim_start();
     let end = s.char_indices().take_while(|(i, c)| c.is_ascii_digit() || (*i == 0 && (*c == '-' || *c == '+'))).count();
-    s[..end].parse().unwrap_or(0)
+    // end counts ASCII chars only, so it is a char boundary
+    s.get(..end).and_then(|n| n.parse().ok()).unwrap_or(0)
 }
 
 const VMSTAT_KEYS: [&str; 18] = [
@@ -272,9 +271,11 @@ pub fn vmstat(text: &str) -> String {
         }
         let mut f: Vec<&str> = line.split_whitespace().collect();
         let mut time = None;
-        if f.len() >= 2 && f[f.len() - 2].contains('-') && f[f.len() - 1].contains(':') {
-            time = epoch(f[f.len() - 2], f[f.len() - 1]);
-            f.truncate(f.len() - 2);
+        if let [.., date, clock] = f[..] {
+            if date.contains('-') && clock.contains(':') {
+                time = epoch(date, clock);
+                f.truncate(f.len() - 2);
+            }
         }
         if !(f.len() == 16 || f.len() == 17 || f.len() == 18) {
             continue;
@@ -329,10 +330,11 @@ pub fn mpstat(text: &str, path: &str) -> Result<String> {
     let doc = match ojson::parse(text.as_bytes(), path) {
         Ok(d) => d,
         Err(e) => {
-            let pos = text.rfind("\n\t\t\t\t}").or_else(|| text.trim_end().strip_suffix(',').map(|s| s.len() - 1));
-            let Some(pos) = pos else { return Err(e) };
-            let cut = (pos + 6).min(text.len());
-            let repaired = format!("{}\n\t\t\t]\n\t\t}}\n\t]\n}}}}\n", &text[..cut]);
+            let pos = text.rfind("\n\t\t\t\t}").or_else(|| text.trim_end().strip_suffix(',').and_then(|s| s.len().checked_sub(1)));
+            // a cut inside a multi-byte character (Unicode whitespace after the comma) is
+            // no mpstat output either
+            let Some(head) = pos.and_then(|pos| text.get(..(pos + 6).min(text.len()))) else { return Err(e) };
+            let repaired = format!("{head}\n\t\t\t]\n\t\t}}\n\t]\n}}}}\n");
             ojson::parse(repaired.as_bytes(), path).map_err(|_| e)?
         }
     };
@@ -399,16 +401,13 @@ pub fn mpstat(text: &str, path: &str) -> Result<String> {
             out.push_str(&format!("{k}: {v}\n"));
         }
     }
-    if !idle.is_empty() {
-        let utils: Vec<f64> = idle.iter().enumerate().map(|(i, x)| 100.0 - x - iowait.get(i).copied().unwrap_or(0.0)).collect();
-        let mut max_i = 0;
-        for (i, u) in utils.iter().enumerate() {
-            if *u > utils[max_i] {
-                max_i = i;
-            }
-        }
+    let utils: Vec<f64> = idle.iter().enumerate().map(|(i, x)| 100.0 - x - iowait.get(i).copied().unwrap_or(0.0)).collect();
+    if let Some(&first) = utils.first() {
+        // the first maximum
+        let (max_i, max_u) =
+            utils.iter().enumerate().fold((0, first), |(mi, mu), (i, &u)| if u > mu { (i, u) } else { (mi, mu) });
         let n = idle.len();
-        let m = utils[max_i] * n as f64;
+        let m = max_u * n as f64;
         let shown = if ints { format!("{}", m as i64) } else { float_to_s(m) };
         out.push_str(&format!("max_utilization_pct: {shown}\n"));
         out.push_str(&format!("max_utilization.seconds: {}\n", (max_i + 1) * n));
@@ -428,11 +427,9 @@ pub fn perf_stat(text: &str) -> String {
             continue;
         }
         let f: Vec<&str> = line.split(',').collect();
-        if f.len() < 4 {
-            continue;
-        }
-        let (Ok(t), Ok(v)) = (f[0].trim().parse::<f64>(), f[1].trim().parse::<f64>()) else { continue };
-        let ev = f[3].trim().replace(' ', "_");
+        let [time, value, _, event, ..] = f[..] else { continue };
+        let (Ok(t), Ok(v)) = (time.trim().parse::<f64>(), value.trim().parse::<f64>()) else { continue };
+        let ev = event.trim().replace(' ', "_");
         if ev.is_empty() {
             continue;
         }
@@ -464,7 +461,10 @@ pub fn perf_stat(text: &str) -> String {
         }
     }
     let run_time = intervals.last().map_or(0.0, |(t, _)| *t);
-    let full = if intervals.len() > 1 { &intervals[..intervals.len() - 1] } else { &intervals[..] };
+    let full = match intervals.split_last() {
+        Some((_, init)) if !init.is_empty() => init,
+        _ => intervals.as_slice(),
+    };
     let mut totals: Vec<(String, f64)> = Vec::new();
     for (_, evs) in full {
         for (k, v) in evs {
@@ -516,6 +516,16 @@ mod tests {
     fn epoch_by_hand() {
         // 2019-01-01 is 17897 days after 1970-01-01; 15:48:30 is 56910 s
         assert_eq!(epoch("2019-01-01", "15:48:30"), Some(17897 * 86400 + 56910));
+    }
+
+    #[test]
+    fn mpstat_repair_of_a_trailing_comma_does_not_panic() {
+        // the repair cut 5 bytes past the last comma: inside U+3000 (ideographic space,
+        // 3 bytes) here it panicked slicing the text; a lone ',' underflowed its position
+        for t in ["x,\u{3000}\u{3000}", ",", "é,\u{a0}\u{a0}\u{a0}"] {
+            let e = mpstat(t, "mpstat.json").unwrap_err().to_string();
+            assert!(e.contains("mpstat.json") && e.contains("invalid JSON"), "{t:?}: {e}");
+        }
     }
 
     #[test]
