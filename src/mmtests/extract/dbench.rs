@@ -157,9 +157,11 @@ fn extract_head(ctx: &Ctx, dir: &LogDir<'_>, names: &[String], out: &mut Samples
         out.files_read += 1;
         for line in log.lines() {
             let f = fields(line);
-            if f.len() >= 6 && line.contains("MB/sec") {
-                let time = crate::mmtests::perlfmt::numify(f[5]);
-                rows.push(("tput".into(), n.parse().unwrap_or(0.0), time, format!("tput-{n}"), f[2].to_string(), false));
+            if let [_, _, v, _, _, t, ..] = f[..] {
+                if line.contains("MB/sec") {
+                    let time = crate::mmtests::perlfmt::numify(t);
+                    rows.push(("tput".into(), n.parse().unwrap_or(0.0), time, format!("tput-{n}"), v.to_string(), false));
+                }
             }
         }
     }
@@ -168,9 +170,11 @@ fn extract_head(ctx: &Ctx, dir: &LogDir<'_>, names: &[String], out: &mut Samples
         out.files_read += 1;
         for line in log.lines() {
             let f = fields(line);
-            if f.len() >= 4 && f[0].bytes().all(|b| b.is_ascii_alphanumeric()) && crate::mmtests::perlfmt::looks_like_number(f[2]) {
-                let kind = format!("op-{}", f[0]);
-                rows.push((kind.clone(), n.parse().unwrap_or(0.0), 0.0, format!("{kind}-{n}"), f[2].to_string(), false));
+            if let [op, _, v, _, ..] = f[..] {
+                if op.bytes().all(|b| b.is_ascii_alphanumeric()) && crate::mmtests::perlfmt::looks_like_number(v) {
+                    let kind = format!("op-{op}");
+                    rows.push((kind.clone(), n.parse().unwrap_or(0.0), 0.0, format!("{kind}-{n}"), v.to_string(), false));
+                }
             }
         }
     }

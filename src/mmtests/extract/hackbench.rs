@@ -20,10 +20,8 @@ const NAMES: &[&str] = &[
 
 /// The text after `Total time: ` captured by `Total time: ([0-9.]*)`.
 fn total_time(line: &str) -> Option<&str> {
-    let i = line.find("Total time: ")? + "Total time: ".len();
-    let rest = &line[i..];
-    let n = rest.bytes().take_while(|b| b.is_ascii_digit() || *b == b'.').count();
-    Some(&rest[..n])
+    let (_, rest) = line.split_once("Total time: ")?;
+    Some(super::split_prefix(rest, |c| c.is_ascii_digit() || c == '.').0)
 }
 
 impl Extractor for Hackbench {

@@ -267,6 +267,14 @@ pub fn fields(line: &str) -> Vec<&str> {
     line.split_whitespace().collect()
 }
 
+/// `s` split after its longest prefix of characters matching `f`:
+/// `split_prefix("12.5 ms", |c| c.is_ascii_digit() || c == '.')` is `("12.5", " ms")`.
+pub fn split_prefix(s: &str, f: impl Fn(char) -> bool) -> (&str, &str) {
+    let end = s.char_indices().find(|&(_, c)| !f(c)).map_or(s.len(), |(i, _)| i);
+    // end is a char boundary (from char_indices), so this is never the fallback
+    s.split_at_checked(end).unwrap_or((s, ""))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,7 +4,7 @@
 //! `<Metric>-max-<W>`; head: the parse-results.awk labels `<Metric>-<q.q>th-<W>`.
 //! Reference: mmtests.md §8.5, §13.2.
 
-use super::{fields, Ctx, Extractor, Meta, Samples};
+use super::{fields, split_prefix, Ctx, Extractor, Meta, Samples};
 use crate::error::Result;
 use crate::mmtests::era::{Era, Preferred};
 use crate::mmtests::logfile::{sort_numeric, LogDir};
@@ -15,45 +15,36 @@ pub struct Schbench;
 
 /// A percentile line `[ \t*]+(\d+\.\d+)th: (\d+)`: (q, value, rest after value).
 fn pct_line(line: &str) -> Option<(&str, &str, &str)> {
-    let lead = line.bytes().take_while(|b| matches!(b, b' ' | b'\t' | b'*')).count();
-    if lead == 0 {
+    let digit = |c: char| c.is_ascii_digit();
+    let (lead, rest) = split_prefix(line, |c| matches!(c, ' ' | '\t' | '*'));
+    let (int, after_int) = split_prefix(rest, digit);
+    let (frac, after_frac) = split_prefix(after_int.strip_prefix('.')?, digit);
+    if lead.is_empty() || int.is_empty() || frac.is_empty() {
         return None;
     }
-    let rest = &line[lead..];
-    let int = rest.bytes().take_while(u8::is_ascii_digit).count();
-    if int == 0 || rest.as_bytes().get(int) != Some(&b'.') {
+    let q = rest.get(..int.len() + 1 + frac.len())?;
+    let (v, tail) = split_prefix(after_frac.strip_prefix("th: ")?, digit);
+    if v.is_empty() {
         return None;
     }
-    let frac = rest[int + 1..].bytes().take_while(u8::is_ascii_digit).count();
-    if frac == 0 {
-        return None;
-    }
-    let q = &rest[..int + 1 + frac];
-    let after = rest[int + 1 + frac..].strip_prefix("th: ")?;
-    let n = after.bytes().take_while(u8::is_ascii_digit).count();
-    if n == 0 {
-        return None;
-    }
-    Some((q, &after[..n], &after[n..]))
+    Some((q, v, tail))
 }
 
 /// `(N samples` → N.
 fn samples_count(rest: &str) -> Option<f64> {
-    let i = rest.rfind('(')?;
-    let t = &rest[i + 1..];
-    let n = t.bytes().take_while(u8::is_ascii_digit).count();
-    if n == 0 || !t[n..].starts_with(" samples") {
+    let (_, t) = rest.rsplit_once('(')?;
+    let (n, tail) = split_prefix(t, |c| c.is_ascii_digit());
+    if n.is_empty() || !tail.starts_with(" samples") {
         return None;
     }
-    t[..n].parse().ok()
+    n.parse().ok()
 }
 
 /// `... (N total samples` → N.
 fn total_samples(line: &str) -> Option<f64> {
-    let i = line.rfind(" total samples")?;
-    let head = &line[..i];
-    let j = head.rfind('(')?;
-    head[j + 1..].parse().ok()
+    let (head, _) = line.rsplit_once(" total samples")?;
+    let (_, n) = head.rsplit_once('(')?;
+    n.parse().ok()
 }
 
 impl Extractor for Schbench {
@@ -126,8 +117,7 @@ fn blocks_2025<'a>(lines: impl Iterator<Item = &'a str> + Clone, w: &str, out: &
     let mut reading = false;
     let mut metric = String::new();
     for line in lines {
-        if let Some(pos) = line.find(" Latencies percentiles") {
-            let m = &line[..pos];
+        if let Some((m, _)) = line.split_once(" Latencies percentiles") {
             if !m.is_empty() && m.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
                 if let Some(total) = total_samples(line) {
                     metric = m.to_string();
@@ -156,11 +146,10 @@ fn blocks_2025<'a>(lines: impl Iterator<Item = &'a str> + Clone, w: &str, out: &
             if samples_count(rest).is_some_and(|c| c > 0.0) {
                 out.add_text(&format!("{metric}-{q}th-{w}"), v);
             }
-        } else if let Some(i) = line.find("max=") {
-            let t = &line[i + 4..];
-            let n = t.bytes().take_while(u8::is_ascii_digit).count();
-            if n > 0 {
-                out.add_text(&format!("{metric}-max-{w}"), &t[..n]);
+        } else if let Some((_, t)) = line.split_once("max=") {
+            let (n, _) = split_prefix(t, |c| c.is_ascii_digit());
+            if !n.is_empty() {
+                out.add_text(&format!("{metric}-max-{w}"), n);
             }
         }
     }
@@ -173,8 +162,8 @@ fn blocks_head<'a>(ctx: &Ctx, lines: impl Iterator<Item = &'a str>, w: &str, out
     let mut metric = String::new();
     let mut pending: Vec<(String, String)> = Vec::new();
     for line in lines {
-        if let Some(pos) = line.find(" Latencies percentiles") {
-            metric = line[..pos].to_string();
+        if let Some((m, _)) = line.split_once(" Latencies percentiles") {
+            metric = m.to_string();
             continue;
         }
         if line.starts_with("RPS percentiles") {

@@ -24,14 +24,13 @@ fn proto(benchmark: &str) -> Option<(&'static str, bool)> {
 /// The Mbps figure of a `Summary: BandWidth is ... (X Mbps)` line, as the regex
 /// `Summary: BandWidth is.*\(([0-9.]+) Mbps\)` captures it (the last match).
 pub fn bandwidth_mbps(line: &str) -> Option<&str> {
-    let start = line.find("Summary: BandWidth is")? + "Summary: BandWidth is".len();
-    let rest = &line[start..];
+    let (_, rest) = line.split_once("Summary: BandWidth is")?;
     let mut best = None;
-    for (i, _) in rest.match_indices('(') {
-        let after = &rest[i + 1..];
-        let n = after.bytes().take_while(|b| b.is_ascii_digit() || *b == b'.').count();
-        if n > 0 && after[n..].starts_with(" Mbps)") {
-            best = Some(&after[..n]);
+    // what follows each '(' (up to the next one: " Mbps)" holds no '(')
+    for after in rest.split('(').skip(1) {
+        let (n, tail) = super::split_prefix(after, |c| c.is_ascii_digit() || c == '.');
+        if !n.is_empty() && tail.starts_with(" Mbps)") {
+            best = Some(n);
         }
     }
     best
@@ -91,8 +90,10 @@ fn under_load_dir(p: &str, dir: &LogDir<'_>, names: &[String], out: &mut Samples
         let stem = n.strip_suffix(".log.gz").or_else(|| n.strip_suffix(".log"));
         let Some(stem) = stem else { continue };
         let parts: Vec<&str> = stem.split('-').collect();
-        if parts.len() == 4 && parts[0] == p && parts[2] != "max" && parts[3] == "1" {
-            runs.push((parts[1].to_string(), parts[2].to_string(), n.clone()));
+        if let [proto, size, rate, "1"] = parts[..] {
+            if proto == p && rate != "max" {
+                runs.push((size.to_string(), rate.to_string(), n.clone()));
+            }
         }
     }
     runs.sort_by(|a, b| {
@@ -106,11 +107,9 @@ fn under_load_dir(p: &str, dir: &LogDir<'_>, names: &[String], out: &mut Samples
         out.register(&op);
         for line in log.lines() {
             let f: Vec<&str> = line.split(',').map(str::trim).collect();
-            if f.len() != 3 {
-                continue;
-            }
-            let (Ok(tx), Ok(rx)) = (f[1].parse::<f64>(), f[2].parse::<f64>()) else { continue };
-            if f[0].parse::<f64>().is_err() {
+            let [a, tx, rx] = f[..] else { continue };
+            let (Ok(tx), Ok(rx)) = (tx.parse::<f64>(), rx.parse::<f64>()) else { continue };
+            if a.parse::<f64>().is_err() {
                 continue;
             }
             out.add(&op, (rx - tx) * 1e6 / 2.0);
