@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::parallel;
 use crate::stats::rng::Rng;
 use crate::stats::{fdr_bh, mann_whitney_u, welch_ttest, MwuMethod};
-use crate::table::{decide, Comparison, Verdict, VerdictRule};
+use crate::table::{decide, Comparison, Row, Verdict, VerdictRule};
 use rayon::prelude::*;
 
 fn higher(c: &Comparison) -> bool {
@@ -18,7 +18,7 @@ fn higher(c: &Comparison) -> bool {
 /// The rows (one per unique operation) whose values `--print-ratio` divides:
 /// the `Ratio` rows of a ratio table, else the rows of the ratio statistic
 /// (`mmtests.ratio_group`, e.g. Hmean) restricted to `mmtests.ratio_ops`.
-fn ratio_rows(c: &Comparison) -> Result<Vec<usize>> {
+fn ratio_rows(c: &Comparison) -> Result<Vec<&Row>> {
     let ratio_layout = c.meta.get("mmtests.layout").map(String::as_str) == Some("ratio");
     let group = if ratio_layout {
         "Ratio".to_string()
@@ -30,7 +30,7 @@ fn ratio_rows(c: &Comparison) -> Result<Vec<usize>> {
     let ops: Option<Vec<String>> = c.meta.get("mmtests.ratio_ops").and_then(|j| serde_json::from_str(j).ok());
     let mut seen = Vec::new();
     let mut out = Vec::new();
-    for (i, r) in c.rows.iter().enumerate() {
+    for r in &c.rows {
         if r.group != group || seen.contains(&r.name) {
             continue;
         }
@@ -40,7 +40,7 @@ fn ratio_rows(c: &Comparison) -> Result<Vec<usize>> {
             }
         }
         seen.push(r.name.clone());
-        out.push(i);
+        out.push(r);
     }
     if out.is_empty() {
         return Err(Error::domain(format!("the table has no '{group}' rows to take a Gmean ratio of")));
@@ -60,8 +60,7 @@ pub fn gmean_ratio(c: &Comparison) -> Result<Vec<f64>> {
     for k in 0..c.kernels.len() {
         let units: Vec<f64> = rows
             .iter()
-            .map(|&i| {
-                let r = &c.rows[i];
+            .map(|r| {
                 let ratio = if ratio_layout {
                     r.cells.get(k).and_then(|c| c.value).unwrap_or(f64::NAN)
                 } else {
@@ -122,8 +121,7 @@ pub fn apply_test(c: &mut Comparison, test: VerdictTest, alpha: f64) -> Result<(
     let rule = VerdictRule { alpha, min_change: 0.0, min_samples: 2 };
     for k in 1..c.kernels.len() {
         let mut ps: Vec<(usize, f64)> = Vec::new();
-        for ri in 0..c.rows.len() {
-            let r = &c.rows[ri];
+        for (ri, r) in c.rows.iter_mut().enumerate() {
             let (Some(base), Some(new)) = (
                 r.cells.first().and_then(|x| x.samples.as_ref()),
                 r.cells.get(k).and_then(|x| x.samples.as_ref()),
@@ -140,7 +138,7 @@ pub fn apply_test(c: &mut Comparison, test: VerdictTest, alpha: f64) -> Result<(
             if let Some(p) = p.filter(|p| !p.is_nan()) {
                 ps.push((ri, p));
             }
-            if let Some(cell) = c.rows[ri].cells.get_mut(k) {
+            if let Some(cell) = r.cells.get_mut(k) {
                 cell.test = Some(name.into());
                 cell.p = p;
                 cell.q = None;
@@ -149,7 +147,7 @@ pub fn apply_test(c: &mut Comparison, test: VerdictTest, alpha: f64) -> Result<(
         }
         let qs = fdr_bh(&ps.iter().map(|x| x.1).collect::<Vec<_>>())?;
         for ((ri, _), q) in ps.iter().zip(qs) {
-            let row = &mut c.rows[*ri];
+            let Some(row) = c.rows.get_mut(*ri) else { continue };
             let nb = row.cells.first().and_then(|x| x.samples.as_ref()).map(|s| s.len() as u64).unwrap_or(0);
             if let Some(cell) = row.cells.get_mut(k) {
                 let nn = cell.samples.as_ref().map(|s| s.len() as u64).unwrap_or(0);
@@ -191,13 +189,12 @@ pub fn bootstrap_gmean_ci(c: &Comparison, k: usize, level: f64, n_resamples: usi
     if k == 0 || k >= c.kernels.len() {
         return Err(Error::domain(format!("kernel index {k} is not a compared kernel (1..{})", c.kernels.len())));
     }
-    if !(level > 0.0 && level < 1.0) || !(10..=10_000_000).contains(&n_resamples) {
+    if !(level > 0.0 && level < 1.0 && (10..=10_000_000).contains(&n_resamples)) {
         return Err(Error::domain("level must be within (0, 1) and n_resamples within 10..=10000000"));
     }
     let hi = higher(c);
     let mut pairs: Vec<(Vec<f64>, Vec<f64>)> = Vec::new();
-    for &i in &ratio_rows(c)? {
-        let r = &c.rows[i];
+    for r in ratio_rows(c)? {
         let (Some(b), Some(n)) = (r.cells.first().and_then(|x| x.samples.clone()), r.cells.get(k).and_then(|x| x.samples.clone())) else {
             continue;
         };
@@ -232,8 +229,8 @@ pub fn bootstrap_gmean_ci(c: &Comparison, k: usize, level: f64, n_resamples: usi
                         let ms: Vec<(f64, f64)> = pairs
                             .iter()
                             .map(|(b, n)| {
-                                let rb: Vec<f64> = (0..b.len()).map(|_| b[rng.below(b.len() as u64) as usize]).collect();
-                                let rn: Vec<f64> = (0..n.len()).map(|_| n[rng.below(n.len() as u64) as usize]).collect();
+                                let rb: Vec<f64> = (0..b.len()).filter_map(|_| rng.choose(b)).collect();
+                                let rn: Vec<f64> = (0..n.len()).filter_map(|_| rng.choose(n)).collect();
                                 (mean_of(&rb, hi), mean_of(&rn, hi))
                             })
                             .collect();
@@ -244,12 +241,17 @@ pub fn bootstrap_gmean_ci(c: &Comparison, k: usize, level: f64, n_resamples: usi
             .collect()
     })?;
     stats.sort_by(f64::total_cmp);
+    // stats has n_resamples ≥ 10 values and 0 < q < 1, so lo and hi_i are in it
     let pick = |q: f64| {
-        let idx = (stats.len() - 1) as f64 * q;
+        let last = stats.len().saturating_sub(1);
+        let idx = last as f64 * q;
         let lo = idx.floor() as usize;
-        let hi_i = (lo + 1).min(stats.len() - 1);
+        let hi_i = (lo + 1).min(last);
         let f = idx - lo as f64;
-        stats[lo] + (stats[hi_i] - stats[lo]) * f
+        match (stats.get(lo), stats.get(hi_i)) {
+            (Some(a), Some(b)) => a + (b - a) * f,
+            _ => f64::NAN,
+        }
     };
     let a = (1.0 - level) / 2.0;
     Ok(GmeanCi { estimate, low: pick(a), high: pick(1.0 - a) })

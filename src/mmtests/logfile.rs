@@ -127,8 +127,7 @@ impl<'a> LogDir<'a> {
 pub fn glob_middle<'a>(names: &'a [String], prefix: &str, suffix: &str) -> Vec<(&'a str, &'a str)> {
     names
         .iter()
-        .filter(|n| n.len() >= prefix.len() + suffix.len() && n.starts_with(prefix) && n.ends_with(suffix))
-        .map(|n| (n.as_str(), &n[prefix.len()..n.len() - suffix.len()]))
+        .filter_map(|n| Some((n.as_str(), n.strip_prefix(prefix)?.strip_suffix(suffix)?)))
         .collect()
 }
 

@@ -8,6 +8,9 @@
 //! [`parse_text`] reads tables pasted in mail back into a [`Comparison`].
 //! The specification is shared/reference/mmtests.md; each era's rules are in [`era`].
 
+// Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
+
 pub mod beyond;
 pub mod compare;
 pub mod discover;
@@ -167,7 +170,7 @@ pub fn compare_in(tree: &dyn Tree, root: &str, benchmark: &str, names: &[String]
     let rules = era.rules();
     let fl = meta.field_length.unwrap_or_else(|| rules.field_length());
     let mut warnings: Vec<String> = runs.iter().flat_map(|r| r.samples.warnings.clone()).collect();
-    for r in &runs[1..] {
+    for r in runs.iter().skip(1) {
         let theirs = r.samples.operations();
         let missing: Vec<String> = base.samples.operations().into_iter().filter(|o| !theirs.contains(o)).collect();
         if !missing.is_empty() {

@@ -200,10 +200,9 @@ fn data_row(lineno: usize, line: &str) -> Option<DataRow> {
     if number(&group).is_some() {
         return None;
     }
-    let rest_start = line.find(&group)? + group.len();
-    let rest = &line[rest_start..];
-    let name_at = rest.find(&name)? + name.len();
-    let toks = tokens(rest.get(name_at..)?);
+    let (_, rest) = line.split_once(group.as_str())?;
+    let (_, cells_text) = rest.split_once(name.as_str())?;
+    let toks = tokens(cells_text);
     let kind = match group.as_str() {
         "Ratio" => RowKind::Ratio,
         "Dmean" | "Dmin" | "Dmax" | "Gmean" => RowKind::Bare,
@@ -257,25 +256,27 @@ fn ends_in_rc(a: &str) -> bool {
 fn header_tokens(line: &str) -> Vec<(String, usize)> {
     let mut out = Vec::new();
     let mut start = None;
+    // s and i come from char_indices: char boundaries, so get() always succeeds
     for (i, c) in line.char_indices() {
         if c.is_whitespace() {
-            if let Some(s) = start.take() {
-                out.push((line[s..i].to_string(), i));
+            if let Some(t) = start.take().and_then(|s| line.get(s..i)) {
+                out.push((t.to_string(), i));
             }
         } else if start.is_none() {
             start = Some(i);
         }
     }
-    if let Some(s) = start {
-        out.push((line[s..].to_string(), line.len()));
+    if let Some(t) = start.and_then(|s| line.get(s..)) {
+        out.push((t.to_string(), line.len()));
     }
     out
 }
 
 fn kernel_names(lines: &[&str], k: usize) -> Vec<String> {
     let l2 = lines.last().map(|l| header_tokens(l)).unwrap_or_default();
-    let l1 = if lines.len() >= 2 { header_tokens(lines[lines.len() - 2]) } else { Vec::new() };
-    let l1_ok = l1.len() == k && !lines[lines.len() - 2].contains(':');
+    let line1 = lines.len().checked_sub(2).and_then(|i| lines.get(i));
+    let l1 = line1.map(|l| header_tokens(l)).unwrap_or_default();
+    let l1_ok = l1.len() == k && !line1.is_some_and(|l| l.contains(':'));
     if l1_ok && l2.len() == k {
         return l1.iter().zip(&l2).map(|(a, b)| join_name(&a.0, &b.0)).collect();
     }
@@ -330,16 +331,20 @@ pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
         Error::parse(Some(source), None, "no compare-mmtests.pl table rows found (expected lines like 'Hmean  send-64  421.71 (   0.00%) ...')")
     })?;
     let k = rows.first().map(|r| r.cells.len()).unwrap_or(0);
-    let header: Vec<&str> = lines[..first].iter().copied().filter(|l| !l.trim().is_empty() && !is_rule(l)).collect();
+    // the lines above the first row (first is a line index, so get() always succeeds)
+    let above = lines.get(..first).unwrap_or_default();
+    let header: Vec<&str> = above.iter().copied().filter(|l| !l.trim().is_empty() && !is_rule(l)).collect();
     let kernels = kernel_names(&header, k);
     let mut c = Comparison::new("mmtests", "", kernels);
     // title (a line followed by =====), machine, direction
-    for w in lines[..first].windows(2) {
-        if w[1].trim().starts_with("===") && !w[0].trim().is_empty() {
-            c.benchmark = w[0].trim().to_ascii_lowercase();
+    for w in above.windows(2) {
+        if let [title, rule] = w {
+            if rule.trim().starts_with("===") && !title.trim().is_empty() {
+                c.benchmark = title.trim().to_ascii_lowercase();
+            }
         }
     }
-    for l in &lines[..first] {
+    for l in above {
         if let Some(m) = l.trim().strip_prefix("machine:") {
             c.meta.insert("machine".into(), m.trim().to_string());
         }
@@ -475,27 +480,19 @@ fn infer_widths(lines: &[&str], first: usize, rows: &[DataRow], ratio: bool, hea
     let r = rows.first()?;
     let line = lines.get(first)?;
     let toks = header_tokens(header.last()?);
-    let fl = if toks.len() >= 2 {
-        toks[1].1.checked_sub(toks[0].1)?.checked_sub(11)?
-    } else {
-        return None;
-    };
-    // end column of the first value
-    let first_cell = if ratio {
-        let label = format!("Ratio {}", r.name);
-        let at = line.find(&label)? + label.len();
-        at + line[at..].len() - line[at..].trim_start().len() + line[at..].trim_start().split_whitespace().next()?.len()
-    } else {
-        let g = line.find(&r.group)? + r.group.len();
-        let n = g + line[g..].find(&r.name)? + r.name.len();
-        n + line[n..].len() - line[n..].trim_start().len() + line[n..].trim_start().split_whitespace().next()?.len()
-    };
-    let label_total = first_cell.checked_sub(fl)?;
+    let [(_, end0), (_, end1), ..] = toks.as_slice() else { return None };
+    let fl = end1.checked_sub(*end0)?.checked_sub(11)?;
+    // the end column of the first value: where the first word of `rest` (a tail of line) ends
+    let first_cell_after = |rest: &str| Some(line.len() - rest.trim_start().len() + rest.split_whitespace().next()?.len());
     if ratio {
+        let (_, rest) = line.split_once(format!("Ratio {}", r.name).as_str())?;
+        let label_total = first_cell_after(rest)?.checked_sub(fl)?;
         return Some((fl, label_total, 0));
     }
-    let name_start = line.find(&r.group)? + r.group.len();
-    let name_start = name_start + line[name_start..].len() - line[name_start..].trim_start().len();
+    let (_, after_group) = line.split_once(r.group.as_str())?;
+    let (_, after_name) = after_group.split_once(r.name.as_str())?;
+    let label_total = first_cell_after(after_name)?.checked_sub(fl)?;
+    let name_start = line.len() - after_group.trim_start().len();
     let l1 = name_start.checked_sub(1)?;
     let l2 = label_total.checked_sub(l1 + 1)?;
     if l1 < r.group.len() || l2 < r.name.len() { None } else { Some((fl, l1, l2)) }

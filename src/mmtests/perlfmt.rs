@@ -123,19 +123,20 @@ pub fn looks_like_number(s: &str) -> bool {
 /// Length of the longest prefix of `s` that is a decimal number (`[+-]?digits[.digits][e[+-]digits]`).
 fn numeric_prefix_len(s: &str) -> usize {
     let b = s.as_bytes();
+    let digit_at = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
     let mut i = 0;
-    if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+    if matches!(b.get(i), Some(b'+' | b'-')) {
         i += 1;
     }
     let int_start = i;
-    while i < b.len() && b[i].is_ascii_digit() {
+    while digit_at(i) {
         i += 1;
     }
     let mut digits = i - int_start;
-    if i < b.len() && b[i] == b'.' {
+    if b.get(i) == Some(&b'.') {
         let f = i + 1;
         let mut j = f;
-        while j < b.len() && b[j].is_ascii_digit() {
+        while digit_at(j) {
             j += 1;
         }
         digits += j - f;
@@ -146,13 +147,13 @@ fn numeric_prefix_len(s: &str) -> usize {
     if digits == 0 {
         return 0;
     }
-    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+    if matches!(b.get(i), Some(b'e' | b'E')) {
         let mut j = i + 1;
-        if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
+        if matches!(b.get(j), Some(b'+' | b'-')) {
             j += 1;
         }
         let s0 = j;
-        while j < b.len() && b[j].is_ascii_digit() {
+        while digit_at(j) {
             j += 1;
         }
         if j > s0 {
@@ -174,8 +175,8 @@ pub fn numify(s: &str) -> f64 {
     if u.starts_with("nan") {
         return f64::NAN;
     }
-    let n = numeric_prefix_len(t);
-    t[..n].parse::<f64>().unwrap_or(0.0)
+    // the prefix is ASCII, so its length is a char boundary
+    t.get(..numeric_prefix_len(t)).and_then(|n| n.parse::<f64>().ok()).unwrap_or(0.0)
 }
 
 /// MMTests 2018's `calc_*` validity test `/^[-0-9]+/` on a sample string.

@@ -14,18 +14,15 @@ use crate::table::Comparison;
 pub fn split_name(name: &str) -> (String, String) {
     let chars: Vec<char> = name.chars().collect();
     let Some(idx) = chars.iter().position(|&c| c == '-') else {
-        let first: String = chars[..chars.len().saturating_sub(1)].iter().collect();
+        let first: String = chars.iter().take(chars.len().saturating_sub(1)).collect();
         return (first, name.to_string());
     };
     // Perl: substr($testName, $index, $index+3) =~ /-rc[0-9]/
-    let end = (idx + idx + 3).min(chars.len());
-    let window: String = chars[idx..end].iter().collect();
-    let has_rc = window
-        .match_indices("-rc")
-        .any(|(i, _)| window[i + 3..].chars().next().is_some_and(|c| c.is_ascii_digit()));
+    let window: String = chars.iter().skip(idx).take(idx + 3).collect();
+    let has_rc = window.split("-rc").skip(1).any(|after| after.starts_with(|c: char| c.is_ascii_digit()));
     let idx = if has_rc { idx + 4 } else { idx };
-    let first: String = chars[..idx.min(chars.len())].iter().collect();
-    let second: String = if idx < chars.len() { chars[idx + 1..].iter().collect() } else { String::new() };
+    let first: String = chars.iter().take(idx).collect();
+    let second: String = chars.iter().skip(idx + 1).collect();
     (first, second)
 }
 

@@ -113,7 +113,10 @@ pub struct RunSummary {
 pub fn subheading_matches(pat: &str, label: &str, anchored_start: bool) -> bool {
     let p: Vec<char> = pat.chars().collect();
     let s: Vec<char> = label.chars().collect();
-    let (p, forced) = if p.first() == Some(&'^') { (&p[1..], true) } else { (&p[..], anchored_start) };
+    let (p, forced) = match p.split_first() {
+        Some(('^', rest)) => (rest, true),
+        _ => (p.as_slice(), anchored_start),
+    };
     if forced {
         return re_match(p, &s, 0);
     }
@@ -139,17 +142,23 @@ fn atom_matches(atom: &[char], c: char) -> bool {
             other => *other == c,
         },
         ['[', inner @ .., ']'] => {
-            let (neg, inner) = if inner.first() == Some(&'^') { (true, &inner[1..]) } else { (false, inner) };
+            let (neg, mut inner) = match inner.split_first() {
+                Some(('^', rest)) => (true, rest),
+                _ => (false, inner),
+            };
             let mut hit = false;
-            let mut i = 0;
-            while i < inner.len() {
-                if i + 2 < inner.len() && inner[i + 1] == '-' {
-                    hit |= inner[i] <= c && c <= inner[i + 2];
-                    i += 3;
-                } else {
-                    hit |= inner[i] == c;
-                    i += 1;
-                }
+            loop {
+                inner = match inner {
+                    [lo, '-', hi, rest @ ..] => {
+                        hit |= *lo <= c && c <= *hi;
+                        rest
+                    }
+                    [x, rest @ ..] => {
+                        hit |= *x == c;
+                        rest
+                    }
+                    [] => break,
+                };
             }
             hit != neg
         }
@@ -165,17 +174,14 @@ fn re_match(p: &[char], s: &[char], i: usize) -> bool {
     if p == ['$'] {
         return i == s.len();
     }
-    let al = atom_len(p);
-    let atom = &p[..al];
-    let rest = &p[al..];
-    match rest.first() {
-        Some('*') | Some('+') | Some('?') => {
-            let op = rest[0];
-            let rest = &rest[1..];
+    // atom_len(p) ≤ p.len(), so this is never the fallback
+    let (atom, rest) = p.split_at_checked(atom_len(p)).unwrap_or((p, &[]));
+    match rest.split_first() {
+        Some((&op @ ('*' | '+' | '?'), rest)) => {
             let mut j = i;
             let mut count = 0;
             let max = if op == '?' { 1 } else { usize::MAX };
-            while j < s.len() && count < max && atom_matches(atom, s[j]) {
+            while count < max && s.get(j).is_some_and(|&c| atom_matches(atom, c)) {
                 j += 1;
                 count += 1;
             }
@@ -190,7 +196,7 @@ fn re_match(p: &[char], s: &[char], i: usize) -> bool {
                 count -= 1;
             }
         }
-        _ => i < s.len() && atom_matches(atom, s[i]) && re_match(rest, s, i + 1),
+        _ => s.get(i).is_some_and(|&c| atom_matches(atom, c)) && re_match(rest, s, i + 1),
     }
 }
 
@@ -223,9 +229,14 @@ pub fn amean(x: &[f64]) -> f64 {
     s / x.len() as f64
 }
 
+/// [`hmean`] under [`HmeanRule::NanOrDie`] of samples whose first value is ≤ 0:
+/// compare-mmtests.pl dies there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HmeanDies;
+
 /// Harmonic mean in the given order with the era's rule for values ≤ 0:
 /// Ok(−1) (E0/E1), Ok(NaN) or Err when the first value is ≤ 0 (E2/E3).
-pub fn hmean(x: &[f64], rule: HmeanRule) -> std::result::Result<f64, ()> {
+pub fn hmean(x: &[f64], rule: HmeanRule) -> std::result::Result<f64, HmeanDies> {
     if x.is_empty() || x.iter().any(|v| v.is_nan()) {
         return Ok(f64::NAN);
     }
@@ -234,7 +245,7 @@ pub fn hmean(x: &[f64], rule: HmeanRule) -> std::result::Result<f64, ()> {
         if *v <= 0.0 {
             return match rule {
                 HmeanRule::MinusOne => Ok(-1.0),
-                HmeanRule::NanOrDie if i == 0 => Err(()),
+                HmeanRule::NanOrDie if i == 0 => Err(HmeanDies),
                 HmeanRule::NanOrDie => Ok(f64::NAN),
             };
         }
@@ -334,22 +345,19 @@ fn stat_value(c: &Ctx, stat: Stat, x: &[f64], mean: f64, sub: &mut Option<(f64, 
                 let mut asc = x.to_vec();
                 sort_best_first(&mut asc, Preferred::Lower);
                 let t = (n * p as usize) / 100;
-                let slice: &[f64] = match c.pref {
-                    Preferred::Higher => &asc[n - t.min(n)..],
-                    Preferred::Lower => &asc[..(t + 1).min(n)],
+                let best: Vec<f64> = match c.pref {
+                    // the last t, or the first t + 1, of the n ascending samples
+                    Preferred::Higher => asc.iter().copied().skip(n.saturating_sub(t)).collect(),
+                    Preferred::Lower => asc.iter().copied().take(t + 1).collect(),
                 };
-                c.mean(slice)?
+                c.mean(&best)?
             } else {
-                c.mean(&x[..best_k(n, p)])?
+                // k ≤ n when p ≤ 100, as in every era's statistics; a larger p takes all of x
+                c.mean(x.get(..best_k(n, p)).unwrap_or(x))?
             }
         }
-        Stat::Percentile(p) => {
-            if n == 0 {
-                f64::NAN
-            } else {
-                x[best_k(n, p) - 1]
-            }
-        }
+        // the k-th best sample (k ≤ n when p ≤ 100; a larger p takes the last); NaN without samples
+        Stat::Percentile(p) => x.get(best_k(n, p) - 1).or(x.last()).copied().unwrap_or(f64::NAN),
         Stat::Stddev => stddev_arith(x),
         Stat::CoeffVar => coeffvar(stddev_arith(x), amean(x)),
         Stat::StddevMean => sd_of_mean(c.pref, x, mean),
@@ -367,7 +375,7 @@ fn stat_value(c: &Ctx, stat: Stat, x: &[f64], mean: f64, sub: &mut Option<(f64, 
             } else if e0 {
                 per_iter.iter().flatten().last().copied().unwrap_or(f64::NAN)
             } else {
-                x[0]
+                x.first().copied().unwrap_or(f64::NAN)
             }
         }
     })
@@ -411,11 +419,11 @@ pub fn subselection(per_iter: &[Vec<f64>], era: Era) -> (f64, f64) {
         let mut means = Vec::with_capacity(draws);
         let mut vs = Vec::with_capacity(draws);
         for _ in 0..draws {
-            let pick: Vec<f64> = (0..l).map(|_| xs[rng.below(xs.len() as u64) as usize]).collect();
+            let pick: Vec<f64> = (0..l).filter_map(|_| rng.choose(xs)).collect();
             means.push(pick.iter().sum::<f64>() / l as f64);
         }
         for _ in 0..draws {
-            let pick: Vec<f64> = (0..l).map(|_| xs[rng.below(xs.len() as u64) as usize]).collect();
+            let pick: Vec<f64> = (0..l).filter_map(|_| rng.choose(xs)).collect();
             let m = pick.iter().sum::<f64>() / l as f64;
             vs.push(pick.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / l as f64);
         }
@@ -440,13 +448,11 @@ pub fn subselection(per_iter: &[Vec<f64>], era: Era) -> (f64, f64) {
 
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(|a, b| crate::order::nan_last(*a, *b));
-    let n = v.len();
-    if n == 0 {
-        f64::NAN
-    } else if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    let mid = v.len() / 2;
+    match (mid.checked_sub(1).and_then(|i| v.get(i)), v.get(mid)) {
+        (_, None) => f64::NAN,
+        (Some(lo), Some(hi)) if v.len().is_multiple_of(2) => (lo + hi) / 2.0,
+        (_, Some(m)) => *m,
     }
 }
 
@@ -516,8 +522,8 @@ fn summarise_op(
         values.push(stat_value(&c, s, &x, mean, &mut sub, per_iter)?);
     }
     let rstat = ratio_stat(kind);
-    let ratio_value = match stats.iter().position(|s| *s == rstat) {
-        Some(i) => values[i],
+    let ratio_value = match stats.iter().position(|s| *s == rstat).and_then(|i| values.get(i)) {
+        Some(&v) => v,
         None => stat_value(&c, rstat, &x, mean, &mut sub, per_iter)?,
     };
     let ci = if matches!(era, Era::E2025 | Era::Head) {

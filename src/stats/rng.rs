@@ -38,6 +38,12 @@ impl Rng {
         result
     }
 
+    /// A uniformly drawn element of `xs` (one [`Rng::below`] draw); None when it is empty.
+    pub fn choose<T: Copy>(&mut self, xs: &[T]) -> Option<T> {
+        // below(n) < n: only an empty xs gives None
+        xs.get(self.below(xs.len() as u64) as usize).copied()
+    }
+
     /// Uniform integer in 0..n (n > 0), without modulo bias (Lemire's method).
     pub fn below(&mut self, n: u64) -> u64 {
         let mut m = (self.next_u64() as u128) * (n as u128);
