@@ -20,7 +20,7 @@ mod tests {
 
     #[test]
     fn nan_sorts_last_and_zeros_are_equal() {
-        let mut v = vec![2.0, f64::NAN, -1.0, f64::INFINITY, -0.0, 0.0, f64::NAN];
+        let mut v = [2.0, f64::NAN, -1.0, f64::INFINITY, -0.0, 0.0, f64::NAN];
         v.sort_by(|a, b| nan_last(*a, *b));
         assert_eq!(&v[..5], &[-1.0, -0.0, 0.0, 2.0, f64::INFINITY]);
         assert!(v[5].is_nan() && v[6].is_nan());
