@@ -36,6 +36,29 @@ enum Ev {
     Wakeup,
 }
 
+/// A run of no length between two events at the same timestamp, followed by a sleep:
+/// after a wait it is kept as 1 ns taken from that wait (a preempted task runs before
+/// it sleeps, and 1 ns is below anything PELT resolves); as the task's first segment
+/// the trace has not started yet (it starts at the next wakeup).
+fn run_below_resolution(segments: &mut Vec<Segment>, start_ns: &mut Option<u64>, cpu_cap: u32, freq_cap: u32) {
+    match segments.last_mut() {
+        Some(w) if w.state == State::Wait && w.dur_ns > 1 => {
+            w.dur_ns -= 1;
+            segments.push(Segment { dur_ns: 1, state: State::Run, cpu_cap, freq_cap });
+        }
+        Some(w) if w.state == State::Wait => {
+            // a wait of 1 ns becomes the run, merged with a run before it
+            segments.pop();
+            match segments.last_mut() {
+                Some(r) if r.state == State::Run => r.dur_ns += 1,
+                _ => segments.push(Segment { dur_ns: 1, state: State::Run, cpu_cap, freq_cap }),
+            }
+        }
+        Some(_) => {}
+        None => *start_ns = None,
+    }
+}
+
 /// Build the trace of `pid` from ftrace text; every segment gets `cpu_cap`/`freq_cap`.
 /// `path` names the input in errors.
 pub fn task_trace_from_ftrace(bytes: &[u8], pid: u32, cpu_cap: u32, freq_cap: u32, path: Option<&str>) -> Result<FtraceTask> {
@@ -122,7 +145,13 @@ pub fn task_trace_from_ftrace(bytes: &[u8], pid: u32, cpu_cap: u32, freq_cap: u3
         match state {
             Some(old) if start_ns.is_some() => {
                 if old != new {
-                    push(&mut segments, old, seg_start, ts);
+                    if old == State::Run && ts == seg_start && new == State::Sleep {
+                        // switched in and out within one tick of the trace clock (µs
+                        // timestamps): the run has no length, yet W -> S is no trace
+                        run_below_resolution(&mut segments, &mut start_ns, cpu_cap, freq_cap);
+                    } else {
+                        push(&mut segments, old, seg_start, ts);
+                    }
                     seg_start = ts;
                 }
             }
@@ -266,6 +295,32 @@ cpus=2
         let got: Vec<(u64, char)> = t.segments.iter().map(|s| (s.dur_ns, s.state.letter())).collect();
         assert_eq!(got, vec![(2_000_000, 'R'), (2_000_000, 'S'), (500_000, 'W')]);
         assert_eq!(t.segments[0].cpu_cap, 512);
+    }
+
+    #[test]
+    fn a_run_within_one_clock_tick_is_kept_as_one_ns() {
+        // µs timestamps: woken at 100.000100, in and out again at 100.000300
+        let txt = "\
+  <idle>-0 [001] 100.000100: sched_wakeup: foo:42 [120] CPU:001
+  foo-42   [001] 100.000300: sched_switch: swapper/1:0 [120] R ==> foo:42 [120]
+  foo-42   [001] 100.000300: sched_switch: foo:42 [120] S ==> swapper/1:0 [120]
+  <idle>-0 [001] 100.000500: sched_wakeup: foo:42 [120] CPU:001
+";
+        let t = task_trace_from_ftrace(txt.as_bytes(), 42, 1024, 1024, None).unwrap();
+        let got: Vec<(u64, char)> = t.segments.iter().map(|s| (s.dur_ns, s.state.letter())).collect();
+        // W 200 µs less 1 ns, R 1 ns, S 200 µs (the last W has no length)
+        assert_eq!(got, vec![(199_999, 'W'), (1, 'R'), (200_000, 'S')]);
+        crate::pelt::trace::validate(&t.segments).unwrap();
+        // first thing in the trace: not started until the next wakeup
+        let first = "\
+  foo-42   [001] 100.000300: sched_switch: swapper/1:0 [120] R ==> foo:42 [120]
+  foo-42   [001] 100.000300: sched_switch: foo:42 [120] S ==> swapper/1:0 [120]
+  <idle>-0 [001] 100.000500: sched_wakeup: foo:42 [120] CPU:001
+  foo-42   [001] 100.000700: sched_switch: swapper/1:0 [120] R ==> foo:42 [120]
+";
+        let t = task_trace_from_ftrace(first.as_bytes(), 42, 1024, 1024, None).unwrap();
+        assert_eq!(t.start_ns, 100_000_500_000);
+        assert_eq!(t.segments.iter().map(|s| (s.dur_ns, s.state.letter())).collect::<Vec<_>>(), vec![(200_000, 'W')]);
     }
 
     #[test]
