@@ -216,12 +216,14 @@ fn data_row(lineno: usize, line: &str) -> Option<DataRow> {
 /// A line starting with a statistic MMTests prints and a number: meant as a row.
 fn looks_like_stat_row(line: &str) -> bool {
     let mut it = line.split_whitespace();
-    let (Some(first), Some(_), Some(third)) = (it.next(), it.next(), it.next()) else { return false };
+    let (Some(first), Some(_)) = (it.next(), it.next()) else { return false };
     let stat = matches!(
         first,
         "Ratio" | "Dmean" | "Dmin" | "Dmax" | "Gmean" | "Min" | "Max" | "Amean" | "Hmean" | "Stddev" | "CoeffVar"
     ) || ["BAmean-", "BHmean-", "HStddev", "HCoeffVar", "SubAmean", "SubmeanCI"].iter().any(|p| first.starts_with(p));
-    stat && (number(third).is_some() || split_fused(third).is_some())
+    // any number after the operation: a stray mark before the first value ("Ratio
+    // time-1 ! 1.0000 ...") must not turn the row into a header line
+    stat && it.any(|t| number(t).is_some() || split_fused(t).is_some())
 }
 
 fn is_rule(line: &str) -> bool {
@@ -551,6 +553,10 @@ Gmean Lower      1.0000                 4963602.6545                   5200000.0
         assert!(e.starts_with("<oracle>:3: cannot read this table row"), "{e}");
         assert_eq!(split_fused("5200000.00-519999900.00"), Some(vec![5200000.0, -519999900.0]));
         // a -rc name that fills its first header part is printed with an empty second part
+        // a row with a stray mark before its values is an error, not a header line
+        let marked = "                 6.8          6.9\n             vanilla      patched\nRatio time-1 ! 1.0000 (0.00%) 0.5000 (50.00%)\nRatio time-8 1.0000 (0.00%) 0.5000 (50.00%)\n";
+        let e = parse_compare(marked, "<t>").unwrap_err().to_string();
+        assert!(e.starts_with("<t>:3: cannot read this table row: 'Ratio time-1 !"), "{e}");
         let rc = "                                   6.9               6.10-rc3\n                               vanilla                       \nAmean 1 10.00 ( 0.00%) 9.00 ( 10.00%)\n";
         assert_eq!(parse_compare(rc, "<t>").unwrap().kernels, ["6.9-vanilla", "6.10-rc3"]);
         // NaN is no value: through JSON (null) it still prints NaN, not MMTests' 0.00 for
