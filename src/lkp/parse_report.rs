@@ -101,7 +101,8 @@ fn parse_perf(tokens: &[&str]) -> Option<ReportRow> {
 fn fail_cell(t: &str) -> Option<ReportCell> {
     let (f, r) = t.split_once(':')?;
     let runs: u64 = r.parse().ok()?;
-    let value = if f.is_empty() { 0.0 } else { f.parse::<f64>().ok()? };
+    // a fail count is a whole number of runs (".2" or "1e1" is no count lkp prints)
+    let value = if f.is_empty() { 0.0 } else { f.parse::<u64>().ok()? as f64 };
     Some(ReportCell { value: Some(value), stddev_pct: None, runs: Some(runs) })
 }
 
@@ -237,6 +238,9 @@ mod tests {
         assert_eq!(r.rows.len(), 1);
         assert_eq!(r.rows[0].cells[0].value, Some(2.866e8));
         assert_eq!(r.rows[0].line, 1);
+        // a fail count is a whole number
+        assert!(parse_report("  .2:2  -100%  :2  dmesg.BUG:x\n").rows.is_empty());
+        assert_eq!(parse_report("  2:2  -100%  :2  dmesg.BUG:x\n").rows[0].cells[0].value, Some(2.0));
     }
 
     #[test]
