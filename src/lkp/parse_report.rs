@@ -55,6 +55,12 @@ fn pct(t: &str) -> Option<f64> {
     num(t.strip_suffix('%')?)
 }
 
+/// lkp's `± N%`: a whole percent (it truncates), so "+200.6%" is no %stddev.
+fn stddev_pct(t: &str) -> Option<f64> {
+    let d = t.strip_suffix('%')?;
+    (!d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())).then(|| d.parse::<f64>().ok()).flatten()
+}
+
 fn parse_perf(tokens: &[&str]) -> Option<ReportRow> {
     let (metric, body) = tokens.split_last()?;
     let mut cells = Vec::new();
@@ -67,10 +73,10 @@ fn parse_perf(tokens: &[&str]) -> Option<ReportRow> {
         let mut sd = None;
         if let Some(t) = body.get(*i) {
             if *t == "±" {
-                sd = Some(pct(body.get(*i + 1)?)?);
+                sd = Some(stddev_pct(body.get(*i + 1)?)?);
                 *i += 2;
             } else if let Some(rest) = t.strip_prefix('±') {
-                sd = Some(pct(rest)?);
+                sd = Some(stddev_pct(rest)?);
                 *i += 1;
             }
         }
@@ -238,7 +244,9 @@ mod tests {
         assert_eq!(r.rows.len(), 1);
         assert_eq!(r.rows[0].cells[0].value, Some(2.866e8));
         assert_eq!(r.rows[0].line, 1);
-        // a fail count is a whole number
+        // a %stddev is a whole percent, a fail count a whole number
+        assert!(parse_report("2.967e+08 ±  2% +62.7% 4.827e+08 ± +200.6% x.ops\n").rows.is_empty());
+        assert_eq!(parse_report("2.967e+08 ±  2% +62.7% 4.827e+08 ±200% x.ops\n").rows[0].cells[1].stddev_pct, Some(200.0));
         assert!(parse_report("  .2:2  -100%  :2  dmesg.BUG:x\n").rows.is_empty());
         assert_eq!(parse_report("  2:2  -100%  :2  dmesg.BUG:x\n").rows[0].cells[0].value, Some(2.0));
     }
