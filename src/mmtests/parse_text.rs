@@ -209,7 +209,7 @@ fn data_row(lineno: usize, line: &str) -> Option<DataRow> {
     let toks = tokens(cells_text);
     let kind = match group.as_str() {
         "Ratio" => RowKind::Ratio,
-        "Dmean" | "Dmin" | "Dmax" | "Gmean" => RowKind::Bare,
+        g if super::render_text::bare_values(g) => RowKind::Bare,
         _ => RowKind::Table,
     };
     let cells = cells(&toks, kind)?;

@@ -52,6 +52,11 @@ pub fn render(c: &Comparison) -> String {
     }
 }
 
+/// Dmean/Dmin/Dmax/Gmean: the summary rows of `--print-ratio`, printed as values only.
+pub(crate) fn bare_values(group: &str) -> bool {
+    matches!(group, "Dmean" | "Dmin" | "Dmax" | "Gmean")
+}
+
 fn render_table(c: &Comparison) -> String {
     let fl = meta_usize(c, "mmtests.field_length", 12);
     let prec = meta_usize(c, "mmtests.precision", 2);
@@ -78,7 +83,10 @@ fn render_table(c: &Comparison) -> String {
             // text has no value only where the text said NaN (JSON keeps NaN as null)
             let v = cell.value.unwrap_or(if parsed { f64::NAN } else { 0.0 });
             let p = if cell.value.is_some() || parsed { cell.change.unwrap_or(f64::NAN) } else { 0.0 };
-            if j < formatted_runs {
+            if bare_values(&r.group) {
+                // the --print-ratio summary rows hold values only, whatever the layout
+                out.push_str(&fmt_f(v, fl, prec, false, false));
+            } else if j < formatted_runs {
                 out.push_str(&fmt_f(v, fl, prec, false, false));
                 if cell.significant == Some(true) {
                     out.push_str(&format!(" *{}%*", fmt_f(p, 7, 2, false, false)));
