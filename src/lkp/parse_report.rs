@@ -123,7 +123,13 @@ fn parse_failure(tokens: &[&str]) -> Option<ReportRow> {
     // an even number of tokens after the first (body.len() is odd)
     for pair in pairs.chunks(2) {
         let [change, cell] = pair else { return None };
-        changes.push(pct(change).or_else(|| num(change))?);
+        // lkp prints %reproduction as "%.0f%%": a whole percent
+        let t = change.strip_suffix('%').unwrap_or(change);
+        let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        changes.push(num(t)?);
         cells.push(fail_cell(cell)?);
     }
     Some(ReportRow { section: "failure".into(), metric: metric.to_string(), cells, changes, absolute: false, line: 0 })
@@ -244,7 +250,9 @@ mod tests {
         assert_eq!(r.rows.len(), 1);
         assert_eq!(r.rows[0].cells[0].value, Some(2.866e8));
         assert_eq!(r.rows[0].line, 1);
-        // a %stddev is a whole percent, a fail count a whole number
+        // a %stddev and a %reproduction are whole percents, a fail count a whole number
+        assert!(parse_report("  :4  1.1%  1:2  dmesg.BUG:x\n").rows.is_empty());
+        assert_eq!(parse_report("  :4  -25%  1:2  dmesg.BUG:x\n").rows[0].changes, [-25.0]);
         assert!(parse_report("2.967e+08 ±  2% +62.7% 4.827e+08 ± +200.6% x.ops\n").rows.is_empty());
         assert_eq!(parse_report("2.967e+08 ±  2% +62.7% 4.827e+08 ±200% x.ops\n").rows[0].cells[1].stddev_pct, Some(200.0));
         assert!(parse_report("  .2:2  -100%  :2  dmesg.BUG:x\n").rows.is_empty());
