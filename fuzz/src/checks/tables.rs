@@ -73,8 +73,15 @@ pub fn mmtests_text(data: &[u8]) {
     };
     let r1 = render(&c);
     bounded(r1.len(), data.len(), "mmtests render");
-    let c2 = parse_compare(&r1, "<rendered>").unwrap_or_else(|e| panic!("rendered table does not parse: {e}\n{r1}"));
+    // values as wide as their field (a precision of dozens of decimals read from the
+    // input, or huge numbers) touch their neighbours as compare-mmtests.pl prints
+    // them: ambiguous to any reader, so nothing to read back
     let prec: usize = c.meta.get("mmtests.precision").and_then(|p| p.parse().ok()).unwrap_or(2);
+    let fl: usize = c.meta.get("mmtests.field_length").and_then(|p| p.parse().ok()).unwrap_or(12);
+    if c.rows.iter().flat_map(|r| &r.cells).filter_map(|x| x.value).any(|v| format!("{v:.prec$}").len() >= fl) {
+        return;
+    }
+    let c2 = parse_compare(&r1, "<rendered>").unwrap_or_else(|e| panic!("rendered table does not parse: {e}\n{r1}"));
     // the header prints split_name's two parts: names that print the same are the same
     // to the format (MMTests cuts "6.10-rc3X" to "6.10-rc3" itself)
     let printed = |k: &[String]| k.iter().map(|n| split_name(n)).collect::<Vec<_>>();
