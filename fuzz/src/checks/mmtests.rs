@@ -14,25 +14,14 @@
 use super::common::{bounded, close_opt, typed_error};
 use super::tree;
 use schedlab::archive::MemTree;
+use schedlab::mmtests::extract::BENCHMARKS;
 use schedlab::mmtests::{compare_in, parse_text::parse_compare, CompareOptions, Era};
 use schedlab::Error;
 
-const SOCKPERF: &[&str] =
-    &["sockperf-udp-throughput", "sockperf-tcp-throughput", "sockperf-udp-under-load", "sockperf-tcp-under-load"];
-const NETPERF: &[&str] = &[
-    "netperf-udp",
-    "netperf-tcp",
-    "netperf-udp-rr",
-    "netperf-tcp-rr",
-    "netperf-ipv4-udp",
-    "netperf-ipv4-tcp",
-    "netperf-ipv4-udp-rr",
-    "netperf-ipv4-tcp-rr",
-];
-const DBENCH: &[&str] = &["tbench4", "dbench4", "tbench", "dbench"];
-const HACKBENCH: &[&str] =
-    &["hackbench-process-pipes", "hackbench-process-sockets", "hackbench-thread-pipes", "hackbench-thread-sockets"];
-const SCHBENCH: &[&str] = &["schbench"];
+/// The benchmarks of one family: those whose name starts with one of `prefixes`.
+fn named(prefixes: &[&str]) -> Vec<&'static str> {
+    BENCHMARKS.iter().copied().filter(|b| prefixes.iter().any(|p| b.starts_with(p))).collect()
+}
 const ERAS: [Era; 4] = [Era::E2018, Era::E2024, Era::E2025, Era::Head];
 
 /// The benchmark and era named by the header, or picked from its bytes.
@@ -118,25 +107,25 @@ fn family(data: &[u8], benches: &[&'static str]) {
 
 /// sockperf-{udp,tcp}-{throughput,under-load}.
 pub fn sockperf(data: &[u8]) {
-    family(data, SOCKPERF)
+    family(data, &named(&["sockperf"]))
 }
 
 /// netperf-{udp,tcp}[-rr] and the head era's netperf-ipv4-* names.
 pub fn netperf(data: &[u8]) {
-    family(data, NETPERF)
+    family(data, &named(&["netperf"]))
 }
 
 /// tbench4/dbench4 (and head's tbench/dbench).
 pub fn dbench(data: &[u8]) {
-    family(data, DBENCH)
+    family(data, &named(&["tbench", "dbench"]))
 }
 
 /// hackbench-{process,thread}-{pipes,sockets}.
 pub fn hackbench(data: &[u8]) {
-    family(data, HACKBENCH)
+    family(data, &named(&["hackbench"]))
 }
 
 /// schbench.
 pub fn schbench(data: &[u8]) {
-    family(data, SCHBENCH)
+    family(data, &named(&["schbench"]))
 }

@@ -73,32 +73,35 @@ pub fn find(era: Era, benchmark: &str) -> Option<&'static dyn Extractor> {
     EXTRACTORS.iter().copied().find(|e| e.handles(era, benchmark))
 }
 
+/// Every benchmark some era's extractor reads, family by family (sockperf, netperf,
+/// tbench/dbench, hackbench, schbench).
+pub const BENCHMARKS: &[&str] = &[
+    "sockperf-udp-throughput",
+    "sockperf-tcp-throughput",
+    "sockperf-udp-under-load",
+    "sockperf-tcp-under-load",
+    "netperf-udp",
+    "netperf-tcp",
+    "netperf-udp-rr",
+    "netperf-tcp-rr",
+    "netperf-ipv4-udp",
+    "netperf-ipv4-tcp",
+    "netperf-ipv4-udp-rr",
+    "netperf-ipv4-tcp-rr",
+    "tbench4",
+    "dbench4",
+    "tbench",
+    "dbench",
+    "hackbench-process-pipes",
+    "hackbench-process-sockets",
+    "hackbench-thread-pipes",
+    "hackbench-thread-sockets",
+    "schbench",
+];
+
 /// Benchmarks known in an era (for messages).
 pub fn known_benchmarks(era: Era) -> Vec<&'static str> {
-    const ALL: &[&str] = &[
-        "sockperf-udp-throughput",
-        "sockperf-tcp-throughput",
-        "sockperf-udp-under-load",
-        "sockperf-tcp-under-load",
-        "netperf-udp",
-        "netperf-tcp",
-        "netperf-udp-rr",
-        "netperf-tcp-rr",
-        "netperf-ipv4-udp",
-        "netperf-ipv4-tcp",
-        "netperf-ipv4-udp-rr",
-        "netperf-ipv4-tcp-rr",
-        "tbench4",
-        "dbench4",
-        "tbench",
-        "dbench",
-        "hackbench-process-pipes",
-        "hackbench-process-sockets",
-        "hackbench-thread-pipes",
-        "hackbench-thread-sockets",
-        "schbench",
-    ];
-    ALL.iter().copied().filter(|b| find(era, b).is_some()).collect()
+    BENCHMARKS.iter().copied().filter(|b| find(era, b).is_some()).collect()
 }
 
 /// Samples of one run: per operation, per iteration, in extraction order.
