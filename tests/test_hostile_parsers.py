@@ -19,6 +19,8 @@ import schedlab
 from schedlab import batch, idle, lkp, mmtests, pelt, table
 from schedlab import _core
 
+from .hostile import honest
+
 DATA = Path(__file__).parent / "data"
 
 SEEDS = {
@@ -67,14 +69,6 @@ def bytes_for(seed: str) -> st.SearchStrategy[bytes]:
                      st.tuples(mutated(seed), st.binary(min_size=1, max_size=4)).map(
                          lambda t: t[0].encode("utf-8", "surrogatepass") + t[1]))
 
-
-def honest(call):
-    """Run ``call``: a value, or a SchedlabError that is not a caught panic."""
-    try:
-        return call()
-    except schedlab.SchedlabError as e:
-        assert "internal error" not in str(e), f"a panic reached the binding: {e}"
-        return None
 
 
 def usable(comparisons):
