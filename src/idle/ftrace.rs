@@ -214,6 +214,18 @@ struct Open {
     woke_by: Option<(i64, bool, Option<i64>)>,
 }
 
+/// The first of `x`, `x + period`, `x + 2·period`, ... after `t`: a periodic tick's
+/// next expiry, computed (a loop of `x += period` ran for hours when a trace put an
+/// expiry far behind its clock; found by fuzzing). Saturates at the i64 range.
+fn first_after(x: i64, t: i64, period: i64) -> i64 {
+    if x > t || period <= 0 {
+        return x;
+    }
+    let k = (i128::from(t) - i128::from(x)) / i128::from(period) + 1;
+    let next = i128::from(x) + k * i128::from(period);
+    i64::try_from(next).unwrap_or(i64::MAX)
+}
+
 /// Build one idle trace per CPU from ftrace text (see the module docs); `hz` is the
 /// traced kernel's CONFIG_HZ (for the tick period).
 pub fn parse(bytes: &[u8], path: Option<&str>, hz: u32) -> Result<Vec<CpuTrace>> {
@@ -254,11 +266,7 @@ pub fn parse(bytes: &[u8], path: Option<&str>, hz: u32) -> Result<Vec<CpuTrace>>
                 let known = st.pending.remove(&id).map(|(exp, _)| exp);
                 if is_tick {
                     // The tick re-arms itself one period later without an event.
-                    let mut next = known.or(st.tick_expiry).unwrap_or(now);
-                    while next <= now {
-                        next += tick.nsec;
-                    }
-                    st.tick_expiry = Some(next);
+                    st.tick_expiry = Some(first_after(known.or(st.tick_expiry).unwrap_or(now), now, tick.nsec));
                 }
                 if let Some(o) = st.open.as_mut() {
                     let near = |t1: i64| (now - t1).abs() <= TIMER_WAKEUP_WINDOW_NS;
@@ -299,12 +307,7 @@ pub fn parse(bytes: &[u8], path: Option<&str>, hz: u32) -> Result<Vec<CpuTrace>>
             Kind::IdleEnter(state) => {
                 finish(st, tick, expiries.get(&e.cpu).unwrap_or(&empty));
                 let t0_mono = e.ts - offset;
-                let next_tick = st.tick_expiry.map(|mut x| {
-                    while x <= t0_mono {
-                        x += tick.nsec;
-                    }
-                    x - t0_mono
-                });
+                let next_tick = st.tick_expiry.map(|x| first_after(x, t0_mono, tick.nsec).saturating_sub(t0_mono));
                 let tick_stopped_now = st.tick_stopped;
                 let mut sleep = st.pending.values().filter(|(_, t)| !t).map(|(x, _)| x - t0_mono).filter(|&d| d > 0).min();
                 if tick_stopped_now {
@@ -413,6 +416,17 @@ pub fn read(path: &std::path::Path, hz: u32) -> Result<Vec<CpuTrace>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn first_after_by_hand() {
+        // 4 ms ticks from 10: 10, 14, 18, 22 -> the first after 18 is 22
+        assert_eq!(first_after(10, 18, 4), 22);
+        assert_eq!(first_after(10, 17, 4), 18);
+        assert_eq!(first_after(25, 18, 4), 25);
+        // an expiry 10^18 ns behind the clock: one division, not 2.5·10^14 steps
+        assert_eq!(first_after(-1_000_000_000_000_000_000, 0, 4_000_000), 4_000_000);
+        assert_eq!(first_after(i64::MIN, i64::MAX, 3), i64::MAX);
+    }
 
     const TRACE: &str = "\
 # tracer: nop
