@@ -376,6 +376,16 @@ pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
     }
     let higher = pref.unwrap_or(false);
     let ratio_layout = rows.iter().any(|r| r.group == "Ratio");
+    if ratio_layout {
+        // a --print-ratio table holds Ratio rows and their Dmean/Dmin/Dmax/Gmean summary
+        if let Some(r) = rows.iter().find(|r| r.group != "Ratio" && !super::render_text::bare_values(&r.group)) {
+            return Err(Error::parse(
+                Some(source),
+                Some(r.line),
+                format!("a '{}' row in a --print-ratio table (expected Ratio, Dmean, Dmin, Dmax or Gmean rows)", r.group),
+            ));
+        }
+    }
     let prec = rows.iter().flat_map(|r| r.cells.iter().map(|c| c.decimals)).max().unwrap_or(2);
     let widths = infer_widths(&lines, first, &rows, ratio_layout, &header);
     let fl = widths.map(|w| w.0).unwrap_or(12);
@@ -557,6 +567,10 @@ Gmean Lower      1.0000                 4963602.6545                   5200000.0
         assert!(e.starts_with("<oracle>:3: cannot read this table row"), "{e}");
         assert_eq!(split_fused("5200000.00-519999900.00"), Some(vec![5200000.0, -519999900.0]));
         // a -rc name that fills its first header part is printed with an empty second part
+        // a ratio table holds only Ratio rows and their summaries
+        let mixed = "Ratio send-64 1.00 (0.00%) (+0.00s) 0.95 (-4.59%) (-3.45s)\nRatiomm 4 1.00 1.07\n";
+        let e = parse_compare(mixed, "<t>").unwrap_err().to_string();
+        assert_eq!(e, "<t>:2: a 'Ratiomm' row in a --print-ratio table (expected Ratio, Dmean, Dmin, Dmax or Gmean rows)");
         // a Gmean row with a change is not one compare-mmtests.pl prints
         let gmean = "Ratio send-64 1.00 (0.00%) (+0.00s) 0.95 (-4.59%) (-3.45s)\nGmean Higher 1.00 0.96 (-4.37%) (-2.43s)\n";
         let e = parse_compare(gmean, "<t>").unwrap_err().to_string();
