@@ -6,6 +6,7 @@
 #   fuzz/run.sh -n 1000000           # every target for a million executions
 #   fuzz/run.sh -s none -n 1000000 mmtests_dbench   # without AddressSanitizer (faster;
 #                                    # built in fuzz/target-nosan, beside the ASan build)
+#   fuzz/run.sh -t 3 -S 1            # libFuzzer seed 1: the same inputs every run (CI)
 #
 # Builds the targets once (optimised, with debug assertions and overflow checks: an
 # integer overflow in a parser is a crash here, not a silently wrong number), seeds
@@ -19,13 +20,15 @@ SECONDS_EACH=10
 RUNS=""
 JOBS=1
 SANITIZER=address
-while getopts "t:n:j:s:" opt; do
+SEED=""
+while getopts "t:n:j:s:S:" opt; do
   case $opt in
     t) SECONDS_EACH=$OPTARG ;;
     n) RUNS=$OPTARG ;;
     j) JOBS=$OPTARG ;;
     s) SANITIZER=$OPTARG ;;
-    *) echo "usage: $0 [-t seconds] [-n runs] [-j jobs] [-s address|none] [target...]" >&2; exit 2 ;;
+    S) SEED=$OPTARG ;;
+    *) echo "usage: $0 [-t seconds] [-n runs] [-j jobs] [-s address|none] [-S seed] [target...]" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -51,6 +54,7 @@ failed=()
 for t in "${TARGETS[@]}"; do
   limit=(-max_total_time="$SECONDS_EACH")
   [ -n "$RUNS" ] && limit=(-runs="$RUNS")
+  [ -n "$SEED" ] && limit+=(-seed="$SEED")
   log="artifacts/$t$([ "$SANITIZER" = address ] || echo ".$SANITIZER").log"
   mkdir -p "artifacts/$t"
   start=$(date +%s)
