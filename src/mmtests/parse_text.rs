@@ -340,7 +340,17 @@ pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
     // the lines above the first row (first is a line index, so get() always succeeds)
     let above = lines.get(..first).unwrap_or_default();
     let header: Vec<&str> = above.iter().copied().filter(|l| !l.trim().is_empty() && !is_rule(l)).collect();
-    let kernels = kernel_names(&header, k);
+    let mut name_lines = header.clone();
+    // compare-mmtests.pl prints the second header line as spaces when every name's
+    // second part is empty ("6.9-" splits into "6.9" and ""): a line of spaces right
+    // under the names, above the rows, is that line (a blank line pasted in mail is
+    // usually empty, and is not taken for it)
+    if let [.., names, second] = above {
+        if !second.is_empty() && second.trim().is_empty() && !names.trim().is_empty() && !is_rule(names) {
+            name_lines.push("");
+        }
+    }
+    let kernels = kernel_names(&name_lines, k);
     let mut c = Comparison::new("mmtests", "", kernels);
     // title (a line followed by =====), machine, direction
     for w in above.windows(2) {
@@ -567,6 +577,11 @@ Gmean Lower      1.0000                 4963602.6545                   5200000.0
         assert!(e.starts_with("<oracle>:3: cannot read this table row"), "{e}");
         assert_eq!(split_fused("5200000.00-519999900.00"), Some(vec![5200000.0, -519999900.0]));
         // a -rc name that fills its first header part is printed with an empty second part
+        // a second header line of spaces: every name's second part is empty
+        let dashed = "              bas          tes\n                              \nAmean 1 10.00 ( 0.00%) 9.00 ( 10.00%)\n";
+        assert_eq!(parse_compare(dashed, "<t>").unwrap().kernels, ["bas-", "tes-"]);
+        let trimmed = "              bas          tes\n\nAmean 1 10.00 ( 0.00%) 9.00 ( 10.00%)\n";
+        assert_eq!(parse_compare(trimmed, "<t>").unwrap().kernels, ["bas", "tes"]);
         // a ratio table holds only Ratio rows and their summaries
         let mixed = "Ratio send-64 1.00 (0.00%) (+0.00s) 0.95 (-4.59%) (-3.45s)\nRatiomm 4 1.00 1.07\n";
         let e = parse_compare(mixed, "<t>").unwrap_err().to_string();
