@@ -505,7 +505,9 @@ fn infer_direction(rows: &[DataRow]) -> Option<bool> {
 fn infer_widths(lines: &[&str], first: usize, rows: &[DataRow], ratio: bool, header: &[&str]) -> Option<(usize, usize, usize)> {
     let r = rows.first()?;
     let line = lines.get(first)?;
-    let toks = header_tokens(header.last()?);
+    // the names' last line with one name per kernel (a second line with names missing
+    // or extra words says nothing about the spacing)
+    let toks = header.iter().rev().take(2).map(|l| header_tokens(l)).find(|t| t.len() == r.cells.len())?;
     let [(_, end0), (_, end1), ..] = toks.as_slice() else { return None };
     let fl = end1.checked_sub(*end0)?.checked_sub(11)?;
     // the end column of the first value: where the first word of `rest` (a tail of line) ends
