@@ -258,13 +258,14 @@ fn ends_in_rc(a: &str) -> bool {
     })
 }
 
-/// (token, end column) of a header line.
+/// (token, end column) of a header line (control characters separate like spaces: no
+/// kernel name holds one).
 fn header_tokens(line: &str) -> Vec<(String, usize)> {
     let mut out = Vec::new();
     let mut start = None;
     // s and i come from char_indices: char boundaries, so get() always succeeds
     for (i, c) in line.char_indices() {
-        if c.is_whitespace() {
+        if c.is_whitespace() || c.is_control() {
             if let Some(t) = start.take().and_then(|s| line.get(s..i)) {
                 out.push((t.to_string(), i));
             }
