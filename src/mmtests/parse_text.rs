@@ -298,7 +298,9 @@ fn kernel_names(lines: &[&str], k: usize) -> Vec<String> {
             .collect();
     }
     if l2.len() == k {
-        return l2.into_iter().map(|(t, _)| t).collect();
+        // an empty first line (see parse_compare): every name's first part is empty
+        let dash = if line1.is_some_and(|l| l.is_empty()) { "-" } else { "" };
+        return l2.into_iter().map(|(t, _)| format!("{dash}{t}")).collect();
     }
     (0..k).map(|i| if i == 0 { "baseline".to_string() } else { format!("kernel{i}") }).collect()
 }
@@ -346,10 +348,16 @@ pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
     // second part is empty ("6.9-" splits into "6.9" and ""): a line of spaces right
     // under the names, above the rows, is that line (a blank line pasted in mail is
     // usually empty, and is not taken for it)
-    if let [.., names, second] = above {
-        if !second.is_empty() && second.trim().is_empty() && !names.trim().is_empty() && !is_rule(names) {
-            name_lines.push("");
+    // (and likewise the first line when every first part is empty: names "-x")
+    let spaces = |l: &str| !l.is_empty() && l.trim().is_empty();
+    let words = |l: &str| !l.trim().is_empty() && !is_rule(l);
+    match above {
+        [.., names, second] if spaces(second) && words(names) => name_lines.push(""),
+        [.., first, names] if spaces(first) && words(names) => {
+            name_lines.pop();
+            name_lines.extend(["", names]);
         }
+        _ => {}
     }
     let kernels = kernel_names(&name_lines, k);
     let mut c = Comparison::new("mmtests", "", kernels);
@@ -583,6 +591,8 @@ Gmean Lower      1.0000                 4963602.6545                   5200000.0
         // a second header line of spaces: every name's second part is empty
         let dashed = "              bas          tes\n                              \nAmean 1 10.00 ( 0.00%) 9.00 ( 10.00%)\n";
         assert_eq!(parse_compare(dashed, "<t>").unwrap().kernels, ["bas-", "tes-"]);
+        let leading = "                    \n              bas          tes\nAmean 1 10.00 ( 0.00%) 9.00 ( 10.00%)\n";
+        assert_eq!(parse_compare(leading, "<t>").unwrap().kernels, ["-bas", "-tes"]);
         let trimmed = "              bas          tes\n\nAmean 1 10.00 ( 0.00%) 9.00 ( 10.00%)\n";
         assert_eq!(parse_compare(trimmed, "<t>").unwrap().kernels, ["bas", "tes"]);
         // a ratio table holds only Ratio rows and their summaries
