@@ -85,7 +85,19 @@ pub fn mmtests_text(data: &[u8]) {
     // the header prints split_name's two parts: names that print the same are the same
     // to the format (MMTests cuts "6.10-rc3X" to "6.10-rc3" itself)
     let printed = |k: &[String]| k.iter().map(|n| split_name(n)).collect::<Vec<_>>();
-    assert_eq!(printed(&c2.kernels), printed(&c.kernels), "kernel names changed:\n{r1}");
+    // a name with an empty part prints a blank in a header line: where several names
+    // mix blank first and blank second parts, no reader can place the blanks (the
+    // parser reads a whole line of blanks, either line); the names are then a guess,
+    // and only the numbers are held to the round trip
+    let blanks = |p: &[(String, String)]| {
+        let (first, second) = (p.iter().any(|(a, _)| a.is_empty()), p.iter().any(|(_, b)| b.is_empty()));
+        let all = |f: fn(&(String, String)) -> bool| p.iter().all(f);
+        (first && !all(|x| x.0.is_empty())) || (second && !all(|x| x.1.is_empty())) || (first && second)
+    };
+    let names_readable = !blanks(&printed(&c.kernels)) && !c.kernels.iter().any(|k| k.contains(char::is_whitespace));
+    if names_readable {
+        assert_eq!(printed(&c2.kernels), printed(&c.kernels), "kernel names changed:\n{r1}");
+    }
     assert_eq!(c2.rows.len(), c.rows.len(), "rows lost:\n{r1}");
     for (a, b) in c.rows.iter().zip(&c2.rows) {
         assert_eq!((&a.group, &a.name), (&b.group, &b.name), "row label changed:\n{r1}");
@@ -96,7 +108,9 @@ pub fn mmtests_text(data: &[u8]) {
             assert_eq!(x.significant, y.significant, "marker changed:\n{r1}");
         }
     }
-    assert_eq!(render(&c2), r1, "second rendering differs");
+    if names_readable {
+        assert_eq!(render(&c2), r1, "second rendering differs");
+    }
 }
 
 /// The precision lkp prints a mean with: `%.2f` below 1000, `%d` (truncated) up to
