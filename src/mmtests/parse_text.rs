@@ -134,7 +134,7 @@ enum RowKind {
 /// (statistics + 2, or ratio operations + 1) this way and prints the others as bare
 /// `%.2f` fields: `v p` per run in a table, `v p n` in a ratio table. None if the
 /// tokens are not a row.
-fn cells(toks: &[Tok], kind: RowKind) -> Option<Vec<Parsed>> {
+fn cells(toks: &[Tok], kind: RowKind) -> Option<(Vec<Parsed>, usize)> {
     let mut out = cells_as_printed(toks)?;
     let formatted = |c: &Parsed| c.change.is_some() || c.norm.is_some();
     if kind == RowKind::Bare && out.iter().any(formatted) {
@@ -142,6 +142,7 @@ fn cells(toks: &[Tok], kind: RowKind) -> Option<Vec<Parsed>> {
         return None;
     }
     let first_bare = out.iter().position(|c| !formatted(c));
+    let formatted_runs = first_bare.unwrap_or(out.len());
     if let (Some(fb), RowKind::Table | RowKind::Ratio) = (first_bare, kind) {
         if fb > 0 {
             let tail = out.split_off(fb);
@@ -156,7 +157,7 @@ fn cells(toks: &[Tok], kind: RowKind) -> Option<Vec<Parsed>> {
             }
         }
     }
-    Some(out)
+    Some((out, formatted_runs))
 }
 
 fn cells_as_printed(toks: &[Tok]) -> Option<Vec<Parsed>> {
@@ -195,6 +196,8 @@ struct DataRow {
     name: String,
     cells: Vec<Parsed>,
     ratio: bool,
+    /// How many leading cells were printed formatted (`v (p%) (ns)` / `v ( p%)`).
+    formatted: usize,
 }
 
 fn data_row(lineno: usize, line: &str) -> Option<DataRow> {
@@ -212,9 +215,9 @@ fn data_row(lineno: usize, line: &str) -> Option<DataRow> {
         g if super::render_text::bare_values(g) => RowKind::Bare,
         _ => RowKind::Table,
     };
-    let cells = cells(&toks, kind)?;
+    let (cells, formatted) = cells(&toks, kind)?;
     let ratio = kind != RowKind::Table;
-    Some(DataRow { line: lineno, group, name, cells, ratio })
+    Some(DataRow { line: lineno, group, name, cells, ratio, formatted })
 }
 
 /// A line starting with a statistic MMTests prints and a number: meant as a row.
@@ -456,6 +459,12 @@ pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
     }
     let m = &mut c.meta;
     m.insert("mmtests.layout".into(), if ratio_layout { "ratio" } else { "table" }.into());
+    if ratio_layout {
+        // the runs the text printed formatted (compare-mmtests.pl: ratio operations + 1;
+        // an excerpt may hold fewer rows than that)
+        let formatted = rows.iter().filter(|r| r.group == "Ratio").map(|r| r.formatted).max().unwrap_or(0);
+        m.insert("mmtests.formatted_runs".into(), formatted.to_string());
+    }
     m.insert("mmtests.field_length".into(), fl.to_string());
     m.insert("mmtests.precision".into(), prec.to_string());
     m.insert("mmtests.preferred".into(), if higher { "Higher" } else { "Lower" }.into());

@@ -108,8 +108,9 @@ fn render_ratio(c: &Comparison) -> String {
     let prec = meta_usize(c, "mmtests.precision", 2);
     let ratio_rows: Vec<_> = c.rows.iter().filter(|r| r.group == "Ratio").collect();
     let w = (ratio_rows.iter().map(|r| r.name.chars().count()).max().unwrap_or(0) + 6).max(meta_usize(c, "mmtests.label_width", 0));
-    // formats exist for (number of ratio operations + 1) runs
-    let formatted_runs = ratio_rows.len() + 1;
+    // formats exist for (number of ratio operations + 1) runs; a parsed table says how
+    // many runs its text printed formatted
+    let formatted_runs = meta_usize(c, "mmtests.formatted_runs", ratio_rows.len() + 1);
     let mut out = header(c, w, fl);
     for r in &c.rows {
         let label = if r.group == "Ratio" { format!("Ratio {}", r.name) } else { format!("{:<5} {}", r.group, r.name) };
