@@ -143,6 +143,10 @@ fn cells(toks: &[Tok], kind: RowKind) -> Option<(Vec<Parsed>, usize)> {
     }
     let first_bare = out.iter().position(|c| !formatted(c));
     let formatted_runs = first_bare.unwrap_or(out.len());
+    if kind == RowKind::Ratio && formatted_runs == 0 {
+        // compare-mmtests.pl formats at least the baseline of a Ratio row
+        return None;
+    }
     if let (Some(fb), RowKind::Table | RowKind::Ratio) = (first_bare, kind) {
         if fb > 0 {
             let tail = out.split_off(fb);
