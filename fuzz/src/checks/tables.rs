@@ -81,7 +81,6 @@ pub fn mmtests_text(data: &[u8]) {
     if c.rows.iter().flat_map(|r| &r.cells).filter_map(|x| x.value).any(|v| format!("{v:.prec$}").len() >= fl) {
         return;
     }
-    let c2 = parse_compare(&r1, "<rendered>").unwrap_or_else(|e| panic!("rendered table does not parse: {e}\n{r1}"));
     // the header prints split_name's two parts: names that print the same are the same
     // to the format (MMTests cuts "6.10-rc3X" to "6.10-rc3" itself)
     let printed = |k: &[String]| k.iter().map(|n| split_name(n)).collect::<Vec<_>>();
@@ -94,7 +93,23 @@ pub fn mmtests_text(data: &[u8]) {
         let all = |f: fn(&(String, String)) -> bool| p.iter().all(f);
         (first && !all(|x| x.0.is_empty())) || (second && !all(|x| x.1.is_empty())) || (first && second)
     };
-    let names_readable = !blanks(&printed(&c.kernels)) && !c.kernels.iter().any(|k| k.contains(char::is_whitespace));
+    // and a header line of words then numbers ("kern ba 2.9 9") reads as a table row
+    let numeric = |p: &[(String, String)]| {
+        let row_like = |words: Vec<&str>| {
+            let num = |w: &&str| w.parse::<f64>().is_ok();
+            words.len() >= 3 && words.first().is_some_and(|w| !num(w)) && words.iter().skip(2).all(num)
+        };
+        row_like(p.iter().map(|x| x.0.as_str()).filter(|w| !w.is_empty()).collect())
+            || row_like(p.iter().map(|x| x.1.as_str()).filter(|w| !w.is_empty()).collect())
+    };
+    let names_readable = !blanks(&printed(&c.kernels))
+        && !numeric(&printed(&c.kernels))
+        && !c.kernels.iter().any(|k| k.contains(char::is_whitespace));
+    let c2 = match parse_compare(&r1, "<rendered>") {
+        Ok(c2) => c2,
+        Err(_) if !names_readable => return,
+        Err(e) => panic!("rendered table does not parse: {e}\n{r1}"),
+    };
     if names_readable {
         assert_eq!(printed(&c2.kernels), printed(&c.kernels), "kernel names changed:\n{r1}");
     }
