@@ -99,6 +99,14 @@ pub fn task_trace_from_ftrace(bytes: &[u8], pid: u32, cpu_cap: u32, freq_cap: u3
                 return Err(err(format!("timestamp {ts} ns goes backwards (previous {prev} ns); sort the trace by time")));
             }
         }
+        if let Some(start) = start_ns {
+            if ts - start > crate::pelt::trace::MAX_TRACE_NS {
+                return Err(err(format!(
+                    "timestamp {ts} ns is more than {} ns after the trace's start ({start} ns)",
+                    crate::pelt::trace::MAX_TRACE_NS
+                )));
+            }
+        }
         last_ts = Some(ts);
         let ev = match name {
             "sched_switch" => {
@@ -321,6 +329,16 @@ cpus=2
         let t = task_trace_from_ftrace(first.as_bytes(), 42, 1024, 1024, None).unwrap();
         assert_eq!(t.start_ns, 100_000_500_000);
         assert_eq!(t.segments.iter().map(|s| (s.dur_ns, s.state.letter())).collect::<Vec<_>>(), vec![(200_000, 'W')]);
+    }
+
+    #[test]
+    fn a_trace_longer_than_the_driver_takes_is_an_error_at_its_line() {
+        let txt = "\
+  foo-42 [001] 100.000100: sched_wakeup: foo:42 [120] CPU:001
+  foo-42 [001] 11111121110.000200: sched_switch: swapper/1:0 [120] R ==> foo:42 [120]
+";
+        let e = task_trace_from_ftrace(txt.as_bytes(), 42, 1024, 1024, Some("t.txt")).unwrap_err().to_string();
+        assert!(e.starts_with("t.txt:2: timestamp 11111121110000200000 ns is more than 4611686018427387903 ns after"), "{e}");
     }
 
     #[test]
