@@ -12,22 +12,44 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from .commands import COMMANDS
 from .errors import SchedlabError
 
 
+def _help_width() -> int:
+    """The help text's width as argparse finds it (``COLUMNS``, else the terminal's,
+    else 80, less 2), without importing shutil for it: start-up time is part of every
+    ``schedlab`` run."""
+    try:
+        return int(os.environ["COLUMNS"]) - 2
+    except (KeyError, ValueError):
+        pass
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns - 2
+    except (AttributeError, ValueError, OSError):
+        return 78
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose help formatter is given its width (see _help_width)."""
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        return self.formatter_class(prog=self.prog, width=_help_width())
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The argument parser with every subcommand registered (or just ``only``:
     the command line names one command, so only its module is imported)."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="schedlab",
         description="Kernel performance results, statistics and scheduler/cpuidle simulation.",
     )
     parser.add_argument("--version", action="store_true", help="print the version and exit")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS if only is None else (only,):
         importlib.import_module(f".commands.{name}", __package__).register(sub)
     return parser
