@@ -270,18 +270,20 @@ fn ends_in_rc(a: &str) -> bool {
 fn header_tokens(line: &str) -> Vec<(String, usize)> {
     let mut out = Vec::new();
     let mut start = None;
-    // s and i come from char_indices: char boundaries, so get() always succeeds
-    for (i, c) in line.char_indices() {
+    // end columns count characters, as the renderer pads names (a name with a
+    // two-byte letter must not shift the inferred column width); s and i come from
+    // char_indices: char boundaries, so get() always succeeds
+    for (col, (i, c)) in line.char_indices().enumerate() {
         if c.is_whitespace() || c.is_control() {
             if let Some(t) = start.take().and_then(|s| line.get(s..i)) {
-                out.push((t.to_string(), i));
+                out.push((t.to_string(), col));
             }
         } else if start.is_none() {
             start = Some(i);
         }
     }
     if let Some(t) = start.and_then(|s| line.get(s..)) {
-        out.push((t.to_string(), line.len()));
+        out.push((t.to_string(), line.chars().count()));
     }
     out
 }
