@@ -19,5 +19,5 @@ settings.load_profile(os.environ.get("SCHEDLAB_HYPOTHESIS") or ("ci" if os.envir
 
 @pytest.fixture
 def data_dir() -> Path:
-    """tests/data (copies of the reference goldens and fixtures; never ../shared)."""
+    """tests/data (copies of the reference goldens and fixtures; the reference tree is never read)."""
     return DATA

@@ -1,5 +1,5 @@
 //! The PELT/util_est golden files of the kernel oracle (tests/data/pelt, copied from
-//! ../shared/golden/kernel): every value must be reproduced exactly.
+//! the reference golden/kernel): every value must be reproduced exactly.
 
 use schedlab::pelt::driver::{simulate, Config, Init};
 use schedlab::pelt::row::CsvWriter;

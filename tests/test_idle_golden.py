@@ -1,5 +1,5 @@
 """Every menu/teo golden of the kernel oracle, reproduced through the Python API and
-byte for byte through the CLI (data copied to tests/data/idle; never ../shared)."""
+byte for byte through the CLI (data copied to tests/data/idle; the reference tree is never read)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Every PELT/util_est golden of the kernel oracle (tests/data/pelt, copied from
-../shared/golden/kernel) reproduced exactly through the Python API and the CLI."""
+the reference golden/kernel) reproduced exactly through the Python API and the CLI."""
 
 from __future__ import annotations
 
