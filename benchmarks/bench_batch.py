@@ -34,6 +34,8 @@ import time
 import zipfile
 from pathlib import Path
 
+from timing import best_of
+
 KINDS = ("tar.gz", "tar.xz", "zip", "tar")
 
 
@@ -83,14 +85,6 @@ def generate(root: Path, n: int, seed: int = 1) -> list[Path]:
         paths.append(p)
     return paths
 
-
-def best_of(repeat: int, fn) -> tuple[float, object]:
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t)
-    return best, out
 
 
 def main() -> None:

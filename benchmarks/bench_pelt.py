@@ -62,6 +62,8 @@ import pandas as pd
 
 from schedlab import pelt
 
+from timing import best_of
+
 T0 = pelt.DEFAULT_START_NS
 
 
@@ -150,14 +152,6 @@ def _lisa_transcribed(act: pd.Series, init: float = 0, window: float = 1024 * 10
 
     return df.apply(step, axis=1).reindex(act.index, method="ffill")
 
-
-def best_of(repeat: int, fn):
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t)
-    return best, out
 
 
 def main() -> int:

@@ -28,6 +28,8 @@ import scipy.stats as ss
 
 from schedlab import stats
 
+from timing import best_of
+
 
 def make_pairs(count: int, seed: int = 0):
     rng = np.random.default_rng(seed)
@@ -72,14 +74,6 @@ def run_scipy(pairs):
         mwu_p[idx] = ss.mannwhitneyu(a, b, axis=1, method="auto").pvalue
     return welch_p, mwu_p
 
-
-def best_of(repeat, f, *args):
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = f(*args)
-        best = min(best, time.perf_counter() - t0)
-    return best, out
 
 
 def main() -> None:
