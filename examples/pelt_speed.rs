@@ -1,4 +1,4 @@
-use schedlab::pelt::{driver, row::Count, Segment, State};
+use schedlab::pelt::{driver, row::Count, util_only, Segment, State};
 use std::time::Instant;
 fn main() {
     let n = 1_000_000usize;
@@ -17,6 +17,13 @@ fn main() {
         let dt = t.elapsed().as_secs_f64();
         println!("count sink: {} rows in {:.3} s: {:.1} M seg/s, {:.1} M rows/s", c.0, dt, n as f64 / dt / 1e6, c.0 as f64 / dt / 1e6);
     }
+    for _ in 0..3 {
+        let t = Instant::now();
+        let mut c = Count::default();
+        util_only::simulate_util(&segs, &cfg, &mut c).unwrap();
+        let dt = t.elapsed().as_secs_f64();
+        println!("util-only, count sink: {} rows in {:.3} s: {:.1} M seg/s, {:.1} M rows/s", c.0, dt, n as f64 / dt / 1e6, c.0 as f64 / dt / 1e6);
+    }
     if std::env::args().nth(1).as_deref() == Some("count") { return; }
     let t = Instant::now();
     let mut w = schedlab::pelt::CsvWriter::new(std::io::sink(), false, "x").unwrap();
@@ -25,3 +32,4 @@ fn main() {
     let dt = t.elapsed().as_secs_f64();
     println!("csv to io::sink: {:.3} s", dt);
 }
+

@@ -53,6 +53,7 @@ __all__ = [
     "EVENTS",
     "STATES",
     "RULES",
+    "UTIL_COLUMNS",
     "DEFAULT_START_NS",
     "UtilEstResult",
     "Schedutil",
@@ -78,6 +79,13 @@ STATES: tuple[str, ...] = ("R", "W", "S")
 RULES: tuple[str, ...] = tuple(_core.pelt_rules())
 """util_est rules: ``"6.12"`` (v6.8+), ``"d519329f72"`` (v4.17, update only after
 util_avg changed, LSB flag), ``"4.17"`` (7f65ea42eb00, the original rule)."""
+
+UTIL_COLUMNS: tuple[str, ...] = tuple(_core.pelt_util_columns())
+"""The columns that depend only on the task's util_avg side (times, clocks, the task's
+``util_avg``/``util_sum``/``period_contrib``/``last_update_time``). When
+:func:`simulate` is asked for these columns only, it replays just that part of the
+scheduler — the same values, a third of the work — and splits long full-capacity traces
+across threads (``SCHEDLAB_NUM_THREADS``), verifying each split exactly."""
 
 DEFAULT_START_NS = 1_048_576_000
 """Time of the fork: 1000 PELT periods, as in the golden files."""
@@ -230,8 +238,10 @@ def simulate(
 
     Returns one row per event with the :data:`COLUMNS` (``event`` and ``state`` are
     categoricals). ``columns`` and ``events`` keep only those columns and those events'
-    rows (the whole trace is still simulated; a 1 M-segment trace gives ~2.8 M rows of
-    ~130 bytes, so selecting saves memory and time). Bad traces raise
+    rows (a 1 M-segment trace gives ~2.8 M rows of ~130 bytes, so selecting saves memory
+    and time); columns within :data:`UTIL_COLUMNS` only (e.g. ``["t_ns",
+    "p_util_avg"]``, what LISA's ``simulate_pelt`` returns) take the faster util-only
+    replay, with identical values. Bad traces raise
     :class:`~schedlab.ParseError` naming the file, line (or segment) and column.
 
     >>> df = simulate([(8_000_000, "R"), (8_000_000, "S")], init="zero")

@@ -39,6 +39,7 @@ use super::consts::{NICE_0_WEIGHT, SCHED_CAPACITY_SCALE};
 use super::cpu_util::{cpu_util_cfs, cpu_util_cfs_boost, cpu_util_without, CpuSignals, TaskSignals};
 use super::row::{Event, Row, Sink};
 use super::schedutil::sugov_perf;
+use super::sequence::{replay, Model};
 use super::signal::{pelt_divider, SchedAvg};
 use super::trace::{validate, Segment, State};
 use super::util_est::{
@@ -386,80 +387,58 @@ pub fn simulate<S: Sink + ?Sized>(trace: &[Segment], cfg: &Config, sink: &mut S)
 }
 
 fn run<R: UtilEstRule + ?Sized, S: Sink + ?Sized>(trace: &[Segment], mut cpu: Cpu<'_, R>, sink: &mut S) -> Result<u64> {
-    let cfg = cpu.cfg;
-    let mut n: u64 = 0;
-    let mut emit = |cpu: &Cpu<'_, R>, sink: &mut S, t: u64, ev: Event, seg: u64, st: State| -> Result<()> {
-        n += 1;
+    let (start_ns, tick_ns) = (cpu.cfg.start_ns, cpu.cfg.tick_ns);
+    replay(trace, start_ns, tick_ns, &mut cpu, |cpu, t, ev, seg, st| {
         if sink.wants(ev) {
             sink.row(&cpu.row(t, ev, seg, st))
         } else {
             Ok(())
         }
-    };
-    let mut t = cfg.start_ns;
-    cpu.fork();
-    emit(&cpu, sink, t, Event::Fork, 0, State::Sleep)?;
-    let mut prev: Option<State> = None;
-    for (i, seg) in trace.iter().enumerate() {
-        let i = i as u64;
-        match (prev, seg.state) {
-            (None, State::Run) => {
-                cpu.pick(t);
-                emit(&cpu, sink, t, Event::Run, i, State::Run)?;
-            }
-            (None, _) => cpu.clock.curr = Curr::Other,
-            (Some(p), s) if p == s => {
-                if u64::from(seg.cpu_cap) != cpu.cpu_cap || u64::from(seg.freq_cap) != cpu.freq_cap {
-                    cpu.update_rq_clock(t);
-                }
-            }
-            (Some(State::Run), State::Wait) => {
-                cpu.preempt(t);
-                emit(&cpu, sink, t, Event::Preempt, i, State::Wait)?;
-            }
-            (Some(State::Run), State::Sleep) => {
-                cpu.sleep(t);
-                emit(&cpu, sink, t, Event::Sleep, i, State::Sleep)?;
-            }
-            (Some(State::Wait), State::Run) => {
-                cpu.pick(t);
-                emit(&cpu, sink, t, Event::Run, i, State::Run)?;
-            }
-            (Some(State::Sleep), s) => {
-                emit(&cpu, sink, t, Event::WakePre, i, State::Sleep)?;
-                cpu.wake(t);
-                if s == State::Wait {
-                    cpu.clock.curr = Curr::Other;
-                }
-                emit(&cpu, sink, t, Event::Wake, i, s)?;
-                if s == State::Run {
-                    cpu.pick(t);
-                    emit(&cpu, sink, t, Event::Run, i, State::Run)?;
-                }
-            }
-            // W -> S is refused by validate().
-            (Some(p), s) => {
-                return Err(Error::domain(format!("segment {i}: impossible transition {} -> {}", p.letter(), s.letter())))
-            }
-        }
-        cpu.cpu_cap = u64::from(seg.cpu_cap);
-        cpu.freq_cap = u64::from(seg.freq_cap);
-        let end = t + seg.dur_ns; // bounded by validate()
-        if seg.state == State::Run {
-            let mut tick = (t / cfg.tick_ns + 1).saturating_mul(cfg.tick_ns);
-            while tick <= end {
-                cpu.tick(tick);
-                emit(&cpu, sink, tick, Event::Tick, i, State::Run)?;
-                tick = tick.saturating_add(cfg.tick_ns);
-            }
-        }
-        t = end;
-        prev = Some(seg.state);
+    })
+}
+
+impl<R: UtilEstRule + ?Sized> Model for Cpu<'_, R> {
+    #[inline]
+    fn fork(&mut self) {
+        Cpu::fork(self)
     }
-    cpu.update_rq_clock(t);
-    let last = prev.unwrap_or(State::Sleep);
-    emit(&cpu, sink, t, Event::End, trace.len() as u64, last)?;
-    Ok(n)
+    #[inline]
+    fn wake(&mut self, now: u64) {
+        Cpu::wake(self, now)
+    }
+    #[inline]
+    fn pick(&mut self, now: u64) {
+        Cpu::pick(self, now)
+    }
+    #[inline]
+    fn tick(&mut self, now: u64) {
+        Cpu::tick(self, now)
+    }
+    #[inline]
+    fn preempt(&mut self, now: u64) {
+        Cpu::preempt(self, now)
+    }
+    #[inline]
+    fn sleep(&mut self, now: u64) {
+        Cpu::sleep(self, now)
+    }
+    #[inline]
+    fn other_runs(&mut self) {
+        self.clock.curr = Curr::Other;
+    }
+    #[inline]
+    fn update_rq_clock(&mut self, now: u64) {
+        Cpu::update_rq_clock(self, now)
+    }
+    #[inline]
+    fn capacities(&self) -> (u64, u64) {
+        (self.cpu_cap, self.freq_cap)
+    }
+    #[inline]
+    fn set_capacities(&mut self, cpu_cap: u64, freq_cap: u64) {
+        self.cpu_cap = cpu_cap;
+        self.freq_cap = freq_cap;
+    }
 }
 
 /// The exact number of rows of each [`Event`] (indexed by `Event as usize`) that

@@ -10,7 +10,10 @@
 //! - [`cpu_util`]: `cpu_util_cfs`, `cpu_util_cfs_boost`, `cpu_util_without`/`cpu_util_wake`.
 //! - [`schedutil`]: util → performance level → frequency.
 //! - [`trace`]: the R/W/S segment trace and its CSV format.
+//! - [`sequence`]: the kernel events a trace produces, in order, for any [`sequence::Model`].
 //! - [`driver`]: the single-task, single-CPU event driver ([`driver::simulate`]).
+//! - [`util_only`]: the same replay keeping only the task's util_avg side (a third of the work).
+//! - [`speculate`]: [`util_only`] split across threads by speculation, verified exactly.
 //! - [`row`]: the per-event rows, their columns and the golden-identical CSV writer.
 //! - [`ftrace`]: a task's trace from `sched_switch`/`sched_wakeup` text.
 
@@ -21,9 +24,12 @@ pub mod driver;
 pub mod ftrace;
 pub mod row;
 pub mod schedutil;
+pub mod sequence;
 pub mod signal;
+pub mod speculate;
 pub mod trace;
 pub mod util_est;
+pub mod util_only;
 
 pub use driver::{simulate, simulate_rows, Config, Init};
 pub use row::{CsvWriter, Event, Row, Sink};

@@ -148,7 +148,7 @@ pub const COLUMNS: [&str; 28] = [
 pub const ENQUEUED_COLUMN: &str = "p_ue_enqueued";
 
 /// Receives the rows of a simulation as they are produced.
-pub trait Sink {
+pub trait Sink<R = Row> {
     /// Whether rows of `event` are wanted at all (when not, the driver does not build
     /// them). All are, by default.
     #[inline]
@@ -156,22 +156,22 @@ pub trait Sink {
         true
     }
     /// One row; an error stops the simulation.
-    fn row(&mut self, row: &Row) -> crate::Result<()>;
+    fn row(&mut self, row: &R) -> crate::Result<()>;
 }
 
 /// A sink that only counts rows (benchmarks).
 #[derive(Debug, Default)]
 pub struct Count(pub u64);
 
-impl Sink for Count {
-    fn row(&mut self, _row: &Row) -> crate::Result<()> {
+impl<R> Sink<R> for Count {
+    fn row(&mut self, _row: &R) -> crate::Result<()> {
         self.0 += 1;
         Ok(())
     }
 }
 
-impl Sink for Vec<Row> {
-    fn row(&mut self, row: &Row) -> crate::Result<()> {
+impl<R: Copy> Sink<R> for Vec<R> {
+    fn row(&mut self, row: &R) -> crate::Result<()> {
         self.push(*row);
         Ok(())
     }

@@ -48,12 +48,9 @@ impl Decay {
         if n > LOAD_AVG_PERIOD * 63 {
             return Decay { shift: 0, inv: 0, zero: true };
         }
-        let local_n = n as u32; // n <= 2016 here
-        let (shift, idx) = if u64::from(local_n) >= LOAD_AVG_PERIOD {
-            (local_n / LOAD_AVG_PERIOD as u32, local_n % LOAD_AVG_PERIOD as u32)
-        } else {
-            (0, local_n)
-        };
+        // n <= 2016 here; below 32 periods the shift is 0 and the index n itself
+        let local_n = n as u32;
+        let (shift, idx) = (local_n / LOAD_AVG_PERIOD as u32, local_n % LOAD_AVG_PERIOD as u32);
         let inv = RUNNABLE_AVG_YN_INV.get(idx as usize).copied().unwrap_or(0);
         Decay { shift, inv, zero: false }
     }
@@ -184,7 +181,13 @@ fn div_by_divider(n: u64, period_contrib: u32) -> u64 {
 /// `*_sum` possible at this position in the period.
 #[inline]
 pub fn pelt_divider(sa: &SchedAvg) -> u32 {
-    PELT_MIN_DIVIDER.wrapping_add(sa.period_contrib)
+    pelt_divider_of(sa.period_contrib)
+}
+
+/// [`pelt_divider`] of a signal at `period_contrib`.
+#[inline]
+pub fn pelt_divider_of(period_contrib: u32) -> u32 {
+    PELT_MIN_DIVIDER.wrapping_add(period_contrib)
 }
 
 impl SchedAvg {
@@ -313,6 +316,64 @@ impl SchedAvg {
     }
 }
 
+/// The utilization part of a `struct sched_avg` alone (`last_update_time`,
+/// `period_contrib`, `util_sum`, `util_avg`), updated as `___update_load_sum` /
+/// `___update_load_avg` of pelt.c update those fields: the same integer steps as
+/// [`SchedAvg::update`], without the load and runnable sums. For a replay that needs only
+/// util_avg (e.g. LISA's `simulate_pelt` output), at about a third of the work.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct UtilSignal {
+    /// As [`SchedAvg::last_update_time`].
+    pub last_update_time: u64,
+    /// As [`SchedAvg::util_sum`].
+    pub util_sum: u32,
+    /// As [`SchedAvg::period_contrib`].
+    pub period_contrib: u32,
+    /// As [`SchedAvg::util_avg`].
+    pub util_avg: u64,
+}
+
+impl UtilSignal {
+    /// `___update_load_sum(now, sa, load, runnable, running)` then, when a period
+    /// boundary was crossed, `___update_load_avg` — for the util fields only. `running`
+    /// must already be gated by `load` (the kernel zeroes it when `load == 0`).
+    /// Returns whether util_avg was recomputed.
+    #[inline(always)]
+    pub fn update(&mut self, now: u64, running: bool) -> bool {
+        let delta = now.wrapping_sub(self.last_update_time);
+        if (delta as i64) < 0 {
+            self.last_update_time = now;
+            return false;
+        }
+        let delta = delta >> 10;
+        if delta == 0 {
+            return false;
+        }
+        self.last_update_time = self.last_update_time.wrapping_add(delta << 10);
+        // accumulate_sum
+        let mut contrib = delta as u32; // p == 0 -> delta < 1024
+        let mut d = delta.wrapping_add(u64::from(self.period_contrib));
+        let periods = d / 1024;
+        if periods != 0 {
+            let decay = Decay::new(periods);
+            self.util_sum = decay.apply(u64::from(self.util_sum)) as u32;
+            d %= 1024;
+            if running {
+                contrib = segments(decay, 1024u32.wrapping_sub(self.period_contrib), d as u32);
+            }
+        }
+        self.period_contrib = d as u32;
+        if running {
+            self.util_sum = self.util_sum.wrapping_add(contrib << SCHED_CAPACITY_SHIFT);
+        }
+        if periods == 0 {
+            return false;
+        }
+        self.util_avg = div_by_divider(u64::from(self.util_sum), self.period_contrib);
+        true
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -376,5 +437,31 @@ mod tests {
         let mut sa = SchedAvg::at(10_000_000);
         assert!(!sa.update_load_sum(5, 1, 1, true));
         assert_eq!(sa.last_update_time, 5);
+    }
+
+    #[test]
+    fn util_signal_follows_sched_avg() {
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        for start in [1024u64, 1 << 20, 1_048_576_000, 987_654_321] {
+            let mut full = SchedAvg::at(start);
+            full.util_sum = 123_456;
+            let mut util = UtilSignal { last_update_time: start, util_sum: 123_456, ..UtilSignal::default() };
+            let mut now = start;
+            for _ in 0..20_000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                now += match x % 4 { 0 => x % 1024, 1 => x % 40_000, 2 => x % 4_000_000, _ => x % 3_000_000_000 };
+                let (load, running) = (x & (1 << 20) != 0, x & (1 << 21) != 0);
+                let running = load && running;
+                let a = full.update(now, u64::from(load), u64::from(load), running, 1024);
+                let b = util.update(now, running);
+                assert_eq!(a, b);
+                assert_eq!(
+                    (util.last_update_time, util.util_sum, util.period_contrib, util.util_avg),
+                    (full.last_update_time, full.util_sum, full.period_contrib, full.util_avg)
+                );
+            }
+        }
     }
 }

@@ -90,14 +90,42 @@ pub fn validate(segments: &[Segment]) -> Result<()> {
     let mut total: u64 = 0;
     let mut prev: Option<State> = None;
     for (i, s) in segments.iter().enumerate() {
-        let at = |col: &str, msg: String| Error::parse_col(None, None, col, format!("segment {i}: {msg}"));
-        check_segment(s, prev, &mut total).map_err(|(col, msg)| at(col, msg))?;
+        if !segment_ok(s, prev, &mut total) {
+            return Err(segment_error(i, s, prev, total));
+        }
         prev = Some(s.state);
     }
     if segments.is_empty() {
         return Err(Error::parse(None, None, "the trace has no segments"));
     }
     Ok(())
+}
+
+/// Whether segment `s` after `prev` passes [`check_segment`] (adding its duration to
+/// `total` when it does): the fast test, without building a message.
+#[inline]
+fn segment_ok(s: &Segment, prev: Option<State>, total: &mut u64) -> bool {
+    let caps_ok = (1..=SCHED_CAPACITY_SCALE as u32).contains(&s.cpu_cap) && (1..=SCHED_CAPACITY_SCALE as u32).contains(&s.freq_cap);
+    let state_ok = match prev {
+        None => s.state != State::Sleep,
+        Some(p) => transition_allowed(p, s.state),
+    };
+    let t = total.wrapping_add(s.dur_ns);
+    let time_ok = s.dur_ns != 0 && s.dur_ns <= MAX_TRACE_NS && t <= MAX_TRACE_NS;
+    *total = t;
+    caps_ok & state_ok & time_ok
+}
+
+/// The error [`check_segment`] gives for segment `i` (its duration already added to
+/// `total_after`).
+#[cold]
+#[inline(never)]
+fn segment_error(i: usize, s: &Segment, prev: Option<State>, total_after: u64) -> Error {
+    let mut total = total_after.wrapping_sub(s.dur_ns);
+    match check_segment(s, prev, &mut total) {
+        Err((col, msg)) => Error::parse_col(None, None, col, format!("segment {i}: {msg}")),
+        Ok(()) => Error::parse(None, None, format!("segment {i}: invalid")),
+    }
 }
 
 fn check_segment(s: &Segment, prev: Option<State>, total: &mut u64) -> std::result::Result<(), (&'static str, String)> {
@@ -128,45 +156,122 @@ fn check_segment(s: &Segment, prev: Option<State>, total: &mut u64) -> std::resu
     Ok(())
 }
 
+/// Random access to a trace's segments: a slice of [`Segment`]s, or columns read in
+/// place ([`TraceColumns`]).
+pub trait Segments: Sync {
+    /// The number of segments.
+    fn len(&self) -> usize;
+    /// Whether there are none.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Segment `i` (`i < len()`).
+    fn get(&self, i: usize) -> Segment;
+}
+
+impl Segments for [Segment] {
+    #[inline]
+    fn len(&self) -> usize {
+        <[Segment]>::len(self)
+    }
+    #[inline]
+    fn get(&self, i: usize) -> Segment {
+        <[Segment]>::get(self, i).copied().unwrap_or(Segment { dur_ns: 1, state: State::Run, cpu_cap: 1024, freq_cap: 1024 })
+    }
+}
+
+/// A trace given as columns (e.g. a DataFrame's numpy arrays), checked like
+/// [`validate`] once and then read in place: `state` holds ASCII letters (`b'R'`,
+/// `b'W'`, `b'S'`); `cpu_cap`/`freq_cap` may be empty for 1024.
+#[derive(Debug, Clone, Copy)]
+pub struct TraceColumns<'a> {
+    dur_ns: &'a [i64],
+    state: &'a [u8],
+    cpu_cap: &'a [i64],
+    freq_cap: &'a [i64],
+}
+
+impl<'a> TraceColumns<'a> {
+    /// Check the columns; errors name the 0-based segment and the column.
+    pub fn new(dur_ns: &'a [i64], state: &'a [u8], cpu_cap: &'a [i64], freq_cap: &'a [i64]) -> Result<Self> {
+        let n = dur_ns.len();
+        for (name, len) in [("state", state.len()), ("cpu_cap", cpu_cap.len()), ("freq_cap", freq_cap.len())] {
+            if len != n && !(len == 0 && name != "state") {
+                return Err(Error::parse_col(None, None, name, format!("{len} values for {n} durations")));
+            }
+        }
+        if n == 0 {
+            return Err(Error::parse(None, None, "the trace has no segments"));
+        }
+        let cols = TraceColumns { dur_ns, state, cpu_cap, freq_cap };
+        let mut total: u64 = 0;
+        let mut prev: Option<State> = None;
+        let full = SCHED_CAPACITY_SCALE as i64;
+        for i in 0..n {
+            let d = dur_ns.get(i).copied().unwrap_or(0);
+            let st = state.get(i).copied().and_then(State::from_byte);
+            let c = cpu_cap.get(i).copied().unwrap_or(full);
+            let f = freq_cap.get(i).copied().unwrap_or(full);
+            let seg = match st {
+                Some(st) if d > 0 && (1..=full).contains(&c) && (1..=full).contains(&f) => {
+                    Segment { dur_ns: d as u64, state: st, cpu_cap: c as u32, freq_cap: f as u32 }
+                }
+                _ => return Err(column_error(i, d, state.get(i).copied(), c, f)),
+            };
+            if !segment_ok(&seg, prev, &mut total) {
+                return Err(segment_error(i, &seg, prev, total));
+            }
+            prev = Some(seg.state);
+        }
+        Ok(cols)
+    }
+
+    /// Whether every capacity is 1024.
+    pub fn full_capacity(&self) -> bool {
+        let full = SCHED_CAPACITY_SCALE as i64;
+        self.cpu_cap.iter().chain(self.freq_cap).all(|&c| c == full)
+    }
+}
+
+impl Segments for TraceColumns<'_> {
+    #[inline]
+    fn len(&self) -> usize {
+        self.dur_ns.len()
+    }
+    #[inline]
+    fn get(&self, i: usize) -> Segment {
+        let full = SCHED_CAPACITY_SCALE as i64;
+        Segment {
+            dur_ns: self.dur_ns.get(i).copied().unwrap_or(1) as u64,
+            state: self.state.get(i).copied().and_then(State::from_byte).unwrap_or(State::Run),
+            cpu_cap: self.cpu_cap.get(i).copied().unwrap_or(full) as u32,
+            freq_cap: self.freq_cap.get(i).copied().unwrap_or(full) as u32,
+        }
+    }
+}
+
 /// Build a trace from columns (e.g. a DataFrame's): `state` holds ASCII letters
 /// (`b'R'`, `b'W'`, `b'S'`); `cpu_cap`/`freq_cap` may be empty for 1024. The result is
 /// checked like [`validate`]; errors name the 0-based segment and the column.
 pub fn segments_from_columns(dur_ns: &[i64], state: &[u8], cpu_cap: &[i64], freq_cap: &[i64]) -> Result<Vec<Segment>> {
-    let n = dur_ns.len();
-    for (name, len) in [("state", state.len()), ("cpu_cap", cpu_cap.len()), ("freq_cap", freq_cap.len())] {
-        if len != n && !(len == 0 && name != "state") {
-            return Err(Error::parse_col(None, None, name, format!("{len} values for {n} durations")));
-        }
+    let cols = TraceColumns::new(dur_ns, state, cpu_cap, freq_cap)?;
+    Ok((0..cols.len()).map(|i| cols.get(i)).collect())
+}
+
+/// The error for row `i` of [`segments_from_columns`] whose values are out of range.
+#[cold]
+#[inline(never)]
+fn column_error(i: usize, d: i64, code: Option<u8>, c: i64, f: i64) -> Error {
+    let at = |col: &str, msg: String| Error::parse_col(None, None, col, format!("segment {i}: {msg}"));
+    if d <= 0 {
+        return at("dur_ns", format!("duration must be > 0 ns, got {d}"));
     }
-    let mut out = Vec::with_capacity(n);
-    let mut total: u64 = 0;
-    let mut prev: Option<State> = None;
-    for i in 0..n {
-        let at = |col: &str, msg: String| Error::parse_col(None, None, col, format!("segment {i}: {msg}"));
-        let d = dur_ns.get(i).copied().unwrap_or(0);
-        if d <= 0 {
-            return Err(at("dur_ns", format!("duration must be > 0 ns, got {d}")));
-        }
-        let code = state.get(i).copied().unwrap_or(b'?');
-        let st = State::from_byte(code).ok_or_else(|| {
-            at("state", format!("unknown state {:?}: expected R (running), W (runnable, preempted) or S (sleeping)", code as char))
-        })?;
-        let cap = |col: &str, v: &[i64]| -> Result<u32> {
-            let c = v.get(i).copied().unwrap_or(SCHED_CAPACITY_SCALE as i64);
-            if !(1..=SCHED_CAPACITY_SCALE as i64).contains(&c) {
-                return Err(at(col, format!("capacity {c} is outside 1..1024")));
-            }
-            Ok(c as u32)
-        };
-        let seg = Segment { dur_ns: d as u64, state: st, cpu_cap: cap("cpu_cap", cpu_cap)?, freq_cap: cap("freq_cap", freq_cap)? };
-        check_segment(&seg, prev, &mut total).map_err(|(col, msg)| at(col, msg))?;
-        prev = Some(st);
-        out.push(seg);
+    let code = code.unwrap_or(b'?');
+    if State::from_byte(code).is_none() {
+        return at("state", format!("unknown state {:?}: expected R (running), W (runnable, preempted) or S (sleeping)", code as char));
     }
-    if out.is_empty() {
-        return Err(Error::parse(None, None, "the trace has no segments"));
-    }
-    Ok(out)
+    let (col, v) = if (1..=SCHED_CAPACITY_SCALE as i64).contains(&c) { ("freq_cap", f) } else { ("cpu_cap", c) };
+    at(col, format!("capacity {v} is outside 1..1024"))
 }
 
 /// Parse a trace CSV (see the module docs). `path` names the input in errors, which give

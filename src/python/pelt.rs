@@ -11,6 +11,10 @@ use crate::pelt::row::{CsvWriter, Event, Row, Sink};
 use crate::pelt::schedutil;
 use crate::pelt::signal::{decay_load, SchedAvg};
 use crate::pelt::trace::{self, Segment, State};
+use crate::parallel;
+use crate::pelt::speculate::{self, RowStore};
+use crate::pelt::trace::TraceColumns;
+use crate::pelt::util_only::{self, UtilRow, UTIL_COLUMNS};
 use crate::pelt::util_est::{rule_by_name, Sample, TaskUtilEst, UtilEstRule, UTIL_AVG_UNCHANGED_LSB, UTIL_AVG_UNCHANGED_MSB};
 use numpy::{IntoPyArray, PyReadonlyArray1};
 use pyo3::prelude::*;
@@ -29,23 +33,23 @@ fn slice<'a, T: numpy::Element + Copy>(a: &'a PyReadonlyArray1<'_, T>) -> Cow<'a
 /// Utilization-like values are bounded by the model (≤ a few thousand), times by
 /// `trace::MAX_TRACE_NS` (< 2^62) and util_est by 2^32: the conversions are exact.
 macro_rules! columns {
-    ($($name:ident: $ty:ty = |$r:ident| $val:expr;)*) => {
+    ($cols:ident, $row:ty, $names:ident; $($name:ident: $ty:ty = |$r:ident| $val:expr;)*) => {
         /// The rows as column vectors (only the selected columns are filled).
-        struct Columns {
+        struct $cols {
             $($name: Option<Vec<$ty>>,)*
             events: u8,
         }
 
-        /// Every column name, in output order (the golden columns, then `p_ue_enqueued`).
-        const COLUMN_NAMES: &[&str] = &[$(stringify!($name)),*];
+        /// Every column name, in output order.
+        const $names: &[&str] = &[$(stringify!($name)),*];
 
-        impl Columns {
+        impl $cols {
             /// Columns named in `select` (all when None), sized for `n` rows, keeping the
             /// events whose bit is set in `events`.
             fn new(select: Option<&[String]>, n: usize, events: u8) -> Result<Self> {
                 if let Some(sel) = select {
-                    if let Some(bad) = sel.iter().find(|c| !COLUMN_NAMES.contains(&c.as_str())) {
-                        return Err(Error::domain(format!("unknown column '{bad}'; columns: {}", COLUMN_NAMES.join(", "))));
+                    if let Some(bad) = sel.iter().find(|c| !$names.contains(&c.as_str())) {
+                        return Err(Error::domain(format!("unknown column '{bad}'; columns: {}", $names.join(", "))));
                     }
                 }
                 let want = |name: &str| select.is_none_or(|s| s.iter().any(|c| c == name));
@@ -53,7 +57,7 @@ macro_rules! columns {
                 let oom = || Error::domain(format!(
                     "not enough memory for {n} rows; keep fewer columns/events, or write CSV instead"
                 ));
-                Ok(Columns {
+                Ok($cols {
                     $($name: if want(stringify!($name)) {
                         let mut v = Vec::new();
                         v.try_reserve_exact(n).map_err(|_| oom())?;
@@ -63,6 +67,58 @@ macro_rules! columns {
                     },)*
                     events,
                 })
+            }
+
+            /// An empty copy of this selection with room for `n` rows.
+            #[allow(dead_code)]
+            fn fresh_like(&self, n: usize) -> Result<Self> {
+                let oom = || Error::domain(format!("not enough memory for {n} rows"));
+                Ok($cols {
+                    $($name: match &self.$name {
+                        Some(_) => {
+                            let mut v = Vec::new();
+                            v.try_reserve_exact(n).map_err(|_| oom())?;
+                            Some(v)
+                        }
+                        None => None,
+                    },)*
+                    events: self.events,
+                })
+            }
+
+            /// Overwrite stored row `i`.
+            #[allow(dead_code)]
+            fn set_row(&mut self, i: usize, row: &$row) {
+                $(
+                    if let Some(v) = &mut self.$name {
+                        let $r = row;
+                        if let Some(x) = v.get_mut(i) {
+                            *x = $val;
+                        }
+                    }
+                )*
+            }
+
+            /// Move `other`'s rows after these.
+            #[allow(dead_code)]
+            fn append_rows(&mut self, mut other: Self) {
+                $(
+                    if let (Some(v), Some(o)) = (&mut self.$name, &mut other.$name) {
+                        v.append(o);
+                    }
+                )*
+            }
+
+            /// Rows there is room for.
+            #[allow(dead_code)]
+            fn room(&self) -> usize {
+                let mut n = usize::MAX;
+                $(
+                    if let Some(v) = &self.$name {
+                        n = n.min(v.capacity());
+                    }
+                )*
+                if n == usize::MAX { 0 } else { n }
             }
 
             fn into_dict<'py>(self, py: Python<'py>, enqueued: bool) -> PyResult<Bound<'py, PyDict>> {
@@ -78,14 +134,14 @@ macro_rules! columns {
             }
         }
 
-        impl Sink for Columns {
+        impl Sink<$row> for $cols {
             #[inline]
             fn wants(&self, event: Event) -> bool {
                 self.events & (1 << (event as u8)) != 0
             }
 
             #[inline]
-            fn row(&mut self, row: &Row) -> Result<()> {
+            fn row(&mut self, row: &$row) -> Result<()> {
                 $(
                     if let Some(v) = &mut self.$name {
                         let $r = row;
@@ -98,7 +154,8 @@ macro_rules! columns {
     };
 }
 
-columns! {
+// The golden columns, then `p_ue_enqueued`.
+columns! { Columns, Row, COLUMN_NAMES;
     t_ns: i64 = |r| r.t_ns as i64;
     event: u8 = |r| r.event as u8;
     seg: i64 = |r| r.seg as i64;
@@ -128,6 +185,64 @@ columns! {
     sugov_perf: i32 = |r| r.sugov_perf as i32;
     cpufreq_calls: i64 = |r| r.cpufreq_calls as i64;
     p_ue_enqueued: i64 = |r| i64::from(r.p_ue_enqueued);
+}
+
+// The columns the util-only replay keeps (crate::pelt::util_only::UTIL_COLUMNS).
+columns! { UtilColumns, UtilRow, UTIL_COLUMN_NAMES;
+    t_ns: i64 = |r| r.t_ns as i64;
+    event: u8 = |r| r.event as u8;
+    seg: i64 = |r| r.seg as i64;
+    state: u8 = |r| state_code(r.state);
+    cpu_cap: i32 = |r| r.cpu_cap as i32;
+    freq_cap: i32 = |r| r.freq_cap as i32;
+    clock_task: i64 = |r| r.clock_task as i64;
+    clock_pelt: i64 = |r| r.clock_pelt as i64;
+    lost_idle_time: i64 = |r| r.lost_idle_time as i64;
+    p_util_avg: i32 = |r| r.p_util_avg as i32;
+    p_util_sum: i64 = |r| i64::from(r.p_util_sum);
+    p_period_contrib: i32 = |r| r.p_period_contrib as i32;
+    p_last_update_time: i64 = |r| r.p_last_update_time as i64;
+}
+
+impl RowStore for UtilColumns {
+    fn fresh(&self, rows: usize) -> Result<Self> {
+        self.fresh_like(rows)
+    }
+    fn set(&mut self, index: usize, row: &UtilRow) {
+        self.set_row(index, row)
+    }
+    fn append(&mut self, other: Self) {
+        self.append_rows(other)
+    }
+    fn room(&self) -> usize {
+        UtilColumns::room(self)
+    }
+}
+
+/// Whether only columns of the util-only replay are asked for.
+fn util_only_columns(sel: &Select) -> bool {
+    sel.columns.as_deref().is_some_and(|s| s.iter().all(|c| UTIL_COLUMNS.contains(&c.as_str())))
+}
+
+/// The util-only replay of a trace read in place from its columns, on the default
+/// number of threads (crate::pelt::speculate).
+fn util_dict<'py>(
+    py: Python<'py>,
+    cols: (&[i64], &[u8], &[i64], &[i64]),
+    cfg: Result<Config>,
+    sel: Select,
+) -> PyResult<Bound<'py, PyDict>> {
+    let out = run(py, || {
+        let cfg = cfg?;
+        let mask = event_mask(sel.events.as_deref())?;
+        let trace = TraceColumns::new(cols.0, cols.1, cols.2, cols.3)?;
+        let hint = util_only::rows_hint(&trace, &cfg, |e| mask & (1 << (e as u8)) != 0);
+        let mut out = UtilColumns::new(sel.columns.as_deref(), hint, mask)?;
+        let threads = parallel::default_threads();
+        parallel::install(Some(threads), || speculate::simulate_util_columns(&trace, &cfg, &mut out, threads))??;
+        Ok(out)
+    })?;
+    out.into_dict(py, false)
 }
 
 fn state_code(s: State) -> u8 {
@@ -163,6 +278,20 @@ struct Select {
 }
 
 fn rows_dict<'py>(py: Python<'py>, segs: Vec<Segment>, cfg: Result<Config>, sel: Select) -> PyResult<Bound<'py, PyDict>> {
+    // Only util_avg-side columns asked for: the util-only replay gives the same values
+    // at about a third of the work (crate::pelt::util_only), split across threads.
+    if util_only_columns(&sel) {
+        let cols = run(py, || {
+            let cfg = cfg?;
+            let mask = event_mask(sel.events.as_deref())?;
+            let hint = util_only::rows_hint(segs.as_slice(), &cfg, |e| mask & (1 << (e as u8)) != 0);
+            let mut cols = UtilColumns::new(sel.columns.as_deref(), hint, mask)?;
+            let threads = parallel::default_threads();
+            parallel::install(Some(threads), || speculate::simulate_util_parallel(&segs, &cfg, &mut cols, threads))??;
+            Ok(cols)
+        })?;
+        return cols.into_dict(py, false);
+    }
     let (cols, enqueued) = run(py, || {
         let cfg = cfg?;
         let mask = event_mask(sel.events.as_deref())?;
@@ -197,8 +326,13 @@ fn pelt_simulate_arrays<'py>(
     events: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (d, s, c, f) = (slice(&dur_ns), slice(&state), slice(&cpu_cap), slice(&freq_cap));
+    let sel = Select { columns, events };
+    let cfg = config(init, util_est, rule, execl_fix, tick_ns, start_ns);
+    if util_only_columns(&sel) {
+        return util_dict(py, (&d, &s, &c, &f), cfg, sel);
+    }
     let segs = run(py, || trace::segments_from_columns(&d, &s, &c, &f))?;
-    rows_dict(py, segs, config(init, util_est, rule, execl_fix, tick_ns, start_ns), Select { columns, events })
+    rows_dict(py, segs, cfg, sel)
 }
 
 /// Simulate a trace CSV file; returns a dict of numpy columns.
@@ -489,6 +623,12 @@ fn pelt_rules() -> Vec<&'static str> {
     crate::pelt::util_est::RULE_NAMES.to_vec()
 }
 
+/// The columns the util-only replay computes (crate::pelt::util_only::UTIL_COLUMNS).
+#[pyfunction]
+fn pelt_util_columns() -> Vec<&'static str> {
+    UTIL_COLUMNS.to_vec()
+}
+
 /// `cpu_util(cpu, p, dst_cpu, boost)` for one CPU and optionally one task
 /// `(util_avg, util_est, fix_amount, queued_or_current, on_this_cpu, is_new)`.
 #[pyfunction]
@@ -573,6 +713,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pelt_accumulate, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_util_est_update, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_rules, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_util_columns, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_cpu_util, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_schedutil, m)?)?;
     Ok(())

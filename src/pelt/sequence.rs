@@ -1,0 +1,162 @@
+//! The order of kernel events a segment trace produces on one CPU (reference
+//! kernel-sim.md §3.8): fork, then at each segment boundary the wakeup (`wake_pre`,
+//! `wake`), pick (`run`), preemption or sleep, the ticks of each running segment, and the
+//! end. The sequencing is written once here and shared by every model that replays a
+//! trace: the full scheduler state of [`super::driver`] and the task-utilization-only
+//! model of [`super::util_only`], so the two cannot disagree on when things happen.
+
+use super::row::Event;
+use super::trace::{Segment, Segments, State};
+use crate::error::{Error, Result};
+
+/// What a replayed CPU does at each kernel event; the sequencer ([`replay`]) calls these
+/// in the kernel's order. `now` is wall time in ns.
+pub trait Model {
+    /// `wake_up_new_task` at the model's start time (the CPU is idle).
+    fn fork(&mut self);
+    /// `try_to_wake_up` → `enqueue_task_fair` of a sleeping task.
+    fn wake(&mut self, now: u64);
+    /// `pick_next_task_fair` → `set_next_entity`: the task runs.
+    fn pick(&mut self, now: u64);
+    /// `scheduler_tick` → `entity_tick` while the task runs.
+    fn tick(&mut self, now: u64);
+    /// A non-CFS task preempts the running task (`put_prev_entity`).
+    fn preempt(&mut self, now: u64);
+    /// The running task blocks (`dequeue_task_fair` with `DEQUEUE_SLEEP`), the CPU idles.
+    fn sleep(&mut self, now: u64);
+    /// Another (non-CFS) task owns the CPU while the task waits, without a switch.
+    fn other_runs(&mut self);
+    /// `update_rq_clock` alone.
+    fn update_rq_clock(&mut self, now: u64);
+    /// The (cpu, freq) capacities in effect.
+    fn capacities(&self) -> (u64, u64);
+    /// A segment's capacities take effect (after the events at its start).
+    fn set_capacities(&mut self, cpu_cap: u64, freq_cap: u64);
+}
+
+/// Where a replay stands between two segments: the time, the state of the last
+/// segment and the next tick. Together with the model's state it decides everything that
+/// follows, which is what lets a replay be split at a segment boundary and checked
+/// (see [`super::speculate`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cursor {
+    /// Wall time (ns) of the boundary.
+    pub t: u64,
+    /// The state of the segment before it (None before the first).
+    pub prev: Option<State>,
+    /// The first tick strictly after `t` (ticks fall on multiples of the tick period).
+    pub next_tick: u64,
+    /// `TICK_NSEC`.
+    pub tick_ns: u64,
+}
+
+impl Cursor {
+    /// The boundary at `t` after a segment in state `prev`, with ticks every `tick_ns`.
+    pub fn at(t: u64, prev: Option<State>, tick_ns: u64) -> Cursor {
+        let tick_ns = tick_ns.max(1);
+        Cursor { t, prev, next_tick: (t / tick_ns + 1).saturating_mul(tick_ns), tick_ns }
+    }
+
+    /// Replay segment number `i` (`seg`) from this boundary: the events at its start,
+    /// then its ticks; moves the cursor to its end. `emit(model, t_ns, event, segment,
+    /// state)` is called after each event.
+    #[inline(always)]
+    pub fn segment<M, E>(&mut self, i: u64, seg: &Segment, model: &mut M, emit: &mut E) -> Result<()>
+    where
+        M: Model,
+        E: FnMut(&M, u64, Event, u64, State) -> Result<()>,
+    {
+        let t = self.t;
+        match (self.prev, seg.state) {
+            (None, State::Run) | (Some(State::Wait), State::Run) => {
+                model.pick(t);
+                emit(model, t, Event::Run, i, State::Run)?;
+            }
+            (None, _) => model.other_runs(),
+            (Some(p), s) if p == s => {
+                if (u64::from(seg.cpu_cap), u64::from(seg.freq_cap)) != model.capacities() {
+                    model.update_rq_clock(t);
+                }
+            }
+            (Some(State::Run), State::Wait) => {
+                model.preempt(t);
+                emit(model, t, Event::Preempt, i, State::Wait)?;
+            }
+            (Some(State::Run), State::Sleep) => {
+                model.sleep(t);
+                emit(model, t, Event::Sleep, i, State::Sleep)?;
+            }
+            (Some(State::Sleep), s) => {
+                emit(model, t, Event::WakePre, i, State::Sleep)?;
+                model.wake(t);
+                if s == State::Wait {
+                    model.other_runs();
+                }
+                emit(model, t, Event::Wake, i, s)?;
+                if s == State::Run {
+                    model.pick(t);
+                    emit(model, t, Event::Run, i, State::Run)?;
+                }
+            }
+            // W -> S is refused by validate().
+            (Some(p), s) => {
+                return Err(Error::domain(format!("segment {i}: impossible transition {} -> {}", p.letter(), s.letter())))
+            }
+        }
+        model.set_capacities(u64::from(seg.cpu_cap), u64::from(seg.freq_cap));
+        let end = t.saturating_add(seg.dur_ns); // bounded by validate()
+        if seg.state == State::Run {
+            while self.next_tick <= end {
+                model.tick(self.next_tick);
+                emit(model, self.next_tick, Event::Tick, i, State::Run)?;
+                self.next_tick = self.next_tick.saturating_add(self.tick_ns);
+            }
+        } else if self.next_tick <= end {
+            // the first tick after `end` (a division only for long idle gaps)
+            self.next_tick = if end - self.next_tick < 8 * self.tick_ns {
+                let mut k = self.next_tick;
+                while k <= end {
+                    k += self.tick_ns;
+                }
+                k
+            } else {
+                (end / self.tick_ns + 1).saturating_mul(self.tick_ns)
+            };
+        }
+        self.t = end;
+        self.prev = Some(seg.state);
+        Ok(())
+    }
+}
+
+/// Replay a (validated) `trace` through `model`, starting at `start_ns` with ticks on
+/// multiples of `tick_ns`, calling `emit(model, t_ns, event, segment, state)` after each
+/// kernel-visible event. Returns the number of events.
+///
+/// Choices the reference leaves open (see [`super::driver`]): a segment's capacities
+/// apply after the events at its start; a tick exactly at the end of a running segment
+/// happens before the boundary's events; consecutive segments in the same state only
+/// change the capacities (the rq clock is updated at the boundary when they differ, so
+/// each part of the time is scaled by its own capacities); no tick while W or S.
+#[inline]
+pub fn replay<T, M, E>(trace: &T, start_ns: u64, tick_ns: u64, model: &mut M, mut emit: E) -> Result<u64>
+where
+    T: Segments + ?Sized,
+    M: Model,
+    E: FnMut(&M, u64, Event, u64, State) -> Result<()>,
+{
+    let mut n: u64 = 0;
+    let mut ev = |m: &M, t: u64, e: Event, seg: u64, st: State| -> Result<()> {
+        n += 1;
+        emit(m, t, e, seg, st)
+    };
+    let mut cur = Cursor::at(start_ns, None, tick_ns);
+    model.fork();
+    ev(model, start_ns, Event::Fork, 0, State::Sleep)?;
+    for i in 0..trace.len() {
+        cur.segment(i as u64, &trace.get(i), model, &mut ev)?;
+    }
+    model.update_rq_clock(cur.t);
+    ev(model, cur.t, Event::End, trace.len() as u64, cur.prev.unwrap_or(State::Sleep))?;
+    Ok(n)
+}

@@ -1,0 +1,351 @@
+//! The task's utilization alone: the same replay as [`super::driver::simulate`] (same
+//! event order, through [`super::sequence::replay`]; same PELT clock with capacity and
+//! frequency invariance and lost idle time), keeping only what util_avg depends on — the
+//! task's `se.avg` util fields and the rq clocks. Load, runnable, util_est and the
+//! consumers are not computed. This is the kernel-exact counterpart of LISA's
+//! `simulate_pelt` (util_avg over time), at about a third of the full replay's cost.
+//!
+//! Why nothing else is needed: util_est and the consumers read util_avg but never feed
+//! back into it; the new-task value (`post_init_entity_util_avg`) sees an empty cfs_rq
+//! (half the CPU's 1024); and with one task the cfs_rq's `util_sum`, which decides the
+//! lost idle time when the CPU goes idle, equals the task's own: it starts as the
+//! task's at attach and both take the same steps with the same running flag from then
+//! on (no removal or migration is modelled). `tests/test_pelt_util_only.py` checks the
+//! result against the full replay on the golden traces and on random ones.
+
+use super::clock::{Curr, RqClock};
+use super::consts::SCHED_CAPACITY_SCALE;
+use super::driver::{Config, Init};
+use super::row::{Event, Sink};
+use super::sequence::{replay, Model};
+use super::signal::{pelt_divider_of, UtilSignal};
+use super::trace::{validate, Segment, Segments, State};
+use crate::error::{Error, Result};
+
+/// One event of the util-only replay: the columns of [`super::row::Row`] that it keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UtilRow {
+    /// As [`super::row::Row::t_ns`].
+    pub t_ns: u64,
+    /// As [`super::row::Row::event`].
+    pub event: Event,
+    /// As [`super::row::Row::seg`].
+    pub seg: u64,
+    /// As [`super::row::Row::state`].
+    pub state: State,
+    /// As [`super::row::Row::cpu_cap`].
+    pub cpu_cap: u32,
+    /// As [`super::row::Row::freq_cap`].
+    pub freq_cap: u32,
+    /// `rq->clock_task`.
+    pub clock_task: u64,
+    /// `rq->clock_pelt`.
+    pub clock_pelt: u64,
+    /// `rq->lost_idle_time`.
+    pub lost_idle_time: u64,
+    /// Task `se.avg.util_avg`.
+    pub p_util_avg: u64,
+    /// Task `se.avg.util_sum`.
+    pub p_util_sum: u32,
+    /// Task `se.avg.period_contrib`.
+    pub p_period_contrib: u32,
+    /// Task `se.avg.last_update_time`.
+    pub p_last_update_time: u64,
+}
+
+/// The columns of [`UtilRow`], by their [`super::row::COLUMNS`] names.
+pub const UTIL_COLUMNS: [&str; 13] = [
+    "t_ns",
+    "event",
+    "seg",
+    "state",
+    "cpu_cap",
+    "freq_cap",
+    "clock_task",
+    "clock_pelt",
+    "lost_idle_time",
+    "p_util_avg",
+    "p_util_sum",
+    "p_period_contrib",
+    "p_last_update_time",
+];
+
+/// The CPU as far as the task's util_avg is concerned: the whole state of the
+/// util-only replay (two equal states replay identically, see [`super::speculate`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct UtilCpu {
+    clock: RqClock,
+    cpu_cap: u64,
+    freq_cap: u64,
+    sa: UtilSignal,
+    init_util: u64,
+    on_rq: bool,
+    curr: bool,
+}
+
+impl UtilCpu {
+    pub(crate) fn new(cfg: &Config) -> Self {
+        // post_init_entity_util_avg on an empty CPU of capacity 1024 (the fork sees 1024):
+        // cap = (1024 - cfs util_avg 0) / 2.
+        let init_util = match cfg.init {
+            Init::Kernel => SCHED_CAPACITY_SCALE / 2,
+            Init::Zero => 0,
+        };
+        UtilCpu {
+            clock: RqClock::new(cfg.start_ns),
+            cpu_cap: SCHED_CAPACITY_SCALE,
+            freq_cap: SCHED_CAPACITY_SCALE,
+            sa: UtilSignal::default(),
+            init_util,
+            on_rq: false,
+            curr: false,
+        }
+    }
+
+    /// `update_load_avg` of the task (its cfs_rq takes the same step).
+    #[inline(always)]
+    fn update_load_avg(&mut self) {
+        let now = self.clock.pelt_now();
+        self.sa.update(now, self.on_rq && self.curr);
+    }
+
+    /// A guess of the state just after the task went to sleep at `slept_at` (wall ns)
+    /// with these capacities: the rq clock synced there, no lost idle time, the PELT
+    /// position on the 1024 ns grid at that time, util_sum = util_avg = 0 (unknown).
+    pub(crate) fn guess_after_sleep(cfg: &Config, slept_at: u64, cpu_cap: u64, freq_cap: u64) -> Self {
+        let mut cpu = UtilCpu::new(cfg);
+        cpu.clock = RqClock::new(slept_at);
+        cpu.cpu_cap = cpu_cap;
+        cpu.freq_cap = freq_cap;
+        let units = slept_at >> 10;
+        cpu.sa = UtilSignal { last_update_time: units << 10, period_contrib: (units % 1024) as u32, ..UtilSignal::default() };
+        cpu
+    }
+
+    #[inline]
+    pub(crate) fn row(&self, t_ns: u64, event: Event, seg: u64, state: State) -> UtilRow {
+        UtilRow {
+            t_ns,
+            event,
+            seg,
+            state,
+            cpu_cap: self.cpu_cap as u32,
+            freq_cap: self.freq_cap as u32,
+            clock_task: self.clock.clock_task,
+            clock_pelt: self.clock.clock_pelt,
+            lost_idle_time: self.clock.lost_idle_time,
+            p_util_avg: self.sa.util_avg,
+            p_util_sum: self.sa.util_sum,
+            p_period_contrib: self.sa.period_contrib,
+            p_last_update_time: self.sa.last_update_time,
+        }
+    }
+}
+
+impl Model for UtilCpu {
+    fn fork(&mut self) {
+        let start = self.clock.clock_task;
+        self.clock.update(start, self.cpu_cap, self.freq_cap);
+        // The cfs_rq's first update (from time 0, empty: its sums stay 0) fixes the clock
+        // position; attach_entity_load_avg gives the task that position and
+        // util_sum = util_avg * divider.
+        self.sa.update(self.clock.pelt_now(), false);
+        self.sa.util_avg = self.init_util;
+        self.sa.util_sum = self.init_util.wrapping_mul(u64::from(pelt_divider_of(self.sa.period_contrib))) as u32;
+        self.on_rq = true;
+    }
+
+    #[inline]
+    fn wake(&mut self, now: u64) {
+        self.clock.update(now, self.cpu_cap, self.freq_cap);
+        self.update_load_avg();
+        self.on_rq = true;
+    }
+
+    #[inline]
+    fn pick(&mut self, now: u64) {
+        self.clock.update(now, self.cpu_cap, self.freq_cap);
+        self.update_load_avg();
+        self.curr = true;
+        self.clock.curr = Curr::Task;
+    }
+
+    #[inline]
+    fn tick(&mut self, now: u64) {
+        self.clock.update(now, self.cpu_cap, self.freq_cap);
+        self.update_load_avg();
+    }
+
+    #[inline]
+    fn preempt(&mut self, now: u64) {
+        self.clock.update(now, self.cpu_cap, self.freq_cap);
+        self.update_load_avg();
+        self.curr = false;
+        self.clock.curr = Curr::Other;
+    }
+
+    #[inline]
+    fn sleep(&mut self, now: u64) {
+        self.clock.update(now, self.cpu_cap, self.freq_cap);
+        self.update_load_avg();
+        self.on_rq = false;
+        self.curr = false;
+        // the cfs_rq's util_sum equals the task's (see the module docs)
+        self.clock.switch_to_idle(self.sa.util_sum);
+    }
+
+    #[inline]
+    fn other_runs(&mut self) {
+        self.clock.curr = Curr::Other;
+    }
+
+    #[inline]
+    fn update_rq_clock(&mut self, now: u64) {
+        self.clock.update(now, self.cpu_cap, self.freq_cap);
+    }
+
+    #[inline]
+    fn capacities(&self) -> (u64, u64) {
+        (self.cpu_cap, self.freq_cap)
+    }
+
+    #[inline]
+    fn set_capacities(&mut self, cpu_cap: u64, freq_cap: u64) {
+        self.cpu_cap = cpu_cap;
+        self.freq_cap = freq_cap;
+    }
+}
+
+/// Replay `trace` as [`super::driver::simulate`] does and hand each event's [`UtilRow`]
+/// to `sink` (only the events it [`Sink::wants`]). `cfg.util_est`, `cfg.rule` and
+/// `cfg.execl_fix` do not affect util_avg and are ignored. Returns the number of events.
+pub fn simulate_util<S: Sink<UtilRow> + ?Sized>(trace: &[Segment], cfg: &Config, sink: &mut S) -> Result<u64> {
+    validate(trace)?;
+    check_config(cfg)?;
+    replay_util(trace, cfg, sink)
+}
+
+/// The start time and tick period [`simulate_util`] accepts.
+pub(crate) fn check_config(cfg: &Config) -> Result<()> {
+    if cfg.start_ns < 1024 || cfg.start_ns > i64::MAX as u64 / 2 {
+        return Err(Error::domain(format!("start_ns must be in 1024..2^62, got {}", cfg.start_ns)));
+    }
+    if cfg.tick_ns == 0 {
+        return Err(Error::domain("tick_ns must be > 0"));
+    }
+    Ok(())
+}
+
+/// Room to reserve for the rows of the events `wanted` (at most three events at a
+/// segment boundary, plus each running segment's ticks, plus fork and end): an upper
+/// bound, cheap to compute (no division per segment).
+pub fn rows_hint<T: Segments + ?Sized>(trace: &T, cfg: &Config, wanted: impl Fn(Event) -> bool) -> usize {
+    let boundary = [Event::Run, Event::Preempt, Event::Sleep, Event::WakePre, Event::Wake]
+        .iter()
+        .filter(|e| wanted(**e))
+        .count()
+        .min(3);
+    let mut rows = (trace.len() as f64) * boundary as f64 + 2.0;
+    if wanted(Event::Tick) {
+        let per_ns = 1.0 / cfg.tick_ns.max(1) as f64;
+        for i in 0..trace.len() {
+            let s = trace.get(i);
+            if s.state == State::Run {
+                rows += s.dur_ns as f64 * per_ns + 1.0;
+            }
+        }
+    }
+    (rows * 1.000_001 + 16.0).min(usize::MAX as f64 / 2.0) as usize
+}
+
+/// [`simulate_util`] of a validated trace and config.
+pub(crate) fn replay_util<T: Segments + ?Sized, S: Sink<UtilRow> + ?Sized>(trace: &T, cfg: &Config, sink: &mut S) -> Result<u64> {
+    let mut cpu = UtilCpu::new(cfg);
+    replay(trace, cfg.start_ns, cfg.tick_ns, &mut cpu, |cpu, t, ev, seg, st| {
+        if sink.wants(ev) {
+            sink.row(&cpu.row(t, ev, seg, st))
+        } else {
+            Ok(())
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pelt::driver::simulate_rows;
+    use crate::pelt::util_est::rule_by_name;
+
+    fn trace(seed: u64, n: usize) -> Vec<Segment> {
+        let mut x = seed | 1;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut out = Vec::with_capacity(n);
+        let mut prev: Option<State> = None;
+        for _ in 0..n {
+            let r = next();
+            let mut st = match r % 3 {
+                0 => State::Run,
+                1 => State::Wait,
+                _ => State::Sleep,
+            };
+            if st == State::Sleep && (prev.is_none() || prev == Some(State::Wait)) {
+                st = State::Run;
+            }
+            let dur = match (r >> 8) % 4 {
+                0 => 1 + (r >> 16) % 2048,
+                1 => 1 + (r >> 16) % 1_000_000,
+                2 => 1 + (r >> 16) % 30_000_000,
+                _ => 1 + (r >> 16) % 3_000_000_000,
+            };
+            let cap = |v: u64| if v.is_multiple_of(3) { 1024 } else { (1 + v % 1024) as u32 };
+            out.push(Segment { dur_ns: dur, state: st, cpu_cap: cap(r >> 24), freq_cap: cap(r >> 40) });
+            prev = Some(st);
+        }
+        out
+    }
+
+    #[test]
+    fn equals_the_full_replay_on_random_traces() {
+        for seed in 1..40u64 {
+            let tr = trace(seed * 0x9e37_79b9, 300);
+            for init in [Init::Kernel, Init::Zero] {
+                for rule in ["6.12", "4.17", "d519329f72"] {
+                    let cfg = Config {
+                        init,
+                        rule: rule_by_name(rule).unwrap_or(&crate::pelt::util_est::V6_12),
+                        tick_ns: if seed % 2 == 0 { 4_000_000 } else { 1_000_000 },
+                        start_ns: 1024 + seed * 77_777,
+                        ..Config::default()
+                    };
+                    let full = simulate_rows(&tr, &cfg).expect("valid trace");
+                    let mut lean: Vec<UtilRow> = Vec::new();
+                    simulate_util(&tr, &cfg, &mut lean).expect("valid trace");
+                    assert_eq!(full.len(), lean.len());
+                    for (f, l) in full.iter().zip(&lean) {
+                        let f = UtilRow {
+                            t_ns: f.t_ns,
+                            event: f.event,
+                            seg: f.seg,
+                            state: f.state,
+                            cpu_cap: f.cpu_cap,
+                            freq_cap: f.freq_cap,
+                            clock_task: f.clock_task,
+                            clock_pelt: f.clock_pelt,
+                            lost_idle_time: f.lost_idle_time,
+                            p_util_avg: f.p_util_avg,
+                            p_util_sum: f.p_util_sum,
+                            p_period_contrib: f.p_period_contrib,
+                            p_last_update_time: f.p_last_update_time,
+                        };
+                        assert_eq!(&f, l, "seed {seed} {init:?} {rule}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+"""The util-only replay (``pelt.simulate(..., columns=<within UTIL_COLUMNS>)``): the same
+values as the full replay and as the kernel oracle's golden files, whether the trace comes
+as a file or as columns, on one thread or split across several (src/pelt/util_only.rs,
+src/pelt/speculate.rs)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from schedlab import ParseError, pelt
+
+from .test_pelt_golden import IDS, SCENARIOS
+
+UTIL = list(pelt.UTIL_COLUMNS)
+
+
+def test_util_columns_are_a_subset_of_the_golden_columns():
+    assert set(UTIL) <= set(pelt.COLUMNS)
+    assert {"t_ns", "p_util_avg", "clock_pelt", "lost_idle_time"} <= set(UTIL)
+    # columns that need the load, runnable or util_est side are not in it
+    assert not {"p_load_avg", "p_runnable_avg", "p_util_est", "cpu_util_cfs"} & set(UTIL)
+
+
+@pytest.mark.parametrize("trace,golden,opts,flags", SCENARIOS, ids=IDS)
+def test_golden_util_columns(data_dir, trace, golden, opts, flags):
+    """Every golden's util columns, every event, from the file and from columns."""
+    want = pd.read_csv(data_dir / "pelt" / golden)[UTIL].astype({"event": str, "state": str})
+    path = data_dir / "pelt" / "inputs" / f"pelt_{trace}.csv"
+    for source in (path, pd.read_csv(path)):
+        got = pelt.simulate(source, columns=UTIL, **opts).astype({"event": str, "state": str})
+        pd.testing.assert_frame_equal(got.reset_index(drop=True), want, check_dtype=False)
+
+
+def random_trace(seed: int, n: int, full_capacity: bool) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    state = rng.choice(np.array([ord("R"), ord("W"), ord("S")], dtype=np.uint8), size=n, p=[0.45, 0.15, 0.4])
+    state[0] = ord("R")
+    # a preempted task must run before it sleeps: W followed by S becomes W, R
+    ws = np.flatnonzero((state[:-1] == ord("W")) & (state[1:] == ord("S"))) + 1
+    state[ws] = ord("R")
+    dur = np.where(rng.random(n) < 0.7, rng.integers(1, 3_000_000, n), rng.integers(1, 60_000_000, n))
+    cap = np.full(n, 1024) if full_capacity else rng.integers(1, 1025, n)
+    freq = np.full(n, 1024) if full_capacity else np.where(rng.random(n) < 0.5, 1024, rng.integers(300, 1025, n))
+    return {"dur_ns": dur.astype(np.int64), "state": state, "cpu_cap": cap.astype(np.int64), "freq_cap": freq.astype(np.int64)}
+
+
+@pytest.mark.parametrize("full_capacity", [True, False])
+@pytest.mark.parametrize("events", [None, ["run", "sleep"], ["tick", "wake_pre", "end"]])
+def test_same_as_full_replay_on_random_traces(full_capacity, events):
+    for seed in range(3):
+        tr = random_trace(seed, 5_000, full_capacity)
+        full = pelt.simulate(tr, events=events)[UTIL]
+        lean = pelt.simulate(tr, columns=UTIL, events=events)
+        pd.testing.assert_frame_equal(lean, full)
+
+
+@pytest.mark.parametrize("threads", ["1", "2", "3"])
+def test_long_trace_split_across_threads_is_exact(monkeypatch, threads):
+    """Long enough (240k segments) to be split into parts replayed at the same time from
+    guessed states and verified: the rows equal the full replay's."""
+    monkeypatch.setenv("SCHEDLAB_NUM_THREADS", threads)
+    tr = random_trace(7, 240_000, True)
+    cols = ["t_ns", "event", "seg", "p_util_avg", "p_util_sum", "p_last_update_time"]
+    full = pelt.simulate(tr, columns=cols + ["cfs_util_avg"], events=["run", "sleep", "tick", "end"])[cols]
+    lean = pelt.simulate(tr, columns=cols, events=["run", "sleep", "tick", "end"])
+    pd.testing.assert_frame_equal(lean, full)
+
+
+def test_bad_traces_are_refused_the_same_way():
+    tr = random_trace(1, 100, True)
+    tr["state"][10] = ord("X")
+    for columns in (None, UTIL):
+        with pytest.raises(ParseError, match="segment 10.*unknown state"):
+            pelt.simulate(tr, columns=columns)
+    tr = random_trace(1, 100, True)
+    tr["dur_ns"][5] = 0
+    with pytest.raises(ParseError, match="segment 5.*> 0"):
+        pelt.simulate(tr, columns=["p_util_avg"])
+    tr = random_trace(1, 100, True)
+    tr["freq_cap"][3] = 1025
+    with pytest.raises(ParseError, match="segment 3.*capacity 1025"):
+        pelt.simulate(tr, columns=["p_util_avg"])
+    with pytest.raises(ParseError, match="no segments"):
+        pelt.simulate({"dur_ns": np.array([], dtype=np.int64), "state": np.array([], dtype=np.uint8)},
+                      columns=["p_util_avg"])
