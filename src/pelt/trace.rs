@@ -204,6 +204,10 @@ impl<'a> TraceColumns<'a> {
             return Err(Error::parse(None, None, "the trace has no segments"));
         }
         let cols = TraceColumns { dur_ns, state, cpu_cap, freq_cap };
+        if cols.quick_check() {
+            return Ok(cols);
+        }
+        // something is wrong: find the first bad row, as segment by segment
         let mut total: u64 = 0;
         let mut prev: Option<State> = None;
         let full = SCHED_CAPACITY_SCALE as i64;
@@ -224,6 +228,28 @@ impl<'a> TraceColumns<'a> {
             prev = Some(seg.state);
         }
         Ok(cols)
+    }
+
+    /// Whether every row is valid, column by column (loops the compiler vectorises):
+    /// durations > 0 with a total within [`MAX_TRACE_NS`], capacities in 1..=1024,
+    /// known states, the first not `S`, no `W` → `S`. Same verdict as the row checks.
+    fn quick_check(&self) -> bool {
+        let full = SCHED_CAPACITY_SCALE as i64;
+        let caps_ok = |v: &[i64]| v.iter().fold(true, |ok, &c| ok & (c >= 1) & (c <= full));
+        let durs_ok = self.dur_ns.iter().fold(true, |ok, &d| ok & (d > 0) & (d as u64 <= MAX_TRACE_NS));
+        // each duration <= MAX_TRACE_NS < 2^62: no u64 overflow before 4 of them exceed it,
+        // so a running sum checked at every step is exact
+        let mut total: u64 = 0;
+        let mut total_ok = true;
+        for &d in self.dur_ns {
+            total = total.wrapping_add(d as u64);
+            total_ok &= total <= MAX_TRACE_NS;
+        }
+        let letter = |b: u8| (b == b'R') | (b == b'W') | (b == b'S');
+        let states_ok = self.state.iter().fold(true, |ok, &b| ok & letter(b));
+        let no_w_to_s = self.state.iter().zip(self.state.iter().skip(1)).fold(true, |ok, (&a, &b)| ok & !((a == b'W') & (b == b'S')));
+        let first_ok = self.state.first().is_some_and(|&b| b != b'S');
+        durs_ok && total_ok && caps_ok(self.cpu_cap) && caps_ok(self.freq_cap) && states_ok && no_w_to_s && first_ok
     }
 
     /// Whether every capacity is 1024.

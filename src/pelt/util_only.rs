@@ -122,7 +122,7 @@ impl UtilCpu {
         cpu
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn row(&self, t_ns: u64, event: Event, seg: u64, state: State) -> UtilRow {
         UtilRow {
             t_ns,
@@ -143,6 +143,7 @@ impl UtilCpu {
 }
 
 impl Model for UtilCpu {
+    #[inline(always)]
     fn fork(&mut self) {
         let start = self.clock.clock_task;
         self.clock.update(start, self.cpu_cap, self.freq_cap);
@@ -155,14 +156,14 @@ impl Model for UtilCpu {
         self.on_rq = true;
     }
 
-    #[inline]
+    #[inline(always)]
     fn wake(&mut self, now: u64) {
         self.clock.update(now, self.cpu_cap, self.freq_cap);
         self.update_load_avg();
         self.on_rq = true;
     }
 
-    #[inline]
+    #[inline(always)]
     fn pick(&mut self, now: u64) {
         self.clock.update(now, self.cpu_cap, self.freq_cap);
         self.update_load_avg();
@@ -170,13 +171,13 @@ impl Model for UtilCpu {
         self.clock.curr = Curr::Task;
     }
 
-    #[inline]
+    #[inline(always)]
     fn tick(&mut self, now: u64) {
         self.clock.update(now, self.cpu_cap, self.freq_cap);
         self.update_load_avg();
     }
 
-    #[inline]
+    #[inline(always)]
     fn preempt(&mut self, now: u64) {
         self.clock.update(now, self.cpu_cap, self.freq_cap);
         self.update_load_avg();
@@ -184,7 +185,7 @@ impl Model for UtilCpu {
         self.clock.curr = Curr::Other;
     }
 
-    #[inline]
+    #[inline(always)]
     fn sleep(&mut self, now: u64) {
         self.clock.update(now, self.cpu_cap, self.freq_cap);
         self.update_load_avg();
@@ -194,22 +195,22 @@ impl Model for UtilCpu {
         self.clock.switch_to_idle(self.sa.util_sum);
     }
 
-    #[inline]
+    #[inline(always)]
     fn other_runs(&mut self) {
         self.clock.curr = Curr::Other;
     }
 
-    #[inline]
+    #[inline(always)]
     fn update_rq_clock(&mut self, now: u64) {
         self.clock.update(now, self.cpu_cap, self.freq_cap);
     }
 
-    #[inline]
+    #[inline(always)]
     fn capacities(&self) -> (u64, u64) {
         (self.cpu_cap, self.freq_cap)
     }
 
-    #[inline]
+    #[inline(always)]
     fn set_capacities(&mut self, cpu_cap: u64, freq_cap: u64) {
         self.cpu_cap = cpu_cap;
         self.freq_cap = freq_cap;

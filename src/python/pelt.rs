@@ -140,7 +140,7 @@ macro_rules! columns {
                 self.events & (1 << (event as u8)) != 0
             }
 
-            #[inline]
+            #[inline(always)]
             fn row(&mut self, row: &$row) -> Result<()> {
                 $(
                     if let Some(v) = &mut self.$name {
