@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from schedlab import ParseError, pelt
+from schedlab import ParseError, SchedlabError, pelt
 
 from .test_pelt_golden import IDS, SCENARIOS
 
@@ -85,3 +85,35 @@ def test_bad_traces_are_refused_the_same_way():
     with pytest.raises(ParseError, match="no segments"):
         pelt.simulate({"dur_ns": np.array([], dtype=np.int64), "state": np.array([], dtype=np.uint8)},
                       columns=["p_util_avg"])
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+# (durations long enough to hold billions of ticks are left out: both paths step
+# through every tick, wanted or not)
+_DUR = st.sampled_from([1, 1023, 1024, 4_000_000, 3_999_999, 2**40, 2**62 - 1, 2**62, 0, -1, -(2**63)])
+_CAP = st.sampled_from([1, 512, 1024, 1025, 0, -5])
+_STATE = st.sampled_from([ord("R"), ord("W"), ord("S"), ord("X"), 0])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_DUR, _STATE, _CAP, _CAP), min_size=0, max_size=8))
+def test_column_checks_agree_with_the_full_path(rows):
+    """The util-only path checks columns in bulk, the full path row by row: the same
+    traces are accepted, and a refused one gets the same message (first bad row)."""
+    cols = {
+        "dur_ns": np.array([r[0] for r in rows], dtype=np.int64),
+        "state": np.array([r[1] for r in rows], dtype=np.uint8),
+        "cpu_cap": np.array([r[2] for r in rows], dtype=np.int64),
+        "freq_cap": np.array([r[3] for r in rows], dtype=np.int64),
+    }
+    outcomes = []
+    for columns in (None, ["t_ns", "p_util_avg"]):
+        try:
+            df = pelt.simulate(cols, columns=columns)
+            outcomes.append(("ok", df[["t_ns", "p_util_avg"]].to_numpy().tolist()))
+        except ParseError as e:
+            outcomes.append(("parse error", str(e)))
+        except SchedlabError as e:  # e.g. more tick rows than memory holds
+            outcomes.append((type(e).__name__, None))
+    assert outcomes[0] == outcomes[1]
