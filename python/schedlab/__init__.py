@@ -20,7 +20,7 @@ Submodules load on first use, so ``import schedlab`` stays fast:
 
 from __future__ import annotations
 
-import importlib
+import sys
 
 from .errors import (
     DomainError,
@@ -58,7 +58,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def __getattr__(name: str) -> object:
     if name in _SUBMODULES:
-        module = importlib.import_module(f".{name}", __name__)
+        __import__(f"{__name__}.{name}")  # importlib.import_module, without importing importlib
+        module = sys.modules[f"{__name__}.{name}"]
         globals()[name] = module
         return module
     if name == "__version__":
