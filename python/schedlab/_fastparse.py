@@ -201,10 +201,12 @@ def _parse(spec: ParserSpec, args: list[str], outer: tuple[str, ...]) -> dict[st
                 if arg.nargs is not None:
                     raise _Decline
                 if value is None:
-                    if i == len(args) or args[i].startswith("-"):
+                    if i == len(args):
                         raise _Decline
                     value = args[i]
                     i += 1
+                if value.startswith("-"):  # another option, or a value argparse treats specially ('--')
+                    raise _Decline
                 converted = _convert(arg, value)
             elif value is not None:  # store_true/store_false=VALUE: argparse's error
                 raise _Decline
