@@ -22,30 +22,27 @@ from __future__ import annotations
 
 import sys
 
-from .errors import (
-    DomainError,
-    FileNotFoundError,
-    InsufficientDataError,
-    ParseError,
-    ReadError,
-    SchedlabError,
-)
+_ERRORS = ("SchedlabError", "ParseError", "InsufficientDataError", "DomainError", "ReadError", "FileNotFoundError")
+"""The classes of :mod:`schedlab.errors`, loaded on first use too: a command that succeeds never needs them."""
 
 _SUBMODULES = ("stats", "table", "lkp", "mmtests", "idle", "report", "examples", "pelt", "cli", "batch", "distributed")
 
 __all__ = [
     "__version__",
-    "SchedlabError",
-    "ParseError",
-    "InsufficientDataError",
-    "DomainError",
-    "ReadError",
-    "FileNotFoundError",
+    *_ERRORS,
     *(m for m in _SUBMODULES if m != "cli"),
 ]
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (fast CLI start)
 if TYPE_CHECKING:  # pragma: no cover
+    from .errors import (
+        DomainError,
+        FileNotFoundError,
+        InsufficientDataError,
+        ParseError,
+        ReadError,
+        SchedlabError,
+    )
     from . import stats as stats
     from . import table as table
     from . import lkp as lkp
@@ -62,6 +59,11 @@ def __getattr__(name: str) -> object:
         module = sys.modules[f"{__name__}.{name}"]
         globals()[name] = module
         return module
+    if name in _ERRORS:
+        __import__(f"{__name__}.errors")
+        value = getattr(sys.modules[f"{__name__}.errors"], name)
+        globals()[name] = value
+        return value
     if name == "__version__":
         from ._core import __version__ as version
 
@@ -70,4 +72,4 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_SUBMODULES) | {"__version__"})
+    return sorted(set(globals()) | set(_SUBMODULES) | set(_ERRORS) | {"__version__"})

@@ -21,7 +21,6 @@ import sys
 from ._argspec import ParserSpec
 from ._fastparse import parse as fast_parse
 from .commands import COMMANDS
-from .errors import SchedlabError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (fast CLI start)
 if TYPE_CHECKING:  # pragma: no cover
@@ -108,11 +107,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return int(args.func(args) or 0)
-    except SchedlabError as e:
-        print(f"schedlab {args.command}: error: {e}", file=sys.stderr)
-        return 2
     except BrokenPipeError:  # e.g. `schedlab ... | head`
         return 0
+    except Exception as e:
+        from .errors import SchedlabError  # only now: a run that succeeds does not import it
+
+        if not isinstance(e, SchedlabError):
+            raise
+        print(f"schedlab {args.command}: error: {e}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover
