@@ -11,7 +11,6 @@ Subcommands:
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (fast CLI start)
 if TYPE_CHECKING:  # pragma: no cover
@@ -86,7 +85,8 @@ def _usage(p: ParserSpec) -> int:
 
 def _emit(data: bytes, output: str | None) -> None:
     if output:
-        Path(output).write_bytes(data)
+        with open(output, "wb") as f:
+            f.write(data)
     else:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import math
 import sys
-from pathlib import Path
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (fast CLI start)
 if TYPE_CHECKING:  # pragma: no cover
+    from pathlib import Path
+
     from .._argspec import Namespace, SubparsersSpec
 
 
@@ -50,6 +51,8 @@ def _fmt(v: float, width: int = 10) -> str:
 
 
 def run(args: Namespace) -> int:
+    from pathlib import Path
+
     from .. import _core, stats
     from ..errors import SchedlabError
 
