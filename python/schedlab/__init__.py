@@ -20,32 +20,29 @@ Submodules load on first use, so ``import schedlab`` stays fast:
 
 from __future__ import annotations
 
-import importlib
+import sys
 
-from .errors import (
-    DomainError,
-    FileNotFoundError,
-    InsufficientDataError,
-    ParseError,
-    ReadError,
-    SchedlabError,
-)
+_ERRORS = ("SchedlabError", "ParseError", "InsufficientDataError", "DomainError", "ReadError", "FileNotFoundError")
+"""The classes of :mod:`schedlab.errors`, loaded on first use too: a command that succeeds never needs them."""
 
 _SUBMODULES = ("stats", "table", "lkp", "mmtests", "idle", "report", "examples", "pelt", "cli", "batch", "distributed")
 
 __all__ = [
     "__version__",
-    "SchedlabError",
-    "ParseError",
-    "InsufficientDataError",
-    "DomainError",
-    "ReadError",
-    "FileNotFoundError",
+    *_ERRORS,
     *(m for m in _SUBMODULES if m != "cli"),
 ]
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (fast CLI start)
 if TYPE_CHECKING:  # pragma: no cover
+    from .errors import (
+        DomainError,
+        FileNotFoundError,
+        InsufficientDataError,
+        ParseError,
+        ReadError,
+        SchedlabError,
+    )
     from . import stats as stats
     from . import table as table
     from . import lkp as lkp
@@ -58,9 +55,15 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def __getattr__(name: str) -> object:
     if name in _SUBMODULES:
-        module = importlib.import_module(f".{name}", __name__)
+        __import__(f"{__name__}.{name}")  # importlib.import_module, without importing importlib
+        module = sys.modules[f"{__name__}.{name}"]
         globals()[name] = module
         return module
+    if name in _ERRORS:
+        __import__(f"{__name__}.errors")
+        value = getattr(sys.modules[f"{__name__}.errors"], name)
+        globals()[name] = value
+        return value
     if name == "__version__":
         from ._core import __version__ as version
 
@@ -69,4 +72,4 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_SUBMODULES) | {"__version__"})
+    return sorted(set(globals()) | set(_SUBMODULES) | set(_ERRORS) | {"__version__"})

@@ -1,8 +1,13 @@
 """The ``schedlab`` command: one subcommand per job, flags after the tools users know.
 
-Each subcommand lives in its own module under :mod:`schedlab.commands` and is
-imported when the parser is built; those modules import nothing heavy (no
-pandas) at import time, so ``schedlab`` starts fast.
+Each subcommand lives in its own module under :mod:`schedlab.commands`, imported when
+the command line names it (all of them for help); those modules import nothing heavy
+(no pandas, no argparse) at import time, so ``schedlab`` starts fast. Their
+``register`` records the subcommand's flags on a :class:`~schedlab._argspec.ParserSpec`;
+:mod:`schedlab._fastparse` reads the usual command lines from that record, and the real
+argparse parser, built from the same record, reads the rest: help, usage errors and
+unusual lines (argparse, gettext and locale cost about 6 ms, a sixth of a whole
+``schedlab mmtests compare``).
 
 Exit codes: 0 success, 1 the command's own "found a problem" result (e.g. a
 regression in batch mode), 2 bad input or usage (the message names the file).
@@ -10,14 +15,17 @@ regression in batch mode), 2 bad input or usage (the message names the file).
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import os
 import sys
-from collections.abc import Sequence
 
+from ._argspec import ParserSpec
+from ._fastparse import parse as fast_parse
 from .commands import COMMANDS
-from .errors import SchedlabError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (fast CLI start)
+if TYPE_CHECKING:  # pragma: no cover
+    import argparse
+    from collections.abc import Sequence
 
 
 def _help_width() -> int:
@@ -34,25 +42,47 @@ def _help_width() -> int:
         return 78
 
 
-class _Parser(argparse.ArgumentParser):
-    """An ArgumentParser whose help formatter is given its width (see _help_width)."""
-
-    def _get_formatter(self) -> argparse.HelpFormatter:
-        return self.formatter_class(prog=self.prog, width=_help_width())
+_Parser: type[argparse.ArgumentParser] | None = None
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The argument parser with every subcommand registered (or just ``only``:
+def _parser_class() -> type[argparse.ArgumentParser]:
+    """``_Parser``, the class of the real parsers: an ArgumentParser whose help formatter
+    is given its width (see _help_width). Defined on first use, as argparse is imported
+    only when a real parser is needed."""
+    global _Parser
+    if _Parser is None:
+        import argparse
+
+        class Parser(argparse.ArgumentParser):
+            """An ArgumentParser whose help formatter is given its width (see _help_width)."""
+
+            def _get_formatter(self) -> argparse.HelpFormatter:
+                return self.formatter_class(prog=self.prog, width=_help_width())
+
+        _Parser = Parser
+    return _Parser
+
+
+def command_spec(only: str | None = None) -> ParserSpec:
+    """The recorded command line with every subcommand registered (or just ``only``:
     the command line names one command, so only its module is imported)."""
-    parser = _Parser(
+    spec = ParserSpec(
+        build_class=_parser_class,
         prog="schedlab",
         description="Kernel performance results, statistics and scheduler/cpuidle simulation.",
     )
-    parser.add_argument("--version", action="store_true", help="print the version and exit")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    spec.add_argument("--version", action="store_true", help="print the version and exit")
+    sub = spec.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS if only is None else (only,):
-        importlib.import_module(f".commands.{name}", __package__).register(sub)
-    return parser
+        module = f"{__package__}.commands.{name}"
+        __import__(module)  # importlib.import_module, without importing importlib
+        sys.modules[module].register(sub)
+    return spec
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The real argparse parser of :func:`command_spec` (every subcommand, or just ``only``)."""
+    return command_spec(only).build()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -63,23 +93,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     True
     """
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
-    args = parser.parse_args(argv)
+    spec = command_spec(argv[0] if argv and argv[0] in COMMANDS else None)
+    args = fast_parse(spec, argv)
+    if args is None:  # help, a usage error or an unusual line: argparse's parse, messages, exit 2
+        args = spec.build().parse_args(argv)
     if args.version:
         from . import __version__
 
         print(f"schedlab {__version__}")
         return 0
     if not args.command:
-        parser.print_help(sys.stderr)
+        spec.print_help(sys.stderr)
         return 2
     try:
         return int(args.func(args) or 0)
-    except SchedlabError as e:
-        print(f"schedlab {args.command}: error: {e}", file=sys.stderr)
-        return 2
     except BrokenPipeError:  # e.g. `schedlab ... | head`
         return 0
+    except Exception as e:
+        from .errors import SchedlabError  # only now: a run that succeeds does not import it
+
+        if not isinstance(e, SchedlabError):
+            raise
+        print(f"schedlab {args.command}: error: {e}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

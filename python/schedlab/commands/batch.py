@@ -12,20 +12,25 @@ Exit codes: 0 no significant regression; 1 significant regression found (per
 
 from __future__ import annotations
 
-import argparse
 import sys
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (fast CLI start)
+if TYPE_CHECKING:  # pragma: no cover
+    from .._argspec import Namespace, SubparsersSpec
 
 
 def _positive_int(s: str) -> int:
     n = int(s)
     if n <= 0:
+        import argparse  # only here: the message argparse prints for a bad value
+
         raise argparse.ArgumentTypeError(f"must be a positive integer, got {s}")
     return n
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: SubparsersSpec) -> None:
     p = sub.add_parser("batch", help="CI batch mode: archives in, verdicts and an exit code out",
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description=__doc__, formatter_class="RawDescriptionHelpFormatter")
     p.add_argument("paths", nargs="+", metavar="PATH", help="result directories or archives")
     p.add_argument("--baseline", required=True, metavar="NAME",
                    help="baseline kernel (MMTests run name) or commit (lkp; a 7+ character prefix works)")
@@ -46,7 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run_batch)
 
 
-def run_batch(args: argparse.Namespace) -> int:
+def run_batch(args: Namespace) -> int:
     from .. import batch
 
     progress = bool(getattr(sys.stderr, "isatty", lambda: False)())

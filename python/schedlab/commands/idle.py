@@ -10,15 +10,18 @@ Subcommands:
 
 from __future__ import annotations
 
-import argparse
 import sys
-from pathlib import Path
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (fast CLI start)
+if TYPE_CHECKING:  # pragma: no cover
+    from .._argspec import Namespace, ParserSpec, SubparsersSpec
+
 
 KERNELS = ("6.12", "6.1", "5.1", "4.20", "4.19", "4.18")
 HZ = (100, 250, 300, 1000)
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: SubparsersSpec) -> None:
     p = sub.add_parser(
         "idle",
         help="replay cpuidle governors (menu, teo) over idle traces",
@@ -75,20 +78,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=lambda args: _usage(p))
 
 
-def _usage(p: argparse.ArgumentParser) -> int:
+def _usage(p: ParserSpec) -> int:
     p.print_help(sys.stderr)
     return 2
 
 
 def _emit(data: bytes, output: str | None) -> None:
     if output:
-        Path(output).write_bytes(data)
+        with open(output, "wb") as f:
+            f.write(data)
     else:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
 
 
-def run_simulate(args: argparse.Namespace) -> int:
+def run_simulate(args: Namespace) -> int:
     from .. import _core
 
     if not args.ftrace:
@@ -107,7 +111,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_summary(args: argparse.Namespace) -> int:
+def run_summary(args: Namespace) -> int:
     from .. import idle
     from ..errors import DomainError
 
@@ -124,7 +128,7 @@ def run_summary(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_presets(args: argparse.Namespace) -> int:
+def run_presets(args: Namespace) -> int:
     from .. import idle
 
     for name, desc in idle.presets().itertuples(index=False):

@@ -7,12 +7,15 @@ starts fast.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (fast CLI start)
+if TYPE_CHECKING:  # pragma: no cover
+    from .._argspec import Namespace, SubparsersSpec
 
-def register(sub: argparse._SubParsersAction) -> None:
+
+def register(sub: SubparsersSpec) -> None:
     p = sub.add_parser("lkp", help="lkp-tests results: ncompare tables, stats.json, plots",
                        description="lkp-tests (Intel 0-day robot) results.")
     lsub = p.add_subparsers(dest="lkp_command", metavar="SUBCOMMAND")
@@ -49,7 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=lambda args: (p.print_help(sys.stderr), 2)[1])
 
 
-def run_compare(args: argparse.Namespace) -> int:
+def run_compare(args: Namespace) -> int:
     from .. import _core
 
     paths = [args.base] + list(args.heads)
@@ -65,14 +68,14 @@ def run_compare(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_stats(args: argparse.Namespace) -> int:
+def run_stats(args: Namespace) -> int:
     from .. import _core
 
     sys.stdout.write(_core.lkp_run_stats(args.run_dir) + "\n")
     return 0
 
 
-def run_unite(args: argparse.Namespace) -> int:
+def run_unite(args: Namespace) -> int:
     from .. import lkp
 
     texts = lkp.unite(args.root, write=not args.dry_run, label=args.label)
@@ -97,7 +100,7 @@ def _samples(path: str, metric: str) -> list[float]:
     raise ParseError(f"metric {metric!r} is not in this matrix", path)
 
 
-def run_plot(args: argparse.Namespace) -> int:
+def run_plot(args: Namespace) -> int:
     from .. import _core
 
     good = _samples(args.base, args.metric)

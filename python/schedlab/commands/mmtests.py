@@ -9,15 +9,19 @@ reads a pasted table and reprints it (or converts it).
 
 from __future__ import annotations
 
-import argparse
 import sys
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (fast CLI start)
+if TYPE_CHECKING:  # pragma: no cover
+    from .._argspec import Namespace, SubparsersSpec
+
 
 FORMATS = ("text", "csv", "json", "markdown", "html")
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: SubparsersSpec) -> None:
     p = sub.add_parser("mmtests", help="MMTests results: compare-mmtests.pl's tables, exactly",
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description=__doc__, formatter_class="RawDescriptionHelpFormatter")
     msub = p.add_subparsers(dest="mmtests_command", metavar="SUBCOMMAND")
     c = msub.add_parser("compare", help="compare runs of a benchmark in a work/log tree",
                         description="The flags of compare-mmtests.pl; text output is byte-identical to it.")
@@ -55,7 +59,7 @@ def _emit(c, fmt: str) -> None:
         sys.stdout.write(c._repr_html_() + "\n")
 
 
-def run_compare(args: argparse.Namespace) -> int:
+def run_compare(args: Namespace) -> int:
     names = [n for n in args.names.split(",") if n]
     if args.format == "text":
         # the text path goes straight to the core: no pandas, no dataclasses, fast start
@@ -80,7 +84,7 @@ def run_compare(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_parse(args: argparse.Namespace) -> int:
+def run_parse(args: Namespace) -> int:
     from .. import mmtests
 
     if args.file == "-":

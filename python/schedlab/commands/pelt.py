@@ -9,11 +9,14 @@ gives ``.noue.``). ``schedlab pelt ftrace TRACE.txt --pid N`` turns ftrace
 
 from __future__ import annotations
 
-import argparse
 import sys
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (fast CLI start)
+if TYPE_CHECKING:  # pragma: no cover
+    from .._argspec import Namespace, ParserSpec, SubparsersSpec
 
-def register(sub: argparse._SubParsersAction) -> None:
+
+def register(sub: SubparsersSpec) -> None:
     p = sub.add_parser(
         "pelt",
         help="replay PELT/util_est over a task trace (bit-exact with Linux 6.12)",
@@ -67,7 +70,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=lambda args: _usage(p))
 
 
-def _usage(p: argparse.ArgumentParser) -> int:
+def _usage(p: ParserSpec) -> int:
     p.print_help(sys.stderr)
     return 2
 
@@ -82,7 +85,7 @@ def _write(data: bytes) -> None:
         sys.stdout.write(data.decode())
 
 
-def run_simulate(args: argparse.Namespace) -> int:
+def run_simulate(args: Namespace) -> int:
     from .. import pelt
 
     kw = dict(init=args.init, util_est=args.util_est, rule=args.rule, execl_fix=args.execl_fix, hz=args.hz)
@@ -104,7 +107,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_ftrace(args: argparse.Namespace) -> int:
+def run_ftrace(args: Namespace) -> int:
     from .. import pelt
 
     df = pelt.ftrace_task(args.ftrace, args.pid, cpu_cap=args.cpu_cap, freq_cap=args.freq_cap)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (fast CLI start)
+if TYPE_CHECKING:  # pragma: no cover
+    from .._argspec import Namespace, SubparsersSpec
 
-def register(sub: argparse._SubParsersAction) -> None:
+
+def register(sub: SubparsersSpec) -> None:
     p = sub.add_parser(
         "report",
         help="write an HTML report and print a summary for result trees and traces",
@@ -25,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: Namespace) -> int:
     import matplotlib
 
     matplotlib.use("Agg")

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
-from pathlib import Path
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (fast CLI start)
+if TYPE_CHECKING:  # pragma: no cover
+    from pathlib import Path
+
+    from .._argspec import Namespace, SubparsersSpec
+
 
 EXAMPLE_FILES = ("unixbench-execl-base.txt", "unixbench-execl-head.txt")
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: SubparsersSpec) -> None:
     p = sub.add_parser(
         "stats",
         help="summarise samples and compare them against a baseline",
@@ -45,7 +50,9 @@ def _fmt(v: float, width: int = 10) -> str:
     return f"{v:>{width}.2f}"
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: Namespace) -> int:
+    from pathlib import Path
+
     from .. import _core, stats
     from ..errors import SchedlabError
 
