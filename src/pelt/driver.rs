@@ -388,7 +388,7 @@ pub fn simulate<S: Sink + ?Sized>(trace: &[Segment], cfg: &Config, sink: &mut S)
 
 fn run<R: UtilEstRule + ?Sized, S: Sink + ?Sized>(trace: &[Segment], mut cpu: Cpu<'_, R>, sink: &mut S) -> Result<u64> {
     let (start_ns, tick_ns) = (cpu.cfg.start_ns, cpu.cfg.tick_ns);
-    replay(trace, start_ns, tick_ns, &mut cpu, |cpu, t, ev, seg, st| {
+    replay(trace, start_ns, tick_ns, &mut cpu, |cpu: &Cpu<'_, R>, t, ev, seg, st| {
         if sink.wants(ev) {
             sink.row(&cpu.row(t, ev, seg, st))
         } else {

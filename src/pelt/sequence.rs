@@ -34,6 +34,20 @@ pub trait Model {
     fn set_capacities(&mut self, cpu_cap: u64, freq_cap: u64);
 }
 
+/// Receives each kernel-visible event of a replay, after the model handled it:
+/// `emit(model, t_ns, event, segment, state)`. Closures of that shape are emitters.
+pub trait Emit<M: ?Sized> {
+    /// One event.
+    fn emit(&mut self, model: &M, t_ns: u64, event: Event, seg: u64, state: State) -> Result<()>;
+}
+
+impl<M: ?Sized, F: FnMut(&M, u64, Event, u64, State) -> Result<()>> Emit<M> for F {
+    #[inline(always)]
+    fn emit(&mut self, model: &M, t_ns: u64, event: Event, seg: u64, state: State) -> Result<()> {
+        self(model, t_ns, event, seg, state)
+    }
+}
+
 /// Where a replay stands between two segments: the time, the state of the last
 /// segment and the next tick. Together with the model's state it decides everything that
 /// follows, which is what lets a replay be split at a segment boundary and checked
@@ -64,13 +78,13 @@ impl Cursor {
     pub fn segment<M, E>(&mut self, i: u64, seg: &Segment, model: &mut M, emit: &mut E) -> Result<()>
     where
         M: Model,
-        E: FnMut(&M, u64, Event, u64, State) -> Result<()>,
+        E: Emit<M>,
     {
         let t = self.t;
         match (self.prev, seg.state) {
             (None, State::Run) | (Some(State::Wait), State::Run) => {
                 model.pick(t);
-                emit(model, t, Event::Run, i, State::Run)?;
+                emit.emit(model, t, Event::Run, i, State::Run)?;
             }
             (None, _) => model.other_runs(),
             (Some(p), s) if p == s => {
@@ -80,22 +94,22 @@ impl Cursor {
             }
             (Some(State::Run), State::Wait) => {
                 model.preempt(t);
-                emit(model, t, Event::Preempt, i, State::Wait)?;
+                emit.emit(model, t, Event::Preempt, i, State::Wait)?;
             }
             (Some(State::Run), State::Sleep) => {
                 model.sleep(t);
-                emit(model, t, Event::Sleep, i, State::Sleep)?;
+                emit.emit(model, t, Event::Sleep, i, State::Sleep)?;
             }
             (Some(State::Sleep), s) => {
-                emit(model, t, Event::WakePre, i, State::Sleep)?;
+                emit.emit(model, t, Event::WakePre, i, State::Sleep)?;
                 model.wake(t);
                 if s == State::Wait {
                     model.other_runs();
                 }
-                emit(model, t, Event::Wake, i, s)?;
+                emit.emit(model, t, Event::Wake, i, s)?;
                 if s == State::Run {
                     model.pick(t);
-                    emit(model, t, Event::Run, i, State::Run)?;
+                    emit.emit(model, t, Event::Run, i, State::Run)?;
                 }
             }
             // W -> S is refused by validate().
@@ -108,7 +122,7 @@ impl Cursor {
         if seg.state == State::Run {
             while self.next_tick <= end {
                 model.tick(self.next_tick);
-                emit(model, self.next_tick, Event::Tick, i, State::Run)?;
+                emit.emit(model, self.next_tick, Event::Tick, i, State::Run)?;
                 self.next_tick = self.next_tick.saturating_add(self.tick_ns);
             }
         } else if self.next_tick <= end {
@@ -139,24 +153,34 @@ impl Cursor {
 /// change the capacities (the rq clock is updated at the boundary when they differ, so
 /// each part of the time is scaled by its own capacities); no tick while W or S.
 #[inline]
-pub fn replay<T, M, E>(trace: &T, start_ns: u64, tick_ns: u64, model: &mut M, mut emit: E) -> Result<u64>
+pub fn replay<T, M, E>(trace: &T, start_ns: u64, tick_ns: u64, model: &mut M, emit: E) -> Result<u64>
 where
     T: Segments + ?Sized,
     M: Model,
-    E: FnMut(&M, u64, Event, u64, State) -> Result<()>,
+    E: Emit<M>,
 {
-    let mut n: u64 = 0;
-    let mut ev = |m: &M, t: u64, e: Event, seg: u64, st: State| -> Result<()> {
-        n += 1;
-        emit(m, t, e, seg, st)
-    };
+    let mut ev = Counted { emit, n: 0 };
     let mut cur = Cursor::at(start_ns, None, tick_ns);
     model.fork();
-    ev(model, start_ns, Event::Fork, 0, State::Sleep)?;
+    ev.emit(model, start_ns, Event::Fork, 0, State::Sleep)?;
     for i in 0..trace.len() {
         cur.segment(i as u64, &trace.get(i), model, &mut ev)?;
     }
     model.update_rq_clock(cur.t);
-    ev(model, cur.t, Event::End, trace.len() as u64, cur.prev.unwrap_or(State::Sleep))?;
-    Ok(n)
+    ev.emit(model, cur.t, Event::End, trace.len() as u64, cur.prev.unwrap_or(State::Sleep))?;
+    Ok(ev.n)
+}
+
+/// An emitter that counts the events it passes on.
+struct Counted<E> {
+    emit: E,
+    n: u64,
+}
+
+impl<M: ?Sized, E: Emit<M>> Emit<M> for Counted<E> {
+    #[inline(always)]
+    fn emit(&mut self, model: &M, t_ns: u64, event: Event, seg: u64, state: State) -> Result<()> {
+        self.n += 1;
+        self.emit.emit(model, t_ns, event, seg, state)
+    }
 }

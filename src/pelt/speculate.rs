@@ -21,7 +21,7 @@
 
 use super::driver::Config;
 use super::row::{Event, Sink};
-use super::sequence::{Cursor, Model};
+use super::sequence::{Cursor, Emit, Model};
 use super::trace::{validate, Segment, Segments, State, TraceColumns};
 use super::util_only::{UtilCpu, UtilRow};
 use crate::error::{Error, Result};
@@ -101,13 +101,24 @@ impl<S: RowStore> Sink<UtilRow> for Overwrite<'_, S> {
     }
 }
 
-/// `emit` for a sink: count the event, build the row only when the sink wants it.
-#[inline]
-fn to<'a, S: Sink<UtilRow>>(sink: &'a mut S, n: &'a mut u64) -> impl FnMut(&UtilCpu, u64, Event, u64, State) -> Result<()> + 'a {
-    move |cpu, t, ev, seg, st| {
-        *n += 1;
-        if sink.wants(ev) {
-            sink.row(&cpu.row(t, ev, seg, st))
+/// The emitter of a part: counts the events, builds a row only for those the sink wants.
+struct ToSink<'a, S> {
+    sink: &'a mut S,
+    events: u64,
+}
+
+impl<'a, S> ToSink<'a, S> {
+    fn new(sink: &'a mut S) -> Self {
+        ToSink { sink, events: 0 }
+    }
+}
+
+impl<S: Sink<UtilRow>> Emit<UtilCpu> for ToSink<'_, S> {
+    #[inline(always)]
+    fn emit(&mut self, cpu: &UtilCpu, t: u64, ev: Event, seg: u64, st: State) -> Result<()> {
+        self.events += 1;
+        if self.sink.wants(ev) {
+            self.sink.row(&cpu.row(t, ev, seg, st))
         } else {
             Ok(())
         }
@@ -221,8 +232,7 @@ fn parallel_with<T: Segments + ?Sized, S: RowStore>(
         let guess = guess.ok_or_else(|| Error::domain("a part did not run"))??;
         let mut over = Overwrite { store, next: 0 };
         let mut met = false;
-        let mut redone = 0u64; // counted by the guessed run already
-        let mut emit = to(&mut over, &mut redone);
+        let mut emit = ToSink::new(&mut over); // its count: the guessed run's already
         for k in 0..b - a {
             cur.segment((a + k) as u64, &trace.get(a + k), &mut cpu, &mut emit)?;
             report.redone += 1;
@@ -265,14 +275,12 @@ fn replay_first<T: Segments + ?Sized, S: Sink<UtilRow>>(
     let mut cpu = UtilCpu::new(cfg);
     let mut cur = Cursor::at(cfg.start_ns, None, cfg.tick_ns);
     cpu.fork();
-    let mut n = 0;
-    let mut emit = to(sink, &mut n);
-    emit(&cpu, cfg.start_ns, Event::Fork, 0, State::Sleep)?;
+    let mut emit = ToSink::new(sink);
+    emit.emit(&cpu, cfg.start_ns, Event::Fork, 0, State::Sleep)?;
     for i in a..b {
         cur.segment(i as u64, &trace.get(i), &mut cpu, &mut emit)?;
     }
-    drop(emit);
-    Ok((cpu, cur, n))
+    Ok((cpu, cur, emit.events))
 }
 
 /// A later part `[a, b)` from the guessed state at its first boundary (wall time `t0`,
@@ -294,16 +302,14 @@ fn replay_guess<T: Segments + ?Sized, S: Sink<UtilRow>>(
     let mut cpu = UtilCpu::guess_after_sleep(cfg, slept_at, u64::from(sleep.cpu_cap), u64::from(sleep.freq_cap));
     let mut cur = Cursor::at(t0, Some(State::Sleep), cfg.tick_ns);
     let mut checkpoints = Vec::with_capacity(checkpoints_max.min(b - a));
-    let mut events = 0;
-    let mut emit = to(store, &mut events);
+    let mut emit = ToSink::new(store);
     for k in 0..b - a {
         cur.segment((a + k) as u64, &trace.get(a + k), &mut cpu, &mut emit)?;
         if k < checkpoints_max {
             checkpoints.push((cpu, cur));
         }
     }
-    drop(emit);
-    Ok(Guess { checkpoints, last: (cpu, cur), events })
+    Ok(Guess { checkpoints, last: (cpu, cur), events: emit.events })
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use super::clock::{Curr, RqClock};
 use super::consts::SCHED_CAPACITY_SCALE;
 use super::driver::{Config, Init};
 use super::row::{Event, Sink};
-use super::sequence::{replay, Model};
+use super::sequence::{replay, Emit, Model};
 use super::signal::{pelt_divider_of, UtilSignal};
 use super::trace::{validate, Segment, Segments, State};
 use crate::error::{Error, Result};
@@ -262,13 +262,21 @@ pub fn rows_hint<T: Segments + ?Sized>(trace: &T, cfg: &Config, wanted: impl Fn(
 /// [`simulate_util`] of a validated trace and config.
 pub(crate) fn replay_util<T: Segments + ?Sized, S: Sink<UtilRow> + ?Sized>(trace: &T, cfg: &Config, sink: &mut S) -> Result<u64> {
     let mut cpu = UtilCpu::new(cfg);
-    replay(trace, cfg.start_ns, cfg.tick_ns, &mut cpu, |cpu, t, ev, seg, st| {
-        if sink.wants(ev) {
-            sink.row(&cpu.row(t, ev, seg, st))
+    replay(trace, cfg.start_ns, cfg.tick_ns, &mut cpu, ToSink(sink))
+}
+
+/// The emitter of the util-only replay: builds a row only for the events the sink wants.
+struct ToSink<'a, S: ?Sized>(&'a mut S);
+
+impl<S: Sink<UtilRow> + ?Sized> Emit<UtilCpu> for ToSink<'_, S> {
+    #[inline(always)]
+    fn emit(&mut self, cpu: &UtilCpu, t: u64, ev: Event, seg: u64, st: State) -> Result<()> {
+        if self.0.wants(ev) {
+            self.0.row(&cpu.row(t, ev, seg, st))
         } else {
             Ok(())
         }
-    })
+    }
 }
 
 #[cfg(test)]
