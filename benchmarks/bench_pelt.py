@@ -30,21 +30,27 @@ segments/s and events (output rows)/s for each, the ratio LISA time / schedlab t
 ``--lisa-segments`` times LISA on a prefix and scales linearly (its cost is per row);
 by default LISA runs on the whole trace.
 
-Recorded (2-core AMD EPYC VM shared with other builds, load average 2–4; pandas 3.1.1,
-lisa-linux 3.1.0 loaded standalone; 1,000,000 segments → 2,762,196 events):
+Recorded 2026-11-30 (2-core AMD EPYC VM, pandas 3.1.1, lisa-linux 3.1.0 loaded
+standalone, OPENBLAS_NUM_THREADS=1; 1,000,000 segments -> 2,762,196 events), two runs
+minutes apart — the VM's speed drifts, and LISA's pandas code drifts more than ours:
 
-    schedlab simulate -> DataFrame      0.652 s   1.53 M segments/s   4.2 M events/s
-    schedlab simulate, LISA's output    0.142 s   7.04 M segments/s  19.4 M events/s
-    schedlab simulate_csv -> bytes      2.614 s   0.38 M segments/s   1.1 M events/s (449 MB)
-    LISA simulate_pelt                 24.560 s  40.7 k segments/s
-    ratio: 38x (full DataFrame), 173x (LISA's output), 9x (CSV)  -- the 1000x target is NOT met
+    schedlab simulate -> DataFrame      0.474 s / 0.444 s   (28 columns, every event)
+    schedlab simulate, LISA's output    0.035 s / 0.034 s   (util-only replay, 2 threads)
+      the same on 1 thread              0.054 s / 0.043 s
+    schedlab simulate_csv -> bytes      1.743 s / 1.818 s   (449 MB)
+    LISA simulate_pelt                 19.280 s / 27.582 s
+    ratio, LISA's output: 546x / 805x on 2 threads, 357x / 648x on 1 thread;
+    full DataFrame 41x / 62x  -- the 1000x target is NOT met
     LISA - kernel util_avg at 500,000 sleeps: mean +0.50, max |err| 18.2
 
-The Rust core alone (``cargo run --release --example pelt_speed``, rows not
-materialised) replays the same trace in about 0.06 s (16 M segments/s, 45 M events/s),
-about 400x LISA; the rest is memory: 2.76 M rows × 28 columns (~380 MB) for the full
-DataFrame, 449 MB of text for the CSV. LISA here runs at 25–41 k segments/s, faster than
-the 3–35 k/s the reference measured.
+"LISA's output" (``columns=["t_ns", "p_util_avg"]``) takes the util-only replay
+(src/pelt/util_only.rs: only the task's util signal and the rq clocks, the same values
+as the full replay) split across threads by speculation (src/pelt/speculate.rs). The
+Rust core alone (``cargo run --release --example pelt_speed count``, rows not
+materialised) replays the trace in ~0.025 s on one thread for the util-only model
+(~0.06 s for the full model); the rest is reading the columns and writing the output
+arrays (page faults are costly on this VM), and a second thread gains 1.3-1.6x here,
+not 2x (the guessed part also records checkpoints; the VM's vCPUs are not idle cores).
 """
 
 from __future__ import annotations
