@@ -156,6 +156,18 @@ pub fn locate_root(tree: &dyn Tree, benchmark: &str, first: &str) -> Result<Stri
     }
 }
 
+/// `f` of every run, on up to `threads` threads (the subselection statistics draw
+/// thousands of resamples per run); in run order, and the first run's error wins, as
+/// one thread would give.
+fn summarise_all<T: Send>(
+    runs: &[extract::Run],
+    threads: Option<usize>,
+    f: impl Fn(&extract::Run) -> Result<T> + Sync,
+) -> Result<Vec<T>> {
+    let each: Vec<Result<T>> = parallel::install(threads, || runs.par_iter().map(&f).collect())?;
+    each.into_iter().collect()
+}
+
 /// [`compare`] on the `work/log` directory `root` of `tree` (a directory or an archive).
 pub fn compare_in(tree: &dyn Tree, root: &str, benchmark: &str, names: &[String], opts: &CompareOptions) -> Result<Report> {
     check_names(names)?;
@@ -194,19 +206,15 @@ pub fn compare_in(tree: &dyn Tree, root: &str, benchmark: &str, names: &[String]
                 unique.push(o.clone());
             }
         }
-        let sums = runs
-            .iter()
-            .map(|r| summarise::summarise(r, era, &[rstat], &unique))
-            .collect::<Result<Vec<_>>>()?;
+        let sums = summarise_all(&runs, opts.threads, |r| summarise::summarise(r, era, &[rstat], &unique))?;
         let mut c = ratio::build_ratio(era, benchmark, meta.kind, &sums, &ratio_ops);
         c.meta.insert("mmtests.layout".into(), "ratio".into());
         c
     } else {
         let stats = rules.summary_stats(meta.kind);
-        let sums = runs
-            .iter()
-            .map(|r| summarise::summarise(r, era, &stats, &filter_ops(&r.samples.operations(), &opts.subheading)))
-            .collect::<Result<Vec<_>>>()?;
+        let sums = summarise_all(&runs, opts.threads, |r| {
+            summarise::summarise(r, era, &stats, &filter_ops(&r.samples.operations(), &opts.subheading))
+        })?;
         let names: Vec<String> = stats.iter().map(|s| rules.stat_name(*s, meta.preferred, &meta.value_label)).collect();
         let no_marks = era == Era::E2018 && meta.kind == SummaryKind::Subselection;
         let marks = if no_marks {

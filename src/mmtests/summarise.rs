@@ -418,12 +418,16 @@ pub fn subselection(per_iter: &[Vec<f64>], era: Era) -> (f64, f64) {
         }
         let mut means = Vec::with_capacity(draws);
         let mut vs = Vec::with_capacity(draws);
+        // one buffer for every draw (the same picks, sums and order as collecting each)
+        let mut pick: Vec<f64> = Vec::with_capacity(l);
         for _ in 0..draws {
-            let pick: Vec<f64> = (0..l).filter_map(|_| rng.choose(xs)).collect();
+            pick.clear();
+            pick.extend((0..l).filter_map(|_| rng.choose(xs)));
             means.push(pick.iter().sum::<f64>() / l as f64);
         }
         for _ in 0..draws {
-            let pick: Vec<f64> = (0..l).filter_map(|_| rng.choose(xs)).collect();
+            pick.clear();
+            pick.extend((0..l).filter_map(|_| rng.choose(xs)));
             let m = pick.iter().sum::<f64>() / l as f64;
             vs.push(pick.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / l as f64);
         }
