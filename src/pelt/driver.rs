@@ -104,6 +104,17 @@ impl Default for Config {
 }
 
 impl Config {
+    /// Refuse a start time outside 1024..2^62 ns or a zero tick period.
+    pub fn check(&self) -> Result<()> {
+        if self.start_ns < 1024 || self.start_ns > i64::MAX as u64 / 2 {
+            return Err(Error::domain(format!("start_ns must be in 1024..2^62, got {}", self.start_ns)));
+        }
+        if self.tick_ns == 0 {
+            return Err(Error::domain("tick_ns must be > 0"));
+        }
+        Ok(())
+    }
+
     /// `TICK_NSEC` for a HZ value as the kernel defines it: `(NSEC_PER_SEC + HZ/2) / HZ`.
     pub fn tick_ns_for_hz(hz: u64) -> Result<u64> {
         if hz == 0 || hz > 100_000 {
@@ -372,12 +383,7 @@ impl<'r, R: UtilEstRule + ?Sized> Cpu<'r, R> {
 /// any other implementation is called through `dyn`.
 pub fn simulate<S: Sink + ?Sized>(trace: &[Segment], cfg: &Config, sink: &mut S) -> Result<u64> {
     validate(trace)?;
-    if cfg.start_ns < 1024 || cfg.start_ns > i64::MAX as u64 / 2 {
-        return Err(Error::domain(format!("start_ns must be in 1024..2^62, got {}", cfg.start_ns)));
-    }
-    if cfg.tick_ns == 0 {
-        return Err(Error::domain("tick_ns must be > 0"));
-    }
+    cfg.check()?;
     match cfg.rule.name() {
         "6.12" => run(trace, Cpu::new(*cfg, &V6_12), sink),
         "4.17" => run(trace, Cpu::new(*cfg, &V4_17), sink),

@@ -185,7 +185,7 @@ fn parallel_with<T: Segments + ?Sized, S: RowStore>(
     threads: usize,
     sizes: Sizes,
 ) -> Result<Report> {
-    super::util_only::check_config(cfg)?;
+    cfg.check()?;
     let parts = if full_capacity { threads.min(trace.len() / sizes.min_part.max(1)).max(1) } else { 1 };
     let cuts = split_points(trace, parts, sizes.min_part);
     if cuts.is_empty() {

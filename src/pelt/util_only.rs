@@ -20,7 +20,7 @@ use super::row::{Event, Sink};
 use super::sequence::{replay, Emit, Model};
 use super::signal::{pelt_divider_of, UtilSignal};
 use super::trace::{validate, Segment, Segments, State};
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// One event of the util-only replay: the columns of [`super::row::Row`] that it keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -222,19 +222,8 @@ impl Model for UtilCpu {
 /// `cfg.execl_fix` do not affect util_avg and are ignored. Returns the number of events.
 pub fn simulate_util<S: Sink<UtilRow> + ?Sized>(trace: &[Segment], cfg: &Config, sink: &mut S) -> Result<u64> {
     validate(trace)?;
-    check_config(cfg)?;
+    cfg.check()?;
     replay_util(trace, cfg, sink)
-}
-
-/// The start time and tick period [`simulate_util`] accepts.
-pub(crate) fn check_config(cfg: &Config) -> Result<()> {
-    if cfg.start_ns < 1024 || cfg.start_ns > i64::MAX as u64 / 2 {
-        return Err(Error::domain(format!("start_ns must be in 1024..2^62, got {}", cfg.start_ns)));
-    }
-    if cfg.tick_ns == 0 {
-        return Err(Error::domain("tick_ns must be > 0"));
-    }
-    Ok(())
 }
 
 /// Room to reserve for the rows of the events `wanted` (at most three events at a

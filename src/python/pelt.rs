@@ -72,18 +72,12 @@ macro_rules! columns {
             /// An empty copy of this selection with room for `n` rows.
             #[allow(dead_code)]
             fn fresh_like(&self, n: usize) -> Result<Self> {
-                let oom = || Error::domain(format!("not enough memory for {n} rows"));
-                Ok($cols {
-                    $($name: match &self.$name {
-                        Some(_) => {
-                            let mut v = Vec::new();
-                            v.try_reserve_exact(n).map_err(|_| oom())?;
-                            Some(v)
-                        }
-                        None => None,
-                    },)*
-                    events: self.events,
-                })
+                let kept: Vec<String> = [$((stringify!($name), self.$name.is_some())),*]
+                    .iter()
+                    .filter(|(_, kept)| *kept)
+                    .map(|(name, _)| name.to_string())
+                    .collect();
+                Self::new(Some(&kept), n, self.events)
             }
 
             /// Overwrite stored row `i`.
