@@ -109,5 +109,21 @@ def test_cli_reports_the_location(tmp_path, capsys):
 
 def test_a_trace_too_long_for_memory_is_an_error_not_a_crash():
     # 2^61 ns of running at HZ=100000: ~2.3e14 tick rows
-    with pytest.raises(schedlab.DomainError, match="not enough memory"):
+    with pytest.raises(schedlab.DomainError, match="ticks"):
         pelt.simulate([(2**61, "R")], hz=100_000)
+
+
+def test_absurd_running_time_is_refused_before_replaying(tmp_path, capsys):
+    """Every tick is replayed even when its row is not wanted: 2^32 ticks is the limit
+    (2^32 * 4 ms = 199 days of running at HZ=250), so a duration given in the wrong unit
+    fails at once instead of running for hours or writing terabytes of CSV."""
+    limit = 2**32 * 4_000_000  # one more tick than allowed: (limit / 4 ms) + 1
+    for kwargs in ({}, {"columns": ["t_ns", "p_util_avg"], "events": ["sleep"]}, {"events": ["sleep"]}):
+        with pytest.raises(schedlab.DomainError, match="4294967297 ticks of 4000000 ns"):
+            pelt.simulate([(limit, "R"), (10, "S")], **kwargs)
+    path = tmp_path / "trace.csv"
+    path.write_text(HEADER + f"{limit},R,1024,1024\n")
+    with pytest.raises(schedlab.DomainError, match="ticks"):
+        pelt.simulate_csv(path)
+    assert main(["pelt", "simulate", str(path)]) == 2
+    assert "are the durations in ns?" in capsys.readouterr().err

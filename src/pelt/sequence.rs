@@ -34,6 +34,33 @@ pub trait Model {
     fn set_capacities(&mut self, cpu_cap: u64, freq_cap: u64);
 }
 
+/// The most ticks a replay steps through (2^32: 199 days of running at HZ=250). Every
+/// tick is replayed whether its row is wanted or not, so a trace with an absurd running
+/// time (durations in ps instead of ns, a garbage value) would otherwise run for hours
+/// or write terabytes; it is refused up front instead.
+pub const MAX_TICKS: u64 = 1 << 32;
+
+/// Refuse a trace whose running segments hold more than [`MAX_TICKS`] ticks of
+/// `tick_ns` (counted as an upper bound: each running segment's duration over the tick
+/// period, plus one).
+pub fn check_ticks<T: Segments + ?Sized>(trace: &T, tick_ns: u64) -> Result<()> {
+    let tick_ns = tick_ns.max(1);
+    let mut ticks: u64 = 0;
+    for i in 0..trace.len() {
+        let s = trace.get(i);
+        if s.state == State::Run {
+            ticks = ticks.saturating_add(s.dur_ns / tick_ns + 1);
+        }
+    }
+    if ticks > MAX_TICKS {
+        return Err(Error::domain(format!(
+            "the trace runs for up to {ticks} ticks of {tick_ns} ns, more than the {MAX_TICKS} a replay steps \
+             through (are the durations in ns?)"
+        )));
+    }
+    Ok(())
+}
+
 /// Receives each kernel-visible event of a replay, after the model handled it:
 /// `emit(model, t_ns, event, segment, state)`. Closures of that shape are emitters.
 pub trait Emit<M: ?Sized> {
@@ -159,6 +186,7 @@ where
     M: Model,
     E: Emit<M>,
 {
+    check_ticks(trace, tick_ns)?;
     let mut ev = Counted { emit, n: 0 };
     let mut cur = Cursor::at(start_ns, None, tick_ns);
     model.fork();
@@ -182,5 +210,28 @@ impl<M: ?Sized, E: Emit<M>> Emit<M> for Counted<E> {
     fn emit(&mut self, model: &M, t_ns: u64, event: Event, seg: u64, state: State) -> Result<()> {
         self.n += 1;
         self.emit.emit(model, t_ns, event, seg, state)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(ns: u64) -> Segment {
+        Segment { dur_ns: ns, state: State::Run, cpu_cap: 1024, freq_cap: 1024 }
+    }
+
+    #[test]
+    fn ticks_are_bounded() {
+        let tick = 4_000_000;
+        // (2^32 - 1) * 4 ms of running plus one segment: 2^32 ticks, the most allowed
+        let ok = [run((MAX_TICKS - 1) * tick)];
+        assert!(check_ticks(ok.as_slice(), tick).is_ok());
+        let too_many = [run(MAX_TICKS * tick)];
+        let e = check_ticks(too_many.as_slice(), tick).expect_err("refused");
+        assert!(e.to_string().contains("4294967297 ticks"), "{e}");
+        // sleeping time does not count
+        let asleep = [run(1), Segment { dur_ns: u64::MAX / 4, state: State::Sleep, cpu_cap: 1024, freq_cap: 1024 }];
+        assert!(check_ticks(asleep.as_slice(), tick).is_ok());
     }
 }

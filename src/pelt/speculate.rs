@@ -21,7 +21,7 @@
 
 use super::driver::Config;
 use super::row::{Event, Sink};
-use super::sequence::{Cursor, Emit, Model};
+use super::sequence::{check_ticks, Cursor, Emit, Model};
 use super::trace::{validate, Segment, Segments, State, TraceColumns};
 use super::util_only::{UtilCpu, UtilRow};
 use crate::error::{Error, Result};
@@ -186,6 +186,7 @@ fn parallel_with<T: Segments + ?Sized, S: RowStore>(
     sizes: Sizes,
 ) -> Result<Report> {
     cfg.check()?;
+    check_ticks(trace, cfg.tick_ns)?;
     let parts = if full_capacity { threads.min(trace.len() / sizes.min_part.max(1)).max(1) } else { 1 };
     let cuts = split_points(trace, parts, sizes.min_part);
     if cuts.is_empty() {

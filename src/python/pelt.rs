@@ -289,6 +289,7 @@ fn rows_dict<'py>(py: Python<'py>, segs: Vec<Segment>, cfg: Result<Config>, sel:
     let (cols, enqueued) = run(py, || {
         let cfg = cfg?;
         let mask = event_mask(sel.events.as_deref())?;
+        crate::pelt::sequence::check_ticks(segs.as_slice(), cfg.tick_ns)?; // before sizing
         // Sized exactly up front: no reallocation of the ~130 bytes/row.
         let by_event = driver::count_rows_by_event(&segs, &cfg);
         let n: u64 = Event::ALL.iter().filter(|e| mask & (1 << (**e as u8)) != 0).map(|e| by_event[*e as usize]).sum();
