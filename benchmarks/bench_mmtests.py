@@ -8,12 +8,15 @@ operations, as measured on this machine class by the reference research).
 compare-mmtests.pl itself cannot run in this sandbox (no MMTests checkout, no R),
 so its figure is the reference's 4 s.
 
-Measured on the 2-core development machine (a clean virtualenv, .pyc compiled, best of
-20): netperf-udp with 2 kernels takes 28.8 ms through the console script, ~139x faster
-than compare-mmtests.pl; it took ~35 ms while every run imported argparse (issue 9:
-argparse, gettext and locale are now imported only for help, usage errors and unusual
-command lines). About 5 ms of it is loading the native core and comparing; the rest is
-Python starting.
+Measured 2026-11-30 on the 2-core development machine (a clean virtualenv, .pyc
+compiled, best of 20; the VM's speed drifted during the day): netperf-udp with 2 kernels
+takes 25.1-32.1 ms through the console script (125-159x faster than compare-mmtests.pl)
+and 22.8-30.2 ms as `python -m schedlab` (133-175x); it took 35-42 ms while every run
+imported argparse (argparse, gettext and locale are now imported only for help, usage
+errors and unusual command lines). The compare itself (`cli.main` in a warm process) is
+~2 ms; the rest is Python starting and importing. tbench4/dbench4 with 20 kernels: 0.44-0.54 s
+(0.87 s before the runs were summarised on the thread pool; their subselection statistic
+draws ~1.6 M resamples per run and client).
 
     python benchmarks/bench_mmtests.py [--kernels 20] [--iterations 5] [--repeat 3]
 """

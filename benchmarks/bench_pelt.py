@@ -31,16 +31,16 @@ segments/s and events (output rows)/s for each, the ratio LISA time / schedlab t
 by default LISA runs on the whole trace.
 
 Recorded 2026-11-30 (2-core AMD EPYC VM, pandas 3.1.1, lisa-linux 3.1.0 loaded
-standalone, OPENBLAS_NUM_THREADS=1; 1,000,000 segments -> 2,762,196 events), two runs
-minutes apart — the VM's speed drifts, and LISA's pandas code drifts more than ours:
+standalone, OPENBLAS_NUM_THREADS=1; 1,000,000 segments -> 2,762,196 events), three runs
+within an hour — the VM's speed drifts, and LISA's pandas code drifts more than ours:
 
-    schedlab simulate -> DataFrame      0.474 s / 0.444 s   (28 columns, every event)
-    schedlab simulate, LISA's output    0.035 s / 0.034 s   (util-only replay, 2 threads)
-      the same on 1 thread              0.054 s / 0.043 s
-    schedlab simulate_csv -> bytes      1.743 s / 1.818 s   (449 MB)
-    LISA simulate_pelt                 19.280 s / 27.582 s
-    ratio, LISA's output: 546x / 805x on 2 threads, 357x / 648x on 1 thread;
-    full DataFrame 41x / 62x  -- the 1000x target is NOT met
+    schedlab simulate -> DataFrame      0.474 s / 0.444 s / 0.458 s  (28 columns, every event)
+    schedlab simulate, LISA's output    0.035 s / 0.034 s / 0.037 s  (util-only, 2 threads)
+      the same on 1 thread              0.054 s / 0.043 s / 0.040 s
+    schedlab simulate_csv -> bytes      1.743 s / 1.818 s / 1.745 s  (449 MB)
+    LISA simulate_pelt                 19.280 s /27.582 s /19.681 s
+    ratio, LISA's output: 546x / 805x / 531x on 2 threads, 357x / 648x / 490x on 1 thread;
+    full DataFrame 41x / 62x / 43x  -- the 1000x target is NOT met
     LISA - kernel util_avg at 500,000 sleeps: mean +0.50, max |err| 18.2
 
 "LISA's output" (``columns=["t_ns", "p_util_avg"]``) takes the util-only replay
