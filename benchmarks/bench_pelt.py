@@ -49,7 +49,7 @@ as the full replay) split across threads by speculation (src/pelt/speculate.rs).
 Rust core alone (``cargo run --release --example pelt_speed count``, rows not
 materialised) replays the trace in ~0.025 s on one thread for the util-only model
 (~0.06 s for the full model); the rest is reading the columns and writing the output
-arrays (page faults are costly on this VM), and a second thread gains 1.3-1.6x here,
+arrays (page faults are costly on this VM), and a second thread gains 1.1-1.6x here,
 not 2x (the guessed part also records checkpoints; the VM's vCPUs are not idle cores).
 """
 
