@@ -189,6 +189,8 @@ pub struct TraceColumns<'a> {
     state: &'a [u8],
     cpu_cap: &'a [i64],
     freq_cap: &'a [i64],
+    /// Every capacity is 1024 (found while checking).
+    full: bool,
 }
 
 impl<'a> TraceColumns<'a> {
@@ -203,8 +205,9 @@ impl<'a> TraceColumns<'a> {
         if n == 0 {
             return Err(Error::parse(None, None, "the trace has no segments"));
         }
-        let cols = TraceColumns { dur_ns, state, cpu_cap, freq_cap };
-        if cols.quick_check() {
+        let mut cols = TraceColumns { dur_ns, state, cpu_cap, freq_cap, full: false };
+        if let Some(full) = cols.quick_check() {
+            cols.full = full;
             return Ok(cols);
         }
         // something is wrong: find the first bad row, as segment by segment
@@ -227,35 +230,38 @@ impl<'a> TraceColumns<'a> {
             }
             prev = Some(seg.state);
         }
+        // (not reached: the quick check refuses only what the row checks refuse)
+        cols.full = cols.cpu_cap.iter().chain(cols.freq_cap).all(|&c| c == full);
         Ok(cols)
     }
 
     /// Whether every row is valid, column by column (loops the compiler vectorises):
     /// durations > 0 with a total within [`MAX_TRACE_NS`], capacities in 1..=1024,
     /// known states, the first not `S`, no `W` → `S`. Same verdict as the row checks.
-    fn quick_check(&self) -> bool {
+    /// When valid: `Some(whether every capacity is 1024)`.
+    fn quick_check(&self) -> Option<bool> {
         let full = SCHED_CAPACITY_SCALE as i64;
-        let caps_ok = |v: &[i64]| v.iter().fold(true, |ok, &c| ok & (c >= 1) & (c <= full));
-        let durs_ok = self.dur_ns.iter().fold(true, |ok, &d| ok & (d > 0) & (d as u64 <= MAX_TRACE_NS));
+        // (in range, all 1024) of a capacity column, in one pass
+        let caps = |v: &[i64]| v.iter().fold((true, true), |(ok, all), &c| (ok & (c >= 1) & (c <= full), all & (c == full)));
         // each duration <= MAX_TRACE_NS < 2^62: no u64 overflow before 4 of them exceed it,
         // so a running sum checked at every step is exact
         let mut total: u64 = 0;
-        let mut total_ok = true;
+        let mut durs_ok = true;
         for &d in self.dur_ns {
             total = total.wrapping_add(d as u64);
-            total_ok &= total <= MAX_TRACE_NS;
+            durs_ok &= (d > 0) & (d as u64 <= MAX_TRACE_NS) & (total <= MAX_TRACE_NS);
         }
         let letter = |b: u8| (b == b'R') | (b == b'W') | (b == b'S');
         let states_ok = self.state.iter().fold(true, |ok, &b| ok & letter(b));
         let no_w_to_s = self.state.iter().zip(self.state.iter().skip(1)).fold(true, |ok, (&a, &b)| ok & !((a == b'W') & (b == b'S')));
         let first_ok = self.state.first().is_some_and(|&b| b != b'S');
-        durs_ok && total_ok && caps_ok(self.cpu_cap) && caps_ok(self.freq_cap) && states_ok && no_w_to_s && first_ok
+        let ((cpu_ok, cpu_full), (freq_ok, freq_full)) = (caps(self.cpu_cap), caps(self.freq_cap));
+        (durs_ok && cpu_ok && freq_ok && states_ok && no_w_to_s && first_ok).then_some(cpu_full && freq_full)
     }
 
     /// Whether every capacity is 1024.
     pub fn full_capacity(&self) -> bool {
-        let full = SCHED_CAPACITY_SCALE as i64;
-        self.cpu_cap.iter().chain(self.freq_cap).all(|&c| c == full)
+        self.full
     }
 }
 

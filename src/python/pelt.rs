@@ -181,7 +181,9 @@ columns! { Columns, Row, COLUMN_NAMES;
     p_ue_enqueued: i64 = |r| i64::from(r.p_ue_enqueued);
 }
 
-// The columns the util-only replay keeps (crate::pelt::util_only::UTIL_COLUMNS).
+// The columns the util-only replay keeps: crate::pelt::util_only::UTIL_COLUMNS, with the
+// dtypes of the full list above (tests/test_pelt_util_only.py asks for every UTIL_COLUMNS
+// name and compares frames, dtypes included, with the full replay's).
 columns! { UtilColumns, UtilRow, UTIL_COLUMN_NAMES;
     t_ns: i64 = |r| r.t_ns as i64;
     event: u8 = |r| r.event as u8;
