@@ -22,6 +22,7 @@ pub mod consts;
 pub mod cpu_util;
 pub mod driver;
 pub mod ftrace;
+pub mod full_capacity;
 pub mod row;
 pub mod schedutil;
 pub mod sequence;

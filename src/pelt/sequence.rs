@@ -41,17 +41,12 @@ pub trait Model {
 pub const MAX_TICKS: u64 = 1 << 32;
 
 /// Refuse a trace whose running segments hold more than [`MAX_TICKS`] ticks of
-/// `tick_ns` (counted as an upper bound: each running segment's duration over the tick
-/// period, plus one).
+/// `tick_ns` (counted as an upper bound: the total running time over the tick period,
+/// plus one per running segment; no branch or division per segment).
 pub fn check_ticks<T: Segments + ?Sized>(trace: &T, tick_ns: u64) -> Result<()> {
     let tick_ns = tick_ns.max(1);
-    let mut ticks: u64 = 0;
-    for i in 0..trace.len() {
-        let s = trace.get(i);
-        if s.state == State::Run {
-            ticks = ticks.saturating_add(s.dur_ns / tick_ns + 1);
-        }
-    }
+    let (running_ns, segments) = trace.running();
+    let ticks = u64::try_from(running_ns / u128::from(tick_ns)).unwrap_or(u64::MAX).saturating_add(segments);
     if ticks > MAX_TICKS {
         return Err(Error::domain(format!(
             "the trace runs for up to {ticks} ticks of {tick_ns} ns, more than the {MAX_TICKS} a replay steps \
@@ -152,17 +147,10 @@ impl Cursor {
                 emit.emit(model, self.next_tick, Event::Tick, i, State::Run)?;
                 self.next_tick = self.next_tick.saturating_add(self.tick_ns);
             }
-        } else if self.next_tick <= end {
-            // the first tick after `end` (a division only for long idle gaps)
-            self.next_tick = if end - self.next_tick < 8 * self.tick_ns {
-                let mut k = self.next_tick;
-                while k <= end {
-                    k += self.tick_ns;
-                }
-                k
-            } else {
-                (end / self.tick_ns + 1).saturating_mul(self.tick_ns)
-            };
+        } else {
+            // the first tick after `end`: `next_tick` already is when no tick falls in
+            // the segment (it is the first after `t <= end`), so one division, no branch
+            self.next_tick = (end / self.tick_ns + 1).saturating_mul(self.tick_ns);
         }
         self.t = end;
         self.prev = Some(seg.state);

@@ -21,9 +21,10 @@
 
 use super::driver::Config;
 use super::row::{Event, Sink};
-use super::sequence::{check_ticks, Cursor, Emit, Model};
+use super::sequence::{check_ticks, Cursor, Emit};
 use super::trace::{validate, Segment, Segments, State, TraceColumns};
-use super::util_only::{UtilCpu, UtilRow};
+use super::full_capacity::{self, FullCapCpu};
+use super::util_only::{UtilModel, UtilRow};
 use crate::error::{Error, Result};
 
 /// Where rows of the util-only replay go when it runs in parts: each part fills its own
@@ -73,11 +74,11 @@ impl RowStore for Vec<UtilRow> {
 }
 
 /// A part's guessed run: its recorded states and where it ended.
-struct Guess {
+struct Guess<M> {
     /// State after each of the part's first segments (at most [`CHECKPOINTS`]).
-    checkpoints: Vec<(UtilCpu, Cursor)>,
+    checkpoints: Vec<(M, Cursor)>,
     /// State after the part's last segment (before `end`).
-    last: (UtilCpu, Cursor),
+    last: (M, Cursor),
     /// Events replayed (the same count whatever the state).
     events: u64,
 }
@@ -113,9 +114,9 @@ impl<'a, S> ToSink<'a, S> {
     }
 }
 
-impl<S: Sink<UtilRow>> Emit<UtilCpu> for ToSink<'_, S> {
+impl<M: UtilModel, S: Sink<UtilRow>> Emit<M> for ToSink<'_, S> {
     #[inline(always)]
-    fn emit(&mut self, cpu: &UtilCpu, t: u64, ev: Event, seg: u64, st: State) -> Result<()> {
+    fn emit(&mut self, cpu: &M, t: u64, ev: Event, seg: u64, st: State) -> Result<()> {
         self.events += 1;
         if self.sink.wants(ev) {
             self.sink.row(&cpu.row(t, ev, seg, st))
@@ -153,13 +154,14 @@ fn split_points<T: Segments + ?Sized>(trace: &T, parts: usize, min_part: usize) 
 /// correct but slower) and `threads <= 1`.
 pub fn simulate_util_parallel<S: RowStore>(trace: &[Segment], cfg: &Config, sink: &mut S, threads: usize) -> Result<u64> {
     validate(trace)?;
-    let full_capacity = trace.iter().all(|s| s.cpu_cap == 1024 && s.freq_cap == 1024);
+    let full_capacity = super::util_only::at_full_capacity(trace);
     parallel_with(trace, full_capacity, cfg, sink, threads, SIZES).map(|r| r.events)
 }
 
 /// [`simulate_util_parallel`] of a trace read in place from its (checked) columns.
 pub fn simulate_util_columns<S: RowStore>(trace: &TraceColumns<'_>, cfg: &Config, sink: &mut S, threads: usize) -> Result<u64> {
-    parallel_with(trace, trace.full_capacity(), cfg, sink, threads, SIZES).map(|r| r.events)
+    let full_capacity = trace.full_capacity() && full_capacity::fits(trace.total_ns());
+    parallel_with(trace, full_capacity, cfg, sink, threads, SIZES).map(|r| r.events)
 }
 
 /// What a parallel replay did.
@@ -176,7 +178,8 @@ struct Report {
     unmet: usize,
 }
 
-/// The parallel replay of a checked trace; `full_capacity`: every capacity is 1024.
+/// The parallel replay of a checked trace; `full_capacity`: every capacity is 1024 and
+/// the trace fits [`FullCapCpu`].
 fn parallel_with<T: Segments + ?Sized, S: RowStore>(
     trace: &T,
     full_capacity: bool,
@@ -186,23 +189,33 @@ fn parallel_with<T: Segments + ?Sized, S: RowStore>(
     sizes: Sizes,
 ) -> Result<Report> {
     cfg.check()?;
-    check_ticks(trace, cfg.tick_ns)?;
     let parts = if full_capacity { threads.min(trace.len() / sizes.min_part.max(1)).max(1) } else { 1 };
     let cuts = split_points(trace, parts, sizes.min_part);
     if cuts.is_empty() {
-        let events = super::util_only::replay_util(trace, cfg, sink)?;
+        // (the replay checks the ticks)
+        let events = super::util_only::replay_util(trace, full_capacity, cfg, sink)?;
         return Ok(Report { events, parts: 1, ..Report::default() });
     }
+    check_ticks(trace, cfg.tick_ns)?;
+    // (only full-capacity traces are split)
+    parts_with::<FullCapCpu, T, S>(trace, &cuts, cfg, sink, sizes)
+}
+
+/// Replay the parts that start at `cuts` (and the first) with model `M`.
+fn parts_with<M: UtilModel, T: Segments + ?Sized, S: RowStore>(
+    trace: &T,
+    cuts: &[usize],
+    cfg: &Config,
+    sink: &mut S,
+    sizes: Sizes,
+) -> Result<Report> {
     // wall time at each cut
     let mut starts = Vec::with_capacity(cuts.len());
-    let mut t = cfg.start_ns;
-    let mut j = 0;
-    for i in 0..trace.len() {
-        if cuts.get(j) == Some(&i) {
-            starts.push(t);
-            j += 1;
-        }
-        t = t.saturating_add(trace.get(i).dur_ns);
+    let (mut t, mut from) = (cfg.start_ns, 0);
+    for &c in cuts {
+        t = t.saturating_add(trace.dur_sum(from..c));
+        starts.push(t);
+        from = c;
     }
     let bounds: Vec<(usize, usize)> = std::iter::once(0)
         .chain(cuts.iter().copied())
@@ -215,8 +228,8 @@ fn parallel_with<T: Segments + ?Sized, S: RowStore>(
         stores.push(sink.fresh((room * (b - a) as u128 / n) as usize + 16)?);
     }
     let n_parts = bounds.len();
-    let mut first: Option<Result<(UtilCpu, Cursor, u64)>> = None;
-    let mut guesses: Vec<Option<Result<Guess>>> = (1..n_parts).map(|_| None).collect();
+    let mut first: Option<Result<(M, Cursor, u64)>> = None;
+    let mut guesses: Vec<Option<Result<Guess<M>>>> = (1..n_parts).map(|_| None).collect();
     rayon::scope(|scope| {
         let (a0, b0) = bounds.first().copied().unwrap_or((0, 0));
         let sink0 = &mut *sink;
@@ -266,14 +279,14 @@ fn parallel_with<T: Segments + ?Sized, S: RowStore>(
 }
 
 /// Part 0, from the fork; returns its final state and its event count.
-fn replay_first<T: Segments + ?Sized, S: Sink<UtilRow>>(
+fn replay_first<M: UtilModel, T: Segments + ?Sized, S: Sink<UtilRow>>(
     trace: &T,
     a: usize,
     b: usize,
     cfg: &Config,
     sink: &mut S,
-) -> Result<(UtilCpu, Cursor, u64)> {
-    let mut cpu = UtilCpu::new(cfg);
+) -> Result<(M, Cursor, u64)> {
+    let mut cpu = M::new(cfg);
     let mut cur = Cursor::at(cfg.start_ns, None, cfg.tick_ns);
     cpu.fork();
     let mut emit = ToSink::new(sink);
@@ -286,7 +299,7 @@ fn replay_first<T: Segments + ?Sized, S: Sink<UtilRow>>(
 
 /// A later part `[a, b)` from the guessed state at its first boundary (wall time `t0`,
 /// just after `trace[a-1]`, a sleep that followed a run).
-fn replay_guess<T: Segments + ?Sized, S: Sink<UtilRow>>(
+fn replay_guess<M: UtilModel, T: Segments + ?Sized, S: Sink<UtilRow>>(
     trace: &T,
     a: usize,
     b: usize,
@@ -294,13 +307,13 @@ fn replay_guess<T: Segments + ?Sized, S: Sink<UtilRow>>(
     cfg: &Config,
     store: &mut S,
     checkpoints_max: usize,
-) -> Result<Guess> {
+) -> Result<Guess<M>> {
     if a == 0 || a > b || b > trace.len() {
         return Err(Error::domain("bad split"));
     }
     let sleep = trace.get(a - 1);
     let slept_at = t0.saturating_sub(sleep.dur_ns);
-    let mut cpu = UtilCpu::guess_after_sleep(cfg, slept_at, u64::from(sleep.cpu_cap), u64::from(sleep.freq_cap));
+    let mut cpu = M::guess_after_sleep(cfg, slept_at, u64::from(sleep.cpu_cap), u64::from(sleep.freq_cap));
     let mut cur = Cursor::at(t0, Some(State::Sleep), cfg.tick_ns);
     let mut checkpoints = Vec::with_capacity(checkpoints_max.min(b - a));
     let mut emit = ToSink::new(store);

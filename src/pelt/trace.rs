@@ -167,6 +167,19 @@ pub trait Segments: Sync {
     }
     /// Segment `i` (`i < len()`).
     fn get(&self, i: usize) -> Segment;
+    /// The summed durations of segments `range` (ns, wrapping; a validated trace's
+    /// total fits).
+    fn dur_sum(&self, range: std::ops::Range<usize>) -> u64 {
+        range.fold(0u64, |t, i| t.wrapping_add(self.get(i).dur_ns))
+    }
+    /// (total duration, count) of the running (`R`) segments.
+    fn running(&self) -> (u128, u64) {
+        (0..self.len()).fold((0u128, 0u64), |(ns, n), i| {
+            let s = self.get(i);
+            let run = u64::from(s.state == State::Run);
+            (ns + u128::from(s.dur_ns * run), n + run)
+        })
+    }
 }
 
 impl Segments for [Segment] {
@@ -191,6 +204,10 @@ pub struct TraceColumns<'a> {
     freq_cap: &'a [i64],
     /// Every capacity is 1024 (found while checking).
     full: bool,
+    /// The sum of the durations (found while checking).
+    total_ns: u64,
+    /// [`Segments::running`] (found while checking).
+    running: (u128, u64),
 }
 
 impl<'a> TraceColumns<'a> {
@@ -205,9 +222,11 @@ impl<'a> TraceColumns<'a> {
         if n == 0 {
             return Err(Error::parse(None, None, "the trace has no segments"));
         }
-        let mut cols = TraceColumns { dur_ns, state, cpu_cap, freq_cap, full: false };
-        if let Some(full) = cols.quick_check() {
+        let mut cols = TraceColumns { dur_ns, state, cpu_cap, freq_cap, full: false, total_ns: 0, running: (0, 0) };
+        if let Some((full, total_ns, running)) = cols.quick_check() {
             cols.full = full;
+            cols.total_ns = total_ns;
+            cols.running = running;
             return Ok(cols);
         }
         // something is wrong: find the first bad row, as segment by segment
@@ -232,36 +251,53 @@ impl<'a> TraceColumns<'a> {
         }
         // (not reached: the quick check refuses only what the row checks refuse)
         cols.full = cols.cpu_cap.iter().chain(cols.freq_cap).all(|&c| c == full);
+        cols.total_ns = total;
+        cols.running = (0..n).fold((0u128, 0u64), |(ns, k), i| {
+            let s = cols.get(i);
+            let run = u64::from(s.state == State::Run);
+            (ns + u128::from(s.dur_ns * run), k + run)
+        });
         Ok(cols)
     }
 
     /// Whether every row is valid, column by column (loops the compiler vectorises):
     /// durations > 0 with a total within [`MAX_TRACE_NS`], capacities in 1..=1024,
     /// known states, the first not `S`, no `W` → `S`. Same verdict as the row checks.
-    /// When valid: `Some(whether every capacity is 1024)`.
-    fn quick_check(&self) -> Option<bool> {
+    /// When valid: `Some((whether every capacity is 1024, total duration, running
+    /// (duration, count)))`.
+    fn quick_check(&self) -> Option<(bool, u64, (u128, u64))> {
         let full = SCHED_CAPACITY_SCALE as i64;
         // (in range, all 1024) of a capacity column, in one pass
         let caps = |v: &[i64]| v.iter().fold((true, true), |(ok, all), &c| (ok & (c >= 1) & (c <= full), all & (c == full)));
         // each duration <= MAX_TRACE_NS < 2^62: no u64 overflow before 4 of them exceed it,
-        // so a running sum checked at every step is exact
+        // so a running sum checked at every step is exact (and so is the running time)
         let mut total: u64 = 0;
         let mut durs_ok = true;
-        for &d in self.dur_ns {
+        let (mut run_ns, mut runs) = (0u64, 0u64);
+        for (&d, &b) in self.dur_ns.iter().zip(self.state) {
             total = total.wrapping_add(d as u64);
             durs_ok &= (d > 0) & (d as u64 <= MAX_TRACE_NS) & (total <= MAX_TRACE_NS);
+            let run = u64::from(b == b'R');
+            run_ns = run_ns.wrapping_add(d as u64 * run);
+            runs += run;
         }
         let letter = |b: u8| (b == b'R') | (b == b'W') | (b == b'S');
         let states_ok = self.state.iter().fold(true, |ok, &b| ok & letter(b));
         let no_w_to_s = self.state.iter().zip(self.state.iter().skip(1)).fold(true, |ok, (&a, &b)| ok & !((a == b'W') & (b == b'S')));
         let first_ok = self.state.first().is_some_and(|&b| b != b'S');
         let ((cpu_ok, cpu_full), (freq_ok, freq_full)) = (caps(self.cpu_cap), caps(self.freq_cap));
-        (durs_ok && cpu_ok && freq_ok && states_ok && no_w_to_s && first_ok).then_some(cpu_full && freq_full)
+        (durs_ok && cpu_ok && freq_ok && states_ok && no_w_to_s && first_ok)
+            .then_some((cpu_full && freq_full, total, (u128::from(run_ns), runs)))
     }
 
     /// Whether every capacity is 1024.
     pub fn full_capacity(&self) -> bool {
         self.full
+    }
+
+    /// The sum of the durations (ns).
+    pub fn total_ns(&self) -> u64 {
+        self.total_ns
     }
 }
 
@@ -269,6 +305,12 @@ impl Segments for TraceColumns<'_> {
     #[inline]
     fn len(&self) -> usize {
         self.dur_ns.len()
+    }
+    fn dur_sum(&self, range: std::ops::Range<usize>) -> u64 {
+        self.dur_ns.get(range).unwrap_or(&[]).iter().fold(0u64, |t, &d| t.wrapping_add(d as u64))
+    }
+    fn running(&self) -> (u128, u64) {
+        self.running
     }
     #[inline]
     fn get(&self, i: usize) -> Segment {
@@ -433,6 +475,26 @@ fn short(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn columns_sum_as_the_segments_do() {
+        // the sums found while checking the columns equal the segment-by-segment ones
+        let dur: Vec<i64> = (0..1000).map(|i| 1 + (i * 7919 % 5_000_003)).collect();
+        let state: Vec<u8> = (0..1000).map(|i| [b'R', b'W', b'R', b'S'][i % 4]).collect();
+        let (cpu, freq): (Vec<i64>, Vec<i64>) = ((0..1000).map(|i| 1 + i % 1024).collect(), vec![1024; 1000]);
+        let cols = TraceColumns::new(&dur, &state, &cpu, &freq).unwrap();
+        let segs = segments_from_columns(&dur, &state, &cpu, &freq).unwrap();
+        assert_eq!(cols.running(), Segments::running(segs.as_slice()));
+        assert_eq!(cols.running().1, 500);
+        let run_ns: i64 = dur.iter().zip(&state).filter(|(_, &s)| s == b'R').map(|(d, _)| d).sum();
+        assert_eq!(cols.running().0, run_ns as u128);
+        for r in [0..0, 0..1000, 17..400, 999..1000] {
+            assert_eq!(cols.dur_sum(r.clone()), segs.as_slice().dur_sum(r.clone()));
+            assert_eq!(cols.dur_sum(r.clone()), dur[r].iter().sum::<i64>() as u64);
+        }
+        assert_eq!(cols.total_ns(), dur.iter().sum::<i64>() as u64);
+        assert!(!cols.full_capacity());
+    }
 
     #[test]
     fn parses_and_defaults() {

@@ -16,6 +16,7 @@
 use super::clock::{Curr, RqClock};
 use super::consts::SCHED_CAPACITY_SCALE;
 use super::driver::{Config, Init};
+use super::full_capacity::{self, FullCapCpu};
 use super::row::{Event, Sink};
 use super::sequence::{replay, Emit, Model};
 use super::signal::{pelt_divider_of, UtilSignal};
@@ -83,8 +84,21 @@ pub(crate) struct UtilCpu {
     curr: bool,
 }
 
-impl UtilCpu {
-    pub(crate) fn new(cfg: &Config) -> Self {
+/// A model of the util-only replay: its start, its guessed state after a sleep (for
+/// [`super::speculate`]) and its row. Two equal states replay identically.
+pub(crate) trait UtilModel: Model + Copy + Eq + Send {
+    /// The CPU before the fork, as `cfg` sets it up.
+    fn new(cfg: &Config) -> Self;
+    /// A guess of the state just after the task went to sleep at `slept_at` (wall ns)
+    /// with these capacities: the rq clock synced there, no lost idle time, the PELT
+    /// position on the 1024 ns grid at that time, util_sum = util_avg = 0 (unknown).
+    fn guess_after_sleep(cfg: &Config, slept_at: u64, cpu_cap: u64, freq_cap: u64) -> Self;
+    /// The row of an event, from the state after it.
+    fn row(&self, t_ns: u64, event: Event, seg: u64, state: State) -> UtilRow;
+}
+
+impl UtilModel for UtilCpu {
+    fn new(cfg: &Config) -> Self {
         // post_init_entity_util_avg on an empty CPU of capacity 1024 (the fork sees 1024):
         // cap = (1024 - cfs util_avg 0) / 2.
         let init_util = match cfg.init {
@@ -102,17 +116,7 @@ impl UtilCpu {
         }
     }
 
-    /// `update_load_avg` of the task (its cfs_rq takes the same step).
-    #[inline(always)]
-    fn update_load_avg(&mut self) {
-        let now = self.clock.pelt_now();
-        self.sa.update(now, self.on_rq && self.curr);
-    }
-
-    /// A guess of the state just after the task went to sleep at `slept_at` (wall ns)
-    /// with these capacities: the rq clock synced there, no lost idle time, the PELT
-    /// position on the 1024 ns grid at that time, util_sum = util_avg = 0 (unknown).
-    pub(crate) fn guess_after_sleep(cfg: &Config, slept_at: u64, cpu_cap: u64, freq_cap: u64) -> Self {
+    fn guess_after_sleep(cfg: &Config, slept_at: u64, cpu_cap: u64, freq_cap: u64) -> Self {
         let mut cpu = UtilCpu::new(cfg);
         cpu.clock = RqClock::new(slept_at);
         cpu.cpu_cap = cpu_cap;
@@ -123,7 +127,7 @@ impl UtilCpu {
     }
 
     #[inline(always)]
-    pub(crate) fn row(&self, t_ns: u64, event: Event, seg: u64, state: State) -> UtilRow {
+    fn row(&self, t_ns: u64, event: Event, seg: u64, state: State) -> UtilRow {
         UtilRow {
             t_ns,
             event,
@@ -139,6 +143,15 @@ impl UtilCpu {
             p_period_contrib: self.sa.period_contrib,
             p_last_update_time: self.sa.last_update_time,
         }
+    }
+}
+
+impl UtilCpu {
+    /// `update_load_avg` of the task (its cfs_rq takes the same step).
+    #[inline(always)]
+    fn update_load_avg(&mut self) {
+        let now = self.clock.pelt_now();
+        self.sa.update(now, self.on_rq && self.curr);
     }
 }
 
@@ -223,7 +236,16 @@ impl Model for UtilCpu {
 pub fn simulate_util<S: Sink<UtilRow> + ?Sized>(trace: &[Segment], cfg: &Config, sink: &mut S) -> Result<u64> {
     validate(trace)?;
     cfg.check()?;
-    replay_util(trace, cfg, sink)
+    replay_util(trace, at_full_capacity(trace), cfg, sink)
+}
+
+/// Whether every capacity of a (validated) trace is 1024 and it is short enough for
+/// [`FullCapCpu`] (see [`super::full_capacity`]).
+pub(crate) fn at_full_capacity(trace: &[Segment]) -> bool {
+    let (full, total) = trace.iter().fold((true, 0u64), |(full, total), s| {
+        (full & (s.cpu_cap == 1024) & (s.freq_cap == 1024), total.wrapping_add(s.dur_ns))
+    });
+    full && full_capacity::fits(total)
 }
 
 /// Room to reserve for the rows of the events `wanted` (at most three events at a
@@ -248,18 +270,36 @@ pub fn rows_hint<T: Segments + ?Sized>(trace: &T, cfg: &Config, wanted: impl Fn(
     (rows * 1.000_001 + 16.0).min(usize::MAX as f64 / 2.0) as usize
 }
 
-/// [`simulate_util`] of a validated trace and config.
-pub(crate) fn replay_util<T: Segments + ?Sized, S: Sink<UtilRow> + ?Sized>(trace: &T, cfg: &Config, sink: &mut S) -> Result<u64> {
-    let mut cpu = UtilCpu::new(cfg);
-    replay(trace, cfg.start_ns, cfg.tick_ns, &mut cpu, ToSink(sink))
+/// [`simulate_util`] of a validated trace and config; `full_capacity`: the trace
+/// qualifies for [`FullCapCpu`] (same rows, less work).
+pub(crate) fn replay_util<T: Segments + ?Sized, S: Sink<UtilRow> + ?Sized>(
+    trace: &T,
+    full_capacity: bool,
+    cfg: &Config,
+    sink: &mut S,
+) -> Result<u64> {
+    if full_capacity {
+        replay_util_with(trace, &mut FullCapCpu::new(cfg), cfg, sink)
+    } else {
+        replay_util_with(trace, &mut UtilCpu::new(cfg), cfg, sink)
+    }
+}
+
+fn replay_util_with<T: Segments + ?Sized, M: UtilModel, S: Sink<UtilRow> + ?Sized>(
+    trace: &T,
+    cpu: &mut M,
+    cfg: &Config,
+    sink: &mut S,
+) -> Result<u64> {
+    replay(trace, cfg.start_ns, cfg.tick_ns, cpu, ToSink(sink))
 }
 
 /// The emitter of the util-only replay: builds a row only for the events the sink wants.
 struct ToSink<'a, S: ?Sized>(&'a mut S);
 
-impl<S: Sink<UtilRow> + ?Sized> Emit<UtilCpu> for ToSink<'_, S> {
+impl<M: UtilModel, S: Sink<UtilRow> + ?Sized> Emit<M> for ToSink<'_, S> {
     #[inline(always)]
-    fn emit(&mut self, cpu: &UtilCpu, t: u64, ev: Event, seg: u64, st: State) -> Result<()> {
+    fn emit(&mut self, cpu: &M, t: u64, ev: Event, seg: u64, st: State) -> Result<()> {
         if self.0.wants(ev) {
             self.0.row(&cpu.row(t, ev, seg, st))
         } else {
