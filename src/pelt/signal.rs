@@ -351,28 +351,52 @@ impl UtilSignal {
         }
         self.last_update_time = self.last_update_time.wrapping_add(delta << 10);
         // accumulate_sum
-        let mut contrib = delta as u32; // p == 0 -> delta < 1024
-        let mut d = delta.wrapping_add(u64::from(self.period_contrib));
+        let d = delta.wrapping_add(u64::from(self.period_contrib));
         let periods = d / 1024;
-        if periods != 0 {
-            let decay = Decay::new(periods);
-            self.util_sum = decay.apply(u64::from(self.util_sum)) as u32;
-            d %= 1024;
-            if running {
-                contrib = segments(decay, 1024u32.wrapping_sub(self.period_contrib), d as u32);
-            }
-        }
-        self.period_contrib = d as u32;
-        if running {
-            self.util_sum = self.util_sum.wrapping_add(contrib << SCHED_CAPACITY_SHIFT);
-        }
         if periods == 0 {
+            // within the period: the whole delta counts, nothing decays
+            self.period_contrib = d as u32;
+            if running {
+                self.util_sum = self.util_sum.wrapping_add((delta as u32) << SCHED_CAPACITY_SHIFT);
+            }
             return false;
         }
+        let d3 = (d % 1024) as u32;
+        // decay_load(util_sum, periods) and __accumulate_pelt_segments(periods, 1024 -
+        // period_contrib, d3), with u32 operands (so 64-bit products) and the middle
+        // term from a table
+        let (decayed, contrib) = match FULL_PERIODS.get(periods as usize) {
+            Some(&c2) => {
+                let inv = u64::from(RUNNABLE_AVG_YN_INV[(periods % LOAD_AVG_PERIOD) as usize]);
+                let shift = periods / LOAD_AVG_PERIOD;
+                let decayed = ((u64::from(self.util_sum) >> shift) * inv >> 32) as u32;
+                let c1 = ((u64::from(1024u32.wrapping_sub(self.period_contrib)) >> shift) * inv >> 32) as u32;
+                (decayed, c1.wrapping_add(c2).wrapping_add(d3))
+            }
+            // beyond 32*63 periods everything decays to 0
+            None => (0, LOAD_AVG_MAX.wrapping_sub(1024).wrapping_add(d3)),
+        };
+        self.period_contrib = d3;
+        self.util_sum = if running { decayed.wrapping_add(contrib << SCHED_CAPACITY_SHIFT) } else { decayed };
         self.util_avg = div_by_divider(u64::from(self.util_sum), self.period_contrib);
         true
     }
 }
+
+/// The middle term of `__accumulate_pelt_segments` for each number of periods `p` up to
+/// `32*63` (beyond, every decay is 0): `LOAD_AVG_MAX - decay_load(LOAD_AVG_MAX, p) -
+/// 1024`, the contribution of the `p - 1` full periods crossed, `1024·Σ_{n=1}^{p-1} y^n`.
+static FULL_PERIODS: [u32; (LOAD_AVG_PERIOD * 63 + 1) as usize] = {
+    let mut t = [0u32; (LOAD_AVG_PERIOD * 63 + 1) as usize];
+    let mut p = 0;
+    while p < t.len() {
+        let inv = RUNNABLE_AVG_YN_INV[p % 32] as u64;
+        let decayed = ((LOAD_AVG_MAX as u64 >> (p / 32)) * inv >> 32) as u32;
+        t[p] = LOAD_AVG_MAX.wrapping_sub(decayed).wrapping_sub(1024);
+        p += 1;
+    }
+    t
+};
 
 #[cfg(test)]
 mod tests {

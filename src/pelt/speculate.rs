@@ -160,8 +160,12 @@ pub fn simulate_util_parallel<S: RowStore>(trace: &[Segment], cfg: &Config, sink
 
 /// [`simulate_util_parallel`] of a trace read in place from its (checked) columns.
 pub fn simulate_util_columns<S: RowStore>(trace: &TraceColumns<'_>, cfg: &Config, sink: &mut S, threads: usize) -> Result<u64> {
-    let full_capacity = trace.full_capacity() && full_capacity::fits(trace.total_ns());
-    parallel_with(trace, full_capacity, cfg, sink, threads, SIZES).map(|r| r.events)
+    match trace.at_full_capacity() {
+        // the capacity columns are not read again
+        Some(full) if full_capacity::fits(trace.total_ns()) => parallel_with(&full, true, cfg, sink, threads, SIZES),
+        _ => parallel_with(trace, false, cfg, sink, threads, SIZES),
+    }
+    .map(|r| r.events)
 }
 
 /// What a parallel replay did.

@@ -295,6 +295,11 @@ impl<'a> TraceColumns<'a> {
         self.full
     }
 
+    /// The same trace without its capacity columns, when every capacity is 1024.
+    pub fn at_full_capacity(&self) -> Option<FullCapacityColumns<'a>> {
+        self.full.then_some(FullCapacityColumns { dur_ns: self.dur_ns, state: self.state, running: self.running })
+    }
+
     /// The sum of the durations (ns).
     pub fn total_ns(&self) -> u64 {
         self.total_ns
@@ -321,6 +326,40 @@ impl Segments for TraceColumns<'_> {
             cpu_cap: self.cpu_cap.get(i).copied().unwrap_or(full) as u32,
             freq_cap: self.freq_cap.get(i).copied().unwrap_or(full) as u32,
         }
+    }
+}
+
+/// The durations and states of checked [`TraceColumns`] whose capacities are all 1024
+/// ([`TraceColumns::at_full_capacity`]): every segment reads as 1024/1024 without
+/// touching the capacity columns.
+#[derive(Debug, Clone, Copy)]
+pub struct FullCapacityColumns<'a> {
+    dur_ns: &'a [i64],
+    state: &'a [u8],
+    running: (u128, u64),
+}
+
+impl Segments for FullCapacityColumns<'_> {
+    #[inline]
+    fn len(&self) -> usize {
+        self.dur_ns.len()
+    }
+    fn dur_sum(&self, range: std::ops::Range<usize>) -> u64 {
+        self.dur_ns.get(range).unwrap_or(&[]).iter().fold(0u64, |t, &d| t.wrapping_add(d as u64))
+    }
+    fn running(&self) -> (u128, u64) {
+        self.running
+    }
+    #[inline]
+    fn get(&self, i: usize) -> Segment {
+        // the letters were checked: anything but R or W is S
+        let state = match self.state.get(i).copied() {
+            Some(b'R') => State::Run,
+            Some(b'W') => State::Wait,
+            _ => State::Sleep,
+        };
+        let full = SCHED_CAPACITY_SCALE as u32;
+        Segment { dur_ns: self.dur_ns.get(i).copied().unwrap_or(1) as u64, state, cpu_cap: full, freq_cap: full }
     }
 }
 

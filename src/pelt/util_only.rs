@@ -285,6 +285,8 @@ pub(crate) fn replay_util<T: Segments + ?Sized, S: Sink<UtilRow> + ?Sized>(
     }
 }
 
+// Kept out of its callers: inlined into a large one, the hot loop loses registers.
+#[inline(never)]
 fn replay_util_with<T: Segments + ?Sized, M: UtilModel, S: Sink<UtilRow> + ?Sized>(
     trace: &T,
     cpu: &mut M,
