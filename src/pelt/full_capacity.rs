@@ -28,29 +28,36 @@ pub fn fits(total_ns: u64) -> bool {
     total_ns < MAX_FULL_CAPACITY_NS
 }
 
-/// The CPU as the task's util_avg sees it at full capacity: the task clock, the util
-/// signal and the task's queue flags.
+/// The CPU as the task's util_avg sees it at full capacity: the task clock and the util
+/// signal.
+///
+/// The task's queue flags are not kept: each event of [`super::sequence`] comes from
+/// one state, so whether the task was running at its update is known at the call —
+/// `wake` (from S: dequeued) and `pick` (from W, S or the fork: queued, not current)
+/// update a task that was not running; `tick`, `preempt` and `sleep` one that was (R).
+/// The flags also follow from the last segment's state, which [`super::sequence::Cursor`]
+/// keeps, so two equal (model, cursor) pairs still replay identically.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct FullCapCpu {
     clock_task: u64,
     sa: UtilSignal,
     init_util: u64,
-    on_rq: bool,
-    curr: bool,
 }
 
 impl FullCapCpu {
-    /// `update_rq_clock`: the task clock never goes backwards.
+    /// `update_rq_clock`, then `update_load_avg` of the task, which was `running`.
     #[inline(always)]
-    fn clock(&mut self, now: u64) {
-        self.clock_task = self.clock_task.max(now);
+    fn update(&mut self, now: u64, running: bool) {
+        self.clock(now);
+        self.sa.update(self.clock_task, running);
     }
 
-    /// `update_load_avg` of the task at the current clock.
+    /// `update_rq_clock`: the sequencer's times never go backwards (a later event never
+    /// has an earlier time), so the clock is set.
     #[inline(always)]
-    fn update(&mut self) {
-        let running = self.on_rq && self.curr;
-        self.sa.update(self.clock_task, running);
+    fn clock(&mut self, now: u64) {
+        debug_assert!(now >= self.clock_task);
+        self.clock_task = now;
     }
 }
 
@@ -60,7 +67,7 @@ impl UtilModel for FullCapCpu {
             Init::Kernel => SCHED_CAPACITY_SCALE / 2,
             Init::Zero => 0,
         };
-        FullCapCpu { clock_task: cfg.start_ns, sa: UtilSignal::default(), init_util, on_rq: false, curr: false }
+        FullCapCpu { clock_task: cfg.start_ns, sa: UtilSignal::default(), init_util }
     }
 
     fn guess_after_sleep(cfg: &Config, slept_at: u64, _cpu_cap: u64, _freq_cap: u64) -> Self {
@@ -99,42 +106,31 @@ impl Model for FullCapCpu {
         self.sa.update(self.clock_task, false);
         self.sa.util_avg = self.init_util;
         self.sa.util_sum = self.init_util.wrapping_mul(u64::from(pelt_divider_of(self.sa.period_contrib))) as u32;
-        self.on_rq = true;
     }
 
     #[inline(always)]
     fn wake(&mut self, now: u64) {
-        self.clock(now);
-        self.update();
-        self.on_rq = true;
+        self.update(now, false);
     }
 
     #[inline(always)]
     fn pick(&mut self, now: u64) {
-        self.clock(now);
-        self.update();
-        self.curr = true;
+        self.update(now, false);
     }
 
     #[inline(always)]
     fn tick(&mut self, now: u64) {
-        self.clock(now);
-        self.update();
+        self.update(now, true);
     }
 
     #[inline(always)]
     fn preempt(&mut self, now: u64) {
-        self.clock(now);
-        self.update();
-        self.curr = false;
+        self.update(now, true);
     }
 
     #[inline(always)]
     fn sleep(&mut self, now: u64) {
-        self.clock(now);
-        self.update();
-        self.on_rq = false;
-        self.curr = false;
+        self.update(now, true);
     }
 
     #[inline(always)]

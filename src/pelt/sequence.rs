@@ -70,6 +70,29 @@ impl<M: ?Sized, F: FnMut(&M, u64, Event, u64, State) -> Result<()>> Emit<M> for 
     }
 }
 
+/// The number of the transition from `prev` (None before the first segment) to `state`:
+/// `prev * 3 + state` with None as 3.
+#[inline(always)]
+const fn transition(prev: Option<State>, state: State) -> u8 {
+    let p = match prev {
+        Some(p) => p as u8,
+        None => 3,
+    };
+    p * 3 + state as u8
+}
+
+const NONE_R: u8 = transition(None, State::Run);
+const NONE_W: u8 = transition(None, State::Wait);
+const NONE_S: u8 = transition(None, State::Sleep);
+const R_R: u8 = transition(Some(State::Run), State::Run);
+const R_W: u8 = transition(Some(State::Run), State::Wait);
+const R_S: u8 = transition(Some(State::Run), State::Sleep);
+const W_R: u8 = transition(Some(State::Wait), State::Run);
+const W_W: u8 = transition(Some(State::Wait), State::Wait);
+const S_R: u8 = transition(Some(State::Sleep), State::Run);
+const S_W: u8 = transition(Some(State::Sleep), State::Wait);
+const S_S: u8 = transition(Some(State::Sleep), State::Sleep);
+
 /// Where a replay stands between two segments: the time, the state of the last
 /// segment and the next tick. Together with the model's state it decides everything that
 /// follows, which is what lets a replay be split at a segment boundary and checked
@@ -103,26 +126,28 @@ impl Cursor {
         E: Emit<M>,
     {
         let t = self.t;
-        match (self.prev, seg.state) {
-            (None, State::Run) | (Some(State::Wait), State::Run) => {
+        // one jump on the transition's number (matching on the pair tested it arm by arm)
+        match transition(self.prev, seg.state) {
+            NONE_R | W_R => {
                 model.pick(t);
                 emit.emit(model, t, Event::Run, i, State::Run)?;
             }
-            (None, _) => model.other_runs(),
-            (Some(p), s) if p == s => {
+            NONE_W | NONE_S => model.other_runs(),
+            R_R | W_W | S_S => {
                 if (u64::from(seg.cpu_cap), u64::from(seg.freq_cap)) != model.capacities() {
                     model.update_rq_clock(t);
                 }
             }
-            (Some(State::Run), State::Wait) => {
+            R_W => {
                 model.preempt(t);
                 emit.emit(model, t, Event::Preempt, i, State::Wait)?;
             }
-            (Some(State::Run), State::Sleep) => {
+            R_S => {
                 model.sleep(t);
                 emit.emit(model, t, Event::Sleep, i, State::Sleep)?;
             }
-            (Some(State::Sleep), s) => {
+            S_R | S_W => {
+                let s = seg.state;
                 emit.emit(model, t, Event::WakePre, i, State::Sleep)?;
                 model.wake(t);
                 if s == State::Wait {
@@ -135,12 +160,13 @@ impl Cursor {
                 }
             }
             // W -> S is refused by validate().
-            (Some(p), s) => {
-                return Err(Error::domain(format!("segment {i}: impossible transition {} -> {}", p.letter(), s.letter())))
+            _ => {
+                let p = self.prev.map_or('-', State::letter);
+                return Err(Error::domain(format!("segment {i}: impossible transition {p} -> {}", seg.state.letter())));
             }
         }
         model.set_capacities(u64::from(seg.cpu_cap), u64::from(seg.freq_cap));
-        let end = t.saturating_add(seg.dur_ns); // bounded by validate()
+        let end = t.wrapping_add(seg.dur_ns); // < 2^63: start_ns and the total are each < 2^62 (validate(), Config::check)
         if seg.state == State::Run {
             while self.next_tick <= end {
                 model.tick(self.next_tick);
@@ -179,9 +205,7 @@ where
     let mut cur = Cursor::at(start_ns, None, tick_ns);
     model.fork();
     ev.emit(model, start_ns, Event::Fork, 0, State::Sleep)?;
-    for i in 0..trace.len() {
-        cur.segment(i as u64, &trace.get(i), model, &mut ev)?;
-    }
+    trace.each(0..trace.len(), |i, seg| cur.segment(i as u64, &seg, model, &mut ev))?;
     model.update_rq_clock(cur.t);
     ev.emit(model, cur.t, Event::End, trace.len() as u64, cur.prev.unwrap_or(State::Sleep))?;
     Ok(ev.n)

@@ -295,9 +295,7 @@ fn replay_first<M: UtilModel, T: Segments + ?Sized, S: Sink<UtilRow>>(
     cpu.fork();
     let mut emit = ToSink::new(sink);
     emit.emit(&cpu, cfg.start_ns, Event::Fork, 0, State::Sleep)?;
-    for i in a..b {
-        cur.segment(i as u64, &trace.get(i), &mut cpu, &mut emit)?;
-    }
+    trace.each(a..b, |i, seg| cur.segment(i as u64, &seg, &mut cpu, &mut emit))?;
     Ok((cpu, cur, emit.events))
 }
 
@@ -321,12 +319,13 @@ fn replay_guess<M: UtilModel, T: Segments + ?Sized, S: Sink<UtilRow>>(
     let mut cur = Cursor::at(t0, Some(State::Sleep), cfg.tick_ns);
     let mut checkpoints = Vec::with_capacity(checkpoints_max.min(b - a));
     let mut emit = ToSink::new(store);
-    for k in 0..b - a {
-        cur.segment((a + k) as u64, &trace.get(a + k), &mut cpu, &mut emit)?;
-        if k < checkpoints_max {
-            checkpoints.push((cpu, cur));
-        }
-    }
+    let recorded = (a + checkpoints_max).min(b);
+    trace.each(a..recorded, |i, seg| {
+        cur.segment(i as u64, &seg, &mut cpu, &mut emit)?;
+        checkpoints.push((cpu, cur));
+        Ok(())
+    })?;
+    trace.each(recorded..b, |i, seg| cur.segment(i as u64, &seg, &mut cpu, &mut emit))?;
     Ok(Guess { checkpoints, last: (cpu, cur), events: emit.events })
 }
 

@@ -172,6 +172,16 @@ pub trait Segments: Sync {
     fn dur_sum(&self, range: std::ops::Range<usize>) -> u64 {
         range.fold(0u64, |t, i| t.wrapping_add(self.get(i).dur_ns))
     }
+    /// Call `f(i, segment i)` for each `i` in `range` (clamped to the trace), in order,
+    /// stopping at the first error. The replay's loop: an implementation walks its
+    /// storage directly, without a bounds check per segment.
+    #[inline]
+    fn each<F: FnMut(usize, Segment) -> crate::Result<()>>(&self, range: std::ops::Range<usize>, mut f: F) -> crate::Result<()> {
+        for i in range.start..range.end.min(self.len()) {
+            f(i, self.get(i))?;
+        }
+        Ok(())
+    }
     /// (total duration, count) of the running (`R`) segments.
     fn running(&self) -> (u128, u64) {
         (0..self.len()).fold((0u128, 0u64), |(ns, n), i| {
@@ -190,6 +200,15 @@ impl Segments for [Segment] {
     #[inline]
     fn get(&self, i: usize) -> Segment {
         <[Segment]>::get(self, i).copied().unwrap_or(Segment { dur_ns: 1, state: State::Run, cpu_cap: 1024, freq_cap: 1024 })
+    }
+    #[inline]
+    fn each<F: FnMut(usize, Segment) -> crate::Result<()>>(&self, range: std::ops::Range<usize>, mut f: F) -> crate::Result<()> {
+        let end = range.end.min(self.len());
+        let start = range.start.min(end);
+        for (k, s) in self.get(start..end).unwrap_or(&[]).iter().enumerate() {
+            f(start + k, *s)?;
+        }
+        Ok(())
     }
 }
 
@@ -352,15 +371,32 @@ impl Segments for FullCapacityColumns<'_> {
     }
     #[inline]
     fn get(&self, i: usize) -> Segment {
-        // the letters were checked: anything but R or W is S
-        let state = match self.state.get(i).copied() {
-            Some(b'R') => State::Run,
-            Some(b'W') => State::Wait,
-            _ => State::Sleep,
-        };
-        let full = SCHED_CAPACITY_SCALE as u32;
-        Segment { dur_ns: self.dur_ns.get(i).copied().unwrap_or(1) as u64, state, cpu_cap: full, freq_cap: full }
+        full_capacity_segment(self.dur_ns.get(i).copied().unwrap_or(1), self.state.get(i).copied().unwrap_or(b'R'))
     }
+    #[inline]
+    fn each<F: FnMut(usize, Segment) -> crate::Result<()>>(&self, range: std::ops::Range<usize>, mut f: F) -> crate::Result<()> {
+        let end = range.end.min(self.len());
+        let start = range.start.min(end);
+        let dur = self.dur_ns.get(start..end).unwrap_or(&[]);
+        let state = self.state.get(start..end).unwrap_or(&[]);
+        for (k, (&d, &b)) in dur.iter().zip(state).enumerate() {
+            f(start + k, full_capacity_segment(d, b))?;
+        }
+        Ok(())
+    }
+}
+
+/// A segment of checked full-capacity columns: the letters were checked, so anything
+/// but R or W is S.
+#[inline(always)]
+fn full_capacity_segment(dur_ns: i64, state: u8) -> Segment {
+    let state = match state {
+        b'R' => State::Run,
+        b'W' => State::Wait,
+        _ => State::Sleep,
+    };
+    let full = SCHED_CAPACITY_SCALE as u32;
+    Segment { dur_ns: dur_ns as u64, state, cpu_cap: full, freq_cap: full }
 }
 
 /// Build a trace from columns (e.g. a DataFrame's): `state` holds ASCII letters
