@@ -369,8 +369,8 @@ impl UtilSignal {
             Some(&c2) => {
                 let inv = u64::from(RUNNABLE_AVG_YN_INV[(periods % LOAD_AVG_PERIOD) as usize]);
                 let shift = periods / LOAD_AVG_PERIOD;
-                let decayed = ((u64::from(self.util_sum) >> shift) * inv >> 32) as u32;
-                let c1 = ((u64::from(1024u32.wrapping_sub(self.period_contrib)) >> shift) * inv >> 32) as u32;
+                let decayed = (((u64::from(self.util_sum) >> shift) * inv) >> 32) as u32;
+                let c1 = (((u64::from(1024u32.wrapping_sub(self.period_contrib)) >> shift) * inv) >> 32) as u32;
                 (decayed, c1.wrapping_add(c2).wrapping_add(d3))
             }
             // beyond 32*63 periods everything decays to 0
@@ -391,7 +391,7 @@ static FULL_PERIODS: [u32; (LOAD_AVG_PERIOD * 63 + 1) as usize] = {
     let mut p = 0;
     while p < t.len() {
         let inv = RUNNABLE_AVG_YN_INV[p % 32] as u64;
-        let decayed = ((LOAD_AVG_MAX as u64 >> (p / 32)) * inv >> 32) as u32;
+        let decayed = (((LOAD_AVG_MAX as u64 >> (p / 32)) * inv) >> 32) as u32;
         t[p] = LOAD_AVG_MAX.wrapping_sub(decayed).wrapping_sub(1024);
         p += 1;
     }

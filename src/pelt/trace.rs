@@ -285,28 +285,44 @@ impl<'a> TraceColumns<'a> {
     /// When valid: `Some((whether every capacity is 1024, total duration, running
     /// (duration, count)))`.
     fn quick_check(&self) -> Option<(bool, u64, (u128, u64))> {
-        let full = SCHED_CAPACITY_SCALE as i64;
-        // (in range, all 1024) of a capacity column, in one pass
-        let caps = |v: &[i64]| v.iter().fold((true, true), |(ok, all), &c| (ok & (c >= 1) & (c <= full), all & (c == full)));
-        // each duration <= MAX_TRACE_NS < 2^62: no u64 overflow before 4 of them exceed it,
-        // so a running sum checked at every step is exact (and so is the running time)
-        let mut total: u64 = 0;
-        let mut durs_ok = true;
+        // Written as bit operations and sums that the compiler turns into SIMD even for
+        // baseline x86-64 (SSE2 has no 64-bit compare): a value v is in 1..=2^k exactly
+        // when (v - 1) has no bit at or above k.
+        let full = SCHED_CAPACITY_SCALE;
+        // (out-of-range bits, bits different from 1024) of a capacity column, in one pass
+        let caps = |v: &[i64]| {
+            v.iter().fold((0u64, 0u64), |(bad, not_full), &c| (bad | ((c as u64).wrapping_sub(1) & !(full - 1)), not_full | (c as u64 ^ full)))
+        };
+        // Each duration in 1..=2^62 (checked by its bits), the total summed exactly as
+        // 32-bit halves (no overflow below 2^32 segments) and compared once: with every
+        // duration > 0 the running total only grows, so it stays within MAX_TRACE_NS at
+        // every step exactly when it ends within it.
+        if self.dur_ns.len() >= 1 << 32 {
+            return None;
+        }
+        let (mut bad_dur, mut hi, mut lo) = (0u64, 0u64, 0u64);
+        for &d in self.dur_ns {
+            bad_dur |= (d as u64).wrapping_sub(1) >> 62;
+            hi += d as u64 >> 32;
+            lo += d as u64 & 0xffff_ffff;
+        }
+        let total = (u128::from(hi) << 32) + u128::from(lo);
+        let durs_ok = bad_dur == 0 && total <= u128::from(MAX_TRACE_NS);
+        // the running time (only used when everything is valid: then it fits)
         let (mut run_ns, mut runs) = (0u64, 0u64);
         for (&d, &b) in self.dur_ns.iter().zip(self.state) {
-            total = total.wrapping_add(d as u64);
-            durs_ok &= (d > 0) & (d as u64 <= MAX_TRACE_NS) & (total <= MAX_TRACE_NS);
             let run = u64::from(b == b'R');
-            run_ns = run_ns.wrapping_add(d as u64 * run);
+            run_ns = run_ns.wrapping_add(d as u64 & run.wrapping_neg());
             runs += run;
         }
-        let letter = |b: u8| (b == b'R') | (b == b'W') | (b == b'S');
-        let states_ok = self.state.iter().fold(true, |ok, &b| ok & letter(b));
-        let no_w_to_s = self.state.iter().zip(self.state.iter().skip(1)).fold(true, |ok, (&a, &b)| ok & !((a == b'W') & (b == b'S')));
+        let not_letter = |b: u8| u8::from((b != b'R') & (b != b'W') & (b != b'S'));
+        let states_ok = self.state.iter().fold(0u8, |bad, &b| bad | not_letter(b)) == 0;
+        let w_to_s = |(&a, &b): (&u8, &u8)| u8::from((a == b'W') & (b == b'S'));
+        let no_w_to_s = self.state.iter().zip(self.state.iter().skip(1)).fold(0u8, |bad, p| bad | w_to_s(p)) == 0;
         let first_ok = self.state.first().is_some_and(|&b| b != b'S');
-        let ((cpu_ok, cpu_full), (freq_ok, freq_full)) = (caps(self.cpu_cap), caps(self.freq_cap));
-        (durs_ok && cpu_ok && freq_ok && states_ok && no_w_to_s && first_ok)
-            .then_some((cpu_full && freq_full, total, (u128::from(run_ns), runs)))
+        let ((cpu_bad, cpu_not_full), (freq_bad, freq_not_full)) = (caps(self.cpu_cap), caps(self.freq_cap));
+        (durs_ok && cpu_bad == 0 && freq_bad == 0 && states_ok && no_w_to_s && first_ok)
+            .then_some((cpu_not_full == 0 && freq_not_full == 0, total as u64, (u128::from(run_ns), runs)))
     }
 
     /// Whether every capacity is 1024.
