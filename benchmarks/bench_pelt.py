@@ -30,27 +30,32 @@ segments/s and events (output rows)/s for each, the ratio LISA time / schedlab t
 ``--lisa-segments`` times LISA on a prefix and scales linearly (its cost is per row);
 by default LISA runs on the whole trace.
 
-Recorded 2026-11-30 (2-core AMD EPYC VM, pandas 3.1.1, lisa-linux 3.1.0 loaded
-standalone, OPENBLAS_NUM_THREADS=1; 1,000,000 segments -> 2,762,196 events), three runs
-within an hour — the VM's speed drifts, and LISA's pandas code drifts more than ours:
+Recorded 2026-11-30, second session (2-core AMD EPYC VM, pandas 3.1.1, lisa-linux 3.1.0
+loaded standalone, OPENBLAS_NUM_THREADS=1; 1,000,000 segments -> 2,762,196 events), six
+runs within an hour — the VM's speed drifts, and LISA's pandas code drifts more than ours:
 
-    schedlab simulate -> DataFrame      0.474 s / 0.444 s / 0.458 s  (28 columns, every event)
-    schedlab simulate, LISA's output    0.035 s / 0.034 s / 0.037 s  (util-only, 2 threads)
-      the same on 1 thread              0.054 s / 0.043 s / 0.040 s
-    schedlab simulate_csv -> bytes      1.743 s / 1.818 s / 1.745 s  (449 MB)
-    LISA simulate_pelt                 19.280 s /27.582 s /19.681 s
-    ratio, LISA's output: 546x / 805x / 531x on 2 threads, 357x / 648x / 490x on 1 thread;
-    full DataFrame 41x / 62x / 43x  -- the 1000x target is NOT met
+    schedlab simulate -> DataFrame      0.45-0.61 s  (28 columns, every event)
+    schedlab simulate, LISA's output    0.021-0.023 s  (util-only, 2 threads)
+      the same on 1 thread              0.024-0.035 s
+    schedlab simulate_csv -> bytes      1.9-2.8 s  (449 MB)
+    LISA simulate_pelt                  22.2-30.4 s
+    ratio, LISA's output, 2 threads: 1063x, 1092x, 976x, 1364x, 1393x, 1420x
+      (1 thread: 865x, 766x, 915x, 923x, 839x, 1166x); full DataFrame 39-61x
     LISA - kernel util_avg at 500,000 sleeps: mean +0.50, max |err| 18.2
+
+The >= 1000x target is met in five of the six runs on 2 threads, with a thin margin:
+LISA's time moves by a third with the VM's phase, ours by a tenth.
 
 "LISA's output" (``columns=["t_ns", "p_util_avg"]``) takes the util-only replay
 (src/pelt/util_only.rs: only the task's util signal and the rq clocks, the same values
-as the full replay) split across threads by speculation (src/pelt/speculate.rs). The
-Rust core alone (``cargo run --release --example pelt_speed count``, rows not
-materialised) replays the trace in ~0.025 s on one thread for the util-only model
-(~0.06 s for the full model); the rest is reading the columns and writing the output
-arrays (page faults are costly on this VM), and a second thread gains 1.1-1.6x here,
-not 2x (the guessed part also records checkpoints; the VM's vCPUs are not idle cores).
+as the full replay); a trace whose capacities are all 1024, like this one, uses the
+full-capacity model of src/pelt/full_capacity.rs (the PELT clock is the task clock),
+split across threads by speculation (src/pelt/speculate.rs). The Rust core alone
+(``cargo run --release --example pelt_speed util``, rows not materialised) replays the
+trace in 0.017-0.027 s on one thread with the full-capacity model and 0.041-0.048 s with
+the general one; in pelt.simulate the rest is checking the columns (~1.5 ms) and writing
+the output arrays. A second thread gains 1.1-1.5x here, not 2x: two busy threads each
+run slower on this VM's vCPUs than one alone, in some phases.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@
 //! - [`sequence`]: the kernel events a trace produces, in order, for any [`sequence::Model`].
 //! - [`driver`]: the single-task, single-CPU event driver ([`driver::simulate`]).
 //! - [`util_only`]: the same replay keeping only the task's util_avg side (a third of the work).
+//! - [`full_capacity`]: [`util_only`]'s model when every capacity is 1024 (the PELT clock is the task clock).
 //! - [`speculate`]: [`util_only`] split across threads by speculation, verified exactly.
 //! - [`row`]: the per-event rows, their columns and the golden-identical CSV writer.
 //! - [`ftrace`]: a task's trace from `sched_switch`/`sched_wakeup` text.
