@@ -1,4 +1,4 @@
-//! The util-only model ([`super::util_only::UtilCpu`]) for a trace whose capacities are
+//! The util-only model (`UtilCpu` of [`super::util_only`]) for a trace whose capacities are
 //! all 1024 — the common case of a task replayed on a big core at its top frequency.
 //!
 //! At full capacity the PELT clock is the task clock: `update_rq_clock_pelt` scales a
@@ -7,7 +7,7 @@
 //! trace's total time), and `update_idle_rq_clock_pelt` adds `clock_task - clock_pelt =
 //! 0` to the lost idle time. So `rq_clock_pelt` is `clock_task`, `lost_idle_time`
 //! stays 0, and the model keeps only the task clock and the task's util signal. Every
-//! row equals [`super::util_only::UtilCpu`]'s (tests below and
+//! row equals `UtilCpu` of [`super::util_only`]'s (tests below and
 //! `tests/test_pelt_util_only.py` compare them).
 
 use super::consts::SCHED_CAPACITY_SCALE;
