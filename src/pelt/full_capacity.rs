@@ -22,7 +22,7 @@ use super::util_only::{UtilModel, UtilRow};
 /// scaled by 1024 wraps, so the PELT clock equals the task clock.
 pub const MAX_FULL_CAPACITY_NS: u64 = 1 << 54;
 
-/// Whether a trace of `total_ns` whose capacities are all 1024 can use [`FullCapCpu`].
+/// Whether a trace of `total_ns` whose capacities are all 1024 can use this module's model.
 #[inline]
 pub fn fits(total_ns: u64) -> bool {
     total_ns < MAX_FULL_CAPACITY_NS
