@@ -56,6 +56,21 @@ def test_same_as_full_replay_on_random_traces(full_capacity, events):
         pd.testing.assert_frame_equal(lean, full)
 
 
+def test_full_capacity_trace_longer_than_2_54_ns_keeps_the_exact_clock():
+    """At full capacity the util-only replay takes the PELT clock to be the task clock,
+    which holds while no busy delta reaches 2^54 ns (cap_scale's delta << 10 wraps there,
+    in the kernel as here). A 2^55 ns preempted stretch must keep the wrapped clock of
+    the full replay."""
+    tr = {"dur_ns": np.array([5_000_000, 2**55, 5_000_000, 3_000_000], dtype=np.int64),
+          "state": np.frombuffer(b"RWRS", dtype=np.uint8).copy(),
+          "cpu_cap": np.full(4, 1024, dtype=np.int64), "freq_cap": np.full(4, 1024, dtype=np.int64)}
+    full = pelt.simulate(tr)[UTIL]
+    lean = pelt.simulate(tr, columns=UTIL)
+    pd.testing.assert_frame_equal(lean, full)
+    # the wrap is really there: the PELT clock is not the task clock after the W stretch
+    assert (full["clock_pelt"] != full["clock_task"]).any()
+
+
 @pytest.mark.parametrize("threads", ["1", "2", "3"])
 def test_long_trace_split_across_threads_is_exact(monkeypatch, threads):
     """Long enough (240k segments) to be split into parts replayed at the same time from
