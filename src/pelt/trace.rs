@@ -403,17 +403,22 @@ impl Segments for FullCapacityColumns<'_> {
 }
 
 /// A segment of checked full-capacity columns: the letters were checked, so anything
-/// but R or W is S.
+/// but R or W is S (one table load, not a chain of compares).
 #[inline(always)]
 fn full_capacity_segment(dur_ns: i64, state: u8) -> Segment {
-    let state = match state {
-        b'R' => State::Run,
-        b'W' => State::Wait,
-        _ => State::Sleep,
-    };
     let full = SCHED_CAPACITY_SCALE as u32;
+    let state = CHECKED_STATE.get(usize::from(state)).copied().unwrap_or(State::Sleep); // (a u8 is always in 0..256)
     Segment { dur_ns: dur_ns as u64, state, cpu_cap: full, freq_cap: full }
 }
+
+/// The state of each byte of a checked state column: R, W, and S for the rest.
+#[allow(clippy::indexing_slicing)] // evaluated at compile time: an index out of range would not compile
+static CHECKED_STATE: [State; 256] = {
+    let mut t = [State::Sleep; 256];
+    t[b'R' as usize] = State::Run;
+    t[b'W' as usize] = State::Wait;
+    t
+};
 
 /// Build a trace from columns (e.g. a DataFrame's): `state` holds ASCII letters
 /// (`b'R'`, `b'W'`, `b'S'`); `cpu_cap`/`freq_cap` may be empty for 1024. The result is
