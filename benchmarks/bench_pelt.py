@@ -31,20 +31,22 @@ segments/s and events (output rows)/s for each, the ratio LISA time / schedlab t
 by default LISA runs on the whole trace.
 
 Recorded 2026-11-30, second session (2-core AMD EPYC VM, pandas 3.1.1, lisa-linux 3.1.0
-loaded standalone, OPENBLAS_NUM_THREADS=1; 1,000,000 segments -> 2,762,196 events), six
-runs within an hour — the VM's speed drifts, and LISA's pandas code drifts more than ours:
+loaded standalone, OPENBLAS_NUM_THREADS=1; 1,000,000 segments -> 2,762,196 events). The
+VM's speed drifts, and LISA's pandas code drifts more than ours. Three runs at the final
+code (a5e9709), after six during the session's last changes:
 
-    schedlab simulate -> DataFrame      0.45-0.61 s  (28 columns, every event)
-    schedlab simulate, LISA's output    0.021-0.023 s  (util-only, 2 threads)
-      the same on 1 thread              0.024-0.035 s
-    schedlab simulate_csv -> bytes      1.9-2.8 s  (449 MB)
-    LISA simulate_pelt                  22.2-30.4 s
-    ratio, LISA's output, 2 threads: 1063x, 1092x, 976x, 1364x, 1393x, 1420x
-      (1 thread: 865x, 766x, 915x, 923x, 839x, 1166x); full DataFrame 39-61x
+    schedlab simulate -> DataFrame      0.48-0.60 s  (28 columns, every event)
+    schedlab simulate, LISA's output    0.021 s      (util-only, 2 threads)
+      the same on 1 thread              0.027-0.033 s
+    schedlab simulate_csv -> bytes      2.2-2.6 s  (449 MB)
+    LISA simulate_pelt                  25.2-27.3 s
+    ratio, LISA's output, 2 threads: 1174x, 1229x, 1295x (1 thread: 921x, 819x, 814x)
+      earlier six: 1063x, 1092x, 976x, 1364x, 1393x, 1420x (1 thread: 766-1166x)
+    full DataFrame 39-61x
     LISA - kernel util_avg at 500,000 sleeps: mean +0.50, max |err| 18.2
 
-The >= 1000x target is met in five of the six runs on 2 threads, with a thin margin:
-LISA's time moves by a third with the VM's phase, ours by a tenth.
+The >= 1000x target is met on 2 threads in eight of the nine runs, with a thin margin
+(LISA's time moves by a third with the VM's phase, ours by a tenth); not on 1 thread.
 
 "LISA's output" (``columns=["t_ns", "p_util_avg"]``) takes the util-only replay
 (src/pelt/util_only.rs: only the task's util signal and the rq clocks, the same values
