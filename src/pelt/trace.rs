@@ -325,11 +325,6 @@ impl<'a> TraceColumns<'a> {
             .then_some((cpu_not_full == 0 && freq_not_full == 0, total as u64, (u128::from(run_ns), runs)))
     }
 
-    /// Whether every capacity is 1024.
-    pub fn full_capacity(&self) -> bool {
-        self.full
-    }
-
     /// The same trace without its capacity columns, when every capacity is 1024.
     pub fn at_full_capacity(&self) -> Option<FullCapacityColumns<'a>> {
         self.full.then_some(FullCapacityColumns { dur_ns: self.dur_ns, state: self.state, running: self.running })
@@ -347,7 +342,7 @@ impl Segments for TraceColumns<'_> {
         self.dur_ns.len()
     }
     fn dur_sum(&self, range: std::ops::Range<usize>) -> u64 {
-        self.dur_ns.get(range).unwrap_or(&[]).iter().fold(0u64, |t, &d| t.wrapping_add(d as u64))
+        column_sum(self.dur_ns, range)
     }
     fn running(&self) -> (u128, u64) {
         self.running
@@ -362,6 +357,11 @@ impl Segments for TraceColumns<'_> {
             freq_cap: self.freq_cap.get(i).copied().unwrap_or(full) as u32,
         }
     }
+}
+
+/// [`Segments::dur_sum`] of a duration column read in place.
+fn column_sum(dur_ns: &[i64], range: std::ops::Range<usize>) -> u64 {
+    dur_ns.get(range).unwrap_or(&[]).iter().fold(0u64, |t, &d| t.wrapping_add(d as u64))
 }
 
 /// The durations and states of checked [`TraceColumns`] whose capacities are all 1024
@@ -380,7 +380,7 @@ impl Segments for FullCapacityColumns<'_> {
         self.dur_ns.len()
     }
     fn dur_sum(&self, range: std::ops::Range<usize>) -> u64 {
-        self.dur_ns.get(range).unwrap_or(&[]).iter().fold(0u64, |t, &d| t.wrapping_add(d as u64))
+        column_sum(self.dur_ns, range)
     }
     fn running(&self) -> (u128, u64) {
         self.running
@@ -589,7 +589,7 @@ mod tests {
             assert_eq!(cols.dur_sum(r.clone()), dur[r].iter().sum::<i64>() as u64);
         }
         assert_eq!(cols.total_ns(), dur.iter().sum::<i64>() as u64);
-        assert!(!cols.full_capacity());
+        assert!(cols.at_full_capacity().is_none());
     }
 
     #[test]
