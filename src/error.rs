@@ -25,7 +25,11 @@ impl fmt::Display for Location {
             wrote = true;
         }
         if let Some(l) = self.line {
-            if wrote { write!(f, ":{l}")? } else { write!(f, "line {l}")? }
+            if wrote {
+                write!(f, ":{l}")?
+            } else {
+                write!(f, "line {l}")?
+            }
             wrote = true;
         }
         if let Some(c) = &self.column {
@@ -58,16 +62,17 @@ pub enum Error {
 
 fn fmt_loc(loc: &Location) -> String {
     let s = loc.to_string();
-    if s.is_empty() { s } else { format!("{s}: ") }
+    if s.is_empty() {
+        s
+    } else {
+        format!("{s}: ")
+    }
 }
 
 impl Error {
     /// A parse error at `path`, 1-based `line`, with a message saying what was expected.
     pub fn parse(path: Option<&str>, line: Option<usize>, msg: impl Into<String>) -> Self {
-        Error::Parse {
-            loc: Location { path: path.map(str::to_owned), line, column: None },
-            msg: msg.into(),
-        }
+        Error::Parse { loc: Location { path: path.map(str::to_owned), line, column: None }, msg: msg.into() }
     }
 
     /// A parse error that also names the column (field) at fault.

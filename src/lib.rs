@@ -24,12 +24,12 @@ pub mod batch;
 pub mod error;
 pub mod idle;
 pub mod lkp;
+pub mod mmtests;
+pub mod order;
 pub mod parallel;
 pub mod pelt;
 pub mod stats;
 pub mod table;
-pub mod mmtests;
-pub mod order;
 
 #[cfg(feature = "python")]
 pub mod python;

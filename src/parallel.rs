@@ -99,10 +99,9 @@ mod tests {
 
     #[test]
     fn install_bounds_the_thread_count() {
-        let seen = install(Some(2), || {
-            (0..64).into_par_iter().map(|_| rayon::current_num_threads()).max().unwrap_or(0)
-        })
-        .unwrap();
+        let seen =
+            install(Some(2), || (0..64).into_par_iter().map(|_| rayon::current_num_threads()).max().unwrap_or(0))
+                .unwrap();
         assert_eq!(seen, 2);
         let one = install(Some(1), rayon::current_num_threads).unwrap();
         assert_eq!(one, 1);

@@ -17,7 +17,8 @@ fn data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
 }
 
-const A: &str = "lkp/golden/scenario_a_raw/unixbench/performance-30s-1-execl/lkp-ivb-d04/debian-x86_64.cgz/x86_64-rhel/gcc-7";
+const A: &str =
+    "lkp/golden/scenario_a_raw/unixbench/performance-30s-1-execl/lkp-ivb-d04/debian-x86_64.cgz/x86_64-rhel/gcc-7";
 const BASE_A: &str = "a07630b8b2c16f82a2d7b5ecfa4a1c0a8e0c5a01";
 const HEAD_A: &str = "d519329f72a6f36bc4f2b85452aa7c3b0d1e2f3a";
 
@@ -123,9 +124,21 @@ fn mmtests_compare_reads_an_archive_as_the_golden_directory() {
     let opts = |era| CompareOptions { compat: Some(era), ..Default::default() };
     for (dir, era, bench, names, stem) in [
         ("logs-legacy", Era::E2025, "netperf-udp", ["6.8-vanilla", "6.9-patched"].as_slice(), "2025-netperf-udp"),
-        ("logs-legacy", Era::E2024, "hackbench-process-pipes", &["6.8-vanilla", "6.9-patched"], "2024-hackbench-process-pipes"),
+        (
+            "logs-legacy",
+            Era::E2024,
+            "hackbench-process-pipes",
+            &["6.8-vanilla", "6.9-patched"],
+            "2024-hackbench-process-pipes",
+        ),
         ("logs-head", Era::Head, "schbench", &["6.8-vanilla", "6.9-patched"], "head-schbench"),
-        ("logs-2018", Era::E2018, "netperf-tcp", &["4.18.0-vanilla", "4.18.0-teo", "4.18.0-teo-v6+backport"], "2018-netperf-tcp"),
+        (
+            "logs-2018",
+            Era::E2018,
+            "netperf-tcp",
+            &["4.18.0-vanilla", "4.18.0-teo", "4.18.0-teo-v6+backport"],
+            "2018-netperf-tcp",
+        ),
     ] {
         let names: Vec<String> = names.iter().map(|s| s.to_string()).collect();
         let want = std::fs::read_to_string(data().join("mmtests/out").join(format!("{stem}.oracle"))).unwrap();
@@ -271,7 +284,11 @@ fn lkp_baseline_by_commit_prefix_and_aggregates_are_searched() {
 
 #[test]
 fn scans_reduce_to_the_run() {
-    let inputs = [data().join("mmtests/logs-legacy"), data().join("mmtests/logs-head"), data().join("lkp/golden/scenario_a_raw")];
+    let inputs = [
+        data().join("mmtests/logs-legacy"),
+        data().join("mmtests/logs-head"),
+        data().join("lkp/golden/scenario_a_raw"),
+    ];
     let opts = Options { jobs: Some(2), ..Options::new("6.8-vanilla") };
     let want = batch::run(&inputs, &opts).unwrap();
     let outcomes: Vec<Outcome> = inputs

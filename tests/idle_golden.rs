@@ -67,7 +67,8 @@ fn every_governor_golden_is_reproduced() {
         let got = String::from_utf8(out).unwrap();
         let want = std::fs::read_to_string(data().join(name)).unwrap();
         if got != want {
-            failures.push(format!("{name}: {}", first_difference(&want, &got).unwrap_or_else(|| "bytes differ".into())));
+            failures
+                .push(format!("{name}: {}", first_difference(&want, &got).unwrap_or_else(|| "bytes differ".into())));
         }
     }
     assert!(failures.is_empty(), "{} of {} goldens differ:\n{}", failures.len(), names.len(), failures.join("\n"));

@@ -2,8 +2,8 @@
 //! every output reproduced byte for byte.
 
 use schedlab::lkp::compare::{compare_roots, Options};
-use schedlab::lkp::matrix::ResultRoot;
 use schedlab::lkp::comparison::{render_comparison, to_comparison, Test};
+use schedlab::lkp::matrix::ResultRoot;
 use schedlab::lkp::render_text::render;
 use schedlab::table::Comparison;
 use std::path::{Path, PathBuf};

@@ -24,7 +24,8 @@ fn will_it_scale_plot_and_script() {
 
 #[test]
 fn unixbench_plot_of_scenario_a() {
-    let a = golden().join("scenario_a_raw/unixbench/performance-30s-1-execl/lkp-ivb-d04/debian-x86_64.cgz/x86_64-rhel/gcc-7");
+    let a = golden()
+        .join("scenario_a_raw/unixbench/performance-30s-1-execl/lkp-ivb-d04/debian-x86_64.cgz/x86_64-rhel/gcc-7");
     let good = samples(&a.join("a07630b8b2c16f82a2d7b5ecfa4a1c0a8e0c5a01/matrix.json"), "unixbench.score");
     let bad = samples(&a.join("d519329f72a6f36bc4f2b85452aa7c3b0d1e2f3a/matrix.json"), "unixbench.score");
     let want = std::fs::read_to_string(golden().join("out_C_plot_unixbench.txt")).unwrap();

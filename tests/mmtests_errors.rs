@@ -64,7 +64,8 @@ fn garbage_and_truncated_lines_are_skipped_as_mmtests_does() {
     let d = root.join("b/iter-0/sockperf-udp-throughput/logs");
     std::fs::create_dir_all(&d).unwrap();
     // non-UTF-8 bytes, a truncated summary line and a good one
-    std::fs::write(d.join("udp-14-max-1.stdout"), b"\xff\xfe garbage\nsockperf: Summary: BandWidth is 1.0 MBps (12.\n").unwrap();
+    std::fs::write(d.join("udp-14-max-1.stdout"), b"\xff\xfe garbage\nsockperf: Summary: BandWidth is 1.0 MBps (12.\n")
+        .unwrap();
     std::fs::write(d.join("udp-14-max-2.stdout"), b"sockperf: Summary: BandWidth is 1.0 MBps (30 Mbps)\n").unwrap();
     let r = compare(&root, "sockperf-udp-throughput", &names(&["a", "b"]), &opts(Era::E2025)).unwrap();
     // b has the one sample 30: Min = Max = 30, Hmean of a = 2/(1/10 + 1/20) = 13.33
@@ -80,7 +81,11 @@ fn different_operation_sets_print_zero_cells_and_warn() {
     sockperf(&root, "b", "14", &["10", "20"]);
     let r = compare(&root, "sockperf-udp-throughput", &names(&["a", "b"]), &opts(Era::E2024)).unwrap();
     assert!(r.text.contains("Min       100       50.00 (   0.00%)        0.00 (   0.00%)"), "{}", r.text);
-    assert!(r.warnings.iter().any(|w| w.contains("'b' has no results for 1 of the baseline's operations (100)")), "{:?}", r.warnings);
+    assert!(
+        r.warnings.iter().any(|w| w.contains("'b' has no results for 1 of the baseline's operations (100)")),
+        "{:?}",
+        r.warnings
+    );
     // 2025 dies in its significance code on such a table (b lacks an interval): a clear error
     let e = compare(&root, "sockperf-udp-throughput", &names(&["a", "b"]), &opts(Era::E2025)).unwrap_err();
     assert!(matches!(e, Error::Domain(_)) && e.to_string().contains("'100'"), "{e}");

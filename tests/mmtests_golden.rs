@@ -33,7 +33,8 @@ struct Case {
 fn cases() -> Vec<Case> {
     let mut out = Vec::new();
     let d = data();
-    let mut files: Vec<_> = std::fs::read_dir(d.join("out")).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    let mut files: Vec<_> =
+        std::fs::read_dir(d.join("out")).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
     files.sort();
     for f in files {
         let stem = f.strip_suffix(".oracle").unwrap();
@@ -119,7 +120,8 @@ fn goldens_reproduced_byte_for_byte() {
         }
         n += 1;
         let expected = std::fs::read_to_string(d.join(&c.file)).unwrap();
-        let opts = CompareOptions { compat: Some(c.era), print_ratio: c.ratio, subheading: c.sub.clone(), threads: Some(1) };
+        let opts =
+            CompareOptions { compat: Some(c.era), print_ratio: c.ratio, subheading: c.sub.clone(), threads: Some(1) };
         let got = compare(&c.dir, &c.benchmark, &c.names, &opts);
         if expected.is_empty() {
             errors_expected += 1;
@@ -137,7 +139,10 @@ fn goldens_reproduced_byte_for_byte() {
                 }
                 let want: Vec<&str> = expected.lines().filter(|l| keep(l)).collect();
                 let have: Vec<&str> = r.text.lines().filter(|l| keep(l)).collect();
-                if want != have && want.len() == have.len() && want.iter().zip(&have).all(|(a, b)| a == b || huge_cells_agree(a, b)) {
+                if want != have
+                    && want.len() == have.len()
+                    && want.iter().zip(&have).all(|(a, b)| a == b || huge_cells_agree(a, b))
+                {
                     tolerated.push(c.file.clone());
                 } else if want != have {
                     let mut msg = format!("{}:", c.file);
@@ -157,5 +162,10 @@ fn goldens_reproduced_byte_for_byte() {
     // spec §5.1: percentages of 10^15 or more keep Perl IV/NV caching digits
     assert!(tolerated.len() <= 1, "more cells than expected needed the 1e15 tolerance: {tolerated:?}");
     let shown: Vec<&String> = failures.iter().take(40).collect();
-    assert!(failures.is_empty(), "{} of {n} goldens differ ({errors_expected} expect an error):\n{}", failures.len(), shown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {n} goldens differ ({errors_expected} expect an error):\n{}",
+        failures.len(),
+        shown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n")
+    );
 }

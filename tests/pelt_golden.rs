@@ -36,8 +36,21 @@ fn accumulate_golden() {
     assert_eq!(
         h,
         [
-            "step", "delta_ns", "load", "runnable", "running", "ret_sum", "ret_avg", "last_update_time", "load_sum",
-            "runnable_sum", "util_sum", "period_contrib", "load_avg", "runnable_avg", "util_avg"
+            "step",
+            "delta_ns",
+            "load",
+            "runnable",
+            "running",
+            "ret_sum",
+            "ret_avg",
+            "last_update_time",
+            "load_sum",
+            "runnable_sum",
+            "util_sum",
+            "period_contrib",
+            "load_avg",
+            "runnable_avg",
+            "util_avg"
         ]
     );
     assert_eq!(rows.len(), 20000);
@@ -76,7 +89,8 @@ fn util_est_update_golden() {
     assert_eq!(rows.len(), 20000);
     let rule = rule_by_name("6.12").unwrap();
     for r in &rows {
-        let mut ue = TaskUtilEst { ewma: r[2] as u32 | if r[3] != 0 { UTIL_AVG_UNCHANGED_MSB } else { 0 }, enqueued: 0 };
+        let mut ue =
+            TaskUtilEst { ewma: r[2] as u32 | if r[3] != 0 { UTIL_AVG_UNCHANGED_MSB } else { 0 }, enqueued: 0 };
         rule.update(&mut ue, r[6] != 0, Sample { util_avg: r[4], runnable_avg: r[5], cpu_cap: r[1] });
         assert_eq!((u64::from(rule.ewma(&ue)), u64::from(rule.unchanged(&ue))), (r[7], r[8]), "step {}", r[0]);
     }

@@ -18,7 +18,11 @@ impl DirTree {
     pub fn new(root: &Path) -> Result<Self> {
         let meta = std::fs::metadata(root).map_err(|e| Error::io(root, &e))?;
         if !meta.is_dir() {
-            return Err(Error::Io { path: root.display().to_string(), msg: "not a directory".into(), not_found: false });
+            return Err(Error::Io {
+                path: root.display().to_string(),
+                msg: "not a directory".into(),
+                not_found: false,
+            });
         }
         Ok(Self::at(root))
     }
@@ -105,6 +109,10 @@ impl Tree for DirTree {
     }
 
     fn display(&self, rel: &str) -> String {
-        if rel.is_empty() { self.origin.clone() } else { self.root.join(rel).display().to_string() }
+        if rel.is_empty() {
+            self.origin.clone()
+        } else {
+            self.root.join(rel).display().to_string()
+        }
     }
 }

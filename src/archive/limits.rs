@@ -28,7 +28,11 @@ pub fn read_bounded(reader: &mut dyn Read, limit: u64, archive: &str, entry: &st
     let mut buf = Vec::new();
     let mut taken = reader.take(limit.saturating_add(1));
     taken.read_to_end(&mut buf).map_err(|e| {
-        Error::parse(Some(archive), None, format!("entry '{entry}': cannot decompress: {e} (truncated or corrupt archive?)"))
+        Error::parse(
+            Some(archive),
+            None,
+            format!("entry '{entry}': cannot decompress: {e} (truncated or corrupt archive?)"),
+        )
     })?;
     if buf.len() as u64 > limit {
         return Err(Error::parse(

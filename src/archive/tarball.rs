@@ -80,15 +80,8 @@ pub fn read_from<'a>(reader: Box<dyn Read + 'a>, name: &str, limits: &Limits) ->
             tree.add_file(&rel, data);
         } else if kind.is_symlink() || kind.is_hard_link() {
             let rel = file_path(&raw, name)?;
-            let target = entry
-                .link_name_bytes()
-                .map(|b| String::from_utf8_lossy(&b).into_owned())
-                .unwrap_or_default();
-            let resolved = if kind.is_symlink() {
-                resolve_link(&rel, &target)
-            } else {
-                normalize(&target, name).ok()
-            };
+            let target = entry.link_name_bytes().map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
+            let resolved = if kind.is_symlink() { resolve_link(&rel, &target) } else { normalize(&target, name).ok() };
             match resolved {
                 Some(t) => links.push((rel, t)),
                 None => {
@@ -107,10 +100,14 @@ pub fn read_from<'a>(reader: Box<dyn Read + 'a>, name: &str, limits: &Limits) ->
         if let Ok(data) = super::tree::Tree::read(&tree, &target).map(|d| d.into_owned()) {
             total += data.len() as u64;
             if total > limits.max_total_bytes {
-                return Err(Error::parse(Some(name), None, format!(
-                    "entry '{link}': the archive decompresses to more than {} bytes in total (limit)",
-                    limits.max_total_bytes
-                )));
+                return Err(Error::parse(
+                    Some(name),
+                    None,
+                    format!(
+                        "entry '{link}': the archive decompresses to more than {} bytes in total (limit)",
+                        limits.max_total_bytes
+                    ),
+                ));
             }
             tree.add_file(&link, data);
         }

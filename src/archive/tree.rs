@@ -18,7 +18,11 @@ pub trait Tree: Send + Sync {
     fn is_file(&self, rel: &str) -> bool;
     /// The label to use for `rel` in error messages (`archive.tar.gz/work/log/x`).
     fn display(&self, rel: &str) -> String {
-        if rel.is_empty() { self.origin().to_string() } else { format!("{}/{}", self.origin(), rel) }
+        if rel.is_empty() {
+            self.origin().to_string()
+        } else {
+            format!("{}/{}", self.origin(), rel)
+        }
     }
     /// The most bytes a reader may decompress from one file of this tree (a `.gz`
     /// log inside an archive): the archive's per-entry limit, else 1 GiB.
@@ -37,7 +41,11 @@ pub const MAX_TRACE_FILE_BYTES: u64 = 1 << 30;
 
 /// Join a directory and a name into a relative path.
 pub fn join(dir: &str, name: &str) -> String {
-    if dir.is_empty() { name.to_string() } else { format!("{dir}/{name}") }
+    if dir.is_empty() {
+        name.to_string()
+    } else {
+        format!("{dir}/{name}")
+    }
 }
 
 /// Deepest directory level [`walk`] descends to (the root is level 0).

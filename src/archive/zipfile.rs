@@ -20,9 +20,8 @@ pub fn read(path: &Path, limits: &Limits) -> Result<MemTree> {
 pub fn read_from<R: Read + Seek>(reader: R, name: &str, limits: &Limits) -> Result<MemTree> {
     let name = name.to_string();
     let corrupt = |e: zip::result::ZipError| Error::parse(Some(&name), None, format!("corrupt zip archive: {e}"));
-    let mut archive = zip::ZipArchive::new(reader).map_err(|e| {
-        Error::parse(Some(&name), None, format!("central directory: corrupt zip archive: {e}"))
-    })?;
+    let mut archive = zip::ZipArchive::new(reader)
+        .map_err(|e| Error::parse(Some(&name), None, format!("central directory: corrupt zip archive: {e}")))?;
     if archive.len() as u64 > limits.max_entries {
         return Err(Error::parse(
             Some(&name),
@@ -62,7 +61,11 @@ pub fn read_from<R: Read + Seek>(reader: R, name: &str, limits: &Limits) -> Resu
         let raw = entry.name().map_err(corrupt)?.into_owned();
         let rel = normalize(&raw, &name)?;
         if entry.is_symlink() {
-            return Err(Error::parse(Some(&name), None, format!("entry '{raw}': symbolic links are not accepted in zip archives")));
+            return Err(Error::parse(
+                Some(&name),
+                None,
+                format!("entry '{raw}': symbolic links are not accepted in zip archives"),
+            ));
         }
         if entry.is_dir() {
             tree.add_dir(&rel);

@@ -138,7 +138,12 @@ pub fn junit(res: &BatchResult) -> String {
             let d = describe(r);
             if is_failure(r, fail_on) {
                 let kind = if r.verdict == Verdict::Worse { "regression" } else { "change" };
-                let _ = write!(x, "\n      <failure type=\"{kind}\" message=\"{}\">{}</failure>\n    ", xml_escape(&d), xml_escape(&d));
+                let _ = write!(
+                    x,
+                    "\n      <failure type=\"{kind}\" message=\"{}\">{}</failure>\n    ",
+                    xml_escape(&d),
+                    xml_escape(&d)
+                );
             } else if r.verdict == Verdict::NotEnoughData {
                 let _ = write!(x, "\n      <skipped message=\"{}\"/>\n    ", xml_escape(&d));
             }
@@ -153,15 +158,25 @@ pub fn junit(res: &BatchResult) -> String {
         res.errors.len()
     );
     for i in &res.inputs {
-        let _ = write!(x, "    <testcase classname=\"schedlab.batch.input\" name=\"{}\" time=\"0\">", xml_escape(&i.path));
+        let _ =
+            write!(x, "    <testcase classname=\"schedlab.batch.input\" name=\"{}\" time=\"0\">", xml_escape(&i.path));
         if let Some(e) = res.errors.iter().find(|e| e.input == i.path) {
-            let _ = write!(x, "\n      <error type=\"input\" message=\"{}\">{}</error>\n    ", xml_escape(&e.message), xml_escape(&e.message));
+            let _ = write!(
+                x,
+                "\n      <error type=\"input\" message=\"{}\">{}</error>\n    ",
+                xml_escape(&e.message),
+                xml_escape(&e.message)
+            );
         }
         x.push_str("</testcase>\n");
     }
     if !res.warnings.is_empty() || !res.unmatched.is_empty() {
         let mut out: Vec<String> = res.warnings.clone();
-        out.extend(res.unmatched.iter().map(|u| format!("{} {} {} ({}): not compared: {}", u.tool, u.benchmark, u.kernel, u.input, u.reason)));
+        out.extend(
+            res.unmatched
+                .iter()
+                .map(|u| format!("{} {} {} ({}): not compared: {}", u.tool, u.benchmark, u.kernel, u.input, u.reason)),
+        );
         let _ = writeln!(x, "    <system-out>{}</system-out>", xml_escape(&out.join("\n")));
     }
     x.push_str("  </testsuite>\n</testsuites>\n");
@@ -210,7 +225,8 @@ pub fn markdown(res: &BatchResult) -> String {
     let mut m = String::new();
     let _ = writeln!(m, "### {}\n", headline(res));
     let _ = writeln!(m, "{}; exit code {}.\n", settings(res), res.exit_code);
-    let mut shown: Vec<&Row> = res.rows.iter().filter(|r| !matches!(r.verdict, Verdict::Noise | Verdict::Baseline)).collect();
+    let mut shown: Vec<&Row> =
+        res.rows.iter().filter(|r| !matches!(r.verdict, Verdict::Noise | Verdict::Baseline)).collect();
     shown.sort_by_key(|r| verdict_rank(r.verdict));
     if shown.is_empty() {
         m.push_str("No row shows a significant change.\n");
@@ -246,7 +262,15 @@ pub fn markdown(res: &BatchResult) -> String {
     if !res.unmatched.is_empty() {
         m.push_str("\n**Not compared**\n\n");
         for u in &res.unmatched {
-            let _ = writeln!(m, "- {} {} `{}` in `{}`: {}", u.tool, md_cell(&u.benchmark), md_cell(&u.kernel), md_cell(&u.input), u.reason);
+            let _ = writeln!(
+                m,
+                "- {} {} `{}` in `{}`: {}",
+                u.tool,
+                md_cell(&u.benchmark),
+                md_cell(&u.kernel),
+                md_cell(&u.input),
+                u.reason
+            );
         }
     }
     if !res.errors.is_empty() {
@@ -270,7 +294,8 @@ pub fn text(res: &BatchResult) -> String {
     let mut t = String::new();
     let _ = writeln!(t, "{}", headline(res));
     let _ = writeln!(t, "{}", settings(res));
-    let mut shown: Vec<&Row> = res.rows.iter().filter(|r| !matches!(r.verdict, Verdict::Noise | Verdict::Baseline)).collect();
+    let mut shown: Vec<&Row> =
+        res.rows.iter().filter(|r| !matches!(r.verdict, Verdict::Noise | Verdict::Baseline)).collect();
     shown.sort_by_key(|r| verdict_rank(r.verdict));
     for r in shown {
         let _ = writeln!(

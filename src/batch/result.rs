@@ -235,9 +235,7 @@ impl BatchResult {
 
     /// The JSON document, indented by two spaces, with a final newline.
     pub fn to_json_pretty(&self) -> Result<String> {
-        serde_json::to_string_pretty(self)
-            .map(|s| s + "\n")
-            .map_err(|e| Error::Internal(format!("JSON encoding: {e}")))
+        serde_json::to_string_pretty(self).map(|s| s + "\n").map_err(|e| Error::Internal(format!("JSON encoding: {e}")))
     }
 
     /// Read the JSON document back, checking its schema name and version.

@@ -83,7 +83,10 @@ impl Scan {
         let s: Scan = serde_json::from_str(text)
             .map_err(|e| Error::parse(Some("<batch scan json>"), Some(e.line()), format!("invalid scan JSON: {e}")))?;
         if s.version != SCAN_VERSION {
-            return Err(Error::domain(format!("scan version {} is not supported (this schedlab reads {SCAN_VERSION})", s.version)));
+            return Err(Error::domain(format!(
+                "scan version {} is not supported (this schedlab reads {SCAN_VERSION})",
+                s.version
+            )));
         }
         Ok(s)
     }
@@ -164,14 +167,23 @@ pub fn scan_tree(tree: &dyn Tree, input: &str, kind: &str) -> Result<Scan> {
             }
         }
     }
-    Ok(Scan { version: SCAN_VERSION, input: input.to_string(), kind: kind.to_string(), mmtests_runs, lkp_roots, runs, warnings })
+    Ok(Scan {
+        version: SCAN_VERSION,
+        input: input.to_string(),
+        kind: kind.to_string(),
+        mmtests_runs,
+        lkp_roots,
+        runs,
+        warnings,
+    })
 }
 
 /// The eras that can read `benchmark` in `layout`'s log layout, newest first (head
 /// reads the legacy `netperf-{udp,tcp}[-rr]` names only through a fallback, so it
 /// is not tried for them, as [`crate::mmtests::resolve_era`] does).
 fn candidate_eras(r: &FoundRun) -> Vec<Era> {
-    let legacy_name = matches!(r.benchmark.as_str(), "netperf-udp" | "netperf-tcp" | "netperf-udp-rr" | "netperf-tcp-rr");
+    let legacy_name =
+        matches!(r.benchmark.as_str(), "netperf-udp" | "netperf-tcp" | "netperf-udp-rr" | "netperf-tcp-rr");
     eras_of(r.layout)
         .into_iter()
         .filter(|e| extract::find(*e, &r.benchmark).is_some() && !(legacy_name && *e == Era::Head))
@@ -229,7 +241,13 @@ fn read_mmtests(tree: &dyn Tree, input: &str, r: &FoundRun) -> Result<Option<Run
 /// the table is restricted to the operation's sub-heading (its name up to the first
 /// '-'), so that schbench's `RPS-*` and head dbench's `tput-*` rows are
 /// higher-is-better while the latency rows beside them are lower-is-better.
-fn op_direction(ex: Option<&'static dyn extract::Extractor>, era: Era, benchmark: &str, op: &str, default: Preferred) -> Direction {
+fn op_direction(
+    ex: Option<&'static dyn extract::Extractor>,
+    era: Era,
+    benchmark: &str,
+    op: &str,
+    default: Preferred,
+) -> Direction {
     let sub = op.split('-').next().unwrap_or_default();
     let preferred = ex
         .map(|ex| ex.meta(&Ctx { era, benchmark: benchmark.to_string(), subheading: sub.to_string() }).preferred)
@@ -244,7 +262,8 @@ fn read_lkp(tree: &dyn Tree, input: &str, rel: &str) -> Result<RunData> {
     let kernel = root.commit();
     let benchmark =
         root.axes.iter().find(|(k, _)| k == "testcase").map(|(_, v)| v.clone()).unwrap_or_else(|| "lkp".to_string());
-    let others: Vec<String> = root.axes.iter().filter(|(k, _)| k != "commit").map(|(k, v)| format!("{k}={v}")).collect();
+    let others: Vec<String> =
+        root.axes.iter().filter(|(k, _)| k != "commit").map(|(k, v)| format!("{k}={v}")).collect();
     let setup = if others.is_empty() {
         // no job.yaml: roots are told apart by where they are
         match rel.rsplit_once('/') {
@@ -262,7 +281,11 @@ fn read_lkp(tree: &dyn Tree, input: &str, rel: &str) -> Result<RunData> {
         .filter(|(k, _)| !rules::function_stat(k) && rules::shown_without_more(k))
         .filter_map(|(k, v)| {
             let d = direction(k);
-            (d != Direction::Unknown).then(|| Metric { name: k.clone(), direction: d, samples: v.iter().map(|n| n.f()).collect() })
+            (d != Direction::Unknown).then(|| Metric {
+                name: k.clone(),
+                direction: d,
+                samples: v.iter().map(|n| n.f()).collect(),
+            })
         })
         .collect();
     Ok(RunData {

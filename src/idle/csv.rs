@@ -43,12 +43,7 @@ fn utf8_line<'a>(raw: &'a [u8], path: Option<&str>, line: usize) -> Result<&'a s
 /// Parse `bytes`: find the `required` columns (an error names the first one missing)
 /// and the `optional` ones, and split every data row. A row with fewer fields than
 /// the header is reported at the first column it lacks (a truncated file).
-pub fn parse<'a>(
-    bytes: &'a [u8],
-    path: Option<&'a str>,
-    required: &[&str],
-    optional: &[&str],
-) -> Result<Table<'a>> {
+pub fn parse<'a>(bytes: &'a [u8], path: Option<&'a str>, required: &[&str], optional: &[&str]) -> Result<Table<'a>> {
     let mut lines = bytes.split(|&b| b == b'\n').enumerate().map(|(i, raw)| (i + 1, raw));
     let mut header: Option<(usize, Vec<&str>)> = None;
     for (line, raw) in lines.by_ref() {
@@ -138,7 +133,12 @@ pub fn int(field: &str, path: Option<&str>, line: usize, column: &str) -> Result
 pub fn float(field: &str, path: Option<&str>, line: usize, column: &str) -> Result<f64> {
     match field.parse::<f64>() {
         Ok(v) if v.is_finite() => Ok(v),
-        _ => Err(Error::parse_col(path, Some(line), column, format!("expected a finite number, got '{}'", shorten(field)))),
+        _ => Err(Error::parse_col(
+            path,
+            Some(line),
+            column,
+            format!("expected a finite number, got '{}'", shorten(field)),
+        )),
     }
 }
 

@@ -108,7 +108,12 @@ fn is_tick_function(f: &str) -> bool {
 /// `SECONDS.FRACTION` → ns (exact; up to 9 fraction digits).
 fn parse_timestamp(tok: &str) -> Option<i64> {
     let (s, f) = tok.split_once('.')?;
-    if s.is_empty() || f.is_empty() || f.len() > 9 || !s.bytes().all(|b| b.is_ascii_digit()) || !f.bytes().all(|b| b.is_ascii_digit()) {
+    if s.is_empty()
+        || f.is_empty()
+        || f.len() > 9
+        || !s.bytes().all(|b| b.is_ascii_digit())
+        || !f.bytes().all(|b| b.is_ascii_digit())
+    {
         return None;
     }
     let secs: i64 = s.parse().ok()?;
@@ -158,8 +163,7 @@ fn parse_line(text: &str, path: Option<&str>, line: usize) -> Result<Option<Even
     };
     let num = |k: &str| -> Result<i64> {
         let v = get(k)?;
-        v.parse::<i64>()
-            .map_err(|_| Error::parse_col(path, Some(line), k, format!("expected an integer, got '{v}'")))
+        v.parse::<i64>().map_err(|_| Error::parse_col(path, Some(line), k, format!("expected an integer, got '{v}'")))
     };
     let id = |k: &str| -> Result<u64> {
         let v = get(k)?;
@@ -168,10 +172,10 @@ fn parse_line(text: &str, path: Option<&str>, line: usize) -> Result<Option<Even
     let kind = match event {
         "cpu_idle" => {
             let state = get("state")?;
-            let s: u64 = state
-                .parse()
-                .or_else(|_| state.parse::<i64>().map(|v| v as u64 & 0xffff_ffff))
-                .map_err(|_| Error::parse_col(path, Some(line), "state", format!("expected an integer, got '{state}'")))?;
+            let s: u64 =
+                state.parse().or_else(|_| state.parse::<i64>().map(|v| v as u64 & 0xffff_ffff)).map_err(|_| {
+                    Error::parse_col(path, Some(line), "state", format!("expected an integer, got '{state}'"))
+                })?;
             let cpu_id = num("cpu_id")?;
             if cpu_id < 0 || cpu_id > i64::from(u32::MAX) {
                 return Err(Error::parse_col(path, Some(line), "cpu_id", format!("bad CPU number {cpu_id}")));
@@ -259,7 +263,9 @@ pub fn parse(bytes: &[u8], path: Option<&str>, hz: u32) -> Result<Vec<CpuTrace>>
     let mut cpus: BTreeMap<u32, CpuState> = BTreeMap::new();
     let empty = Vec::new();
     for e in events {
-        let st = cpus.entry(e.cpu).or_insert_with(|| CpuState { out: CpuTrace { cpu: e.cpu, ..Default::default() }, ..Default::default() });
+        let st = cpus
+            .entry(e.cpu)
+            .or_insert_with(|| CpuState { out: CpuTrace { cpu: e.cpu, ..Default::default() }, ..Default::default() });
         match e.kind {
             Kind::TimerExpire { id, now, tick: is_tick } => {
                 offset = e.ts - now;
@@ -309,7 +315,8 @@ pub fn parse(bytes: &[u8], path: Option<&str>, hz: u32) -> Result<Vec<CpuTrace>>
                 let t0_mono = e.ts - offset;
                 let next_tick = st.tick_expiry.map(|x| first_after(x, t0_mono, tick.nsec).saturating_sub(t0_mono));
                 let tick_stopped_now = st.tick_stopped;
-                let mut sleep = st.pending.values().filter(|(_, t)| !t).map(|(x, _)| x - t0_mono).filter(|&d| d > 0).min();
+                let mut sleep =
+                    st.pending.values().filter(|(_, t)| !t).map(|(x, _)| x - t0_mono).filter(|&d| d > 0).min();
                 if tick_stopped_now {
                     if let Some((x, _)) = st.pending.values().find(|(_, t)| *t) {
                         let d = x - t0_mono;
@@ -456,7 +463,16 @@ mod tests {
         assert_eq!(c.actual_state, vec![2, 3, 3]);
         let p = &c.periods;
         // 1st: an interrupt after 300 µs; timer at 10 ms → sleep 9 ms, tick at 4 ms → 3 ms
-        assert_eq!(p[0], IdlePeriod { sleep_length_ns: 9_000_000, next_tick_ns: 3_000_000, wake_ns: 300_000, latency_req_ns: -1, ..Default::default() });
+        assert_eq!(
+            p[0],
+            IdlePeriod {
+                sleep_length_ns: 9_000_000,
+                next_tick_ns: 3_000_000,
+                wake_ns: 300_000,
+                latency_req_ns: -1,
+                ..Default::default()
+            }
+        );
         // 2nd: the tick ended it (expire 8 µs after the exit, within the window)
         assert_eq!((p[1].wake_ns, p[1].next_tick_ns, p[1].sleep_length_ns), (-1, 2_000_000, 8_000_000));
         // 3rd: the tick stopped on this entry (not before it), the 10 ms timer woke it;

@@ -160,7 +160,8 @@ pub enum Kernel {
 
 impl Kernel {
     /// All versions, newest first.
-    pub const ALL: [Kernel; 6] = [Kernel::V6_12, Kernel::V6_1, Kernel::V5_1, Kernel::V4_20, Kernel::V4_19, Kernel::V4_18];
+    pub const ALL: [Kernel; 6] =
+        [Kernel::V6_12, Kernel::V6_1, Kernel::V5_1, Kernel::V4_20, Kernel::V4_19, Kernel::V4_18];
 
     /// The version as written on the command line (`6.12`, `4.18`, ...).
     pub fn name(self) -> &'static str {

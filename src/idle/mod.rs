@@ -22,7 +22,9 @@ pub mod teo;
 pub mod trace;
 
 pub use governor::{Cpu, Family, Governor, Kernel, Spec};
-pub use simulate::{simulate, simulate_columns, simulate_many, simulate_many_columns, write_csv, Simulation, COMMON_COLUMNS};
+pub use simulate::{
+    simulate, simulate_columns, simulate_many, simulate_many_columns, write_csv, Simulation, COMMON_COLUMNS,
+};
 pub use states::{IdleState, StateTable};
 pub use summary::{summarize, StateSummary};
 pub use trace::{IdlePeriod, Tick};

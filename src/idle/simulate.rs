@@ -156,7 +156,13 @@ fn dispatch(
 
 /// Replay `trace` through the governor `spec` at `hz` on the states of `table`;
 /// `record_state` also keeps the governor's internal state after each period.
-pub fn simulate(spec: Spec, table: &StateTable, trace: &[IdlePeriod], hz: u32, record_state: bool) -> Result<Simulation> {
+pub fn simulate(
+    spec: Spec,
+    table: &StateTable,
+    trace: &[IdlePeriod],
+    hz: u32,
+    record_state: bool,
+) -> Result<Simulation> {
     dispatch(spec, table, trace.iter().copied(), trace.len(), hz, record_state)
 }
 

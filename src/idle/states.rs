@@ -178,7 +178,12 @@ impl StateTable {
             }
             if let Some(p) = s.power_mw {
                 if !(p.is_finite() && p >= 0.0) {
-                    return Err(Error::parse_col(path, line_of(i), "power_mw", format!("power must be ≥ 0 mW, got {p}")));
+                    return Err(Error::parse_col(
+                        path,
+                        line_of(i),
+                        "power_mw",
+                        format!("power must be ≥ 0 mW, got {p}"),
+                    ));
                 }
             }
             for (j, t) in states.iter().enumerate().take(i) {
@@ -309,7 +314,12 @@ impl StateTable {
                     "0" | "" => {}
                     "1" => disabled = true,
                     other => {
-                        return Err(Error::parse_col(path, Some(line), "disable", format!("expected 0 or 1, got '{other}'")))
+                        return Err(Error::parse_col(
+                            path,
+                            Some(line),
+                            "disable",
+                            format!("expected 0 or 1, got '{other}'"),
+                        ))
                     }
                 }
             }
@@ -344,7 +354,11 @@ impl StateTable {
             let line = i + 1;
             let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
             let text = std::str::from_utf8(raw).map_err(|e| {
-                Error::parse(path, Some(line), format!("not UTF-8 text (invalid byte at column {})", e.valid_up_to() + 1))
+                Error::parse(
+                    path,
+                    Some(line),
+                    format!("not UTF-8 text (invalid byte at column {})", e.valid_up_to() + 1),
+                )
             })?;
             if text.trim().is_empty() {
                 continue;
@@ -361,7 +375,11 @@ impl StateTable {
                 return Err(Error::parse(path, Some(line), "expected '.../stateN/field:value'"));
             };
             if k >= MAX_STATES {
-                return Err(Error::parse(path, Some(line), format!("state{k}: cpuidle allows at most {MAX_STATES} states")));
+                return Err(Error::parse(
+                    path,
+                    Some(line),
+                    format!("state{k}: cpuidle allows at most {MAX_STATES} states"),
+                ));
             }
             let pos = match by_state.iter().position(|(n, _)| *n == k) {
                 Some(p) => p,
@@ -493,7 +511,14 @@ impl SysfsState {
                 self.disable = match value {
                     "0" => false,
                     "1" => true,
-                    _ => return Err(Error::parse_col(path, Some(line), "disable", format!("expected 0 or 1, got '{value}'"))),
+                    _ => {
+                        return Err(Error::parse_col(
+                            path,
+                            Some(line),
+                            "disable",
+                            format!("expected 0 or 1, got '{value}'"),
+                        ))
+                    }
                 }
             }
             _ => {}
@@ -546,15 +571,23 @@ mod tests {
         assert_eq!(StateTable::parse_csv(t.to_csv().as_bytes(), None).unwrap(), t);
         // power given for some states only survives the CSV round trip (fuzz regression
         // idle_states/power-on-some-states: to_csv dropped the column)
-        let some = StateTable::parse_csv(b"name,exit_latency_us,target_residency_us,flags,power_mw\nPOLL,0,0,P,3000\nC1,2,2,-,\n", None).unwrap();
-        assert_eq!(some.to_csv(), "name,exit_latency_us,target_residency_us,flags,power_mw\nPOLL,0,0,P,3000\nC1,2,2,-,\n");
+        let some = StateTable::parse_csv(
+            b"name,exit_latency_us,target_residency_us,flags,power_mw\nPOLL,0,0,P,3000\nC1,2,2,-,\n",
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            some.to_csv(),
+            "name,exit_latency_us,target_residency_us,flags,power_mw\nPOLL,0,0,P,3000\nC1,2,2,-,\n"
+        );
         assert_eq!(StateTable::parse_csv(some.to_csv().as_bytes(), None).unwrap(), some);
     }
 
     #[test]
     fn bad_tables_are_refused_with_their_line() {
         let h = "name,exit_latency_us,target_residency_us,flags\n";
-        let e = |body: &str| StateTable::parse_csv(format!("{h}{body}").as_bytes(), Some("s.csv")).unwrap_err().to_string();
+        let e =
+            |body: &str| StateTable::parse_csv(format!("{h}{body}").as_bytes(), Some("s.csv")).unwrap_err().to_string();
         assert!(e("").starts_with("s.csv: the state table has no states"));
         assert!(e("A,1,10,-\nB,2,5,-\n").starts_with("s.csv:3: column 'target_residency_us': states are not sorted"));
         assert!(e("A,5,10,-\nB,2,50,-\n").starts_with("s.csv:3: column 'exit_latency_us': states are not sorted"));

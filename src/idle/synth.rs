@@ -117,13 +117,21 @@ pub fn generate(pattern: Pattern, n: usize, hz: u32, seed: u64) -> Result<Vec<Id
             }
             Pattern::Poisson { mean_ns, timer_ns } => {
                 let w = exponential(&mut rng, mean_ns as f64).round() as i64;
-                IdlePeriod { sleep_length_ns: timer_ns, wake_ns: if w < timer_ns { w } else { -1 }, ..Default::default() }
+                IdlePeriod {
+                    sleep_length_ns: timer_ns,
+                    wake_ns: if w < timer_ns { w } else { -1 },
+                    ..Default::default()
+                }
             }
             Pattern::Bimodal { short_ns, long_ns, p_short, jitter, timer_ns } => {
                 let base = if uniform(&mut rng) < p_short { short_ns } else { long_ns };
                 let f = 1.0 + jitter * (2.0 * uniform(&mut rng) - 1.0);
                 let w = (base as f64 * f).round() as i64;
-                IdlePeriod { sleep_length_ns: timer_ns, wake_ns: if w < timer_ns { w.max(0) } else { -1 }, ..Default::default() }
+                IdlePeriod {
+                    sleep_length_ns: timer_ns,
+                    wake_ns: if w < timer_ns { w.max(0) } else { -1 },
+                    ..Default::default()
+                }
             }
             Pattern::TickStopped { mean_sleep_ns, p_wake } => {
                 let sleep = tick.nsec + exponential(&mut rng, mean_sleep_ns as f64).round() as i64;
@@ -153,7 +161,13 @@ mod tests {
         let per = generate(Pattern::Periodic { period_ns: 2_000_000, jitter_ns: 1000 }, 1000, 1000, 1).unwrap();
         assert!(per.iter().all(|p| p.wake_ns == -1 && (1_999_000..=2_001_000).contains(&p.sleep_length_ns)));
 
-        let bi = Pattern::Bimodal { short_ns: 100_000, long_ns: 5_000_000, p_short: 0.75, jitter: 0.05, timer_ns: 30_000_000 };
+        let bi = Pattern::Bimodal {
+            short_ns: 100_000,
+            long_ns: 5_000_000,
+            p_short: 0.75,
+            jitter: 0.05,
+            timer_ns: 30_000_000,
+        };
         let b = generate(bi, 10_000, 250, 3).unwrap();
         let short = b.iter().filter(|p| p.wake_ns < 1_000_000).count() as f64 / 10_000.0;
         assert!((short - 0.75).abs() < 0.03, "{short}");

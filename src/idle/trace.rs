@@ -70,11 +70,7 @@ impl Tick {
         if !matches!(hz, 100 | 250 | 300 | 1000) {
             return Err(Error::domain(format!("HZ must be 100, 250, 300 or 1000, got {hz}")));
         }
-        Ok(Tick {
-            hz,
-            nsec: (1_000_000_000 + i64::from(hz) / 2) / i64::from(hz),
-            usec: (1_000_000 + hz / 2) / hz,
-        })
+        Ok(Tick { hz, nsec: (1_000_000_000 + i64::from(hz) / 2) / i64::from(hz), usec: (1_000_000 + hz / 2) / hz })
     }
 
     /// `next_tick_ns` reduced into `(0, TICK_NSEC]` (0 is a whole tick period away).
@@ -122,7 +118,8 @@ pub fn outcome(p: &IdlePeriod, next_tick: i64, stop_tick: bool, poll_limit_ns: O
 }
 
 /// The trace CSV columns that must be present, in the order of the golden files.
-pub const REQUIRED_COLUMNS: [&str; 5] = ["sleep_length_ns", "next_tick_ns", "wake_ns", "tick_stopped", "latency_req_ns"];
+pub const REQUIRED_COLUMNS: [&str; 5] =
+    ["sleep_length_ns", "next_tick_ns", "wake_ns", "tick_stopped", "latency_req_ns"];
 /// Optional trace columns (default 0).
 pub const OPTIONAL_COLUMNS: [&str; 2] = ["nr_iowait", "cpu_load"];
 
@@ -141,7 +138,10 @@ fn check(p: &IdlePeriod, at: &dyn Fn(&str, String) -> Error) -> Result<()> {
         return Err(at("latency_req_ns", format!("negative latency {} ns (use -1 for no limit)", p.latency_req_ns)));
     }
     if p.nr_iowait > 1_000_000 {
-        return Err(at("nr_iowait", format!("{} tasks in iowait is beyond the model's range (≤ 1000000)", p.nr_iowait)));
+        return Err(at(
+            "nr_iowait",
+            format!("{} tasks in iowait is beyond the model's range (≤ 1000000)", p.nr_iowait),
+        ));
     }
     Ok(())
 }
@@ -169,7 +169,12 @@ pub fn parse_csv(bytes: &[u8], path: Option<&str>) -> Result<Vec<IdlePeriod>> {
                 return Err(Error::parse_col(path, Some(line), col, format!("expected a count ≥ 0, got {v}")));
             }
             if v > max {
-                return Err(Error::parse_col(path, Some(line), col, format!("{v} is beyond the model's range (≤ {max})")));
+                return Err(Error::parse_col(
+                    path,
+                    Some(line),
+                    col,
+                    format!("{v} is beyond the model's range (≤ {max})"),
+                ));
             }
             u32::try_from(v).map_err(|_| Error::parse_col(path, Some(line), col, format!("{v} is out of range")))
         };
@@ -386,7 +391,10 @@ mod tests {
         // tick stopped by the governor: the timer
         assert_eq!(outcome(&p, 3_000, true, None), Outcome { end_ns: 5_000, got_tick: false, poll_time_limit: false });
         // polling state with a 2 µs limit
-        assert_eq!(outcome(&p, 3_000, false, Some(2_000)), Outcome { end_ns: 2_000, got_tick: false, poll_time_limit: true });
+        assert_eq!(
+            outcome(&p, 3_000, false, Some(2_000)),
+            Outcome { end_ns: 2_000, got_tick: false, poll_time_limit: true }
+        );
         // a wakeup before everything
         let w = IdlePeriod { wake_ns: 1_000, ..p };
         assert_eq!(outcome(&w, 3_000, false, None).end_ns, 1_000);
@@ -416,16 +424,25 @@ mod tests {
         assert!(c.validate().is_err());
         let good = TraceColumns { wake_ns: &[-1, 5, 7], ..c };
         assert_eq!(good.validate().unwrap(), 3);
-        assert_eq!(from_columns(&good).unwrap()[1], IdlePeriod { sleep_length_ns: 20, next_tick_ns: 1, wake_ns: 5, latency_req_ns: -1, ..Default::default() });
+        assert_eq!(
+            from_columns(&good).unwrap()[1],
+            IdlePeriod { sleep_length_ns: 20, next_tick_ns: 1, wake_ns: 5, latency_req_ns: -1, ..Default::default() }
+        );
         let short = TraceColumns { wake_ns: &[-1], ..c };
         assert!(short.check_lengths().unwrap_err().to_string().contains("'wake_ns' has 1 values"));
     }
 
     #[test]
     fn csv_trace_and_bad_rows() {
-        let ok = parse_csv(b"sleep_length_ns,next_tick_ns,wake_ns,tick_stopped,latency_req_ns\n10,20,-1,0,-1\n", Some("t.csv"))
-            .unwrap();
-        assert_eq!(ok[0], IdlePeriod { sleep_length_ns: 10, next_tick_ns: 20, wake_ns: -1, latency_req_ns: -1, ..Default::default() });
+        let ok = parse_csv(
+            b"sleep_length_ns,next_tick_ns,wake_ns,tick_stopped,latency_req_ns\n10,20,-1,0,-1\n",
+            Some("t.csv"),
+        )
+        .unwrap();
+        assert_eq!(
+            ok[0],
+            IdlePeriod { sleep_length_ns: 10, next_tick_ns: 20, wake_ns: -1, latency_req_ns: -1, ..Default::default() }
+        );
         let h = "sleep_length_ns,next_tick_ns,wake_ns,tick_stopped,latency_req_ns,nr_iowait\n";
         let e = |body: &str| parse_csv(format!("{h}{body}").as_bytes(), Some("t.csv")).unwrap_err().to_string();
         assert_eq!(e("-5,20,-1,0,-1,0\n"), "t.csv:2: column 'sleep_length_ns': negative duration -5 ns");

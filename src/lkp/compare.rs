@@ -108,7 +108,11 @@ fn gt(a: Num, b: Num) -> bool {
 }
 
 fn max_num(a: Num, b: Num) -> Num {
-    if gt(b, a) { b } else { a }
+    if gt(b, a) {
+        b
+    } else {
+        a
+    }
 }
 
 /// Whether `key`'s base (before the first '.') is monitored in `b` (lock_stat/perf-profile
@@ -138,9 +142,7 @@ fn changed_stat(k: &str, a: &Matrix, b: &Matrix, incomplete: bool, opt: Options)
     }
     // the base must have the metric (newly added monitors have nothing to compare)
     let b_has = b.contains(k);
-    let monitored = ["lock_stat", "perf-profile"]
-        .iter()
-        .any(|m| k.starts_with(&format!("{m}.")) && monitored_by(b, m));
+    let monitored = ["lock_stat", "perf-profile"].iter().any(|m| k.starts_with(&format!("{m}.")) && monitored_by(b, m));
     if !(b_has || is_function || monitored) {
         return false;
     }

@@ -137,7 +137,9 @@ pub fn to_comparison(res: &CompareResult, test: Test, alpha: f64) -> Comparison 
 pub fn render_comparison(c: &Comparison) -> Result<String> {
     c.validate()?;
     let axes: Vec<Vec<(String, String)>> = match c.meta.get("axes") {
-        Some(s) => serde_json::from_str(s).map_err(|e| Error::parse(Some("<comparison meta.axes>"), None, e.to_string()))?,
+        Some(s) => {
+            serde_json::from_str(s).map_err(|e| Error::parse(Some("<comparison meta.axes>"), None, e.to_string()))?
+        }
         None => c.kernels.iter().map(|k| vec![("commit".to_string(), k.clone())]).collect(),
     };
     let rows = c
@@ -145,9 +147,14 @@ pub fn render_comparison(c: &Comparison) -> Result<String> {
         .iter()
         .map(|r| {
             let failure = r.group == FAIL_GROUP;
-            let values: Vec<Option<Vec<Num>>> =
-                r.cells.iter().map(|c| c.samples.as_ref().map(|s| s.iter().map(|x| Num::Float(*x)).collect())).collect();
-            let get = |f: &dyn Fn(&Cell) -> Option<f64>, d: f64| -> Vec<f64> { r.cells.iter().map(|c| f(c).unwrap_or(d)).collect() };
+            let values: Vec<Option<Vec<Num>>> = r
+                .cells
+                .iter()
+                .map(|c| c.samples.as_ref().map(|s| s.iter().map(|x| Num::Float(*x)).collect()))
+                .collect();
+            let get = |f: &dyn Fn(&Cell) -> Option<f64>, d: f64| -> Vec<f64> {
+                r.cells.iter().map(|c| f(c).unwrap_or(d)).collect()
+            };
             let avgs = get(&|c| c.value, 0.0);
             let rel: Vec<f64> = r
                 .cells

@@ -85,10 +85,7 @@ const TABLE: &[(&str, bool)] = &[
 fn compiled() -> &'static [(Regex, bool)] {
     static C: OnceLock<Vec<(Regex, bool)>> = OnceLock::new();
     C.get_or_init(|| {
-        TABLE
-            .iter()
-            .filter_map(|(p, h)| Regex::new(&format!("^(?:{p})$")).ok().map(|r| (r, *h)))
-            .collect()
+        TABLE.iter().filter_map(|(p, h)| Regex::new(&format!("^(?:{p})$")).ok().map(|r| (r, *h))).collect()
     })
 }
 

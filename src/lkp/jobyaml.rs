@@ -10,23 +10,101 @@
 
 /// Top-level job keys that are bookkeeping, not axes.
 const NON_AXIS: &[&str] = &[
-    "category", "testbox", "queue", "user", "job_origin", "jobfile", "job_file", "arch", "kernel",
-    "result_root", "id", "model", "nr_node", "nr_cpu", "memory", "hdd_partitions", "ssd_partitions",
-    "swap_partitions", "rootfs_partition", "brand", "branch", "enqueue_time", "dequeue_time",
-    "bootloader_append", "kernel_cmdline", "repeat_to", "schedule_notify_address", "timeout",
-    "head_commit", "base_commit", "kconfig_url", "job_state", "loadavg", "last_kernel", "host",
-    "cpu_info", "bios", "need_kconfig", "need_memory", "need_cpu", "os", "os_arch", "os_version",
-    "submit_id", "group_id", "email", "upload_dirs", "result_service", "LKP_SERVER", "lkp_initrd",
+    "category",
+    "testbox",
+    "queue",
+    "user",
+    "job_origin",
+    "jobfile",
+    "job_file",
+    "arch",
+    "kernel",
+    "result_root",
+    "id",
+    "model",
+    "nr_node",
+    "nr_cpu",
+    "memory",
+    "hdd_partitions",
+    "ssd_partitions",
+    "swap_partitions",
+    "rootfs_partition",
+    "brand",
+    "branch",
+    "enqueue_time",
+    "dequeue_time",
+    "bootloader_append",
+    "kernel_cmdline",
+    "repeat_to",
+    "schedule_notify_address",
+    "timeout",
+    "head_commit",
+    "base_commit",
+    "kconfig_url",
+    "job_state",
+    "loadavg",
+    "last_kernel",
+    "host",
+    "cpu_info",
+    "bios",
+    "need_kconfig",
+    "need_memory",
+    "need_cpu",
+    "os",
+    "os_arch",
+    "os_version",
+    "submit_id",
+    "group_id",
+    "email",
+    "upload_dirs",
+    "result_service",
+    "LKP_SERVER",
+    "lkp_initrd",
 ];
 
 /// Monitors: their nested options are not axes (lib/job.rb `each_param`).
 const MONITORS: &[&str] = &[
-    "vmstat", "mpstat", "turbostat", "perf-profile", "perf-stat", "interrupts", "cpuidle",
-    "proc-vmstat", "meminfo", "numa-meminfo", "numa-vmstat", "numa-numastat", "slabinfo",
-    "softirqs", "sched_debug", "iostat", "diskstats", "buddyinfo", "pagetypeinfo", "zoneinfo",
-    "lock_stat", "uptime", "kmsg", "heartbeat", "energy", "pmeter", "boot-time", "boot-meminfo",
-    "latency_stats", "proc-stat", "ftrace", "watchdog", "oom-killer", "nfsstat", "perf-c2c",
-    "perf-sched", "pmu-tools", "sched-debug", "cpufreq-stats", "debug-monitor", "memmap",
+    "vmstat",
+    "mpstat",
+    "turbostat",
+    "perf-profile",
+    "perf-stat",
+    "interrupts",
+    "cpuidle",
+    "proc-vmstat",
+    "meminfo",
+    "numa-meminfo",
+    "numa-vmstat",
+    "numa-numastat",
+    "slabinfo",
+    "softirqs",
+    "sched_debug",
+    "iostat",
+    "diskstats",
+    "buddyinfo",
+    "pagetypeinfo",
+    "zoneinfo",
+    "lock_stat",
+    "uptime",
+    "kmsg",
+    "heartbeat",
+    "energy",
+    "pmeter",
+    "boot-time",
+    "boot-meminfo",
+    "latency_stats",
+    "proc-stat",
+    "ftrace",
+    "watchdog",
+    "oom-killer",
+    "nfsstat",
+    "perf-c2c",
+    "perf-sched",
+    "pmu-tools",
+    "sched-debug",
+    "cpufreq-stats",
+    "debug-monitor",
+    "memmap",
 ];
 
 #[derive(Debug)]
@@ -98,7 +176,13 @@ fn parse_map(lines: &[(usize, &str)], pos: &mut usize, indent: usize) -> Vec<(St
                 }
                 _ => out.push((key, Node::Null)),
             }
-        } else if v == "~" || v == "null" || v.starts_with('|') || v.starts_with('>') || v.starts_with('[') || v.starts_with('{') {
+        } else if v == "~"
+            || v == "null"
+            || v.starts_with('|')
+            || v.starts_with('>')
+            || v.starts_with('[')
+            || v.starts_with('{')
+        {
             out.push((key, Node::Null));
         } else {
             out.push((key, Node::Scalar(unquote(v))));
@@ -160,7 +244,10 @@ mod tests {
         let mut ax = axes(a);
         ax.sort();
         let keys: Vec<&str> = ax.iter().map(|(k, _)| k.as_str()).collect();
-        assert_eq!(keys, ["commit", "compiler", "kconfig", "nr_task", "rootfs", "runtime", "tbox_group", "test", "testcase"]);
+        assert_eq!(
+            keys,
+            ["commit", "compiler", "kconfig", "nr_task", "rootfs", "runtime", "tbox_group", "test", "testcase"]
+        );
         let b = "testcase: will-it-scale\nmode: thread\nnr_task: 100%\nwill-it-scale:\n  test: page_fault1\n\
                  perf-profile:\n  delay: 20\nvmstat:\nrootfs: /osimage/debian/debian-12-x86_64.cgz # c\n";
         let ax = axes(b);

@@ -108,10 +108,8 @@ impl Matrix {
     /// Parse the JSON text of a matrix (`path` names it in errors).
     pub fn parse(bytes: &[u8], path: &str) -> Result<Matrix> {
         let mut de = serde_json::Deserializer::from_slice(bytes);
-        let mut m = de
-            .deserialize_map(MatrixVisitor)
-            .and_then(|m| de.end().map(|_| m))
-            .map_err(|e| json_error(path, &e))?;
+        let mut m =
+            de.deserialize_map(MatrixVisitor).and_then(|m| de.end().map(|_| m)).map_err(|e| json_error(path, &e))?;
         m.path = path.to_string();
         m.check_and_fill()?;
         Ok(m)
@@ -128,7 +126,8 @@ impl Matrix {
     /// most `tree.max_file_bytes()`).
     pub fn read_in(tree: &dyn Tree, rel: &str) -> Result<Matrix> {
         let shown = tree.display(rel);
-        let raw = tree.read(rel).map_err(|e| Error::parse(Some(&shown), None, format!("cannot read: {}", io_msg(&e))))?;
+        let raw =
+            tree.read(rel).map_err(|e| Error::parse(Some(&shown), None, format!("cannot read: {}", io_msg(&e))))?;
         if shown.ends_with(".gz") {
             let bytes = gunzip_bounded(&raw, &shown, tree.max_file_bytes())?;
             Matrix::parse(&bytes, &shown)
@@ -165,7 +164,8 @@ impl Matrix {
         let Some(flags) = self.get("last_state.is_incomplete_run").map(<[Num]>::to_vec) else {
             return;
         };
-        let drop: Vec<usize> = flags.iter().enumerate().filter(|(_, v)| v.eq_num(Num::Int(1))).map(|(i, _)| i).collect();
+        let drop: Vec<usize> =
+            flags.iter().enumerate().filter(|(_, v)| v.eq_num(Num::Int(1))).map(|(i, _)| i).collect();
         for &i in drop.iter().rev() {
             for v in &mut self.values {
                 if i < v.len() {
@@ -364,7 +364,11 @@ impl ResultRoot {
                 return Err(Error::parse(Some(&shown), None, "no such result root directory"));
             }
             if archive::detect(dir).is_err() {
-                return Err(Error::parse(Some(&shown), None, "not a directory (expected a commit's multi-result root)"));
+                return Err(Error::parse(
+                    Some(&shown),
+                    None,
+                    "not a directory (expected a commit's multi-result root)",
+                ));
             }
             let tree = archive::open(dir, &archive::Limits::default())?;
             let roots = find_roots(tree.as_ref())?;
@@ -496,8 +500,10 @@ fn load_axes(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, String)>> {
     let mut axes = match job_file_in(tree, rel) {
         Some(f) => {
             let shown = tree.display(&f);
-            let text = tree.read(&f).map_err(|e| Error::parse(Some(&shown), None, format!("cannot read: {}", io_msg(&e))))?;
-            let text = std::str::from_utf8(&text).map_err(|_| Error::parse(Some(&shown), None, "job.yaml is not UTF-8 text"))?;
+            let text =
+                tree.read(&f).map_err(|e| Error::parse(Some(&shown), None, format!("cannot read: {}", io_msg(&e))))?;
+            let text = std::str::from_utf8(&text)
+                .map_err(|_| Error::parse(Some(&shown), None, "job.yaml is not UTF-8 text"))?;
             jobyaml::axes(text)
         }
         None => Vec::new(),

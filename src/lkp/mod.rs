@@ -5,15 +5,15 @@
 // Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
-pub mod rubyfmt;
 pub mod compare;
+pub mod comparison;
+pub mod direction;
 pub mod jobyaml;
 pub mod matrix;
 pub mod num;
-pub mod render_text;
-pub mod rules;
-pub mod comparison;
-pub mod direction;
-pub mod stats;
 pub mod parse_report;
+pub mod render_text;
+pub mod rubyfmt;
+pub mod rules;
+pub mod stats;
 pub mod textplot;

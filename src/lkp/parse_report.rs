@@ -101,7 +101,14 @@ fn parse_perf(tokens: &[&str]) -> Option<ReportRow> {
     if changes.is_empty() || metric.starts_with(['%', '\\', '|']) {
         return None;
     }
-    Some(ReportRow { section: "perf".into(), metric: metric.to_string(), cells, changes, absolute: absolute.unwrap_or(false), line: 0 })
+    Some(ReportRow {
+        section: "perf".into(),
+        metric: metric.to_string(),
+        cells,
+        changes,
+        absolute: absolute.unwrap_or(false),
+        line: 0,
+    })
 }
 
 fn fail_cell(t: &str) -> Option<ReportCell> {
@@ -207,7 +214,12 @@ pub fn to_comparison(report: &Report) -> crate::Result<crate::table::Comparison>
         let mut cells: Vec<Cell> = r
             .cells
             .iter()
-            .map(|rc| Cell { value: rc.value, spread: rc.stddev_pct.map(|p| p + 0.5), n: rc.runs, ..Default::default() })
+            .map(|rc| Cell {
+                value: rc.value,
+                spread: rc.stddev_pct.map(|p| p + 0.5),
+                n: rc.runs,
+                ..Default::default()
+            })
             .collect();
         cells.resize_with(width, Cell::default);
         for (cell, ch) in cells.iter_mut().skip(1).zip(&r.changes) {
@@ -254,7 +266,10 @@ mod tests {
         assert!(parse_report("  :4  1.1%  1:2  dmesg.BUG:x\n").rows.is_empty());
         assert_eq!(parse_report("  :4  -25%  1:2  dmesg.BUG:x\n").rows[0].changes, [-25.0]);
         assert!(parse_report("2.967e+08 ±  2% +62.7% 4.827e+08 ± +200.6% x.ops\n").rows.is_empty());
-        assert_eq!(parse_report("2.967e+08 ±  2% +62.7% 4.827e+08 ±200% x.ops\n").rows[0].cells[1].stddev_pct, Some(200.0));
+        assert_eq!(
+            parse_report("2.967e+08 ±  2% +62.7% 4.827e+08 ±200% x.ops\n").rows[0].cells[1].stddev_pct,
+            Some(200.0)
+        );
         assert!(parse_report("  .2:2  -100%  :2  dmesg.BUG:x\n").rows.is_empty());
         assert_eq!(parse_report("  2:2  -100%  :2  dmesg.BUG:x\n").rows[0].cells[0].value, Some(2.0));
     }
@@ -268,6 +283,9 @@ mod tests {
             e,
             "<lkp report>:3: row 'meminfo.Inactive' has 3 kernels where the table's first row has 2: paste one table at a time"
         );
-        assert_eq!(to_comparison(&parse_report("4626 -9.9% 4167 unixbench.score\n")).unwrap().kernels, ["base", "head1"]);
+        assert_eq!(
+            to_comparison(&parse_report("4626 -9.9% 4167 unixbench.score\n")).unwrap().kernels,
+            ["base", "head1"]
+        );
     }
 }

@@ -12,8 +12,8 @@
 
 /// Exact powers of ten representable in f64 (dtoa's `tens`).
 const TENS: [f64; 23] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
-    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+    1e21, 1e22,
 ];
 /// dtoa's `bigtens`.
 const BIGTENS: [f64; 5] = [1e16, 1e32, 1e64, 1e128, 1e256];
@@ -37,7 +37,8 @@ fn exact_decimal(d: f64) -> Digits {
     let frac = bits & ((1u64 << 52) - 1);
     let (m, e) = if exp_bits == 0 { (frac, -1074) } else { (frac | (1u64 << 52), exp_bits - 1075) };
     // value = m * 2^e. Big integer in base 1e9 limbs, little endian.
-    let mut limbs: Vec<u64> = vec![m % 1_000_000_000, (m / 1_000_000_000) % 1_000_000_000, m / 1_000_000_000_000_000_000];
+    let mut limbs: Vec<u64> =
+        vec![m % 1_000_000_000, (m / 1_000_000_000) % 1_000_000_000, m / 1_000_000_000_000_000_000];
     let mul_small = |limbs: &mut Vec<u64>, f: u64| {
         let mut carry = 0u64;
         for l in limbs.iter_mut() {
@@ -356,10 +357,15 @@ pub fn fmt_f(x: f64, width: usize, prec: usize, plus: bool) -> String {
     }
     let neg = x.is_sign_negative();
     let a = x.abs();
-    let Digits { digits, decpt } = if a == 0.0 { Digits { digits: vec![0], decpt: 1 } } else { ruby_dtoa(a, 3, prec as i32) };
+    let Digits { digits, decpt } =
+        if a == 0.0 { Digits { digits: vec![0], decpt: 1 } } else { ruby_dtoa(a, 3, prec as i32) };
     let mut s = String::from(sign_prefix(neg, plus));
     let digit = |i: i32| -> char {
-        if i >= 0 { digits.get(i as usize).map_or('0', |d| (b'0' + d) as char) } else { '0' }
+        if i >= 0 {
+            digits.get(i as usize).map_or('0', |d| (b'0' + d) as char)
+        } else {
+            '0'
+        }
     };
     if decpt <= 0 {
         s.push('0');
@@ -386,7 +392,8 @@ pub fn fmt_g(x: f64, width: usize, prec: usize, plus: bool) -> String {
     let neg = x.is_sign_negative();
     let a = x.abs();
     let Digits { digits, decpt } = if a == 0.0 { Digits { digits: vec![0], decpt: 1 } } else { ruby_dtoa(a, 2, prec) };
-    let digits: Vec<char> = if digits.is_empty() { vec!['0'] } else { digits.iter().map(|d| (b'0' + d) as char).collect() };
+    let digits: Vec<char> =
+        if digits.is_empty() { vec!['0'] } else { digits.iter().map(|d| (b'0' + d) as char).collect() };
     let mut s = String::from(sign_prefix(neg, plus));
     if decpt <= -4 || decpt > prec {
         // exponent style: d[.ddd]e±XX

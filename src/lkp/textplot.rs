@@ -134,7 +134,11 @@ fn c_g(v: f64) -> String {
     } else {
         let prec = (5 - exp).max(0) as usize;
         let s = format!("{:.*}", prec, v);
-        if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s }
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
     }
 }
 
@@ -148,7 +152,10 @@ pub fn text_plot(title: &str, bad: &[f64], good: &[f64]) -> String {
     let (ymin, ymax, ytic) = if all.is_empty() {
         axis_range(-10.0, 10.0)
     } else {
-        axis_range(all.iter().copied().fold(f64::INFINITY, f64::min), all.iter().copied().fold(f64::NEG_INFINITY, f64::max))
+        axis_range(
+            all.iter().copied().fold(f64::INFINITY, f64::min),
+            all.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        )
     };
     // `set noxtics`: the x range is not extended to tic marks
     let (xmin, xmax) = if n > 1 { (1.0, n as f64) } else { (0.99, 1.01) };
@@ -162,8 +169,10 @@ pub fn text_plot(title: &str, bad: &[f64], good: &[f64]) -> String {
     }
     let width = tics.iter().map(|(_, s)| s.len()).max().unwrap_or(1) as i64;
     let xleft = width + 3;
-    let map_x = |x: f64| -> i64 { (xleft as f64 + (x - xmin) * (XRIGHT - xleft) as f64 / (xmax - xmin) + 0.5).floor() as i64 };
-    let map_y = |y: f64| -> i64 { (YBOT as f64 + (y - ymin) * (YTOP - YBOT) as f64 / (ymax - ymin) + 0.5).floor() as i64 };
+    let map_x =
+        |x: f64| -> i64 { (xleft as f64 + (x - xmin) * (XRIGHT - xleft) as f64 / (xmax - xmin) + 0.5).floor() as i64 };
+    let map_y =
+        |y: f64| -> i64 { (YBOT as f64 + (y - ymin) * (YTOP - YBOT) as f64 / (ymax - ymin) + 0.5).floor() as i64 };
     // back layer: tics and their labels
     for (v, label) in &tics {
         let y = map_y(*v);
@@ -176,8 +185,12 @@ pub fn text_plot(title: &str, bad: &[f64], good: &[f64]) -> String {
             c.set(map_x((i + 1) as f64), map_y(*v), b'O');
         }
     }
-    let pts: Vec<(i64, i64)> =
-        good.iter().enumerate().filter(|(_, v)| v.is_finite()).map(|(i, v)| (map_x((i + 1) as f64), map_y(*v))).collect();
+    let pts: Vec<(i64, i64)> = good
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.is_finite())
+        .map(|(i, v)| (map_x((i + 1) as f64), map_y(*v)))
+        .collect();
     for w in pts.windows(2) {
         if let &[(x0, y0), (x1, y1)] = w {
             c.vector(x0, y0, x1, y1, Pen::Axis);
@@ -195,14 +208,15 @@ pub fn text_plot(title: &str, bad: &[f64], good: &[f64]) -> String {
 
 /// lkp's title sanitising: characters outside `[a-zA-Z0-9_.:+=-]` become `_`.
 pub fn plot_title(field: &str) -> String {
-    field
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || "_.:+=-".contains(c) { c } else { '_' })
-        .collect()
+    field.chars().map(|c| if c.is_ascii_alphanumeric() || "_.:+=-".contains(c) { c } else { '_' }).collect()
 }
 
 fn data_value(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e15 { format!("{}", v as i64) } else { float_to_s(v) }
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        float_to_s(v)
+    }
 }
 
 /// The gnuplot script lib/plot.rb `mmplot` writes for one field, as the golden

@@ -24,7 +24,11 @@ fn ratio_rows(c: &Comparison) -> Result<Vec<&Row>> {
         "Ratio".to_string()
     } else {
         c.meta.get("mmtests.ratio_group").cloned().filter(|g| !g.is_empty()).unwrap_or_else(|| {
-            if higher(c) { "Hmean".into() } else { "Amean".into() }
+            if higher(c) {
+                "Hmean".into()
+            } else {
+                "Amean".into()
+            }
         })
     };
     let ops: Option<Vec<String>> = c.meta.get("mmtests.ratio_ops").and_then(|j| serde_json::from_str(j).ok());
@@ -66,7 +70,11 @@ pub fn gmean_ratio(c: &Comparison) -> Result<Vec<f64>> {
                 } else {
                     let a = r.cells.get(k).and_then(|c| c.value).unwrap_or(f64::NAN);
                     let b = r.cells.first().and_then(|c| c.value).unwrap_or(f64::NAN);
-                    if a.is_nan() || b.is_nan() || a == -1.0 || b == -1.0 { 1.0 } else { rdiff(a, b) }
+                    if a.is_nan() || b.is_nan() || a == -1.0 || b == -1.0 {
+                        1.0
+                    } else {
+                        rdiff(a, b)
+                    }
                 };
                 if ratio.is_nan() {
                     1.0
@@ -122,10 +130,9 @@ pub fn apply_test(c: &mut Comparison, test: VerdictTest, alpha: f64) -> Result<(
     for k in 1..c.kernels.len() {
         let mut ps: Vec<(usize, f64)> = Vec::new();
         for (ri, r) in c.rows.iter_mut().enumerate() {
-            let (Some(base), Some(new)) = (
-                r.cells.first().and_then(|x| x.samples.as_ref()),
-                r.cells.get(k).and_then(|x| x.samples.as_ref()),
-            ) else {
+            let (Some(base), Some(new)) =
+                (r.cells.first().and_then(|x| x.samples.as_ref()), r.cells.get(k).and_then(|x| x.samples.as_ref()))
+            else {
                 continue;
             };
             let p = if base.len() < 2 || new.len() < 2 {
@@ -185,7 +192,14 @@ fn mean_of(x: &[f64], higher: bool) -> f64 {
 /// replacement, takes the mean MMTests shows (hmean or amean) and the Gmean of
 /// the per-operation ratios, direction-aligned. Seeded and thread-count
 /// independent (one random stream per chunk of resamples).
-pub fn bootstrap_gmean_ci(c: &Comparison, k: usize, level: f64, n_resamples: usize, seed: u64, threads: Option<usize>) -> Result<GmeanCi> {
+pub fn bootstrap_gmean_ci(
+    c: &Comparison,
+    k: usize,
+    level: f64,
+    n_resamples: usize,
+    seed: u64,
+    threads: Option<usize>,
+) -> Result<GmeanCi> {
     if k == 0 || k >= c.kernels.len() {
         return Err(Error::domain(format!("kernel index {k} is not a compared kernel (1..{})", c.kernels.len())));
     }
@@ -195,7 +209,9 @@ pub fn bootstrap_gmean_ci(c: &Comparison, k: usize, level: f64, n_resamples: usi
     let hi = higher(c);
     let mut pairs: Vec<(Vec<f64>, Vec<f64>)> = Vec::new();
     for r in ratio_rows(c)? {
-        let (Some(b), Some(n)) = (r.cells.first().and_then(|x| x.samples.clone()), r.cells.get(k).and_then(|x| x.samples.clone())) else {
+        let (Some(b), Some(n)) =
+            (r.cells.first().and_then(|x| x.samples.clone()), r.cells.get(k).and_then(|x| x.samples.clone()))
+        else {
             continue;
         };
         let ok = |v: &[f64]| v.len() >= 2 && v.iter().all(|x| x.is_finite() && (!hi || *x > 0.0));
@@ -211,7 +227,11 @@ pub fn bootstrap_gmean_ci(c: &Comparison, k: usize, level: f64, n_resamples: usi
     let g = |ps: &[(f64, f64)]| {
         let prod: f64 = ps.iter().map(|(b, n)| (n / b).ln()).sum::<f64>() / ps.len() as f64;
         let g = prod.exp();
-        if hi { g } else { 1.0 / g }
+        if hi {
+            g
+        } else {
+            1.0 / g
+        }
     };
     let full: Vec<(f64, f64)> = pairs.iter().map(|(b, n)| (mean_of(b, hi), mean_of(n, hi))).collect();
     let estimate = g(&full);

@@ -36,11 +36,19 @@ pub fn pndiff(v: f64, b: f64) -> f64 {
 
 /// The percentage of one cell with the compare function of its statistic.
 pub fn pct(stat: Stat, pref: Preferred, v: f64, b: f64) -> f64 {
-    if stat.always_lower() || pref == Preferred::Lower { pndiff(v, b) } else { pdiff(v, b) }
+    if stat.always_lower() || pref == Preferred::Lower {
+        pndiff(v, b)
+    } else {
+        pdiff(v, b)
+    }
 }
 
 fn direction(stat: Stat, pref: Preferred) -> Direction {
-    if stat.always_lower() { Direction::Lower } else { Direction::from_higher(pref == Preferred::Higher) }
+    if stat.always_lower() {
+        Direction::Lower
+    } else {
+        Direction::from_higher(pref == Preferred::Higher)
+    }
 }
 
 /// Build the table. `names[i]` are the stat display names; `marked` says which

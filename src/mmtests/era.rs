@@ -182,7 +182,11 @@ fn common_name(stat: Stat, pref: Preferred, value_label: &str, dotted: bool) -> 
         Stat::Mean => m.into(),
         Stat::MeanBest(p) => {
             let b = if pref == Preferred::Higher { "BHmean" } else { "BAmean" };
-            if dotted { format!("{b}.{p}") } else { format!("{b}-{p}") }
+            if dotted {
+                format!("{b}.{p}")
+            } else {
+                format!("{b}-{p}")
+            }
         }
         Stat::Stddev => "Stddev".into(),
         Stat::CoeffVar => "CoeffVar".into(),
@@ -200,7 +204,13 @@ fn common_name(stat: Stat, pref: Preferred, value_label: &str, dotted: bool) -> 
                 }
             }
         }
-        Stat::SubMean => if pref == Preferred::Higher { "SubHmean".into() } else { "SubAmean".into() },
+        Stat::SubMean => {
+            if pref == Preferred::Higher {
+                "SubHmean".into()
+            } else {
+                "SubAmean".into()
+            }
+        }
         Stat::SubMeanCi => "SubAmeanCI".into(),
         Stat::Value => value_label.into(),
     }
@@ -292,11 +302,14 @@ impl EraRules for E1 {
             SummaryKind::Multiops => vec![Min, Mean, Stddev, CoeffVar, Max, MeanBest(50), MeanBest(95), MeanBest(99)],
             SummaryKind::Subselection => vec![Min, Mean, Stddev, CoeffVar, Max, SubMean, SubMeanCi],
             SummaryKind::Singleops => vec![Value],
-            _ => VARIABLETIME.iter().map(|s| match s {
-                StddevMean => Stddev,
-                CoeffVarMean => CoeffVar,
-                o => *o,
-            }).collect(),
+            _ => VARIABLETIME
+                .iter()
+                .map(|s| match s {
+                    StddevMean => Stddev,
+                    CoeffVarMean => CoeffVar,
+                    o => *o,
+                })
+                .collect(),
         }
     }
     fn stat_name(&self, stat: Stat, pref: Preferred, value_label: &str) -> String {

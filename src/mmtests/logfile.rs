@@ -67,7 +67,11 @@ pub fn read_log_in(tree: &dyn Tree, rel: &str) -> Result<LogFile> {
     res.map_err(|e| Error::parse(Some(&shown), None, format!("cannot read or decompress: {e}")))?;
     let bytes: Vec<u8> = if name.ends_with(".gz") || name.ends_with(".xz") { decoded } else { raw.into_owned() };
     if bytes.len() as u64 > max {
-        return Err(Error::parse(Some(&shown), None, format!("log is larger than the limit of {max} bytes once decompressed (decompression bomb?)")));
+        return Err(Error::parse(
+            Some(&shown),
+            None,
+            format!("log is larger than the limit of {max} bytes once decompressed (decompression bomb?)"),
+        ));
     }
     // valid UTF-8 (the usual case) is taken over without a copy
     let text = String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
@@ -125,10 +129,7 @@ impl<'a> LogDir<'a> {
 /// The names in `names` that start with `prefix` and end with `suffix`, each
 /// with the middle part, in the order given (glob `prefix*suffix`).
 pub fn glob_middle<'a>(names: &'a [String], prefix: &str, suffix: &str) -> Vec<(&'a str, &'a str)> {
-    names
-        .iter()
-        .filter_map(|n| Some((n.as_str(), n.strip_prefix(prefix)?.strip_suffix(suffix)?)))
-        .collect()
+    names.iter().filter_map(|n| Some((n.as_str(), n.strip_prefix(prefix)?.strip_suffix(suffix)?))).collect()
 }
 
 /// Sort numerically as Perl's `sort { $a <=> $b }` on strings (numified, stable).
@@ -143,7 +144,9 @@ mod tests {
 
     #[test]
     fn lines_as_perl_reads_them() {
-        let f = |t: &str| LogFile { path: PathBuf::new(), text: t.to_string() }.lines().map(str::to_owned).collect::<Vec<_>>();
+        let f = |t: &str| {
+            LogFile { path: PathBuf::new(), text: t.to_string() }.lines().map(str::to_owned).collect::<Vec<_>>()
+        };
         assert!(f("").is_empty());
         assert_eq!(f("a"), ["a"]);
         assert_eq!(f("a\n"), ["a"]);

@@ -68,7 +68,13 @@ pub fn resolve_era(dir: &Path, benchmark: &str, first_name: &str, compat: Option
 }
 
 /// [`resolve_era`] for the `work/log` directory `root` of `tree`.
-pub fn resolve_era_in(tree: &dyn Tree, root: &str, benchmark: &str, first_name: &str, compat: Option<Era>) -> Result<Era> {
+pub fn resolve_era_in(
+    tree: &dyn Tree,
+    root: &str,
+    benchmark: &str,
+    first_name: &str,
+    compat: Option<Era>,
+) -> Result<Era> {
     if let Some(e) = compat {
         return Ok(e);
     }
@@ -169,7 +175,13 @@ fn summarise_all<T: Send>(
 }
 
 /// [`compare`] on the `work/log` directory `root` of `tree` (a directory or an archive).
-pub fn compare_in(tree: &dyn Tree, root: &str, benchmark: &str, names: &[String], opts: &CompareOptions) -> Result<Report> {
+pub fn compare_in(
+    tree: &dyn Tree,
+    root: &str,
+    benchmark: &str,
+    names: &[String],
+    opts: &CompareOptions,
+) -> Result<Report> {
     check_names(names)?;
     let first = names.first().ok_or_else(|| Error::domain("give at least one run name (-n)"))?;
     let era = resolve_era_in(tree, root, benchmark, first, opts.compat)?;

@@ -27,7 +27,11 @@ fn number(s: &str) -> Option<f64> {
         _ => {
             let ok = s.bytes().any(|b| b.is_ascii_digit())
                 && s.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E'));
-            if ok { s.parse().ok() } else { None }
+            if ok {
+                s.parse().ok()
+            } else {
+                None
+            }
         }
     }
 }
@@ -191,7 +195,11 @@ fn cells_as_printed(toks: &[Tok]) -> Option<Vec<Parsed>> {
         }
         out.push(cell);
     }
-    if out.is_empty() { None } else { Some(out) }
+    if out.is_empty() {
+        None
+    } else {
+        Some(out)
+    }
 }
 
 struct DataRow {
@@ -231,7 +239,9 @@ fn looks_like_stat_row(line: &str) -> bool {
     let stat = matches!(
         first,
         "Ratio" | "Dmean" | "Dmin" | "Dmax" | "Gmean" | "Min" | "Max" | "Amean" | "Hmean" | "Stddev" | "CoeffVar"
-    ) || ["BAmean-", "BHmean-", "HStddev", "HCoeffVar", "SubAmean", "SubmeanCI"].iter().any(|p| first.starts_with(p));
+    ) || ["BAmean-", "BHmean-", "HStddev", "HCoeffVar", "SubAmean", "SubmeanCI"]
+        .iter()
+        .any(|p| first.starts_with(p));
     // any number after the operation: a stray mark before the first value ("Ratio
     // time-1 ! 1.0000 ...") must not turn the row into a header line
     stat && it.any(|t| number(t).is_some() || split_fused(t).is_some())
@@ -327,7 +337,12 @@ pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
                     return Err(Error::parse(
                         Some(source),
                         Some(i + 1),
-                        format!("row has {} kernel cells, the table's first row (line {}) has {}", r.cells.len(), first.line, first.cells.len()),
+                        format!(
+                            "row has {} kernel cells, the table's first row (line {}) has {}",
+                            r.cells.len(),
+                            first.line,
+                            first.cells.len()
+                        ),
                     ));
                 }
             }
@@ -340,13 +355,21 @@ pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
         } else if first_data.is_some() && !l.trim().is_empty() && !is_rule(l) {
             let looks_like_row = l.contains('%') || l.contains("Ratio");
             if looks_like_row {
-                return Err(Error::parse(Some(source), Some(i + 1), format!("cannot read this table row: '{}'", l.trim())));
+                return Err(Error::parse(
+                    Some(source),
+                    Some(i + 1),
+                    format!("cannot read this table row: '{}'", l.trim()),
+                ));
             }
             break;
         }
     }
     let first = first_data.ok_or_else(|| {
-        Error::parse(Some(source), None, "no compare-mmtests.pl table rows found (expected lines like 'Hmean  send-64  421.71 (   0.00%) ...')")
+        Error::parse(
+            Some(source),
+            None,
+            "no compare-mmtests.pl table rows found (expected lines like 'Hmean  send-64  421.71 (   0.00%) ...')",
+        )
     })?;
     let k = rows.first().map(|r| r.cells.len()).unwrap_or(0);
     // the lines above the first row (first is a line index, so get() always succeeds)
@@ -396,7 +419,11 @@ pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
             pref = Some(g.name == "Higher");
         }
     }
-    if pref.is_none() && rows.iter().any(|r| r.group.starts_with("Hmean") || r.group.starts_with("BHmean") || r.group.starts_with("HStddev")) {
+    if pref.is_none()
+        && rows
+            .iter()
+            .any(|r| r.group.starts_with("Hmean") || r.group.starts_with("BHmean") || r.group.starts_with("HStddev"))
+    {
         pref = Some(true);
     }
     if pref.is_none() {
@@ -410,7 +437,10 @@ pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
             return Err(Error::parse(
                 Some(source),
                 Some(r.line),
-                format!("a '{}' row in a --print-ratio table (expected Ratio, Dmean, Dmin, Dmax or Gmean rows)", r.group),
+                format!(
+                    "a '{}' row in a --print-ratio table (expected Ratio, Dmean, Dmin, Dmax or Gmean rows)",
+                    r.group
+                ),
             ));
         }
     }
@@ -419,7 +449,8 @@ pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
     let fl = widths.map(|w| w.0).unwrap_or(12);
     let mean_group = if higher { "Hmean" } else { "Amean" };
     for r in &rows {
-        let always_lower = ["Stddev", "CoeffVar", "HStddev", "HCoeffVar", "SubAmeanCI", "SubmeanCI"].contains(&r.group.as_str());
+        let always_lower =
+            ["Stddev", "CoeffVar", "HStddev", "HCoeffVar", "SubAmeanCI", "SubmeanCI"].contains(&r.group.as_str());
         let marked_row = r.group.get(1..5) == Some("mean") || r.cells.iter().any(|c| c.star);
         let cells = r
             .cells
@@ -475,7 +506,8 @@ pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
     m.insert("mmtests.precision".into(), prec.to_string());
     m.insert("mmtests.preferred".into(), if higher { "Higher" } else { "Lower" }.into());
     if ratio_layout {
-        let norm = rows.iter().filter(|r| r.group == "Ratio").any(|r| r.cells.iter().any(|c| c.norm.flatten().is_some()));
+        let norm =
+            rows.iter().filter(|r| r.group == "Ratio").any(|r| r.cells.iter().any(|c| c.norm.flatten().is_some()));
         m.insert("mmtests.norm".into(), if norm { "yes" } else { "no" }.into());
     } else {
         let group = if c.rows.iter().any(|r| r.group == mean_group) {
@@ -526,7 +558,13 @@ fn infer_direction(rows: &[DataRow]) -> Option<bool> {
 /// Column widths of an aligned table: (`_FieldLength`, label width, op width).
 /// FL comes from the spacing of the header columns (FL + 11), the label width
 /// from where the operation starts; None for whitespace-collapsed text.
-fn infer_widths(lines: &[&str], first: usize, rows: &[DataRow], ratio: bool, header: &[&str]) -> Option<(usize, usize, usize)> {
+fn infer_widths(
+    lines: &[&str],
+    first: usize,
+    rows: &[DataRow],
+    ratio: bool,
+    header: &[&str],
+) -> Option<(usize, usize, usize)> {
     let r = rows.first()?;
     let line = lines.get(first)?;
     // the names' last line with one name per kernel (a second line with names missing
@@ -535,7 +573,8 @@ fn infer_widths(lines: &[&str], first: usize, rows: &[DataRow], ratio: bool, hea
     let [(_, end0), (_, end1), ..] = toks.as_slice() else { return None };
     let fl = end1.checked_sub(*end0)?.checked_sub(11)?;
     // the end column of the first value: where the first word of `rest` (a tail of line) ends
-    let first_cell_after = |rest: &str| Some(line.len() - rest.trim_start().len() + rest.split_whitespace().next()?.len());
+    let first_cell_after =
+        |rest: &str| Some(line.len() - rest.trim_start().len() + rest.split_whitespace().next()?.len());
     if ratio {
         let (_, rest) = line.split_once(format!("Ratio {}", r.name).as_str())?;
         let label_total = first_cell_after(rest)?.checked_sub(fl)?;
@@ -547,7 +586,11 @@ fn infer_widths(lines: &[&str], first: usize, rows: &[DataRow], ratio: bool, hea
     let name_start = line.len() - after_group.trim_start().len();
     let l1 = name_start.checked_sub(1)?;
     let l2 = label_total.checked_sub(l1 + 1)?;
-    if l1 < r.group.len() || l2 < r.name.len() { None } else { Some((fl, l1, l2)) }
+    if l1 < r.group.len() || l2 < r.name.len() {
+        None
+    } else {
+        Some((fl, l1, l2))
+    }
 }
 
 #[cfg(test)]
@@ -604,7 +647,8 @@ Gmean Lower      1.0000                 4963602.6545                   5200000.0
         assert_eq!(split_fused("5200000.00-519999900.00"), Some(vec![5200000.0, -519999900.0]));
         // a -rc name that fills its first header part is printed with an empty second part
         // a second header line of spaces: every name's second part is empty
-        let dashed = "              bas          tes\n                              \nAmean 1 10.00 ( 0.00%) 9.00 ( 10.00%)\n";
+        let dashed =
+            "              bas          tes\n                              \nAmean 1 10.00 ( 0.00%) 9.00 ( 10.00%)\n";
         assert_eq!(parse_compare(dashed, "<t>").unwrap().kernels, ["bas-", "tes-"]);
         let leading = "                    \n              bas          tes\nAmean 1 10.00 ( 0.00%) 9.00 ( 10.00%)\n";
         assert_eq!(parse_compare(leading, "<t>").unwrap().kernels, ["-bas", "-tes"]);
@@ -613,9 +657,13 @@ Gmean Lower      1.0000                 4963602.6545                   5200000.0
         // a ratio table holds only Ratio rows and their summaries
         let mixed = "Ratio send-64 1.00 (0.00%) (+0.00s) 0.95 (-4.59%) (-3.45s)\nRatiomm 4 1.00 1.07\n";
         let e = parse_compare(mixed, "<t>").unwrap_err().to_string();
-        assert_eq!(e, "<t>:2: a 'Ratiomm' row in a --print-ratio table (expected Ratio, Dmean, Dmin, Dmax or Gmean rows)");
+        assert_eq!(
+            e,
+            "<t>:2: a 'Ratiomm' row in a --print-ratio table (expected Ratio, Dmean, Dmin, Dmax or Gmean rows)"
+        );
         // a Gmean row with a change is not one compare-mmtests.pl prints
-        let gmean = "Ratio send-64 1.00 (0.00%) (+0.00s) 0.95 (-4.59%) (-3.45s)\nGmean Higher 1.00 0.96 (-4.37%) (-2.43s)\n";
+        let gmean =
+            "Ratio send-64 1.00 (0.00%) (+0.00s) 0.95 (-4.59%) (-3.45s)\nGmean Higher 1.00 0.96 (-4.37%) (-2.43s)\n";
         let e = parse_compare(gmean, "<t>").unwrap_err().to_string();
         assert!(e.starts_with("<t>:2: cannot read this table row: 'Gmean Higher"), "{e}");
         // a row with a stray mark before its values is an error, not a header line

@@ -10,7 +10,11 @@ pub fn fmt_f(v: f64, width: usize, prec: usize, plus: bool, left: bool) -> Strin
         "NaN".to_string()
     } else if v.is_infinite() {
         if v > 0.0 {
-            if plus { "+Inf".to_string() } else { "Inf".to_string() }
+            if plus {
+                "+Inf".to_string()
+            } else {
+                "Inf".to_string()
+            }
         } else {
             "-Inf".to_string()
         }
@@ -30,7 +34,11 @@ pub fn pad(s: &str, width: usize, left: bool) -> String {
         return s.to_string();
     }
     let fill = " ".repeat(width - n);
-    if left { format!("{s}{fill}") } else { format!("{fill}{s}") }
+    if left {
+        format!("{s}{fill}")
+    } else {
+        format!("{fill}{s}")
+    }
 }
 
 /// The value Perl holds after a number is stringified (`"$v"`, `%.15g`) and
@@ -90,11 +98,8 @@ pub fn r_print7(v: f64) -> f64 {
     let nsig = digits.trim_end_matches('0').len().max(1) as i32;
     let neg = i32::from(v < 0.0);
     let rgt = (nsig - kpower - 1).max(0);
-    let fixed_width = if kpower >= 0 {
-        neg + kpower + 1 + if rgt > 0 { rgt + 1 } else { 0 }
-    } else {
-        neg + 1 + 1 + rgt
-    };
+    let fixed_width =
+        if kpower >= 0 { neg + kpower + 1 + if rgt > 0 { rgt + 1 } else { 0 } } else { neg + 1 + 1 + rgt };
     let sci_width = neg + if nsig > 1 { nsig + 1 } else { 1 } + if kpower.abs() >= 100 { 5 } else { 4 };
     let text = if fixed_width <= sci_width {
         let r = rgt as usize;

@@ -24,7 +24,11 @@ pub fn rdiff(a: f64, b: f64) -> f64 {
 pub fn sdiff(new: f64, sd_new: f64, base: f64, sd_base: f64) -> f64 {
     let diff = new - base;
     let pdev = ((sd_new * sd_new + sd_base * sd_base) / 2.0).sqrt();
-    if pdev == 0.0 { diff } else { diff / pdev }
+    if pdev == 0.0 {
+        diff
+    } else {
+        diff / pdev
+    }
 }
 
 /// Stat.pm's `calc_geomean`: (Π u)^(1/n) in the given order.
@@ -40,7 +44,14 @@ pub fn calc_geomean(units: &[f64]) -> f64 {
 }
 
 /// One compared run's ratio, percentage and normalised difference for an operation.
-fn ratio_cell(era: Era, kind: SummaryKind, pref: Preferred, a: Option<&OpSummary>, b: Option<&OpSummary>, has_norm: bool) -> (f64, f64, Option<f64>) {
+fn ratio_cell(
+    era: Era,
+    kind: SummaryKind,
+    pref: Preferred,
+    a: Option<&OpSummary>,
+    b: Option<&OpSummary>,
+    has_norm: bool,
+) -> (f64, f64, Option<f64>) {
     let av = a.map(|s| s.ratio_value).unwrap_or(f64::NAN);
     let bv = b.map(|s| s.ratio_value).unwrap_or(f64::NAN);
     if av == -1.0 || av.is_nan() || bv == -1.0 || bv.is_nan() {
@@ -56,12 +67,20 @@ fn ratio_cell(era: Era, kind: SummaryKind, pref: Preferred, a: Option<&OpSummary
         (NormRule::Sdiff, SummaryKind::Subselection) => {
             let h = |s: Option<&OpSummary>| s.and_then(|s| s.ci).map(|(lo, hi)| (hi - lo) / 2.0).unwrap_or(0.0);
             let (ha, hb) = (h(a), h(b));
-            if ha + hb == 0.0 { av - bv } else { (av - bv) / (ha + hb) }
+            if ha + hb == 0.0 {
+                av - bv
+            } else {
+                (av - bv) / (ha + hb)
+            }
         }
         (NormRule::Sdiff, _) => {
             let sd = |s: Option<&OpSummary>| {
                 let v = s.map(|s| s.sd_arith).unwrap_or(f64::NAN);
-                if era == Era::E2024 && v.is_nan() { 0.0 } else { v }
+                if era == Era::E2024 && v.is_nan() {
+                    0.0
+                } else {
+                    v
+                }
             };
             sdiff(av, sd(a), bv, sd(b))
         }
@@ -96,9 +115,7 @@ pub fn build_ratio(era: Era, benchmark: &str, kind: SummaryKind, runs: &[RunSumm
         }
     }
     let cells_of = |op: &str| -> Vec<(f64, f64, Option<f64>)> {
-        runs.iter()
-            .map(|r| ratio_cell(era, kind, pref, r.per_op.get(op), base.per_op.get(op), norm))
-            .collect()
+        runs.iter().map(|r| ratio_cell(era, kind, pref, r.per_op.get(op), base.per_op.get(op), norm)).collect()
     };
     for op in ops {
         let cells = cells_of(op)

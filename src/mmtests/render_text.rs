@@ -60,7 +60,8 @@ pub(crate) fn bare_values(group: &str) -> bool {
 fn render_table(c: &Comparison) -> String {
     let fl = meta_usize(c, "mmtests.field_length", 12);
     let prec = meta_usize(c, "mmtests.precision", 2);
-    let l1 = c.rows.iter().map(|r| r.group.chars().count()).max().unwrap_or(0).max(meta_usize(c, "mmtests.label_width", 0));
+    let l1 =
+        c.rows.iter().map(|r| r.group.chars().count()).max().unwrap_or(0).max(meta_usize(c, "mmtests.label_width", 0));
     let l2 = c.rows.iter().map(|r| r.name.chars().count()).max().unwrap_or(0).max(meta_usize(c, "mmtests.op_width", 0));
     let mut groups: Vec<&str> = Vec::new();
     for r in &c.rows {
@@ -107,7 +108,11 @@ fn render_ratio(c: &Comparison) -> String {
     let fl = meta_usize(c, "mmtests.field_length", 12);
     let prec = meta_usize(c, "mmtests.precision", 2);
     let ratio_rows: Vec<_> = c.rows.iter().filter(|r| r.group == "Ratio").collect();
-    let w = (ratio_rows.iter().map(|r| r.name.chars().count()).max().unwrap_or(0) + 6).max(meta_usize(c, "mmtests.label_width", 0));
+    let w = (ratio_rows.iter().map(|r| r.name.chars().count()).max().unwrap_or(0) + 6).max(meta_usize(
+        c,
+        "mmtests.label_width",
+        0,
+    ));
     // formats exist for (number of ratio operations + 1) runs; a parsed table says how
     // many runs its text printed formatted
     let formatted_runs = meta_usize(c, "mmtests.formatted_runs", ratio_rows.len() + 1);

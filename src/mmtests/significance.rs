@@ -61,7 +61,11 @@ pub fn cidiff(new: f64, cn: Option<(f64, f64)>, base: f64, cb: Option<(f64, f64)
     let (lb, hb) = cb.unwrap_or((0.0, 0.0));
     let diff = new - base;
     let cisum = if new < base { hn - new + base - lb } else { new - ln + hb - base };
-    if cisum == 0.0 { diff } else { diff / cisum }
+    if cisum == 0.0 {
+        diff
+    } else {
+        diff / cisum
+    }
 }
 
 /// Markers of every compared run (index 0, the baseline, is never marked), one
@@ -115,7 +119,12 @@ mod tests {
     #[test]
     fn cidiff_by_hand() {
         // spec §5.2 worked example: B 6160.61 ± 188.39, V 5878.01 ± 79.03 -> r = 282.6/267.42
-        let r = cidiff(6160.61, Some((6160.61 - 188.39, 6160.61 + 188.39)), 5878.01, Some((5878.01 - 79.03, 5878.01 + 79.03)));
+        let r = cidiff(
+            6160.61,
+            Some((6160.61 - 188.39, 6160.61 + 188.39)),
+            5878.01,
+            Some((5878.01 - 79.03, 5878.01 + 79.03)),
+        );
         assert!((r - 282.6 / 267.42).abs() < 1e-9, "{r}");
         // no bands: new < base gives cisum = 0 - 1 + 3 - 0 = 2
         assert_eq!(cidiff(1.0, None, 3.0, None), -1.0);

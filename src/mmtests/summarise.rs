@@ -286,7 +286,11 @@ pub fn stddev_hmean(x: &[f64], h: f64) -> f64 {
 fn coeffvar(sd: f64, mean: f64) -> f64 {
     let sd = if sd.is_nan() { 0.0 } else { sd };
     let mean = if mean.is_nan() { 0.0 } else { mean };
-    if mean != 0.0 { (sd * 100.0) / mean } else { 0.0 }
+    if mean != 0.0 {
+        (sd * 100.0) / mean
+    } else {
+        0.0
+    }
 }
 
 /// k = max(1, int(n·P/100)), the number of "best" samples of `_mean-P`.
@@ -324,7 +328,14 @@ pub fn sort_best_first(x: &mut [f64], pref: Preferred) {
     }
 }
 
-fn stat_value(c: &Ctx, stat: Stat, x: &[f64], mean: f64, sub: &mut Option<(f64, f64)>, per_iter: &[Vec<f64>]) -> Result<f64> {
+fn stat_value(
+    c: &Ctx,
+    stat: Stat,
+    x: &[f64],
+    mean: f64,
+    sub: &mut Option<(f64, f64)>,
+    per_iter: &[Vec<f64>],
+) -> Result<f64> {
     let n = x.len();
     let e0 = c.era == Era::E2018;
     Ok(match stat {
@@ -334,7 +345,11 @@ fn stat_value(c: &Ctx, stat: Stat, x: &[f64], mean: f64, sub: &mut Option<(f64, 
             } else {
                 let lo = x.iter().copied().fold(f64::INFINITY, f64::min);
                 let hi = x.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                if stat == Stat::Min { lo } else { hi }
+                if stat == Stat::Min {
+                    lo
+                } else {
+                    hi
+                }
             }
         }
         Stat::Mean => mean,
@@ -367,7 +382,11 @@ fn stat_value(c: &Ctx, stat: Stat, x: &[f64], mean: f64, sub: &mut Option<(f64, 
                 *sub = Some(subselection(per_iter, c.era));
             }
             let (m, h) = sub.unwrap_or((f64::NAN, f64::NAN));
-            if stat == Stat::SubMean { m } else { h }
+            if stat == Stat::SubMean {
+                m
+            } else {
+                h
+            }
         }
         Stat::Value => {
             if n == 0 {
@@ -534,7 +553,11 @@ fn summarise_op(
         match kind {
             SummaryKind::Subselection => {
                 let (m, h) = sub.unwrap_or_else(|| subselection(per_iter, era));
-                if m.is_nan() || h.is_nan() { None } else { Some((m - h, m + h)) }
+                if m.is_nan() || h.is_nan() {
+                    None
+                } else {
+                    Some((m - h, m + h))
+                }
             }
             SummaryKind::Variabletime => {
                 let n = x.len();

@@ -65,8 +65,7 @@ impl RqClock {
     #[inline]
     pub fn switch_to_idle(&mut self, util_sum: u32) {
         if util_sum >= UTIL_SUM_NO_IDLE {
-            self.lost_idle_time =
-                self.lost_idle_time.wrapping_add(self.clock_task.wrapping_sub(self.clock_pelt));
+            self.lost_idle_time = self.lost_idle_time.wrapping_add(self.clock_task.wrapping_sub(self.clock_pelt));
         }
         self.clock_pelt = self.clock_task;
         self.curr = Curr::Idle;

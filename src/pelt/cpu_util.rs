@@ -105,7 +105,8 @@ mod tests {
 
     #[test]
     fn execl_view_by_hand() {
-        let cpu = CpuSignals { util_avg: 877, runnable_avg: 877, util_est: 881, capacity: 1024, util_est_enabled: true };
+        let cpu =
+            CpuSignals { util_avg: 877, runnable_avg: 877, util_est: 881, capacity: 1024, util_est_enabled: true };
         let p = TaskSignals {
             util_avg: 877,
             util_est: 881,

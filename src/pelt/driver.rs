@@ -234,7 +234,8 @@ impl<'r, R: UtilEstRule + ?Sized> Cpu<'r, R> {
         let sa = &mut self.task.avg;
         if cap > 0 {
             if self.cfs.avg.util_avg != 0 {
-                let util = self.cfs.avg.util_avg.wrapping_mul(NICE_0_WEIGHT) / self.cfs.avg.load_avg.wrapping_add(1).max(1);
+                let util =
+                    self.cfs.avg.util_avg.wrapping_mul(NICE_0_WEIGHT) / self.cfs.avg.load_avg.wrapping_add(1).max(1);
                 sa.util_avg = util.min(cap as u64);
             } else {
                 sa.util_avg = cap as u64;
@@ -394,13 +395,19 @@ pub fn simulate<S: Sink + ?Sized>(trace: &[Segment], cfg: &Config, sink: &mut S)
 
 fn run<R: UtilEstRule + ?Sized, S: Sink + ?Sized>(trace: &[Segment], mut cpu: Cpu<'_, R>, sink: &mut S) -> Result<u64> {
     let (start_ns, tick_ns) = (cpu.cfg.start_ns, cpu.cfg.tick_ns);
-    replay(trace, start_ns, tick_ns, &mut cpu, |cpu: &Cpu<'_, R>, t, ev, seg, st| {
-        if sink.wants(ev) {
-            sink.row(&cpu.row(t, ev, seg, st))
-        } else {
-            Ok(())
-        }
-    })
+    replay(
+        trace,
+        start_ns,
+        tick_ns,
+        &mut cpu,
+        |cpu: &Cpu<'_, R>, t, ev, seg, st| {
+            if sink.wants(ev) {
+                sink.row(&cpu.row(t, ev, seg, st))
+            } else {
+                Ok(())
+            }
+        },
+    )
 }
 
 impl<R: UtilEstRule + ?Sized> Model for Cpu<'_, R> {

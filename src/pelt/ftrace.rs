@@ -61,7 +61,13 @@ fn run_below_resolution(segments: &mut Vec<Segment>, start_ns: &mut Option<u64>,
 
 /// Build the trace of `pid` from ftrace text; every segment gets `cpu_cap`/`freq_cap`.
 /// `path` names the input in errors.
-pub fn task_trace_from_ftrace(bytes: &[u8], pid: u32, cpu_cap: u32, freq_cap: u32, path: Option<&str>) -> Result<FtraceTask> {
+pub fn task_trace_from_ftrace(
+    bytes: &[u8],
+    pid: u32,
+    cpu_cap: u32,
+    freq_cap: u32,
+    path: Option<&str>,
+) -> Result<FtraceTask> {
     let mut state: Option<State> = None;
     let mut seg_start: u64 = 0;
     let mut start_ns: Option<u64> = None;
@@ -85,7 +91,11 @@ pub fn task_trace_from_ftrace(bytes: &[u8], pid: u32, cpu_cap: u32, freq_cap: u3
         }
         let line_no = i + 1;
         let line = std::str::from_utf8(raw).map_err(|e| {
-            Error::parse(path, Some(line_no), format!("not UTF-8 text (invalid byte at column {})", e.valid_up_to() + 1))
+            Error::parse(
+                path,
+                Some(line_no),
+                format!("not UTF-8 text (invalid byte at column {})", e.valid_up_to() + 1),
+            )
         })?;
         let t = line.trim_start();
         if t.is_empty() || t.starts_with('#') || t.starts_with("CPU ") || t.starts_with("cpus=") {
@@ -96,7 +106,9 @@ pub fn task_trace_from_ftrace(bytes: &[u8], pid: u32, cpu_cap: u32, freq_cap: u3
         let ts = parse_timestamp(ts).ok_or_else(|| err(format!("bad timestamp '{ts}' before '{name}:'")))?;
         if let Some(prev) = last_ts {
             if ts < prev {
-                return Err(err(format!("timestamp {ts} ns goes backwards (previous {prev} ns); sort the trace by time")));
+                return Err(err(format!(
+                    "timestamp {ts} ns goes backwards (previous {prev} ns); sort the trace by time"
+                )));
             }
         }
         if let Some(start) = start_ns {
@@ -338,7 +350,10 @@ cpus=2
   foo-42 [001] 11111121110.000200: sched_switch: swapper/1:0 [120] R ==> foo:42 [120]
 ";
         let e = task_trace_from_ftrace(txt.as_bytes(), 42, 1024, 1024, Some("t.txt")).unwrap_err().to_string();
-        assert!(e.starts_with("t.txt:2: timestamp 11111121110000200000 ns is more than 4611686018427387903 ns after"), "{e}");
+        assert!(
+            e.starts_with("t.txt:2: timestamp 11111121110000200000 ns is more than 4611686018427387903 ns after"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -74,7 +74,11 @@ impl UtilModel for FullCapCpu {
         let mut cpu = FullCapCpu::new(cfg);
         cpu.clock_task = slept_at;
         let units = slept_at >> 10;
-        cpu.sa = UtilSignal { last_update_time: units << 10, period_contrib: (units % 1024) as u32, ..UtilSignal::default() };
+        cpu.sa = UtilSignal {
+            last_update_time: units << 10,
+            period_contrib: (units % 1024) as u32,
+            ..UtilSignal::default()
+        };
         cpu
     }
 
@@ -233,7 +237,14 @@ mod tests {
         for seed in 1..25u64 {
             let tr = trace(seed * 7_777, 300);
             let cfg = Config { tick_ns: [4_000_000, 1_000_000][(seed % 2) as usize], ..Config::default() };
-            for mask in [0u16, 0xff, 1 << Event::Run as u8 | 1 << Event::Sleep as u8, 1 << Event::Tick as u8, 1 << Event::WakePre as u8 | 1 << Event::End as u8, (seed * 37 % 256) as u16] {
+            for mask in [
+                0u16,
+                0xff,
+                1 << Event::Run as u8 | 1 << Event::Sleep as u8,
+                1 << Event::Tick as u8,
+                1 << Event::WakePre as u8 | 1 << Event::End as u8,
+                (seed * 37 % 256) as u16,
+            ] {
                 let (mut fast, mut general) = (Masked(mask, Vec::new()), Masked(mask, Vec::new()));
                 let n_fast = replay_util(tr.as_slice(), true, &cfg, &mut fast).expect("valid trace");
                 let n_general = replay_util(tr.as_slice(), false, &cfg, &mut general).expect("valid trace");

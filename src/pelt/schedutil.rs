@@ -81,7 +81,7 @@ mod tests {
         assert_eq!(sugov_perf(881, 1024), 1024); // 881 + 220 = 1101 -> capacity
         assert_eq!(sugov_perf(118, 446), 147); // 118 + 29
         assert_eq!(effective_cpu_perf(100, 300, 1024), 300); // the floor wins
-        // 640/1024 of 2 GHz = 1.25 GHz, rounded up to the 1.4 GHz point
+                                                             // 640/1024 of 2 GHz = 1.25 GHz, rounded up to the 1.4 GHz point
         assert_eq!(map_util_freq(640, 2_000_000, 1024), 1_250_000);
         assert_eq!(next_freq(640, 1024, 2_000_000, &[800_000, 1_400_000, 2_000_000], 0, u64::MAX), 1_400_000);
         assert_eq!(resolve_freq(3_000_000, &[800_000, 2_000_000], 0, u64::MAX), 2_000_000);

@@ -475,7 +475,12 @@ mod tests {
                 x ^= x << 13;
                 x ^= x >> 7;
                 x ^= x << 17;
-                now += match x % 4 { 0 => x % 1024, 1 => x % 40_000, 2 => x % 4_000_000, _ => x % 3_000_000_000 };
+                now += match x % 4 {
+                    0 => x % 1024,
+                    1 => x % 40_000,
+                    2 => x % 4_000_000,
+                    _ => x % 3_000_000_000,
+                };
                 let (load, running) = (x & (1 << 20) != 0, x & (1 << 21) != 0);
                 let running = load && running;
                 let a = full.update(now, u64::from(load), u64::from(load), running, 1024);

@@ -20,10 +20,10 @@
 //!    state: slower, never wrong.
 
 use super::driver::Config;
+use super::full_capacity::{self, FullCapCpu};
 use super::row::{Event, Sink};
 use super::sequence::{check_ticks, Cursor, Emit};
 use super::trace::{validate, Segment, Segments, State, TraceColumns};
-use super::full_capacity::{self, FullCapCpu};
 use super::util_only::{UtilModel, UtilRow};
 use crate::error::{Error, Result};
 
@@ -136,9 +136,8 @@ fn split_points<T: Segments + ?Sized>(trace: &T, parts: usize, min_part: usize) 
         let nominal = (k * n / parts).max(2);
         let lo = cuts.last().map_or(nominal.max(min_part), |&c| nominal.max(c + min_part));
         let hi = ((k + 1) * n / parts).min(n);
-        let found = (lo..hi).find(|&j| {
-            j >= 2 && trace.get(j - 1).state == State::Sleep && trace.get(j - 2).state == State::Run
-        });
+        let found = (lo..hi)
+            .find(|&j| j >= 2 && trace.get(j - 1).state == State::Sleep && trace.get(j - 2).state == State::Run);
         if let Some(j) = found {
             if n - j >= min_part {
                 cuts.push(j);
@@ -152,14 +151,24 @@ fn split_points<T: Segments + ?Sized>(trace: &T, parts: usize, min_part: usize) 
 /// pool), with the same rows in the same order. Falls back to one thread for short
 /// traces, traces with lowered capacities (their lost idle time makes the guess wrong:
 /// correct but slower) and `threads <= 1`.
-pub fn simulate_util_parallel<S: RowStore>(trace: &[Segment], cfg: &Config, sink: &mut S, threads: usize) -> Result<u64> {
+pub fn simulate_util_parallel<S: RowStore>(
+    trace: &[Segment],
+    cfg: &Config,
+    sink: &mut S,
+    threads: usize,
+) -> Result<u64> {
     validate(trace)?;
     let full_capacity = super::util_only::at_full_capacity(trace);
     parallel_with(trace, full_capacity, cfg, sink, threads, SIZES).map(|r| r.events)
 }
 
 /// [`simulate_util_parallel`] of a trace read in place from its (checked) columns.
-pub fn simulate_util_columns<S: RowStore>(trace: &TraceColumns<'_>, cfg: &Config, sink: &mut S, threads: usize) -> Result<u64> {
+pub fn simulate_util_columns<S: RowStore>(
+    trace: &TraceColumns<'_>,
+    cfg: &Config,
+    sink: &mut S,
+    threads: usize,
+) -> Result<u64> {
     match trace.at_full_capacity() {
         // the capacity columns are not read again
         Some(full) if full_capacity::fits(trace.total_ns()) => parallel_with(&full, true, cfg, sink, threads, SIZES),
@@ -239,7 +248,8 @@ fn parts_with<M: UtilModel, T: Segments + ?Sized, S: RowStore>(
         let sink0 = &mut *sink;
         let first = &mut first;
         scope.spawn(move |_| *first = Some(replay_first(trace, a0, b0, cfg, sink0)));
-        for (((store, slot), &(a, b)), &t0) in stores.iter_mut().zip(guesses.iter_mut()).zip(bounds.iter().skip(1)).zip(&starts)
+        for (((store, slot), &(a, b)), &t0) in
+            stores.iter_mut().zip(guesses.iter_mut()).zip(bounds.iter().skip(1)).zip(&starts)
         {
             scope.spawn(move |_| *slot = Some(replay_guess(trace, a, b, t0, cfg, store, sizes.checkpoints)));
         }
@@ -363,9 +373,10 @@ mod tests {
         let n1 = simulate_util(tr, cfg, &mut one).expect("valid");
         let mut many: Vec<UtilRow> = Vec::new();
         let full = tr.iter().all(|s| s.cpu_cap == 1024 && s.freq_cap == 1024);
-        let report = crate::parallel::install(Some(threads), || parallel_with(tr, full, cfg, &mut many, threads, sizes))
-            .expect("pool")
-            .expect("valid");
+        let report =
+            crate::parallel::install(Some(threads), || parallel_with(tr, full, cfg, &mut many, threads, sizes))
+                .expect("pool")
+                .expect("valid");
         assert_eq!(n1, report.events);
         assert_eq!(one.len(), many.len());
         assert!(one == many, "rows differ with {threads} threads, {sizes:?}");

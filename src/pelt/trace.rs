@@ -105,7 +105,8 @@ pub fn validate(segments: &[Segment]) -> Result<()> {
 /// `total` when it does): the fast test, without building a message.
 #[inline]
 fn segment_ok(s: &Segment, prev: Option<State>, total: &mut u64) -> bool {
-    let caps_ok = (1..=SCHED_CAPACITY_SCALE as u32).contains(&s.cpu_cap) && (1..=SCHED_CAPACITY_SCALE as u32).contains(&s.freq_cap);
+    let caps_ok = (1..=SCHED_CAPACITY_SCALE as u32).contains(&s.cpu_cap)
+        && (1..=SCHED_CAPACITY_SCALE as u32).contains(&s.freq_cap);
     let state_ok = match prev {
         None => s.state != State::Sleep,
         Some(p) => transition_allowed(p, s.state),
@@ -144,7 +145,11 @@ fn check_segment(s: &Segment, prev: Option<State>, total: &mut u64) -> std::resu
         Some(p) if !transition_allowed(p, s.state) => {
             return Err((
                 "state",
-                format!("impossible transition {} -> {}: a preempted task must run before it can sleep", p.letter(), s.state.letter()),
+                format!(
+                    "impossible transition {} -> {}: a preempted task must run before it can sleep",
+                    p.letter(),
+                    s.state.letter()
+                ),
             ))
         }
         _ => {}
@@ -176,7 +181,11 @@ pub trait Segments: Sync {
     /// stopping at the first error. The replay's loop: an implementation walks its
     /// storage directly, without a bounds check per segment.
     #[inline]
-    fn each<F: FnMut(usize, Segment) -> crate::Result<()>>(&self, range: std::ops::Range<usize>, mut f: F) -> crate::Result<()> {
+    fn each<F: FnMut(usize, Segment) -> crate::Result<()>>(
+        &self,
+        range: std::ops::Range<usize>,
+        mut f: F,
+    ) -> crate::Result<()> {
         for i in range.start..range.end.min(self.len()) {
             f(i, self.get(i))?;
         }
@@ -199,10 +208,19 @@ impl Segments for [Segment] {
     }
     #[inline]
     fn get(&self, i: usize) -> Segment {
-        <[Segment]>::get(self, i).copied().unwrap_or(Segment { dur_ns: 1, state: State::Run, cpu_cap: 1024, freq_cap: 1024 })
+        <[Segment]>::get(self, i).copied().unwrap_or(Segment {
+            dur_ns: 1,
+            state: State::Run,
+            cpu_cap: 1024,
+            freq_cap: 1024,
+        })
     }
     #[inline]
-    fn each<F: FnMut(usize, Segment) -> crate::Result<()>>(&self, range: std::ops::Range<usize>, mut f: F) -> crate::Result<()> {
+    fn each<F: FnMut(usize, Segment) -> crate::Result<()>>(
+        &self,
+        range: std::ops::Range<usize>,
+        mut f: F,
+    ) -> crate::Result<()> {
         let end = range.end.min(self.len());
         let start = range.start.min(end);
         for (k, s) in self.get(start..end).unwrap_or(&[]).iter().enumerate() {
@@ -291,7 +309,9 @@ impl<'a> TraceColumns<'a> {
         let full = SCHED_CAPACITY_SCALE;
         // (out-of-range bits, bits different from 1024) of a capacity column, in one pass
         let caps = |v: &[i64]| {
-            v.iter().fold((0u64, 0u64), |(bad, not_full), &c| (bad | ((c as u64).wrapping_sub(1) & !(full - 1)), not_full | (c as u64 ^ full)))
+            v.iter().fold((0u64, 0u64), |(bad, not_full), &c| {
+                (bad | ((c as u64).wrapping_sub(1) & !(full - 1)), not_full | (c as u64 ^ full))
+            })
         };
         // Each duration in 1..=2^62 (checked by its bits), the total summed exactly as
         // 32-bit halves (no overflow below 2^32 segments) and compared once: with every
@@ -321,8 +341,11 @@ impl<'a> TraceColumns<'a> {
         let no_w_to_s = self.state.iter().zip(self.state.iter().skip(1)).fold(0u8, |bad, p| bad | w_to_s(p)) == 0;
         let first_ok = self.state.first().is_some_and(|&b| b != b'S');
         let ((cpu_bad, cpu_not_full), (freq_bad, freq_not_full)) = (caps(self.cpu_cap), caps(self.freq_cap));
-        (durs_ok && cpu_bad == 0 && freq_bad == 0 && states_ok && no_w_to_s && first_ok)
-            .then_some((cpu_not_full == 0 && freq_not_full == 0, total as u64, (u128::from(run_ns), runs)))
+        (durs_ok && cpu_bad == 0 && freq_bad == 0 && states_ok && no_w_to_s && first_ok).then_some((
+            cpu_not_full == 0 && freq_not_full == 0,
+            total as u64,
+            (u128::from(run_ns), runs),
+        ))
     }
 
     /// The same trace without its capacity columns, when every capacity is 1024.
@@ -390,7 +413,11 @@ impl Segments for FullCapacityColumns<'_> {
         full_capacity_segment(self.dur_ns.get(i).copied().unwrap_or(1), self.state.get(i).copied().unwrap_or(b'R'))
     }
     #[inline]
-    fn each<F: FnMut(usize, Segment) -> crate::Result<()>>(&self, range: std::ops::Range<usize>, mut f: F) -> crate::Result<()> {
+    fn each<F: FnMut(usize, Segment) -> crate::Result<()>>(
+        &self,
+        range: std::ops::Range<usize>,
+        mut f: F,
+    ) -> crate::Result<()> {
         let end = range.end.min(self.len());
         let start = range.start.min(end);
         let dur = self.dur_ns.get(start..end).unwrap_or(&[]);
@@ -438,7 +465,10 @@ fn column_error(i: usize, d: i64, code: Option<u8>, c: i64, f: i64) -> Error {
     }
     let code = code.unwrap_or(b'?');
     if State::from_byte(code).is_none() {
-        return at("state", format!("unknown state {:?}: expected R (running), W (runnable, preempted) or S (sleeping)", code as char));
+        return at(
+            "state",
+            format!("unknown state {:?}: expected R (running), W (runnable, preempted) or S (sleeping)", code as char),
+        );
     }
     let (col, v) = if (1..=SCHED_CAPACITY_SCALE as i64).contains(&c) { ("freq_cap", f) } else { ("cpu_cap", c) };
     at(col, format!("capacity {v} is outside 1..1024"))
@@ -454,7 +484,11 @@ pub fn parse_trace_csv(bytes: &[u8], path: Option<&str>) -> Result<Vec<Segment>>
     for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         let line_no = i + 1;
         let line = std::str::from_utf8(raw).map_err(|e| {
-            Error::parse(path, Some(line_no), format!("not UTF-8 text (invalid byte at column {})", e.valid_up_to() + 1))
+            Error::parse(
+                path,
+                Some(line_no),
+                format!("not UTF-8 text (invalid byte at column {})", e.valid_up_to() + 1),
+            )
         })?;
         let line = line.strip_suffix('\r').unwrap_or(line);
         let trimmed = line.trim();
@@ -470,7 +504,11 @@ pub fn parse_trace_csv(bytes: &[u8], path: Option<&str>) -> Result<Vec<Segment>>
             return Err(Error::parse(
                 path,
                 Some(line_no),
-                format!("expected {} comma-separated fields as in the header, got {} (truncated line?)", h.n_fields, fields.len()),
+                format!(
+                    "expected {} comma-separated fields as in the header, got {} (truncated line?)",
+                    h.n_fields,
+                    fields.len()
+                ),
             ));
         }
         let get = |idx: usize| fields.get(idx).copied().unwrap_or("");
@@ -478,7 +516,13 @@ pub fn parse_trace_csv(bytes: &[u8], path: Option<&str>) -> Result<Vec<Segment>>
         let dur_ns = parse_duration(get(h.dur)).map_err(|m| err("dur_ns", m))?;
         let state_s = get(h.state);
         let state = State::from_letter(state_s).ok_or_else(|| {
-            err("state", format!("unknown state '{}': expected R (running), W (runnable, preempted) or S (sleeping)", short(state_s)))
+            err(
+                "state",
+                format!(
+                    "unknown state '{}': expected R (running), W (runnable, preempted) or S (sleeping)",
+                    short(state_s)
+                ),
+            )
         })?;
         let cpu_cap = match h.cpu_cap {
             Some(c) => parse_cap(get(c)).map_err(|m| err("cpu_cap", m))?,
@@ -494,7 +538,11 @@ pub fn parse_trace_csv(bytes: &[u8], path: Option<&str>) -> Result<Vec<Segment>>
         out.push(seg);
     }
     if header.is_none() {
-        return Err(Error::parse(path, Some(1), "empty trace: expected a header such as 'dur_ns,state,cpu_cap,freq_cap'"));
+        return Err(Error::parse(
+            path,
+            Some(1),
+            "empty trace: expected a header such as 'dur_ns,state,cpu_cap,freq_cap'",
+        ));
     }
     if out.is_empty() {
         return Err(Error::parse(path, None, "the trace has a header but no segments"));
@@ -528,7 +576,12 @@ impl Header {
         }
         let need = |n: &str| {
             find(n).ok_or_else(|| {
-                Error::parse_col(path, Some(line_no), n, format!("missing column '{n}' in the header '{}'", short(line)))
+                Error::parse_col(
+                    path,
+                    Some(line_no),
+                    n,
+                    format!("missing column '{n}' in the header '{}'", short(line)),
+                )
             })
         };
         Ok(Header {
@@ -603,12 +656,18 @@ mod tests {
     fn errors_say_where() {
         let e = |b: &[u8]| parse_trace_csv(b, Some("t.csv")).unwrap_err().to_string();
         let h = "dur_ns,state,cpu_cap,freq_cap\n";
-        assert_eq!(e(format!("{h}10,R,1024,1024\n10,X,1024,1024\n").as_bytes()),
-            "t.csv:3: column 'state': unknown state 'X': expected R (running), W (runnable, preempted) or S (sleeping)");
+        assert_eq!(
+            e(format!("{h}10,R,1024,1024\n10,X,1024,1024\n").as_bytes()),
+            "t.csv:3: column 'state': unknown state 'X': expected R (running), W (runnable, preempted) or S (sleeping)"
+        );
         assert!(e(format!("{h}10,R,1024,1024\n10,W,1024,1024\n10,S,1024,1024\n").as_bytes())
             .starts_with("t.csv:4: column 'state': impossible transition W -> S"));
-        assert!(e(format!("{h}0,R,1024,1024\n").as_bytes()).starts_with("t.csv:2: column 'dur_ns': duration must be > 0"));
-        assert!(e(format!("{h}-5,R,1024,1024\n").as_bytes()).starts_with("t.csv:2: column 'dur_ns': duration must be > 0"));
+        assert!(
+            e(format!("{h}0,R,1024,1024\n").as_bytes()).starts_with("t.csv:2: column 'dur_ns': duration must be > 0")
+        );
+        assert!(
+            e(format!("{h}-5,R,1024,1024\n").as_bytes()).starts_with("t.csv:2: column 'dur_ns': duration must be > 0")
+        );
         assert!(e(format!("{h}5,R,1025,1024\n").as_bytes()).starts_with("t.csv:2: column 'cpu_cap': capacity 1025"));
         assert!(e(format!("{h}5,R,1024,0\n").as_bytes()).starts_with("t.csv:2: column 'freq_cap': capacity 0"));
         assert!(e(format!("{h}5,R,1024\n").as_bytes()).starts_with("t.csv:2: expected 4 comma-separated fields"));

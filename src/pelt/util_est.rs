@@ -270,10 +270,7 @@ pub fn rule_by_name(name: &str) -> Result<&'static dyn UtilEstRule> {
         "6.12" => Ok(&R612),
         "4.17" | "7f65ea42eb00" => Ok(&R417),
         "d519329f72" | "d519329f72a6" => Ok(&RD51),
-        _ => Err(Error::domain(format!(
-            "unknown util_est rule '{name}'; expected one of {}",
-            RULE_NAMES.join(", ")
-        ))),
+        _ => Err(Error::domain(format!("unknown util_est rule '{name}'; expected one of {}", RULE_NAMES.join(", ")))),
     }
 }
 

@@ -122,7 +122,11 @@ impl UtilModel for UtilCpu {
         cpu.cpu_cap = cpu_cap;
         cpu.freq_cap = freq_cap;
         let units = slept_at >> 10;
-        cpu.sa = UtilSignal { last_update_time: units << 10, period_contrib: (units % 1024) as u32, ..UtilSignal::default() };
+        cpu.sa = UtilSignal {
+            last_update_time: units << 10,
+            period_contrib: (units % 1024) as u32,
+            ..UtilSignal::default()
+        };
         cpu
     }
 

@@ -15,9 +15,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 static ERRORS_MODULE: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
 
 fn errors_module(py: Python<'_>) -> PyResult<&Bound<'_, PyModule>> {
-    ERRORS_MODULE
-        .get_or_try_init(py, || py.import("schedlab.errors").map(Bound::unbind))
-        .map(|m| m.bind(py))
+    ERRORS_MODULE.get_or_try_init(py, || py.import("schedlab.errors").map(Bound::unbind)).map(|m| m.bind(py))
 }
 
 /// Convert a core error into the matching `schedlab.errors` exception.
@@ -56,8 +54,7 @@ fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
 /// Run a core computation with the GIL released; a core error becomes its Python
 /// exception and a panic becomes `SchedlabError` (never an abort).
 pub fn run<T: Send>(py: Python<'_>, f: impl FnOnce() -> Result<T> + Send) -> PyResult<T> {
-    let out = py.detach(|| {
-        catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|p| Err(Error::Internal(panic_message(p))))
-    });
+    let out =
+        py.detach(|| catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|p| Err(Error::Internal(panic_message(p)))));
     out.map_err(|e| to_pyerr(py, e))
 }

@@ -44,7 +44,8 @@ fn table_from(arg: StatesArg) -> Result<StateTable> {
             if v < 0 {
                 return Err(Error::parse_col(None, None, col, format!("state {i}: negative duration {v} µs")));
             }
-            u32::try_from(v).map_err(|_| Error::parse_col(None, None, col, format!("state {i}: {v} µs is out of range")))
+            u32::try_from(v)
+                .map_err(|_| Error::parse_col(None, None, col, format!("state {i}: {v} µs is out of range")))
         };
         states.push(IdleState {
             name,
@@ -168,8 +169,10 @@ fn idle_simulate_many<'py>(
     record_state: bool,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let slices: Vec<[Cow<'_, [i64]>; 7]> =
-        traces.iter().map(|t| [slice(&t.0), slice(&t.1), slice(&t.2), slice(&t.3), slice(&t.4), slice(&t.5), slice(&t.6)]).collect();
+    let slices: Vec<[Cow<'_, [i64]>; 7]> = traces
+        .iter()
+        .map(|t| [slice(&t.0), slice(&t.1), slice(&t.2), slice(&t.3), slice(&t.4), slice(&t.5), slice(&t.6)])
+        .collect();
     let (governor, kernel) = (governor.to_owned(), kernel.to_owned());
     let sims = run(py, || {
         let spec = Spec::new(&governor, &kernel)?;
@@ -400,7 +403,10 @@ fn idle_classify<'py>(
         if i.len() != r.len() {
             return Err(Error::domain("idx and residency_ns differ in length"));
         }
-        Ok(i.iter().zip(r.iter()).map(|(&k, &d)| summary::classify(&drv, usize::from(k), d)).unzip::<_, _, Vec<_>, Vec<_>>())
+        Ok(i.iter()
+            .zip(r.iter())
+            .map(|(&k, &d)| summary::classify(&drv, usize::from(k), d))
+            .unzip::<_, _, Vec<_>, Vec<_>>())
     })?;
     Ok((above.into_pyarray(py), below.into_pyarray(py)))
 }

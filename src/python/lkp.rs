@@ -4,8 +4,8 @@
 
 use super::errors::run;
 use crate::error::Error;
-use crate::lkp::comparison::{render_comparison, to_comparison, Test};
 use crate::lkp::compare::{compare_roots, CompareResult, Options};
+use crate::lkp::comparison::{render_comparison, to_comparison, Test};
 use crate::lkp::matrix::{load_roots, Matrix, ResultRoot};
 use crate::lkp::num::Num;
 use crate::lkp::render_text::render;
@@ -98,9 +98,7 @@ fn lkp_run_dirs(py: Python<'_>, root: PathBuf) -> PyResult<Vec<PathBuf>> {
 /// A pasted report parsed into rows (JSON).
 #[pyfunction]
 fn lkp_parse_report(py: Python<'_>, text: String) -> PyResult<String> {
-    run(py, || {
-        serde_json::to_string(&parse_report::parse_report(&text)).map_err(|e| Error::Internal(e.to_string()))
-    })
+    run(py, || serde_json::to_string(&parse_report::parse_report(&text)).map_err(|e| Error::Internal(e.to_string())))
 }
 
 /// A pasted report as a Comparison (JSON, schema v1).

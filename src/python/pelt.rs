@@ -4,18 +4,20 @@
 
 use super::errors::run;
 use crate::error::{Error, Result};
+use crate::parallel;
 use crate::pelt::cpu_util::{cpu_util, CpuSignals, Dst, TaskSignals};
 use crate::pelt::driver::{self, Config, Init};
 use crate::pelt::ftrace::{self, FtraceTask};
 use crate::pelt::row::{CsvWriter, Event, Row, Sink};
 use crate::pelt::schedutil;
 use crate::pelt::signal::{decay_load, SchedAvg};
-use crate::pelt::trace::{self, Segment, State};
-use crate::parallel;
 use crate::pelt::speculate::{self, RowStore};
 use crate::pelt::trace::TraceColumns;
+use crate::pelt::trace::{self, Segment, State};
+use crate::pelt::util_est::{
+    rule_by_name, Sample, TaskUtilEst, UtilEstRule, UTIL_AVG_UNCHANGED_LSB, UTIL_AVG_UNCHANGED_MSB,
+};
 use crate::pelt::util_only::{self, UtilRow, UTIL_COLUMNS};
-use crate::pelt::util_est::{rule_by_name, Sample, TaskUtilEst, UtilEstRule, UTIL_AVG_UNCHANGED_LSB, UTIL_AVG_UNCHANGED_MSB};
 use numpy::{IntoPyArray, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -288,7 +290,14 @@ fn event_mask(events: Option<&[String]>) -> Result<u8> {
     Ok(mask)
 }
 
-fn config(init: &str, util_est: bool, rule: &str, execl_fix: Option<bool>, tick_ns: u64, start_ns: u64) -> Result<Config> {
+fn config(
+    init: &str,
+    util_est: bool,
+    rule: &str,
+    execl_fix: Option<bool>,
+    tick_ns: u64,
+    start_ns: u64,
+) -> Result<Config> {
     Ok(Config { init: Init::parse(init)?, util_est, rule: rule_by_name(rule)?, execl_fix, tick_ns, start_ns })
 }
 
@@ -298,7 +307,12 @@ struct Select {
     events: Option<Vec<String>>,
 }
 
-fn rows_dict<'py>(py: Python<'py>, segs: Vec<Segment>, cfg: Result<Config>, sel: Select) -> PyResult<Bound<'py, PyDict>> {
+fn rows_dict<'py>(
+    py: Python<'py>,
+    segs: Vec<Segment>,
+    cfg: Result<Config>,
+    sel: Select,
+) -> PyResult<Bound<'py, PyDict>> {
     // Only util_avg-side columns asked for: the util-only replay gives the same values
     // at about a third of the work (crate::pelt::util_only), split across threads.
     if util_only_columns(&sel) {
@@ -317,7 +331,7 @@ fn rows_dict<'py>(py: Python<'py>, segs: Vec<Segment>, cfg: Result<Config>, sel:
         let cfg = cfg?;
         let mask = event_mask(sel.events.as_deref())?;
         crate::pelt::sequence::check_ticks(segs.as_slice(), cfg.tick_ns)?; // before sizing
-        // Sized exactly up front: no reallocation of the ~130 bytes/row.
+                                                                           // Sized exactly up front: no reallocation of the ~130 bytes/row.
         let by_event = driver::count_rows_by_event(&segs, &cfg);
         let n: u64 = Event::ALL.iter().filter(|e| mask & (1 << (**e as u8)) != 0).map(|e| by_event[*e as usize]).sum();
         let n = usize::try_from(n).map_err(|_| Error::domain(format!("{n} rows do not fit in memory")))?;
@@ -498,7 +512,9 @@ fn pelt_ftrace<'py>(
             return Err(Error::domain(format!("capacities must be in 1..1024, got cpu {cpu_cap}, freq {freq_cap}")));
         }
         match (&data, &path) {
-            (Some(d), p) => ftrace::task_trace_from_ftrace(d, pid, cpu_cap, freq_cap, p.as_ref().and_then(|p| p.to_str())),
+            (Some(d), p) => {
+                ftrace::task_trace_from_ftrace(d, pid, cpu_cap, freq_cap, p.as_ref().and_then(|p| p.to_str()))
+            }
             (None, Some(p)) => ftrace::read_ftrace(p, pid, cpu_cap, freq_cap),
             (None, None) => Err(Error::domain("give ftrace text or a path")),
         }
@@ -570,8 +586,15 @@ fn pelt_accumulate<'py>(
     })?;
     let d = PyDict::new(py);
     let names = [
-        "ret", "last_update_time", "load_sum", "runnable_sum", "util_sum", "period_contrib", "load_avg",
-        "runnable_avg", "util_avg",
+        "ret",
+        "last_update_time",
+        "load_sum",
+        "runnable_sum",
+        "util_sum",
+        "period_contrib",
+        "load_avg",
+        "runnable_avg",
+        "util_avg",
     ];
     for (name, col) in names.into_iter().zip(cols) {
         d.set_item(name, col.into_pyarray(py))?;

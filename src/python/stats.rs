@@ -165,11 +165,7 @@ fn compare_many<'py>(
         let bases = batch::split_ragged(&bvs, &bl)?;
         let news = batch::split_ragged(&nvs, &nl)?;
         if bases.len() != news.len() {
-            return Err(crate::Error::domain(format!(
-                "{} base series but {} new series",
-                bases.len(),
-                news.len()
-            )));
+            return Err(crate::Error::domain(format!("{} base series but {} new series", bases.len(), news.len())));
         }
         let pairs: Vec<(&[f64], &[f64])> = bases.into_iter().zip(news).collect();
         stats::compare_many(&pairs, higher_is_better, method, threads)

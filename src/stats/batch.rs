@@ -9,8 +9,8 @@ use super::change::pct_change;
 use super::descriptive::{
     amean, amean_checked, coeff_var_about, gmean_checked, hmean_checked, median_sorted, variance_about,
 };
-use super::sample::check;
 use super::mann_whitney::{mann_whitney_u, MwuMethod};
+use super::sample::check;
 use super::welch::welch_ttest;
 use crate::error::{Error, Result};
 use crate::parallel;
@@ -184,19 +184,14 @@ pub fn compare_many(
     method: MwuMethod,
     threads: Option<usize>,
 ) -> Result<Vec<PairComparison>> {
-    parallel::install(threads, || {
-        pairs.par_iter().map(|(b, n)| compare_pair(b, n, higher_is_better, method)).collect()
-    })
+    parallel::install(threads, || pairs.par_iter().map(|(b, n)| compare_pair(b, n, higher_is_better, method)).collect())
 }
 
 /// Split a flat array into consecutive series of the given lengths.
 pub fn split_ragged<'a>(values: &'a [f64], lengths: &[usize]) -> Result<Vec<&'a [f64]>> {
     let total: usize = lengths.iter().sum();
     if total != values.len() {
-        return Err(Error::domain(format!(
-            "lengths add up to {total} but {} values were given",
-            values.len()
-        )));
+        return Err(Error::domain(format!("lengths add up to {total} but {} values were given", values.len())));
     }
     let mut out = Vec::with_capacity(lengths.len());
     let mut rest = values;

@@ -32,9 +32,7 @@ impl BootstrapStatistic {
             "amean" => Ok(Self::Amean),
             "hmean" => Ok(Self::Hmean),
             "median" => Ok(Self::Median),
-            _ => Err(Error::domain(format!(
-                "statistic must be 'amean', 'hmean' or 'median', got '{s}'"
-            ))),
+            _ => Err(Error::domain(format!("statistic must be 'amean', 'hmean' or 'median', got '{s}'"))),
         }
     }
 
@@ -100,9 +98,7 @@ pub fn bootstrap_ratio_ci(
         return Err(Error::domain(format!("level must be within (0, 1), got {level}")));
     }
     if !(10..=100_000_000).contains(&n_resamples) {
-        return Err(Error::domain(format!(
-            "n_resamples must be within 10..=100000000, got {n_resamples}"
-        )));
+        return Err(Error::domain(format!("n_resamples must be within 10..=100000000, got {n_resamples}")));
     }
     let estimate = finite(statistic.of(new)? / statistic.of(base)?, "the ratio")?;
     let chunks = n_resamples.div_ceil(CHUNK);

@@ -24,9 +24,7 @@ pub fn pct_change(base: f64, new: f64, higher_is_better: bool) -> Result<f64> {
     check_scalar(base, "base")?;
     check_scalar(new, "new")?;
     if base <= 0.0 {
-        return Err(Error::domain(format!(
-            "percent change needs a positive baseline, got base = {base}"
-        )));
+        return Err(Error::domain(format!("percent change needs a positive baseline, got base = {base}")));
     }
     if new == base {
         return Ok(0.0); // as MMTests' pdiff/pndiff: x·100/x need not round to 100
@@ -55,11 +53,7 @@ pub fn gmean_ratio(bases: &[f64], news: &[f64], higher_is_better: bool) -> Resul
     check(bases, "bases")?;
     check(news, "news")?;
     if bases.len() != news.len() {
-        return Err(Error::domain(format!(
-            "bases and news must pair up: {} bases, {} news",
-            bases.len(),
-            news.len()
-        )));
+        return Err(Error::domain(format!("bases and news must pair up: {} bases, {} news", bases.len(), news.len())));
     }
     let mut ratios = Vec::with_capacity(bases.len());
     for (i, (&b, &n)) in bases.iter().zip(news).enumerate() {

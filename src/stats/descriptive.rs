@@ -130,7 +130,11 @@ pub(crate) fn percentile_sorted(s: &[f64], q: f64) -> f64 {
     let (a, b) = (s[lo], s[hi]);
     let diff = b - a;
     // numpy's _lerp: interpolate from the nearer end for numerical symmetry.
-    if gamma >= 0.5 { b - diff * (1.0 - gamma) } else { a + diff * gamma }
+    if gamma >= 0.5 {
+        b - diff * (1.0 - gamma)
+    } else {
+        a + diff * gamma
+    }
 }
 
 /// Variance with `ddof` delta degrees of freedom: Σ(x-mean)²/(n-ddof), two-pass.

@@ -7,9 +7,7 @@ use crate::error::{Error, Result};
 /// Every p must be within [0, 1]; an empty input gives an empty output.
 pub fn fdr_bh(p: &[f64]) -> Result<Vec<f64>> {
     if let Some((i, v)) = p.iter().enumerate().find(|(_, v)| !(0.0..=1.0).contains(*v)) {
-        return Err(Error::domain(format!(
-            "p-values must be within [0, 1]; pvalues[{i}] = {v}"
-        )));
+        return Err(Error::domain(format!("p-values must be within [0, 1]; pvalues[{i}] = {v}")));
     }
     let m = p.len();
     if m <= 1 {
@@ -17,8 +15,7 @@ pub fn fdr_bh(p: &[f64]) -> Result<Vec<f64>> {
     }
     let mut order: Vec<usize> = (0..m).collect();
     order.sort_by(|&a, &b| p[a].total_cmp(&p[b]));
-    let mut adj: Vec<f64> =
-        order.iter().enumerate().map(|(r, &i)| p[i] * (m as f64 / (r + 1) as f64)).collect();
+    let mut adj: Vec<f64> = order.iter().enumerate().map(|(r, &i)| p[i] * (m as f64 / (r + 1) as f64)).collect();
     for r in (0..m - 1).rev() {
         adj[r] = adj[r].min(adj[r + 1]);
     }

@@ -33,9 +33,7 @@ impl MwuMethod {
             "auto" => Ok(MwuMethod::Auto),
             "exact" => Ok(MwuMethod::Exact),
             "asymptotic" => Ok(MwuMethod::Asymptotic),
-            _ => Err(Error::domain(format!(
-                "method must be 'auto', 'exact' or 'asymptotic', got '{s}'"
-            ))),
+            _ => Err(Error::domain(format!("method must be 'auto', 'exact' or 'asymptotic', got '{s}'"))),
         }
     }
 
@@ -93,8 +91,7 @@ pub fn mann_whitney_u(a: &[f64], b: &[f64], method: MwuMethod) -> Result<MwuResu
 
 /// Sum of the average ranks of `a` in the pooled sample, and Σ(t³ − t) over tie groups.
 fn rank_sum_first(a: &[f64], b: &[f64]) -> (f64, f64) {
-    let mut pooled: Vec<(f64, bool)> =
-        a.iter().map(|&v| (v, true)).chain(b.iter().map(|&v| (v, false))).collect();
+    let mut pooled: Vec<(f64, bool)> = a.iter().map(|&v| (v, true)).chain(b.iter().map(|&v| (v, false))).collect();
     pooled.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
     let (mut r1, mut tie_term) = (0.0, 0.0);
     let mut i = 0;
@@ -208,7 +205,7 @@ fn gaussian_binomial_counts(m: usize, n: usize) -> Option<Vec<i128>> {
     for k in 1..=m {
         let up = n + k;
         let deg = n * k; // degree after this step
-        // multiply by (1 - q^(n+k)) in place, high to low
+                         // multiply by (1 - q^(n+k)) in place, high to low
         for j in (up..=deg).rev() {
             c[j] -= c[j - up];
         }

@@ -30,8 +30,7 @@ pub use bootstrap::{bootstrap_ratio_ci, BootstrapCi, BootstrapStatistic};
 pub use change::{gmean_ratio, pct_change, ratio};
 pub use confidence::{ci_mean, MeanCi};
 pub use descriptive::{
-    amean, bamean, coeff_var, gmean, hmean, max, median, min, percentile, percentiles, stddev,
-    variance,
+    amean, bamean, coeff_var, gmean, hmean, max, median, min, percentile, percentiles, stddev, variance,
 };
 pub use fdr::fdr_bh;
 pub use mann_whitney::{mann_whitney_u, MwuMethod, MwuResult};

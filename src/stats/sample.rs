@@ -27,10 +27,7 @@ pub fn check_values(x: &[f64], what: &str) -> Result<()> {
 /// Check that `x` has at least `n` samples.
 pub fn check_len(x: &[f64], n: usize, what: &str, purpose: &str) -> Result<()> {
     if x.len() < n {
-        return Err(Error::insufficient(format!(
-            "{purpose} needs at least {n} samples in {what}, got {}",
-            x.len()
-        )));
+        return Err(Error::insufficient(format!("{purpose} needs at least {n} samples in {what}, got {}", x.len())));
     }
     Ok(())
 }
@@ -38,9 +35,7 @@ pub fn check_len(x: &[f64], n: usize, what: &str, purpose: &str) -> Result<()> {
 /// Check that every value is strictly positive (for hmean, gmean and ratios).
 pub fn check_positive(x: &[f64], what: &str, purpose: &str) -> Result<()> {
     if let Some((i, v)) = x.iter().enumerate().find(|(_, v)| **v <= 0.0) {
-        return Err(Error::domain(format!(
-            "{purpose} is undefined for non-positive values: {what}[{i}] = {v}"
-        )));
+        return Err(Error::domain(format!("{purpose} is undefined for non-positive values: {what}[{i}] = {v}")));
     }
     Ok(())
 }

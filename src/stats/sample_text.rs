@@ -60,7 +60,11 @@ fn parse_line(raw: &[u8], path: Option<&str>, line_no: usize, out: &mut Vec<f64>
             .parse()
             .map_err(|_| Error::parse(path, Some(line_no), format!("expected a number, got '{}'", truncate(tok))))?;
         if !v.is_finite() {
-            return Err(Error::parse(path, Some(line_no), format!("expected a finite number, got '{}'", truncate(tok))));
+            return Err(Error::parse(
+                path,
+                Some(line_no),
+                format!("expected a finite number, got '{}'", truncate(tok)),
+            ));
         }
         if out.len() >= MAX_SAMPLES {
             return Err(Error::parse(
@@ -116,6 +120,9 @@ mod tests {
         let mut reader = std::io::Cursor::new(line.repeat(MAX_SAMPLES / 1024 + 1).into_bytes());
         let e = read_samples_from(&mut reader, Some("big.txt")).unwrap_err().to_string();
         let last = MAX_SAMPLES / 1024 + 1;
-        assert_eq!(e, format!("big.txt:{last}: more than {MAX_SAMPLES} samples, the most schedlab reads from one input"));
+        assert_eq!(
+            e,
+            format!("big.txt:{last}: more than {MAX_SAMPLES} samples, the most schedlab reads from one input")
+        );
     }
 }

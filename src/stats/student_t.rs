@@ -108,8 +108,7 @@ fn pdf(t: f64, df: f64) -> f64 {
 
 /// The quantile q > 0 with P(|T| ≥ q) = `two_sided` (0 < two_sided < 1).
 pub fn two_sided_quantile(two_sided: f64, df: f64) -> Result<f64> {
-    let dist = StudentsT::new(0.0, 1.0, df)
-        .map_err(|e| Error::Internal(format!("Student's t with {df} df: {e}")))?;
+    let dist = StudentsT::new(0.0, 1.0, df).map_err(|e| Error::Internal(format!("Student's t with {df} df: {e}")))?;
     let mut q = dist.inverse_cdf(1.0 - two_sided / 2.0);
     for _ in 0..4 {
         let f = two_sided_p(q, df)? - two_sided;

@@ -72,18 +72,26 @@ pub fn parse(text: &str) -> Result<Vec<Comparison>> {
         let direction = match interp.to_ascii_lowercase() {
             s if s.starts_with("lower") => Direction::Lower,
             s if s.starts_with("higher") => Direction::Higher,
-            _ => return Err(err(start, format!("table '{test}': expected 'Lower is better' or 'Higher is better', got '{interp}'"))),
+            _ => {
+                return Err(err(
+                    start,
+                    format!("table '{test}': expected 'Lower is better' or 'Higher is better', got '{interp}'"),
+                ))
+            }
         };
         let statistic = statistic.unwrap_or_else(|| "AMean".to_string());
         // kept for a table without rows, whose rows cannot say it
-        meta.insert("interpretation".to_string(), if direction == Direction::Lower { "lower" } else { "higher" }.into());
+        meta.insert(
+            "interpretation".to_string(),
+            if direction == Direction::Lower { "lower" } else { "higher" }.into(),
+        );
         while lines.get(i).is_some_and(|l| l.trim().is_empty()) {
             i += 1;
         }
         // at the end of the input the error names its last line, not one past it
-        let header = *lines
-            .get(i)
-            .ok_or_else(|| err(lines.len().saturating_sub(1), format!("table '{test}': no column header before the end")))?;
+        let header = *lines.get(i).ok_or_else(|| {
+            err(lines.len().saturating_sub(1), format!("table '{test}': no column header before the end"))
+        })?;
         let (label, cols) = header.split_once(':').ok_or_else(|| {
             err(i, format!("expected a column header like 'Case: tip[pct imp](CV) ...', got '{}'", header.trim()))
         })?;
@@ -109,7 +117,10 @@ pub fn parse(text: &str) -> Result<Vec<Comparison>> {
             let mut cells = Vec::with_capacity(kernels.len());
             for _ in 0..kernels.len() {
                 let (v, pct, cv, r) = take_cell_from_end(rest).ok_or_else(|| {
-                    err(i, format!("expected {} cells like '0.92 [ 7.68]( 6.04)', got '{}'", kernels.len(), line.trim()))
+                    err(
+                        i,
+                        format!("expected {} cells like '0.92 [ 7.68]( 6.04)', got '{}'", kernels.len(), line.trim()),
+                    )
                 })?;
                 cells.push(Cell { value: Some(v), change: Some(pct), spread: Some(cv), ..Default::default() });
                 rest = r;
@@ -151,7 +162,9 @@ pub fn render(c: &Comparison) -> Result<String> {
     let interp = match direction {
         Direction::Lower => "Lower is better",
         Direction::Higher => "Higher is better",
-        Direction::Unknown => return Err(Error::domain("an AMD table needs a known direction (higher or lower is better)")),
+        Direction::Unknown => {
+            return Err(Error::domain("an AMD table needs a known direction (higher or lower is better)"))
+        }
     };
     let get = |k: &str, d: &str| c.meta.get(k).cloned().unwrap_or_else(|| d.to_string());
     let mut s = String::new();

@@ -25,7 +25,11 @@ pub enum Direction {
 impl Direction {
     /// `Higher` when `higher_is_better`, else `Lower`.
     pub fn from_higher(higher_is_better: bool) -> Self {
-        if higher_is_better { Direction::Higher } else { Direction::Lower }
+        if higher_is_better {
+            Direction::Higher
+        } else {
+            Direction::Lower
+        }
     }
 }
 

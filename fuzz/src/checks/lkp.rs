@@ -55,11 +55,8 @@ pub fn matrix(data: &[u8]) {
     for (a, b) in m.values.iter().zip(&back.values) {
         assert!(a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same_num(x, y)), "values changed: {a:?} -> {b:?}");
     }
-    let root = |c: &str| ResultRoot {
-        path: c.into(),
-        matrix: m.clone(),
-        axes: vec![("commit".to_string(), c.to_string())],
-    };
+    let root =
+        |c: &str| ResultRoot { path: c.into(), matrix: m.clone(), axes: vec![("commit".to_string(), c.to_string())] };
     for opt in [Options::default(), Options { all_keys: true, more: true }] {
         let res = compare_roots(&[root("base"), root("head")], opt);
         let text = schedlab::lkp::render_text::render(&res);
@@ -132,7 +129,10 @@ pub fn raw(data: &[u8]) {
                     JValue::Float(f) => Num::Float(*f),
                     other => panic!("{k} read back as {other:?}"),
                 };
-                assert!(same_num(n, &got) || matches!(n, Num::Float(f) if !f.is_finite()), "{k}: {n:?} read back as {got:?}");
+                assert!(
+                    same_num(n, &got) || matches!(n, Num::Float(f) if !f.is_finite()),
+                    "{k}: {n:?} read back as {got:?}"
+                );
             }
         }
         Err(e) => check(&e),
@@ -141,7 +141,10 @@ pub fn raw(data: &[u8]) {
         Ok(u) => {
             if let Err(e) = Matrix::parse(u.matrix.as_bytes(), "matrix.json") {
                 // non-finite floats have no JSON form: Ruby writes NaN/Infinity too
-                assert!(u.matrix.contains("NaN") || u.matrix.contains("Infinity"), "unite's matrix.json does not read back: {e}");
+                assert!(
+                    u.matrix.contains("NaN") || u.matrix.contains("Infinity"),
+                    "unite's matrix.json does not read back: {e}"
+                );
             }
         }
         Err(e) => check(&e),

@@ -85,7 +85,12 @@ fn family(data: &[u8], benches: &[&'static str]) {
                 // operation name before it ("Amean     302222222222221.7681" is op 3 or
                 // 30 or 302...): ambiguous to any reader, so nothing to read back
                 let fl: usize = c.meta.get("mmtests.field_length").and_then(|p| p.parse().ok()).unwrap_or(12);
-                if c.rows.iter().flat_map(|r| &r.cells).filter_map(|p| p.value).any(|v| format!("{v:.prec$}").len() >= fl) {
+                if c.rows
+                    .iter()
+                    .flat_map(|r| &r.cells)
+                    .filter_map(|p| p.value)
+                    .any(|v| format!("{v:.prec$}").len() >= fl)
+                {
                     continue;
                 }
                 let back = parse_compare(&rep.text, "<printed>")
@@ -96,7 +101,13 @@ fn family(data: &[u8], benches: &[&'static str]) {
                     for (p, q) in x.cells.iter().zip(&y.cells) {
                         // MMTests prints a missing value as 0 (and NaN as NaN)
                         let pv = Some(p.value.unwrap_or(if print_ratio { f64::NAN } else { 0.0 }));
-                        assert!(close_opt(pv, q.value, prec), "value {:?} printed as {:?}:\n{}", p.value, q.value, rep.text);
+                        assert!(
+                            close_opt(pv, q.value, prec),
+                            "value {:?} printed as {:?}:\n{}",
+                            p.value,
+                            q.value,
+                            rep.text
+                        );
                     }
                 }
             }

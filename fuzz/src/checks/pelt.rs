@@ -21,7 +21,8 @@ fn to_csv(segs: &[Segment]) -> String {
 fn accepted(segs: &[Segment]) {
     validate(segs).unwrap_or_else(|e| panic!("a reader produced a trace the driver refuses: {e}"));
     let csv = to_csv(segs);
-    let back = parse_trace_csv(csv.as_bytes(), None).unwrap_or_else(|e| panic!("trace CSV does not read back: {e}\n{csv}"));
+    let back =
+        parse_trace_csv(csv.as_bytes(), None).unwrap_or_else(|e| panic!("trace CSV does not read back: {e}\n{csv}"));
     assert_eq!(back, segs);
     let cfg = Config::default();
     if count_rows(segs, &cfg) <= MAX_ROWS {

@@ -65,7 +65,10 @@ pub fn comparison_json(data: &[u8]) {
 /// [`schedlab::mmtests::render_text::render`]): values agree to the precision of the
 /// table, percentages to 2 decimals, markers and kernel names exactly.
 pub fn mmtests_text(data: &[u8]) {
-    use schedlab::mmtests::{parse_text::parse_compare, render_text::{render, split_name}};
+    use schedlab::mmtests::{
+        parse_text::parse_compare,
+        render_text::{render, split_name},
+    };
     let Some(t) = text(data) else { return };
     let c = match parse_compare(t, "<fuzz>") {
         Ok(c) => c,
@@ -80,7 +83,9 @@ pub fn mmtests_text(data: &[u8]) {
     let fl: usize = c.meta.get("mmtests.field_length").and_then(|p| p.parse().ok()).unwrap_or(12);
     let wide = |v: f64, p: usize| format!("{v:.p$}").len() >= fl;
     if c.rows.iter().flat_map(|r| &r.cells).any(|x| {
-        x.value.is_some_and(|v| wide(v, prec)) || x.change.is_some_and(|v| wide(v, 2)) || x.spread.is_some_and(|v| wide(v, 2))
+        x.value.is_some_and(|v| wide(v, prec))
+            || x.change.is_some_and(|v| wide(v, 2))
+            || x.spread.is_some_and(|v| wide(v, 2))
     }) {
         return;
     }
@@ -167,7 +172,11 @@ fn same_report(a: &Report, b: &Report, rendered: &str) {
         .collect();
     assert_eq!(pairs.len(), a.rows.len(), "sections changed:\n{rendered}");
     for (x, y) in &pairs {
-        assert_eq!((&x.section, &x.metric, x.absolute), (&y.section, &y.metric, y.absolute), "row changed:\n{rendered}");
+        assert_eq!(
+            (&x.section, &x.metric, x.absolute),
+            (&y.section, &y.metric, y.absolute),
+            "row changed:\n{rendered}"
+        );
         assert_eq!(x.cells.len(), y.cells.len(), "cells lost:\n{rendered}");
         for (p, q) in x.cells.iter().zip(&y.cells) {
             let (pv, qv) = (p.value.unwrap_or(0.0), q.value.unwrap_or(0.0));
@@ -203,7 +212,9 @@ pub fn lkp_report(data: &[u8]) {
     // touch their neighbours as lkp prints them: nothing to read back
     let overflow = rep.rows.iter().filter(|r| r.section == "failure").any(|r| {
         r.changes.iter().any(|p| format!("{p:.0}").len() > 10)
-            || r.cells.iter().any(|x| x.runs.is_some_and(|n| n > 9999) || x.value.is_some_and(|f| format!("{f:.0}").len() > 11))
+            || r.cells
+                .iter()
+                .any(|x| x.runs.is_some_and(|n| n > 9999) || x.value.is_some_and(|f| format!("{f:.0}").len() > 11))
     });
     if overflow {
         return;

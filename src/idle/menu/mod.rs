@@ -457,7 +457,11 @@ mod tests {
                 (INT_MAX_U32, EarlyExit::MinAtLeast(rng.below(1 << 20) as u32)),
                 (INT_MAX_U32, EarlyExit::MaxZero),
             ] {
-                assert_eq!(typical_interval(&v, thresh, early), typical_interval_reference(&v, thresh, early), "{v:?} {thresh} {early:?}");
+                assert_eq!(
+                    typical_interval(&v, thresh, early),
+                    typical_interval_reference(&v, thresh, early),
+                    "{v:?} {thresh} {early:?}"
+                );
             }
         }
     }
@@ -518,12 +522,18 @@ mod tests {
 
     #[test]
     fn buckets_and_correction_factor() {
-        assert_eq!([9, 10, 99, 100, 999, 1000, 99_999, 100_000].map(|d| which_bucket_us(d, 0)), [0, 1, 1, 2, 2, 3, 4, 5]);
+        assert_eq!(
+            [9, 10, 99, 100, 999, 1000, 99_999, 100_000].map(|d| which_bucket_us(d, 0)),
+            [0, 1, 1, 2, 2, 3, 4, 5]
+        );
         assert_eq!(which_bucket_us(5, 6), 6);
         assert_eq!(which_bucket_ns(7_829_400, 0), 3);
         assert_eq!(which_bucket_ns(u64::MAX, 0), 5);
         // golden menu418 x86 mixed row 1: cf3 8192 → 7583 after a 3174 µs sleep on a 7829 µs timer
-        assert_eq!(correction_factor_update(UNITY, 3174, 7829, u64::from(MAX_INTERESTING_US)), 8192 - 1024 + 1024 * 3174 / 7829);
+        assert_eq!(
+            correction_factor_update(UNITY, 3174, 7829, u64::from(MAX_INTERESTING_US)),
+            8192 - 1024 + 1024 * 3174 / 7829
+        );
         assert_eq!(correction_factor_update(UNITY, 3174, 7829, u64::from(MAX_INTERESTING_US)), 7583);
         // a timer of 0, or a long sleep, counts as a perfect prediction
         assert_eq!(correction_factor_update(4096, 0, 0, 50_000), 4096 - 512 + 1024);

@@ -52,7 +52,8 @@ impl Governor for MenuV4_20 {
 
         let cf = u64::from(d.correction_factor[d.bucket]);
         let mut predicted_us = ((u64::from(d.next_timer_us) * cf + u64::from(UNITY) / 2) / u64::from(UNITY)) as u32;
-        predicted_us = predicted_us.min(typical_interval(&d.intervals.v, u32::MAX, EarlyExit::MinAtLeast(predicted_us)));
+        predicted_us =
+            predicted_us.min(typical_interval(&d.intervals.v, u32::MAX, EarlyExit::MinAtLeast(predicted_us)));
 
         if cpu.tick_stopped {
             if predicted_us < tick_usec {

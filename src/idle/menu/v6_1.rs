@@ -5,9 +5,7 @@
 //! the 6.12 stable tree it pushes `UINT_MAX` into the ring after a failed (zero-length)
 //! entry.
 
-use super::{
-    typical_interval, update_ns, which_bucket_ns, EarlyExit, Intervals, INT_MAX_U32, UNITY,
-};
+use super::{typical_interval, update_ns, which_bucket_ns, EarlyExit, Intervals, INT_MAX_U32, UNITY};
 use crate::idle::governor::{Cpu, Governor};
 use crate::idle::states::Drv;
 
@@ -48,7 +46,14 @@ impl MenuV6_1 {
     /// `menu_update()`: learn from the period that just ended.
     fn update(&mut self, cpu: &Cpu) {
         let b = self.bucket.min(BUCKETS - 1);
-        update_ns(cpu, self.last_state_idx, self.tick_wakeup, self.next_timer_ns, &mut self.correction_factor[b], &mut self.intervals);
+        update_ns(
+            cpu,
+            self.last_state_idx,
+            self.tick_wakeup,
+            self.next_timer_ns,
+            &mut self.correction_factor[b],
+            &mut self.intervals,
+        );
     }
 }
 

@@ -4,8 +4,7 @@
 //! is stopped; failed (zero-length) entries push `UINT_MAX` into the ring.
 
 use super::{
-    typical_interval, update_ns, which_bucket_ns, EarlyExit, Intervals, INT_MAX_U32,
-    RESIDENCY_THRESHOLD_NS, UNITY,
+    typical_interval, update_ns, which_bucket_ns, EarlyExit, Intervals, INT_MAX_U32, RESIDENCY_THRESHOLD_NS, UNITY,
 };
 use crate::idle::governor::{Cpu, Governor};
 use crate::idle::states::Drv;
@@ -48,7 +47,14 @@ impl MenuV6_12 {
     /// `menu_update()`: learn from the period that just ended.
     fn update(&mut self, cpu: &Cpu) {
         let b = self.bucket.min(BUCKETS - 1);
-        update_ns(cpu, self.last_state_idx, self.tick_wakeup, self.next_timer_ns, &mut self.correction_factor[b], &mut self.intervals);
+        update_ns(
+            cpu,
+            self.last_state_idx,
+            self.tick_wakeup,
+            self.next_timer_ns,
+            &mut self.correction_factor[b],
+            &mut self.intervals,
+        );
     }
 }
 

@@ -302,9 +302,9 @@ mod tests {
         let tick = Tick::new(250).unwrap();
         // (intercepts, hits, recent) per bin
         let cases: [[(u32, u32, u32); 4]; 4] = [
-            [(0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 4000, 0)], // hits only: C6
-            [(0, 0, 0), (300, 0, 5), (0, 0, 0), (0, 4000, 0)], // 5 recent in bin 1: C1
-            [(0, 0, 0), (300, 0, 2), (200, 0, 3), (0, 4000, 0)], // recent split 2/3: C1E
+            [(0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 4000, 0)],      // hits only: C6
+            [(0, 0, 0), (300, 0, 5), (0, 0, 0), (0, 4000, 0)],    // 5 recent in bin 1: C1
+            [(0, 0, 0), (300, 0, 2), (200, 0, 3), (0, 4000, 0)],  // recent split 2/3: C1E
             [(3000, 0, 0), (500, 0, 0), (0, 0, 0), (0, 1000, 0)], // old intercepts in bin 0: POLL
         ];
         for bins in cases {

@@ -331,11 +331,11 @@ mod tests {
         let drv = StateTable::preset("arm-rk3399").unwrap().drv();
         let tick = Tick::new(250).unwrap();
         let cases: [(&[u32], &[u32]); 5] = [
-            (&[0, 0, 0], &[0, 0, 4000]),        // only hits: the deepest state
-            (&[3000, 0, 0], &[0, 0, 2000]),     // WFI intercepts dominate: WFI
-            (&[1000, 2500, 0], &[0, 0, 2000]),  // most intercepts in bin 1: CPU_SLEEP
-            (&[2500, 1000, 0], &[0, 0, 2000]),  // most in bin 0: going down to WFI
-            (&[800, 700, 0], &[0, 0, 3000]),    // intercepts are a minority: deepest
+            (&[0, 0, 0], &[0, 0, 4000]),       // only hits: the deepest state
+            (&[3000, 0, 0], &[0, 0, 2000]),    // WFI intercepts dominate: WFI
+            (&[1000, 2500, 0], &[0, 0, 2000]), // most intercepts in bin 1: CPU_SLEEP
+            (&[2500, 1000, 0], &[0, 0, 2000]), // most in bin 0: going down to WFI
+            (&[800, 700, 0], &[0, 0, 3000]),   // intercepts are a minority: deepest
         ];
         for (intercepts, hits) in cases {
             let mut teo = teo_with(intercepts, hits, &drv);

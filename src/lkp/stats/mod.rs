@@ -151,7 +151,8 @@ pub fn dump_stat(group: &str, lines: &str, path: &str) -> Result<Series> {
     // drop all-zero keys
     let mut keep = Vec::new();
     for (k, v) in s.keys.iter().zip(&s.values) {
-        let zero = v.first().is_none_or(|x| x.is_zero()) && v.last().is_none_or(|x| x.is_zero()) && ruby_sum(v).f() == 0.0;
+        let zero =
+            v.first().is_none_or(|x| x.is_zero()) && v.last().is_none_or(|x| x.is_zero()) && ruby_sum(v).f() == 0.0;
         if !zero {
             keep.push((k.clone(), v.clone()));
         }
@@ -177,7 +178,10 @@ pub fn dump_stat(group: &str, lines: &str, path: &str) -> Result<Series> {
             }
         }
     }
-    Ok(Series { keys: keep.iter().map(|(k, _)| k.clone()).collect(), values: keep.into_iter().map(|(_, v)| v).collect() })
+    Ok(Series {
+        keys: keep.iter().map(|(k, _)| k.clone()).collect(),
+        values: keep.into_iter().map(|(_, v)| v).collect(),
+    })
 }
 
 fn prefixes_re(list: &[&str]) -> Regex {
@@ -190,9 +194,20 @@ fn event_counter(k: &str) -> bool {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
         prefixes_re(&[
-            r"cpuidle\.", r"interrupts\.", r"softirqs?\.", r"diskstats\.", r"proc-vmstat\.pg", r"proc-vmstat\.numa_",
-            r"proc-vmstat\.thp_", r"proc-vmstat\.compact_", r"proc-vmstat\.allocstall", r"numa-numastat\.", r"energy\.",
-            r"ethtool\.", r"sched_debug\.cpu\.nr_switches", r"proc-stat\.",
+            r"cpuidle\.",
+            r"interrupts\.",
+            r"softirqs?\.",
+            r"diskstats\.",
+            r"proc-vmstat\.pg",
+            r"proc-vmstat\.numa_",
+            r"proc-vmstat\.thp_",
+            r"proc-vmstat\.compact_",
+            r"proc-vmstat\.allocstall",
+            r"numa-numastat\.",
+            r"energy\.",
+            r"ethtool\.",
+            r"sched_debug\.cpu\.nr_switches",
+            r"proc-stat\.",
         ])
     })
     .is_match(k)
@@ -204,9 +219,17 @@ fn independent_counter(k: &str) -> bool {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
         prefixes_re(&[
-            r"perf-stat\.overall\.", r"perf-stat\.ps\.", r"perf-stat\.total\.", r"pmu-tools\.", r"time\.user_time",
-            r"time\.system_time", r"time\.voluntary_context_switches", r"time\.involuntary_context_switches",
-            r"time\.minor_page_faults", r"time\.major_page_faults", r"time\.file_system_inputs",
+            r"perf-stat\.overall\.",
+            r"perf-stat\.ps\.",
+            r"perf-stat\.total\.",
+            r"pmu-tools\.",
+            r"time\.user_time",
+            r"time\.system_time",
+            r"time\.voluntary_context_switches",
+            r"time\.involuntary_context_switches",
+            r"time\.minor_page_faults",
+            r"time\.major_page_faults",
+            r"time\.file_system_inputs",
             r"time\.file_system_outputs",
         ])
     })
@@ -258,7 +281,9 @@ pub fn reduce(monitors: &[(String, Series)]) -> Vec<(String, Num)> {
         }
     }
     let workloads: Vec<Num> = stats.iter().filter(|(k, _)| k.ends_with(".workload")).map(|(_, v)| *v).collect();
-    if let ([workload], Some((_, ins))) = (&workloads[..], stats.iter().find(|(k, _)| k == "perf-stat.total.instructions")) {
+    if let ([workload], Some((_, ins))) =
+        (&workloads[..], stats.iter().find(|(k, _)| k == "perf-stat.total.instructions"))
+    {
         let pl = ins.f() / workload.f();
         push_stat(&mut stats, &mut pos, "perf-stat.overall.path-length".into(), Num::Float(pl));
     }
@@ -359,7 +384,8 @@ pub fn run_monitors_in(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, Series
         }
         let path = join(rel, name);
         let shown = tree.display(&path);
-        let bytes = tree.read(&path).map_err(|e| Error::parse(Some(&shown), None, format!("cannot read: {}", io_msg(&e))))?;
+        let bytes =
+            tree.read(&path).map_err(|e| Error::parse(Some(&shown), None, format!("cannot read: {}", io_msg(&e))))?;
         let m = super::matrix::Matrix::parse(&bytes, &shown)?;
         out.push((monitor.to_string(), Series { keys: m.keys, values: m.values }));
     }
@@ -463,7 +489,8 @@ pub fn unite_in(runs: &[(&dyn Tree, &str, &str)]) -> Result<United> {
         }
     }
     static SCHED: OnceLock<Regex> = OnceLock::new();
-    let sched = SCHED.get_or_init(|| Regex::new(r"^sched_debug.*\.[0-9]+$").unwrap_or_else(|e| panic!("schedlab bug: {e}")));
+    let sched =
+        SCHED.get_or_init(|| Regex::new(r"^sched_debug.*\.[0-9]+$").unwrap_or_else(|e| panic!("schedlab bug: {e}")));
     let kept: Vec<(String, Vec<Json>)> = keys
         .into_iter()
         .zip(cols)

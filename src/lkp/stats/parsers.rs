@@ -25,7 +25,9 @@ pub fn unixbench(text: &str) -> String {
             }
         }
         if t.contains(" Benchmarks Index Score ") {
-            if let Some(last) = t.split_whitespace().last().filter(|s| s.chars().all(|c| c.is_ascii_digit() || c == '.')) {
+            if let Some(last) =
+                t.split_whitespace().last().filter(|s| s.chars().all(|c| c.is_ascii_digit() || c == '.'))
+            {
                 score = Some(last.to_string());
             }
         } else if t.contains(" Index ") && t.ends_with("INDEX") {
@@ -127,7 +129,11 @@ pub fn time(text: &str) -> String {
             }
             "percent_of_cpu_this_job_got" => {
                 let v = val.trim().trim_end_matches('%');
-                if v == "?" { "0".to_string() } else { v.to_string() }
+                if v == "?" {
+                    "0".to_string()
+                } else {
+                    v.to_string()
+                }
             }
             _ => val.trim().to_string(),
         };
@@ -236,8 +242,24 @@ fn ruby_to_i(s: &str) -> i64 {
 }
 
 const VMSTAT_KEYS: [&str; 18] = [
-    "procs.r", "procs.b", "memory.swpd", "memory.free", "memory.buff", "memory.cache", "swap.si", "swap.so", "io.bi",
-    "io.bo", "system.in", "system.cs", "cpu.us", "cpu.sy", "cpu.id", "cpu.wa", "cpu.st", "cpu.gu",
+    "procs.r",
+    "procs.b",
+    "memory.swpd",
+    "memory.free",
+    "memory.buff",
+    "memory.cache",
+    "swap.si",
+    "swap.so",
+    "io.bi",
+    "io.bo",
+    "system.in",
+    "system.cs",
+    "cpu.us",
+    "cpu.sy",
+    "cpu.id",
+    "cpu.wa",
+    "cpu.st",
+    "cpu.gu",
 ];
 
 /// Days since 1970-01-01 of a proleptic Gregorian date.
@@ -330,7 +352,9 @@ pub fn mpstat(text: &str, path: &str) -> Result<String> {
     let doc = match ojson::parse(text.as_bytes(), path) {
         Ok(d) => d,
         Err(e) => {
-            let pos = text.rfind("\n\t\t\t\t}").or_else(|| text.trim_end().strip_suffix(',').and_then(|s| s.len().checked_sub(1)));
+            let pos = text
+                .rfind("\n\t\t\t\t}")
+                .or_else(|| text.trim_end().strip_suffix(',').and_then(|s| s.len().checked_sub(1)));
             // a cut inside a multi-byte character (Unicode whitespace after the comma) is
             // no mpstat output either
             let Some(head) = pos.and_then(|pos| text.get(..(pos + 6).min(text.len()))) else { return Err(e) };
@@ -344,10 +368,11 @@ pub fn mpstat(text: &str, path: &str) -> Result<String> {
     };
     let date = host.get("date").and_then(value_text).unwrap_or_default();
     let mut results: Vec<(String, String)> = Vec::new();
-    let set = |results: &mut Vec<(String, String)>, k: String, v: String| match results.iter_mut().find(|(rk, _)| *rk == k) {
-        Some(slot) => slot.1 = v,
-        None => results.push((k, v)),
-    };
+    let set =
+        |results: &mut Vec<(String, String)>, k: String, v: String| match results.iter_mut().find(|(rk, _)| *rk == k) {
+            Some(slot) => slot.1 = v,
+            None => results.push((k, v)),
+        };
     let mut idle: Vec<f64> = Vec::new();
     let mut iowait: Vec<f64> = Vec::new();
     let mut ints = true;
@@ -362,7 +387,10 @@ pub fn mpstat(text: &str, path: &str) -> Result<String> {
         for (k, v) in fields {
             let arrays: Vec<(&str, &Vec<JValue>)> = match v {
                 JValue::Arr(a) => vec![(k.as_str(), a)],
-                JValue::Obj(o) => o.iter().filter_map(|(k2, v2)| if let JValue::Arr(a) = v2 { Some((k2.as_str(), a)) } else { None }).collect(),
+                JValue::Obj(o) => o
+                    .iter()
+                    .filter_map(|(k2, v2)| if let JValue::Arr(a) = v2 { Some((k2.as_str(), a)) } else { None })
+                    .collect(),
                 JValue::Str(ts) if k == "timestamp" => {
                     if let Some(t) = epoch(&date, ts) {
                         set(&mut results, "time".into(), t.to_string());
@@ -387,7 +415,11 @@ pub fn mpstat(text: &str, path: &str) -> Result<String> {
                         if fk == "idle" || fk == "iowait" {
                             if let Some(x) = fv.num() {
                                 ints &= matches!(fv, JValue::Int(_));
-                                if fk == "idle" { idle.push(x) } else { iowait.push(x) }
+                                if fk == "idle" {
+                                    idle.push(x)
+                                } else {
+                                    iowait.push(x)
+                                }
                             }
                         }
                         if let Some(t) = value_text(fv) {
@@ -401,7 +433,8 @@ pub fn mpstat(text: &str, path: &str) -> Result<String> {
             out.push_str(&format!("{k}: {v}\n"));
         }
     }
-    let utils: Vec<f64> = idle.iter().enumerate().map(|(i, x)| 100.0 - x - iowait.get(i).copied().unwrap_or(0.0)).collect();
+    let utils: Vec<f64> =
+        idle.iter().enumerate().map(|(i, x)| 100.0 - x - iowait.get(i).copied().unwrap_or(0.0)).collect();
     if let Some(&first) = utils.first() {
         // the first maximum
         let (max_i, max_u) =
@@ -443,7 +476,11 @@ pub fn perf_stat(text: &str) -> String {
     let ratio = |evs: &[(String, f64)], a: &str, b: &str| -> Option<f64> {
         let x = evs.iter().find(|(k, _)| k == a)?.1;
         let y = evs.iter().find(|(k, _)| k == b)?.1;
-        if y == 0.0 { None } else { Some(x / y) }
+        if y == 0.0 {
+            None
+        } else {
+            Some(x / y)
+        }
     };
     for (t, evs) in &intervals {
         let dt = t - prev_t;

@@ -135,7 +135,9 @@ impl Extractor for Dbench {
 /// tput (value $3, time $6) and op-<Name> (value $3) rows, ordered as
 /// `sort -k1,1 -k2,2n -k4,4n` orders them: kind, then clients, then time.
 fn extract_head(ctx: &Ctx, dir: &LogDir<'_>, names: &[String], out: &mut Samples) -> Result<()> {
-    let keep = |label: &str| ctx.subheading.is_empty() || crate::mmtests::summarise::subheading_matches(&ctx.subheading, label, false);
+    let keep = |label: &str| {
+        ctx.subheading.is_empty() || crate::mmtests::summarise::subheading_matches(&ctx.subheading, label, false)
+    };
     // (kind, clients, time, label, value, is_ratio)
     let mut rows: Vec<(String, f64, f64, String, String, bool)> = Vec::new();
     for n in counts(names, "benchlog-loadfile-", &[".xz", ".gz", ""]) {
@@ -148,7 +150,14 @@ fn extract_head(ctx: &Ctx, dir: &LogDir<'_>, names: &[String], out: &mut Samples
             let f = fields(line);
             if let (Some(v), Some(t)) = (f.get(3), f.get(7)) {
                 let time = crate::mmtests::perlfmt::numify(t) / 1000.0;
-                rows.push(("loadfile".into(), n.parse().unwrap_or(0.0), time, format!("loadfile-{n}"), v.to_string(), true));
+                rows.push((
+                    "loadfile".into(),
+                    n.parse().unwrap_or(0.0),
+                    time,
+                    format!("loadfile-{n}"),
+                    v.to_string(),
+                    true,
+                ));
             }
         }
     }
@@ -160,7 +169,14 @@ fn extract_head(ctx: &Ctx, dir: &LogDir<'_>, names: &[String], out: &mut Samples
             if let [_, _, v, _, _, t, ..] = f[..] {
                 if line.contains("MB/sec") {
                     let time = crate::mmtests::perlfmt::numify(t);
-                    rows.push(("tput".into(), n.parse().unwrap_or(0.0), time, format!("tput-{n}"), v.to_string(), false));
+                    rows.push((
+                        "tput".into(),
+                        n.parse().unwrap_or(0.0),
+                        time,
+                        format!("tput-{n}"),
+                        v.to_string(),
+                        false,
+                    ));
                 }
             }
         }
@@ -173,16 +189,20 @@ fn extract_head(ctx: &Ctx, dir: &LogDir<'_>, names: &[String], out: &mut Samples
             if let [op, _, v, _, ..] = f[..] {
                 if op.bytes().all(|b| b.is_ascii_alphanumeric()) && crate::mmtests::perlfmt::looks_like_number(v) {
                     let kind = format!("op-{op}");
-                    rows.push((kind.clone(), n.parse().unwrap_or(0.0), 0.0, format!("{kind}-{n}"), v.to_string(), false));
+                    rows.push((
+                        kind.clone(),
+                        n.parse().unwrap_or(0.0),
+                        0.0,
+                        format!("{kind}-{n}"),
+                        v.to_string(),
+                        false,
+                    ));
                 }
             }
         }
     }
     rows.sort_by(|a, b| {
-        a.0.as_bytes()
-            .cmp(b.0.as_bytes())
-            .then(crate::order::nan_last(a.1, b.1))
-            .then(crate::order::nan_last(a.2, b.2))
+        a.0.as_bytes().cmp(b.0.as_bytes()).then(crate::order::nan_last(a.1, b.1)).then(crate::order::nan_last(a.2, b.2))
     });
     let mut ratio_seen = std::collections::HashSet::new();
     for (_, _, _, label, value, is_ratio) in rows {

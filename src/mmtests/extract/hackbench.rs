@@ -11,12 +11,8 @@ use crate::mmtests::summarise::SummaryKind;
 /// The hackbench family.
 pub struct Hackbench;
 
-const NAMES: &[&str] = &[
-    "hackbench-process-pipes",
-    "hackbench-process-sockets",
-    "hackbench-thread-pipes",
-    "hackbench-thread-sockets",
-];
+const NAMES: &[&str] =
+    &["hackbench-process-pipes", "hackbench-process-sockets", "hackbench-thread-pipes", "hackbench-thread-sockets"];
 
 /// The text after `Total time: ` captured by `Total time: ([0-9.]*)`.
 fn total_time(line: &str) -> Option<&str> {

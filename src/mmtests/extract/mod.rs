@@ -15,8 +15,8 @@ pub mod sockperf;
 use super::era::{Era, Preferred};
 use super::logfile::LogDir;
 use super::perlfmt;
-use crate::archive::{DirTree, Tree};
 use super::summarise::SummaryKind;
+use crate::archive::{DirTree, Tree};
 use crate::error::{Error, Result};
 use std::collections::HashMap;
 use std::path::Path;
@@ -60,13 +60,8 @@ pub trait Extractor: Sync {
 }
 
 /// Every extractor, tried in order.
-pub static EXTRACTORS: &[&dyn Extractor] = &[
-    &sockperf::Sockperf,
-    &netperf::Netperf,
-    &dbench::Dbench,
-    &hackbench::Hackbench,
-    &schbench::Schbench,
-];
+pub static EXTRACTORS: &[&dyn Extractor] =
+    &[&sockperf::Sockperf, &netperf::Netperf, &dbench::Dbench, &hackbench::Hackbench, &schbench::Schbench];
 
 /// The extractor for `benchmark` in `era`, if any.
 pub fn find(era: Era, benchmark: &str) -> Option<&'static dyn Extractor> {

@@ -66,7 +66,11 @@ impl Extractor for Netperf {
         let plog = dir.read("protocols")?;
         let protocol = plog.lines().next().map(|l| l.trim().to_string()).unwrap_or_default();
         if protocol.is_empty() {
-            return Err(Error::parse(Some(&plog.name()), Some(1), "expected a netperf protocol name (UDP_STREAM, UDP_RR, ...)"));
+            return Err(Error::parse(
+                Some(&plog.name()),
+                Some(1),
+                "expected a netperf protocol name (UDP_STREAM, UDP_RR, ...)",
+            ));
         }
         let mut sizes: Vec<String> = glob_middle(&names, &format!("{protocol}-"), ".1")
             .into_iter()
@@ -94,10 +98,7 @@ impl Extractor for Netperf {
                 out.files_read += 1;
                 let (send, recv) = parse_run(log.lines(), &protocol);
                 if send.is_none() {
-                    out.warnings.push(format!(
-                        "{}: no netperf result line; MMTests counts this run as 0",
-                        log.name()
-                    ));
+                    out.warnings.push(format!("{}: no netperf result line; MMTests counts this run as 0", log.name()));
                 }
                 let send = send.unwrap_or("0");
                 let recv = recv.unwrap_or("0");

@@ -109,10 +109,8 @@ fn old_format<'a>(lines: impl Iterator<Item = &'a str>, w: &str, out: &mut Sampl
 /// kept only when its sample count is positive, and the ratio operations
 /// (Wakeup/Request 99th, RPS 50th) are pushed once per interval read.
 fn blocks_2025<'a>(lines: impl Iterator<Item = &'a str> + Clone, w: &str, out: &mut Samples) {
-    let nint = lines
-        .clone()
-        .filter(|l| l.starts_with("Wakeup Latencies percentiles") && total_samples(l).is_some())
-        .count();
+    let nint =
+        lines.clone().filter(|l| l.starts_with("Wakeup Latencies percentiles") && total_samples(l).is_some()).count();
     let mut interval = 0usize;
     let mut reading = false;
     let mut metric = String::new();
@@ -199,10 +197,16 @@ mod tests {
 
     #[test]
     fn percentile_lines() {
-        assert_eq!(pct_line("\t* 99.0th: 26         (23233 samples)"), Some(("99.0", "26", "         (23233 samples)")));
+        assert_eq!(
+            pct_line("\t* 99.0th: 26         (23233 samples)"),
+            Some(("99.0", "26", "         (23233 samples)"))
+        );
         assert_eq!(pct_line("\t*99.0000th: 26"), Some(("99.0000", "26", "")));
         assert_eq!(pct_line("99.0th: 26"), None);
         assert_eq!(samples_count("         (23233 samples)"), Some(23233.0));
-        assert_eq!(total_samples("Wakeup Latencies percentiles (usec) runtime 10 (s) (123456 total samples)"), Some(123456.0));
+        assert_eq!(
+            total_samples("Wakeup Latencies percentiles (usec) runtime 10 (s) (123456 total samples)"),
+            Some(123456.0)
+        );
     }
 }

@@ -60,10 +60,8 @@ impl Extractor for Sockperf {
             return under_load_dir(p, dir, &names, out);
         }
         // sizes from <proto>-<size>-max-1.stdout, numerically sorted
-        let mut sizes: Vec<String> = glob_middle(&names, &format!("{p}-"), "-max-1.stdout")
-            .into_iter()
-            .map(|(_, m)| m.to_string())
-            .collect();
+        let mut sizes: Vec<String> =
+            glob_middle(&names, &format!("{p}-"), "-max-1.stdout").into_iter().map(|(_, m)| m.to_string()).collect();
         sort_numeric(&mut sizes);
         for size in sizes {
             for (file, _) in glob_middle(&names, &format!("{p}-{size}-max-"), ".stdout") {
