@@ -23,6 +23,7 @@ pub mod archive;
 pub mod batch;
 pub mod error;
 pub mod idle;
+pub mod import_notes;
 pub mod lkp;
 pub mod mmtests;
 pub mod order;

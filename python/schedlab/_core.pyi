@@ -142,7 +142,9 @@ def pelt_ftrace(
     pid: int,
     cpu_cap: int,
     freq_cap: int,
-) -> tuple[dict[str, np.ndarray], int, int]: ...
+    strict: bool = False,
+    sort: bool = False,
+) -> tuple[dict[str, np.ndarray], int, int, list[str]]: ...
 def pelt_decay_load(val: _U64, n: _U64) -> _U64: ...
 def pelt_accumulate(
     delta_ns: _U64, load: _U64, runnable: _U64, running: _U64, start_ns: int, weight: int
