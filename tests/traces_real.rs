@@ -108,3 +108,39 @@ fn the_prev_state_table_of_the_kernels_own_format() {
     assert_eq!(bits.classify("R+"), Some((State::Wait, false)));
     assert_eq!(bits.classify("?"), None);
 }
+
+/// LISA's public test traces (tests/data/traces/README.md).
+const LISA: &str = "tests/data/traces/lisa";
+
+#[test]
+fn lisa_trace_txt_numeric_prev_state() {
+    // LISA tests/assets/trace_txt/trace.txt: the kernel's format with numeric prev_state
+    // of a 4.x kernel (preemption bit 4096). pid 1642 ("sh") is switched out 273 times:
+    // prev_state=4096 ×255 and 0 ×6 (still runnable: 261 preemptions), 1 (S) ×12
+    // (`grep -o 'prev_pid=1642 prev_prio=[0-9]* prev_state=[0-9]*' | sort | uniq -c`).
+    let bytes = std::fs::read(format!("{LISA}/trace_txt.txt")).unwrap();
+    let t = import(&bytes, 1642).unwrap();
+    let pairs = |a: State, b: State| t.segments.windows(2).filter(|w| w[0].state == a && w[1].state == b).count();
+    assert_eq!(pairs(State::Run, State::Wait), 261);
+    assert_eq!(pairs(State::Run, State::Sleep), 12);
+}
+
+#[test]
+fn lisa_sched_load_report_imports_without_a_manual_step() {
+    // LISA tests/assets/sched_load/trace.dat (Juno, Linux 4.19, trace.dat version 6)
+    // rendered by `trace-cmd report`: idle periods of all 6 CPUs and task traces.
+    let bytes = std::fs::read(format!("{LISA}/sched_load.report.txt")).unwrap();
+    let idle = schedlab::idle::ftrace::parse(&bytes, None, 250, ImportOptions { strict: true, sort: false }).unwrap();
+    // 474 cpu_idle events, 237 of them exits (state=4294967295); each of the 6 CPUs
+    // starts with an exit (its entry is before the trace), so 237 - 6 = 231 periods
+    // (grep cpu_idle | grep -c 4294967295; the first event per cpu_id by awk).
+    let periods: usize = idle.cpus.iter().map(|c| c.periods.len()).sum();
+    let unterminated: u64 = idle.cpus.iter().map(|c| c.stats.unterminated).sum();
+    assert_eq!(idle.cpus.len(), 6);
+    assert_eq!((periods, unterminated), (231, 474 - 237 - 231));
+    // no hrtimer events: every sleep length is assumed, and the notes say so
+    assert!(idle.notes.assumptions.iter().any(|a| a.contains("no pending timer")), "{:?}", idle.notes);
+    // bash:2930 is switched out 71 times
+    let t = import(&bytes, 2930).unwrap();
+    assert!(t.events >= 71, "{}", t.events);
+}
