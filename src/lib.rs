@@ -31,6 +31,7 @@ pub mod parallel;
 pub mod pelt;
 pub mod stats;
 pub mod table;
+pub mod tracedat;
 
 #[cfg(feature = "python")]
 pub mod python;
