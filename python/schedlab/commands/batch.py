@@ -12,11 +12,13 @@ Exit codes: 0 no significant regression; 1 significant regression found (per
 
 from __future__ import annotations
 
+import argparse
 import sys
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (fast CLI start)
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
-    from .._argspec import Namespace, SubparsersSpec
+    from argparse import Namespace
+    from argparse import _SubParsersAction as SubparsersSpec
 
 
 def _positive_int(s: str) -> int:
@@ -30,7 +32,7 @@ def _positive_int(s: str) -> int:
 
 def register(sub: SubparsersSpec) -> None:
     p = sub.add_parser("batch", help="CI batch mode: archives in, verdicts and an exit code out",
-                       description=__doc__, formatter_class="RawDescriptionHelpFormatter")
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("paths", nargs="+", metavar="PATH", help="result directories or archives")
     p.add_argument("--baseline", required=True, metavar="NAME",
                    help="baseline kernel (MMTests run name) or commit (lkp; a 7+ character prefix works)")

@@ -9,11 +9,13 @@ reads a pasted table and reprints it (or converts it).
 
 from __future__ import annotations
 
+import argparse
 import sys
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (fast CLI start)
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
-    from .._argspec import Namespace, SubparsersSpec
+    from argparse import Namespace
+    from argparse import _SubParsersAction as SubparsersSpec
 
 
 FORMATS = ("text", "csv", "json", "markdown", "html")
@@ -21,7 +23,7 @@ FORMATS = ("text", "csv", "json", "markdown", "html")
 
 def register(sub: SubparsersSpec) -> None:
     p = sub.add_parser("mmtests", help="MMTests results: compare-mmtests.pl's tables, exactly",
-                       description=__doc__, formatter_class="RawDescriptionHelpFormatter")
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     msub = p.add_subparsers(dest="mmtests_command", metavar="SUBCOMMAND")
     c = msub.add_parser("compare", help="compare runs of a benchmark in a work/log tree",
                         description="The flags of compare-mmtests.pl; text output is byte-identical to it.")

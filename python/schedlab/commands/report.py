@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import sys
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (fast CLI start)
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
-    from .._argspec import Namespace, SubparsersSpec
+    from argparse import Namespace
+    from argparse import _SubParsersAction as SubparsersSpec
 
 
 def register(sub: SubparsersSpec) -> None:

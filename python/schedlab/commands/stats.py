@@ -5,11 +5,12 @@ from __future__ import annotations
 import math
 import sys
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (fast CLI start)
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     from pathlib import Path
 
-    from .._argspec import Namespace, SubparsersSpec
+    from argparse import Namespace
+    from argparse import _SubParsersAction as SubparsersSpec
 
 
 EXAMPLE_FILES = ("unixbench-execl-base.txt", "unixbench-execl-head.txt")
