@@ -37,7 +37,6 @@ import time
 
 import numpy as np
 import pandas as pd
-
 from schedlab import _core, idle
 
 TICK_NSEC = 4_000_000  # HZ=250

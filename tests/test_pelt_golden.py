@@ -9,7 +9,6 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
-
 from schedlab import pelt
 from schedlab.cli import main
 

@@ -6,7 +6,6 @@ import json
 import math
 
 import pytest
-
 from schedlab.errors import ParseError
 from schedlab.table import Cell, Comparison, Row, parse_amd
 

@@ -33,24 +33,22 @@ __all__ = [
     *(m for m in _SUBMODULES if m != "cli"),
 ]
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (fast CLI start)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:  # pragma: no cover
-    from .errors import (
-        DomainError,
-        FileNotFoundError,
-        InsufficientDataError,
-        ParseError,
-        ReadError,
-        SchedlabError,
-    )
-    from . import stats as stats
-    from . import table as table
+    from . import batch as batch
+    from . import distributed as distributed
+    from . import idle as idle
     from . import lkp as lkp
     from . import mmtests as mmtests
     from . import pelt as pelt
-    from . import idle as idle
-    from . import batch as batch
-    from . import distributed as distributed
+    from . import stats as stats
+    from . import table as table
+    from .errors import DomainError as DomainError
+    from .errors import FileNotFoundError as FileNotFoundError
+    from .errors import InsufficientDataError as InsufficientDataError
+    from .errors import ParseError as ParseError
+    from .errors import ReadError as ReadError
+    from .errors import SchedlabError as SchedlabError
 
 
 def __getattr__(name: str) -> object:

@@ -4,8 +4,8 @@ Functions here take float64 numpy arrays; the public wrappers in
 ``schedlab.stats`` (and the other submodules) convert array-likes first.
 """
 
+from collections.abc import Callable
 from os import PathLike
-from typing import Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -80,13 +80,13 @@ def mmtests_compare(
     names: list[str],
     compat: str | None = None,
     print_ratio: bool = False,
-    subheading: str = "",
-    test: str = "mmtests",
+    subheading: str = ...,
+    test: str = ...,
     alpha: float = 0.05,
     threads: int | None = None,
 ) -> tuple[str, str, str, list[str]]: ...
 def mmtests_render_text(json: str) -> str: ...
-def mmtests_parse_compare(text: str, source: str = "<text>") -> str: ...
+def mmtests_parse_compare(text: str, source: str = ...) -> str: ...
 def mmtests_gmean_ratio(json: str) -> list[float]: ...
 def mmtests_apply_test(json: str, test: str, alpha: float) -> str: ...
 def mmtests_bootstrap_gmean(

@@ -32,8 +32,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Iterable, Union
+from typing import TYPE_CHECKING, Any, Union
 
 from . import _core
 
@@ -124,7 +125,7 @@ class BatchResult:
                 f"better={s['better']}, exit_code={self.exit_code})")
 
     @classmethod
-    def from_json(cls, text: str) -> "BatchResult":
+    def from_json(cls, text: str) -> BatchResult:
         """Read a result document (as :meth:`to_json` or ``schedlab batch --format json`` writes it)."""
         from .errors import ParseError
 
@@ -199,7 +200,7 @@ class BatchResult:
         """Plain text for a terminal."""
         return self.render("text")
 
-    def to_pandas(self) -> "pd.DataFrame":
+    def to_pandas(self) -> pd.DataFrame:
         """One row per compared metric, the columns of the schema's ``rows`` items."""
         import pandas as pd
 

@@ -45,7 +45,7 @@ class _Located(SchedlabError):
         self.line = line
         self.column = column
 
-    def __reduce__(self):  # keep the fields through pickling (Dask, multiprocessing)
+    def __reduce__(self) -> tuple[type, tuple[str, str | None, int | None, str | None]]:  # keep the fields through pickling (Dask, multiprocessing)
         return (type(self), (self.args[0], self.path, self.line, self.column))
 
 

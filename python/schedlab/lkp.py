@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Sequence, Union
+from typing import TYPE_CHECKING, Any, Union
 
 from . import _core, _text
 from .table import Comparison, register_text_renderer
@@ -60,7 +61,7 @@ class ResultRoot:
         first = next(iter(self.matrix.values()), [])
         return len(first)
 
-    def to_pandas(self) -> "pd.DataFrame":
+    def to_pandas(self) -> pd.DataFrame:
         """Metrics × runs DataFrame (index: metric, columns: run number)."""
         import pandas as pd
 
@@ -206,7 +207,7 @@ def unite(root: PathLike, write: bool = True, label: str | None = None) -> tuple
     return texts
 
 
-def parse_report(text: str) -> "pd.DataFrame":
+def parse_report(text: str) -> pd.DataFrame:
     """Parse a ``%stddev %change`` table pasted from mail (aligned or whitespace-collapsed).
 
     One row per metric: ``section`` ("perf" or "failure"), ``metric``, ``base``,

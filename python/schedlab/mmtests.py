@@ -32,7 +32,8 @@ from __future__ import annotations
 
 import math
 import os
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from . import _core, _text
 from .table import Comparison, register_text_renderer
@@ -62,7 +63,7 @@ class MMTestsComparison(Comparison):
     """
 
     @classmethod
-    def _from_json(cls, text: str) -> "MMTestsComparison":
+    def _from_json(cls, text: str) -> MMTestsComparison:
         base = Comparison.from_json(text)
         return cls(tool=base.tool, kernels=base.kernels, rows=base.rows, benchmark=base.benchmark,
                    meta=base.meta, schema=base.schema)
@@ -96,7 +97,7 @@ class MMTestsComparison(Comparison):
         k = self.kernels.index(kernel)
         return _core.mmtests_bootstrap_gmean(self.to_json(), k, level, n_resamples, seed, None)
 
-    def with_test(self, test: str = "welch", alpha: float = 0.05) -> "MMTestsComparison":
+    def with_test(self, test: str = "welch", alpha: float = 0.05) -> MMTestsComparison:
         """A copy whose mean-row verdicts come from ``test`` (``"welch"``,
         ``"mann-whitney"`` or ``"mmtests"``) with Benjamini-Hochberg q-values across
         rows; MMTests' own marker stays in ``significant``."""
@@ -207,7 +208,7 @@ def overview_label(ratio: float) -> str:
     return f"{whole}% better" if pct > 0 else f"{whole}% worse"
 
 
-def overview(comparisons: Mapping[str, Comparison], labels: bool = True) -> "pd.DataFrame":
+def overview(comparisons: Mapping[str, Comparison], labels: bool = True) -> pd.DataFrame:
     """Machines × kernels table of each machine's Gmean ratio against its
     baseline (the teo postings' overview), as labels ("10% better") or, with
     ``labels=False``, the ratios. Kernels missing on a machine are NaN.

@@ -25,8 +25,9 @@ import dataclasses
 import html
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from . import _text
 from .errors import ParseError
@@ -70,7 +71,7 @@ class Row:
     unit: str | None = None
 
 
-_TEXT_RENDERERS: dict[str, Callable[["Comparison"], str]] = {}
+_TEXT_RENDERERS: dict[str, Callable[[Comparison], str]] = {}
 
 
 def _fmt_value(v: float, meta: dict[str, str]) -> str:
@@ -88,7 +89,7 @@ def _fmt_value(v: float, meta: dict[str, str]) -> str:
     return f"{v:.2f}"
 
 
-def register_text_renderer(tool: str, render: Callable[["Comparison"], str]) -> None:
+def register_text_renderer(tool: str, render: Callable[[Comparison], str]) -> None:
     """Make ``Comparison.to_text()`` use ``render`` for tables of ``tool``."""
     _TEXT_RENDERERS[tool] = render
 
@@ -106,7 +107,7 @@ class Comparison:
 
     # -- JSON ---------------------------------------------------------------
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Comparison":
+    def from_dict(cls, d: dict[str, Any]) -> Comparison:
         """Build from the JSON-shaped dict; raises ParseError on a wrong shape."""
         try:
             if d.get("schema") != SCHEMA_VERSION:
@@ -126,7 +127,7 @@ class Comparison:
             raise ParseError(f"not a comparison: {type(e).__name__}: {e}") from None
 
     @classmethod
-    def from_json(cls, text: str) -> "Comparison":
+    def from_json(cls, text: str) -> Comparison:
         """Read the JSON form."""
         try:
             d = json.loads(_text.text(text, "<json>"))
@@ -161,7 +162,7 @@ class Comparison:
         return json.dumps(self.to_dict(), indent=indent, allow_nan=False)
 
     # -- views -------------------------------------------------------------------
-    def to_pandas(self) -> "pd.DataFrame":
+    def to_pandas(self) -> pd.DataFrame:
         """Tidy DataFrame: one row per (row, kernel) with every cell field."""
         import pandas as pd
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-
 from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:  # pragma: no cover
     from argparse import Namespace
     from argparse import _SubParsersAction as SubparsersSpec
@@ -69,6 +69,6 @@ def run_batch(args: Namespace) -> int:
             return 2
     else:
         sys.stdout.write(out)
-    for e in r.errors:
-        print(f"schedlab batch: error: {e['message']}", file=sys.stderr)
+    for err in r.errors:
+        print(f"schedlab batch: error: {err['message']}", file=sys.stderr)
     return r.exit_code

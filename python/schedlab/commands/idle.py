@@ -11,8 +11,8 @@ Subcommands:
 from __future__ import annotations
 
 import sys
-
 from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:  # pragma: no cover
     from argparse import ArgumentParser, Namespace
     from argparse import _SubParsersAction as SubparsersSpec

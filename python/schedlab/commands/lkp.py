@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import os
 import sys
-
 from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:  # pragma: no cover
     from argparse import Namespace
     from argparse import _SubParsersAction as SubparsersSpec

@@ -10,8 +10,8 @@ gives ``.noue.``). ``schedlab pelt ftrace TRACE.txt --pid N`` turns ftrace
 from __future__ import annotations
 
 import sys
-
 from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:  # pragma: no cover
     from argparse import ArgumentParser, Namespace
     from argparse import _SubParsersAction as SubparsersSpec
