@@ -16,6 +16,7 @@
 //! - [`lkp`]: lkp-tests (0-day robot) results: result roots, raw-output parsers,
 //!   the `lkp ncompare` table byte for byte, directions and verdicts, report parsing, plots.
 //! - [`mmtests`]: MMTests log extraction and compare-mmtests.pl's tables, per MMTests era.
+//! - [`tool_text`]: a comparison printed, or parsed back, in its own tool's text layout.
 //! - [`batch`]: CI batch mode: archives in, BH-controlled verdicts and exit codes out.
 //! - [`error`]: the one error type every fallible function returns.
 
@@ -30,6 +31,7 @@ pub mod parallel;
 pub mod pelt;
 pub mod stats;
 pub mod table;
+pub mod tool_text;
 
 #[cfg(feature = "python")]
 pub mod python;

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Union
 
 from . import _core, _text
-from .table import Comparison, register_text_renderer
+from .table import Comparison
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -137,13 +137,6 @@ class LkpComparison(Comparison):
         if row is None:
             raise KeyError(f"{metric!r} is not a row of this comparison")
         return text_plot(metric, row.cells[head].samples or [], row.cells[0].samples or [])
-
-
-def _render_lkp(c: Comparison) -> str:
-    return _core.lkp_render_comparison(c.to_json())
-
-
-register_text_renderer("lkp", _render_lkp)
 
 
 def compare(base: PathLike | ResultRoot, *heads: PathLike | ResultRoot, all_keys: bool = False,

@@ -36,7 +36,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import _core, _text
-from .table import Comparison, register_text_renderer
+from .table import Comparison
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -138,13 +138,6 @@ class MMTestsComparison(Comparison):
         fig.suptitle(f"{self.benchmark} ({self.meta.get('mmtests.preferred', '?')} is better)")
         fig.tight_layout()
         return fig
-
-
-def _render(c: Comparison) -> str:
-    return _core.mmtests_render_text(c.to_json())
-
-
-register_text_renderer("mmtests", _render)
 
 
 def compare(directory: str | os.PathLike[str], benchmark: str, names: Sequence[str] | str,
