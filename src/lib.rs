@@ -10,6 +10,7 @@
 //!   (the single-CPU trace driver, ftrace task traces).
 //! - [`idle`]: cpuidle governor simulation (menu and teo of 4.18–6.12 replayed
 //!   bit-exactly over idle traces; state tables, ftrace import, synthetic patterns).
+//! - [`jiffies`]: the HZ-derived time constants (`TICK_NSEC`), defined once.
 //! - [`parallel`]: the fork-safe, size-bounded rayon pool every batch runs in.
 //! - [`table`]: the one `Comparison` data model every table format renders and parses.
 //! - [`archive`]: directories and tar/tar.gz/tar.xz/zip archives as one bounded, read-only tree.
@@ -24,6 +25,7 @@ pub mod archive;
 pub mod batch;
 pub mod error;
 pub mod idle;
+pub mod jiffies;
 pub mod lkp;
 pub mod mmtests;
 pub mod order;

@@ -389,12 +389,6 @@ def tick_stopped(n: int, mean_sleep_ns: int, *, p_wake: float = 0.3, hz: int = 2
 # --- simulation ---------------------------------------------------------------------
 
 
-def _reduce_next_tick(next_tick_ns: np.ndarray, hz: int) -> np.ndarray:
-    """``next_tick_ns`` reduced into ``(0, TICK_NSEC]`` as the idle-period model does."""
-    tick_nsec = (1_000_000_000 + hz // 2) // hz
-    return (next_tick_ns - 1) % tick_nsec + 1
-
-
 def _result_frame(arrays: tuple[np.ndarray, ...], r: Mapping[str, Any], hz: int) -> pd.DataFrame:
     import pandas as pd
 
@@ -403,7 +397,7 @@ def _result_frame(arrays: tuple[np.ndarray, ...], r: Mapping[str, Any], hz: int)
     cols: dict[str, Any] = {
         "step": np.arange(n, dtype=np.int64),
         "sleep_length_ns": sleep,
-        "next_tick_ns": _reduce_next_tick(next_tick, hz),
+        "next_tick_ns": _core.idle_reduce_next_tick(next_tick, hz),
         "wake_ns": wake,
         "tick_stopped": tstop,
         "latency_req_ns": np.where(lat < 0, _NO_LATENCY_REQ_NS, lat),

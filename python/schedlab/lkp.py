@@ -146,7 +146,7 @@ def compare(base: PathLike | ResultRoot, *heads: PathLike | ResultRoot, all_keys
 
     ``all_keys`` is ``-a`` (every metric, no filter), ``more`` is ``-m`` (also
     deny-listed monitors such as ``interrupts.*``). Verdicts use ``test`` ("welch" or
-    "mwu") at ``alpha`` on the per-run samples.
+    "mann-whitney") at ``alpha`` on the per-run samples.
 
     >>> import tempfile, pathlib
     >>> root = pathlib.Path(tempfile.mkdtemp())

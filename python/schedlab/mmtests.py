@@ -50,8 +50,8 @@ __all__ = [
     "overview",
 ]
 
-#: The MMTests versions ``compat`` accepts, oldest first.
-COMPAT = ("2018", "2024", "2025", "head")
+#: The MMTests versions ``compat`` accepts, oldest first (from the core).
+COMPAT = tuple(_core.MMTESTS_ERAS)
 
 
 class MMTestsComparison(Comparison):
@@ -164,10 +164,6 @@ def compare(directory: str | os.PathLike[str], benchmark: str, names: Sequence[s
     """
     if isinstance(names, str):
         names = [n for n in names.split(",") if n]
-    if compat is not None and compat not in COMPAT:
-        from .errors import DomainError
-
-        raise DomainError(f"compat must be one of {', '.join(COMPAT)}, got {compat!r}")
     js, _text, _era, _warnings = _core.mmtests_compare(os.fspath(directory), benchmark, list(names), compat,
                                                        print_ratio, sub_heading, test, alpha, threads)
     return MMTestsComparison._from_json(js)

@@ -102,9 +102,9 @@ def tick_ns_for_hz(hz: int) -> int:
     >>> tick_ns_for_hz(250), tick_ns_for_hz(300)
     (4000000, 3333333)
     """
-    if not isinstance(hz, (int, np.integer)) or hz < 1 or hz > 100_000:
+    if not isinstance(hz, (int, np.integer)) or hz < 1:
         raise DomainError(f"HZ must be an integer in 1..100000, got {hz!r}")
-    return (1_000_000_000 + int(hz) // 2) // int(hz)
+    return _core.pelt_tick_ns_for_hz(int(hz))
 
 
 def _ints(x: Any, name: str, dtype: Any = np.int64) -> np.ndarray:
@@ -501,8 +501,7 @@ def map_util_perf(util: int) -> int:
     >>> map_util_perf(512)
     640
     """
-    u = int(util)
-    return u + (u >> 2)
+    return _core.pelt_map_util_perf(int(util))
 
 
 class Schedutil(NamedTuple):

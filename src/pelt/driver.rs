@@ -120,7 +120,7 @@ impl Config {
         if hz == 0 || hz > 100_000 {
             return Err(Error::domain(format!("HZ must be in 1..100000, got {hz}")));
         }
-        Ok((1_000_000_000 + hz / 2) / hz)
+        Ok(crate::jiffies::tick_nsec(hz))
     }
 }
 

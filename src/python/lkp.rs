@@ -10,7 +10,6 @@ use crate::lkp::matrix::{load_roots, Matrix, ResultRoot};
 use crate::lkp::num::Num;
 use crate::lkp::render_text::render;
 use crate::lkp::{parse_report, stats, textplot};
-use crate::table::Comparison;
 use pyo3::prelude::*;
 use std::path::PathBuf;
 

@@ -75,6 +75,8 @@ fn mmtests_bootstrap_gmean(
 
 /// Add the mmtests functions to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let eras: Vec<&str> = Era::newest_first().iter().rev().map(|e| e.name()).collect();
+    m.add("MMTESTS_ERAS", eras)?;
     m.add_function(wrap_pyfunction!(mmtests_compare, m)?)?;
     m.add_function(wrap_pyfunction!(mmtests_parse_compare, m)?)?;
     m.add_function(wrap_pyfunction!(mmtests_gmean_ratio, m)?)?;

@@ -717,6 +717,18 @@ fn pelt_cpu_util(
     })
 }
 
+/// `TICK_NSEC` for `CONFIG_HZ=hz` ([`Config::tick_ns_for_hz`]).
+#[pyfunction]
+fn pelt_tick_ns_for_hz(py: Python<'_>, hz: u64) -> PyResult<u64> {
+    run(py, || Config::tick_ns_for_hz(hz))
+}
+
+/// schedutil's `map_util_perf` ([`schedutil::map_util_perf`]).
+#[pyfunction]
+fn pelt_map_util_perf(util: u64) -> u64 {
+    schedutil::map_util_perf(util)
+}
+
 /// schedutil: `(perf, freq)` for a utilization (6.12: `sugov_effective_cpu_perf` then
 /// `get_next_freq` resolved to `opps`; `legacy`: v4.7–v6.7 `1.25 * max_freq * util / cap`).
 #[pyfunction]
@@ -761,5 +773,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pelt_util_columns, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_cpu_util, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_schedutil, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_tick_ns_for_hz, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_map_util_perf, m)?)?;
     Ok(())
 }
