@@ -22,7 +22,15 @@ from __future__ import annotations
 
 import sys
 
-_ERRORS = ("SchedlabError", "ParseError", "InsufficientDataError", "DomainError", "ReadError", "FileNotFoundError")
+_ERRORS = (
+    "SchedlabError",
+    "ParseError",
+    "InsufficientDataError",
+    "DomainError",
+    "ReadError",
+    "FileNotFoundError",
+    "MissingDependencyError",
+)
 """The classes of :mod:`schedlab.errors`, loaded on first use too: a command that succeeds never needs them."""
 
 _SUBMODULES = ("stats", "table", "lkp", "mmtests", "idle", "report", "examples", "pelt", "cli", "batch", "distributed")
@@ -46,6 +54,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .errors import DomainError as DomainError
     from .errors import FileNotFoundError as FileNotFoundError
     from .errors import InsufficientDataError as InsufficientDataError
+    from .errors import MissingDependencyError as MissingDependencyError
     from .errors import ParseError as ParseError
     from .errors import ReadError as ReadError
     from .errors import SchedlabError as SchedlabError

@@ -109,8 +109,9 @@ class LkpComparison(Comparison):
         Base samples are drawn as a dotted line with ``+`` markers (the robot's "good"
         runs), every head's as ``o`` markers (its "bad" runs). Returns the Axes.
         """
-        import matplotlib.pyplot as plt
+        from ._plot import pyplot
 
+        plt = pyplot()
         row = next((r for r in self.rows if r.name == metric), None)
         if row is None:
             raise KeyError(f"{metric!r} is not a row of this comparison")

@@ -106,12 +106,10 @@ class MMTestsComparison(Comparison):
     def plot(self, ax: Any = None, kind: str = "samples") -> Any:
         """Per-sample strip plot of the mean rows (one panel per operation, one
         column of points per kernel, the mean as a bar); returns the matplotlib
-        Figure. matplotlib is imported only here."""
-        import matplotlib
+        Figure. Needs matplotlib (the ``plot`` extra), imported only here."""
+        from ._plot import pyplot
 
-        if ax is None and not os.environ.get("DISPLAY") and "MPLBACKEND" not in os.environ:
-            matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        plt = pyplot()
 
         rows = [r for r in self.rows if any(c.samples for c in r.cells)]
         if not rows:
