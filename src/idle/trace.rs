@@ -1,5 +1,5 @@
 //! Idle traces and the idle-period model that turns one trace row into what a
-//! governor sees and what happens after it chose (kernel-sim.md §2.5, and §2.6 for
+//! governor sees and what happens after it chose (docs/idle-governors.md §2.2, and §2.3 for
 //! the ≤ 5.1 kernels, whose differences live in the governor types).
 //!
 //! A trace row describes one idle period of one CPU:

@@ -1,5 +1,5 @@
 //! One row per kernel-visible event of the trace driver, with the columns of the golden
-//! files (`golden/kernel/pelt_*.golden.csv`, reference kernel-sim.md §6.3), and the CSV
+//! files (the kernel oracle's `pelt_*.golden.csv`, copied to `tests/data/pelt/`; docs/pelt.md §8.2), and the CSV
 //! rendering that reproduces them byte for byte.
 
 use super::trace::State;

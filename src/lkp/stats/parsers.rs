@@ -1,5 +1,5 @@
 //! One parser per raw output, each printing lkp's `key: value` lines (a repeated key
-//! starts a new record), after lkp-tests' programs/<name>/parse and reference/lkp.md §5.
+//! starts a new record), after lkp-tests' programs/<name>/parse and docs/lkp.md §4.
 
 use super::ojson::{self, JValue};
 use crate::error::{Error, Result};
