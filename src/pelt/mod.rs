@@ -31,6 +31,7 @@ pub mod signal;
 pub mod speculate;
 pub mod trace;
 pub mod util_est;
+pub mod util_model;
 pub mod util_only;
 
 pub use driver::{simulate, simulate_rows, Config, Init};

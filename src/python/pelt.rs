@@ -17,7 +17,8 @@ use crate::pelt::trace::{self, Segment, State};
 use crate::pelt::util_est::{
     rule_by_name, Sample, TaskUtilEst, UtilEstRule, UTIL_AVG_UNCHANGED_LSB, UTIL_AVG_UNCHANGED_MSB,
 };
-use crate::pelt::util_only::{self, UtilRow, UTIL_COLUMNS};
+use crate::pelt::util_model::{UtilRow, UTIL_COLUMNS};
+use crate::pelt::util_only;
 use numpy::{IntoPyArray, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -208,7 +209,7 @@ columns! { Columns, Row, COLUMN_NAMES;
     p_ue_enqueued: i64 = |r| i64::from(r.p_ue_enqueued);
 }
 
-// The columns the util-only replay keeps: crate::pelt::util_only::UTIL_COLUMNS, with the
+// The columns the util-only replay keeps: crate::pelt::util_model::UTIL_COLUMNS, with the
 // dtypes of the full list above (tests/test_pelt_util_only.py asks for every UTIL_COLUMNS
 // name and compares frames, dtypes included, with the full replay's).
 columns! { UtilColumns, UtilRow, UTIL_COLUMN_NAMES;
@@ -668,7 +669,7 @@ fn pelt_rules() -> Vec<&'static str> {
     crate::pelt::util_est::RULE_NAMES.to_vec()
 }
 
-/// The columns the util-only replay computes (crate::pelt::util_only::UTIL_COLUMNS).
+/// The columns the util-only replay computes (crate::pelt::util_model::UTIL_COLUMNS).
 #[pyfunction]
 fn pelt_util_columns() -> Vec<&'static str> {
     UTIL_COLUMNS.to_vec()

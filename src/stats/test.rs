@@ -1,5 +1,5 @@
 //! The two-sample tests a verdict can rest on, named once: `welch` and `mann-whitney`
-//! are the only spellings, in every command, result and output (docs/verdicts.md).
+//! are the only spellings, in every command, result and output.
 
 use super::{mann_whitney_u, welch_ttest, MwuMethod};
 use crate::error::{Error, Result};
