@@ -1,7 +1,8 @@
-//! lkp-tests' own parser fixtures (tests/data/lkp/spec/<program>/<case> with the
-//! expected <case>.yaml, copied from lkp-tests' spec/fixtures/stats), compared as lkp's
-//! spec/unit/lib/stats_spec.rb compares them: the parser's output and the yaml, each
-//! with one trailing newline removed, are equal text.
+//! Parser fixtures compared as lkp-tests' spec/unit/lib/stats_spec.rb compares them (the
+//! parser's output and the yaml, each with one trailing newline removed, are equal text):
+//! lkp's own (tests/data/lkp/spec/<program>/<case> with the expected <case>.yaml, copied
+//! from lkp-tests' spec/fixtures/stats) and outputs captured on a Linux box with the yaml
+//! printed by lkp's own parser (tests/data/lkp/captured).
 
 use schedlab::lkp::stats::program;
 use std::path::Path;
@@ -10,9 +11,10 @@ fn chomp(s: &str) -> &str {
     s.strip_suffix("\r\n").or_else(|| s.strip_suffix('\n')).unwrap_or(s)
 }
 
-#[test]
-fn every_fixture_of_every_parsed_program() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lkp/spec");
+/// Every `<program>/<case>.yaml` under `tests/data/lkp/<set>` passes; the pass counts
+/// per program are printed.
+fn check(set: &str) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lkp").join(set);
     let mut programs: Vec<_> =
         std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
     programs.sort();
@@ -43,4 +45,14 @@ fn every_fixture_of_every_parsed_program() {
     }
     eprintln!("{}", report.join("\n"));
     assert!(failures.is_empty(), "{}\n\n{}", report.join("\n"), failures.join("\n\n"));
+}
+
+#[test]
+fn every_fixture_of_lkp_tests() {
+    check("spec");
+}
+
+#[test]
+fn every_captured_output() {
+    check("captured");
 }

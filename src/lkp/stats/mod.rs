@@ -4,18 +4,28 @@
 //! after reference/lkp.md §4–5. The JSON files are written as Ruby writes them.
 
 pub mod aim9;
+pub mod cyclictest;
+pub mod ebizzy;
 pub mod hackbench;
+pub mod lock_stat;
+pub mod meminfo;
 pub mod netperf;
 pub mod ojson;
 pub mod parsers;
 pub mod perf_bench_futex;
 pub mod perf_bench_sched_messaging;
+pub mod perf_bench_sched_pipe;
+pub mod perf_profile;
 pub mod perf_stat;
+pub mod proc_vmstat;
 pub mod program;
 pub mod rt_app;
 pub mod ruby;
 pub mod schbench;
+pub mod sched_debug;
+pub mod softirqs;
 pub mod stress_ng;
+pub mod sysbench;
 pub mod tbench;
 pub mod unixbench;
 pub mod uperf;

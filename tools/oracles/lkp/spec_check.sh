@@ -1,14 +1,23 @@
 #!/bin/bash
-# Run lkp-tests' own parsers on the fixtures under tests/data/lkp/spec, the way lkp's
-# spec/unit/lib/stats_spec.rb runs them, and report which outputs equal the yaml.
-# Usage: LKP_SRC=/path/to/lkp-tests tools/oracles/lkp/spec_check.sh [--write]
-#   --write  (re)write each <case>.yaml from lkp's output (for fixtures captured here)
+# Run lkp-tests' own parsers on parser fixtures, the way lkp's spec/unit/lib/stats_spec.rb
+# runs them, and report which outputs equal the yaml.
+# Usage: LKP_SRC=/path/to/lkp-tests tools/oracles/lkp/spec_check.sh [spec|captured] [--write]
+#   spec      tests/data/lkp/spec: lkp's own fixtures (the default)
+#   captured  tests/data/lkp/captured: outputs captured on a Linux box (see its README)
+#   --write   (re)write each <case>.yaml from lkp's output (for captured fixtures)
 # Needs ruby and ruby-activesupport; lkp-tests from github.com/intel/lkp-tests.
 set -u
 : "${LKP_SRC:?set LKP_SRC to an lkp-tests checkout}"
 export LKP_SRC TZ=UTC
-cd "$(dirname "$0")/../../../tests/data/lkp/spec" || exit 1
+set_dir=${1:-spec}
+[ $# -gt 0 ] && shift
+cd "$(dirname "$0")/../../../tests/data/lkp/$set_dir" || exit 1
 pass=0 fail=0
+if [ "${1:-}" = --write ]; then
+	for f in */*; do
+		case $f in *.yaml | */README.md) ;; *) [ -f "$f" ] && touch "$f.yaml" ;; esac
+	done
+fi
 for yaml in */*.yaml; do
 	case=${yaml%.yaml} program=${case%%/*}
 	parse=$LKP_SRC/programs/$program/parse
