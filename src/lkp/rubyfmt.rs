@@ -536,8 +536,17 @@ fn json_write(v: &Json, depth: usize, out: &mut String) {
         Json::Int(i) => out.push_str(&i.to_string()),
         Json::Float(f) => out.push_str(&float_to_s(*f)),
         Json::Str(s) => json_str(s, out),
-        Json::Arr(a) if a.is_empty() => out.push_str("[]"),
-        Json::Obj(o) if o.is_empty() => out.push_str("{}"),
+        // Ruby 3.1's json 2.6 writes empty containers over lines: `[` `` `]` and `{` `}`
+        Json::Arr(a) if a.is_empty() => {
+            out.push_str("[\n\n");
+            ind(depth, out);
+            out.push(']');
+        }
+        Json::Obj(o) if o.is_empty() => {
+            out.push_str("{\n");
+            ind(depth, out);
+            out.push('}');
+        }
         Json::Arr(a) => {
             out.push_str("[\n");
             for (i, x) in a.iter().enumerate() {
@@ -634,6 +643,9 @@ mod tests {
             ("b".into(), Json::Arr(vec![])),
             ("c\"".into(), Json::Str("x".into())),
         ]);
-        assert_eq!(pretty_json(&v), "{\n  \"a\": [\n    1,\n    2.0\n  ],\n  \"b\": [],\n  \"c\\\"\": \"x\"\n}");
+        assert_eq!(pretty_json(&v), "{\n  \"a\": [\n    1,\n    2.0\n  ],\n  \"b\": [\n\n  ],\n  \"c\\\"\": \"x\"\n}");
+        // ruby 3.1.2: JSON.pretty_generate({}) and ({"a" => {}})
+        assert_eq!(pretty_json(&Json::Obj(vec![])), "{\n}");
+        assert_eq!(pretty_json(&Json::Obj(vec![("a".into(), Json::Obj(vec![]))])), "{\n  \"a\": {\n  }\n}");
     }
 }

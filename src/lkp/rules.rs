@@ -190,8 +190,8 @@ pub fn perf_metric(k: &str) -> bool {
             r"turbostat\.C1E%", r"turbostat\.CorWatt", r"turbostat\.Pk%pc10", r"turbostat\.Pkg%pc[236789]",
             r"turbostat\.PkgTmp", r"turbostat\.PkgWatt", r"turbostat\.POLL%", r"turbostat\.RAMWatt",
             r"turbostat\.SYS%LPI", r"vmstat\.cpu\.", r"vmstat\.io\.", r"vmstat\.swap\.", r"vmstat\.system\.",
-            // etc/perf-metrics-patterns
-            r"lock_stat\..*\..contentions", r"(?:.*\.)?time\..*",
+            // etc/perf-metrics-patterns, as regular expressions: '.' is any character there
+            r"lock_stat..*..contentions", r"(?:.*\.)?time..*",
         ]
         .iter()
         .map(|s| s.to_string())
