@@ -25,6 +25,7 @@ pub mod archive;
 pub mod batch;
 pub mod error;
 pub mod idle;
+pub mod import_notes;
 pub mod jiffies;
 pub mod lkp;
 pub mod mmtests;
