@@ -51,7 +51,8 @@ pub fn to_text(data: &[u8], path: Option<&str>, events: &[&str]) -> Result<Strin
     let mut cpus = Vec::with_capacity(h.cpus.len());
     for (cpu, &(off, size)) in h.cpus.iter().enumerate() {
         let (off, size) = (off as usize, size as usize);
-        let pages = data.get(off..off + size).ok_or_else(|| Error::parse(path, None, "CPU data past the end"))?;
+        let pages =
+            data.get(off..off.saturating_add(size)).ok_or_else(|| Error::parse(path, None, "CPU data past the end"))?;
         cpus.push(ring::CpuRecords::new(cpu as u32, pages, h.page_size, h.page, path));
     }
     let mut heads = Vec::with_capacity(cpus.len());
@@ -75,7 +76,7 @@ pub fn to_text(data: &[u8], path: Option<&str>, events: &[&str]) -> Result<Strin
         }
         let pid = fmt
             .field("common_pid")
-            .and_then(|f| rec.data.get(f.offset..f.offset + f.size))
+            .and_then(|f| rec.data.get(f.offset..f.offset.checked_add(f.size)?))
             .map_or(-1, |b| i128::from(bytes::le(b) as u32 as i32));
         r.line(fmt, &rec, pid, &mut out);
     }

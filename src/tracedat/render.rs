@@ -20,7 +20,7 @@ pub struct Renderer<'a> {
 }
 
 fn number(f: &Field, data: &[u8]) -> Option<i128> {
-    let b = data.get(f.offset..f.offset + f.size)?;
+    let b = data.get(f.offset..f.offset.checked_add(f.size)?)?;
     let v = super::bytes::le(b);
     Some(if f.signed && f.size < 16 && f.size > 0 {
         let shift = 64 - 8 * f.size.min(8) as u32;
@@ -36,7 +36,7 @@ fn string(f: &Field, data: &[u8]) -> Option<String> {
         let (off, len) = ((loc & 0xffff) as usize, (loc >> 16) as usize);
         data.get(off..off + len)?
     } else {
-        data.get(f.offset..f.offset + f.size)?
+        data.get(f.offset..f.offset.checked_add(f.size)?)?
     };
     let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
     Some(String::from_utf8_lossy(bytes.get(..end)?).into_owned())

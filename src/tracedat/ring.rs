@@ -62,12 +62,12 @@ impl<'a> CpuRecords<'a> {
         let Some(p) = self.pages.get(self.page..self.page.saturating_add(self.page_size)) else {
             return Ok(false);
         };
-        let field = |(o, s): (usize, usize)| p.get(o..o + s).map(le);
+        let field = |(o, s): (usize, usize)| o.checked_add(s).and_then(|e| p.get(o..e)).map(le);
         let (Some(ts), Some(commit)) = (field(self.layout.timestamp), field(self.layout.commit)) else {
             return Err(self.err("page shorter than its header"));
         };
         let size = (commit & COMMIT_MASK) as usize;
-        if self.layout.data + size > p.len() {
+        if self.layout.data.saturating_add(size) > p.len() {
             return Err(self.err(&format!("commit {size} is larger than the page")));
         }
         self.ts = ts;
