@@ -604,4 +604,22 @@ cpus=2
         assert_eq!(parse_timestamp("12.5"), Some(12_500_000_000));
         assert_eq!(parse_timestamp("1.000000001:"), Some(1_000_000_001));
     }
+
+    #[test]
+    fn prev_state_of_a_3_10_format() {
+        // Linux 3.10 include/trace/events/sched.h: TASK_STATE_MAX 1024, states S D T t Z X
+        // x K W P on bits 0-9 (its print fmt as the format file shows it)
+        let fmt = r#""prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> next_comm=%s next_pid=%d next_prio=%d", REC->prev_comm, REC->prev_pid, REC->prev_prio, REC->prev_state & (1024-1) ? __print_flags(REC->prev_state & (1024-1), "|", { 1, "S"} , { 2, "D" }, { 4, "T" }, { 8, "t" }, { 16, "Z" }, { 32, "X" }, { 64, "x" }, { 128, "K" }, { 256, "W" }, { 512, "P" }) : "R", REC->prev_state & 1024 ? "+" : "", REC->next_comm, REC->next_pid, REC->next_prio"#;
+        let bits = PrevStateBits::from_print_fmt(fmt).unwrap();
+        assert_eq!(bits.preempt, 1024);
+        assert_eq!(bits.flags.len(), 10);
+        assert_eq!(bits.classify("1024"), Some((State::Wait, false)));
+        assert_eq!(bits.classify("512"), Some((State::Sleep, false)), "P (parked) is a sleep here");
+        assert_eq!(bits.classify("64"), Some((State::Sleep, true)), "x (dead) is an exit");
+        assert_eq!(bits.letters(1024), "R+");
+        assert_eq!(bits.letters(1 | 128), "S|K");
+        // the default (4.14+) layout reads 3.10's preemption (1024) as runnable too
+        assert_eq!(PrevStateBits::default().classify("1024"), Some((State::Wait, false)));
+        assert_eq!(PrevStateBits::default().letters(256), "R+");
+    }
 }

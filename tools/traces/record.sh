@@ -3,7 +3,7 @@
 # trace.dat plus the `trace-cmd report` renderings the importers are tested against.
 # `trace-cmd record` cannot run on machines where /proc/sys/kernel/ftrace_enabled is not
 # writable ("Can't enable ftrace"); an instance + `trace-cmd extract` needs only tracefs.
-# Run as root: tools/traces/record.sh OUTDIR [SECONDS] [sched|idle]
+# Run as root: [BUFFER_KB=2048] [LOOPS=20] tools/traces/record.sh OUTDIR [SECONDS] [sched|idle]
 # sched: a CPU hog and a periodic task share CPU 1 (preemptions, sleeps, wakeups);
 # idle: only a periodic task that sleeps 5 ms after ~0.3 ms of work (CPU 1 idles).
 # Everything it changes lives in the instance, which it removes on exit (also on error).
@@ -23,7 +23,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 mkdir $I
-echo 2048 > $I/buffer_size_kb
+echo "${BUFFER_KB:-2048}" > $I/buffer_size_kb
 echo mono > $I/trace_clock
 # Only CPU 1, where the workload runs: the machine is shared and its other CPU's
 # tasks would fill the buffer.
@@ -47,7 +47,7 @@ else
     hog=none
     busy=100
 fi
-taskset -c 1 sh -c "i=0; while [ \$i -lt 20 ]; do j=0; while [ \$j -lt $busy ]; do j=\$((j+1)); done; sleep 0.005; i=\$((i+1)); done" &
+taskset -c 1 sh -c "i=0; while [ \$i -lt ${LOOPS:-20} ]; do j=0; while [ \$j -lt $busy ]; do j=\$((j+1)); done; sleep 0.005; i=\$((i+1)); done" &
 per=$!
 taskset -c 1 sh -c "echo schedlab workload hog=$hog periodic=$per > $I/trace_marker"
 wait $per
