@@ -9,9 +9,9 @@ import re
 import subprocess
 
 import pytest
+from schedlab.table import Comparison
 
 from .browser import chromium
-from schedlab.table import Comparison
 
 PAGE = """<!doctype html><html><head><meta charset="utf-8"><style>
 body { background: #ffffff; color: #111111; }
