@@ -22,7 +22,15 @@ from __future__ import annotations
 
 import sys
 
-_ERRORS = ("SchedlabError", "ParseError", "InsufficientDataError", "DomainError", "ReadError", "FileNotFoundError")
+_ERRORS = (
+    "SchedlabError",
+    "ParseError",
+    "InsufficientDataError",
+    "DomainError",
+    "ReadError",
+    "FileNotFoundError",
+    "MissingDependencyError",
+)
 """The classes of :mod:`schedlab.errors`, loaded on first use too: a command that succeeds never needs them."""
 
 _SUBMODULES = ("stats", "table", "lkp", "mmtests", "idle", "report", "examples", "pelt", "cli", "batch", "distributed")
@@ -33,24 +41,23 @@ __all__ = [
     *(m for m in _SUBMODULES if m != "cli"),
 ]
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (fast CLI start)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:  # pragma: no cover
-    from .errors import (
-        DomainError,
-        FileNotFoundError,
-        InsufficientDataError,
-        ParseError,
-        ReadError,
-        SchedlabError,
-    )
-    from . import stats as stats
-    from . import table as table
+    from . import batch as batch
+    from . import distributed as distributed
+    from . import idle as idle
     from . import lkp as lkp
     from . import mmtests as mmtests
     from . import pelt as pelt
-    from . import idle as idle
-    from . import batch as batch
-    from . import distributed as distributed
+    from . import stats as stats
+    from . import table as table
+    from .errors import DomainError as DomainError
+    from .errors import FileNotFoundError as FileNotFoundError
+    from .errors import InsufficientDataError as InsufficientDataError
+    from .errors import MissingDependencyError as MissingDependencyError
+    from .errors import ParseError as ParseError
+    from .errors import ReadError as ReadError
+    from .errors import SchedlabError as SchedlabError
 
 
 def __getattr__(name: str) -> object:

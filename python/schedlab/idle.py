@@ -33,15 +33,19 @@ Bad input raises :class:`schedlab.ParseError` naming the file, line and column.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, Union
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _core, _text
 from .errors import DomainError, ParseError
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
+
+    from ._core import _Trace7
 
 __all__ = [
     "GOVERNORS",
@@ -94,6 +98,7 @@ def _states_frame(d: Mapping[str, Any]) -> pd.DataFrame:
             "power_mw": np.asarray([np.nan if p is None else p for p in d["power_mw"]], dtype=np.float64),
         }
     )
+    df.attrs["notes"] = list(d.get("notes", ()))
     return df
 
 
@@ -240,7 +245,7 @@ def parse_trace(text: str | bytes, path: str | None = None) -> pd.DataFrame:
     return _trace_frame(_core.idle_parse_trace(data, path))
 
 
-def _column_array(d: Any, name: str, n: int | None) -> np.ndarray:
+def _column_array(d: Any, name: str, n: int | None) -> npt.NDArray[np.int64]:
     a = np.asarray(d[name])
     if a.ndim != 1:
         raise DomainError(f"trace column '{name}' must be 1-D")
@@ -259,7 +264,7 @@ def _column_array(d: Any, name: str, n: int | None) -> np.ndarray:
     return np.ascontiguousarray(a)
 
 
-def _trace_arrays(trace: TraceLike) -> tuple[np.ndarray, ...]:
+def _trace_arrays(trace: TraceLike) -> _Trace7:
     """The seven int64 columns of a trace (empty arrays for absent optional ones)."""
     if isinstance(trace, (str, os.PathLike)):
         trace = _core.idle_read_trace(os.fspath(trace))
@@ -274,18 +279,23 @@ def _trace_arrays(trace: TraceLike) -> tuple[np.ndarray, ...]:
     out = [first] + [_column_array(trace, c, n) for c in _REQUIRED_TRACE[1:]]
     for c in TRACE_COLUMNS[5:]:
         out.append(_column_array(trace, c, n) if c in cols else np.zeros(0, dtype=np.int64))
-    return tuple(out)
+    t0, t1, t2, t3, t4, t5, t6 = out
+    return (t0, t1, t2, t3, t4, t5, t6)
 
 
-def read_ftrace(path: str | os.PathLike[str], hz: int = 250) -> dict[int, pd.DataFrame]:
+def read_ftrace(
+    path: str | os.PathLike[str], hz: int = 250, strict: bool = False, sort: bool = False
+) -> dict[int, pd.DataFrame]:
     """Idle traces per CPU from ftrace text (``trace-cmd report`` or tracefs ``trace``).
 
     Needs the events ``power:cpu_idle``, and for timer information
     ``timer:hrtimer_start``, ``timer:hrtimer_cancel``, ``timer:hrtimer_expire_entry`` and
     ``timer:tick_stop``. Each DataFrame has the trace columns plus ``timestamp_ns`` (idle
     entry) and ``actual_state`` (what the traced kernel chose); ``df.attrs["stats"]``
-    counts the approximations made (see the Rust docs of ``idle::ftrace``). ``hz`` is the
-    traced kernel's CONFIG_HZ.
+    counts the approximations made (see the Rust docs of ``idle::ftrace``) and
+    ``df.attrs["notes"]`` says in words what was assumed and which lines were skipped
+    (a malformed line is skipped and counted, an error with ``strict``; events out of
+    time order are an error unless ``sort``). ``hz`` is the traced kernel's CONFIG_HZ.
 
     >>> import tempfile, os
     >>> from schedlab import idle
@@ -297,10 +307,12 @@ def read_ftrace(path: str | os.PathLike[str], hz: int = 250) -> dict[int, pd.Dat
     >>> t[2].wake_ns.tolist(), t[2].actual_state.tolist()
     ([250000], [1])
     """
-    return _ftrace_frames(_core.idle_read_ftrace(os.fspath(path), int(hz)))
+    return _ftrace_frames(*_core.idle_read_ftrace(os.fspath(path), int(hz), bool(strict), bool(sort)))
 
 
-def parse_ftrace(text: str | bytes, hz: int = 250, path: str | None = None) -> dict[int, pd.DataFrame]:
+def parse_ftrace(
+    text: str | bytes, hz: int = 250, path: str | None = None, strict: bool = False, sort: bool = False
+) -> dict[int, pd.DataFrame]:
     """Like :func:`read_ftrace` on text already in memory.
 
     >>> from schedlab import idle
@@ -310,14 +322,15 @@ def parse_ftrace(text: str | bytes, hz: int = 250, path: str | None = None) -> d
     1000000
     """
     data = _text.data(text, path)
-    return _ftrace_frames(_core.idle_parse_ftrace(data, int(hz), path))
+    return _ftrace_frames(*_core.idle_parse_ftrace(data, int(hz), path, bool(strict), bool(sort)))
 
 
-def _ftrace_frames(cpus: list[dict[str, Any]]) -> dict[int, pd.DataFrame]:
+def _ftrace_frames(cpus: list[dict[str, Any]], notes: list[str]) -> dict[int, pd.DataFrame]:
     out = {}
     for c in cpus:
         df = _trace_frame(c, {"timestamp_ns": c["timestamp_ns"], "actual_state": c["actual_state"]})
         df.attrs["stats"] = dict(c["stats"])
+        df.attrs["notes"] = list(notes)
         df.attrs["cpu"] = int(c["cpu"])
         out[int(c["cpu"])] = df
     return out
@@ -384,12 +397,6 @@ def tick_stopped(n: int, mean_sleep_ns: int, *, p_wake: float = 0.3, hz: int = 2
 # --- simulation ---------------------------------------------------------------------
 
 
-def _reduce_next_tick(next_tick_ns: np.ndarray, hz: int) -> np.ndarray:
-    """``next_tick_ns`` reduced into ``(0, TICK_NSEC]`` as the idle-period model does."""
-    tick_nsec = (1_000_000_000 + hz // 2) // hz
-    return (next_tick_ns - 1) % tick_nsec + 1
-
-
 def _result_frame(arrays: tuple[np.ndarray, ...], r: Mapping[str, Any], hz: int) -> pd.DataFrame:
     import pandas as pd
 
@@ -398,7 +405,7 @@ def _result_frame(arrays: tuple[np.ndarray, ...], r: Mapping[str, Any], hz: int)
     cols: dict[str, Any] = {
         "step": np.arange(n, dtype=np.int64),
         "sleep_length_ns": sleep,
-        "next_tick_ns": _reduce_next_tick(next_tick, hz),
+        "next_tick_ns": _core.idle_reduce_next_tick(next_tick, hz),
         "wake_ns": wake,
         "tick_stopped": tstop,
         "latency_req_ns": np.where(lat < 0, _NO_LATENCY_REQ_NS, lat),
@@ -600,7 +607,7 @@ def compare_summary(
         gov, ver = _parse_governor(g, kernel)
         r = _core.idle_simulate(gov, ver, int(hz), st, *arrays, False)
         res = {"idx": np.asarray(r["idx"]), "residency_ns": np.asarray(r["residency_ns"])}
-        parts[f"{gov} {ver}"] = summarize(res, table, power_mw)  # type: ignore[arg-type]
+        parts[f"{gov} {ver}"] = summarize(res, table, power_mw)
     return pd.concat(parts, axis=1)
 
 

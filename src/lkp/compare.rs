@@ -1,5 +1,5 @@
 //! The compare engine of `lkp ncompare` (lib/compare.rb `Compare`, lib/stats.rb
-//! `StatCompare`/`_get_changed_stats`, lib/changed_stat.rb), after reference/lkp.md §3:
+//! `StatCompare`/`_get_changed_stats`, lib/changed_stat.rb), after docs/lkp.md §3:
 //! which metrics become rows, their averages, population SDs and changes, the failure
 //! section with its `%reproduction` off-by-one, and the row order. Several heads are each
 //! compared with the one base.
@@ -21,7 +21,7 @@ pub struct Options {
 }
 
 /// lkp's perf-profile threshold default (an Integer, so the perf-profile rule only applies
-/// when the medians are Integers too; reference/lkp.md §3.2 step 4).
+/// when the medians are Integers too; docs/lkp.md §3.2 step 4).
 const PERF_PROFILE_THRESHOLD: i64 = 5;
 const MAX_RATIO: f64 = 5.0;
 

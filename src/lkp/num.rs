@@ -169,7 +169,7 @@ mod tests {
 
     #[test]
     fn kahan_sum_as_ruby() {
-        // reference/lkp.md §8.1: [5.0,4.9,4.8].sum/3 = 4.8999999999999995
+        // docs/lkp.md §5.1: [5.0,4.9,4.8].sum/3 = 4.8999999999999995
         let v = [Num::Float(5.0), Num::Float(4.9), Num::Float(4.8)];
         assert_eq!(average(&v), Some(4.8999999999999995));
         assert_eq!(ruby_sum(&[Num::Int(1), Num::Int(2)]), Sum::Int(3));

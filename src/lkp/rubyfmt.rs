@@ -8,7 +8,7 @@
 //! round correctly, so they disagree with Ruby on about 1–2% of report values
 //! (`"%.1f" % 28.05` is `28.0` in Ruby). This module ports that path (k estimate,
 //! `ieps`/`eps`, scaling by `tens`/`bigtens`) and does everything else with exact decimal
-//! arithmetic, after reference/lkp.md §8 and Ruby's util.c `BSD__dtoa` (modes 2 and 3).
+//! arithmetic, after docs/lkp.md §5 and Ruby's util.c `BSD__dtoa` (modes 2 and 3).
 
 /// Exact powers of ten representable in f64 (dtoa's `tens`).
 const TENS: [f64; 23] = [
@@ -585,7 +585,7 @@ mod tests {
 
     #[test]
     fn ruby_differs_from_c_examples_of_the_spec() {
-        // reference/lkp.md §8.3: Ruby values (Python differs).
+        // docs/lkp.md §5.3: Ruby values (Python differs).
         assert_eq!(fmt_f(28.05, 0, 1, false), "28.0");
         assert_eq!(fmt_f(2.675, 0, 2, false), "2.68");
         assert_eq!(fmt_g(-8.05, 0, 2, false), "-8.0");

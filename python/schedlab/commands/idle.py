@@ -11,10 +11,11 @@ Subcommands:
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (fast CLI start)
 if TYPE_CHECKING:  # pragma: no cover
-    from .._argspec import Namespace, ParserSpec, SubparsersSpec
+    from argparse import ArgumentParser, Namespace
+    from argparse import _SubParsersAction as SubparsersSpec
 
 
 KERNELS = ("6.12", "6.1", "5.1", "4.20", "4.19", "4.18")
@@ -51,6 +52,8 @@ def register(sub: SubparsersSpec) -> None:
     s.add_argument("-o", "--output", metavar="FILE", help="write the CSV to FILE instead of stdout")
     s.add_argument("--ftrace", action="store_true", help="TRACE is ftrace text (trace-cmd report / tracefs)")
     s.add_argument("--cpu", type=int, help="with --ftrace: the CPU to replay (default: the first one)")
+    s.add_argument("--strict", action="store_true", help="with --ftrace: a malformed line is an error")
+    s.add_argument("--sort", action="store_true", help="with --ftrace: sort events out of time order")
     s.set_defaults(func=run_simulate)
 
     m = isub.add_parser(
@@ -78,7 +81,7 @@ def register(sub: SubparsersSpec) -> None:
     p.set_defaults(func=lambda args: _usage(p))
 
 
-def _usage(p: ParserSpec) -> int:
+def _usage(p: ArgumentParser) -> int:
     p.print_help(sys.stderr)
     return 2
 
@@ -102,10 +105,12 @@ def run_simulate(args: Namespace) -> int:
     from .. import idle
     from ..errors import DomainError
 
-    traces = idle.read_ftrace(args.trace, hz=args.hz)
+    traces = idle.read_ftrace(args.trace, hz=args.hz, strict=args.strict, sort=args.sort)
     cpu = args.cpu if args.cpu is not None else min(traces)
     if cpu not in traces:
         raise DomainError(f"{args.trace}: no idle periods of CPU {cpu} (CPUs: {sorted(traces)})")
+    for note in traces[cpu].attrs["notes"]:
+        print(f"note: {note}", file=sys.stderr)
     df = idle.simulate(args.governor, traces[cpu], args.states, kernel=args.kernel, hz=args.hz)
     _emit(df.to_csv(index=False, lineterminator="\n").encode(), args.output)
     return 0

@@ -10,10 +10,11 @@ gives ``.noue.``). ``schedlab pelt ftrace TRACE.txt --pid N`` turns ftrace
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (fast CLI start)
 if TYPE_CHECKING:  # pragma: no cover
-    from .._argspec import Namespace, ParserSpec, SubparsersSpec
+    from argparse import ArgumentParser, Namespace
+    from argparse import _SubParsersAction as SubparsersSpec
 
 
 def register(sub: SubparsersSpec) -> None:
@@ -64,13 +65,15 @@ def register(sub: SubparsersSpec) -> None:
     f.add_argument("--pid", type=int, required=True, help="the task to extract")
     f.add_argument("--cpu-cap", type=int, default=1024, help="CPU capacity for every segment (default 1024)")
     f.add_argument("--freq-cap", type=int, default=1024, help="frequency capacity for every segment (default 1024)")
+    f.add_argument("--strict", action="store_true", help="a malformed line is an error (default: skipped, counted)")
+    f.add_argument("--sort", action="store_true", help="sort events out of time order (default: an error)")
     f.add_argument("-o", "--output", metavar="FILE", help="write the trace CSV to FILE instead of stdout")
     f.set_defaults(func=run_ftrace)
 
     p.set_defaults(func=lambda args: _usage(p))
 
 
-def _usage(p: ParserSpec) -> int:
+def _usage(p: ArgumentParser) -> int:
     p.print_help(sys.stderr)
     return 2
 
@@ -110,7 +113,8 @@ def run_simulate(args: Namespace) -> int:
 def run_ftrace(args: Namespace) -> int:
     from .. import pelt
 
-    df = pelt.ftrace_task(args.ftrace, args.pid, cpu_cap=args.cpu_cap, freq_cap=args.freq_cap)
+    df = pelt.ftrace_task(args.ftrace, args.pid, cpu_cap=args.cpu_cap, freq_cap=args.freq_cap,
+                          strict=args.strict, sort=args.sort)
     text = df.to_csv(index=False, lineterminator="\n")
     if args.output:
         with open(args.output, "w", encoding="utf-8", newline="") as fh:
@@ -119,4 +123,6 @@ def run_ftrace(args: Namespace) -> int:
         _write(text.encode())
     print(f"pid {args.pid}: {len(df)} segments from {df.attrs['events']} events, "
           f"starting at {df.attrs['start_ns']} ns", file=sys.stderr)
+    for note in df.attrs["notes"]:
+        print(f"note: {note}", file=sys.stderr)
     return 0

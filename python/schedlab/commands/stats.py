@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import math
 import sys
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (fast CLI start)
 if TYPE_CHECKING:  # pragma: no cover
+    from argparse import Namespace
+    from argparse import _SubParsersAction as SubparsersSpec
     from pathlib import Path
-
-    from .._argspec import Namespace, SubparsersSpec
 
 
 EXAMPLE_FILES = ("unixbench-execl-base.txt", "unixbench-execl-head.txt")
@@ -83,7 +83,7 @@ def run(args: Namespace) -> int:
         return 0
     direction = "higher is better" if higher else "lower is better"
     print(f"\nChange against {names[0]} ({direction}; {mean_name}; positive = better)")
-    rows = []
+    rows: list[tuple[str, float, float, float, stats.BootstrapResult | None, str | None]] = []
     for name, x in zip(names[1:], samples[1:]):
         try:
             m0 = getattr(stats, mean_name)(samples[0])
@@ -98,8 +98,8 @@ def run(args: Namespace) -> int:
     ps = [r[2] for r in rows if not math.isnan(r[2])]
     qs = iter(stats.fdr_bh(ps)) if ps else iter(())
     print(f"{'':{width}}  {'change%':>8} {'welch p':>9} {'bh q':>9} {'mwu p':>9}  {'95% ratio CI':>17}  verdict")
-    for name, pct, wp, up, b, err in rows:
-        if err:
+    for name, pct, wp, up, ci, err in rows:
+        if err or ci is None:
             print(f"{name:{width}}  {err}")
             continue
         q = float(next(qs))
@@ -108,7 +108,7 @@ def run(args: Namespace) -> int:
         else:
             verdict = "no significant change"
         print(f"{name:{width}}  {pct:>8.2f} {wp:>9.2g} {q:>9.2g} {up:>9.2g}  "
-              f"[{b.low:>6.4f}, {b.high:>6.4f}]  {verdict}")
+              f"[{ci.low:>6.4f}, {ci.high:>6.4f}]  {verdict}")
     return 0
 
 

@@ -1,7 +1,7 @@
 //! From one run's raw outputs to its `stats.json`, and from runs to a commit's
 //! `matrix.json`/`avg.json`/`stddev.json`, as lkp-tests does it (bin/run-stats +
 //! programs/*/parse, sbin/dump-stat, lib/matrix.rb `create_stats_matrix` and `unite_to`),
-//! after reference/lkp.md §4–5. The JSON files are written as Ruby writes them.
+//! after docs/lkp.md §2 and §4. The JSON files are written as Ruby writes them.
 
 pub mod aim9;
 pub mod cyclictest;

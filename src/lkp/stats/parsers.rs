@@ -1,6 +1,6 @@
 //! The parsers of the smaller raw outputs (time, interrupts, cpuidle, vmstat, turbostat,
 //! mpstat), each printing lkp's `key: value` lines (a repeated key starts a new record),
-//! after lkp-tests' programs/<name>/parse.
+//! after lkp-tests' programs/<name>/parse and docs/lkp.md §4.
 
 use super::ojson::{self, JValue};
 use crate::error::{Error, Result};
