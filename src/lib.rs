@@ -17,10 +17,12 @@
 //!   the `lkp ncompare` table byte for byte, directions and verdicts, report parsing, plots.
 //! - [`mmtests`]: MMTests log extraction and compare-mmtests.pl's tables, per MMTests era.
 //! - [`batch`]: CI batch mode: archives in, BH-controlled verdicts and exit codes out.
+//! - [`cancel`]: the stop request (Ctrl-C) that long loops poll.
 //! - [`error`]: the one error type every fallible function returns.
 
 pub mod archive;
 pub mod batch;
+pub mod cancel;
 pub mod error;
 pub mod idle;
 pub mod lkp;
