@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import sys
 
-_ERRORS = ("SchedlabError", "ParseError", "InsufficientDataError", "DomainError", "ReadError", "FileNotFoundError")
+_ERRORS = ("SchedlabError", "ParseError", "InsufficientDataError", "DomainError", "ReadError", "WriteError",
+           "FileNotFoundError")
 """The classes of :mod:`schedlab.errors`, loaded on first use too: a command that succeeds never needs them."""
 
 _SUBMODULES = ("stats", "table", "lkp", "mmtests", "idle", "report", "examples", "pelt", "cli", "batch", "distributed")
@@ -49,6 +50,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .errors import ParseError as ParseError
     from .errors import ReadError as ReadError
     from .errors import SchedlabError as SchedlabError
+    from .errors import WriteError as WriteError
 
 
 def __getattr__(name: str) -> object:
