@@ -1,5 +1,6 @@
-"""Every PELT/util_est golden of the kernel oracle (tests/data/pelt, copied from
-the reference golden/kernel) reproduced exactly through the Python API and the CLI."""
+"""Every PELT/util_est golden of the kernel oracle (tests/data/pelt: the kernel's own
+pelt.c/fair.c compiled unmodified in userspace; MANIFEST.txt names the sources) reproduced
+exactly through the Python API and the CLI."""
 
 from __future__ import annotations
 

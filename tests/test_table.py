@@ -142,3 +142,47 @@ def test_every_posted_table_parses_renders_and_parses_back(data_dir, seed, tool)
     for t in tables:
         _validate(t)
         assert Comparison.from_json(t.to_json()).to_text() == t.to_text()
+
+
+POSTED = """\
+                              4.18.0                 4.18.0
+                             vanilla                    teo
+Hmean     14        70.34 (   0.00%)       69.80 *  -0.76%*
+Hmean     100      499.24 (   0.00%)      494.26 *  -1.00%*
+"""
+
+
+def test_to_text_does_not_depend_on_which_modules_are_imported(tmp_path) -> None:
+    """A table loaded with only schedlab.table imported prints its tool's layout (it
+    printed markdown until schedlab.mmtests had been imported): the posted table back."""
+    import json
+    import subprocess
+    import sys
+
+    (tmp_path / "posted.txt").write_text(POSTED)
+    script = (
+        "import sys, json\n"
+        "from schedlab import table\n"
+        "c, = table.parse(open(sys.argv[1]).read())\n"
+        "again = table.Comparison.from_json(c.to_json())\n"
+        "print(json.dumps([c.to_text(), again.to_text(), 'schedlab.mmtests' in sys.modules]))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script, str(tmp_path / "posted.txt")],
+                         capture_output=True, text=True, check=True).stdout
+    text, again, mmtests_loaded = json.loads(out)
+    assert not mmtests_loaded
+    assert text == POSTED and again == POSTED
+
+
+def test_repr_is_short_and_html_is_styled_for_any_theme() -> None:
+    c = Comparison.from_dict({
+        "schema": 1, "tool": "schedlab", "benchmark": "execl", "kernels": ["base", "head"],
+        "rows": [{"group": "Hmean", "name": f"lps-{i}", "direction": "higher", "change_kind": "improvement",
+                  "cells": [{"value": 4626.0, "change": 0.0, "verdict": "baseline"},
+                            {"value": 4167.0, "change": -9.92, "verdict": "worse", "p": 1e-9, "q": 2e-9,
+                             "test": "welch", "samples": [4167.0] * 50}]} for i in range(200)]})
+    assert len(repr(c)) < 200 and "200 rows x 2 kernels" in repr(c)
+    h = c._repr_html_()
+    assert "text-align:right" in h                      # numbers right-aligned
+    assert "background:#f8d0d0;color:#5c0a0a" in h      # a verdict colour sets its text colour too
+    assert "welch p=1e-09 q=2e-09" in h                 # p and q visible, not only in a tooltip

@@ -22,8 +22,16 @@ from __future__ import annotations
 
 import sys
 
-_ERRORS = ("SchedlabError", "ParseError", "InsufficientDataError", "DomainError", "ReadError", "WriteError",
-           "FileNotFoundError")
+_ERRORS = (
+    "SchedlabError",
+    "ParseError",
+    "InsufficientDataError",
+    "DomainError",
+    "ReadError",
+    "WriteError",
+    "FileNotFoundError",
+    "MissingDependencyError",
+)
 """The classes of :mod:`schedlab.errors`, loaded on first use too: a command that succeeds never needs them."""
 
 _SUBMODULES = ("stats", "table", "lkp", "mmtests", "idle", "report", "examples", "pelt", "cli", "batch", "distributed")
@@ -47,6 +55,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .errors import DomainError as DomainError
     from .errors import FileNotFoundError as FileNotFoundError
     from .errors import InsufficientDataError as InsufficientDataError
+    from .errors import MissingDependencyError as MissingDependencyError
     from .errors import ParseError as ParseError
     from .errors import ReadError as ReadError
     from .errors import SchedlabError as SchedlabError

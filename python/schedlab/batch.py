@@ -65,8 +65,8 @@ SCHEMA_PATH = str(resources.files("schedlab") / "schemas" / "batch-result.schema
 FORMATS = ("json", "junit", "markdown", "text")
 #: Values of ``fail_on``.
 FAIL_ON = ("regression", "any-change", "never")
-#: Values of ``test``.
-TESTS = ("welch", "mann-whitney")
+#: Values of ``test`` (from the core).
+TESTS = tuple(_core.TEST_NAMES)
 
 
 def schema() -> dict[str, Any]:
@@ -216,7 +216,7 @@ class BatchResult:
 def _check(test: str, fail_on: str) -> None:
     from .errors import DomainError
 
-    if test not in TESTS and test != "mwu":
+    if test not in TESTS:
         raise DomainError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
     if fail_on not in FAIL_ON:
         raise DomainError(f"fail_on must be one of {', '.join(FAIL_ON)}, got {fail_on!r}")

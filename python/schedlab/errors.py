@@ -22,6 +22,7 @@ __all__ = [
     "ReadError",
     "WriteError",
     "FileNotFoundError",
+    "MissingDependencyError",
 ]
 
 _builtin_FileNotFoundError = FileNotFoundError
@@ -72,3 +73,8 @@ class WriteError(_Located, OSError):
 
 class FileNotFoundError(_Located, _builtin_FileNotFoundError):  # noqa: A001 - deliberate
     """A file schedlab was asked to read does not exist; also a builtin FileNotFoundError."""
+
+
+class MissingDependencyError(SchedlabError, ImportError):
+    """An optional package a feature needs is not installed (e.g. matplotlib for plots:
+    ``pip install 'schedlab[plot]'``)."""

@@ -36,7 +36,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import _core, _text
-from .table import Comparison, register_text_renderer
+from .table import Comparison
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -50,8 +50,8 @@ __all__ = [
     "overview",
 ]
 
-#: The MMTests versions ``compat`` accepts, oldest first.
-COMPAT = ("2018", "2024", "2025", "head")
+#: The MMTests versions ``compat`` accepts, oldest first (from the core).
+COMPAT = tuple(_core.MMTESTS_ERAS)
 
 
 class MMTestsComparison(Comparison):
@@ -106,12 +106,10 @@ class MMTestsComparison(Comparison):
     def plot(self, ax: Any = None, kind: str = "samples") -> Any:
         """Per-sample strip plot of the mean rows (one panel per operation, one
         column of points per kernel, the mean as a bar); returns the matplotlib
-        Figure. matplotlib is imported only here."""
-        import matplotlib
+        Figure. Needs matplotlib (the ``plot`` extra), imported only here."""
+        from ._plot import pyplot
 
-        if ax is None and not os.environ.get("DISPLAY") and "MPLBACKEND" not in os.environ:
-            matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        plt = pyplot()
 
         rows = [r for r in self.rows if any(c.samples for c in r.cells)]
         if not rows:
@@ -140,13 +138,6 @@ class MMTestsComparison(Comparison):
         return fig
 
 
-def _render(c: Comparison) -> str:
-    return _core.mmtests_render_text(c.to_json())
-
-
-register_text_renderer("mmtests", _render)
-
-
 def compare(directory: str | os.PathLike[str], benchmark: str, names: Sequence[str] | str,
             compat: str | None = None, *, print_ratio: bool = False, sub_heading: str = "",
             test: str = "mmtests", alpha: float = 0.05,
@@ -173,10 +164,6 @@ def compare(directory: str | os.PathLike[str], benchmark: str, names: Sequence[s
     """
     if isinstance(names, str):
         names = [n for n in names.split(",") if n]
-    if compat is not None and compat not in COMPAT:
-        from .errors import DomainError
-
-        raise DomainError(f"compat must be one of {', '.join(COMPAT)}, got {compat!r}")
     js, _text, _era, _warnings = _core.mmtests_compare(os.fspath(directory), benchmark, list(names), compat,
                                                        print_ratio, sub_heading, test, alpha, threads)
     return MMTestsComparison._from_json(js)

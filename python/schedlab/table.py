@@ -25,7 +25,6 @@ import dataclasses
 import html
 import json
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -35,7 +34,7 @@ from .errors import ParseError
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["SCHEMA_VERSION", "Cell", "Row", "Comparison", "register_text_renderer", "parse_amd", "parse"]
+__all__ = ["SCHEMA_VERSION", "Cell", "Row", "Comparison", "parse_amd", "parse"]
 
 #: Version of the JSON form (the same as the Rust core's ``table::SCHEMA_VERSION``).
 SCHEMA_VERSION = 1
@@ -71,9 +70,6 @@ class Row:
     unit: str | None = None
 
 
-_TEXT_RENDERERS: dict[str, Callable[[Comparison], str]] = {}
-
-
 def _fmt_value(v: float, meta: dict[str, str]) -> str:
     """A value for the generic views: the tool's own decimals where known
     (``meta['precision']`` or ``meta['mmtests.precision']``), else 2 decimals, with
@@ -87,11 +83,6 @@ def _fmt_value(v: float, meta: dict[str, str]) -> str:
     if 0 < a < 1:
         return f"{v:.4g}"
     return f"{v:.2f}"
-
-
-def register_text_renderer(tool: str, render: Callable[[Comparison], str]) -> None:
-    """Make ``Comparison.to_text()`` use ``render`` for tables of ``tool``."""
-    _TEXT_RENDERERS[tool] = render
 
 
 @dataclass
@@ -205,9 +196,12 @@ class Comparison:
         return self.to_pandas().to_csv(index=False)
 
     def to_text(self) -> str:
-        """The source tool's own text layout when its module registered one, else markdown."""
-        render = _TEXT_RENDERERS.get(self.tool)
-        return render(self) if render else self.to_markdown()
+        """The source tool's own text layout (MMTests, lkp, AMD tables: chosen by ``tool``
+        in the core, whatever modules are loaded), else markdown."""
+        from . import _core
+
+        text = _core.render_tool_text(self.to_json())
+        return self.to_markdown() if text is None else text
 
     def to_amd(self, normalise: bool = False, spread_is_stddev: bool = True) -> str:
         """AMD's normalised layout (``value [pct imp](CV)`` cells).
@@ -220,21 +214,61 @@ class Comparison:
 
         return _core.render_amd(self.to_json(), bool(normalise), bool(spread_is_stddev))
 
+    def __repr__(self) -> str:
+        """A one-line summary (the rows are in ``.rows``, the table in ``.to_text()``)."""
+        bench = f" {self.benchmark}" if self.benchmark else ""
+        return f"<Comparison {self.tool}{bench}: {len(self.rows)} rows x {len(self.kernels)} kernels {self.kernels!r}>"
+
     def _repr_html_(self) -> str:
-        colours = {"better": "#d4f4d4", "worse": "#f8d0d0", "changed": "#fff2b3"}
-        out = ['<table class="schedlab-comparison">',
-               f"<caption>{html.escape(self.tool)} {html.escape(self.benchmark)}</caption>",
-               "<thead><tr><th></th>" + "".join(f"<th>{html.escape(k)}</th>" for k in self.kernels) + "</tr></thead><tbody>"]
-        for r in self.rows:
-            out.append(f"<tr><th>{html.escape((r.group + ' ' + r.name).strip())}</th>")
-            for i, c in enumerate(r.cells):
-                bg = colours.get(c.verdict or "", "")
-                style = f' style="background:{bg}"' if bg else ""
-                title = f' title="{html.escape(c.test or "")} p={c.p:.3g}"' if c.p is not None else ""
-                out.append(f"<td{style}{title}>{html.escape(self._cell_text(r, c, i))}</td>")
-            out.append("</tr>")
-        out.append("</tbody></table>")
-        return "".join(out)
+        """The table for Jupyter: self-contained inline styles (right-aligned numbers,
+        borders, verdict colours with their own text colour so they read in light and
+        dark themes), with each changed cell's test, p and q printed under its value."""
+        return _html_table(self)
+
+
+# Verdict → (background, text) colours; text colours are set so the cells read on any theme.
+_VERDICT_COLOURS = {
+    "better": ("#d4f4d4", "#0b3d0b"),
+    "worse": ("#f8d0d0", "#5c0a0a"),
+    "changed": ("#fff2b3", "#4d3b00"),
+    "equivalent": ("#e3ecf7", "#12304d"),
+    "inconclusive": ("#eeeeee", "#333333"),
+}
+_TABLE_STYLE = "border-collapse:collapse;font-variant-numeric:tabular-nums;margin:0.5em 0"
+_CELL_STYLE = "border:1px solid #999;padding:2px 6px;text-align:right;white-space:nowrap"
+_HEAD_STYLE = "border:1px solid #999;padding:2px 6px;text-align:left;font-weight:normal"
+
+
+def _html_table(c: Comparison) -> str:
+    def stat_line(cell: Cell) -> str:
+        parts = []
+        if cell.test:
+            parts.append(html.escape(cell.test))
+        if cell.p is not None:
+            parts.append(f"p={cell.p:.3g}")
+        if cell.q is not None:
+            parts.append(f"q={cell.q:.3g}")
+        if not parts:
+            return ""
+        return f'<br><span style="font-size:80%;opacity:0.8">{" ".join(parts)}</span>'
+
+    out = [f'<table class="schedlab-comparison" style="{_TABLE_STYLE}">',
+           f'<caption style="text-align:left;font-weight:bold">{html.escape(c.tool)} {html.escape(c.benchmark)}</caption>',
+           f'<thead><tr><th style="{_HEAD_STYLE}"></th>'
+           + "".join(f'<th style="{_CELL_STYLE};font-weight:bold">{html.escape(k)}</th>' for k in c.kernels)
+           + "</tr></thead><tbody>"]
+    for r in c.rows:
+        out.append(f'<tr><th style="{_HEAD_STYLE}">{html.escape((r.group + " " + r.name).strip())}</th>')
+        for i, cell in enumerate(r.cells):
+            style = _CELL_STYLE
+            colours = _VERDICT_COLOURS.get(cell.verdict or "")
+            if colours:
+                style += f";background:{colours[0]};color:{colours[1]}"
+            extra = stat_line(cell) if i > 0 else ""
+            out.append(f'<td style="{style}">{html.escape(c._cell_text(r, cell, i))}{extra}</td>')
+        out.append("</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
 
 
 def parse_amd(text: str) -> list[Comparison]:
@@ -262,24 +296,17 @@ def parse_amd(text: str) -> list[Comparison]:
     return [Comparison.from_json(j) for j in _core.parse_amd(_text.text(text))]
 
 
-register_text_renderer("amd", lambda c: c.to_amd())
-
-
-def parse(text: str) -> list[Comparison]:
+def parse(text: str, source: str = "<text>") -> list[Comparison]:
     """Parse any comparison table people paste into mail, by its look: AMD's
     normalised tables (``[pct imp](CV)``), an lkp ``%stddev %change`` report, or an
     MMTests compare table (aligned or whitespace-collapsed, with or without ``*``
-    markers). Returns one :class:`Comparison` per table found.
+    markers). Returns one :class:`Comparison` per table found; ``.to_text()`` prints
+    each in its tool's layout. (``schedlab.mmtests.parse_compare`` and
+    ``schedlab.lkp.parse_comparison`` give the tools' own subclasses.)
 
     >>> [c.tool for c in parse("a b\\nAmean 1 10.00 ( 0.00%) 9.00 ( 10.00%)\\n")]
     ['mmtests']
     """
-    if "[pct imp](CV)" in text:
-        return parse_amd(text)
-    if "%stddev" in text or "%change" in text:
-        from .lkp import parse_comparison
+    from . import _core
 
-        return [parse_comparison(text)]
-    from .mmtests import parse_compare
-
-    return [parse_compare(text)]
+    return [Comparison.from_json(j) for j in _core.parse_tables(_text.text(text, source), _text.text(source))]

@@ -5,36 +5,7 @@ use crate::archive::Limits;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
-/// The two-sided test whose p-value (BH-adjusted) decides each row.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub enum Test {
-    /// Welch's unequal-variance t-test ([`crate::stats::welch_ttest`]).
-    #[default]
-    #[serde(rename = "welch")]
-    Welch,
-    /// Mann-Whitney U, scipy's `auto` method ([`crate::stats::mann_whitney_u`]).
-    #[serde(rename = "mann-whitney")]
-    MannWhitney,
-}
-
-impl Test {
-    /// Parse "welch" or "mann-whitney" (also "mwu").
-    pub fn parse(s: &str) -> Result<Test> {
-        match s {
-            "welch" => Ok(Test::Welch),
-            "mann-whitney" | "mwu" => Ok(Test::MannWhitney),
-            _ => Err(Error::domain(format!("test must be 'welch' or 'mann-whitney', got '{s}'"))),
-        }
-    }
-
-    /// The name used in results ("welch", "mann-whitney").
-    pub fn name(self) -> &'static str {
-        match self {
-            Test::Welch => "welch",
-            Test::MannWhitney => "mann-whitney",
-        }
-    }
-}
+pub use crate::stats::Test;
 
 /// Which verdicts make the run fail (exit code 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]

@@ -21,7 +21,7 @@ use super::result::{BatchResult, InputError, InputSummary, Row, Summary, Unmatch
 use super::scan::{RunData, Scan};
 use crate::error::{Error, Result};
 use crate::parallel;
-use crate::stats::{amean, fdr_bh, hmean, mann_whitney_u, pct_change, welch_ttest, MwuMethod};
+use crate::stats::{amean, fdr_bh, hmean, pct_change};
 use crate::table::{decide, Direction, Verdict, VerdictRule};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -39,24 +39,6 @@ pub enum Outcome {
 /// that `b` (at least 7 characters) is a prefix of.
 pub fn is_baseline(run: &RunData, b: &str) -> bool {
     run.kernel == b || (run.tool == "lkp" && b.len() >= 7 && run.kernel.starts_with(b))
-}
-
-/// The p-value of `test` on base and new samples; None with fewer than two
-/// samples on a side. Two constant samples: p = 1 when equal (no difference at
-/// all), 0 when different (Welch's limit; scipy gives the same).
-pub fn p_value(test: Test, base: &[f64], new: &[f64]) -> Option<f64> {
-    if base.len() < 2 || new.len() < 2 {
-        return None;
-    }
-    let p = match test {
-        Test::Welch => welch_ttest(base, new).ok()?.p,
-        Test::MannWhitney => mann_whitney_u(base, new, MwuMethod::Auto).ok()?.p,
-    };
-    if p.is_nan() {
-        let first = base.first().copied();
-        return base.iter().chain(new).all(|x| Some(*x) == first).then_some(1.0);
-    }
-    Some(p)
 }
 
 /// The statistic shown for a metric and its name: MMTests' mean (harmonic when
@@ -104,7 +86,7 @@ fn row(pair: &Pair<'_>, bi: usize, ni: usize, test: Test) -> Option<Row> {
         mean_base,
         mean_new,
         change_pct,
-        p: p_value(test, &bm.samples, &nm.samples),
+        p: test.verdict_p(&bm.samples, &nm.samples),
         q: None,
         test: test.name().to_string(),
         verdict: Verdict::NotEnoughData,

@@ -4,6 +4,7 @@
 
 use super::errors::run;
 use crate::error::{Error, Result};
+use crate::import_notes::ImportOptions;
 use crate::parallel;
 use crate::pelt::cpu_util::{cpu_util, CpuSignals, Dst, TaskSignals};
 use crate::pelt::driver::{self, Config, Init};
@@ -17,7 +18,8 @@ use crate::pelt::trace::{self, Segment, State};
 use crate::pelt::util_est::{
     rule_by_name, Sample, TaskUtilEst, UtilEstRule, UTIL_AVG_UNCHANGED_LSB, UTIL_AVG_UNCHANGED_MSB,
 };
-use crate::pelt::util_only::{self, UtilRow, UTIL_COLUMNS};
+use crate::pelt::util_model::{UtilRow, UTIL_COLUMNS};
+use crate::pelt::util_only;
 use numpy::{IntoPyArray, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -208,7 +210,7 @@ columns! { Columns, Row, COLUMN_NAMES;
     p_ue_enqueued: i64 = |r| i64::from(r.p_ue_enqueued);
 }
 
-// The columns the util-only replay keeps: crate::pelt::util_only::UTIL_COLUMNS, with the
+// The columns the util-only replay keeps: crate::pelt::util_model::UTIL_COLUMNS, with the
 // dtypes of the full list above (tests/test_pelt_util_only.py asks for every UTIL_COLUMNS
 // name and compares frames, dtypes included, with the full replay's).
 columns! { UtilColumns, UtilRow, UTIL_COLUMN_NAMES;
@@ -496,9 +498,12 @@ fn pelt_read_trace(py: Python<'_>, path: PathBuf) -> PyResult<Bound<'_, PyDict>>
     trace_dict(py, segs)
 }
 
-/// A pid's task trace from ftrace text (`data`) or the file at `path`: (columns, start_ns, events).
+/// A pid's task trace from ftrace text (`data`) or the file at `path`:
+/// (columns, start_ns, events, notes); `strict` makes a malformed line an error, `sort`
+/// sorts events out of time order.
 #[pyfunction]
-#[pyo3(signature = (data, path, pid, cpu_cap, freq_cap))]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (data, path, pid, cpu_cap, freq_cap, strict=false, sort=false))]
 fn pelt_ftrace<'py>(
     py: Python<'py>,
     data: Option<Vec<u8>>,
@@ -506,20 +511,24 @@ fn pelt_ftrace<'py>(
     pid: u32,
     cpu_cap: u32,
     freq_cap: u32,
-) -> PyResult<(Bound<'py, PyDict>, u64, u64)> {
+    strict: bool,
+    sort: bool,
+) -> PyResult<(Bound<'py, PyDict>, u64, u64, Vec<String>)> {
+    let opts = ImportOptions { strict, sort };
     let t: FtraceTask = run(py, || {
         if !(1..=1024).contains(&cpu_cap) || !(1..=1024).contains(&freq_cap) {
             return Err(Error::domain(format!("capacities must be in 1..1024, got cpu {cpu_cap}, freq {freq_cap}")));
         }
         match (&data, &path) {
             (Some(d), p) => {
-                ftrace::task_trace_from_ftrace(d, pid, cpu_cap, freq_cap, p.as_ref().and_then(|p| p.to_str()))
+                ftrace::task_trace_from_ftrace(d, pid, cpu_cap, freq_cap, p.as_ref().and_then(|p| p.to_str()), opts)
             }
-            (None, Some(p)) => ftrace::read_ftrace(p, pid, cpu_cap, freq_cap),
+            (None, Some(p)) => ftrace::read_ftrace(p, pid, cpu_cap, freq_cap, opts),
             (None, None) => Err(Error::domain("give ftrace text or a path")),
         }
     })?;
-    Ok((trace_dict(py, t.segments)?, t.start_ns, t.events))
+    let notes = t.notes.messages();
+    Ok((trace_dict(py, t.segments)?, t.start_ns, t.events, notes))
 }
 
 /// `decay_load(val, n)` element-wise.
@@ -668,7 +677,7 @@ fn pelt_rules() -> Vec<&'static str> {
     crate::pelt::util_est::RULE_NAMES.to_vec()
 }
 
-/// The columns the util-only replay computes (crate::pelt::util_only::UTIL_COLUMNS).
+/// The columns the util-only replay computes (crate::pelt::util_model::UTIL_COLUMNS).
 #[pyfunction]
 fn pelt_util_columns() -> Vec<&'static str> {
     UTIL_COLUMNS.to_vec()
@@ -717,6 +726,18 @@ fn pelt_cpu_util(
     })
 }
 
+/// `TICK_NSEC` for `CONFIG_HZ=hz` ([`Config::tick_ns_for_hz`]).
+#[pyfunction]
+fn pelt_tick_ns_for_hz(py: Python<'_>, hz: u64) -> PyResult<u64> {
+    run(py, || Config::tick_ns_for_hz(hz))
+}
+
+/// schedutil's `map_util_perf` ([`schedutil::map_util_perf`]).
+#[pyfunction]
+fn pelt_map_util_perf(util: u64) -> u64 {
+    schedutil::map_util_perf(util)
+}
+
 /// schedutil: `(perf, freq)` for a utilization (6.12: `sugov_effective_cpu_perf` then
 /// `get_next_freq` resolved to `opps`; `legacy`: v4.7–v6.7 `1.25 * max_freq * util / cap`).
 #[pyfunction]
@@ -761,5 +782,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pelt_util_columns, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_cpu_util, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_schedutil, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_tick_ns_for_hz, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_map_util_perf, m)?)?;
     Ok(())
 }

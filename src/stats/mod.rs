@@ -23,6 +23,7 @@ pub mod rng;
 pub mod sample;
 pub mod sample_text;
 pub mod student_t;
+pub mod test;
 pub mod welch;
 
 pub use batch::{compare_many, compare_pair, summarize, summarize_many, PairComparison, Summary};
@@ -35,4 +36,5 @@ pub use descriptive::{
 pub use fdr::fdr_bh;
 pub use mann_whitney::{mann_whitney_u, MwuMethod, MwuResult};
 pub use sample_text::{parse_samples, read_samples};
+pub use test::{Test, TEST_NAMES};
 pub use welch::{welch_ttest, WelchResult};

@@ -31,6 +31,8 @@ def _positive_int(s: str) -> int:
 
 
 def register(sub: SubparsersSpec) -> None:
+    from .. import _core
+
     p = sub.add_parser("batch", help="CI batch mode: archives in, verdicts and an exit code out",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("paths", nargs="+", metavar="PATH", help="result directories or archives")
@@ -43,7 +45,7 @@ def register(sub: SubparsersSpec) -> None:
     p.add_argument("--alpha", type=float, default=0.05, help="significance level of the BH-adjusted p (default 0.05)")
     p.add_argument("--min-change", type=float, default=0.0, metavar="PCT",
                    help="smallest change, in percent, called better or worse (default 0)")
-    p.add_argument("--test", choices=("welch", "mann-whitney"), default="welch",
+    p.add_argument("--test", choices=_core.TEST_NAMES, default="welch",
                    help="test behind the p-values (default: welch)")
     p.add_argument("--jobs", type=_positive_int, default=None, metavar="N",
                    help="worker threads (default: SCHEDLAB_NUM_THREADS, else the CPUs)")

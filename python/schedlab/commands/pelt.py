@@ -65,6 +65,8 @@ def register(sub: SubparsersSpec) -> None:
     f.add_argument("--pid", type=int, required=True, help="the task to extract")
     f.add_argument("--cpu-cap", type=int, default=1024, help="CPU capacity for every segment (default 1024)")
     f.add_argument("--freq-cap", type=int, default=1024, help="frequency capacity for every segment (default 1024)")
+    f.add_argument("--strict", action="store_true", help="a malformed line is an error (default: skipped, counted)")
+    f.add_argument("--sort", action="store_true", help="sort events out of time order (default: an error)")
     f.add_argument("-o", "--output", metavar="FILE", help="write the trace CSV to FILE instead of stdout")
     f.set_defaults(func=run_ftrace)
 
@@ -121,7 +123,8 @@ def _trace(args: Namespace) -> str | bytes:
 def run_ftrace(args: Namespace) -> int:
     from .. import pelt
 
-    df = pelt.ftrace_task(args.ftrace, args.pid, cpu_cap=args.cpu_cap, freq_cap=args.freq_cap)
+    df = pelt.ftrace_task(args.ftrace, args.pid, cpu_cap=args.cpu_cap, freq_cap=args.freq_cap,
+                          strict=args.strict, sort=args.sort)
     text = df.to_csv(index=False, lineterminator="\n")
     if args.output:
         from .._output import write
@@ -131,4 +134,6 @@ def run_ftrace(args: Namespace) -> int:
         _write(text.encode())
     print(f"pid {args.pid}: {len(df)} segments from {df.attrs['events']} events, "
           f"starting at {df.attrs['start_ns']} ns", file=sys.stderr)
+    for note in df.attrs["notes"]:
+        print(f"note: {note}", file=sys.stderr)
     return 0

@@ -30,9 +30,9 @@ def register(sub: SubparsersSpec) -> None:
 
 
 def run(args: Namespace) -> int:
-    import matplotlib
+    from .._plot import pyplot
 
-    matplotlib.use("Agg")
+    pyplot()  # the report draws: a clear error now if matplotlib is missing
     from ..report.build import build, example_dir
 
     paths = list(args.paths)

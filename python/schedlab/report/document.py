@@ -92,7 +92,9 @@ class Section:
 
     def figure(self, fig: Any, caption: str = "", fmt: str = "svg") -> None:
         """A matplotlib figure (or Axes), embedded inline as SVG (or a PNG data URI); the figure is closed."""
-        import matplotlib.pyplot as plt
+        from .._plot import pyplot
+
+        plt = pyplot()
 
         if not hasattr(fig, "savefig"):  # an Axes: save its figure
             fig = fig.figure
