@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import base64
+import hashlib
 import html
 import io
 import json
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -178,6 +180,15 @@ def _figure_labels(fig: Any) -> list[str]:
     return labels
 
 
+def _unique_ids(svg: str) -> str:
+    """Prefix every id of an SVG (and the references to them) with a digest of the
+    SVG, so that several figures inline in one page have distinct, stable ids."""
+    tag = "f" + hashlib.sha1(svg.encode("utf-8")).hexdigest()[:8] + "-"
+    svg = re.sub(r'\bid="', f'id="{tag}', svg)
+    svg = svg.replace("url(#", f"url(#{tag}")
+    return re.sub(r'href="#', f'href="#{tag}', svg)
+
+
 @dataclass
 class Section:
     """One ``<h2>`` section of a report (or, made by :meth:`details`, a folded part of one)."""
@@ -249,7 +260,7 @@ class Section:
                 text = io.StringIO()
                 fig.savefig(text, format=fmt, bbox_inches="tight", metadata={"Date": None})
                 svg = text.getvalue()
-                markup = svg[svg.index("<svg"):]  # drop the XML prolog and doctype
+                markup = _unique_ids(svg[svg.index("<svg"):])  # drop the XML prolog and doctype
         plt.close(fig)
         self.blocks.append(_Block("figure", markup, caption, labels))
 

@@ -11,6 +11,7 @@ import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..errors import SchedlabError
 from .document import Grid, Report, Section
@@ -70,7 +71,7 @@ def _wrap(name: str, width: int = 10) -> str:
     return "\n".join(textwrap.wrap(name.replace("-", "- "), width)).replace("- ", "-").replace("-\n", "-\n")
 
 
-def _changed_grid(rows: list[list], caption: str, margins: bool) -> Grid:
+def _changed_grid(rows: list[list[Any]], caption: str, margins: bool) -> Grid:
     headers = ["Benchmark", "Kernel", "Row", "Change", "Verdict", "Test", "p", "BH q"] + (["Margin"] if margins else [])
     return Grid(headers, rows, caption, text_columns=3)
 
@@ -83,7 +84,9 @@ def mmtests_section(p: Parts, inputs: Inputs, tree: MMTestsTree, baseline: str |
 
     kernels = _order(tree.kernels, baseline)
     base = kernels[0]
-    over_rows, changed_rows, margins = [], [], False
+    over_rows: list[list[Any]] = []
+    changed_rows: list[list[Any]] = []
+    margins = False
     p.overview.summary_line(f"MMTests {tree.name}: kernels {', '.join(kernels)} (baseline {base})")
     for bench in tree.benchmarks:
         try:
@@ -135,7 +138,7 @@ def mmtests_section(p: Parts, inputs: Inputs, tree: MMTestsTree, baseline: str |
                             in_summary=False)
 
 
-def _label_strip_plot(fig, bench: str):
+def _label_strip_plot(fig: Any, bench: str) -> Any:
     """MMTests' strip plot with a y label in the benchmark's unit, a kernel x label
     and horizontal, wrapped kernel names."""
     unit = next((u for prefix, u in MMTESTS_Y_AXIS.items() if bench.startswith(prefix)), "value")
@@ -197,7 +200,7 @@ def lkp_section(p: Parts, inputs: Inputs, roots: Sequence[Path], baseline: str |
     rows = []
     order = {"worse": 0, "better": 1, "changed": 2}
     changed = sorted(((r, k, cell) for r in c.rows for k, cell in zip(heads, r.cells[1:]) if cell.verdict in CHANGED),
-                     key=lambda x: order[x[2].verdict])
+                     key=lambda x: order[x[2].verdict or "changed"])
     for r, k, cell in changed:
         rows.append([case, k, r.name, f"{cell.change:+.1f}%", (cell.verdict, cell.verdict, ""), cell.test or "",
                      _num(cell.p), _num(cell.q)])
@@ -266,7 +269,7 @@ def pelt_section(p: Parts, traces: Sequence[Path]) -> None:
 _ZOOM_MS = 30.0
 
 
-def _pelt_figure(now, bug, fix, name: str):
+def _pelt_figure(now: Any, bug: Any, fix: Any, name: str) -> Any:
     """Top: util_avg and util_est over the whole trace. Bottom: a zoomed window at
     the middle of the trace with cpu_util_without(p) as steps, unfixed and fixed."""
     from .._plot import pyplot
