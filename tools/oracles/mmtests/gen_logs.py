@@ -14,7 +14,11 @@ perf bench sched messaging, dbench/tbench with --show-execute-time, schbench).
                                            wide trees: kernel i >= 2 is 6.<8+i>-k<i>, effect 1 + i/100;
                                            ROOT/2024 holds the dbench4/tbench4 logs MMTests 2024 writes
 """
-import argparse, gzip, lzma, os, random, sys
+import argparse
+import gzip
+import lzma
+import os
+import random
 
 ROOT = "logs"
 NAMES = ["6.8-vanilla", "6.9-patched"]
@@ -198,8 +202,8 @@ def gen_schbench(layout, name, k):
 def dbench_stdout(which, clients, lf, tp):
     """dbench 4's stdout with --show-execute-time as MMTests 2024's shellpack keeps it
     (dbench-N.log.gz): banner, per-second progress lines and completion lines by time."""
-    head = (f"dbench version 4.00 - Copyright Andrew Tridgell 1999-2004\n\n"
-            f"Running for 10 seconds with load 'client-tiny.txt' and minimum warmup 0 secs\n"
+    head = ("dbench version 4.00 - Copyright Andrew Tridgell 1999-2004\n\n"
+            "Running for 10 seconds with load 'client-tiny.txt' and minimum warmup 0 secs\n"
             + "".join(f"{i} of {clients} processes prepared for launch   0 sec\n" for i in range(clients + 1))
             + "releasing clients\n")
     rows = [(int(l.split()[7]), l) for l in lf.splitlines()]
