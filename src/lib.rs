@@ -21,10 +21,12 @@
 //! - [`tracedat`]: trace-cmd's trace.dat read natively (for the idle and PELT importers).
 //! - [`import_notes`]: what a trace import skipped and assumed.
 //! - [`batch`]: CI batch mode: archives in, BH-controlled verdicts and exit codes out.
+//! - [`cancel`]: the stop request (Ctrl-C) that long loops poll.
 //! - [`error`]: the one error type every fallible function returns.
 
 pub mod archive;
 pub mod batch;
+pub mod cancel;
 pub mod error;
 pub mod idle;
 pub mod import_notes;
