@@ -269,6 +269,7 @@ pub fn parse(bytes: &[u8], path: Option<&str>, hz: u32, opts: ImportOptions) -> 
     let mut events: Vec<Event> = Vec::new();
     let mut out_of_order: Option<(usize, i64, i64)> = None;
     for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+        crate::cancel::check_every(i)?;
         let line = i + 1;
         let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
         let parsed = std::str::from_utf8(raw)

@@ -206,6 +206,7 @@ fn read_text_events(
 ) -> Result<TextEvents> {
     let mut out = TextEvents { events: Vec::new(), end: None, out_of_order: None, numeric_state: false };
     for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+        crate::cancel::check_every(i)?;
         let line_no = i + 1;
         let err = |msg: String| Error::parse(path, Some(line_no), msg);
         let line = match std::str::from_utf8(raw) {

@@ -60,9 +60,12 @@ pub fn to_text(data: &[u8], path: Option<&str>, events: &[&str]) -> Result<Strin
         heads.push(c.next_record()?);
     }
     let mut out = String::new();
+    let mut n = 0usize;
     while let Some((i, rec)) =
         heads.iter().enumerate().filter_map(|(i, r)| Some((i, (*r)?))).min_by_key(|(i, r)| (r.ts, *i))
     {
+        crate::cancel::check_every(n)?;
+        n += 1;
         if let Some(slot) = heads.get_mut(i) {
             *slot = match cpus.get_mut(i) {
                 Some(c) => c.next_record()?,
