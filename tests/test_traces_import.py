@@ -1,0 +1,51 @@
+"""Real traces through the Python API and the CLI (tests/data/traces/README.md): a
+trace.dat imports as its `trace-cmd report` does, and every note reaches the user."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import schedlab
+from schedlab import idle, pelt
+from schedlab.cli import main
+
+DATA = Path(__file__).parent / "data" / "traces"
+DAT = DATA / "tracedat-6.18"
+
+
+def test_trace_dat_imports_as_its_report(capsys):
+    # pids.txt: periodic=30985
+    a = pelt.ftrace_task(DAT / "trace-v6.dat", 30985)
+    b = pelt.ftrace_task(DAT / "report-t.txt", 30985)
+    assert a.equals(b)
+    assert a.attrs["start_ns"] == b.attrs["start_ns"]
+    assert any("trace.dat" in n for n in a.attrs["notes"])
+    assert main(["pelt", "ftrace", str(DAT / "trace-v6.dat"), "--pid", "30985"]) == 0
+    err = capsys.readouterr().err
+    assert "note: read as trace.dat (version 6)" in err
+
+
+def test_version_7_says_how_to_convert():
+    with pytest.raises(schedlab.ParseError, match="trace-cmd convert --file-version 6"):
+        pelt.ftrace_task(DAT / "trace.dat", 30985)
+
+
+def test_numeric_prev_state_is_noted():
+    # LISA's trace.txt prints prev_state as the kernel's number (4096: preempted)
+    df = pelt.ftrace_task(DATA / "lisa" / "trace_txt.txt", 1642)
+    assert any("numeric prev_state" in n for n in df.attrs["notes"])
+    runs_then_waits = ((df.state.shift() == "R") & (df.state == "W")).sum()
+    assert runs_then_waits == 261  # 255 x 4096 + 6 x 0 (tests/traces_real.rs)
+
+
+def test_idle_notes_reach_the_cli(tmp_path, capsys):
+    t = idle.read_ftrace(DATA / "lisa" / "sched_load.report.txt", hz=250)
+    assert sorted(t) == [0, 1, 2, 3, 4, 5]
+    assert any("no pending timer" in n for n in t[0].attrs["notes"])
+    out = tmp_path / "sim.csv"
+    argv = ["idle", "simulate", "--ftrace", "--governor", "menu", "--states", "intel-skx",
+            "--hz", "250", "-o", str(out), str(DATA / "lisa" / "sched_load.report.txt")]
+    assert main(argv) == 0
+    assert "note: CPU 0: 108 of 108 idle periods had no pending timer" in capsys.readouterr().err
+    assert out.read_text().count("\n") == 108 + 1
