@@ -166,3 +166,24 @@ def test_printing_keeps_the_folded_details(example_run, tmp_path):
     folded = pdf_pages(html_file, tmp_path / "folded.pdf")
     # printed as folded, the report has as many pages as with every <details> opened by hand
     assert folded == pdf_pages(opened, tmp_path / "opened.pdf") and folded > 4
+
+
+def test_every_figure_svg_holds_its_title_and_axis_labels(example_run):
+    import json
+
+    _, html_file = example_run
+    page = html_file.read_text()
+    figures = re.findall(r'<figure data-labels="([^"]*)">(.*?)</figure>', page, re.S)
+    assert len(figures) >= 7
+    texts = []
+    for labels, svg in figures:
+        wanted = json.loads(html.unescape(labels))
+        shown = [html.unescape(t) for t in re.findall(r"<text\b[^>]*>(.*?)</text>", svg, re.S)]
+        assert wanted and all(w and w in shown for w in wanted), (wanted, shown)
+        texts += shown
+    # the units each kind of figure is drawn in (MMTests' own y labels for netperf and hackbench)
+    for unit in ("Mbits/sec", "Time (sec)", "time since the trace start (ms)", "utilization (0..1024)",
+                 "% of idle periods", "idle periods (count)", "run"):
+        assert unit in texts, unit
+    # kernel names on the strip plots are horizontal: no rotated tick label
+    assert "rotate(-30" not in page
