@@ -11,18 +11,26 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..table import _VERDICT_COLOURS
+
 if TYPE_CHECKING:  # pragma: no cover
     from ..table import Comparison
 
-#: Verdict → (background, text colour, marker printed after the value, meaning).
-#: The marker carries the meaning where colour does not (print, black and white,
-#: a paste); a verdict not listed here is shown as its plain text, uncoloured.
+#: Verdict → (marker printed after the value, meaning). The marker carries the
+#: meaning where colour does not (print, black and white, a paste); the colours are
+#: the tables' own (:mod:`schedlab.table`). A verdict not listed here is shown as
+#: its plain text, uncoloured.
+_MARKS: dict[str, tuple[str, str]] = {
+    "better": ("▲", "better: significant after BH-FDR, in the good direction"),
+    "worse": ("▼", "worse: significant after BH-FDR, in the bad direction"),
+    "changed": ("◆", "changed: significant, direction unknown (lkp metric without one)"),
+    "equivalent": ("=", "equivalent: shown to lie within the equivalence margin"),
+    "inconclusive": ("?", "inconclusive: neither a change nor equivalence shown"),
+}
+
+#: Verdict → (background, text colour, marker, meaning).
 VERDICTS: dict[str, tuple[str, str, str, str]] = {
-    "better": ("#c8ecc8", "#0b3d0b", "▲", "better: significant after BH-FDR, in the good direction"),
-    "worse": ("#f6c9c9", "#5a0b0b", "▼", "worse: significant after BH-FDR, in the bad direction"),
-    "changed": ("#fbeaa0", "#4a3a00", "◆", "changed: significant, direction unknown (lkp metric without one)"),
-    "equivalent": ("#cfe3f7", "#0b2a4a", "=", "equivalent: shown to lie within the equivalence margin"),
-    "inconclusive": ("#e4e4e4", "#333333", "?", "inconclusive: neither a change nor equivalence shown"),
+    v: (*_VERDICT_COLOURS[v], m, t) for v, (m, t) in _MARKS.items()
 }
 
 _CSS = """
