@@ -109,11 +109,17 @@ _SELFCHECK = """
 
 
 def verdict_cell(text: str, verdict: str | None, sub: str = "") -> str:
-    """A ``<td>`` coloured and marked by ``verdict`` (uncoloured, plain, if unknown)."""
+    """A ``<td>`` coloured and marked by ``verdict``; a verdict without a colour (other
+    than the baseline's) is printed after the text as it is, uncoloured."""
     e = html.escape
     known = VERDICTS.get(verdict or "")
     cls = f' class="v-{verdict}"' if known else ""
-    mark = f'<span class="mark">{known[2]}</span>' if known else ""
+    if known:
+        mark = f'<span class="mark">{known[2]}</span>'
+    elif verdict and verdict != "baseline" and verdict != text:
+        mark = f' <span class="mark">{e(verdict)}</span>'
+    else:
+        mark = ""
     extra = f'<br><span class="sub">{e(sub)}</span>' if sub else ""
     return f"<td{cls}>{e(text)}{mark}{extra}</td>"
 
@@ -123,8 +129,8 @@ def colour_key() -> str:
     items = "".join(f'<li><span class="swatch v-{v}">{m}</span>{html.escape(t)}</li>'
                     for v, (_bg, _fg, m, t) in VERDICTS.items())
     return ('<ul class="key"><li><b>Key</b> (colour and marker mean the same; any other verdict is '
-            "printed as plain text; in the overview, the colour follows the Gmean label, and "
-            f"the rows behind it are under What changed):</li>{items}</ul>")
+            "printed as a word, e.g. noise: tested, not significant; in the overview, the colour follows "
+            f"the Gmean label, and the rows behind it are under What changed):</li>{items}</ul>")
 
 
 def comparison_html(c: Comparison) -> str:
