@@ -33,3 +33,16 @@ def render(html_file: Path) -> dict:
     m = re.search(r'<pre id="schedlab-selfcheck"[^>]*>(.*?)</pre>', out.stdout, re.S)
     assert m, "the report's self-check did not run"
     return json.loads(m.group(1))
+
+
+def pdf_pages(html_file: Path, pdf_file: Path) -> int:
+    """Print the page to PDF as Chromium's print does (print media, beforeprint) and
+    count the PDF's pages."""
+    exe = chromium()
+    out = subprocess.run(
+        [exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-pdf-header-footer",
+         "--virtual-time-budget=5000", f"--print-to-pdf={pdf_file}", html_file.resolve().as_uri()],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert out.returncode == 0 and pdf_file.is_file(), out.stderr[-2000:]
+    return len(re.findall(rb"/Type\s*/Page[^s]", pdf_file.read_bytes()))

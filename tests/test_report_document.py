@@ -64,7 +64,7 @@ def test_verdicts_are_marked_and_unknown_ones_are_plain_text():
     cells = re.findall(r"<td([^>]*)>(.*?)</td>", page)
     assert cells[0] == ("", "1.00")  # the baseline: uncoloured, unmarked
     assert cells[1][0] == ' class="v-equivalent"' and "=" in cells[1][1]
-    assert cells[2] == ("", "1.00 (+0.20%)")  # a verdict the report does not know: plain
+    assert cells[2] == ("", '1.00 (+0.20%) <span class="mark">something-new</span>')  # unknown: plain text
     assert cells[3][0] == ' class="v-worse"' and "▼" in cells[3][1]
     # the key explains every colour it uses
     r = Report("k")

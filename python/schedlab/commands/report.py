@@ -15,12 +15,15 @@ def register(sub: SubparsersSpec) -> None:
         "report",
         help="write an HTML report and print a summary for result trees and traces",
         description=(
-            "Detect what each PATH is (an MMTests work/log tree, lkp commit result roots, an idle "
-            "trace and state table, a task trace), compare and simulate, write one self-contained "
-            "HTML report and print a plain-text summary."
+            "Detect what each PATH is (an MMTests work/log tree or a .tar, .tar.gz/.tgz, .tar.xz or "
+            ".zip archive of one, lkp commit result roots, an idle trace and state table, a task "
+            "trace), compare and simulate, write one self-contained HTML report (overview first, "
+            "then what changed, the simulations, folded details) and print a plain-text summary. "
+            "Exits 2 when nothing to report is found."
         ),
     )
-    p.add_argument("paths", nargs="*", metavar="PATH")
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="result trees, archives of MMTests trees, lkp result roots or trace CSVs")
     p.add_argument("--example", action="store_true",
                    help="run on the example data bundled in the package (generated, not measured)")
     p.add_argument("--baseline", metavar="NAME", help="baseline kernel or commit (default: the first)")

@@ -1,8 +1,9 @@
 """Self-contained HTML reports (and their plain-text summary).
 
 A :class:`Report` is a list of sections; each section holds headings,
-paragraphs, comparison tables (coloured by verdict), figures (matplotlib figures
-embedded as inline SVG) and preformatted text. :meth:`Report.to_html` writes one
+paragraphs, comparison tables and text grids (cells coloured and marked by
+verdict), the verdict colour key, figures (matplotlib figures embedded as
+reproducible inline SVG), preformatted text and folded parts (``details``). :meth:`Report.to_html` writes one
 HTML file with no network assets; :meth:`Report.to_text` is the summary printed
 on the terminal.
 

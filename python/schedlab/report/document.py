@@ -11,18 +11,26 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..table import _VERDICT_COLOURS
+
 if TYPE_CHECKING:  # pragma: no cover
     from ..table import Comparison
 
-#: Verdict → (background, text colour, marker printed after the value, meaning).
-#: The marker carries the meaning where colour does not (print, black and white,
-#: a paste); a verdict not listed here is shown as its plain text, uncoloured.
+#: Verdict → (marker printed after the value, meaning). The marker carries the
+#: meaning where colour does not (print, black and white, a paste); the colours are
+#: the tables' own (:mod:`schedlab.table`). A verdict not listed here is shown as
+#: its plain text, uncoloured.
+_MARKS: dict[str, tuple[str, str]] = {
+    "better": ("▲", "better: significant after BH-FDR, in the good direction"),
+    "worse": ("▼", "worse: significant after BH-FDR, in the bad direction"),
+    "changed": ("◆", "changed: significant, direction unknown (lkp metric without one)"),
+    "equivalent": ("=", "equivalent: shown to lie within the equivalence margin"),
+    "inconclusive": ("?", "inconclusive: neither a change nor equivalence shown"),
+}
+
+#: Verdict → (background, text colour, marker, meaning).
 VERDICTS: dict[str, tuple[str, str, str, str]] = {
-    "better": ("#c8ecc8", "#0b3d0b", "▲", "better: significant after BH-FDR, in the good direction"),
-    "worse": ("#f6c9c9", "#5a0b0b", "▼", "worse: significant after BH-FDR, in the bad direction"),
-    "changed": ("#fbeaa0", "#4a3a00", "◆", "changed: significant, direction unknown (lkp metric without one)"),
-    "equivalent": ("#cfe3f7", "#0b2a4a", "=", "equivalent: shown to lie within the equivalence margin"),
-    "inconclusive": ("#e4e4e4", "#333333", "?", "inconclusive: neither a change nor equivalence shown"),
+    v: (*_VERDICT_COLOURS[v], m, t) for v, (m, t) in _MARKS.items()
 }
 
 _CSS = """
@@ -101,11 +109,17 @@ _SELFCHECK = """
 
 
 def verdict_cell(text: str, verdict: str | None, sub: str = "") -> str:
-    """A ``<td>`` coloured and marked by ``verdict`` (uncoloured, plain, if unknown)."""
+    """A ``<td>`` coloured and marked by ``verdict``; a verdict without a colour (other
+    than the baseline's) is printed after the text as it is, uncoloured."""
     e = html.escape
     known = VERDICTS.get(verdict or "")
     cls = f' class="v-{verdict}"' if known else ""
-    mark = f'<span class="mark">{known[2]}</span>' if known else ""
+    if known:
+        mark = f'<span class="mark">{known[2]}</span>'
+    elif verdict and verdict != "baseline" and verdict != text:
+        mark = f' <span class="mark">{e(verdict)}</span>'
+    else:
+        mark = ""
     extra = f'<br><span class="sub">{e(sub)}</span>' if sub else ""
     return f"<td{cls}>{e(text)}{mark}{extra}</td>"
 
@@ -115,8 +129,8 @@ def colour_key() -> str:
     items = "".join(f'<li><span class="swatch v-{v}">{m}</span>{html.escape(t)}</li>'
                     for v, (_bg, _fg, m, t) in VERDICTS.items())
     return ('<ul class="key"><li><b>Key</b> (colour and marker mean the same; any other verdict is '
-            "printed as plain text; in the overview, the colour follows the Gmean label, and "
-            f"the rows behind it are under What changed):</li>{items}</ul>")
+            "printed as a word, e.g. noise: tested, not significant; in the overview, the colour follows "
+            f"the Gmean label, and the rows behind it are under What changed):</li>{items}</ul>")
 
 
 def comparison_html(c: Comparison) -> str:

@@ -61,14 +61,18 @@ def _num(v: float | None) -> str:
     return "–" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.2g}"
 
 
+def _pct(v: float | None, decimals: int) -> str:
+    return "–" if v is None or math.isnan(v) else f"{v:+.{decimals}f}%"
+
+
 def _label_verdict(label: str) -> str | None:
     """The overview label's colour: "10% better" → better, "1% worse" → worse."""
     return "better" if label.endswith("better") else "worse" if label.endswith("worse") else None
 
 
 def _wrap(name: str, width: int = 10) -> str:
-    """A kernel name broken at its dashes onto lines of about ``width`` characters."""
-    return "\n".join(textwrap.wrap(name.replace("-", "- "), width)).replace("- ", "-").replace("-\n", "-\n")
+    """A kernel name broken after its dashes onto lines of about ``width`` characters."""
+    return "\n".join(textwrap.wrap(name, width)) or name
 
 
 def _changed_grid(rows: list[list[Any]], caption: str, margins: bool) -> Grid:
@@ -109,11 +113,11 @@ def mmtests_section(p: Parts, inputs: Inputs, tree: MMTestsTree, baseline: str |
         for r, k, cell in changed:
             margin = getattr(cell, "margin", None)
             margins = margins or margin is not None
-            changed_rows.append([bench, k, f"{r.group} {r.name}", f"{cell.change:+.2f}%",
+            changed_rows.append([bench, k, f"{r.group} {r.name}", _pct(cell.change, 2),
                                  (cell.verdict, cell.verdict, ""), cell.test or "", _num(cell.p), _num(cell.q),
                                  _num(margin)])
-            p.changes.summary_line(f"  {bench} {k}: {r.group} {r.name} {cell.verdict} {cell.change:+.2f}% "
-                                   f"({cell.test} p={cell.p:.2g}, BH q={cell.q:.2g})")
+            p.changes.summary_line(f"  {bench} {k}: {r.group} {r.name} {cell.verdict} {_pct(cell.change, 2)} "
+                                   f"({cell.test} p={_num(cell.p)}, BH q={_num(cell.q)})")
         if not changed:
             p.changes.summary_line(f"  {bench}: no row changed significantly ({test}, BH-FDR 5%)")
         d = p.details.details(f"{tree.name} / {bench}: every statistic, MMTests' own text, every sample")
@@ -202,10 +206,10 @@ def lkp_section(p: Parts, inputs: Inputs, roots: Sequence[Path], baseline: str |
     changed = sorted(((r, k, cell) for r in c.rows for k, cell in zip(heads, r.cells[1:]) if cell.verdict in CHANGED),
                      key=lambda x: order[x[2].verdict or "changed"])
     for r, k, cell in changed:
-        rows.append([case, k, r.name, f"{cell.change:+.1f}%", (cell.verdict, cell.verdict, ""), cell.test or "",
+        rows.append([case, k, r.name, _pct(cell.change, 1), (cell.verdict, cell.verdict, ""), cell.test or "",
                      _num(cell.p), _num(cell.q)])
         if cell.verdict != "changed":
-            p.changes.summary_line(f"  {cell.verdict}: {r.name} {cell.change:+.1f}% ({cell.test} p={cell.p:.2g})")
+            p.changes.summary_line(f"  {cell.verdict}: {r.name} {_pct(cell.change, 1)} ({cell.test} p={_num(cell.p)})")
     n_changed = sum(1 for _, _, cell in changed if cell.verdict == "changed")
     noise = sum(1 for r in c.rows for cell in r.cells[1:] if cell.verdict == "noise")
     p.changes.summary_line(f"  {n_changed} rows changed without a known direction, {noise} are noise "
