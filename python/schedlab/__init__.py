@@ -28,6 +28,7 @@ _ERRORS = (
     "InsufficientDataError",
     "DomainError",
     "ReadError",
+    "WriteError",
     "FileNotFoundError",
     "MissingDependencyError",
 )
@@ -58,6 +59,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .errors import ParseError as ParseError
     from .errors import ReadError as ReadError
     from .errors import SchedlabError as SchedlabError
+    from .errors import WriteError as WriteError
 
 
 def __getattr__(name: str) -> object:

@@ -63,12 +63,9 @@ def run_batch(args: Namespace) -> int:
                   fail_on=args.fail_on, jobs=args.jobs, keep_going=args.keep_going, progress=progress)
     out = r.render(args.format)
     if args.output:
-        try:
-            with open(args.output, "w", encoding="utf-8") as f:
-                f.write(out)
-        except OSError as e:
-            print(f"schedlab batch: error: cannot write {args.output}: {e.strerror or e}", file=sys.stderr)
-            return 2
+        from .._output import write
+
+        write(args.output, out, args.paths)
     else:
         sys.stdout.write(out)
     for err in r.errors:

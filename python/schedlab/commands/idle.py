@@ -86,10 +86,11 @@ def _usage(p: ArgumentParser) -> int:
     return 2
 
 
-def _emit(data: bytes, output: str | None) -> None:
+def _emit(data: bytes, output: str | None, inputs: list[str]) -> None:
     if output:
-        with open(output, "wb") as f:
-            f.write(data)
+        from .._output import write
+
+        write(output, data, inputs)
     else:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
@@ -100,7 +101,7 @@ def run_simulate(args: Namespace) -> int:
 
     if not args.ftrace:
         data = _core.idle_simulate_csv_files(args.governor, args.kernel, args.hz, args.states, args.trace)
-        _emit(bytes(data), args.output)
+        _emit(bytes(data), args.output, [args.trace, args.states])
         return 0
     from .. import idle
     from ..errors import DomainError
@@ -112,7 +113,7 @@ def run_simulate(args: Namespace) -> int:
     for note in traces[cpu].attrs["notes"]:
         print(f"note: {note}", file=sys.stderr)
     df = idle.simulate(args.governor, traces[cpu], args.states, kernel=args.kernel, hz=args.hz)
-    _emit(df.to_csv(index=False, lineterminator="\n").encode(), args.output)
+    _emit(df.to_csv(index=False, lineterminator="\n").encode(), args.output, [args.trace, args.states])
     return 0
 
 

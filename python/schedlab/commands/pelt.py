@@ -94,20 +94,30 @@ def run_simulate(args: Namespace) -> int:
     kw = dict(init=args.init, util_est=args.util_est, rule=args.rule, execl_fix=args.execl_fix, hz=args.hz)
     if args.start_ns is not None:
         kw["start_ns"] = args.start_ns
+    if args.output is not None:
+        from .._output import check_not_input, replacing
+
+        check_not_input(args.output, [args.trace])
+        trace = _trace(args)
+        with replacing(args.output, [args.trace]) as f:
+            pelt.simulate_csv(trace, write=f.write, name="<stdin>", **kw)  # streamed to the file
+        return 0
+    trace = _trace(args)
     out = getattr(sys.stdout, "buffer", None)
-    if args.output is None and out is not None:
+    if out is not None:
         sys.stdout.flush()
         kw["write"] = out.write  # streamed: a large trace never sits in memory as CSV
-    if args.trace == "-":
-        data = sys.stdin.buffer.read()
-        csv = pelt.simulate_csv(data, args.output, name="<stdin>", **kw)
-    else:
-        csv = pelt.simulate_csv(args.trace, args.output, **kw)
+    csv = pelt.simulate_csv(trace, name="<stdin>", **kw)
     if csv is not None:
         _write(csv)
     if out is not None:
         out.flush()
     return 0
+
+
+def _trace(args: Namespace) -> str | bytes:
+    """The trace argument of simulate_csv: the path, or the bytes of standard input."""
+    return sys.stdin.buffer.read() if args.trace == "-" else args.trace
 
 
 def run_ftrace(args: Namespace) -> int:
@@ -117,8 +127,9 @@ def run_ftrace(args: Namespace) -> int:
                           strict=args.strict, sort=args.sort)
     text = df.to_csv(index=False, lineterminator="\n")
     if args.output:
-        with open(args.output, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
+        from .._output import write
+
+        write(args.output, text, [args.ftrace])
     else:
         _write(text.encode())
     print(f"pid {args.pid}: {len(df)} segments from {df.attrs['events']} events, "
