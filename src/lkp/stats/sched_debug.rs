@@ -32,6 +32,7 @@ pub fn parse(text: &str, path: &str) -> Lines {
     let mut sample: Vec<(String, Vec<f64>)> = Vec::new();
     let mut out = String::new();
     for (ln, line) in ruby::lines(text).enumerate() {
+        crate::cancel::check_every(ln)?;
         if line.starts_with("time:") {
             statistics(&sample, &mut out);
             out.push_str(line.strip_suffix('\n').unwrap_or(line));
