@@ -117,3 +117,15 @@ def test_load_result_root():
     assert r.matrix["unixbench.score"] == [4626.1, 4610.4, 4641.7, 4626.0]
     assert r.axes["testcase"] == "unixbench"
     assert r.to_pandas().shape[1] == 4
+
+
+def test_commits_by_prefix_under_a_root():
+    # `lkp compare a07630b8 d519329f` as the issue asks: prefixes found under --root
+    want = (GOLDEN / "out_A_default.txt").read_text()
+    rc, out, _ = run_cli(["lkp", "compare", "--root", str(GOLDEN / "scenario_a_raw"), "a07630b8", "d519329f"])
+    assert rc == 0
+    assert out == want
+    # a prefix held by two result roots is an error listing both
+    rc, out, err = run_cli(["lkp", "compare", "--root", str(GOLDEN), "1111", "2222"])
+    assert rc != 0 and out == ""
+    assert "ambiguous" in err and "scenario_b_edge/1111" in err and "scenario_b_edge2/1111" in err

@@ -9,7 +9,7 @@ use crate::lkp::comparison::{to_comparison, Test};
 use crate::lkp::matrix::{load_roots, Matrix, ResultRoot};
 use crate::lkp::num::Num;
 use crate::lkp::render_text::render;
-use crate::lkp::{parse_report, stats, textplot};
+use crate::lkp::{lookup, parse_report, stats, textplot};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 
@@ -25,6 +25,12 @@ fn compare(paths: &[PathBuf], all_keys: bool, more: bool) -> crate::Result<Compa
 #[pyfunction]
 fn lkp_compare_text(py: Python<'_>, paths: Vec<PathBuf>, all_keys: bool, more: bool) -> PyResult<String> {
     run(py, || compare(&paths, all_keys, more).map(|r| render(&r)))
+}
+
+/// The result root under `dir` of the commit whose hash starts with `prefix`.
+#[pyfunction]
+fn lkp_find_root(py: Python<'_>, dir: PathBuf, prefix: &str) -> PyResult<String> {
+    run(py, || lookup::find_commit_root(&dir, prefix).map(|p| p.to_string_lossy().into_owned()))
 }
 
 /// The Comparison JSON (schema 1) of BASE HEAD..., with verdicts by `test` at `alpha`.
@@ -112,6 +118,7 @@ fn lkp_text_plot(py: Python<'_>, title: &str, bad: Vec<f64>, good: Vec<f64>, scr
 /// Add the lkp functions to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lkp_compare_text, m)?)?;
+    m.add_function(wrap_pyfunction!(lkp_find_root, m)?)?;
     m.add_function(wrap_pyfunction!(lkp_compare_json, m)?)?;
     m.add_function(wrap_pyfunction!(lkp_load, m)?)?;
     m.add_function(wrap_pyfunction!(lkp_read_matrix, m)?)?;

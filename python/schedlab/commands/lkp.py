@@ -32,6 +32,8 @@ def register(sub: SubparsersSpec) -> None:
     c.add_argument("-m", "--more", action="store_true", help="also deny-listed monitors (interrupts, slabinfo, ...)")
     c.add_argument("--format", choices=("text", "csv", "json", "markdown", "html"), default="text")
     c.add_argument("--test", choices=_core.TEST_NAMES, default="welch", help="test behind the verdicts")
+    c.add_argument("--root", dest="search_root", metavar="DIR",
+                   help="BASE/HEAD that are not paths are commit prefixes: find their result roots under DIR")
     c.add_argument("base", metavar="BASE")
     c.add_argument("heads", nargs="+", metavar="HEAD")
     c.set_defaults(func=run_compare)
@@ -59,6 +61,8 @@ def run_compare(args: Namespace) -> int:
     from .. import _core
 
     paths = [args.base] + list(args.heads)
+    if args.search_root is not None:
+        paths = [p if os.path.exists(p) else _core.lkp_find_root(args.search_root, p) for p in paths]
     if args.format == "text":
         sys.stdout.write(_core.lkp_compare_text(paths, args.all_keys, args.more))
         return 0

@@ -49,6 +49,7 @@ pub fn parse(text: &str, path: &str) -> Lines {
     let mut lock: Option<String> = None;
     let mut contentions: Vec<(String, i64)> = Vec::new();
     for (ln, raw) in lines.enumerate() {
+        crate::cancel::check_every(ln)?;
         let line = raw.strip_suffix('\n').unwrap_or(raw);
         let line = line.strip_suffix('\r').unwrap_or(line);
         let line = kernel_tests.replace(line, "");

@@ -13,6 +13,7 @@ pub fn parse(text: &str, path: &str) -> Lines {
     let mut unit: Option<String> = None;
     let mut max_used: Option<i64> = None;
     for (ln, line) in ruby::lines(text).enumerate() {
+        crate::cancel::check_every(ln)?;
         if line.starts_with("test_klp_atomic_replace:") || line.starts_with("entries") {
             continue;
         }

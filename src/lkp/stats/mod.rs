@@ -126,6 +126,7 @@ pub fn dump_stat(group: &str, lines: &str, path: &str) -> Result<Series> {
     // values held, zero-fill included (a key first seen late costs one per earlier record)
     let mut held = 0usize;
     for (ln, line) in lines.lines().enumerate() {
+        crate::cancel::check_every(ln)?;
         if line.starts_with('#') {
             continue;
         }

@@ -4,7 +4,7 @@
 //! by key, printed with two decimals when at least 0.05. `.isra.N`, `.constprop.N` and
 //! `.part.N` are cut from symbol names. Output without perf's header gives nothing.
 
-use super::ruby::{self, group, re};
+use super::ruby::{self, group, re, Lines};
 use crate::lkp::rubyfmt::fmt_f;
 use regex::Regex;
 use std::collections::BTreeMap;
@@ -36,11 +36,11 @@ fn fixup(symbol: &str) -> String {
 }
 
 /// Parse perf-profile (`perf report`) output.
-pub fn parse(text: &str) -> String {
+pub fn parse(text: &str) -> Lines {
     let p = patterns();
     let mut lines = ruby::lines(text);
     if !lines.next().is_some_and(|l| p.header.is_match(l)) {
-        return String::new();
+        return Ok(String::new());
     }
     let mut event = String::new();
     for line in lines.by_ref() {
@@ -53,7 +53,8 @@ pub fn parse(text: &str) -> String {
     }
     let mut results: BTreeMap<String, f64> = BTreeMap::new();
     let mut add = |k: String, v: f64| *results.entry(k).or_insert(0.0) += v;
-    for line in lines {
+    for (ln, line) in lines.enumerate() {
+        crate::cancel::check_every(ln)?;
         let line = line.strip_suffix('\n').unwrap_or(line);
         let line = line.strip_suffix('\r').unwrap_or(line);
         // `# …` lines (the later `# Samples:` headers among them) are skipped
@@ -75,5 +76,5 @@ pub fn parse(text: &str) -> String {
             out.push_str(&format!("{k}: {}\n", fmt_f(*v, 0, 2, false)));
         }
     }
-    out
+    Ok(out)
 }

@@ -188,6 +188,7 @@ pub fn parse(text: &str, path: &str) -> Lines {
     let (mut prev_prev_time, mut prev_time, mut time) = (0.0f64, 0.0f64, 0.0f64);
     let mut metric_val = 0.0f64;
     for (ln, line) in ruby::lines(text).enumerate() {
+        crate::cancel::check_every(ln)?;
         if let Some(c) = p.command.captures(line) {
             events = ruby::split_on(&group(&c, 1).replace(['{', '}'], ""), ',').iter().map(|s| s.to_string()).collect();
         }

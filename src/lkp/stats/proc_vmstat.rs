@@ -7,6 +7,7 @@ use super::ruby::{self, bad_line, Lines};
 pub fn parse(text: &str, path: &str) -> Lines {
     let mut out = String::new();
     for (ln, line) in ruby::lines(text).enumerate() {
+        crate::cancel::check_every(ln)?;
         if line.starts_with("time:") {
             out.push_str(line.strip_suffix('\n').unwrap_or(line));
             out.push('\n');

@@ -71,7 +71,7 @@ pub fn parse(program: &str, text: &str, path: &str) -> Option<Result<String>> {
         "perf-bench-futex" => Ok(perf_bench_futex::parse(text)),
         "perf-bench-sched-messaging" => Ok(perf_bench_sched_messaging::parse(text)),
         "perf-bench-sched-pipe" => Ok(perf_bench_sched_pipe::parse(text)),
-        "perf-profile" => Ok(perf_profile::parse(text)),
+        "perf-profile" => perf_profile::parse(text),
         "perf-stat" => perf_stat::parse(text, path),
         "proc-vmstat" => proc_vmstat::parse(text, path),
         "rt-app" => Ok(rt_app::parse(text)),

@@ -8,19 +8,20 @@ use super::ruby::{self, bad_line, group, re, Lines};
 use crate::lkp::num::{average, relative_stddev, Num};
 use crate::lkp::rubyfmt::float_to_s;
 use regex::Regex;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 
 /// Insertion-ordered `Hash.new { |h, k| h[k] = [] }`.
 #[derive(Default)]
-struct Lists(Vec<(String, Vec<Option<i64>>)>);
+struct Lists(Vec<(String, Vec<Option<i64>>)>, HashMap<String, usize>);
 
 impl Lists {
     fn list(&mut self, k: &str) -> Option<&mut Vec<Option<i64>>> {
-        if !self.0.iter().any(|(key, _)| key == k) {
+        if !self.1.contains_key(k) {
+            self.1.insert(k.to_string(), self.0.len());
             self.0.push((k.to_string(), Vec::new()));
         }
-        self.0.iter_mut().find(|(key, _)| key == k).map(|e| &mut e.1)
+        self.1.get(k).and_then(|&i| self.0.get_mut(i)).map(|e| &mut e.1)
     }
 
     /// `h[k] << v`.

@@ -8,6 +8,7 @@ use super::ruby::{self, bad_line, group, re, Lines};
 use crate::lkp::num::{average, standard_deviation, Num};
 use crate::lkp::rubyfmt::float_to_s;
 use regex::Regex;
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 fn statistics(sample: &[(String, Vec<f64>)], out: &mut String) {
@@ -30,14 +31,18 @@ pub fn parse(text: &str, path: &str) -> Lines {
     let mut prefix: Option<String> = None;
     let mut no: Option<String> = None;
     let mut sample: Vec<(String, Vec<f64>)> = Vec::new();
+    // sample's position by key (a snapshot can hold many numbered fields)
+    let mut index: HashMap<String, usize> = HashMap::new();
     let mut out = String::new();
     for (ln, line) in ruby::lines(text).enumerate() {
+        crate::cancel::check_every(ln)?;
         if line.starts_with("time:") {
             statistics(&sample, &mut out);
             out.push_str(line.strip_suffix('\n').unwrap_or(line));
             out.push('\n');
             prefix = Some(String::new());
             sample.clear();
+            index.clear();
         } else if line.starts_with("Sched Debug Version:") || line.starts_with("runnable tasks:") {
             continue;
         } else if let Some(c) = field.captures(line) {
@@ -51,9 +56,12 @@ pub fn parse(text: &str, path: &str) -> Lines {
                 Some(n) => {
                     out.push_str(&format!("{key}.{n}: {v}\n"));
                     let x = ruby::to_f(v);
-                    match sample.iter_mut().find(|(k, _)| *k == key) {
+                    match index.get(&key).and_then(|&i| sample.get_mut(i)) {
                         Some((_, l)) => l.push(x),
-                        None => sample.push((key, vec![x])),
+                        None => {
+                            index.insert(key.clone(), sample.len());
+                            sample.push((key, vec![x]));
+                        }
                     }
                 }
                 None => out.push_str(&format!("{key}: {v}\n")),

@@ -13,6 +13,7 @@ pub fn parse(text: &str, path: &str) -> Lines {
     let mut titles: Option<Vec<&str>> = None;
     let mut out = String::new();
     for (ln, line) in ruby::lines(text).enumerate() {
+        crate::cancel::check_every(ln)?;
         if line.starts_with("time:") {
             out.push_str(line.strip_suffix('\n').unwrap_or(line));
             out.push('\n');
