@@ -10,7 +10,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 import schedlab
 from schedlab import pelt
 
