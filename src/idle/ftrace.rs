@@ -259,11 +259,13 @@ fn first_after(x: i64, t: i64, period: i64) -> i64 {
     i64::try_from(next).unwrap_or(i64::MAX)
 }
 
-/// Build one idle trace per CPU from ftrace text (see the module docs); `hz` is the
-/// traced kernel's CONFIG_HZ (for the tick period).
+/// Build one idle trace per CPU from ftrace text or a trace.dat (see the module docs);
+/// `hz` is the traced kernel's CONFIG_HZ (for the tick period).
 pub fn parse(bytes: &[u8], path: Option<&str>, hz: u32, opts: ImportOptions) -> Result<FtraceImport> {
     let tick = Tick::new(hz)?;
     let mut notes = ImportNotes::default();
+    let text = crate::tracedat::text_of(bytes, path, &mut notes)?;
+    let bytes: &[u8] = &text;
     let mut events: Vec<Event> = Vec::new();
     let mut out_of_order: Option<(usize, i64, i64)> = None;
     for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {

@@ -114,6 +114,23 @@ impl PrevStateBits {
         Some(PrevStateBits { flags, preempt: top.checked_mul(2)?, from_format: true })
     }
 
+    /// `prev_state` printed as the kernel's `sched_switch` print fmt does: `R` when no
+    /// state bit is set, else the letters joined by `|`; `+` after a preemption.
+    pub fn letters(&self, v: u64) -> String {
+        let states = v & self.preempt.saturating_sub(1);
+        let mut s = if states == 0 {
+            "R".to_string()
+        } else {
+            let l: Vec<String> =
+                self.flags.iter().filter(|&&(b, _)| states & b != 0).map(|&(_, c)| c.to_string()).collect();
+            l.join("|")
+        };
+        if v & self.preempt != 0 {
+            s.push('+');
+        }
+        s
+    }
+
     /// The state a switched-out task is left in and whether it exited, from `prev_state`
     /// as printed (letters: `R`, `R+`, `S`, `D|K`, `X`, ... or the kernel's number);
     /// `None` when it is neither.
@@ -253,7 +270,8 @@ fn read_text_events(
     Ok(out)
 }
 
-/// Build the trace of `pid` from ftrace text; every segment gets `cpu_cap`/`freq_cap`.
+/// Build the trace of `pid` from ftrace text or a trace.dat (rendered with its own
+/// `prev_state` letters, [`crate::tracedat`]); every segment gets `cpu_cap`/`freq_cap`.
 /// `path` names the input in errors. Malformed lines are skipped and counted (fatal
 /// under `opts.strict`); events out of time order are an error unless `opts.sort`.
 pub fn task_trace_from_ftrace(
@@ -266,7 +284,8 @@ pub fn task_trace_from_ftrace(
 ) -> Result<FtraceTask> {
     let mut notes = ImportNotes::default();
     let bits = PrevStateBits::default();
-    let mut text = read_text_events(bytes, pid, &bits, path, opts, &mut notes)?;
+    let text = crate::tracedat::text_of(bytes, path, &mut notes)?;
+    let mut text = read_text_events(&text, pid, &bits, path, opts, &mut notes)?;
     if let Some((line, ts, prev)) = text.out_of_order {
         if !opts.sort {
             return Err(Error::parse(

@@ -17,6 +17,7 @@ if [ ! -e $T/instances ]; then mount -t tracefs nodev $T; mounted=1; fi
 I=$T/instances/schedlab
 cleanup() {
     [ -d $I ] && { echo 0 > $I/tracing_on; rmdir $I; }
+    [ -d "${out:-}/.events" ] && { umount "$out/.events" 2>/dev/null || true; rm -rf "$out/.events"; }
     [ $mounted = 1 ] && umount $T
     return 0
 }
@@ -53,12 +54,29 @@ wait $per
 [ "$hog" = none ] || wait $hog || true
 echo 0 > $I/tracing_on
 mkdir -p "$out"
-# trace.dat embeds /proc/kallsyms (5 MB here); keep the file small by showing trace-cmd
-# only the symbols timer callbacks resolve to (other addresses print as hex, as on a
-# kernel without kallsyms), in a private mount namespace.
+# trace.dat embeds /proc/kallsyms (5 MB here) and the format of every event of the kernel
+# (2 MB); keep the file small by showing trace-cmd, in a private mount namespace, only
+# the timer callback symbols (other addresses print as hex, as on a kernel without
+# kallsyms) and the formats of the systems recorded.
 grep -E ' [tT] [^ ]*(timer|tick|wake|_work|watchdog|rcu|timeout|_fn|random)' /proc/kallsyms > "$out/.kallsyms"
-unshare -m sh -c "mount --bind '$out/.kallsyms' /proc/kallsyms && trace-cmd extract -B schedlab -o '$out/trace.dat'" >/dev/null
-rm -f "$out/.kallsyms"
+mkdir -p "$out/.events"
+unshare -m sh -eu -c "
+    mount --bind '$out/.kallsyms' /proc/kallsyms
+    mount -t tmpfs none '$out/.events'
+    cp $T/events/header_page $T/events/header_event '$out/.events/'
+    for s in sched power timer ftrace; do
+        for e in $T/events/\$s/*/; do
+            [ -f \$e/format ] || continue
+            mkdir -p '$out/.events/'\$s/\$(basename \$e)
+            cp \$e/format '$out/.events/'\$s/\$(basename \$e)/
+            if [ -f \$e/id ]; then cp \$e/id '$out/.events/'\$s/\$(basename \$e)/; fi
+        done
+    done
+    mount --bind '$out/.events' $T/events
+    trace-cmd extract -B schedlab -o '$out/trace.dat'" >/dev/null
+rm -rf "$out/.kallsyms" "$out/.events"
+# the same trace in file version 6 without compression (what older trace-cmd writes)
+trace-cmd convert -i "$out/trace.dat" --file-version 6 --compression none -o "$out/trace-v6.dat" >/dev/null
 cleanup
 trap - EXIT
 trace-cmd report -i "$out/trace.dat" > "$out/report.txt"
