@@ -28,19 +28,29 @@ fn run(dir: &Path, allow_missing: bool) -> batch::BatchResult {
 fn a_log_without_a_result_line_is_missing_data() {
     let tmp = tempfile::tempdir().unwrap();
     let log = tmp.path().join("work/log");
-    hackbench(&log, "base", &GOOD);
-    hackbench(&log, "new", &["Segmentation fault", "", "garbage"]);
+    for k in ["base", "new"] {
+        hackbench(&log, k, &GOOD);
+        let d = log.join(k).join("iter-0/hackbench-process-pipes/logs");
+        for i in 1..=3 {
+            let text = if k == "new" { "Segmentation fault\n" } else { "Total time: 0.160 [sec]\n" };
+            std::fs::write(d.join(format!("hackbench-8-{i}")), text).unwrap();
+        }
+    }
     let r = run(tmp.path(), false);
     assert_eq!(r.exit_code, 2);
     assert_eq!(r.missing.len(), 1, "{:?}", r.missing);
     let m = &r.missing[0].message;
-    assert!(m.contains("work/log/new") && m.contains("no samples of hackbench-process-pipes '4'"), "{m}");
-    // with allow_missing: still listed, the exit code is the rows' (not enough data: 0)
+    assert!(m.contains("work/log/new") && m.contains("no samples of hackbench-process-pipes '8'"), "{m}");
+    // with allow_missing: still listed, the exit code is the rows' (4: the same times, noise)
     let r = run(tmp.path(), true);
     assert_eq!((r.exit_code, r.missing.len(), r.options.allow_missing), (0, 1, true));
-    // and the JSON keeps both
     let back = batch::BatchResult::from_json(&r.to_json().unwrap()).unwrap();
     assert_eq!(back, r);
+    // a kernel without any result is an input error, allowed or not
+    hackbench(&log, "crashed", &["Segmentation fault", "", "garbage"]);
+    let e = batch::run(&[tmp.path().to_path_buf()], &Options { allow_missing: true, ..Options::new("base") });
+    let e = e.unwrap_err().to_string();
+    assert!(e.contains("work/log/crashed") && e.contains("no hackbench results"), "{e}");
 }
 
 #[test]

@@ -14,14 +14,17 @@ from schedlab.batch import BatchResult
 
 
 def tree(root: Path, crashed: bool) -> Path:
-    """work/log with a baseline of three hackbench runs and a kernel whose logs hold
-    no result line (a crashed benchmark) or, if not ``crashed``, three good ones."""
+    """work/log with a baseline of three hackbench runs of 4 and 8 groups and a kernel
+    whose 8-group logs hold no result line (that benchmark crashed) or, if not
+    ``crashed``, good ones."""
     for kernel in ("base", "new"):
         logs = root / "work/log" / kernel / "iter-0/hackbench-process-pipes/logs"
         logs.mkdir(parents=True)
-        for i in range(1, 4):
-            text = "Segmentation fault\n" if crashed and kernel == "new" else f"Total time: 0.08{i} [sec]\n"
-            (logs / f"hackbench-4-{i}").write_text(text)
+        for group in (4, 8):
+            for i in range(1, 4):
+                bad = crashed and kernel == "new" and group == 8
+                text = "Segmentation fault\n" if bad else f"Total time: 0.{group}{i} [sec]\n"
+                (logs / f"hackbench-{group}-{i}").write_text(text)
     return root
 
 
