@@ -33,7 +33,10 @@ HEAD_A = "d519329f72a6f36bc4f2b85452aa7c3b0d1e2f3a"
 def run_cli(*argv: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli.main(list(argv))
+        try:
+            code = cli.main(list(argv))
+        except SystemExit as e:  # argparse: a flag out of range (schedlab/_flags.py)
+            code = int(e.code or 0)
     return code, out.getvalue(), err.getvalue()
 
 

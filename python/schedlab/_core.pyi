@@ -254,6 +254,7 @@ def batch_run(
     jobs: int | None = None,
     keep_going: bool = False,
     progress: bool = False,
+    allow_missing: bool = False,
 ) -> str: ...
 def batch_scan(path: str | PathLike[str], threads: int | None = None) -> str: ...
 def batch_reduce(
@@ -264,5 +265,6 @@ def batch_reduce(
     min_change: float = 0.0,
     fail_on: str = "regression",
     jobs: int | None = None,
+    allow_missing: bool = False,
 ) -> str: ...
 def batch_render(json: str, format: str) -> str: ...

@@ -69,6 +69,11 @@ FAIL_ON = ("regression", "any-change", "never")
 TESTS = tuple(_core.TEST_NAMES)
 
 
+#: The fields every result document has (the schema's ``required``).
+_REQUIRED = ("schedlab_version", "options", "inputs", "rows", "unmatched", "summary", "warnings", "errors",
+             "missing", "exit_code")
+
+
 def schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of a result document.
 
@@ -90,8 +95,8 @@ class BatchResult:
     >>> r = BatchResult.from_json(json.dumps({
     ...     "schema": "schedlab-batch", "version": 1, "schedlab_version": "0.1.0",
     ...     "options": {"baseline": "a", "test": "welch", "alpha": 0.05,
-    ...                 "min_change": 0.0, "fail_on": "regression"},
-    ...     "inputs": [], "rows": [], "unmatched": [], "warnings": [], "errors": [],
+    ...                 "min_change": 0.0, "fail_on": "regression", "allow_missing": False},
+    ...     "inputs": [], "rows": [], "unmatched": [], "warnings": [], "errors": [], "missing": [],
     ...     "summary": {"inputs": 0, "comparisons": 0, "rows": 0, "better": 0, "worse": 0,
     ...                 "changed": 0, "noise": 0, "not_enough_data": 0},
     ...     "exit_code": 0}))
@@ -108,6 +113,11 @@ class BatchResult:
             raise DomainError(f"not a {SCHEMA_NAME} version {SCHEMA_VERSION} document: "
                               + (f"schema={data.get('schema')!r} version={data.get('version')!r}"
                                  if isinstance(data, dict) else f"a JSON {type(data).__name__}"))
+        absent = [k for k in _REQUIRED if k not in data]
+        if absent:
+            from .errors import ParseError
+
+            raise ParseError(f"not a complete {SCHEMA_NAME} document: no {', '.join(absent)}", "<json>")
         self.data = data
 
     def __getstate__(self) -> dict[str, Any]:
@@ -177,6 +187,12 @@ class BatchResult:
         """Inputs that could not be read (``keep_going`` only): ``{"input", "message"}``."""
         return self.data["errors"]
 
+    @property
+    def missing(self) -> list[dict[str, str]]:
+        """Data that should be there and is not (exit code 2 unless ``allow_missing``):
+        ``{"input", "message"}``, the message naming the directory or log."""
+        return self.data["missing"]
+
     def to_json(self, indent: int | None = None) -> str:
         """The result document as JSON text (schema :data:`SCHEMA_PATH`)."""
         return json.dumps(self.data, indent=indent)
@@ -224,7 +240,7 @@ def _check(test: str, fail_on: str) -> None:
 
 def run(paths: Iterable[PathLike] | PathLike, baseline: str, *, test: str = "welch", alpha: float = 0.05,
         min_change: float = 0.0, fail_on: str = "regression", jobs: int | None = None,
-        keep_going: bool = False, progress: bool = False) -> BatchResult:
+        keep_going: bool = False, progress: bool = False, allow_missing: bool = False) -> BatchResult:
     """Compare every kernel or commit found in ``paths`` with ``baseline``.
 
     ``paths``: directories or archives (each may hold many MMTests runs and lkp
@@ -237,6 +253,9 @@ def run(paths: Iterable[PathLike] | PathLike, baseline: str, *, test: str = "wel
     or the CPUs). Without ``keep_going`` the first unreadable input (in the order
     given) raises its :class:`schedlab.SchedlabError`, naming the file and archive
     entry; with it, such inputs are listed in :attr:`BatchResult.errors` (exit code 2).
+    Data found missing (an unreadable directory, a log without a result line, a metric
+    without samples on a side) is listed in :attr:`BatchResult.missing` and makes the
+    exit code 2 unless ``allow_missing`` (docs/batch.md: fail closed).
     ``progress`` draws a bar on stderr.
 
     >>> import schedlab
@@ -250,5 +269,5 @@ def run(paths: Iterable[PathLike] | PathLike, baseline: str, *, test: str = "wel
         paths = [paths]
     _check(test, fail_on)
     text = _core.batch_run([os.fspath(p) for p in paths], baseline, test, float(alpha), float(min_change),
-                           fail_on, jobs, keep_going, progress)
+                           fail_on, jobs, keep_going, progress, allow_missing)
     return BatchResult(json.loads(text))

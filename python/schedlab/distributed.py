@@ -65,7 +65,7 @@ def _scan_partition(paths: Iterable[str], threads: int | None) -> list[tuple[str
 def compare_archives(paths: Iterable[PathLike], baseline: str, client: Any = None, *, test: str = "welch",
                      alpha: float = 0.05, min_change: float = 0.0, fail_on: str = "regression",
                      threads: int | None = 1, keep_going: bool = False,
-                     npartitions: int | None = None) -> BatchResult:
+                     npartitions: int | None = None, allow_missing: bool = False) -> BatchResult:
     """:func:`schedlab.batch.run` with the per-input work mapped over Dask.
 
     ``client``: a :class:`distributed.Client` to run on; None runs the bag on this
@@ -100,5 +100,6 @@ def compare_archives(paths: Iterable[PathLike], baseline: str, client: Any = Non
         if error is not None and not keep_going:
             raise error
         outcomes.append((path, scan, None if error is None else str(error)))
-    text = _core.batch_reduce(outcomes, baseline, test, float(alpha), float(min_change), fail_on, None)
+    text = _core.batch_reduce(outcomes, baseline, test, float(alpha), float(min_change), fail_on, None,
+                              allow_missing)
     return BatchResult(json.loads(text))

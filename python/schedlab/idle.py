@@ -40,6 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core, _text
+from ._int64 import check_int64
 from .errors import DomainError, ParseError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -249,6 +250,7 @@ def _column_array(d: Any, name: str, n: int | None) -> npt.NDArray[np.int64]:
     a = np.asarray(d[name])
     if a.ndim != 1:
         raise DomainError(f"trace column '{name}' must be 1-D")
+    check_int64(a, f"trace column '{name}'")
     if a.dtype.kind == "b":
         a = a.astype(np.int64)
     elif a.dtype.kind == "f":

@@ -176,7 +176,10 @@ def parse_compare(text: str, source: str = "<text>") -> MMTestsComparison:
 
     Raises ParseError naming ``source`` and the line when a table row is malformed.
     """
-    return MMTestsComparison._from_json(_core.mmtests_parse_compare(_text.text(text, source), _text.text(source)))
+    text = _text.text(text, source)
+    # a byte order mark (files saved by some editors, text pasted from them) is no part of the table
+    text = text.replace("\ufeff", "")
+    return MMTestsComparison._from_json(_core.mmtests_parse_compare(text, _text.text(source)))
 
 
 def overview_label(ratio: float) -> str:

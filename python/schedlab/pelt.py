@@ -32,6 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core, _text
+from ._int64 import check_int64
 from .errors import DomainError, ParseError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -123,6 +124,8 @@ def _ints(x: Any, name: str, dtype: Any = np.int64) -> np.ndarray:
         raise ParseError(f"{name} must hold integers, got {a.dtype}", column=name)
     if np.dtype(dtype).kind == "u" and a.size and a.min() < 0:
         raise DomainError(f"{name} must not be negative")
+    if np.dtype(dtype) == np.int64:
+        check_int64(a, name)
     return np.ascontiguousarray(a, dtype=dtype)
 
 

@@ -64,6 +64,11 @@ pub struct Options {
     /// Record a bad input in the result (exit code 2) and go on with the others,
     /// instead of stopping at the first one.
     pub keep_going: bool,
+    /// Data found missing (an unreadable directory, a log without a result line, a
+    /// metric without samples on a side, a kernel without its baseline) is listed in
+    /// [`super::BatchResult::missing`] either way; with this it no longer makes the
+    /// exit code 2 (docs/batch.md: fail closed).
+    pub allow_missing: bool,
     /// Draw a progress bar on stderr.
     pub progress: bool,
 }
@@ -79,6 +84,7 @@ impl Default for Options {
             jobs: None,
             limits: batch_limits(),
             keep_going: false,
+            allow_missing: false,
             progress: false,
         }
     }

@@ -95,6 +95,26 @@ fn row(pair: &Pair<'_>, bi: usize, ni: usize, test: Test) -> Option<Row> {
 
 type GroupKey<'a> = (&'a str, &'a str, &'a str);
 
+/// Refuse a baseline that is a prefix of more than one lkp commit (which one is
+/// meant?), listing them.
+fn check_prefix(runs: &[&RunData], baseline: &str) -> Result<()> {
+    let mut commits: Vec<&str> = runs
+        .iter()
+        .filter(|r| r.tool == "lkp" && r.kernel != baseline && is_baseline(r, baseline))
+        .map(|r| r.kernel.as_str())
+        .collect();
+    commits.sort_unstable();
+    commits.dedup();
+    if commits.len() > 1 {
+        return Err(Error::domain(format!(
+            "baseline '{baseline}' is the prefix of {} commits: {}; give more characters of the one meant",
+            commits.len(),
+            commits.join(", ")
+        )));
+    }
+    Ok(())
+}
+
 /// Combine the outcomes of every input (in input order) into the result.
 /// Rows are computed in parallel within `opts.jobs` threads.
 pub fn reduce(outcomes: &[Outcome], opts: &Options) -> Result<BatchResult> {
@@ -111,6 +131,7 @@ pub fn reduce(outcomes: &[Outcome], opts: &Options) -> Result<BatchResult> {
                     lkp_roots: s.lkp_roots,
                 });
                 res.warnings.extend(s.warnings.iter().cloned());
+                res.missing.extend(s.missing.iter().map(|m| InputError { input: s.input.clone(), message: m.clone() }));
                 runs.extend(s.runs.iter());
             }
             Outcome::Failed(e) => {
@@ -120,6 +141,7 @@ pub fn reduce(outcomes: &[Outcome], opts: &Options) -> Result<BatchResult> {
         }
     }
     let baseline = opts.baseline.as_str();
+    check_prefix(&runs, baseline)?;
     if !runs.is_empty() && !runs.iter().any(|r| is_baseline(r, baseline)) {
         let mut names: Vec<&str> = runs.iter().map(|r| r.kernel.as_str()).collect();
         names.sort_unstable();
@@ -185,22 +207,35 @@ pub fn reduce(outcomes: &[Outcome], opts: &Options) -> Result<BatchResult> {
         let before = jobs.len();
         for (bi, m) in pair.base.metrics.iter().enumerate() {
             match index.get(m.name.as_str()) {
-                Some(&ni) => jobs.push((pi, bi, ni)),
+                Some(&ni) => {
+                    jobs.push((pi, bi, ni));
+                    let new_empty = pair.new.metrics.get(ni).is_some_and(|n| n.samples.is_empty());
+                    for (run, empty) in [(pair.base, m.samples.is_empty()), (pair.new, new_empty)] {
+                        let message = format!(
+                            "{}: no samples of {} '{}' (a log without a result line, or results that are not numbers)",
+                            run.location, run.benchmark, m.name
+                        );
+                        if empty && !res.missing.iter().any(|e| e.message == message) {
+                            res.missing.push(InputError { input: run.input.clone(), message });
+                        }
+                    }
+                }
                 None => missing.push(m.name.as_str()),
             }
         }
+        let gap = |message: String| InputError { input: pair.new.input.clone(), message };
         if jobs.len() == before {
-            res.warnings.push(format!(
+            res.missing.push(gap(format!(
                 "{}: no metric in common with the baseline {}; nothing compared",
                 pair.new.location, pair.base.location
-            ));
+            )));
         } else if !missing.is_empty() && pair.new.tool == "mmtests" {
-            res.warnings.push(format!(
+            res.missing.push(gap(format!(
                 "{}: no results for {} of the baseline's operations ({})",
                 pair.new.location,
                 missing.len(),
                 missing.join(", ")
-            ));
+            )));
         }
     }
     let test = opts.test;

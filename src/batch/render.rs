@@ -83,7 +83,8 @@ fn suite_name(r: &Row) -> String {
 /// `<testcase>` per metric: a `<failure>` for a regression (and for any significant
 /// change with `fail_on` any-change), `<skipped>` when there is not enough data;
 /// and a suite `inputs` with one testcase per input, an `<error>` for each input
-/// that could not be read, and the warnings as its `<system-out>`.
+/// that could not be read, one testcase `missing data` with an `<error>` listing
+/// what is missing, and the warnings as its `<system-out>`.
 pub fn junit(res: &BatchResult) -> String {
     let fail_on = res.fail_on();
     let mut suites: Vec<(String, Vec<&Row>)> = Vec::new();
@@ -96,13 +97,14 @@ pub fn junit(res: &BatchResult) -> String {
     }
     let failures = res.rows.iter().filter(|r| is_failure(r, fail_on)).count();
     let skipped = res.rows.iter().filter(|r| r.verdict == Verdict::NotEnoughData).count();
+    let gaps = usize::from(!res.missing.is_empty()); // one testcase lists the missing data
     let mut x = String::new();
     x.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(
         x,
         "<testsuites name=\"schedlab batch\" tests=\"{}\" failures=\"{failures}\" errors=\"{}\" skipped=\"{skipped}\">",
-        res.rows.len() + res.inputs.len(),
-        res.errors.len()
+        res.rows.len() + res.inputs.len() + gaps,
+        res.errors.len() + gaps
     );
     for (name, rows) in &suites {
         let f = rows.iter().filter(|r| is_failure(r, fail_on)).count();
@@ -154,8 +156,8 @@ pub fn junit(res: &BatchResult) -> String {
     let _ = writeln!(
         x,
         "  <testsuite name=\"inputs\" tests=\"{}\" failures=\"0\" errors=\"{}\" skipped=\"0\">",
-        res.inputs.len(),
-        res.errors.len()
+        res.inputs.len() + gaps,
+        res.errors.len() + gaps
     );
     for i in &res.inputs {
         let _ =
@@ -169,6 +171,16 @@ pub fn junit(res: &BatchResult) -> String {
             );
         }
         x.push_str("</testcase>\n");
+    }
+    if !res.missing.is_empty() {
+        let what: Vec<&str> = res.missing.iter().map(|e| e.message.as_str()).collect();
+        let _ = writeln!(
+            x,
+            "    <testcase classname=\"schedlab.batch.input\" name=\"missing data\" time=\"0\">\n      \
+             <error type=\"missing\" message=\"{} missing\">{}</error>\n    </testcase>",
+            what.len(),
+            xml_escape(&what.join("\n"))
+        );
     }
     if !res.warnings.is_empty() || !res.unmatched.is_empty() {
         let mut out: Vec<String> = res.warnings.clone();
@@ -198,6 +210,7 @@ fn headline(res: &BatchResult) -> String {
     let state = match res.exit_code {
         0 => "no significant regression",
         1 => "FAILED",
+        _ if res.errors.is_empty() => "MISSING DATA",
         _ => "INPUT ERROR",
     };
     format!(
@@ -214,8 +227,22 @@ fn settings(res: &BatchResult) -> String {
     )
 }
 
+/// Text for a markdown table cell or list item: `|` escaped, line breaks and tabs
+/// (which end a table row or shift it) as spaces, and `&`, `<`, `>` as entities so
+/// that a kernel name holding HTML is shown, not interpreted.
 fn md_cell(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '|' => out.push_str("\\|"),
+            '\n' | '\r' | '\t' => out.push(' '),
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Markdown for a pull-request comment: the headline, the settings, a table of
@@ -279,6 +306,12 @@ pub fn markdown(res: &BatchResult) -> String {
             let _ = writeln!(m, "- `{}`: {}", md_cell(&e.input), md_cell(&e.message));
         }
     }
+    if !res.missing.is_empty() {
+        m.push_str("\n**Missing data**\n\n");
+        for e in &res.missing {
+            let _ = writeln!(m, "- {}", md_cell(&e.message));
+        }
+    }
     if !res.warnings.is_empty() {
         m.push_str("\n**Warnings**\n\n");
         for w in &res.warnings {
@@ -318,6 +351,9 @@ pub fn text(res: &BatchResult) -> String {
     }
     for e in &res.errors {
         let _ = writeln!(t, "error: {}", e.message);
+    }
+    for e in &res.missing {
+        let _ = writeln!(t, "missing: {}", e.message);
     }
     t
 }

@@ -89,7 +89,8 @@ pub struct Unmatched {
     pub reason: String,
 }
 
-/// An input that could not be read (only with `keep_going`).
+/// An input that could not be read (only with `keep_going`), or data in an input
+/// found missing ([`BatchResult::missing`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct InputError {
     /// The input as given.
@@ -132,6 +133,9 @@ pub struct ResultOptions {
     pub min_change: f64,
     /// What fails the run.
     pub fail_on: String,
+    /// Whether missing data is left out of the exit code ([`Options::allow_missing`]).
+    #[serde(default)]
+    pub allow_missing: bool,
 }
 
 /// The result of a batch run.
@@ -157,7 +161,13 @@ pub struct BatchResult {
     pub warnings: Vec<String>,
     /// Inputs that could not be read (with `keep_going`).
     pub errors: Vec<InputError>,
-    /// The exit code `schedlab batch` returns: 0 fine, 1 failed per `fail_on`, 2 an input error.
+    /// Data that should be there and is not: unreadable directories, logs without a
+    /// result line, metrics without samples on a side, kernels without their
+    /// baseline. Exit code 2 unless `allow_missing` (docs/batch.md).
+    #[serde(default)]
+    pub missing: Vec<InputError>,
+    /// The exit code `schedlab batch` returns: 0 fine, 1 failed per `fail_on`, 2 an
+    /// input error or missing data.
     pub exit_code: i32,
 }
 
@@ -200,6 +210,7 @@ impl BatchResult {
                 alpha: opts.alpha,
                 min_change: opts.min_change,
                 fail_on: opts.fail_on.name().to_string(),
+                allow_missing: opts.allow_missing,
             },
             inputs: Vec::new(),
             rows: Vec::new(),
@@ -207,14 +218,15 @@ impl BatchResult {
             summary: Summary::default(),
             warnings: Vec::new(),
             errors: Vec::new(),
+            missing: Vec::new(),
             exit_code: 0,
         }
     }
 
-    /// The exit code for `fail_on`: 2 when an input could not be read, else 1 when
-    /// a row fails under `fail_on`, else 0.
+    /// The exit code for `fail_on`: 2 when an input could not be read or data is
+    /// missing (unless `allow_missing`), else 1 when a row fails under `fail_on`, else 0.
     pub fn exit_code_for(&self, fail_on: FailOn) -> i32 {
-        if !self.errors.is_empty() {
+        if !self.errors.is_empty() || (!self.missing.is_empty() && !self.options.allow_missing) {
             2
         } else if self.rows.iter().any(|r| fails(r.verdict, fail_on)) {
             1

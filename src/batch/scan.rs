@@ -70,6 +70,10 @@ pub struct Scan {
     pub runs: Vec<RunData>,
     /// What was skipped and why.
     pub warnings: Vec<String>,
+    /// Data that should be there and could not be read or held nothing, each
+    /// naming where (exit code 2 unless `allow_missing`; docs/batch.md).
+    #[serde(default)]
+    pub missing: Vec<String>,
 }
 
 impl Scan {
@@ -112,6 +116,9 @@ pub fn scan(path: &Path, limits: &Limits) -> Result<Scan> {
     scan_tree(tree.as_ref(), &input, kind_name(kind))
 }
 
+/// A run read, with the messages of what is missing in it.
+type Read = (RunData, Vec<String>);
+
 enum Found {
     Mmtests(FoundRun),
     Lkp(String),
@@ -121,7 +128,13 @@ enum Found {
 pub fn scan_tree(tree: &dyn Tree, input: &str, kind: &str) -> Result<Scan> {
     let mut found: Vec<Found> = Vec::new();
     let mut unknown: Vec<String> = Vec::new();
+    let mut missing: Vec<String> = Vec::new();
     walk(tree, &mut |dir: &str| {
+        crate::cancel::check()?;
+        if let Err(e) = tree.list(dir) {
+            missing.push(format!("{}: cannot read this directory: {}", tree.display(dir), matrix::io_msg(&e)));
+            return Ok(false);
+        }
         let here = runs_at(tree, dir, &mut unknown);
         if !here.is_empty() {
             found.extend(here.into_iter().map(Found::Mmtests));
@@ -143,19 +156,26 @@ pub fn scan_tree(tree: &dyn Tree, input: &str, kind: &str) -> Result<Scan> {
              and no lkp result root (a directory with matrix.json[.gz]) found",
         ));
     }
+    missing.extend(unreadable_kernels(tree, &found));
     let mmtests_runs = found.iter().filter(|f| matches!(f, Found::Mmtests(_))).count() as u64;
     let lkp_roots = found.len() as u64 - mmtests_runs;
-    let read: Vec<Result<Option<RunData>>> = found
+    let read: Vec<Result<Option<Read>>> = found
         .par_iter()
-        .map(|f| match f {
-            Found::Mmtests(r) => read_mmtests(tree, input, r),
-            Found::Lkp(rel) => read_lkp(tree, input, rel).map(Some),
+        .map(|f| {
+            crate::cancel::check()?;
+            match f {
+                Found::Mmtests(r) => read_mmtests(tree, input, r),
+                Found::Lkp(rel) => read_lkp(tree, input, rel).map(|r| Some((r, Vec::new()))),
+            }
         })
         .collect();
     let mut runs = Vec::with_capacity(read.len());
     for (f, r) in found.iter().zip(read) {
         match r? {
-            Some(run) => runs.push(run),
+            Some((run, gaps)) => {
+                missing.extend(gaps);
+                runs.push(run);
+            }
             None => {
                 if let Found::Mmtests(fr) = f {
                     warnings.push(format!(
@@ -175,7 +195,35 @@ pub fn scan_tree(tree: &dyn Tree, input: &str, kind: &str) -> Result<Scan> {
         lkp_roots,
         runs,
         warnings,
+        missing,
     })
+}
+
+/// The kernel directories beside the MMTests runs found that cannot be listed
+/// (discovery passes over them): one message each.
+fn unreadable_kernels(tree: &dyn Tree, found: &[Found]) -> Vec<String> {
+    let mut roots: Vec<&str> =
+        found.iter().filter_map(|f| if let Found::Mmtests(r) = f { Some(r.root.as_str()) } else { None }).collect();
+    roots.sort_unstable();
+    roots.dedup();
+    let mut out = Vec::new();
+    for root in roots {
+        let Ok(children) = tree.list(root) else { continue };
+        for name in children {
+            let dir = crate::archive::tree::join(root, &name);
+            if !tree.is_dir(&dir) {
+                continue;
+            }
+            if let Err(e) = tree.list(&dir) {
+                out.push(format!(
+                    "{}: cannot read this kernel's directory ({}); its results are missing",
+                    tree.display(&dir),
+                    matrix::io_msg(&e)
+                ));
+            }
+        }
+    }
+    out
 }
 
 /// The eras that can read `benchmark` in `layout`'s log layout, newest first (head
@@ -191,8 +239,9 @@ fn candidate_eras(r: &FoundRun) -> Vec<Era> {
 }
 
 /// Read one MMTests run with the newest era that knows its benchmark and finds
-/// results in its logs; None when no era has an extractor for the benchmark.
-fn read_mmtests(tree: &dyn Tree, input: &str, r: &FoundRun) -> Result<Option<RunData>> {
+/// results in its logs, with what is missing in it (logs without a result line,
+/// samples that are not numbers); None when no era has an extractor for the benchmark.
+fn read_mmtests(tree: &dyn Tree, input: &str, r: &FoundRun) -> Result<Option<Read>> {
     let eras = candidate_eras(r);
     let mut first_err: Option<Error> = None;
     for era in eras {
@@ -200,26 +249,37 @@ fn read_mmtests(tree: &dyn Tree, input: &str, r: &FoundRun) -> Result<Option<Run
         match extract::extract_run_in(&ctx, tree, &r.root, &r.name) {
             Ok(run) => {
                 let ex = extract::find(era, &r.benchmark);
+                let location = tree.display(&crate::archive::tree::join(&r.root, &r.name));
+                let mut gaps: Vec<String> = run.samples.warnings.clone(); // each names its log
                 let metrics = run
                     .samples
                     .operations()
                     .into_iter()
                     .map(|op| {
-                        let samples: Vec<f64> = run.samples.pooled(&op).into_iter().filter(|v| v.is_finite()).collect();
+                        let all = run.samples.pooled(&op);
+                        let samples: Vec<f64> = all.iter().copied().filter(|v| v.is_finite()).collect();
+                        if samples.len() < all.len() {
+                            gaps.push(format!(
+                                "{location}: {} of the {} samples of '{op}' are not numbers (nan or inf); left out",
+                                all.len() - samples.len(),
+                                all.len()
+                            ));
+                        }
                         let direction = op_direction(ex, era, &r.benchmark, &op, run.meta.preferred);
                         Metric { name: op, direction, samples }
                     })
                     .collect();
-                return Ok(Some(RunData {
+                let data = RunData {
                     tool: "mmtests".into(),
                     input: input.to_string(),
-                    location: tree.display(&crate::archive::tree::join(&r.root, &r.name)),
+                    location,
                     setup: r.root.clone(),
                     benchmark: r.benchmark.clone(),
                     kernel: r.name.clone(),
                     era: Some(era.name().to_string()),
                     metrics,
-                }));
+                };
+                return Ok(Some((data, gaps)));
             }
             Err(e) => {
                 // an era whose extractor finds nothing in these logs gives way to a

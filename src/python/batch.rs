@@ -17,6 +17,7 @@ fn options(
     fail_on: &str,
     jobs: Option<usize>,
     keep_going: bool,
+    allow_missing: bool,
     progress: bool,
 ) -> crate::Result<Options> {
     let o = Options {
@@ -27,6 +28,7 @@ fn options(
         fail_on: FailOn::parse(fail_on)?,
         jobs,
         keep_going,
+        allow_missing,
         progress,
         ..Options::default()
     };
@@ -36,7 +38,7 @@ fn options(
 
 /// Scan every input and reduce: the result JSON.
 #[pyfunction]
-#[pyo3(signature = (paths, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None, keep_going=false, progress=false))]
+#[pyo3(signature = (paths, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None, keep_going=false, progress=false, allow_missing=false))]
 #[allow(clippy::too_many_arguments)]
 fn batch_run(
     py: Python<'_>,
@@ -49,9 +51,10 @@ fn batch_run(
     jobs: Option<usize>,
     keep_going: bool,
     progress: bool,
+    allow_missing: bool,
 ) -> PyResult<String> {
     run(py, || {
-        let o = options(baseline, test, alpha, min_change, fail_on, jobs, keep_going, progress)?;
+        let o = options(baseline, test, alpha, min_change, fail_on, jobs, keep_going, allow_missing, progress)?;
         batch::run(&paths, &o)?.to_json()
     })
 }
@@ -65,7 +68,7 @@ fn batch_scan(py: Python<'_>, path: PathBuf, threads: Option<usize>) -> PyResult
 
 /// Reduce scans given in input order as (input, scan JSON or None, error message or None).
 #[pyfunction]
-#[pyo3(signature = (items, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None))]
+#[pyo3(signature = (items, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None, allow_missing=false))]
 #[allow(clippy::too_many_arguments)]
 fn batch_reduce(
     py: Python<'_>,
@@ -76,9 +79,10 @@ fn batch_reduce(
     min_change: f64,
     fail_on: &str,
     jobs: Option<usize>,
+    allow_missing: bool,
 ) -> PyResult<String> {
     run(py, || {
-        let o = options(baseline, test, alpha, min_change, fail_on, jobs, true, false)?;
+        let o = options(baseline, test, alpha, min_change, fail_on, jobs, true, allow_missing, false)?;
         let outcomes = items
             .into_iter()
             .map(|(input, scan, error)| match scan {

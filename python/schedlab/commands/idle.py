@@ -13,6 +13,8 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
+from .. import _flags
+
 if TYPE_CHECKING:  # pragma: no cover
     from argparse import ArgumentParser, Namespace
     from argparse import _SubParsersAction as SubparsersSpec
@@ -51,7 +53,7 @@ def register(sub: SubparsersSpec) -> None:
     )
     s.add_argument("-o", "--output", metavar="FILE", help="write the CSV to FILE instead of stdout")
     s.add_argument("--ftrace", action="store_true", help="TRACE is ftrace text (trace-cmd report / tracefs)")
-    s.add_argument("--cpu", type=int, help="with --ftrace: the CPU to replay (default: the first one)")
+    s.add_argument("--cpu", type=_flags.cpu, help="with --ftrace: the CPU to replay (default: the first one)")
     s.add_argument("--strict", action="store_true", help="with --ftrace: a malformed line is an error")
     s.add_argument("--sort", action="store_true", help="with --ftrace: sort events out of time order")
     s.set_defaults(func=run_simulate)

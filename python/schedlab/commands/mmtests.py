@@ -13,6 +13,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from .. import _flags
+
 if TYPE_CHECKING:  # pragma: no cover
     from argparse import Namespace
     from argparse import _SubParsersAction as SubparsersSpec
@@ -40,12 +42,17 @@ def register(sub: SubparsersSpec) -> None:
     c.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
     c.add_argument("--test", choices=["mmtests", *_core.TEST_NAMES], default="mmtests",
                    help="what decides the verdict column of csv/json/markdown/html (default: MMTests' marker)")
-    c.add_argument("--alpha", type=float, default=0.05, help="significance level of --test (default 0.05)")
+    c.add_argument("--allow-missing", action="store_true",
+                   help="missing data (a log without a result line, a run without some of the baseline's "
+                        "operations) is reported as a warning, not exit code 2")
+    c.add_argument("--alpha", type=_flags.probability, default=0.05, help="significance level of --test (default 0.05)")
     c.set_defaults(func=run_compare)
     q = msub.add_parser("parse", help="read a compare table pasted from mail and reprint or convert it")
     q.add_argument("file", help="text file holding the table ('-' for stdin)")
     q.add_argument("--format", choices=FORMATS + ("overview",), default="text",
                    help="output format; 'overview' prints each kernel's Gmean ratio label")
+    q.add_argument("--max-input-bytes", type=_flags.size, default=256 << 20, metavar="N",
+                   help="refuse an input longer than N bytes (default 256 MiB)")
     q.set_defaults(func=run_parse)
     p.set_defaults(func=lambda args: (p.print_help(sys.stderr), 2)[1])
 
@@ -74,29 +81,34 @@ def run_compare(args: Namespace) -> int:
         _js, text, _era, warnings = _core.mmtests_compare(os.fspath(args.directory), args.benchmark, names,
                                                           args.compat, args.print_ratio, args.sub_heading,
                                                           args.test, args.alpha, None)
-        for w in warnings:
-            print(f"schedlab mmtests: warning: {w}", file=sys.stderr)
         sys.stdout.write(text)
-        return 0
+        return _missing(warnings, args.allow_missing)
     from .. import mmtests
 
     c = mmtests.compare(args.directory, args.benchmark, names, args.compat, print_ratio=args.print_ratio,
                         sub_heading=args.sub_heading, test=args.test, alpha=args.alpha)
-    for w in c.warnings:
-        print(f"schedlab mmtests: warning: {w}", file=sys.stderr)
     _emit(c, args.format)
-    return 0
+    return _missing(c.warnings, args.allow_missing)
+
+
+def _missing(warnings: list[str], allowed: bool) -> int:
+    """Report what compare found missing (a log without a result line that MMTests
+    counts as 0, a run without some of the baseline's operations: every warning the
+    core gives) on stderr; the exit code: 2 for missing data unless ``allowed``
+    (fail closed, as batch: docs/batch.md)."""
+    level = "warning" if allowed else "error"
+    for w in warnings:
+        print(f"schedlab mmtests: {level}: missing data: {w}", file=sys.stderr)
+    return 2 if warnings and not allowed else 0
 
 
 def run_parse(args: Namespace) -> int:
     from .. import mmtests
+    from .._input import read_bounded
 
-    if args.file == "-":
-        text, source = sys.stdin.read(), "<stdin>"
-    else:
-        with open(args.file, encoding="utf-8", errors="replace") as f:
-            text, source = f.read(), args.file
-    c = mmtests.parse_compare(text, source)
+    data = read_bounded(args.file, args.max_input_bytes)
+    source = "<stdin>" if args.file == "-" else args.file
+    c = mmtests.parse_compare(data.decode("utf-8", errors="replace"), source)
     if args.format == "overview":
         for k, r in c.gmean_ratio().items():
             print(f"{k}\t{r:.4f}\t{mmtests.overview_label(r)}")

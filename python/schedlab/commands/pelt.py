@@ -12,6 +12,8 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
+from .. import _flags
+
 if TYPE_CHECKING:  # pragma: no cover
     from argparse import ArgumentParser, Namespace
     from argparse import _SubParsersAction as SubparsersSpec
@@ -47,10 +49,12 @@ def register(sub: SubparsersSpec) -> None:
                      help="cpu_util_without/cpu_util_wake subtracts the task's own util_est (c469933e7721)")
     fix.add_argument("--no-execl-fix", dest="execl_fix", action="store_false",
                      default=None, help="cpu_util_without/cpu_util_wake without that fix")
-    s.add_argument("--hz", type=int, default=250, help="CONFIG_HZ: the tick period (default 250: 4 ms)")
-    s.add_argument("--start-ns", type=int, default=None,
+    s.add_argument("--hz", type=_flags.int_in(1, 100_000), default=250, help="CONFIG_HZ: the tick period (default 250: 4 ms)")
+    s.add_argument("--start-ns", type=_flags.uint64, default=None,
                    help="time of the fork in ns (default 1048576000, as the golden files)")
     s.add_argument("-o", "--output", metavar="FILE", help="write the CSV to FILE instead of stdout")
+    s.add_argument("--max-input-bytes", type=_flags.size, default=256 << 20, metavar="N",
+                   help="with '-': refuse a trace on stdin longer than N bytes (default 256 MiB)")
     s.set_defaults(func=run_simulate)
 
     f = cmds.add_parser(
@@ -62,9 +66,9 @@ def register(sub: SubparsersSpec) -> None:
         ),
     )
     f.add_argument("ftrace", metavar="TRACE.txt", help="ftrace text output")
-    f.add_argument("--pid", type=int, required=True, help="the task to extract")
-    f.add_argument("--cpu-cap", type=int, default=1024, help="CPU capacity for every segment (default 1024)")
-    f.add_argument("--freq-cap", type=int, default=1024, help="frequency capacity for every segment (default 1024)")
+    f.add_argument("--pid", type=_flags.pid, required=True, help="the task to extract")
+    f.add_argument("--cpu-cap", type=_flags.capacity, default=1024, help="CPU capacity for every segment (default 1024)")
+    f.add_argument("--freq-cap", type=_flags.capacity, default=1024, help="frequency capacity for every segment (default 1024)")
     f.add_argument("--strict", action="store_true", help="a malformed line is an error (default: skipped, counted)")
     f.add_argument("--sort", action="store_true", help="sort events out of time order (default: an error)")
     f.add_argument("-o", "--output", metavar="FILE", help="write the trace CSV to FILE instead of stdout")
@@ -117,7 +121,11 @@ def run_simulate(args: Namespace) -> int:
 
 def _trace(args: Namespace) -> str | bytes:
     """The trace argument of simulate_csv: the path, or the bytes of standard input."""
-    return sys.stdin.buffer.read() if args.trace == "-" else args.trace
+    if args.trace != "-":
+        return args.trace
+    from .._input import read_bounded
+
+    return read_bounded("-", args.max_input_bytes)
 
 
 def run_ftrace(args: Namespace) -> int:

@@ -46,6 +46,7 @@ def run(args: Namespace) -> int:
     if not paths:
         print("schedlab report: give result paths, or --example", file=sys.stderr)
         return 2
+    _check_paths(paths)
     if args.output != "-":
         from .._output import check_not_input
 
@@ -58,3 +59,24 @@ def run(args: Namespace) -> int:
         write(args.output, report.to_html(), paths)
         print(f"\nwrote {args.output}")
     return 0
+
+
+def _check_paths(paths: list[str]) -> None:
+    """Refuse a path that is neither a directory nor a regular file (a device such as
+    /dev/zero, a FIFO: reading one could block or never end) before reading anything."""
+    import errno
+    import os
+    import stat
+
+    from ..errors import FileNotFoundError, ReadError
+
+    for p in paths:
+        try:
+            mode = os.stat(p).st_mode
+        except OSError as e:
+            cls = FileNotFoundError if e.errno == errno.ENOENT else ReadError
+            raise cls(f"{p}: {e.strerror or e}", p) from None
+        if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
+            raise ReadError(f"{p}: not a directory or a regular file (a device, FIFO or socket); "
+                            "give result trees, archives or trace files", p)
+

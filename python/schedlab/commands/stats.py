@@ -6,6 +6,8 @@ import math
 import sys
 from typing import TYPE_CHECKING
 
+from .. import _flags
+
 if TYPE_CHECKING:  # pragma: no cover
     from argparse import Namespace
     from argparse import _SubParsersAction as SubparsersSpec
@@ -33,8 +35,8 @@ def register(sub: SubparsersSpec) -> None:
                            help="the metric is a throughput (default for --example)")
     direction.add_argument("--lower-is-better", dest="higher", action="store_false",
                            help="the metric is a time or latency")
-    p.add_argument("--alpha", type=float, default=0.05, help="significance level for the verdict (default 0.05)")
-    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0: reproducible output)")
+    p.add_argument("--alpha", type=_flags.probability, default=0.05, help="significance level for the verdict (default 0.05)")
+    p.add_argument("--seed", type=_flags.uint64, default=0, help="bootstrap seed (default 0: reproducible output)")
     p.set_defaults(func=run)
 
 
@@ -70,6 +72,11 @@ def run(args: Namespace) -> int:
     if higher is None:
         higher = True
     samples = [_core.read_samples(p) for p in paths]
+    for p, x in zip(paths, samples):
+        if len(x) == 0:  # an empty file is missing data, not a run with no results
+            from ..errors import InsufficientDataError
+
+            raise InsufficientDataError(f"{p}: no samples (an empty file, or only comments)", str(p))
     names = [p.stem for p in paths]
     width = builtins_max(len(n) for n in names)
     mean_name = "hmean" if higher else "amean"
