@@ -125,10 +125,18 @@ fn perl_seconds(field: &str, elapsed: bool) -> f64 {
     h * 60.0 * 60.0 + m * 60.0 + s
 }
 
-/// 2024/2025's `parse_time_all` over `<prefix><A>-<I><suffix>`: factors from
-/// `<prefix>*-1<suffix>` in numeric order; per factor its files in glob order, every line
-/// holding `elapsed` split on single whitespace into user, system, elapsed.
-pub fn perl_time(dir: &LogDir<'_>, prefix: &str, suffix: &str, out: &mut Samples) -> Result<()> {
+/// 2024/2025's `parse_time_all` (`user`) or `parse_time_syst_elsp` over
+/// `<prefix><A>-<I><suffix>`: factors from `<prefix>*-1<suffix>` in numeric order; per factor
+/// its files in glob order, every line holding `elapsed` split on single whitespace into
+/// user, system, elapsed; `ratio_elsp`: the `elsp-<A>` are the ratio operations.
+pub fn perl_time(
+    dir: &LogDir<'_>,
+    prefix: &str,
+    suffix: &str,
+    user: bool,
+    ratio_elsp: bool,
+    out: &mut Samples,
+) -> Result<()> {
     let names = dir.list()?;
     let first = format!("-1{suffix}");
     let mut factors: Vec<String> =
@@ -143,13 +151,15 @@ pub fn perl_time(dir: &LogDir<'_>, prefix: &str, suffix: &str, out: &mut Samples
             for line in log.lines().filter(|l| l.contains("elapsed")) {
                 let f: Vec<&str> = line.split(|c: char| c.is_ascii_whitespace()).collect();
                 let field = |i: usize| f.get(i).copied().unwrap_or_default();
-                out.add(&format!("user-{a}"), perl_seconds(field(0), false));
+                if user {
+                    out.add(&format!("user-{a}"), perl_seconds(field(0), false));
+                }
                 out.add(&format!("syst-{a}"), perl_seconds(field(1), false));
                 out.add(&format!("elsp-{a}"), perl_seconds(field(2), true));
             }
         }
     }
-    for a in &factors {
+    for a in factors.iter().filter(|_| ratio_elsp) {
         let op = format!("elsp-{a}");
         if !out.ratio_operations().is_some_and(|r| r.contains(&op)) {
             out.push_ratio_op(&op);

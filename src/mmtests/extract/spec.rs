@@ -19,14 +19,19 @@ pub enum Layout {
     /// rows `User`/`System`/`Elapsed`-`<A>` (no `-<A>` when A is `_`), sorted
     /// `sort -k1,1 -k2,2n -k4,4n`.
     ShellpackTime,
-    /// MMTests 2024/2025's `Extract.pm::parse_time_all` over `<prefix><A>-<I><suffix>`
-    /// files (GNU time's stderr): operations `user-<A>`, `syst-<A>`, `elsp-<A>`, factors in
-    /// numeric order, each factor's files in glob order; `elsp-<A>` are the ratio operations.
+    /// MMTests 2024/2025's `Extract.pm::parse_time_all` / `parse_time_syst_elsp` over
+    /// `<prefix><A>-<I><suffix>` files (GNU time's output): operations `user-<A>` (all
+    /// only), `syst-<A>`, `elsp-<A>`, factors in numeric order, each factor's files in glob
+    /// order.
     PerlTime {
         /// File name prefix before the factor, e.g. `kernbench-`.
         prefix: &'static str,
         /// File name suffix after the iteration, e.g. `.time`.
         suffix: &'static str,
+        /// Whether `user-<A>` is read (`parse_time_all`) or not (`parse_time_syst_elsp`).
+        user: bool,
+        /// Whether the `elsp-<A>` are the ratio operations (`_RatioOperations`).
+        ratio_elsp: bool,
     },
 }
 
@@ -80,7 +85,7 @@ pub static SPECS: &[FamilySpec] = &[
             head_time(2),
             Variant {
                 eras: LEGACY,
-                layout: Layout::PerlTime { prefix: "kernbench-", suffix: ".time" },
+                layout: Layout::PerlTime { prefix: "kernbench-", suffix: ".time", user: true, ratio_elsp: true },
                 preferred: Preferred::Lower,
                 kind: SummaryKind::Multiops,
                 precision: 2,
@@ -90,7 +95,20 @@ pub static SPECS: &[FamilySpec] = &[
     FamilySpec { family: "gitsource", prefix_names: false, variants: &[head_time(2)] },
     FamilySpec { family: "gitcheckout", prefix_names: false, variants: &[head_time(2)] },
     FamilySpec { family: "poundsyscall", prefix_names: false, variants: &[head_time(2)] },
-    FamilySpec { family: "usemem", prefix_names: false, variants: &[head_time(2)] },
+    FamilySpec {
+        family: "usemem",
+        prefix_names: false,
+        variants: &[
+            head_time(2),
+            Variant {
+                eras: LEGACY,
+                layout: Layout::PerlTime { prefix: "usemem-", suffix: "", user: false, ratio_elsp: false },
+                preferred: Preferred::Lower,
+                kind: SummaryKind::Multiops,
+                precision: 2,
+            },
+        ],
+    },
     FamilySpec { family: "autonumabench", prefix_names: false, variants: &[head_time(2)] },
     FamilySpec { family: "nas", prefix_names: true, variants: &[head_time(2)] },
     FamilySpec { family: "trunc", prefix_names: false, variants: &[head_time(4)] },
@@ -131,7 +149,9 @@ impl Extractor for FamilySpec {
         let Some(v) = self.variant(ctx.era) else { return Ok(()) };
         match v.layout {
             Layout::ShellpackTime => gnu_time::shellpack_time(ctx, dir, out),
-            Layout::PerlTime { prefix, suffix } => gnu_time::perl_time(dir, prefix, suffix, out),
+            Layout::PerlTime { prefix, suffix, user, ratio_elsp } => {
+                gnu_time::perl_time(dir, prefix, suffix, user, ratio_elsp, out)
+            }
         }
     }
 }

@@ -5,7 +5,7 @@
                              (head: `$TIME_CMD -o $LOGDIR_RESULTS/time-<A>-<I> cmd`, GNU time's
                              default format only) and ROOT/legacy/<name>/iter-0/kernbench/logs/
                              kernbench-<J>-<I>.time (2024/2025: make's stderr and time's output
-                             appended with 2>>)
+                             appended with 2>>) and .../usemem/logs/usemem-<T>-<I> (`$TIME_CMD -o`)
 
 A per family (from each <family>-bench): kernbench/poundsyscall/usemem thread counts, gitsource
 and gitcheckout `_`, autonumabench $TESTTYPE names, nas `<job>.<class>`, trunc fault/trunc.
@@ -67,6 +67,13 @@ def main():
             for i in range(1, ITERS + 1):
                 noise = "make[1]: warning: jobserver unavailable: using -j1.\n" if i == 3 else ""
                 write(f"{d}/kernbench-{j}-{i}.time", noise + gnu_time(240.0 / int(j) * k * random.uniform(0.97, 1.03)))
+    random.seed(20261202)
+    for idx, name in enumerate(NAMES):
+        k = 1.0 + 0.05 * idx
+        d = f"{root}/legacy/{name}/iter-0/usemem/logs"
+        for t in ["1", "4", "16"]:
+            for i in range(1, ITERS + 1):
+                write(f"{d}/usemem-{t}-{i}", gnu_time((1.2 + int(t) * 0.05) * k * random.uniform(0.97, 1.03)))
     print("generated under", root)
 
 

@@ -15,4 +15,4 @@ run() { # era tree bench
 	done
 }
 for b in $(ls "$OUT/head/6.8-vanilla/iter-0"); do run head head $b; done
-for e in 2024 2025; do run $e legacy kernbench; done
+for e in 2024 2025; do run $e legacy kernbench; run $e legacy usemem; done
