@@ -22,17 +22,7 @@ from __future__ import annotations
 
 import sys
 
-_ERRORS = (
-    "SchedlabError",
-    "ParseError",
-    "InsufficientDataError",
-    "DomainError",
-    "ReadError",
-    "WriteError",
-    "FileNotFoundError",
-    "MissingDependencyError",
-)
-"""The classes of :mod:`schedlab.errors`, loaded on first use too: a command that succeeds never needs them."""
+from .errors import __all__ as _ERRORS  # the exception classes, named once in schedlab.errors
 
 _SUBMODULES = ("stats", "table", "lkp", "mmtests", "idle", "report", "examples", "pelt", "cli", "batch", "distributed")
 
