@@ -10,9 +10,12 @@ fn data() -> PathBuf {
 }
 
 /// Lines the golden README lists as not reproducible: E0's `Comparing ...`
-/// debug lines and the random SubAmean/SubAmeanCI rows.
+/// debug lines and the random SubAmean/SubAmeanCI rows (`SubmeanCI` in 2024).
 fn keep(line: &str) -> bool {
-    !(line.starts_with("Comparing (") || line.starts_with("SubAmean ") || line.starts_with("SubAmeanCI "))
+    !(line.starts_with("Comparing (")
+        || line.starts_with("SubAmean ")
+        || line.starts_with("SubAmeanCI ")
+        || line.starts_with("SubmeanCI "))
 }
 
 /// Ratio tables whose every number is a ratio of SubAmean (random upstream).
@@ -28,6 +31,37 @@ struct Case {
     era: Era,
     ratio: bool,
     sub: String,
+}
+
+/// The goldens `<set>/out/<compat>-<benchmark>[--print-ratio].oracle` of the trees
+/// `<set>/<layout(era, benchmark)>`, all with the run names `names`.
+fn set_cases(d: &Path, set: &str, names: &[String], layout: fn(Era, &str) -> &'static str) -> Vec<Case> {
+    let mut files: Vec<_> = std::fs::read_dir(d.join(set).join("out"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|f| {
+            let stem = f.strip_suffix(".oracle").unwrap();
+            let (compat, rest) = stem.split_once('-').unwrap();
+            let (bench, ratio) = match rest.strip_suffix("--print-ratio") {
+                Some(b) => (b, true),
+                None => (rest, false),
+            };
+            let era = Era::parse(compat).unwrap();
+            Case {
+                file: format!("{set}/out/{f}"),
+                dir: d.join(set).join(layout(era, bench)),
+                benchmark: bench.into(),
+                names: names.to_vec(),
+                era,
+                ratio,
+                sub: String::new(),
+            }
+        })
+        .collect()
 }
 
 fn cases() -> Vec<Case> {
@@ -66,32 +100,14 @@ fn cases() -> Vec<Case> {
     // 21 kernels: every run gets its own cell format (Compare.pm since 2019)
     let wide: Vec<String> =
         std::fs::read_to_string(d.join("wide/names")).unwrap().trim().split(',').map(String::from).collect();
-    let mut files: Vec<_> =
-        std::fs::read_dir(d.join("wide/out")).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
-    files.sort();
-    for f in files {
-        let stem = f.strip_suffix(".oracle").unwrap();
-        let (compat, rest) = stem.split_once('-').unwrap();
-        let (bench, ratio) = match rest.strip_suffix("--print-ratio") {
-            Some(b) => (b, true),
-            None => (rest, false),
-        };
-        let era = Era::parse(compat).unwrap();
-        let layout = match era {
-            Era::Head => "head",
-            Era::E2024 if bench.ends_with("bench4") => "2024",
-            _ => "legacy",
-        };
-        out.push(Case {
-            file: format!("wide/out/{f}"),
-            dir: d.join("wide").join(layout),
-            benchmark: bench.into(),
-            names: wide.clone(),
-            era,
-            ratio,
-            sub: String::new(),
-        });
-    }
+    out.extend(set_cases(&d, "wide", &wide, |era, bench| match era {
+        Era::Head => "head",
+        Era::E2024 if bench.ends_with("bench4") => "2024",
+        _ => "legacy",
+    }));
+    // the declarative GNU-time families
+    let two = vec!["6.8-vanilla".to_string(), "6.9-patched".to_string()];
+    out.extend(set_cases(&d, "time", &two, |era, _| if era == Era::Head { "head" } else { "legacy" }));
     let listing = std::fs::read_to_string(d.join("fuzz/cases")).unwrap();
     for line in listing.lines() {
         let parts: Vec<&str> = line.split_whitespace().collect();

@@ -7,10 +7,12 @@
 //! values and keeps operations in the order MMTests registers them.
 
 pub mod dbench;
+pub mod gnu_time;
 pub mod hackbench;
 pub mod netperf;
 pub mod schbench;
 pub mod sockperf;
+pub mod spec;
 
 use super::era::{Era, Preferred};
 use super::logfile::LogDir;
@@ -59,17 +61,21 @@ pub trait Extractor: Sync {
     fn extract_dir(&self, ctx: &Ctx, dir: &LogDir<'_>, out: &mut Samples) -> Result<()>;
 }
 
-/// Every extractor, tried in order.
+/// Every hand-written extractor, tried in order (then the declarative [`spec::SPECS`]).
 pub static EXTRACTORS: &[&dyn Extractor] =
     &[&sockperf::Sockperf, &netperf::Netperf, &dbench::Dbench, &hackbench::Hackbench, &schbench::Schbench];
 
 /// The extractor for `benchmark` in `era`, if any.
 pub fn find(era: Era, benchmark: &str) -> Option<&'static dyn Extractor> {
-    EXTRACTORS.iter().copied().find(|e| e.handles(era, benchmark))
+    EXTRACTORS
+        .iter()
+        .copied()
+        .find(|e| e.handles(era, benchmark))
+        .or_else(|| spec::SPECS.iter().find(|s| s.handles(era, benchmark)).map(|s| s as &dyn Extractor))
 }
 
 /// Every benchmark some era's extractor reads, family by family (sockperf, netperf,
-/// tbench/dbench, hackbench, schbench).
+/// tbench/dbench, hackbench, schbench, then the declarative families of [`spec::SPECS`]).
 pub const BENCHMARKS: &[&str] = &[
     "sockperf-udp-throughput",
     "sockperf-tcp-throughput",
@@ -92,6 +98,14 @@ pub const BENCHMARKS: &[&str] = &[
     "hackbench-thread-pipes",
     "hackbench-thread-sockets",
     "schbench",
+    "kernbench",
+    "gitsource",
+    "gitcheckout",
+    "poundsyscall",
+    "usemem",
+    "autonumabench",
+    "nas",
+    "trunc",
 ];
 
 /// Benchmarks known in an era (for messages).
