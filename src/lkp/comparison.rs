@@ -10,7 +10,7 @@ use super::num::Num;
 use super::render_text::render;
 use crate::error::{Error, Result};
 use crate::stats::{mann_whitney_u, welch_ttest, MwuMethod};
-use crate::table::{decide, Cell, ChangeKind, Comparison, Direction, Row, Verdict, VerdictRule};
+use crate::table::{self, decide, evidence, Cell, ChangeKind, Comparison, Direction, Row, Verdict, VerdictRule};
 
 /// The test behind the verdicts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -35,6 +35,13 @@ impl Test {
         match self {
             Test::Welch => "welch",
             Test::MannWhitney => "mwu",
+        }
+    }
+    /// The same test as the verdict rule names it.
+    fn verdict_test(self) -> table::Test {
+        match self {
+            Test::Welch => table::Test::Welch,
+            Test::MannWhitney => table::Test::MannWhitney,
         }
     }
 }
@@ -94,8 +101,8 @@ fn row_to_table(r: &StatRow, test: Test, rule: &VerdictRule) -> Row {
             c.test = Some(test.name().to_string());
             c.p = p_value(test, &base_samples, &samples);
             let improvement = change.unwrap_or(f64::NAN) * sign;
-            let (nb, nn) = (base_samples.len() as u64, samples.len() as u64);
-            c.verdict = Some(decide(improvement, c.p, nb, nn, dir != Direction::Unknown, rule));
+            let e = evidence(&base_samples, &samples, test.verdict_test(), rule);
+            c.verdict = Some(decide(improvement, c.p, &e, dir != Direction::Unknown, rule));
         }
         cells.push(c);
     }
@@ -121,7 +128,7 @@ pub fn to_comparison(res: &CompareResult, test: Test, alpha: f64) -> Comparison 
         .map(|(_, v)| v.clone())
         .unwrap_or_default();
     let mut c = Comparison::new("lkp", benchmark, res.commits.clone());
-    let rule = VerdictRule { alpha, min_change: 0.0, min_samples: 2 };
+    let rule = VerdictRule { alpha, ..VerdictRule::default() };
     let (fail, perf): (Vec<&StatRow>, Vec<&StatRow>) = res.rows.iter().partition(|r| r.failure);
     c.rows = fail.into_iter().chain(perf).map(|r| row_to_table(r, test, &rule)).collect();
     c.meta.insert("axes".into(), serde_json::to_string(&res.axes).unwrap_or_default());

@@ -18,11 +18,16 @@ fn options(
     jobs: Option<usize>,
     keep_going: bool,
     progress: bool,
+    margin: Option<f64>,
+    power: Option<f64>,
 ) -> crate::Result<Options> {
+    let d = Options::default();
     let o = Options {
         baseline,
         test: Test::parse(test)?,
         alpha,
+        margin: margin.unwrap_or(d.margin),
+        power: power.unwrap_or(d.power),
         min_change,
         fail_on: FailOn::parse(fail_on)?,
         jobs,
@@ -36,7 +41,7 @@ fn options(
 
 /// Scan every input and reduce: the result JSON.
 #[pyfunction]
-#[pyo3(signature = (paths, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None, keep_going=false, progress=false))]
+#[pyo3(signature = (paths, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None, keep_going=false, progress=false, margin=None, power=None))]
 #[allow(clippy::too_many_arguments)]
 fn batch_run(
     py: Python<'_>,
@@ -49,9 +54,11 @@ fn batch_run(
     jobs: Option<usize>,
     keep_going: bool,
     progress: bool,
+    margin: Option<f64>,
+    power: Option<f64>,
 ) -> PyResult<String> {
     run(py, || {
-        let o = options(baseline, test, alpha, min_change, fail_on, jobs, keep_going, progress)?;
+        let o = options(baseline, test, alpha, min_change, fail_on, jobs, keep_going, progress, margin, power)?;
         batch::run(&paths, &o)?.to_json()
     })
 }
@@ -65,7 +72,7 @@ fn batch_scan(py: Python<'_>, path: PathBuf, threads: Option<usize>) -> PyResult
 
 /// Reduce scans given in input order as (input, scan JSON or None, error message or None).
 #[pyfunction]
-#[pyo3(signature = (items, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None))]
+#[pyo3(signature = (items, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None, margin=None, power=None))]
 #[allow(clippy::too_many_arguments)]
 fn batch_reduce(
     py: Python<'_>,
@@ -76,9 +83,11 @@ fn batch_reduce(
     min_change: f64,
     fail_on: &str,
     jobs: Option<usize>,
+    margin: Option<f64>,
+    power: Option<f64>,
 ) -> PyResult<String> {
     run(py, || {
-        let o = options(baseline, test, alpha, min_change, fail_on, jobs, true, false)?;
+        let o = options(baseline, test, alpha, min_change, fail_on, jobs, true, false, margin, power)?;
         let outcomes = items
             .into_iter()
             .map(|(input, scan, error)| match scan {

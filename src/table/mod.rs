@@ -15,4 +15,4 @@ pub mod comparison;
 pub mod verdict;
 
 pub use comparison::{Cell, ChangeKind, Comparison, Direction, Row, SCHEMA_VERSION};
-pub use verdict::{decide, Verdict, VerdictRule};
+pub use verdict::{decide, difference_p, evidence, more_runs, Evidence, Test, Verdict, VerdictRule};
