@@ -21,6 +21,7 @@
 
 pub mod archive;
 pub mod batch;
+pub mod direction;
 pub mod error;
 pub mod idle;
 pub mod lkp;

@@ -58,6 +58,22 @@ def read_samples(path: str | PathLike[str]) -> _F64: ...
 # --- table (src/python/table.rs) --------------------------------------------
 def parse_amd(text: str) -> list[str]: ...
 def render_amd(comparison_json: str, normalise: bool, spread_is_stddev: bool) -> str: ...
+def verdict_defaults() -> tuple[float, float, float]: ...
+def verdict_rule_text(test: str, alpha: float, margin: float, power: float) -> str: ...
+def direction(name: str) -> str: ...
+def assess(
+    base_values: _F64,
+    base_lengths: _U64,
+    new_values: _F64,
+    new_lengths: _U64,
+    directions: list[str],
+    test: str = "welch",
+    alpha: float | None = None,
+    margin: float | None = None,
+    power: float | None = None,
+    min_change: float = 0.0,
+    threads: int | None = None,
+) -> dict[str, object]: ...
 
 # --- lkp (src/python/lkp.rs) -----------------------------------------------
 def lkp_compare_text(paths: list[str], all_keys: bool, more: bool) -> str: ...
@@ -242,6 +258,8 @@ def batch_run(
     jobs: int | None = None,
     keep_going: bool = False,
     progress: bool = False,
+    margin: float | None = None,
+    power: float | None = None,
 ) -> str: ...
 def batch_scan(path: str | PathLike[str], threads: int | None = None) -> str: ...
 def batch_reduce(
@@ -252,5 +270,7 @@ def batch_reduce(
     min_change: float = 0.0,
     fail_on: str = "regression",
     jobs: int | None = None,
+    margin: float | None = None,
+    power: float | None = None,
 ) -> str: ...
 def batch_render(json: str, format: str) -> str: ...

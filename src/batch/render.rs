@@ -5,7 +5,7 @@
 use super::options::FailOn;
 use super::result::{fails, BatchResult, Row};
 use crate::error::{Error, Result};
-use crate::table::Verdict;
+use crate::table::{Test, Verdict, VerdictRule};
 use std::fmt::Write;
 
 /// Escape text for an XML attribute or element.
@@ -231,10 +231,15 @@ fn headline(res: &BatchResult) -> String {
 
 fn settings(res: &BatchResult) -> String {
     let o = &res.options;
+    let rule =
+        VerdictRule { alpha: o.alpha, margin: o.margin, power: o.power, min_change: o.min_change, min_samples: 2 };
+    let test = Test::parse(&o.test).unwrap_or_default();
     format!(
-        "baseline {}, {} test, BH-FDR q < {} across all rows; equivalence: TOST (Welch t) within ±{}%, alpha {}; \
-         runs needed: Welch t power {} at ±{}% (noncentral t); min change {}%, fail on {}",
-        o.baseline, o.test, o.alpha, o.margin, o.alpha, o.power, o.margin, o.min_change, o.fail_on
+        "baseline {}, BH-FDR q across all rows; {}; min change {}%, fail on {}",
+        o.baseline,
+        rule.describe(test),
+        o.min_change,
+        o.fail_on
     )
 }
 
