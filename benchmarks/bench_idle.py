@@ -9,7 +9,7 @@ of --repeat runs, both wall-clock and on-CPU time of the calling thread (the rep
 in it with the GIL released): on a shared machine the on-CPU figure is the per-core rate.
 
 Peer measured in the same run: a straightforward pure-Python implementation of menu
-6.12 and teo 6.12 with the same idle-period model, written below from kernel-sim.md.
+6.12 and teo 6.12 with the same idle-period model, written below from docs/idle-governors.md.
 It runs on the first --peer-periods periods (it is slow), its choices are checked
 against schedlab's on those periods, and its rate is compared with schedlab's.
 Target: >= 10 M decisions/s per core for menu and teo.
@@ -37,7 +37,6 @@ import time
 
 import numpy as np
 import pandas as pd
-
 from schedlab import _core, idle
 
 TICK_NSEC = 4_000_000  # HZ=250

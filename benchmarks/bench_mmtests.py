@@ -43,7 +43,7 @@ def gen(root: Path, kernels: int, iterations: int, seed: int = 1) -> list[str]:
         f = 1.0 + 0.01 * ki
         for it in range(iterations):
             base = root / name / f"iter-{it}"
-            def logs(b: str) -> Path:
+            def logs(b: str, base: Path = base) -> Path:
                 d = base / b / "logs"
                 d.mkdir(parents=True, exist_ok=True)
                 return d

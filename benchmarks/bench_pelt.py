@@ -73,9 +73,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-
 from schedlab import pelt
-
 from timing import best_of
 
 T0 = pelt.DEFAULT_START_NS

@@ -20,14 +20,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import time
 from collections import defaultdict
 
 import numpy as np
 import scipy.stats as ss
-
 from schedlab import stats
-
 from timing import best_of
 
 
@@ -65,7 +62,7 @@ def run_scipy(pairs):
         groups[(len(a), len(b))].append(i)
     welch_p = np.empty(len(pairs))
     mwu_p = np.empty(len(pairs))
-    for (n1, n2), idx in groups.items():
+    for idx in groups.values():
         a = np.stack([pairs[i][0] for i in idx])
         b = np.stack([pairs[i][1] for i in idx])
         _summary_2d(a)

@@ -4,7 +4,8 @@ puts this directory on ``sys.path``)."""
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 
 def best_of(repeat: int, fn: Callable[..., Any], *args: Any) -> tuple[float, Any]:

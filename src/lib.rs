@@ -10,12 +10,14 @@
 //!   (the single-CPU trace driver, ftrace task traces).
 //! - [`idle`]: cpuidle governor simulation (menu and teo of 4.18–6.12 replayed
 //!   bit-exactly over idle traces; state tables, ftrace import, synthetic patterns).
+//! - [`jiffies`]: the HZ-derived time constants (`TICK_NSEC`), defined once.
 //! - [`parallel`]: the fork-safe, size-bounded rayon pool every batch runs in.
 //! - [`table`]: the one `Comparison` data model every table format renders and parses.
 //! - [`archive`]: directories and tar/tar.gz/tar.xz/zip archives as one bounded, read-only tree.
 //! - [`lkp`]: lkp-tests (0-day robot) results: result roots, raw-output parsers,
 //!   the `lkp ncompare` table byte for byte, directions and verdicts, report parsing, plots.
 //! - [`mmtests`]: MMTests log extraction and compare-mmtests.pl's tables, per MMTests era.
+//! - [`tool_text`]: a comparison printed, or parsed back, in its own tool's text layout.
 //! - [`batch`]: CI batch mode: archives in, BH-controlled verdicts and exit codes out.
 //! - [`error`]: the one error type every fallible function returns.
 
@@ -24,6 +26,7 @@ pub mod batch;
 pub mod direction;
 pub mod error;
 pub mod idle;
+pub mod jiffies;
 pub mod lkp;
 pub mod mmtests;
 pub mod order;
@@ -31,6 +34,7 @@ pub mod parallel;
 pub mod pelt;
 pub mod stats;
 pub mod table;
+pub mod tool_text;
 
 #[cfg(feature = "python")]
 pub mod python;

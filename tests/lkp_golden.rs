@@ -89,3 +89,19 @@ fn random_300_pairs() {
     }
     assert!(bad.is_empty(), "{} of 300 random pairs differ: {:?}", bad.len(), bad);
 }
+
+#[test]
+fn issue18_perf_metric_patterns_and_job_axes() {
+    // lkp's perf-metric patterns take '.' as any character (lock_stat keys with '&'/'->',
+    // an interrupts key ending in "timer"); a job with `suite` and lkp's rootfs/compiler
+    // defaults (tools/oracles/lkp/gen_issue18.py)
+    let (a, b) = ("a".repeat(40), "b".repeat(40));
+    for (scenario, opts) in [("patterns", vec!["-m"]), ("axes", vec![])] {
+        let base = format!("issue18/{scenario}/{a}");
+        let head = format!("issue18/{scenario}/{b}");
+        let mut args = opts.clone();
+        args.extend([base.as_str(), head.as_str()]);
+        let want = std::fs::read_to_string(data().join(format!("issue18/out_{scenario}.txt"))).unwrap();
+        assert_eq!(run(&args), want, "{scenario}");
+    }
+}

@@ -1,5 +1,5 @@
 //! Every compare-mmtests.pl golden under tests/data/mmtests reproduced byte for
-//! byte (copied from shared/golden/mmtests; see its README for the lines that are
+//! byte (printed by MMTests' own compare-mmtests.pl of each era; tests/data/mmtests/README.md lists the lines that are
 //! not reproducible and are dropped on both sides).
 
 use schedlab::mmtests::{compare, CompareOptions, Era};
@@ -94,7 +94,7 @@ fn cases() -> Vec<Case> {
 }
 
 /// Two lines that differ only in numbers of magnitude ≥ 1e15 agreeing to 1e-13
-/// (mmtests.md §5.1: their last digits depend on Perl's IV/NV caching).
+/// (docs/mmtests.md §5.1: their last digits depend on Perl's IV/NV caching).
 fn huge_cells_agree(a: &str, b: &str) -> bool {
     let ta: Vec<&str> = a.split(|c: char| c.is_whitespace() || "()*%s".contains(c)).filter(|t| !t.is_empty()).collect();
     let tb: Vec<&str> = b.split(|c: char| c.is_whitespace() || "()*%s".contains(c)).filter(|t| !t.is_empty()).collect();
@@ -159,7 +159,7 @@ fn goldens_reproduced_byte_for_byte() {
             }
         }
     }
-    // spec §5.1: percentages of 10^15 or more keep Perl IV/NV caching digits
+    // docs/mmtests.md §5.1: percentages of 10^15 or more keep Perl IV/NV caching digits
     assert!(tolerated.len() <= 1, "more cells than expected needed the 1e15 tolerance: {tolerated:?}");
     let shown: Vec<&String> = failures.iter().take(40).collect();
     assert!(

@@ -1,5 +1,6 @@
-//! The PELT/util_est golden files of the kernel oracle (tests/data/pelt, copied from
-//! the reference golden/kernel): every value must be reproduced exactly.
+//! The PELT/util_est golden files of the kernel oracle (tests/data/pelt: the kernel's own
+//! pelt.c/fair.c compiled unmodified in userspace; MANIFEST.txt names the sources): every
+//! value must be reproduced exactly.
 
 use schedlab::pelt::driver::{simulate, Config, Init};
 use schedlab::pelt::row::CsvWriter;

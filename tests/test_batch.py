@@ -16,7 +16,6 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-
 import schedlab
 from schedlab import batch, cli
 

@@ -22,7 +22,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from schedlab import batch, idle, lkp, mmtests, stats
 
 DATA = Path(__file__).parent / "data"

@@ -12,12 +12,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import schedlab
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-import schedlab
-from schedlab import batch, idle, lkp, mmtests, pelt, table
-from schedlab import _core
+from schedlab import _core, batch, idle, lkp, mmtests, pelt, table
 
 from .hostile import honest
 
@@ -165,7 +163,7 @@ def test_read_functions_on_files(tmp_path, reader, seed):
     for i, data in enumerate(cases):
         p = tmp_path / f"{i}.txt"
         p.write_bytes(data)
-        honest(lambda: reader(p))
+        honest(lambda p=p: reader(p))
 
 
 def test_lone_surrogates_are_parse_errors():

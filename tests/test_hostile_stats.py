@@ -12,11 +12,10 @@ import math
 
 import numpy as np
 import pytest
+import schedlab
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-
-import schedlab
 from schedlab import stats
 
 from .hostile import honest
@@ -83,7 +82,7 @@ FAST = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_
 @given(inputs)
 def test_one_sample_statistics(x):
     for name in ("amean", "hmean", "gmean", "median", "min", "max", "stddev", "coeff_var", "fdr_bh"):
-        honest(lambda: getattr(stats, name)(x))
+        honest(lambda name=name: getattr(stats, name)(x))
     honest(lambda: stats.stddev(x, ddof=0))
     honest(lambda: stats.percentile(x, 50))
     honest(lambda: stats.percentile(x, [0, 10, 90, 100]))
@@ -105,7 +104,7 @@ def test_values_agree_with_numpy(x):
     exact rational arithmetic for the standard deviation."""
     a = as_f64(x)
     for name, ref in (("amean", np.mean), ("median", np.median), ("min", np.min), ("max", np.max)):
-        v = honest(lambda: getattr(stats, name)(x))
+        v = honest(lambda name=name: getattr(stats, name)(x))
         if v is not None:
             with np.errstate(all="ignore"):
                 r = float(ref(a))
@@ -127,9 +126,9 @@ def test_two_sample_tests(a, b):
     honest(lambda: stats.gmean_ratio(a, b, True))
     honest(lambda: stats.welch_ttest(a, b))
     for m in ("auto", "exact", "asymptotic"):
-        honest(lambda: stats.mann_whitney_u(a, b, method=m))
+        honest(lambda m=m: stats.mann_whitney_u(a, b, method=m))
     for s in ("amean", "hmean", "median"):
-        honest(lambda: stats.bootstrap_ci(a, b, statistic=s, n_resamples=50, seed=1))
+        honest(lambda s=s: stats.bootstrap_ci(a, b, statistic=s, n_resamples=50, seed=1))
     honest(lambda: stats.compare_many([(a, b), (b, a)]))
 
 

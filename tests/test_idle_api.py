@@ -9,7 +9,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-
 from schedlab import cli, idle
 
 DATA = Path(__file__).parent / "data" / "idle"

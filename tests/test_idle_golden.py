@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-
 from schedlab import cli, idle
 
 DATA = Path(__file__).parent / "data" / "idle"

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 import schedlab
 from schedlab import cli, idle
 

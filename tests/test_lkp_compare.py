@@ -9,7 +9,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from schedlab import _core, cli, lkp
 
 GOLDEN = Path(__file__).parent / "data" / "lkp" / "golden"

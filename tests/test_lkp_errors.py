@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 import schedlab
 from schedlab import lkp
 

@@ -1,5 +1,5 @@
 """schedlab.mmtests.compare(...).to_text() and `schedlab mmtests compare` reproduce
-compare-mmtests.pl's goldens (tests/data/mmtests, copied from shared/golden/mmtests)."""
+compare-mmtests.pl's goldens (tests/data/mmtests: MMTests' own Perl output, see its README.md)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 import schedlab
 from schedlab import mmtests
 
@@ -70,7 +69,7 @@ def test_fuzz_corpus(case: str, bench: str, names: list[str], compat: str, ratio
         return
     text = mmtests.compare(root, bench, names, compat, print_ratio=ratio).to_text()
     if path.name == "case3-2024.oracle":
-        # one percentage of 5e16: its last digits come from Perl's IV/NV caching (mmtests.md §5.1)
+        # one percentage of 5e16: its last digits come from Perl's IV/NV caching (docs/mmtests.md §5.1)
         expected = expected.replace("-54361025889290032.00%", "-54361025889290000.00%")
     assert text == expected
 

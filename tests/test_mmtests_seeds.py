@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from schedlab import mmtests
 
 SEEDS = Path(__file__).parent / "data" / "mmtests" / "seeds"

@@ -8,7 +8,6 @@ import doctest
 import numpy as np
 import pandas as pd
 import pytest
-
 from schedlab import pelt
 from schedlab.cli import main
 

@@ -1,5 +1,6 @@
-"""Every PELT/util_est golden of the kernel oracle (tests/data/pelt, copied from
-the reference golden/kernel) reproduced exactly through the Python API and the CLI."""
+"""Every PELT/util_est golden of the kernel oracle (tests/data/pelt: the kernel's own
+pelt.c/fair.c compiled unmodified in userspace; MANIFEST.txt names the sources) reproduced
+exactly through the Python API and the CLI."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
-
 from schedlab import pelt
 from schedlab.cli import main
 

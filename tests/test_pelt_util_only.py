@@ -8,7 +8,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-
 from schedlab import ParseError, SchedlabError, pelt
 
 from .test_pelt_golden import IDS, SCENARIOS
@@ -102,7 +101,8 @@ def test_bad_traces_are_refused_the_same_way():
                       columns=["p_util_avg"])
 
 
-from hypothesis import given, settings, strategies as st  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 
 # (durations long enough to hold billions of ticks are left out: both paths step
 # through every tick, wanted or not)

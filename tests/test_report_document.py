@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from schedlab.report import Report
 from schedlab.table import Cell, Comparison, Row
 

@@ -7,7 +7,6 @@ import pickle
 
 import numpy as np
 import pytest
-
 import schedlab
 from schedlab import stats
 from schedlab.errors import DomainError, InsufficientDataError, ParseError, SchedlabError

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
 import scipy.stats as ss
-
 from schedlab import stats
 
 REL = 1e-12
@@ -75,7 +74,7 @@ def test_mann_whitney_auto_and_asymptotic_match_scipy(i, a, b):
         assert rel_close(r.p, float(ref.pvalue), tol), (method, r.p, ref.pvalue)
 
 
-@lru_cache(maxsize=None)
+@cache
 def exact_counts(m: int, n: int) -> tuple[int, ...]:
     """Number of orderings with U = u for sizes (m, n), by Python integer recurrence
     f(m, n, u) = f(m-1, n, u-n) + f(m, n-1, u)."""

@@ -7,7 +7,6 @@ import math
 import numpy as np
 from hypothesis import assume, given
 from hypothesis import strategies as st
-
 from schedlab import stats
 
 positive = st.floats(min_value=1e-6, max_value=1e6, allow_nan=False, allow_infinity=False)

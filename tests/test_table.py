@@ -6,7 +6,6 @@ import json
 import math
 
 import pytest
-
 from schedlab.errors import ParseError
 from schedlab.table import Cell, Comparison, Row, parse_amd
 
@@ -143,3 +142,33 @@ def test_every_posted_table_parses_renders_and_parses_back(data_dir, seed, tool)
     for t in tables:
         _validate(t)
         assert Comparison.from_json(t.to_json()).to_text() == t.to_text()
+
+
+POSTED = """\
+                              4.18.0                 4.18.0
+                             vanilla                    teo
+Hmean     14        70.34 (   0.00%)       69.80 *  -0.76%*
+Hmean     100      499.24 (   0.00%)      494.26 *  -1.00%*
+"""
+
+
+def test_to_text_does_not_depend_on_which_modules_are_imported(tmp_path) -> None:
+    """A table loaded with only schedlab.table imported prints its tool's layout (it
+    printed markdown until schedlab.mmtests had been imported): the posted table back."""
+    import json
+    import subprocess
+    import sys
+
+    (tmp_path / "posted.txt").write_text(POSTED)
+    script = (
+        "import sys, json\n"
+        "from schedlab import table\n"
+        "c, = table.parse(open(sys.argv[1]).read())\n"
+        "again = table.Comparison.from_json(c.to_json())\n"
+        "print(json.dumps([c.to_text(), again.to_text(), 'schedlab.mmtests' in sys.modules]))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script, str(tmp_path / "posted.txt")],
+                         capture_output=True, text=True, check=True).stdout
+    text, again, mmtests_loaded = json.loads(out)
+    assert not mmtests_loaded
+    assert text == POSTED and again == POSTED

@@ -28,7 +28,6 @@ network or lab machines. Rerun this script to reproduce the files byte for byte
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 

@@ -24,7 +24,15 @@ from __future__ import annotations
 
 import sys
 
-_ERRORS = ("SchedlabError", "ParseError", "InsufficientDataError", "DomainError", "ReadError", "FileNotFoundError")
+_ERRORS = (
+    "SchedlabError",
+    "ParseError",
+    "InsufficientDataError",
+    "DomainError",
+    "ReadError",
+    "FileNotFoundError",
+    "MissingDependencyError",
+)
 """The classes of :mod:`schedlab.errors`, loaded on first use too: a command that succeeds never needs them."""
 
 _SUBMODULES = ("stats", "table", "lkp", "mmtests", "idle", "report", "examples", "pelt", "cli", "batch", "distributed",
@@ -40,26 +48,26 @@ __all__ = [
     *(m for m in _SUBMODULES if m != "cli"),
 ]
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (fast CLI start)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:  # pragma: no cover
-    from .errors import (
-        DomainError,
-        FileNotFoundError,
-        InsufficientDataError,
-        ParseError,
-        ReadError,
-        SchedlabError,
-    )
-    from . import stats as stats
-    from . import table as table
+    from . import batch as batch
+    from . import distributed as distributed
+    from . import idle as idle
     from . import lkp as lkp
     from . import mmtests as mmtests
     from . import pelt as pelt
-    from . import idle as idle
-    from . import batch as batch
-    from . import distributed as distributed
+    from . import stats as stats
+    from . import table as table
     from . import verdicts as verdicts
-    from .verdicts import compare, direction
+    from .errors import DomainError as DomainError
+    from .errors import FileNotFoundError as FileNotFoundError
+    from .errors import InsufficientDataError as InsufficientDataError
+    from .errors import MissingDependencyError as MissingDependencyError
+    from .errors import ParseError as ParseError
+    from .errors import ReadError as ReadError
+    from .errors import SchedlabError as SchedlabError
+    from .verdicts import compare as compare
+    from .verdicts import direction as direction
 
 
 def __getattr__(name: str) -> object:

@@ -34,8 +34,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Iterable, Union
+from typing import TYPE_CHECKING, Any, Union
 
 from . import _core
 
@@ -66,8 +67,8 @@ SCHEMA_PATH = str(resources.files("schedlab") / "schemas" / "batch-result.schema
 FORMATS = ("json", "junit", "markdown", "text")
 #: Values of ``fail_on``.
 FAIL_ON = ("regression", "any-change", "inconclusive", "never")
-#: Values of ``test``.
-TESTS = ("welch", "mann-whitney")
+#: Values of ``test`` (from the core).
+TESTS = tuple(_core.TEST_NAMES)
 
 
 def schema() -> dict[str, Any]:
@@ -126,7 +127,7 @@ class BatchResult:
                 f"better={s['better']}, exit_code={self.exit_code})")
 
     @classmethod
-    def from_json(cls, text: str) -> "BatchResult":
+    def from_json(cls, text: str) -> BatchResult:
         """Read a result document (as :meth:`to_json` or ``schedlab batch --format json`` writes it)."""
         from .errors import ParseError
 
@@ -201,7 +202,7 @@ class BatchResult:
         """Plain text for a terminal."""
         return self.render("text")
 
-    def to_pandas(self) -> "pd.DataFrame":
+    def to_pandas(self) -> pd.DataFrame:
         """One row per compared metric, the columns of the schema's ``rows`` items."""
         import pandas as pd
 
@@ -217,7 +218,7 @@ class BatchResult:
 def _check(test: str, fail_on: str) -> None:
     from .errors import DomainError
 
-    if test not in TESTS and test != "mwu":
+    if test not in TESTS:
         raise DomainError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
     if fail_on not in FAIL_ON:
         raise DomainError(f"fail_on must be one of {', '.join(FAIL_ON)}, got {fail_on!r}")

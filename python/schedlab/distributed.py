@@ -31,7 +31,8 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Iterable, Union
+from collections.abc import Iterable
+from typing import Any, Union
 
 from . import _core
 from .batch import BatchResult, _check

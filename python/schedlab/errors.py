@@ -21,6 +21,7 @@ __all__ = [
     "DomainError",
     "ReadError",
     "FileNotFoundError",
+    "MissingDependencyError",
 ]
 
 _builtin_FileNotFoundError = FileNotFoundError
@@ -45,7 +46,7 @@ class _Located(SchedlabError):
         self.line = line
         self.column = column
 
-    def __reduce__(self):  # keep the fields through pickling (Dask, multiprocessing)
+    def __reduce__(self) -> tuple[type, tuple[str, str | None, int | None, str | None]]:  # keep the fields through pickling (Dask, multiprocessing)
         return (type(self), (self.args[0], self.path, self.line, self.column))
 
 
@@ -67,3 +68,8 @@ class ReadError(_Located, OSError):
 
 class FileNotFoundError(_Located, _builtin_FileNotFoundError):  # noqa: A001 - deliberate
     """A file schedlab was asked to read does not exist; also a builtin FileNotFoundError."""
+
+
+class MissingDependencyError(SchedlabError, ImportError):
+    """An optional package a feature needs is not installed (e.g. matplotlib for plots:
+    ``pip install 'schedlab[plot]'``)."""

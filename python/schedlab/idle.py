@@ -33,15 +33,19 @@ Bad input raises :class:`schedlab.ParseError` naming the file, line and column.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, Union
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _core, _text
 from .errors import DomainError, ParseError
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
+
+    from ._core import _Trace7
 
 __all__ = [
     "GOVERNORS",
@@ -240,7 +244,7 @@ def parse_trace(text: str | bytes, path: str | None = None) -> pd.DataFrame:
     return _trace_frame(_core.idle_parse_trace(data, path))
 
 
-def _column_array(d: Any, name: str, n: int | None) -> np.ndarray:
+def _column_array(d: Any, name: str, n: int | None) -> npt.NDArray[np.int64]:
     a = np.asarray(d[name])
     if a.ndim != 1:
         raise DomainError(f"trace column '{name}' must be 1-D")
@@ -259,7 +263,7 @@ def _column_array(d: Any, name: str, n: int | None) -> np.ndarray:
     return np.ascontiguousarray(a)
 
 
-def _trace_arrays(trace: TraceLike) -> tuple[np.ndarray, ...]:
+def _trace_arrays(trace: TraceLike) -> _Trace7:
     """The seven int64 columns of a trace (empty arrays for absent optional ones)."""
     if isinstance(trace, (str, os.PathLike)):
         trace = _core.idle_read_trace(os.fspath(trace))
@@ -274,7 +278,8 @@ def _trace_arrays(trace: TraceLike) -> tuple[np.ndarray, ...]:
     out = [first] + [_column_array(trace, c, n) for c in _REQUIRED_TRACE[1:]]
     for c in TRACE_COLUMNS[5:]:
         out.append(_column_array(trace, c, n) if c in cols else np.zeros(0, dtype=np.int64))
-    return tuple(out)
+    t0, t1, t2, t3, t4, t5, t6 = out
+    return (t0, t1, t2, t3, t4, t5, t6)
 
 
 def read_ftrace(path: str | os.PathLike[str], hz: int = 250) -> dict[int, pd.DataFrame]:
@@ -384,12 +389,6 @@ def tick_stopped(n: int, mean_sleep_ns: int, *, p_wake: float = 0.3, hz: int = 2
 # --- simulation ---------------------------------------------------------------------
 
 
-def _reduce_next_tick(next_tick_ns: np.ndarray, hz: int) -> np.ndarray:
-    """``next_tick_ns`` reduced into ``(0, TICK_NSEC]`` as the idle-period model does."""
-    tick_nsec = (1_000_000_000 + hz // 2) // hz
-    return (next_tick_ns - 1) % tick_nsec + 1
-
-
 def _result_frame(arrays: tuple[np.ndarray, ...], r: Mapping[str, Any], hz: int) -> pd.DataFrame:
     import pandas as pd
 
@@ -398,7 +397,7 @@ def _result_frame(arrays: tuple[np.ndarray, ...], r: Mapping[str, Any], hz: int)
     cols: dict[str, Any] = {
         "step": np.arange(n, dtype=np.int64),
         "sleep_length_ns": sleep,
-        "next_tick_ns": _reduce_next_tick(next_tick, hz),
+        "next_tick_ns": _core.idle_reduce_next_tick(next_tick, hz),
         "wake_ns": wake,
         "tick_stopped": tstop,
         "latency_req_ns": np.where(lat < 0, _NO_LATENCY_REQ_NS, lat),
@@ -600,7 +599,7 @@ def compare_summary(
         gov, ver = _parse_governor(g, kernel)
         r = _core.idle_simulate(gov, ver, int(hz), st, *arrays, False)
         res = {"idx": np.asarray(r["idx"]), "residency_ns": np.asarray(r["residency_ns"])}
-        parts[f"{gov} {ver}"] = summarize(res, table, power_mw)  # type: ignore[arg-type]
+        parts[f"{gov} {ver}"] = summarize(res, table, power_mw)
     return pd.concat(parts, axis=1)
 
 

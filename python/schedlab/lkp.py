@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Sequence, Union
+from typing import TYPE_CHECKING, Any, Union
 
 from . import _core, _text
-from .table import Comparison, register_text_renderer
+from .table import Comparison
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -60,7 +61,7 @@ class ResultRoot:
         first = next(iter(self.matrix.values()), [])
         return len(first)
 
-    def to_pandas(self) -> "pd.DataFrame":
+    def to_pandas(self) -> pd.DataFrame:
         """Metrics × runs DataFrame (index: metric, columns: run number)."""
         import pandas as pd
 
@@ -108,8 +109,9 @@ class LkpComparison(Comparison):
         Base samples are drawn as a dotted line with ``+`` markers (the robot's "good"
         runs), every head's as ``o`` markers (its "bad" runs). Returns the Axes.
         """
-        import matplotlib.pyplot as plt
+        from ._plot import pyplot
 
+        plt = pyplot()
         row = next((r for r in self.rows if r.name == metric), None)
         if row is None:
             raise KeyError(f"{metric!r} is not a row of this comparison")
@@ -138,20 +140,13 @@ class LkpComparison(Comparison):
         return text_plot(metric, row.cells[head].samples or [], row.cells[0].samples or [])
 
 
-def _render_lkp(c: Comparison) -> str:
-    return _core.lkp_render_comparison(c.to_json())
-
-
-register_text_renderer("lkp", _render_lkp)
-
-
 def compare(base: PathLike | ResultRoot, *heads: PathLike | ResultRoot, all_keys: bool = False,
             more: bool = False, test: str = "welch", alpha: float = 0.05) -> LkpComparison:
     """Compare heads with a base as ``lkp ncompare [-a] [-m] BASE HEAD...`` does.
 
     ``all_keys`` is ``-a`` (every metric, no filter), ``more`` is ``-m`` (also
     deny-listed monitors such as ``interrupts.*``). Verdicts use ``test`` ("welch" or
-    "mwu") at ``alpha`` on the per-run samples.
+    "mann-whitney") at ``alpha`` on the per-run samples.
 
     >>> import tempfile, pathlib
     >>> root = pathlib.Path(tempfile.mkdtemp())
@@ -206,7 +201,7 @@ def unite(root: PathLike, write: bool = True, label: str | None = None) -> tuple
     return texts
 
 
-def parse_report(text: str) -> "pd.DataFrame":
+def parse_report(text: str) -> pd.DataFrame:
     """Parse a ``%stddev %change`` table pasted from mail (aligned or whitespace-collapsed).
 
     One row per metric: ``section`` ("perf" or "failure"), ``metric``, ``base``,

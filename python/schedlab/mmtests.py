@@ -32,10 +32,11 @@ from __future__ import annotations
 
 import math
 import os
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from . import _core, _text
-from .table import Comparison, register_text_renderer
+from .table import Comparison
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -49,8 +50,8 @@ __all__ = [
     "overview",
 ]
 
-#: The MMTests versions ``compat`` accepts, oldest first.
-COMPAT = ("2018", "2024", "2025", "head")
+#: The MMTests versions ``compat`` accepts, oldest first (from the core).
+COMPAT = tuple(_core.MMTESTS_ERAS)
 
 
 class MMTestsComparison(Comparison):
@@ -62,7 +63,7 @@ class MMTestsComparison(Comparison):
     """
 
     @classmethod
-    def _from_json(cls, text: str) -> "MMTestsComparison":
+    def _from_json(cls, text: str) -> MMTestsComparison:
         base = Comparison.from_json(text)
         return cls(tool=base.tool, kernels=base.kernels, rows=base.rows, benchmark=base.benchmark,
                    meta=base.meta, schema=base.schema)
@@ -96,7 +97,7 @@ class MMTestsComparison(Comparison):
         k = self.kernels.index(kernel)
         return _core.mmtests_bootstrap_gmean(self.to_json(), k, level, n_resamples, seed, None)
 
-    def with_test(self, test: str = "welch", alpha: float = 0.05) -> "MMTestsComparison":
+    def with_test(self, test: str = "welch", alpha: float = 0.05) -> MMTestsComparison:
         """A copy whose mean-row verdicts come from ``test`` (``"welch"``,
         ``"mann-whitney"`` or ``"mmtests"``) with Benjamini-Hochberg q-values across
         rows; MMTests' own marker stays in ``significant``."""
@@ -105,12 +106,10 @@ class MMTestsComparison(Comparison):
     def plot(self, ax: Any = None, kind: str = "samples") -> Any:
         """Per-sample strip plot of the mean rows (one panel per operation, one
         column of points per kernel, the mean as a bar); returns the matplotlib
-        Figure. matplotlib is imported only here."""
-        import matplotlib
+        Figure. Needs matplotlib (the ``plot`` extra), imported only here."""
+        from ._plot import pyplot
 
-        if ax is None and not os.environ.get("DISPLAY") and "MPLBACKEND" not in os.environ:
-            matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        plt = pyplot()
 
         rows = [r for r in self.rows if any(c.samples for c in r.cells)]
         if not rows:
@@ -139,13 +138,6 @@ class MMTestsComparison(Comparison):
         return fig
 
 
-def _render(c: Comparison) -> str:
-    return _core.mmtests_render_text(c.to_json())
-
-
-register_text_renderer("mmtests", _render)
-
-
 def compare(directory: str | os.PathLike[str], benchmark: str, names: Sequence[str] | str,
             compat: str | None = None, *, print_ratio: bool = False, sub_heading: str = "",
             test: str = "mmtests", alpha: float = 0.05,
@@ -172,10 +164,6 @@ def compare(directory: str | os.PathLike[str], benchmark: str, names: Sequence[s
     """
     if isinstance(names, str):
         names = [n for n in names.split(",") if n]
-    if compat is not None and compat not in COMPAT:
-        from .errors import DomainError
-
-        raise DomainError(f"compat must be one of {', '.join(COMPAT)}, got {compat!r}")
     js, _text, _era, _warnings = _core.mmtests_compare(os.fspath(directory), benchmark, list(names), compat,
                                                        print_ratio, sub_heading, test, alpha, threads)
     return MMTestsComparison._from_json(js)
@@ -207,7 +195,7 @@ def overview_label(ratio: float) -> str:
     return f"{whole}% better" if pct > 0 else f"{whole}% worse"
 
 
-def overview(comparisons: Mapping[str, Comparison], labels: bool = True) -> "pd.DataFrame":
+def overview(comparisons: Mapping[str, Comparison], labels: bool = True) -> pd.DataFrame:
     """Machines × kernels table of each machine's Gmean ratio against its
     baseline (the teo postings' overview), as labels ("10% better") or, with
     ``labels=False``, the ratios. Kernels missing on a machine are NaN.

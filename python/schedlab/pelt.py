@@ -25,7 +25,8 @@ to build a trace from ``sched_switch``/``sched_wakeup`` text.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence, Union
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -101,9 +102,9 @@ def tick_ns_for_hz(hz: int) -> int:
     >>> tick_ns_for_hz(250), tick_ns_for_hz(300)
     (4000000, 3333333)
     """
-    if not isinstance(hz, (int, np.integer)) or hz < 1 or hz > 100_000:
+    if not isinstance(hz, (int, np.integer)) or hz < 1:
         raise DomainError(f"HZ must be an integer in 1..100000, got {hz!r}")
-    return (1_000_000_000 + int(hz) // 2) // int(hz)
+    return _core.pelt_tick_ns_for_hz(int(hz))
 
 
 def _ints(x: Any, name: str, dtype: Any = np.int64) -> np.ndarray:
@@ -192,7 +193,7 @@ def _options(init: str, util_est: bool, rule: str, hz: int, start_ns: int) -> tu
     return init, bool(util_est), str(rule), tick_ns_for_hz(hz), int(start_ns)
 
 
-def _frame(cols: dict) -> "pd.DataFrame":
+def _frame(cols: dict) -> pd.DataFrame:
     import pandas as pd
 
     if "event" in cols:
@@ -225,7 +226,7 @@ def simulate(
     start_ns: int = DEFAULT_START_NS,
     columns: Sequence[str] | None = None,
     events: Sequence[str] | None = None,
-) -> "pd.DataFrame":
+) -> pd.DataFrame:
     """Replay one task's trace through the 6.12 scheduler's PELT and util_est code.
 
     ``trace`` is a CSV file path (``dur_ns,state,cpu_cap,freq_cap``), a DataFrame or dict
@@ -293,14 +294,14 @@ def simulate_csv(
                                    tick_ns, start_ns, write)
 
 
-def _trace_frame(cols: dict) -> "pd.DataFrame":
+def _trace_frame(cols: dict) -> pd.DataFrame:
     import pandas as pd
 
     cols["state"] = np.array([chr(c) for c in cols["state"].tolist()], dtype=object)
     return pd.DataFrame(cols)
 
 
-def read_trace(path: str | os.PathLike[str]) -> "pd.DataFrame":
+def read_trace(path: str | os.PathLike[str]) -> pd.DataFrame:
     """Read a trace CSV (``dur_ns,state[,cpu_cap,freq_cap]``) into a DataFrame.
 
     Errors (unknown state letters, W directly to S, durations ≤ 0, capacities outside
@@ -322,7 +323,7 @@ def read_trace(path: str | os.PathLike[str]) -> "pd.DataFrame":
     return _trace_frame(_core.pelt_read_trace(os.fspath(path)))
 
 
-def parse_trace(text: str | bytes, name: str | None = None) -> "pd.DataFrame":
+def parse_trace(text: str | bytes, name: str | None = None) -> pd.DataFrame:
     """Parse trace CSV text (see :func:`read_trace`).
 
     >>> parse_trace("dur_ns,state\\n5000,R\\n7000,S\\n").to_dict("list")
@@ -337,7 +338,7 @@ def ftrace_task(
     pid: int,
     cpu_cap: int = 1024,
     freq_cap: int = 1024,
-) -> "pd.DataFrame":
+) -> pd.DataFrame:
     """The trace of ``pid`` from ftrace text (a file path, or the text as bytes).
 
     Reads ``sched_switch``/``sched_wakeup(_new)`` lines in the kernel's format or
@@ -390,7 +391,7 @@ def accumulate(
     *,
     start_ns: int = DEFAULT_START_NS,
     weight: int = 1024,
-) -> "pd.DataFrame":
+) -> pd.DataFrame:
     """Step one ``sched_avg`` (zeroed, clock at ``start_ns``) through
     ``___update_load_sum``/``___update_load_avg``; ``now`` advances by each ``delta_ns``
     and ``load``/``runnable``/``running`` are the flags of each step (broadcast).
@@ -500,8 +501,7 @@ def map_util_perf(util: int) -> int:
     >>> map_util_perf(512)
     640
     """
-    u = int(util)
-    return u + (u >> 2)
+    return _core.pelt_map_util_perf(int(util))
 
 
 class Schedutil(NamedTuple):

@@ -32,7 +32,8 @@ True
 from __future__ import annotations
 
 import secrets
-from typing import TYPE_CHECKING, Iterable, NamedTuple, Sequence, overload
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, NamedTuple, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -165,7 +166,7 @@ def median(x: npt.ArrayLike) -> float:
 def percentile(x: npt.ArrayLike, q: float) -> float: ...
 @overload
 def percentile(x: npt.ArrayLike, q: Sequence[float]) -> np.ndarray: ...
-def percentile(x, q):
+def percentile(x: npt.ArrayLike, q: float | Sequence[float]) -> float | np.ndarray:
     """q-th percentile(s), 0 ≤ q ≤ 100, linear interpolation as numpy.percentile.
 
     >>> percentile([1, 2, 3, 4], 25)
@@ -177,7 +178,7 @@ def percentile(x, q):
         scalar = np.ndim(q) == 0
     except ValueError:  # ragged: _vec says why
         scalar = False
-    qs = _vec([_scalar(q, "q")] if scalar else q, "q")
+    qs = _vec([_scalar(q, "q")] if scalar else q, "q")  # type: ignore[arg-type]
     out = _core.percentiles(_vec(x), qs)
     return float(out[0]) if scalar else out
 
@@ -404,7 +405,7 @@ def _pack(series: Iterable[npt.ArrayLike] | np.ndarray, name: str) -> tuple[np.n
     return np.concatenate(arrays), lengths
 
 
-def summarize_many(series: Iterable[npt.ArrayLike] | np.ndarray, threads: int | None = None) -> "pd.DataFrame":
+def summarize_many(series: Iterable[npt.ArrayLike] | np.ndarray, threads: int | None = None) -> pd.DataFrame:
     """Summaries of many samples at once, in parallel.
 
     ``series`` is a sequence of 1-D samples, or a 2-D array with one sample per
@@ -430,7 +431,7 @@ def compare_many(
     higher_is_better: bool = True,
     method: str = "auto",
     threads: int | None = None,
-) -> "pd.DataFrame":
+) -> pd.DataFrame:
     """Compare many (base, new) pairs at once, in parallel.
 
     One row per pair: ``n_base, n_new, amean_base, amean_new, pct_change``

@@ -26,7 +26,7 @@ import html
 import json
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from . import _text
 from .errors import ParseError
@@ -34,7 +34,7 @@ from .errors import ParseError
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["SCHEMA_VERSION", "Cell", "Row", "Comparison", "register_text_renderer", "parse_amd", "parse"]
+__all__ = ["SCHEMA_VERSION", "Cell", "Row", "Comparison", "parse_amd", "parse"]
 
 #: Version of the JSON form (the same as the Rust core's ``table::SCHEMA_VERSION``).
 SCHEMA_VERSION = 1
@@ -70,9 +70,6 @@ class Row:
     unit: str | None = None
 
 
-_TEXT_RENDERERS: dict[str, Callable[["Comparison"], str]] = {}
-
-
 def _fmt_value(v: float, meta: dict[str, str]) -> str:
     """A value for the generic views: the tool's own decimals where known
     (``meta['precision']`` or ``meta['mmtests.precision']``), else 2 decimals, with
@@ -88,11 +85,6 @@ def _fmt_value(v: float, meta: dict[str, str]) -> str:
     return f"{v:.2f}"
 
 
-def register_text_renderer(tool: str, render: Callable[["Comparison"], str]) -> None:
-    """Make ``Comparison.to_text()`` use ``render`` for tables of ``tool``."""
-    _TEXT_RENDERERS[tool] = render
-
-
 @dataclass
 class Comparison:
     """A comparison table: ``kernels`` (index 0 = baseline) × ``rows``."""
@@ -106,7 +98,7 @@ class Comparison:
 
     # -- JSON ---------------------------------------------------------------
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Comparison":
+    def from_dict(cls, d: dict[str, Any]) -> Comparison:
         """Build from the JSON-shaped dict; raises ParseError on a wrong shape."""
         try:
             if d.get("schema") != SCHEMA_VERSION:
@@ -126,7 +118,7 @@ class Comparison:
             raise ParseError(f"not a comparison: {type(e).__name__}: {e}") from None
 
     @classmethod
-    def from_json(cls, text: str) -> "Comparison":
+    def from_json(cls, text: str) -> Comparison:
         """Read the JSON form."""
         try:
             d = json.loads(_text.text(text, "<json>"))
@@ -161,7 +153,7 @@ class Comparison:
         return json.dumps(self.to_dict(), indent=indent, allow_nan=False)
 
     # -- views -------------------------------------------------------------------
-    def to_pandas(self) -> "pd.DataFrame":
+    def to_pandas(self) -> pd.DataFrame:
         """Tidy DataFrame: one row per (row, kernel) with every cell field."""
         import pandas as pd
 
@@ -204,9 +196,12 @@ class Comparison:
         return self.to_pandas().to_csv(index=False)
 
     def to_text(self) -> str:
-        """The source tool's own text layout when its module registered one, else markdown."""
-        render = _TEXT_RENDERERS.get(self.tool)
-        return render(self) if render else self.to_markdown()
+        """The source tool's own text layout (MMTests, lkp, AMD tables: chosen by ``tool``
+        in the core, whatever modules are loaded), else markdown."""
+        from . import _core
+
+        text = _core.render_tool_text(self.to_json())
+        return self.to_markdown() if text is None else text
 
     def to_amd(self, normalise: bool = False, spread_is_stddev: bool = True) -> str:
         """AMD's normalised layout (``value [pct imp](CV)`` cells).
@@ -261,24 +256,17 @@ def parse_amd(text: str) -> list[Comparison]:
     return [Comparison.from_json(j) for j in _core.parse_amd(_text.text(text))]
 
 
-register_text_renderer("amd", lambda c: c.to_amd())
-
-
-def parse(text: str) -> list[Comparison]:
+def parse(text: str, source: str = "<text>") -> list[Comparison]:
     """Parse any comparison table people paste into mail, by its look: AMD's
     normalised tables (``[pct imp](CV)``), an lkp ``%stddev %change`` report, or an
     MMTests compare table (aligned or whitespace-collapsed, with or without ``*``
-    markers). Returns one :class:`Comparison` per table found.
+    markers). Returns one :class:`Comparison` per table found; ``.to_text()`` prints
+    each in its tool's layout. (``schedlab.mmtests.parse_compare`` and
+    ``schedlab.lkp.parse_comparison`` give the tools' own subclasses.)
 
     >>> [c.tool for c in parse("a b\\nAmean 1 10.00 ( 0.00%) 9.00 ( 10.00%)\\n")]
     ['mmtests']
     """
-    if "[pct imp](CV)" in text:
-        return parse_amd(text)
-    if "%stddev" in text or "%change" in text:
-        from .lkp import parse_comparison
+    from . import _core
 
-        return [parse_comparison(text)]
-    from .mmtests import parse_compare
-
-    return [parse_compare(text)]
+    return [Comparison.from_json(j) for j in _core.parse_tables(_text.text(text, source), _text.text(source))]

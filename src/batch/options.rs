@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use crate::table::VerdictRule;
 use serde::{Deserialize, Serialize};
 
-pub use crate::table::Test;
+pub use crate::stats::Test;
 
 /// Which verdicts make the run fail (exit code 1, or 3 for `inconclusive`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]

@@ -1,8 +1,8 @@
 //! cpuidle governor simulation: the kernel's `menu` and `teo` governors of several
-//! versions replayed bit-exactly over idle traces (kernel-sim.md §1–2).
+//! versions replayed bit-exactly over idle traces (docs/idle-governors.md).
 //!
 //! - [`states`]: idle-state tables (CSV, sysfs, presets) and the kernel's view of them.
-//! - [`trace`]: idle traces and the idle-period model (§2.5) every replay uses.
+//! - [`trace`]: idle traces and the idle-period model (docs/idle-governors.md §2.2) every replay uses.
 //! - [`governor`]: the [`Governor`] trait, the kernel services it sees, version names.
 //! - [`menu`], [`teo`]: one type per governor version behind the trait.
 //! - [`simulate`]: the replay driver, golden CSV output, many CPUs in parallel.

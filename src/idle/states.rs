@@ -2,7 +2,7 @@
 //! per-CPU `disable` switches (`dev->states_usage[].disable`).
 //!
 //! Sources of a table:
-//! - CSV `name,exit_latency_us,target_residency_us,flags` (as `golden/kernel/inputs/states_*.csv`),
+//! - CSV `name,exit_latency_us,target_residency_us,flags` (as the goldens' `tests/data/idle/inputs/states_*.csv`),
 //!   with optional columns `disable` (0/1) and `power_mw` (for energy estimates). `flags`
 //!   holds letters: `P` = `CPUIDLE_FLAG_POLLING` (the software poll loop), `D` = disabled,
 //!   `-` or empty = none.

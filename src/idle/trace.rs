@@ -1,5 +1,5 @@
 //! Idle traces and the idle-period model that turns one trace row into what a
-//! governor sees and what happens after it chose (kernel-sim.md §2.5, and §2.6 for
+//! governor sees and what happens after it chose (docs/idle-governors.md §2.2, and §2.3 for
 //! the ≤ 5.1 kernels, whose differences live in the governor types).
 //!
 //! A trace row describes one idle period of one CPU:
@@ -70,7 +70,9 @@ impl Tick {
         if !matches!(hz, 100 | 250 | 300 | 1000) {
             return Err(Error::domain(format!("HZ must be 100, 250, 300 or 1000, got {hz}")));
         }
-        Ok(Tick { hz, nsec: (1_000_000_000 + i64::from(hz) / 2) / i64::from(hz), usec: (1_000_000 + hz / 2) / hz })
+        let h = u64::from(hz);
+        // at most 10^7 ns and 10^4 µs for the HZ values accepted above: the casts are exact
+        Ok(Tick { hz, nsec: crate::jiffies::tick_nsec(h) as i64, usec: crate::jiffies::tick_usec(h) as u32 })
     }
 
     /// `next_tick_ns` reduced into `(0, TICK_NSEC]` (0 is a whole tick period away).

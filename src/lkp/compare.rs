@@ -1,5 +1,5 @@
 //! The compare engine of `lkp ncompare` (lib/compare.rb `Compare`, lib/stats.rb
-//! `StatCompare`/`_get_changed_stats`, lib/changed_stat.rb), after reference/lkp.md §3:
+//! `StatCompare`/`_get_changed_stats`, lib/changed_stat.rb), after docs/lkp.md §3:
 //! which metrics become rows, their averages, population SDs and changes, the failure
 //! section with its `%reproduction` off-by-one, and the row order. Several heads are each
 //! compared with the one base.
@@ -20,7 +20,7 @@ pub struct Options {
 }
 
 /// lkp's perf-profile threshold default (an Integer, so the perf-profile rule only applies
-/// when the medians are Integers too; reference/lkp.md §3.2 step 4).
+/// when the medians are Integers too; docs/lkp.md §3.2 step 4).
 const PERF_PROFILE_THRESHOLD: i64 = 5;
 const MAX_RATIO: f64 = 5.0;
 
@@ -115,14 +115,37 @@ fn max_num(a: Num, b: Num) -> Num {
     }
 }
 
-/// Whether `key`'s base (before the first '.') is monitored in `b` (lock_stat/perf-profile
-/// exception of `StatCompare#process`).
-fn monitored_by(b: &Matrix, base: &str) -> bool {
-    b.keys.iter().any(|k| k.split('.').next() == Some(base))
+/// The monitors of base `b` that matter to the lock_stat/perf-profile exception of
+/// `StatCompare#process` (`monitored_by_b?`): whether any key of `b` has the base
+/// (the part before the first '.') `lock_stat`, and `perf-profile`. One pass over `b`.
+#[derive(Debug, Clone, Copy, Default)]
+struct Monitored {
+    lock_stat: bool,
+    perf_profile: bool,
 }
 
-/// `StatCompare#process` for one key: whether head `a` changed against base `b`.
-fn changed_stat(k: &str, a: &Matrix, b: &Matrix, incomplete: bool, opt: Options) -> bool {
+impl Monitored {
+    fn of(b: &Matrix) -> Monitored {
+        let mut m = Monitored::default();
+        for k in &b.keys {
+            match key_base(k) {
+                "lock_stat" => m.lock_stat = true,
+                "perf-profile" => m.perf_profile = true,
+                _ => {}
+            }
+        }
+        m
+    }
+
+    /// Whether `k` is a lock_stat/perf-profile key whose monitor ran in the base.
+    fn covers(self, k: &str) -> bool {
+        (self.lock_stat && k.starts_with("lock_stat.")) || (self.perf_profile && k.starts_with("perf-profile."))
+    }
+}
+
+/// `StatCompare#process` for one key: whether head `a` changed against base `b`
+/// (whose monitors are `monitored`).
+fn changed_stat(k: &str, a: &Matrix, b: &Matrix, monitored: Monitored, incomplete: bool, opt: Options) -> bool {
     let cols_a = a.cols();
     let cols_b = b.cols();
     let is_function = rules::function_stat(k);
@@ -141,9 +164,7 @@ fn changed_stat(k: &str, a: &Matrix, b: &Matrix, incomplete: bool, opt: Options)
         return false;
     }
     // the base must have the metric (newly added monitors have nothing to compare)
-    let b_has = b.contains(k);
-    let monitored = ["lock_stat", "perf-profile"].iter().any(|m| k.starts_with(&format!("{m}.")) && monitored_by(b, m));
-    if !(b_has || is_function || monitored) {
+    if !(b.contains(k) || is_function || monitored.covers(k)) {
         return false;
     }
     // calculate_matrix_values
@@ -223,9 +244,10 @@ fn changed_pass(a: &mut Matrix, b: &Matrix, incomplete: bool, opt: Options, out:
             a.insert(k.clone(), vec![Num::Int(0); cols_a]);
         }
     }
+    let monitored = Monitored::of(b);
     let keys = a.keys.clone();
     for k in keys {
-        if changed_stat(&k, a, b, incomplete, opt) {
+        if changed_stat(&k, a, b, monitored, incomplete, opt) {
             out.push(k);
         }
     }

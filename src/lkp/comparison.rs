@@ -9,64 +9,15 @@ use super::direction::direction;
 use super::num::Num;
 use super::render_text::render;
 use crate::error::{Error, Result};
-use crate::stats::{mann_whitney_u, welch_ttest, MwuMethod};
-use crate::table::{self, decide, evidence, Cell, ChangeKind, Comparison, Direction, Row, Verdict, VerdictRule};
+use crate::table::{decide, evidence, Cell, ChangeKind, Comparison, Direction, Row, Verdict, VerdictRule};
 
-/// The test behind the verdicts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Test {
-    /// Welch's unequal-variance t-test (two-sided).
-    #[default]
-    Welch,
-    /// Mann–Whitney U (two-sided, scipy's `auto` method).
-    MannWhitney,
-}
-
-impl Test {
-    /// Parse "welch" or "mwu".
-    pub fn parse(s: &str) -> Result<Test> {
-        match s {
-            "welch" => Ok(Test::Welch),
-            "mwu" | "mann-whitney" => Ok(Test::MannWhitney),
-            _ => Err(Error::domain(format!("test must be 'welch' or 'mwu', got '{s}'"))),
-        }
-    }
-    fn name(self) -> &'static str {
-        match self {
-            Test::Welch => "welch",
-            Test::MannWhitney => "mwu",
-        }
-    }
-    /// The same test as the verdict rule names it.
-    fn verdict_test(self) -> table::Test {
-        match self {
-            Test::Welch => table::Test::Welch,
-            Test::MannWhitney => table::Test::MannWhitney,
-        }
-    }
-}
+pub use crate::stats::Test;
 
 /// Group name of failure-count rows.
 pub const FAIL_GROUP: &str = "fail:runs";
 
 fn floats(v: &Option<Vec<Num>>) -> Vec<f64> {
     v.as_deref().map(|v| v.iter().map(|x| x.f()).collect()).unwrap_or_default()
-}
-
-fn p_value(test: Test, base: &[f64], new: &[f64]) -> Option<f64> {
-    if base.len() < 2 || new.len() < 2 {
-        return None;
-    }
-    let p = match test {
-        Test::Welch => welch_ttest(new, base).ok()?.p,
-        Test::MannWhitney => mann_whitney_u(new, base, MwuMethod::Auto).ok()?.p,
-    };
-    if p.is_nan() {
-        // both sides constant and equal: no difference at all
-        let same = base.first().is_some_and(|b0| base.iter().chain(new).all(|x| x == b0));
-        return if same { Some(1.0) } else { None };
-    }
-    Some(p)
 }
 
 fn row_to_table(r: &StatRow, test: Test, rule: &VerdictRule) -> Row {
@@ -99,9 +50,9 @@ fn row_to_table(r: &StatRow, test: Test, rule: &VerdictRule) -> Row {
             c.change = change.filter(|x| x.is_finite());
             c.significant = r.robot.get(i - 1).copied();
             c.test = Some(test.name().to_string());
-            c.p = p_value(test, &base_samples, &samples);
+            c.p = test.verdict_p(&base_samples, &samples);
             let improvement = change.unwrap_or(f64::NAN) * sign;
-            let e = evidence(&base_samples, &samples, test.verdict_test(), rule);
+            let e = evidence(&base_samples, &samples, test, rule);
             c.verdict = Some(decide(improvement, c.p, &e, dir != Direction::Unknown, rule));
         }
         cells.push(c);

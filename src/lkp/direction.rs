@@ -1,5 +1,5 @@
 //! Which way is better for lkp metrics: schedlab's own table of the common metric
-//! families (the robot's table shows no direction at all; reference/lkp.md §3.6).
+//! families (the robot's table shows no direction at all; docs/lkp.md §3.6).
 //!
 //! Written from published facts about the benchmarks (throughputs, scores and operation
 //! rates are higher-is-better; latencies, run times, noise and power are lower-is-better),

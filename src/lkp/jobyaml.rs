@@ -10,6 +10,7 @@
 
 /// Top-level job keys that are bookkeeping, not axes.
 const NON_AXIS: &[&str] = &[
+    "suite",
     "category",
     "testbox",
     "queue",
@@ -209,6 +210,18 @@ fn collect(map: &[(String, Node)], out: &mut Vec<(String, String)>) {
     }
 }
 
+/// lkp's defaults for result-path axes a job leaves out (`Job#axes`): `rootfs` and
+/// `compiler` where the testcase's result path has them (lib/result.rb `PATH_SCHEME`).
+fn defaults(testcase: Option<&str>) -> &'static [(&'static str, &'static str)] {
+    const ROOTFS: (&str, &str) = ("rootfs", "debian-x86_64.cgz");
+    const COMPILER: (&str, &str) = ("compiler", "gcc-7");
+    match testcase {
+        Some("health-stats" | "hwinfo" | "kvm-kernel-boot-test") => &[],
+        Some("deploy-clang") => &[ROOTFS],
+        _ => &[ROOTFS, COMPILER],
+    }
+}
+
 /// The axes of a job file, unsorted (see the module doc for the rule).
 pub fn axes(text: &str) -> Vec<(String, String)> {
     let top = parse(text);
@@ -226,6 +239,15 @@ pub fn axes(text: &str) -> Vec<(String, String)> {
             }
             Node::Map(m) if !skip && !MONITORS.contains(&k.as_str()) => collect(m, &mut out),
             _ => {}
+        }
+    }
+    let testcase = top.iter().find_map(|(k, v)| match v {
+        Node::Scalar(s) if k == "testcase" => Some(s.as_str()),
+        _ => None,
+    });
+    for (k, v) in defaults(testcase) {
+        if !out.iter().any(|(ok, _)| ok == k) {
+            out.push((k.to_string(), v.to_string()));
         }
     }
     out
@@ -254,5 +276,10 @@ mod tests {
         assert!(ax.contains(&("nr_task".into(), "100%".into())));
         assert!(ax.contains(&("rootfs".into(), "debian-12-x86_64.cgz".into())));
         assert!(!ax.iter().any(|(k, _)| k == "delay" || k == "vmstat"));
+        // lib/job.rb: no suite axis; rootfs and compiler default to debian-x86_64.cgz, gcc-7
+        let ax = axes("suite: hackbench\ntestcase: hackbench\n");
+        assert_eq!(ax.len(), 3, "{ax:?}");
+        assert!(ax.contains(&("compiler".into(), "gcc-7".into())));
+        assert!(ax.contains(&("rootfs".into(), "debian-x86_64.cgz".into())));
     }
 }

@@ -1,7 +1,7 @@
 //! A commit's multi-result root (`_rt`) as lkp-tests stores it: `matrix.json[.gz]`
 //! (`{metric: [one value per run], "stats_source": [...]}`), the run directories with
 //! their `job.yaml`, and the axes the ncompare header prints, after lib/matrix.rb,
-//! lib/nresult_root.rb and reference/lkp.md §3.1 and §4.
+//! lib/nresult_root.rb and docs/lkp.md §1, §2.3 and §3.1.
 
 use super::jobyaml;
 use super::num::Num;

@@ -1,4 +1,4 @@
-//! lkp-tests (the Intel 0-day kernel test robot) results, after reference/lkp.md.
+//! lkp-tests (the Intel 0-day kernel test robot) results, after docs/lkp.md.
 //!
 //! - [`rubyfmt`]: Ruby's `sprintf`/`Float#to_s`/pretty JSON, byte for byte.
 

@@ -135,16 +135,32 @@ pub fn average(v: &[Num]) -> Option<f64> {
     Some(ruby_sum(v).f() / v.len() as f64)
 }
 
-/// lkp `standard_deviation`: `sqrt(1/n.to_f * Σ(x − avg)²)`, the sum a plain left-to-right
+/// Ruby `x ** 2` for a Float: C `pow(x, 2.0)`, which is not always `x * x` (the
+/// exponent is hidden from the optimiser, which would turn the call into `x * x`).
+pub fn ruby_square(x: f64) -> f64 {
+    x.powf(std::hint::black_box(2.0))
+}
+
+/// lkp `standard_deviation`: `sqrt(1/n.to_f * Σ(x − avg)**2)`, the sum a plain left-to-right
 /// loop (population SD, lib/statistics.rb `sample_variance`).
 pub fn standard_deviation(v: &[Num]) -> Option<f64> {
     let avg = average(v)?;
     let mut acc = 0.0f64;
     for x in v {
-        let d = x.f() - avg;
-        acc += d * d;
+        acc += ruby_square(x.f() - avg);
     }
     Some((1.0 / v.len() as f64 * acc).sqrt())
+}
+
+/// lkp `relative_stddev`: `standard_deviation * 100 / average`.
+pub fn relative_stddev(v: &[Num]) -> Option<f64> {
+    Some(standard_deviation(v)? * 100.0 / average(v)?)
+}
+
+/// lkp `harmonic_mean`: `length / Σ 1/x` (the sum a plain loop from Integer 0).
+pub fn harmonic_mean(v: &[f64]) -> f64 {
+    let inv: f64 = v.iter().fold(0.0, |acc, x| acc + 1.0 / x);
+    v.len() as f64 / inv
 }
 
 #[cfg(test)]
@@ -153,7 +169,7 @@ mod tests {
 
     #[test]
     fn kahan_sum_as_ruby() {
-        // reference/lkp.md §8.1: [5.0,4.9,4.8].sum/3 = 4.8999999999999995
+        // docs/lkp.md §5.1: [5.0,4.9,4.8].sum/3 = 4.8999999999999995
         let v = [Num::Float(5.0), Num::Float(4.9), Num::Float(4.8)];
         assert_eq!(average(&v), Some(4.8999999999999995));
         assert_eq!(ruby_sum(&[Num::Int(1), Num::Int(2)]), Sum::Int(3));

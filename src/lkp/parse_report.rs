@@ -1,6 +1,6 @@
 //! Parse an lkp `%stddev %change` table as pasted in mail back into numbers: both the
 //! aligned form the robot sends and the whitespace-collapsed form mail archives keep
-//! (reference/lkp.md §3.4 gives the layout). Rows are recognised by their shape, so
+//! (docs/lkp.md §3.4 gives the layout). Rows are recognised by their shape, so
 //! surrounding prose, headers and the robot's decorations are skipped.
 
 use serde::Serialize;

@@ -1,6 +1,6 @@
 //! The `lkp ncompare` text table, byte for byte (lib/compare.rb `show_group`,
 //! `show_group_header`, `show_failure_change`, `show_perf_change`), after
-//! reference/lkp.md §3.4.
+//! docs/lkp.md §3.4.
 
 use super::compare::{CompareResult, StatRow};
 use super::rubyfmt::{fmt_d_float, fmt_d_int, fmt_f, fmt_g};

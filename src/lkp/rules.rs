@@ -1,4 +1,4 @@
-//! The facts behind lkp's row selection, written here from reference/lkp.md §3.2
+//! The facts behind lkp's row selection, written here from docs/lkp.md §3.2
 //! (lkp-tests keeps them in etc/ files; these are schedlab's own tables of the same
 //! facts): which metrics are "function" (failure-count) stats, which are perf metrics
 //! (need only a >1% change), which monitors are deny-listed (need `-m`), the per-metric
@@ -8,7 +8,7 @@ use regex::Regex;
 use std::sync::OnceLock;
 
 /// lkp test programs (`programs/<t>/run` or a daemon) measured for performance: their
-/// `<t>.` keys are perf metrics and their rows sort first (reference/lkp.md §3.2, §3.5).
+/// `<t>.` keys are perf metrics and their rows sort first (docs/lkp.md §3.2, §3.5).
 pub const BENCHMARKS: &[&str] = &[
     "aim7",
     "aim9",
@@ -142,7 +142,7 @@ fn alt(parts: &[&str], anchor: bool) -> Regex {
     re(&if anchor { format!("^(?:{body})") } else { format!("(?:{body})") })
 }
 
-/// Function (failure-count) stats (reference/lkp.md §3.2 `function_stat?`): not if the
+/// Function (failure-count) stats (docs/lkp.md §3.2 `function_stat?`): not if the
 /// key contains `.time.`, `.timestamp:` or `.bootstage:`; else dmesg/kmsg/stderr/
 /// last_state keys, `*.pass`, `*.fail`-like keys and kill signals.
 pub fn function_stat(k: &str) -> bool {
@@ -177,7 +177,7 @@ pub fn function_stat(k: &str) -> bool {
     .is_match(k)
 }
 
-/// Perf metrics (reference/lkp.md §3.2 `perf_metric?`): need only a >1% change to be shown.
+/// Perf metrics (docs/lkp.md §3.2 `perf_metric?`): need only a >1% change to be shown.
 pub fn perf_metric(k: &str) -> bool {
     static P: OnceLock<Regex> = OnceLock::new();
     P.get_or_init(|| {
@@ -190,8 +190,8 @@ pub fn perf_metric(k: &str) -> bool {
             r"turbostat\.C1E%", r"turbostat\.CorWatt", r"turbostat\.Pk%pc10", r"turbostat\.Pkg%pc[236789]",
             r"turbostat\.PkgTmp", r"turbostat\.PkgWatt", r"turbostat\.POLL%", r"turbostat\.RAMWatt",
             r"turbostat\.SYS%LPI", r"vmstat\.cpu\.", r"vmstat\.io\.", r"vmstat\.swap\.", r"vmstat\.system\.",
-            // etc/perf-metrics-patterns
-            r"lock_stat\..*\..contentions", r"(?:.*\.)?time\..*",
+            // etc/perf-metrics-patterns, as regular expressions: '.' is any character there
+            r"lock_stat..*..contentions", r"(?:.*\.)?time..*",
         ]
         .iter()
         .map(|s| s.to_string())
@@ -275,7 +275,7 @@ fn allowed(k: &str) -> bool {
         .is_match(k)
 }
 
-/// Re-allowed for reports (lkp `etc/report-allowlist`, as of reference/lkp.md §3.2).
+/// Re-allowed for reports (lkp `etc/report-allowlist`, as of docs/lkp.md §3.2).
 fn report_allowed(k: &str) -> bool {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
@@ -432,7 +432,7 @@ mod tests {
         assert!(shown_without_more("unixbench.score"));
         assert!(!shown_without_more("slabinfo.dentry.num_objs"));
         assert!(absolute_change("turbostat.C1%") && !absolute_change("turbostat.CPU%c1"));
-        // vmstat.system.cs +3% with delta 30 < 100/2 is hidden (reference/lkp.md §7 B)
+        // vmstat.system.cs +3% with delta 30 < 100/2 is hidden (docs/lkp.md §7 B)
         assert!(!reasonable_perf_change("vmstat.system.cs", 30.0, 1030.0));
         assert!(reasonable_perf_change("unixbench.score", 459.0, 4626.0));
     }

@@ -1,6 +1,6 @@
 //! The robot's per-sample ASCII plot (lib/plot.rb `mmplot`): bad/head samples as `O`,
 //! good/base samples joined by a dotted line with `+` at each sample, on gnuplot's
-//! `dumb` terminal of 80×20 characters (reference/lkp.md §6).
+//! `dumb` terminal of 80×20 characters (docs/lkp.md §6).
 //!
 //! This re-implements the parts of gnuplot 5.4 the plot uses: y autoscaling extended to
 //! tic marks (`quantize_normal_tics` with a guide of 20), coordinate

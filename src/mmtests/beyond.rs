@@ -7,8 +7,8 @@ use super::ratio::{calc_geomean, rdiff};
 use crate::error::{Error, Result};
 use crate::parallel;
 use crate::stats::rng::Rng;
-use crate::stats::{fdr_bh, mann_whitney_u, welch_ttest, MwuMethod};
-use crate::table::{decide, evidence, Comparison, Row, Test, Verdict, VerdictRule};
+use crate::stats::{fdr_bh, Test};
+use crate::table::{decide, evidence, Comparison, Row, Verdict, VerdictRule};
 use rayon::prelude::*;
 
 fn higher(c: &Comparison) -> bool {
@@ -96,21 +96,19 @@ pub fn gmean_ratio(c: &Comparison) -> Result<Vec<f64>> {
 pub enum VerdictTest {
     /// MMTests' own marker (t-test or ±1.96σ bands, per era).
     Mmtests,
-    /// Welch's unequal-variance t-test on the samples.
-    Welch,
-    /// Two-sided Mann-Whitney U test on the samples.
-    MannWhitney,
+    /// A two-sample test on the samples, with BH-FDR across rows.
+    Test(Test),
 }
 
 impl VerdictTest {
-    /// Parse "mmtests", "welch" or "mann-whitney".
+    /// Parse "mmtests" or one of [`crate::stats::TEST_NAMES`].
     pub fn parse(s: &str) -> Result<Self> {
-        match s {
-            "mmtests" => Ok(Self::Mmtests),
-            "welch" => Ok(Self::Welch),
-            "mann-whitney" | "mwu" => Ok(Self::MannWhitney),
-            _ => Err(Error::domain(format!("test must be 'mmtests', 'welch' or 'mann-whitney', got '{s}'"))),
+        if s == "mmtests" {
+            return Ok(Self::Mmtests);
         }
+        Test::parse(s).map(Self::Test).map_err(|_| {
+            Error::domain(format!("test must be one of mmtests, {}, got '{s}'", crate::stats::TEST_NAMES.join(", ")))
+        })
     }
 }
 
@@ -119,15 +117,14 @@ impl VerdictTest {
 /// (q); `significant` keeps MMTests' own marker. Cells with fewer than two
 /// samples on either side get `not_enough_data`.
 pub fn apply_test(c: &mut Comparison, test: VerdictTest, alpha: f64) -> Result<()> {
-    if test == VerdictTest::Mmtests {
+    let VerdictTest::Test(test) = test else {
         return Ok(());
-    }
+    };
     if !(alpha > 0.0 && alpha < 1.0) {
         return Err(Error::domain(format!("alpha must be within (0, 1), got {alpha}")));
     }
-    let name = if test == VerdictTest::Welch { "welch" } else { "mann-whitney" };
+    let name = test.name();
     let rule = VerdictRule { alpha, ..VerdictRule::default() };
-    let verdict_test = if test == VerdictTest::Welch { Test::Welch } else { Test::MannWhitney };
     for k in 1..c.kernels.len() {
         let mut ps: Vec<(usize, f64)> = Vec::new();
         for (ri, r) in c.rows.iter_mut().enumerate() {
@@ -136,13 +133,7 @@ pub fn apply_test(c: &mut Comparison, test: VerdictTest, alpha: f64) -> Result<(
             else {
                 continue;
             };
-            let p = if base.len() < 2 || new.len() < 2 {
-                None
-            } else if test == VerdictTest::Welch {
-                welch_ttest(base, new).ok().map(|w| w.p)
-            } else {
-                mann_whitney_u(base, new, MwuMethod::Auto).ok().map(|m| m.p)
-            };
+            let p = if base.len() < 2 || new.len() < 2 { None } else { test.p_value(base, new).ok() };
             if let Some(p) = p.filter(|p| !p.is_nan()) {
                 ps.push((ri, p));
             }
@@ -159,7 +150,7 @@ pub fn apply_test(c: &mut Comparison, test: VerdictTest, alpha: f64) -> Result<(
             let base = row.cells.first().and_then(|x| x.samples.clone()).unwrap_or_default();
             if let Some(cell) = row.cells.get_mut(k) {
                 let new = cell.samples.as_deref().unwrap_or_default();
-                let e = evidence(&base, new, verdict_test, &rule);
+                let e = evidence(&base, new, test, &rule);
                 cell.q = Some(q);
                 cell.verdict = Some(decide(cell.change.unwrap_or(f64::NAN), Some(q), &e, true, &rule));
             }

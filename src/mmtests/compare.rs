@@ -1,6 +1,6 @@
 //! The comparison table of compare-mmtests.pl (`Compare.pm::_generateComparisonTable`):
 //! summary rows × runs with MMTests' percentage and markers, as a [`Comparison`]
-//! (reference: mmtests.md §5.1).
+//! (reference: docs/mmtests.md §5.1).
 
 use super::era::{Era, Preferred, SigRule};
 use super::perlfmt::perl_str_roundtrip;

@@ -1,6 +1,6 @@
 //! Finding MMTests runs in a tree whose layout is not known in advance (a results
 //! archive, a directory of machines): every `work/log` directory and the runs and
-//! benchmarks it holds, in either log layout of mmtests.md §2:
+//! benchmarks it holds, in either log layout of docs/mmtests.md §2:
 //!
 //! - [`Layout::Iterations`] (MMTests 2024 onwards): `<root>/<name>/iter-N/<benchmark>/logs/`;
 //! - [`Layout::Profile2018`] (MMTests 2018): `<root>/<benchmark>-<name>/noprofile/`

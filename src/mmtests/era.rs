@@ -1,5 +1,5 @@
 //! The four versions ("eras") of MMTests whose tables schedlab reproduces, as
-//! small rule types behind one trait (reference: shared/reference/mmtests.md §0, §13).
+//! small rule types behind one trait (reference: docs/mmtests.md §0).
 //!
 //! | name | spec | MMTests | what it decides |
 //! |---|---|---|---|

@@ -6,7 +6,7 @@
 //! (MMTests' statistics in its exact summation order) → [`significance`] and
 //! [`compare`] / [`ratio`] (a [`Comparison`]) → [`render_text`] (the Perl's bytes).
 //! [`parse_text`] reads tables pasted in mail back into a [`Comparison`].
-//! The specification is shared/reference/mmtests.md; each era's rules are in [`era`].
+//! The specification is docs/mmtests.md; each era's rules are in [`era`].
 
 // Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]

@@ -1,7 +1,7 @@
 //! `compare-mmtests.pl --print-ratio` (`Compare.pm::_generateRatioComparisonTable`):
 //! per-operation ratios new/base of the ratio statistic, the normalised
 //! difference `(±x.xxs)`, and the Dmean/Dmin/Dmax and Gmean summary rows
-//! (reference: mmtests.md §7, §13.4).
+//! (reference: docs/mmtests.md §7).
 
 use super::compare::{pdiff, pndiff};
 use super::era::{Era, NormRule, Preferred};

@@ -1,5 +1,5 @@
 //! compare-mmtests.pl's text layout (`PrintGeneric.pm`, `Compare.pm`'s render
-//! tables), byte for byte, from a [`Comparison`] (reference: mmtests.md §5.5, §7.5).
+//! tables), byte for byte, from a [`Comparison`] (reference: docs/mmtests.md §5.4, §7.5).
 //!
 //! Layout facts travel in the comparison's `meta`: `mmtests.layout` (`table` or
 //! `ratio`), `mmtests.field_length`, `mmtests.precision` and, for ratio tables,

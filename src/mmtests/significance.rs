@@ -1,5 +1,5 @@
 //! MMTests' own significance markers (`*  -4.59%*`), per era
-//! (reference: mmtests.md §5.2 and §5.4).
+//! (reference: docs/mmtests.md §5.2 and §5.3).
 //!
 //! - E0/E1 ([`SigRule::TTest`]): |Δmean|/sqrt(σb²/nb + σi²/ni) with pooled
 //!   df = nb + ni − 2, p = 2·R's `pt` read back with 7 digits, significant when
@@ -118,7 +118,7 @@ mod tests {
 
     #[test]
     fn cidiff_by_hand() {
-        // spec §5.2 worked example: B 6160.61 ± 188.39, V 5878.01 ± 79.03 -> r = 282.6/267.42
+        // docs/mmtests.md §5.2 worked example: B 6160.61 ± 188.39, V 5878.01 ± 79.03 -> r = 282.6/267.42
         let r = cidiff(
             6160.61,
             Some((6160.61 - 188.39, 6160.61 + 188.39)),

@@ -1,5 +1,5 @@
 //! Summary statistics of one run, exactly as MMTests' `Summarise*.pm` and
-//! `Stat.pm` compute them in each era (reference: mmtests.md §3, §4, §13.3).
+//! `Stat.pm` compute them in each era (reference: docs/mmtests.md §3, §4).
 //!
 //! MMTests sums in a specific order (E1+: samples sorted best first; E0: as
 //! extracted), treats non-positive data under the harmonic mean specially, and

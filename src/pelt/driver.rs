@@ -1,4 +1,4 @@
-//! The single-task, single-CPU trace driver of reference kernel-sim.md §3.8: replays a
+//! The single-task, single-CPU trace driver of docs/pelt.md §5.2: replays a
 //! [`Segment`] trace through the 6.12 scheduler call order (fork, wakeup, pick, tick,
 //! preemption by a non-CFS task, sleep) with one nice-0 task and its cfs_rq, and reports
 //! one [`Row`] per kernel-visible event.
@@ -120,7 +120,7 @@ impl Config {
         if hz == 0 || hz > 100_000 {
             return Err(Error::domain(format!("HZ must be in 1..100000, got {hz}")));
         }
-        Ok((1_000_000_000 + hz / 2) / hz)
+        Ok(crate::jiffies::tick_nsec(hz))
     }
 }
 

@@ -16,7 +16,7 @@ use super::row::Event;
 use super::sequence::Model;
 use super::signal::{pelt_divider_of, UtilSignal};
 use super::trace::State;
-use super::util_only::{UtilModel, UtilRow};
+use super::util_model::{UtilModel, UtilRow};
 
 /// The longest trace (total ns) this model replays exactly: below `2^54` ns no delta
 /// scaled by 1024 wraps, so the PELT clock equals the task clock.

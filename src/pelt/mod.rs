@@ -1,7 +1,7 @@
 //! PELT and util_est replayed bit-exactly: the scheduler's utilization signals with the
 //! kernel's integer math (Linux 6.12 kernel/sched/pelt.c, pelt.h, sched-pelt.h, fair.c,
 //! cpufreq_schedutil.c), checked against the golden outputs of those files compiled in
-//! userspace (reference kernel-sim.md §3–§6).
+//! userspace (docs/pelt.md).
 //!
 //! - [`consts`]: the `y^n` inverse table, `LOAD_AVG_MAX`, the dividers.
 //! - [`signal`]: `decay_load`, `accumulate_sum`, `___update_load_sum`/`___update_load_avg`.
@@ -31,6 +31,7 @@ pub mod signal;
 pub mod speculate;
 pub mod trace;
 pub mod util_est;
+pub mod util_model;
 pub mod util_only;
 
 pub use driver::{simulate, simulate_rows, Config, Init};

@@ -1,9 +1,9 @@
 //! One row per kernel-visible event of the trace driver, with the columns of the golden
-//! files (`golden/kernel/pelt_*.golden.csv`, reference kernel-sim.md §6.3), and the CSV
+//! files (the kernel oracle's `pelt_*.golden.csv`, copied to `tests/data/pelt/`; docs/pelt.md §8.2), and the CSV
 //! rendering that reproduces them byte for byte.
 
 use super::trace::State;
-use std::io::{self, Write};
+use std::io::Write;
 
 /// The kernel-visible events the driver reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -357,15 +357,6 @@ impl<W: Write> Sink for CsvWriter<W> {
         }
         Ok(())
     }
-}
-
-/// Write all `rows` as CSV into a byte vector (see [`CsvWriter`]).
-pub fn rows_to_csv(rows: &[Row], enqueued: bool) -> crate::Result<Vec<u8>> {
-    let mut w = CsvWriter::new(io::Cursor::new(Vec::new()), enqueued, "<memory>")?;
-    for r in rows {
-        w.row(r)?;
-    }
-    Ok(w.finish()?.into_inner())
 }
 
 #[cfg(test)]

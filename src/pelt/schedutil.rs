@@ -1,7 +1,7 @@
 //! schedutil's mapping from CPU utilization to a performance level and a frequency
 //! (6.12 kernel/sched/cpufreq_schedutil.c `sugov_effective_cpu_perf`, `get_next_freq`,
 //! `get_capacity_ref_freq`; include/linux/sched/cpufreq.h `map_util_perf`,
-//! `map_util_freq`; reference kernel-sim.md §5). Not modelled: rate limiting, iowait
+//! `map_util_freq`; docs/pelt.md §7.2). Not modelled: rate limiting, iowait
 //! boost, uclamp, RT/DL/IRQ utilization.
 
 /// `map_util_perf(util)` = `util + (util >> 2)`: 25 % headroom.

@@ -1,5 +1,5 @@
 //! The order of kernel events a segment trace produces on one CPU (reference
-//! kernel-sim.md §3.8): fork, then at each segment boundary the wakeup (`wake_pre`,
+//! docs/pelt.md §5.2): fork, then at each segment boundary the wakeup (`wake_pre`,
 //! `wake`), pick (`run`), preemption or sleep, the ticks of each running segment, and the
 //! end. The sequencing is written once here and shared by every model that replays a
 //! trace: the full scheduler state of [`super::driver`] and the task-utilization-only

@@ -24,7 +24,7 @@ use super::full_capacity::{self, FullCapCpu};
 use super::row::{Event, Sink};
 use super::sequence::{check_ticks, Cursor, Emit};
 use super::trace::{validate, Segment, Segments, State, TraceColumns};
-use super::util_only::{UtilModel, UtilRow};
+use super::util_model::{UtilModel, UtilRow};
 use crate::error::{Error, Result};
 
 /// Where rows of the util-only replay go when it runs in parts: each part fills its own

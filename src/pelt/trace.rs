@@ -1,6 +1,6 @@
 //! A single task's trace on one CPU: consecutive segments of running (R), runnable but
 //! preempted (W) or sleeping (S), each with the CPU and frequency capacity in effect
-//! (the input format of reference kernel-sim.md §3.8 and `golden/kernel/inputs/pelt_*.csv`):
+//! (the input format of docs/pelt.md §8.1, as the goldens' `tests/data/pelt/inputs/pelt_*.csv`):
 //!
 //! ```text
 //! dur_ns,state,cpu_cap,freq_cap

@@ -2,7 +2,7 @@
 //! sum over the tasks enqueued on a cfs_rq (kernel/sched/fair.c `util_est_enqueue`,
 //! `util_est_dequeue`, `util_est_update`, `cfs_se_util_change` in pelt.h).
 //!
-//! The update rule changed several times (reference kernel-sim.md §4.4); each version
+//! The update rule changed several times (docs/pelt.md §6.4); each version
 //! that schedlab replays is one small type behind [`UtilEstRule`], selected by name with
 //! [`rule_by_name`]:
 //!
@@ -51,7 +51,7 @@ pub struct Sample {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Timing {
     /// 6.12: `util_est_update` runs before `dequeue_entities()`, so the sample is the
-    /// util_avg of the last tick/enqueue/pick (kernel-sim.md §4.3).
+    /// util_avg of the last tick/enqueue/pick (docs/pelt.md §6.3).
     BeforeDequeue,
     /// v4.17–v6.11: after the dequeue loop, with the fresh util_avg.
     AfterDequeue,
@@ -95,7 +95,7 @@ pub fn within_margin(value: i32, margin: i32) -> bool {
     (value.wrapping_add(margin).wrapping_sub(1) as u32) < (2 * margin - 1) as u32
 }
 
-/// The 6.12 rule (kernel-sim.md §4.3; fair.c `util_est_update` of 6.8+).
+/// The 6.12 rule (docs/pelt.md §6.3; fair.c `util_est_update` of 6.8+).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct V6_12;
 

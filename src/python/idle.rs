@@ -417,6 +417,21 @@ fn idle_governors() -> Vec<(&'static str, &'static str)> {
     Spec::ALL.iter().map(|s| (s.family_name(), s.kernel.name())).collect()
 }
 
+/// `next_tick_ns` reduced into `(0, TICK_NSEC]` as the idle-period model reads it ([`trace::Tick::reduce`]).
+#[pyfunction]
+fn idle_reduce_next_tick<'py>(
+    py: Python<'py>,
+    next_tick_ns: I64s<'py>,
+    hz: u32,
+) -> PyResult<Bound<'py, PyArray1<i64>>> {
+    let ticks = slice(&next_tick_ns);
+    let v = run(py, || {
+        let tick = trace::Tick::new(hz)?;
+        Ok(ticks.iter().map(|&t| tick.reduce(t)).collect::<Vec<i64>>())
+    })?;
+    Ok(v.into_pyarray(py))
+}
+
 /// Add the idle functions to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(idle_simulate, m)?)?;
@@ -436,5 +451,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(idle_summarize, m)?)?;
     m.add_function(wrap_pyfunction!(idle_classify, m)?)?;
     m.add_function(wrap_pyfunction!(idle_governors, m)?)?;
+    m.add_function(wrap_pyfunction!(idle_reduce_next_tick, m)?)?;
     Ok(())
 }

@@ -5,12 +5,11 @@
 use super::errors::run;
 use crate::error::Error;
 use crate::lkp::compare::{compare_roots, CompareResult, Options};
-use crate::lkp::comparison::{render_comparison, to_comparison, Test};
+use crate::lkp::comparison::{to_comparison, Test};
 use crate::lkp::matrix::{load_roots, Matrix, ResultRoot};
 use crate::lkp::num::Num;
 use crate::lkp::render_text::render;
 use crate::lkp::{parse_report, stats, textplot};
-use crate::table::Comparison;
 use pyo3::prelude::*;
 use std::path::PathBuf;
 
@@ -43,12 +42,6 @@ fn lkp_compare_json(
         let r = compare(&paths, all_keys, more)?;
         to_comparison(&r, t, alpha).to_json()
     })
-}
-
-/// The exact lkp text of an lkp Comparison given as JSON.
-#[pyfunction]
-fn lkp_render_comparison(py: Python<'_>, json: &str) -> PyResult<String> {
-    run(py, || render_comparison(&Comparison::from_json(json)?))
 }
 
 type Loaded = (String, Vec<(String, String)>, Vec<String>, Vec<Vec<f64>>, Vec<Vec<bool>>, Option<Vec<String>>);
@@ -120,7 +113,6 @@ fn lkp_text_plot(py: Python<'_>, title: &str, bad: Vec<f64>, good: Vec<f64>, scr
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lkp_compare_text, m)?)?;
     m.add_function(wrap_pyfunction!(lkp_compare_json, m)?)?;
-    m.add_function(wrap_pyfunction!(lkp_render_comparison, m)?)?;
     m.add_function(wrap_pyfunction!(lkp_load, m)?)?;
     m.add_function(wrap_pyfunction!(lkp_read_matrix, m)?)?;
     m.add_function(wrap_pyfunction!(lkp_run_stats, m)?)?;

@@ -32,12 +32,6 @@ fn mmtests_compare(
     })
 }
 
-/// MMTests' text layout of a comparison given as JSON.
-#[pyfunction]
-fn mmtests_render_text(py: Python<'_>, json: String) -> PyResult<String> {
-    run(py, || Ok(mmtests::render_text::render(&Comparison::from_json(&json)?)))
-}
-
 /// Parse a pasted compare table; returns the comparison JSON.
 #[pyfunction]
 #[pyo3(signature = (text, source="<text>".to_string()))]
@@ -81,8 +75,9 @@ fn mmtests_bootstrap_gmean(
 
 /// Add the mmtests functions to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let eras: Vec<&str> = Era::newest_first().iter().rev().map(|e| e.name()).collect();
+    m.add("MMTESTS_ERAS", eras)?;
     m.add_function(wrap_pyfunction!(mmtests_compare, m)?)?;
-    m.add_function(wrap_pyfunction!(mmtests_render_text, m)?)?;
     m.add_function(wrap_pyfunction!(mmtests_parse_compare, m)?)?;
     m.add_function(wrap_pyfunction!(mmtests_gmean_ratio, m)?)?;
     m.add_function(wrap_pyfunction!(mmtests_apply_test, m)?)?;

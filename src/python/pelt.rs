@@ -17,7 +17,8 @@ use crate::pelt::trace::{self, Segment, State};
 use crate::pelt::util_est::{
     rule_by_name, Sample, TaskUtilEst, UtilEstRule, UTIL_AVG_UNCHANGED_LSB, UTIL_AVG_UNCHANGED_MSB,
 };
-use crate::pelt::util_only::{self, UtilRow, UTIL_COLUMNS};
+use crate::pelt::util_model::{UtilRow, UTIL_COLUMNS};
+use crate::pelt::util_only;
 use numpy::{IntoPyArray, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -208,7 +209,7 @@ columns! { Columns, Row, COLUMN_NAMES;
     p_ue_enqueued: i64 = |r| i64::from(r.p_ue_enqueued);
 }
 
-// The columns the util-only replay keeps: crate::pelt::util_only::UTIL_COLUMNS, with the
+// The columns the util-only replay keeps: crate::pelt::util_model::UTIL_COLUMNS, with the
 // dtypes of the full list above (tests/test_pelt_util_only.py asks for every UTIL_COLUMNS
 // name and compares frames, dtypes included, with the full replay's).
 columns! { UtilColumns, UtilRow, UTIL_COLUMN_NAMES;
@@ -668,7 +669,7 @@ fn pelt_rules() -> Vec<&'static str> {
     crate::pelt::util_est::RULE_NAMES.to_vec()
 }
 
-/// The columns the util-only replay computes (crate::pelt::util_only::UTIL_COLUMNS).
+/// The columns the util-only replay computes (crate::pelt::util_model::UTIL_COLUMNS).
 #[pyfunction]
 fn pelt_util_columns() -> Vec<&'static str> {
     UTIL_COLUMNS.to_vec()
@@ -717,6 +718,18 @@ fn pelt_cpu_util(
     })
 }
 
+/// `TICK_NSEC` for `CONFIG_HZ=hz` ([`Config::tick_ns_for_hz`]).
+#[pyfunction]
+fn pelt_tick_ns_for_hz(py: Python<'_>, hz: u64) -> PyResult<u64> {
+    run(py, || Config::tick_ns_for_hz(hz))
+}
+
+/// schedutil's `map_util_perf` ([`schedutil::map_util_perf`]).
+#[pyfunction]
+fn pelt_map_util_perf(util: u64) -> u64 {
+    schedutil::map_util_perf(util)
+}
+
 /// schedutil: `(perf, freq)` for a utilization (6.12: `sugov_effective_cpu_perf` then
 /// `get_next_freq` resolved to `opps`; `legacy`: v4.7–v6.7 `1.25 * max_freq * util / cap`).
 #[pyfunction]
@@ -761,5 +774,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pelt_util_columns, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_cpu_util, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_schedutil, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_tick_ns_for_hz, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_map_util_perf, m)?)?;
     Ok(())
 }

@@ -194,6 +194,7 @@ fn read_samples<'py>(py: Python<'py>, path: std::path::PathBuf) -> PyResult<Boun
 
 /// Add the statistics functions to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("TEST_NAMES", crate::stats::TEST_NAMES.to_vec())?;
     m.add_function(wrap_pyfunction!(amean, m)?)?;
     m.add_function(wrap_pyfunction!(hmean, m)?)?;
     m.add_function(wrap_pyfunction!(gmean, m)?)?;

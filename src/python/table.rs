@@ -4,10 +4,25 @@
 use super::arrays::F64;
 use super::errors::run;
 use crate::stats::batch::split_ragged;
-use crate::table::{amd, assess_many, Comparison, Direction, Test, VerdictRule};
+use crate::stats::Test;
+use crate::table::{amd, assess_many, Comparison, Direction, VerdictRule};
+use crate::tool_text;
 use numpy::{IntoPyArray, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+
+/// The table's own tool layout (None: that tool has none), as [`tool_text::render`].
+#[pyfunction]
+fn render_tool_text(py: Python<'_>, comparison_json: &str) -> PyResult<Option<String>> {
+    run(py, || tool_text::render(&Comparison::from_json(comparison_json)?))
+}
+
+/// Every table pasted in `text`, told apart by look; one JSON comparison each.
+#[pyfunction]
+#[pyo3(signature = (text, source="<text>"))]
+fn parse_tables(py: Python<'_>, text: &str, source: &str) -> PyResult<Vec<String>> {
+    run(py, || tool_text::parse(text, source)?.iter().map(Comparison::to_json).collect())
+}
 
 /// Parse AMD normalised tables; one JSON comparison per table block.
 #[pyfunction]
@@ -113,6 +128,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(direction, m)?)?;
     m.add_function(wrap_pyfunction!(verdict_rule_text, m)?)?;
     m.add_function(wrap_pyfunction!(assess, m)?)?;
+    m.add_function(wrap_pyfunction!(render_tool_text, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_tables, m)?)?;
     m.add_function(wrap_pyfunction!(parse_amd, m)?)?;
     m.add_function(wrap_pyfunction!(render_amd, m)?)?;
     Ok(())

@@ -26,6 +26,7 @@ pub mod sample;
 pub mod sample_text;
 pub mod small_sample;
 pub mod student_t;
+pub mod test;
 pub mod tost;
 pub mod welch;
 
@@ -41,5 +42,6 @@ pub use mann_whitney::{mann_whitney_u, MwuMethod, MwuResult};
 pub use power::{runs_needed, welch_power};
 pub use sample_text::{parse_samples, read_samples};
 pub use small_sample::{mann_whitney_min_p, mann_whitney_min_runs};
+pub use test::{Test, TEST_NAMES};
 pub use tost::{tost_welch, TostResult};
 pub use welch::{welch_ttest, WelchResult};

@@ -17,4 +17,4 @@ pub mod verdict;
 
 pub use assess::{assess_many, Assessment};
 pub use comparison::{Cell, ChangeKind, Comparison, Direction, Row, SCHEMA_VERSION};
-pub use verdict::{decide, difference_p, evidence, more_runs, Evidence, Test, Verdict, VerdictRule};
+pub use verdict::{decide, evidence, more_runs, Evidence, Test, Verdict, VerdictRule};

@@ -19,10 +19,8 @@
 //! (MMTests' compare), which tests no equivalence.
 
 use crate::error::{Error, Result};
-use crate::stats::{
-    amean, mann_whitney_min_p, mann_whitney_min_runs, mann_whitney_u, runs_needed, stddev, tost_welch, welch_power,
-    welch_ttest, MwuMethod,
-};
+pub use crate::stats::Test;
+use crate::stats::{amean, mann_whitney_min_p, mann_whitney_min_runs, runs_needed, stddev, tost_welch, welch_power};
 use serde::{Deserialize, Serialize};
 
 /// Decision for one cell of a comparison.
@@ -59,37 +57,6 @@ impl Verdict {
             Verdict::Changed => "changed",
             Verdict::Noise => "noise",
             Verdict::NotEnoughData => "not_enough_data",
-        }
-    }
-}
-
-/// The two-sided test whose p-value decides whether a cell changed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub enum Test {
-    /// Welch's unequal-variance t-test ([`crate::stats::welch_ttest`]).
-    #[default]
-    #[serde(rename = "welch")]
-    Welch,
-    /// Mann-Whitney U, scipy's `auto` method ([`crate::stats::mann_whitney_u`]).
-    #[serde(rename = "mann-whitney")]
-    MannWhitney,
-}
-
-impl Test {
-    /// Parse "welch" or "mann-whitney" (also "mwu").
-    pub fn parse(s: &str) -> Result<Test> {
-        match s {
-            "welch" => Ok(Test::Welch),
-            "mann-whitney" | "mwu" => Ok(Test::MannWhitney),
-            _ => Err(Error::domain(format!("test must be 'welch' or 'mann-whitney', got '{s}'"))),
-        }
-    }
-
-    /// The name used in results ("welch", "mann-whitney").
-    pub fn name(self) -> &'static str {
-        match self {
-            Test::Welch => "welch",
-            Test::MannWhitney => "mann-whitney",
         }
     }
 }
@@ -170,29 +137,11 @@ pub struct Evidence {
     pub warnings: Vec<String>,
 }
 
-/// The two-sided p of `test` on base and new samples; None with fewer than two
-/// samples on a side. Two constant samples: p = 1 when equal (no difference at
-/// all), 0 when different (Welch's limit; scipy gives the same).
-pub fn difference_p(test: Test, base: &[f64], new: &[f64]) -> Option<f64> {
-    if base.len() < 2 || new.len() < 2 {
-        return None;
-    }
-    let p = match test {
-        Test::Welch => welch_ttest(base, new).ok()?.p,
-        Test::MannWhitney => mann_whitney_u(base, new, MwuMethod::Auto).ok()?.p,
-    };
-    if p.is_nan() {
-        let first = base.first().copied();
-        return base.iter().chain(new).all(|x| Some(*x) == first).then_some(1.0);
-    }
-    Some(p)
-}
-
 /// The evidence of `base` against `new` under `rule` (never fails: what cannot be
 /// computed is None, and a warning says why when it is not just too few samples).
 pub fn evidence(base: &[f64], new: &[f64], test: Test, rule: &VerdictRule) -> Evidence {
     let (nb, nn) = (base.len() as u64, new.len() as u64);
-    let mut e = Evidence { n_base: nb, n_new: nn, p: difference_p(test, base, new), ..Default::default() };
+    let mut e = Evidence { n_base: nb, n_new: nn, p: test.verdict_p(base, new), ..Default::default() };
     if nb < 2 || nn < 2 {
         return e;
     }

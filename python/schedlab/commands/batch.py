@@ -12,11 +12,13 @@ Exit codes: 0 no significant regression; 1 significant regression found (per
 
 from __future__ import annotations
 
+import argparse
 import sys
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (fast CLI start)
 if TYPE_CHECKING:  # pragma: no cover
-    from .._argspec import Namespace, SubparsersSpec
+    from argparse import Namespace
+    from argparse import _SubParsersAction as SubparsersSpec
 
 
 def _positive_int(s: str) -> int:
@@ -29,8 +31,10 @@ def _positive_int(s: str) -> int:
 
 
 def register(sub: SubparsersSpec) -> None:
+    from .. import _core
+
     p = sub.add_parser("batch", help="CI batch mode: archives in, verdicts and an exit code out",
-                       description=__doc__, formatter_class="RawDescriptionHelpFormatter")
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("paths", nargs="+", metavar="PATH", help="result directories or archives")
     p.add_argument("--baseline", required=True, metavar="NAME",
                    help="baseline kernel (MMTests run name) or commit (lkp; a 7+ character prefix works)")
@@ -46,7 +50,7 @@ def register(sub: SubparsersSpec) -> None:
                    help="power wanted against a change of the margin, for the runs needed (default 0.8)")
     p.add_argument("--min-change", type=float, default=0.0, metavar="PCT",
                    help="smallest change, in percent, called better or worse (default 0)")
-    p.add_argument("--test", choices=("welch", "mann-whitney"), default="welch",
+    p.add_argument("--test", choices=_core.TEST_NAMES, default="welch",
                    help="test behind the p-values (default: welch)")
     p.add_argument("--jobs", type=_positive_int, default=None, metavar="N",
                    help="worker threads (default: SCHEDLAB_NUM_THREADS, else the CPUs)")
@@ -73,6 +77,6 @@ def run_batch(args: Namespace) -> int:
             return 2
     else:
         sys.stdout.write(out)
-    for e in r.errors:
-        print(f"schedlab batch: error: {e['message']}", file=sys.stderr)
+    for err in r.errors:
+        print(f"schedlab batch: error: {err['message']}", file=sys.stderr)
     return r.exit_code

@@ -11,10 +11,11 @@ Subcommands:
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (fast CLI start)
 if TYPE_CHECKING:  # pragma: no cover
-    from .._argspec import Namespace, ParserSpec, SubparsersSpec
+    from argparse import ArgumentParser, Namespace
+    from argparse import _SubParsersAction as SubparsersSpec
 
 
 KERNELS = ("6.12", "6.1", "5.1", "4.20", "4.19", "4.18")
@@ -78,7 +79,7 @@ def register(sub: SubparsersSpec) -> None:
     p.set_defaults(func=lambda args: _usage(p))
 
 
-def _usage(p: ParserSpec) -> int:
+def _usage(p: ArgumentParser) -> int:
     p.print_help(sys.stderr)
     return 2
 

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (fast CLI start)
 if TYPE_CHECKING:  # pragma: no cover
-    from .._argspec import Namespace, SubparsersSpec
+    from argparse import Namespace
+    from argparse import _SubParsersAction as SubparsersSpec
 
 
 def register(sub: SubparsersSpec) -> None:
+    from .. import _core
+
     p = sub.add_parser("lkp", help="lkp-tests results: ncompare tables, stats.json, plots",
                        description="lkp-tests (Intel 0-day robot) results.")
     lsub = p.add_subparsers(dest="lkp_command", metavar="SUBCOMMAND")
@@ -28,7 +31,7 @@ def register(sub: SubparsersSpec) -> None:
     c.add_argument("-a", "--all", dest="all_keys", action="store_true", help="every metric, no significance filter")
     c.add_argument("-m", "--more", action="store_true", help="also deny-listed monitors (interrupts, slabinfo, ...)")
     c.add_argument("--format", choices=("text", "csv", "json", "markdown", "html"), default="text")
-    c.add_argument("--test", choices=("welch", "mwu"), default="welch", help="test behind the verdicts")
+    c.add_argument("--test", choices=_core.TEST_NAMES, default="welch", help="test behind the verdicts")
     c.add_argument("base", metavar="BASE")
     c.add_argument("heads", nargs="+", metavar="HEAD")
     c.set_defaults(func=run_compare)

@@ -9,19 +9,23 @@ reads a pasted table and reprints it (or converts it).
 
 from __future__ import annotations
 
+import argparse
 import sys
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (fast CLI start)
 if TYPE_CHECKING:  # pragma: no cover
-    from .._argspec import Namespace, SubparsersSpec
+    from argparse import Namespace
+    from argparse import _SubParsersAction as SubparsersSpec
 
 
 FORMATS = ("text", "csv", "json", "markdown", "html")
 
 
 def register(sub: SubparsersSpec) -> None:
+    from .. import _core
+
     p = sub.add_parser("mmtests", help="MMTests results: compare-mmtests.pl's tables, exactly",
-                       description=__doc__, formatter_class="RawDescriptionHelpFormatter")
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     msub = p.add_subparsers(dest="mmtests_command", metavar="SUBCOMMAND")
     c = msub.add_parser("compare", help="compare runs of a benchmark in a work/log tree",
                         description="The flags of compare-mmtests.pl; text output is byte-identical to it.")
@@ -31,10 +35,10 @@ def register(sub: SubparsersSpec) -> None:
     c.add_argument("-n", "--names", required=True, help="comma-separated run names; the first is the baseline")
     c.add_argument("--print-ratio", action="store_true", help="the ratio table with its Gmean line")
     c.add_argument("--sub-heading", default="", help="keep operations starting with this (a Perl regex)")
-    c.add_argument("--compat", choices=("2018", "2024", "2025", "head"), default=None,
+    c.add_argument("--compat", choices=_core.MMTESTS_ERAS, default=None,
                    help="MMTests era to reproduce (default: newest that knows the benchmark and its layout)")
     c.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
-    c.add_argument("--test", choices=("mmtests", "welch", "mann-whitney"), default="mmtests",
+    c.add_argument("--test", choices=["mmtests", *_core.TEST_NAMES], default="mmtests",
                    help="what decides the verdict column of csv/json/markdown/html (default: MMTests' marker)")
     c.add_argument("--alpha", type=float, default=0.05, help="significance level of --test (default 0.05)")
     c.set_defaults(func=run_compare)

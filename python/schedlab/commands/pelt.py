@@ -10,10 +10,11 @@ gives ``.noue.``). ``schedlab pelt ftrace TRACE.txt --pid N`` turns ftrace
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (fast CLI start)
 if TYPE_CHECKING:  # pragma: no cover
-    from .._argspec import Namespace, ParserSpec, SubparsersSpec
+    from argparse import ArgumentParser, Namespace
+    from argparse import _SubParsersAction as SubparsersSpec
 
 
 def register(sub: SubparsersSpec) -> None:
@@ -70,7 +71,7 @@ def register(sub: SubparsersSpec) -> None:
     p.set_defaults(func=lambda args: _usage(p))
 
 
-def _usage(p: ParserSpec) -> int:
+def _usage(p: ArgumentParser) -> int:
     p.print_help(sys.stderr)
     return 2
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (fast CLI start)
 if TYPE_CHECKING:  # pragma: no cover
-    from .._argspec import Namespace, SubparsersSpec
+    from argparse import Namespace
+    from argparse import _SubParsersAction as SubparsersSpec
 
 
 def register(sub: SubparsersSpec) -> None:
@@ -29,9 +30,9 @@ def register(sub: SubparsersSpec) -> None:
 
 
 def run(args: Namespace) -> int:
-    import matplotlib
+    from .._plot import pyplot
 
-    matplotlib.use("Agg")
+    pyplot()  # the report draws: a clear error now if matplotlib is missing
     from ..report.build import build, example_dir
 
     paths = list(args.paths)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import math
 import sys
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (fast CLI start)
 if TYPE_CHECKING:  # pragma: no cover
+    from argparse import Namespace
+    from argparse import _SubParsersAction as SubparsersSpec
     from pathlib import Path
 
-    from .._argspec import Namespace, SubparsersSpec
+    import numpy as np
 
 
 EXAMPLE_FILES = ("unixbench-execl-base.txt", "unixbench-execl-head.txt")
@@ -90,7 +92,7 @@ def run(args: Namespace) -> int:
         return 0
     direction = "higher is better" if higher else "lower is better"
     print(f"\nChange against {names[0]} ({direction}; {mean_name}; positive = better)")
-    rows = []
+    rows: list[tuple[str, np.ndarray, float, float, float, stats.BootstrapResult | None, str | None]] = []
     for name, x in zip(names[1:], samples[1:]):
         try:
             m0 = getattr(stats, mean_name)(samples[0])
@@ -116,7 +118,7 @@ def run(args: Namespace) -> int:
     notes = []
     i = 0
     for name, _x, pct, wp, up, b, err in rows:
-        if err:
+        if err or b is None:
             print(f"{name:{width}}  {err}")
             continue
         q, verdict = float(v["q"][i]), v["verdict"][i]

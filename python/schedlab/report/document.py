@@ -86,26 +86,30 @@ class Section:
         if in_summary:
             self.summary.append(text.rstrip("\n"))
 
-    def table(self, comparison: "Comparison", caption: str = "") -> None:
+    def table(self, comparison: Comparison, caption: str = "") -> None:
         """A comparison table, cells coloured by verdict."""
         self.blocks.append(_Block("table", comparison, caption))
 
     def figure(self, fig: Any, caption: str = "", fmt: str = "svg") -> None:
         """A matplotlib figure (or Axes), embedded inline as SVG (or a PNG data URI); the figure is closed."""
-        import matplotlib.pyplot as plt
+        from .._plot import pyplot
+
+        plt = pyplot()
 
         if not hasattr(fig, "savefig"):  # an Axes: save its figure
             fig = fig.figure
 
-        buf = io.BytesIO() if fmt == "png" else io.StringIO()
-        fig.savefig(buf, format=fmt, bbox_inches="tight")
-        plt.close(fig)
         if fmt == "png":
-            data = base64.b64encode(buf.getvalue()).decode("ascii")
+            png = io.BytesIO()
+            fig.savefig(png, format=fmt, bbox_inches="tight")
+            data = base64.b64encode(png.getvalue()).decode("ascii")
             markup = f'<img alt="{html.escape(caption)}" src="data:image/png;base64,{data}">'
         else:
-            svg = buf.getvalue()
+            text = io.StringIO()
+            fig.savefig(text, format=fmt, bbox_inches="tight")
+            svg = text.getvalue()
             markup = svg[svg.index("<svg"):]  # drop the XML prolog and doctype
+        plt.close(fig)
         self.blocks.append(_Block("figure", markup, caption))
 
     def summary_line(self, text: str) -> None:

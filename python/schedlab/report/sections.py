@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from ..errors import SchedlabError
 from .document import Report
@@ -106,7 +106,9 @@ def pelt_section(report: Report, traces: Sequence[Path]) -> None:
     """Each task trace replayed through PELT/util_est: the 6.12 signals, and the
     d519329f72 rule with and without the cpu_util_wake (execl) fix, showing how much
     of the task's own estimate the unfixed consumer counts twice."""
-    import matplotlib.pyplot as plt
+    from .._plot import pyplot
+
+    plt = pyplot()
 
     from .. import pelt
 
@@ -154,7 +156,9 @@ def idle_section(report: Report, traces: Sequence[Path], states: Sequence[Path])
     state table found beside it: per-state usage, too-deep (above) and too-shallow
     (below) entries, exit latency paid, energy where the table has power numbers,
     and where the two 6.12 governors disagree."""
-    import matplotlib.pyplot as plt
+    from .._plot import pyplot
+
+    plt = pyplot()
     import numpy as np
 
     from .. import idle

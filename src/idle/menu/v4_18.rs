@@ -1,5 +1,5 @@
 //! menu as in Linux v4.18 (`drivers/cpuidle/governors/menu.c`, git blob 1aef60d160eb;
-//! kernel-sim.md §2.6): µs units, 12 buckets split by iowait, the performance multiplier
+//! docs/idle-governors.md §3.6): µs units, 12 buckets split by iowait, the performance multiplier
 //! with the load-average term, `first_idx` skipping the poll state when a timer is far,
 //! a zeroed interval ring and a pattern detector starting at `thresh = UINT_MAX` with no
 //! early exit. With the tick stopped a short prediction is raised to

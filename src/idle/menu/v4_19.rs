@@ -1,5 +1,5 @@
 //! menu as in Linux v4.19.1 (`drivers/cpuidle/governors/menu.c`, git blob e26a40971b26;
-//! kernel-sim.md §2.6): v4.18 except for the stopped tick ("handle stopped tick more
+//! docs/idle-governors.md §3.7): v4.18 except for the stopped tick ("handle stopped tick more
 //! aggressively"): a short prediction becomes `delta_next` (no TICK cap), a state too
 //! deep for the prediction is still taken when the one so far is shallow and it fits the
 //! time to the next timer, and the tick decision is skipped when the tick is stopped.

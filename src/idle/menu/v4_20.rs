@@ -1,5 +1,5 @@
 //! menu as in Linux v4.20 (`drivers/cpuidle/governors/menu.c`, git blob 61316fc51548;
-//! kernel-sim.md §2.6): v4.19 with the load term gone from the performance multiplier
+//! docs/idle-governors.md §3.8): v4.19 with the load term gone from the performance multiplier
 //! (`1 + 10·nr_iowait`), the early return to state 0 moved after the bucket is chosen,
 //! no `first_idx` but "poll promotion" to a physical state that a timer will reach, the
 //! pattern detector's `min >= predicted` exit, `predicted_us` as a local, and

@@ -1,4 +1,4 @@
-//! menu as in Linux 6.1.192 (`drivers/cpuidle/governors/menu.c`, kernel-sim.md §1.4–1.7):
+//! menu as in Linux 6.1.192 (`drivers/cpuidle/governors/menu.c`, docs/idle-governors.md §3.2–3.5):
 //! ns units, 12 buckets (6 more when tasks are in iowait), the performance multiplier
 //! `1 + 10·nr_iowait` applied to the latency limit while the tick runs, the sleep length
 //! always queried, and the `min >= predicted` early exit of the pattern detector. Like

@@ -1,4 +1,4 @@
-//! menu as in Linux 6.12.117 (`drivers/cpuidle/governors/menu.c`, kernel-sim.md §1.4–1.6):
+//! menu as in Linux 6.12.117 (`drivers/cpuidle/governors/menu.c`, docs/idle-governors.md §3.2–3.4):
 //! 6 buckets, no iowait input and no performance multiplier; the typical interval is
 //! computed first and the sleep length is only queried when it exceeds 15 µs or the tick
 //! is stopped; failed (zero-length) entries push `UINT_MAX` into the ring.

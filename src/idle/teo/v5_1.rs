@@ -1,5 +1,5 @@
 //! teo as merged in Linux v5.1 (`drivers/cpuidle/governors/teo.c`, b26bf6ab716f, git blob
-//! 7d05efdbd3c6; kernel-sim.md §2.6): the 2018 RFC v6–v10 design in µs. Per state:
+//! 7d05efdbd3c6; docs/idle-governors.md §4.2): the 2018 RFC v6–v10 design in µs. Per state:
 //! `early_hits`, `hits` and `misses`; a pattern check over the 8 most recent idle
 //! durations; and the v5.1–v5.5 off-by-one in the interval ring (the index wraps only
 //! after reaching 9, so every 9th sample lands one past the 8 slots and is never read;
@@ -273,7 +273,7 @@ mod tests {
 
     #[test]
     fn misses_hand_the_choice_to_the_most_early_hits() {
-        // §2.6 teo v5.1 select steps 3–4: the state matching the sleep length (C6) has
+        // docs/idle-governors.md §4.2 select steps 3–4: the state matching the sleep length (C6) has
         // more misses than hits, so the enabled shallower state with the most early hits
         // (C1, 3000 > C1E's 1000) is chosen, its target residency becoming the duration
         // (2 µs < TICK: the tick is kept).

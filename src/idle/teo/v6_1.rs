@@ -1,4 +1,4 @@
-//! teo as in Linux 6.1.192 (`drivers/cpuidle/governors/teo.c`, kernel-sim.md §2.2): the
+//! teo as in Linux 6.1.192 (`drivers/cpuidle/governors/teo.c`, docs/idle-governors.md §4.3): the
 //! 2021 redesign with "hits" and "intercepts" per bin plus a ring of the 9 most recent
 //! intercepts (`recent`); the candidate is the deepest state fitting the sleep length
 //! (always queried), and an alternative is searched when intercepts dominate overall or
@@ -271,7 +271,7 @@ mod tests {
     use crate::idle::states::StateTable;
     use crate::idle::trace::Tick;
 
-    /// kernel-sim.md §2.2 select steps 3–6 for an all-enabled table, a running tick and
+    /// docs/idle-governors.md §4.3 select steps 3–6 for an all-enabled table, a running tick and
     /// no latency limit: the candidate is the deepest state fitting the sleep length; an
     /// alternative is searched when intercepts below it dominate (`2·Σint > total − Σhit`)
     /// or recent intercepts below it are more than `NR_RECENT/2`; walking down, the first

@@ -1,4 +1,4 @@
-//! teo as in Linux 6.12.117 (`drivers/cpuidle/governors/teo.c`, kernel-sim.md §2.3):
+//! teo as in Linux 6.12.117 (`drivers/cpuidle/governors/teo.c`, docs/idle-governors.md §4.4):
 //! "hits" and "intercepts" per bin (bin i spans the target residencies of states i and
 //! i+1), an extra hits-only tick bin when the deepest state's target residency is below
 //! the tick period (`tick_hits`), no `recent` ring and no utilization awareness; the
@@ -295,7 +295,7 @@ mod tests {
     use crate::idle::states::StateTable;
     use crate::idle::trace::Tick;
 
-    /// The bin-selection rule of kernel-sim.md §2.3 steps 3–6, written from the text for
+    /// The bin-selection rule of docs/idle-governors.md §4.4 select steps 3–6, written from the text for
     /// a table with every state enabled and no tick stopped: the candidate is the deepest
     /// state; if twice the intercepts below it exceed `total` minus the hits below it,
     /// take the deepest shallower state `i` whose intercepts from `i` up to the candidate

@@ -1,10 +1,35 @@
 //! From one run's raw outputs to its `stats.json`, and from runs to a commit's
 //! `matrix.json`/`avg.json`/`stddev.json`, as lkp-tests does it (bin/run-stats +
 //! programs/*/parse, sbin/dump-stat, lib/matrix.rb `create_stats_matrix` and `unite_to`),
-//! after reference/lkp.md §4–5. The JSON files are written as Ruby writes them.
+//! after docs/lkp.md §2 and §4. The JSON files are written as Ruby writes them.
 
+pub mod aim9;
+pub mod cyclictest;
+pub mod ebizzy;
+pub mod hackbench;
+pub mod lock_stat;
+pub mod meminfo;
+pub mod netperf;
 pub mod ojson;
 pub mod parsers;
+pub mod perf_bench_futex;
+pub mod perf_bench_sched_messaging;
+pub mod perf_bench_sched_pipe;
+pub mod perf_profile;
+pub mod perf_stat;
+pub mod proc_vmstat;
+pub mod program;
+pub mod rt_app;
+pub mod ruby;
+pub mod schbench;
+pub mod sched_debug;
+pub mod softirqs;
+pub mod stress_ng;
+pub mod sysbench;
+pub mod tbench;
+pub mod unixbench;
+pub mod uperf;
+pub mod will_it_scale;
 
 use super::matrix::{io_msg, STATS_SOURCE};
 use super::num::{ruby_sum, ruby_sum_f0, standard_deviation, Num, Sum};
@@ -140,11 +165,11 @@ pub fn dump_stat(group: &str, lines: &str, path: &str) -> Result<Series> {
             continue;
         }
         let n = if v.contains('.') {
-            Num::Float(parsers::ruby_to_f(v))
+            Num::Float(ruby::to_f(v))
         } else {
             // beyond i64 Ruby keeps an exact Bignum; the nearest double is closer to it
             // than a saturated i64
-            v.parse::<i64>().map_or_else(|_| Num::Float(parsers::ruby_to_f(v)), Num::Int)
+            v.parse::<i64>().map_or_else(|_| Num::Float(ruby::to_f(v)), Num::Int)
         };
         col.push(n);
     }
@@ -324,23 +349,6 @@ pub fn read_text_in(tree: &dyn Tree, rel: &str) -> Result<String> {
     })
 }
 
-/// The raw outputs schedlab parses, by file name: (group, parser name).
-fn raw_kind(name: &str) -> Option<(String, &'static str)> {
-    let fixed = match name {
-        "unixbench" => "unixbench",
-        "time" => "time",
-        "interrupts" => "interrupts",
-        "cpuidle" => "cpuidle",
-        "vmstat" => "vmstat",
-        "mpstat" => "mpstat",
-        "turbostat" => "turbostat",
-        "perf-stat" => "perf-stat",
-        _ if name.ends_with(".time") && !name.contains(".json") && name.len() > 5 => "time",
-        _ => return None,
-    };
-    Some((name.to_string(), fixed))
-}
-
 /// Parse every known raw output of one run directory into monitor series, in monitor
 /// name order (plus existing `<monitor>.json` files of monitors without a raw parser).
 pub fn run_monitors(run_dir: &Path) -> Result<Vec<(String, Series)>> {
@@ -355,26 +363,18 @@ pub fn run_monitors_in(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, Series
         .map_err(|e| Error::parse(Some(&shown), None, format!("cannot list run directory: {}", io_msg(&e))))?;
     let mut out: Vec<(String, Series)> = Vec::new();
     for name in &names {
-        let Some((group, kind)) = raw_kind(name) else { continue };
+        let Some(program) = program::for_file(name) else { continue };
         let path = join(rel, name);
         if !tree.is_file(&path) {
             continue;
         }
         let text = read_text_in(tree, &path)?;
         let p = tree.display(&path);
-        let lines = match kind {
-            "unixbench" => parsers::unixbench(&text),
-            "time" => parsers::time(&text),
-            "interrupts" => parsers::interrupts(&text),
-            "cpuidle" => parsers::cpuidle(&text),
-            "vmstat" => parsers::vmstat(&text),
-            "mpstat" => parsers::mpstat(&text, &p)?,
-            "turbostat" => parsers::turbostat(&text),
-            _ => parsers::perf_stat(&text),
-        };
-        let s = dump_stat(&group, &lines, &p)?;
+        let Some(lines) = program::parse(program, &text, &p) else { continue };
+        let lines = lines?;
+        let s = dump_stat(name, &lines, &p)?;
         if !s.keys.is_empty() {
-            out.push((group, s));
+            out.push((name.clone(), s));
         }
     }
     for name in &names {

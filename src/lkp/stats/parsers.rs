@@ -1,91 +1,10 @@
-//! One parser per raw output, each printing lkp's `key: value` lines (a repeated key
-//! starts a new record), after lkp-tests' programs/<name>/parse and reference/lkp.md §5.
+//! The parsers of the smaller raw outputs (time, interrupts, cpuidle, vmstat, turbostat,
+//! mpstat), each printing lkp's `key: value` lines (a repeated key starts a new record),
+//! after lkp-tests' programs/<name>/parse and docs/lkp.md §4.
 
 use super::ojson::{self, JValue};
 use crate::error::{Error, Result};
 use crate::lkp::rubyfmt::float_to_s;
-
-/// unixbench: `score` (System Benchmarks Index Score), `throughput` (RESULT column of the
-/// index table, or the last per-test `N lps (… s, … samples)` line), `workload` =
-/// throughput × the run's duration, and `test.pass: 1` (`test.fail: 1` if incomplete).
-pub fn unixbench(text: &str) -> String {
-    let mut score: Option<String> = None;
-    let mut throughput: Option<f64> = None;
-    let mut duration: Option<i64> = None;
-    let mut after_index_header = false;
-    for line in text.lines() {
-        let t = line.trim_end();
-        if after_index_header {
-            after_index_header = false;
-            let f: Vec<&str> = t.split_whitespace().collect();
-            if let [.., result, _] = f[..] {
-                if let Ok(v) = result.parse::<f64>() {
-                    throughput = Some(v);
-                }
-            }
-        }
-        if t.contains(" Benchmarks Index Score ") {
-            if let Some(last) =
-                t.split_whitespace().last().filter(|s| s.chars().all(|c| c.is_ascii_digit() || c == '.'))
-            {
-                score = Some(last.to_string());
-            }
-        } else if t.contains(" Index ") && t.ends_with("INDEX") {
-            after_index_header = true;
-        } else if let Some(v) = per_test_result(t) {
-            throughput = Some(v);
-        } else if let Some(rest) = t.strip_prefix("Benchmark Run: ") {
-            duration = run_duration(rest);
-        }
-    }
-    let mut out = String::new();
-    if let Some(s) = &score {
-        out.push_str(&format!("score: {s}\n"));
-    }
-    match (throughput, duration) {
-        (Some(tp), Some(d)) => {
-            out.push_str(&format!("throughput: {}\n", float_to_s(tp)));
-            out.push_str(&format!("workload: {}\n", float_to_s(tp * d as f64)));
-            out.push_str("test.pass: 1\n");
-        }
-        (tp, _) => {
-            if let Some(tp) = tp {
-                out.push_str(&format!("throughput: {}\n", float_to_s(tp)));
-            }
-            out.push_str("test.fail: 1\n");
-        }
-    }
-    out
-}
-
-/// `Execl Throughput   17946.9 lps   (30.0 s, 7 samples)` → 17946.9.
-fn per_test_result(t: &str) -> Option<f64> {
-    let open = t.find(" (")?;
-    let (head, tail) = t.split_at(open);
-    if !(tail.contains(" s, ") && tail.contains("sample")) {
-        return None;
-    }
-    let mut f = head.split_whitespace().rev();
-    let unit = f.next()?;
-    if !matches!(unit, "KBps" | "lps" | "lpm" | "score") {
-        return None;
-    }
-    f.next()?.parse().ok()
-}
-
-/// `Tue Jan 01 2019 15:48:24 - 15:49:00` → 36 (wrapping past midnight).
-fn run_duration(rest: &str) -> Option<i64> {
-    let (a, b) = rest.split_once(" - ")?;
-    let hms = |s: &str| -> Option<i64> {
-        let mut p = s.trim().rsplit(' ').next()?.split(':');
-        let h: i64 = p.next()?.parse().ok()?;
-        let m: i64 = p.next()?.parse().ok()?;
-        let s: i64 = p.next()?.parse().ok()?;
-        Some(h * 3600 + m * 60 + s)
-    };
-    let d = hms(b.split_whitespace().next()?)? - hms(a)?;
-    Some(if d < 0 { d + 86400 } else { d })
-}
 
 /// GNU `time -v`: `Label (unit): value` → `label: value` (parenthesised groups removed,
 /// spaces to `_`, lower case); elapsed `h:mm:ss`/`m:ss` → seconds; `98%` → 98 (`?` → 0).
@@ -123,7 +42,7 @@ pub fn time(text: &str) -> String {
             "elapsed_time" => {
                 let mut tt = 0.0f64;
                 for t in val.trim().split(':') {
-                    tt = tt * 60.0 + ruby_to_f(t);
+                    tt = tt * 60.0 + super::ruby::to_f(t);
                 }
                 float_to_s(tt)
             }
@@ -140,27 +59,6 @@ pub fn time(text: &str) -> String {
         out.push_str(&format!("{k}: {v}\n"));
     }
     out
-}
-
-/// Ruby `String#to_f`: the longest leading float, 0.0 if none.
-pub fn ruby_to_f(s: &str) -> f64 {
-    let s = s.trim_start();
-    let mut end = 0;
-    let b = s.as_bytes();
-    if matches!(b.get(end), Some(b'-' | b'+')) {
-        end += 1;
-    }
-    while b.get(end).is_some_and(u8::is_ascii_digit) {
-        end += 1;
-    }
-    if b.get(end) == Some(&b'.') {
-        end += 1;
-        while b.get(end).is_some_and(u8::is_ascii_digit) {
-            end += 1;
-        }
-    }
-    // end follows ASCII bytes only, so it is a char boundary
-    s.get(..end).and_then(|n| n.parse().ok()).unwrap_or(0.0)
 }
 
 /// `/proc/interrupts` snapshots (with `time:` lines): per CPU `CPU<i>.<irq>` and the total
@@ -448,84 +346,6 @@ pub fn mpstat(text: &str, path: &str) -> Result<String> {
     Ok(out)
 }
 
-/// `perf stat -a --scale -I 1000 -x ,` (CSV intervals `time,value,unit,event,…`): per
-/// interval `i.<event>` = value per second of the interval and `i.ipc`/`i.cpi`; at the
-/// end `total.<event>` (the sums, the last partial interval left out) and
-/// `ps.<event>` = total / run time, with `overall.ipc`/`overall.cpi`.
-pub fn perf_stat(text: &str) -> String {
-    let mut intervals: Vec<(f64, Vec<(String, f64)>)> = Vec::new();
-    for line in text.lines() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let f: Vec<&str> = line.split(',').collect();
-        let [time, value, _, event, ..] = f[..] else { continue };
-        let (Ok(t), Ok(v)) = (time.trim().parse::<f64>(), value.trim().parse::<f64>()) else { continue };
-        let ev = event.trim().replace(' ', "_");
-        if ev.is_empty() {
-            continue;
-        }
-        match intervals.last_mut() {
-            Some((lt, evs)) if *lt == t => evs.push((ev, v)),
-            _ => intervals.push((t, vec![(ev, v)])),
-        }
-    }
-    let mut out = String::new();
-    let mut prev_t = 0.0;
-    let ratio = |evs: &[(String, f64)], a: &str, b: &str| -> Option<f64> {
-        let x = evs.iter().find(|(k, _)| k == a)?.1;
-        let y = evs.iter().find(|(k, _)| k == b)?.1;
-        if y == 0.0 {
-            None
-        } else {
-            Some(x / y)
-        }
-    };
-    for (t, evs) in &intervals {
-        let dt = t - prev_t;
-        prev_t = *t;
-        out.push_str(&format!("time: {}\n", float_to_s(*t)));
-        for (k, v) in evs {
-            let rate = if dt > 0.0 { v / dt } else { *v };
-            out.push_str(&format!("i.{k}: {}\n", float_to_s(rate)));
-        }
-        if let Some(ipc) = ratio(evs, "instructions", "cycles") {
-            out.push_str(&format!("i.ipc: {}\n", float_to_s(ipc)));
-        }
-        if let Some(cpi) = ratio(evs, "cycles", "instructions") {
-            out.push_str(&format!("i.cpi: {}\n", float_to_s(cpi)));
-        }
-    }
-    let run_time = intervals.last().map_or(0.0, |(t, _)| *t);
-    let full = match intervals.split_last() {
-        Some((_, init)) if !init.is_empty() => init,
-        _ => intervals.as_slice(),
-    };
-    let mut totals: Vec<(String, f64)> = Vec::new();
-    for (_, evs) in full {
-        for (k, v) in evs {
-            match totals.iter_mut().find(|(tk, _)| tk == k) {
-                Some(slot) => slot.1 += v,
-                None => totals.push((k.clone(), *v)),
-            }
-        }
-    }
-    for (k, v) in &totals {
-        out.push_str(&format!("total.{k}: {}\n", float_to_s(*v)));
-        if run_time > 0.0 {
-            out.push_str(&format!("ps.{k}: {}\n", float_to_s(v / run_time)));
-        }
-    }
-    if let Some(ipc) = ratio(&totals, "instructions", "cycles") {
-        out.push_str(&format!("overall.ipc: {}\n", float_to_s(ipc)));
-    }
-    if let Some(cpi) = ratio(&totals, "cycles", "instructions") {
-        out.push_str(&format!("overall.cpi: {}\n", float_to_s(cpi)));
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -538,15 +358,6 @@ mod tests {
             time(t),
             "user_time: 30.10\npercent_of_cpu_this_job_got: 98\nelapsed_time: 3636.1\nmajor_page_faults: 0\n"
         );
-    }
-
-    #[test]
-    fn unixbench_by_hand() {
-        let t = "Benchmark Run: Tue Jan 01 2019 23:59:50 - 00:00:20\n\
-                 Execl Throughput                              100.5 lps   (30.0 s, 7 samples)\n\
-                 System Benchmarks Index Score (Partial Only)                         23.4\n";
-        // 30 s across midnight; workload = 100.5 × 30
-        assert_eq!(unixbench(t), "score: 23.4\nthroughput: 100.5\nworkload: 3015.0\ntest.pass: 1\n");
     }
 
     #[test]
@@ -563,15 +374,5 @@ mod tests {
             let e = mpstat(t, "mpstat.json").unwrap_err().to_string();
             assert!(e.contains("mpstat.json") && e.contains("invalid JSON"), "{t:?}: {e}");
         }
-    }
-
-    #[test]
-    fn perf_stat_by_hand() {
-        let t = "1.0,2000,,cycles,,\n1.0,1000,,instructions,,\n2.0,4000,,cycles,,\n2.0,3000,,instructions,,\n2.5,10,,cycles,,\n";
-        let out = perf_stat(t);
-        assert!(out.contains("i.ipc: 0.5\n"), "{out}");
-        // totals leave out the last partial interval: cycles 6000, instructions 4000, run 2.5 s
-        assert!(out.contains("total.cycles: 6000.0\nps.cycles: 2400.0\n"), "{out}");
-        assert!(out.contains("overall.cpi: 1.5\n"), "{out}");
     }
 }

@@ -1,6 +1,6 @@
 //! dbench4 / tbench4 (and head's `dbench` / `tbench`): loadfile completion times
 //! (`N completed in X ms at time T ms`), plus head's `tput-N` and `op-<Name>-N`
-//! rows and 2018's tbench4 MB/sec. Reference: mmtests.md §8.3, §13.2.
+//! rows and 2018's tbench4 MB/sec. Reference: docs/mmtests.md §8.3.
 
 use super::{fields, Ctx, Extractor, Meta, Samples};
 use crate::error::Result;

@@ -1,6 +1,6 @@
 //! hackbench (`hackbench-{process,thread}-{pipes,sockets}`, and `hackbench` in
 //! 2025): seconds per run of `perf bench sched messaging` (E1–E3) or the
-//! standalone hackbench's `Time:` line (E0). Reference: mmtests.md §8.4, §13.2.
+//! standalone hackbench's `Time:` line (E0). Reference: docs/mmtests.md §8.4.
 
 use super::{fields, Ctx, Extractor, Meta, Samples};
 use crate::error::Result;

@@ -1,5 +1,5 @@
 //! Extraction: benchmark log files → samples per operation, one extractor per
-//! benchmark family behind [`Extractor`] (reference: mmtests.md §8 and §13.2).
+//! benchmark family behind [`Extractor`] (reference: docs/mmtests.md §8).
 //!
 //! Adding a benchmark family is one file here implementing [`Extractor`] plus one
 //! line in [`EXTRACTORS`]. An extractor parses one log directory (one iteration)

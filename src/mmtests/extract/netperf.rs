@@ -1,6 +1,6 @@
 //! netperf (`netperf-{udp,tcp}[-rr]`, with or without `-ipv4`/`-ipv6`): one
 //! netperf stdout per run, `<PROTO>-<size>.<n>` (MMTests ExtractNetperf.pm for
-//! E0–E2, shellpack `netperf/parse-results` for head). Reference: mmtests.md §8.1.
+//! E0–E2, shellpack `netperf/parse-results` for head). Reference: docs/mmtests.md §8.1.
 
 use super::{fields, Ctx, Extractor, Meta, Samples};
 use crate::error::{Error, Result};

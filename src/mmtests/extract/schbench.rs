@@ -2,7 +2,7 @@
 //! 2018 (and 2024): old schbench, one value per `<q>th-qrtle-<W>` (Singleops);
 //! 2025: every interval block but the final one, `<Metric>-<q>th-<W>` and
 //! `<Metric>-max-<W>`; head: the parse-results.awk labels `<Metric>-<q.q>th-<W>`.
-//! Reference: mmtests.md §8.5, §13.2.
+//! Reference: docs/mmtests.md §8.5.
 
 use super::{fields, split_prefix, Ctx, Extractor, Meta, Samples};
 use crate::error::Result;

@@ -1,6 +1,6 @@
 //! sockperf: `sockperf-{udp,tcp}-throughput` and `sockperf-{udp,tcp}-under-load`
 //! (MMTests ExtractSockperfthroughput.pm / ExtractSockperfunderload.pm, E0–E2;
-//! removed from MMTests in 2026, so not in `head`). Reference: mmtests.md §8.2.
+//! removed from MMTests in 2026, so not in `head`). Reference: docs/mmtests.md §8.2.
 
 use super::{Ctx, Extractor, Meta, Samples};
 use crate::error::Result;

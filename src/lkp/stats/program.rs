@@ -1,0 +1,92 @@
+//! Which parser reads which raw output: lkp-tests runs `programs/<name>/parse` on the
+//! file `<name>` of a run directory (and programs/time/parse on `*.time`).
+
+use super::{
+    aim9, cyclictest, ebizzy, hackbench, lock_stat, meminfo, netperf, parsers, perf_bench_futex,
+    perf_bench_sched_messaging, perf_bench_sched_pipe, perf_profile, perf_stat, proc_vmstat, rt_app, schbench,
+    sched_debug, softirqs, stress_ng, sysbench, tbench, unixbench, uperf, will_it_scale,
+};
+use crate::error::Result;
+
+/// The lkp-tests programs schedlab parses, by name.
+pub const PROGRAMS: &[&str] = &[
+    "aim9",
+    "cpufreq-stats",
+    "cpuidle",
+    "cyclictest",
+    "ebizzy",
+    "hackbench",
+    "interrupts",
+    "lock_stat",
+    "meminfo",
+    "mpstat",
+    "netperf",
+    "perf-bench-futex",
+    "perf-bench-sched-messaging",
+    "perf-bench-sched-pipe",
+    "perf-profile",
+    "perf-stat",
+    "proc-vmstat",
+    "rt-app",
+    "sched_debug",
+    "schbench",
+    "softirqs",
+    "stress-ng",
+    "sysbench-cpu",
+    "sysbench-threads",
+    "tbench",
+    "time",
+    "turbostat",
+    "unixbench",
+    "uperf",
+    "vmstat",
+    "will-it-scale",
+];
+
+/// The program whose parser reads the raw file `name` of a run directory.
+pub fn for_file(name: &str) -> Option<&'static str> {
+    if let Some(p) = PROGRAMS.iter().find(|p| **p == name) {
+        return Some(p);
+    }
+    (name.ends_with(".time") && !name.contains(".json") && name.len() > 5).then_some("time")
+}
+
+/// Run `program`'s parser on `text` (the raw output, `path` naming it in errors): its
+/// `key: value` lines, as lkp's parser prints them; None for a program schedlab does
+/// not parse.
+pub fn parse(program: &str, text: &str, path: &str) -> Option<Result<String>> {
+    Some(match program {
+        "aim9" => Ok(aim9::parse(text)),
+        // programs/cpufreq-stats/parse is `cat`: the monitor already writes `key: value`
+        "cpufreq-stats" => Ok(text.to_string()),
+        "cpuidle" => Ok(parsers::cpuidle(text)),
+        "cyclictest" => Ok(cyclictest::parse(text)),
+        "ebizzy" => Ok(ebizzy::parse(text)),
+        "hackbench" => hackbench::parse(text, path),
+        "interrupts" => Ok(parsers::interrupts(text)),
+        "lock_stat" => lock_stat::parse(text, path),
+        "meminfo" => meminfo::parse(text, path),
+        "mpstat" => parsers::mpstat(text, path),
+        "netperf" => Ok(netperf::parse(text)),
+        "perf-bench-futex" => Ok(perf_bench_futex::parse(text)),
+        "perf-bench-sched-messaging" => Ok(perf_bench_sched_messaging::parse(text)),
+        "perf-bench-sched-pipe" => Ok(perf_bench_sched_pipe::parse(text)),
+        "perf-profile" => Ok(perf_profile::parse(text)),
+        "perf-stat" => perf_stat::parse(text, path),
+        "proc-vmstat" => proc_vmstat::parse(text, path),
+        "rt-app" => Ok(rt_app::parse(text)),
+        "sched_debug" => sched_debug::parse(text, path),
+        "schbench" => schbench::parse(text, path),
+        "softirqs" => softirqs::parse(text, path),
+        "stress-ng" => stress_ng::parse(text, path),
+        "sysbench-cpu" | "sysbench-threads" => Ok(sysbench::parse(text)),
+        "tbench" => tbench::parse(text, path),
+        "time" => Ok(parsers::time(text)),
+        "turbostat" => Ok(parsers::turbostat(text)),
+        "unixbench" => Ok(unixbench::parse(text)),
+        "uperf" => Ok(uperf::parse(text)),
+        "vmstat" => Ok(parsers::vmstat(text)),
+        "will-it-scale" => will_it_scale::parse(text, path),
+        _ => return None,
+    })
+}
