@@ -13,6 +13,7 @@ use super::noncentral_t;
 use super::student_t::two_sided_quantile;
 use super::welch::welch_df;
 use crate::error::{Error, Result};
+use statrs::distribution::{ContinuousCDF, Normal};
 
 /// Runs per side beyond which [`runs_needed`] gives up.
 pub const MAX_RUNS: u64 = 1 << 20;
@@ -54,6 +55,12 @@ pub fn welch_power(delta: f64, sd_a: f64, sd_b: f64, n_a: f64, n_b: f64, alpha: 
     let df = welch_df(va, vb, n_a, n_b);
     let c = two_sided_quantile(alpha, df)?;
     let nc = delta / se2.sqrt();
+    // Far beyond the critical value the power is 1 to double precision: T ≤ c needs
+    // Z ≤ −|nc|/2 or √(χ²_df/df) ≥ |nc|/(2c), each below 1e-80 here (and the series
+    // would take O(√λ) terms).
+    if nc.abs() >= 40.0 * c.max(2.0) {
+        return Ok(1.0);
+    }
     Ok(noncentral_t::sf(c, df, nc)? + noncentral_t::cdf(-c, df, nc)?)
 }
 
@@ -71,30 +78,42 @@ pub fn runs_needed(delta: f64, sd_a: f64, sd_b: f64, alpha: f64, power: f64) -> 
         )));
     }
     let at = |n: u64| welch_power(delta, sd_a, sd_b, n as f64, n as f64, alpha);
-    if at(2)? >= power {
-        return Ok(2);
+    // The normal approximation n0 = (z_{1-α/2} + z_power)²·(σ_a² + σ_b²)/δ² is a lower
+    // bound of the t-test's n up to rounding (its critical value and noncentral
+    // spread are larger): start the search just below it, so that a few power
+    // evaluations suffice, and give up at once when even n0 is beyond MAX_RUNS.
+    let z = |p: f64| Normal::standard().inverse_cdf(p);
+    let n0 = ((z(1.0 - alpha / 2.0) + z(power)).powi(2) * (sd_a * sd_a + sd_b * sd_b) / (delta * delta)).ceil();
+    let too_many = || {
+        Error::domain(format!(
+            "detecting a difference of {delta} with standard deviations {sd_a} and {sd_b} at power {power} \
+             needs more than {MAX_RUNS} runs a side"
+        ))
+    };
+    if n0.is_nan() || n0 > MAX_RUNS as f64 {
+        return Err(too_many());
     }
-    // the power grows with n: double to bracket, then bisect (lo fails, hi passes)
-    let (mut lo, mut hi) = (2u64, 4u64);
-    while at(hi)? < power {
+    let start = (n0 as u64).saturating_sub(1).max(2);
+    // bracket: lo fails, hi passes (the power grows with n)
+    let (mut lo, mut hi) = if at(start)? >= power { (1, start) } else { (start, start + 1) };
+    let mut step = 1;
+    while lo != 1 && at(hi)? < power {
         if hi >= MAX_RUNS {
-            return Err(Error::domain(format!(
-                "detecting a difference of {delta} with standard deviations {sd_a} and {sd_b} at power {power} \
-                 needs more than {MAX_RUNS} runs a side"
-            )));
+            return Err(too_many());
         }
         lo = hi;
-        hi *= 2;
+        step *= 2;
+        hi = (hi + step).min(MAX_RUNS);
     }
     while hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;
-        if at(mid)? >= power {
+        if mid >= 2 && at(mid)? >= power {
             hi = mid;
         } else {
             lo = mid;
         }
     }
-    Ok(hi)
+    Ok(hi.max(2))
 }
 
 #[cfg(test)]
