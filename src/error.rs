@@ -55,6 +55,9 @@ pub enum Error {
     /// A file could not be read.
     #[error("{path}: {msg}")]
     Io { path: String, msg: String, not_found: bool },
+    /// The computation was stopped by a request from outside ([`crate::cancel`], Ctrl-C).
+    #[error("interrupted")]
+    Interrupted,
     /// A bug in schedlab (a caught panic); never a property of the input.
     #[error("internal error in schedlab: {0}")]
     Internal(String),

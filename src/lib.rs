@@ -18,14 +18,19 @@
 //!   the `lkp ncompare` table byte for byte, directions and verdicts, report parsing, plots.
 //! - [`mmtests`]: MMTests log extraction and compare-mmtests.pl's tables, per MMTests era.
 //! - [`tool_text`]: a comparison printed, or parsed back, in its own tool's text layout.
+//! - [`tracedat`]: trace-cmd's trace.dat read natively (for the idle and PELT importers).
+//! - [`import_notes`]: what a trace import skipped and assumed.
 //! - [`batch`]: CI batch mode: archives in, BH-controlled verdicts and exit codes out.
+//! - [`cancel`]: the stop request (Ctrl-C) that long loops poll.
 //! - [`error`]: the one error type every fallible function returns.
 
 pub mod archive;
 pub mod batch;
+pub mod cancel;
 pub mod direction;
 pub mod error;
 pub mod idle;
+pub mod import_notes;
 pub mod jiffies;
 pub mod lkp;
 pub mod mmtests;
@@ -35,6 +40,7 @@ pub mod pelt;
 pub mod stats;
 pub mod table;
 pub mod tool_text;
+pub mod tracedat;
 
 #[cfg(feature = "python")]
 pub mod python;

@@ -157,6 +157,9 @@ def test_ftrace_event_with_a_bad_field(tmp_path: Path) -> None:
     p = write(tmp_path, "trace.txt", "  <idle>-0 [000] d..1. 1.000000: cpu_idle: state=1 cpu_id=0\n"
               "  <idle>-0 [000] d..1. 1.000100: cpu_idle: state=oops cpu_id=0\n")
     with pytest.raises(schedlab.ParseError) as e:
-        idle.read_ftrace(p)
+        idle.read_ftrace(p, strict=True)
     assert (e.value.line, e.value.column) == (2, "state")
     assert np.isscalar(e.value.line)
+    # without strict the line is skipped, counted and named; the entry is left unterminated
+    notes = idle.read_ftrace(p)[0].attrs["notes"]
+    assert notes[:2] == ["1 malformed line(s) skipped", f"{p}:2: column 'state': expected an integer, got 'oops'"]

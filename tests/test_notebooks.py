@@ -33,6 +33,13 @@ def test_notebook_runs(path, tmp_path):
     client.execute()
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
     assert not errors
+    # figures render, each once: an image per figure cell, never the bare Figure repr
+    images = [sum("image/png" in o.get("data", {}) for o in c.outputs) for c in nb.cells if c.cell_type == "code"]
+    assert sum(images) >= 1, f"{path.name}: no figure rendered"
+    assert max(images) == 1, f"{path.name}: a figure is shown more than once"
+    bare = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
+            if "image/png" not in o.get("data", {}) and str(o.get("data", {}).get("text/plain", "")).startswith("<Figure")]
+    assert not bare, f"{path.name}: a figure printed as text instead of drawn"
     # only the public API: no private modules imported
     source = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
     assert "_core" not in source and "schedlab.report" not in source

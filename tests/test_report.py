@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import html
+import os
 import re
 import subprocess
 import sys
+import tarfile
+from pathlib import Path
 
 import pytest
 
@@ -67,7 +71,7 @@ def test_report_on_paths_and_bad_paths(tmp_path):
     r = subprocess.run([sys.executable, "-m", "schedlab", "report", str(log), "--baseline", "4.18.0-teo-v1",
                         "-o", "-"], capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
-    assert "baseline 4.18.0-teo-v1" in r.stdout
+    assert "baseline 4.18.0-teo-v1" in r.stdout and str(log) not in r.stdout
     r = subprocess.run([sys.executable, "-m", "schedlab", "report", str(tmp_path / "missing")],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "missing" in r.stderr
@@ -75,3 +79,73 @@ def test_report_on_paths_and_bad_paths(tmp_path):
     r = subprocess.run([sys.executable, "-m", "schedlab", "report", str(tmp_path / "x.txt")],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "not a result tree" in r.stderr
+
+
+def _visible_text(page: str) -> str:
+    """The page without its inline SVG, tags and script: what a reader sees as text."""
+    page = re.sub(r"<(svg|script|style)\b.*?</\1>", " ", page, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", " ", page))
+
+
+def test_html_leads_with_the_overview_names_nothing_absolute_labels_every_figure(example_run):
+    from schedlab import examples
+
+    _, html_file = example_run
+    page = html_file.read_text()
+    check = render(html_file)
+    # the first section and the first table after the title are the overview
+    assert check["first_section"] == "overview" and check["first_table_section"] == "overview"
+    # every figure shows a title and both axis labels of every axes, as SVG text
+    assert check["figures"] >= 7 and check["unlabelled"] == []
+    for absolute in {str(examples.path()), str(examples.path().resolve()), os.getcwd(), str(Path.home()) + "/"}:
+        assert absolute not in page, absolute
+    assert not re.search(r"(?<![\w.:/])/(work|home|tmp|usr|root|opt)/", _visible_text(page))
+    # the seed's overview wording, visible in the overview table (not only in a tooltip)
+    overview = page[page.index('<section id="overview">'):page.index('<section id="changes">')]
+    assert "10% better" in overview and "1% worse" in overview and "no change" in overview
+    assert "unixbench.score" in overview and "10% worse" in overview
+
+
+def test_changed_rows_print_test_p_and_q(example_run):
+    _, html_file = example_run
+    page = html_file.read_text()
+    changes = _visible_text(page[page.index('<section id="changes">'):page.index('<section id="simulations">')])
+    for header in ("Benchmark", "Kernel", "Row", "Change", "Verdict", "Test", "p", "BH q"):
+        assert header in changes
+    # sockperf 4.18.0-teo-v6 Hmean 100: the same p and q as the text summary prints
+    assert re.search(r"sockperf-udp-throughput\s+4\.18\.0-teo-v6\s+Hmean 100\s+\+10\.00%\s+better\s+▲"
+                     r"\s+welch\s+[0-9.e-]+\s+[0-9.e-]+", changes), changes[:2000]
+    assert "@media print" in page and "beforeprint" in page
+
+
+def test_two_runs_write_identical_bytes(example_run, tmp_path):
+    _, first = example_run
+    again = tmp_path / "again.html"
+    r = subprocess.run([sys.executable, "-m", "schedlab", "report", "--example", "-o", str(again)],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert again.read_bytes() == first.read_bytes()
+    assert b"<dc:date>" not in again.read_bytes()
+
+
+def test_empty_directory_is_an_error(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "schedlab", "report", str(tmp_path), "-o", "-"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "nothing to report" in r.stderr and "Nothing to report" not in r.stdout
+
+
+def test_report_reads_an_mmtests_archive(tmp_path):
+    from schedlab import examples
+
+    archive = tmp_path / "skylake.tar.gz"
+    with tarfile.open(archive, "w:gz") as t:
+        t.add(examples.path("mmtests", "work"), arcname="skylake/work")
+    out = tmp_path / "a.html"
+    r = subprocess.run([sys.executable, "-m", "schedlab", "report", str(archive), "--baseline", "4.18.0-menu",
+                        "-o", str(out)], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    # the same overview as the tree it was made from (the generated data's v6 is ~10% better)
+    assert re.search(r"sockperf-udp-throughput \(Higher is better\): 4\.18\.0-teo-v1 1% worse .*"
+                     r"4\.18\.0-teo-v6 10% better", r.stdout)
+    page = out.read_text()
+    assert "machine skylake.tar.gz" in page and str(tmp_path) not in page

@@ -172,3 +172,17 @@ def test_to_text_does_not_depend_on_which_modules_are_imported(tmp_path) -> None
     text, again, mmtests_loaded = json.loads(out)
     assert not mmtests_loaded
     assert text == POSTED and again == POSTED
+
+
+def test_repr_is_short_and_html_is_styled_for_any_theme() -> None:
+    c = Comparison.from_dict({
+        "schema": 1, "tool": "schedlab", "benchmark": "execl", "kernels": ["base", "head"],
+        "rows": [{"group": "Hmean", "name": f"lps-{i}", "direction": "higher", "change_kind": "improvement",
+                  "cells": [{"value": 4626.0, "change": 0.0, "verdict": "baseline"},
+                            {"value": 4167.0, "change": -9.92, "verdict": "worse", "p": 1e-9, "q": 2e-9,
+                             "test": "welch", "samples": [4167.0] * 50}]} for i in range(200)]})
+    assert len(repr(c)) < 200 and "200 rows x 2 kernels" in repr(c)
+    h = c._repr_html_()
+    assert "text-align:right" in h                      # numbers right-aligned
+    assert "background:#f8d0d0;color:#5c0a0a" in h      # a verdict colour sets its text colour too
+    assert "welch p=1e-09 q=2e-09" in h                 # p and q visible, not only in a tooltip

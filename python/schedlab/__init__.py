@@ -24,16 +24,7 @@ from __future__ import annotations
 
 import sys
 
-_ERRORS = (
-    "SchedlabError",
-    "ParseError",
-    "InsufficientDataError",
-    "DomainError",
-    "ReadError",
-    "FileNotFoundError",
-    "MissingDependencyError",
-)
-"""The classes of :mod:`schedlab.errors`, loaded on first use too: a command that succeeds never needs them."""
+from .errors import __all__ as _ERRORS  # the exception classes, named once in schedlab.errors
 
 _SUBMODULES = ("stats", "table", "lkp", "mmtests", "idle", "report", "examples", "pelt", "cli", "batch", "distributed",
                "verdicts")
@@ -66,6 +57,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .errors import ParseError as ParseError
     from .errors import ReadError as ReadError
     from .errors import SchedlabError as SchedlabError
+    from .errors import WriteError as WriteError
     from .verdicts import compare as compare
     from .verdicts import direction as direction
 

@@ -6,12 +6,14 @@ the command line names it (all of them for help); those modules import nothing h
 ordinary argparse calls.
 
 Exit codes: 0 success, 1 the command's own "found a problem" result (e.g. a
-regression in batch mode), 2 bad input or usage (the message names the file).
+regression in batch mode), 2 bad input or usage, or an output that cannot be written
+(the message names the file), 130 interrupted (Ctrl-C).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import TYPE_CHECKING
 
@@ -73,18 +75,65 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.command:
         parser.print_help(sys.stderr)
         return 2
+    if sys.stdout is None:  # started with standard output closed (`>&-`)
+        sys.stdout = _ClosedStdout()
     try:
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()  # a full device (/dev/full) fails here, not silently at exit
+        return code
     except BrokenPipeError:  # e.g. `schedlab ... | head`
+        _silence_stdout()
         return 0
+    except KeyboardInterrupt:  # Ctrl-C: stopped within the native loops, no traceback
+        _silence_stdout()
+        print(f"schedlab {args.command}: interrupted", file=sys.stderr)
+        return 130
     except Exception as e:
         from .errors import SchedlabError
 
+        if isinstance(e, OSError) and not isinstance(e, SchedlabError):
+            # an OS error with no file name is a write to standard output (files are
+            # opened by name, and -o goes through schedlab._output, which names them)
+            where = e.filename if e.filename is not None else "standard output"
+            print(f"schedlab {args.command}: error: cannot use {where}: {e.strerror or e}", file=sys.stderr)
+            _silence_stdout()
+            return 2
         if not isinstance(e, SchedlabError):
             raise
         print(f"schedlab {args.command}: error: {e}", file=sys.stderr)
         return 2
 
+
+class _ClosedStdout:
+    """Stands for a closed standard output: any write is a clear error (exit 2), not
+    output silently lost."""
+
+    def write(self, data: object) -> int:
+        from .errors import WriteError
+
+        raise WriteError("standard output is closed: redirect it to a file (> FILE) or use -o FILE")
+
+    def flush(self) -> None:
+        pass
+
+    @property
+    def buffer(self) -> _ClosedStdout:
+        return self
+
+
+def _silence_stdout() -> None:
+    """Point file descriptor 1 at /dev/null, so that the interpreter's own flush of
+    what is still buffered at exit neither fails again nor overrides the exit code."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+    except OSError:
+        pass
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

@@ -20,6 +20,7 @@ __all__ = [
     "InsufficientDataError",
     "DomainError",
     "ReadError",
+    "WriteError",
     "FileNotFoundError",
     "MissingDependencyError",
 ]
@@ -64,6 +65,10 @@ class DomainError(_Located, ValueError):
 
 class ReadError(_Located, OSError):
     """A file exists but could not be read; ``path`` names it."""
+
+
+class WriteError(_Located, OSError):
+    """An output file could not be written (or would overwrite an input); ``path`` names it."""
 
 
 class FileNotFoundError(_Located, _builtin_FileNotFoundError):  # noqa: A001 - deliberate

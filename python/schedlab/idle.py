@@ -98,6 +98,7 @@ def _states_frame(d: Mapping[str, Any]) -> pd.DataFrame:
             "power_mw": np.asarray([np.nan if p is None else p for p in d["power_mw"]], dtype=np.float64),
         }
     )
+    df.attrs["notes"] = list(d.get("notes", ()))
     return df
 
 
@@ -282,15 +283,19 @@ def _trace_arrays(trace: TraceLike) -> _Trace7:
     return (t0, t1, t2, t3, t4, t5, t6)
 
 
-def read_ftrace(path: str | os.PathLike[str], hz: int = 250) -> dict[int, pd.DataFrame]:
+def read_ftrace(
+    path: str | os.PathLike[str], hz: int = 250, strict: bool = False, sort: bool = False
+) -> dict[int, pd.DataFrame]:
     """Idle traces per CPU from ftrace text (``trace-cmd report`` or tracefs ``trace``).
 
     Needs the events ``power:cpu_idle``, and for timer information
     ``timer:hrtimer_start``, ``timer:hrtimer_cancel``, ``timer:hrtimer_expire_entry`` and
     ``timer:tick_stop``. Each DataFrame has the trace columns plus ``timestamp_ns`` (idle
     entry) and ``actual_state`` (what the traced kernel chose); ``df.attrs["stats"]``
-    counts the approximations made (see the Rust docs of ``idle::ftrace``). ``hz`` is the
-    traced kernel's CONFIG_HZ.
+    counts the approximations made (see the Rust docs of ``idle::ftrace``) and
+    ``df.attrs["notes"]`` says in words what was assumed and which lines were skipped
+    (a malformed line is skipped and counted, an error with ``strict``; events out of
+    time order are an error unless ``sort``). ``hz`` is the traced kernel's CONFIG_HZ.
 
     >>> import tempfile, os
     >>> from schedlab import idle
@@ -302,10 +307,12 @@ def read_ftrace(path: str | os.PathLike[str], hz: int = 250) -> dict[int, pd.Dat
     >>> t[2].wake_ns.tolist(), t[2].actual_state.tolist()
     ([250000], [1])
     """
-    return _ftrace_frames(_core.idle_read_ftrace(os.fspath(path), int(hz)))
+    return _ftrace_frames(*_core.idle_read_ftrace(os.fspath(path), int(hz), bool(strict), bool(sort)))
 
 
-def parse_ftrace(text: str | bytes, hz: int = 250, path: str | None = None) -> dict[int, pd.DataFrame]:
+def parse_ftrace(
+    text: str | bytes, hz: int = 250, path: str | None = None, strict: bool = False, sort: bool = False
+) -> dict[int, pd.DataFrame]:
     """Like :func:`read_ftrace` on text already in memory.
 
     >>> from schedlab import idle
@@ -315,14 +322,15 @@ def parse_ftrace(text: str | bytes, hz: int = 250, path: str | None = None) -> d
     1000000
     """
     data = _text.data(text, path)
-    return _ftrace_frames(_core.idle_parse_ftrace(data, int(hz), path))
+    return _ftrace_frames(*_core.idle_parse_ftrace(data, int(hz), path, bool(strict), bool(sort)))
 
 
-def _ftrace_frames(cpus: list[dict[str, Any]]) -> dict[int, pd.DataFrame]:
+def _ftrace_frames(cpus: list[dict[str, Any]], notes: list[str]) -> dict[int, pd.DataFrame]:
     out = {}
     for c in cpus:
         df = _trace_frame(c, {"timestamp_ns": c["timestamp_ns"], "actual_state": c["actual_state"]})
         df.attrs["stats"] = dict(c["stats"])
+        df.attrs["notes"] = list(notes)
         df.attrs["cpu"] = int(c["cpu"])
         out[int(c["cpu"])] = df
     return out

@@ -338,13 +338,18 @@ def ftrace_task(
     pid: int,
     cpu_cap: int = 1024,
     freq_cap: int = 1024,
+    strict: bool = False,
+    sort: bool = False,
 ) -> pd.DataFrame:
     """The trace of ``pid`` from ftrace text (a file path, or the text as bytes).
 
     Reads ``sched_switch``/``sched_wakeup(_new)`` lines in the kernel's format or
     ``trace-cmd report``'s: switched in → R, switched out runnable (``R``/``R+``) → W,
     otherwise → S, woken while S → W. The result feeds :func:`simulate`; its
-    ``attrs["start_ns"]`` is the trace time of the first segment.
+    ``attrs["start_ns"]`` is the trace time of the first segment. A line that cannot be
+    read is skipped and counted (an error with ``strict``); events out of time order are
+    an error unless ``sort``. ``attrs["notes"]`` lists the skipped lines (``file:line:
+    message``) and every assumption made (e.g. the bit layout of a numeric ``prev_state``).
 
     >>> txt = (b"  foo-42 [001] d..2. 10.000000: sched_switch: prev_comm=a prev_pid=0 prev_prio=120 "
     ...        b"prev_state=R ==> next_comm=foo next_pid=42 next_prio=120\\n"
@@ -354,13 +359,15 @@ def ftrace_task(
     >>> ftrace_task(txt, 42).to_dict("list")
     {'dur_ns': [4000000, 6000000], 'state': ['R', 'S'], 'cpu_cap': [1024, 1024], 'freq_cap': [1024, 1024]}
     """
+    args = (int(pid), int(cpu_cap), int(freq_cap), bool(strict), bool(sort))
     if isinstance(source, (bytes, bytearray, memoryview)):
-        cols, start, events = _core.pelt_ftrace(bytes(source), None, int(pid), int(cpu_cap), int(freq_cap))
+        cols, start, events, notes = _core.pelt_ftrace(bytes(source), None, *args)
     else:
-        cols, start, events = _core.pelt_ftrace(None, os.fspath(source), int(pid), int(cpu_cap), int(freq_cap))
+        cols, start, events, notes = _core.pelt_ftrace(None, os.fspath(source), *args)
     df = _trace_frame(cols)
     df.attrs["start_ns"] = start
     df.attrs["events"] = events
+    df.attrs["notes"] = list(notes)
     df.attrs["pid"] = int(pid)
     return df
 

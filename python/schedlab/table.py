@@ -214,21 +214,61 @@ class Comparison:
 
         return _core.render_amd(self.to_json(), bool(normalise), bool(spread_is_stddev))
 
+    def __repr__(self) -> str:
+        """A one-line summary (the rows are in ``.rows``, the table in ``.to_text()``)."""
+        bench = f" {self.benchmark}" if self.benchmark else ""
+        return f"<Comparison {self.tool}{bench}: {len(self.rows)} rows x {len(self.kernels)} kernels {self.kernels!r}>"
+
     def _repr_html_(self) -> str:
-        colours = {"better": "#d4f4d4", "worse": "#f8d0d0", "changed": "#fff2b3"}
-        out = ['<table class="schedlab-comparison">',
-               f"<caption>{html.escape(self.tool)} {html.escape(self.benchmark)}</caption>",
-               "<thead><tr><th></th>" + "".join(f"<th>{html.escape(k)}</th>" for k in self.kernels) + "</tr></thead><tbody>"]
-        for r in self.rows:
-            out.append(f"<tr><th>{html.escape((r.group + ' ' + r.name).strip())}</th>")
-            for i, c in enumerate(r.cells):
-                bg = colours.get(c.verdict or "", "")
-                style = f' style="background:{bg}"' if bg else ""
-                title = f' title="{html.escape(c.test or "")} p={c.p:.3g}"' if c.p is not None else ""
-                out.append(f"<td{style}{title}>{html.escape(self._cell_text(r, c, i))}</td>")
-            out.append("</tr>")
-        out.append("</tbody></table>")
-        return "".join(out)
+        """The table for Jupyter: self-contained inline styles (right-aligned numbers,
+        borders, verdict colours with their own text colour so they read in light and
+        dark themes), with each changed cell's test, p and q printed under its value."""
+        return _html_table(self)
+
+
+# Verdict → (background, text) colours; text colours are set so the cells read on any theme.
+_VERDICT_COLOURS = {
+    "better": ("#d4f4d4", "#0b3d0b"),
+    "worse": ("#f8d0d0", "#5c0a0a"),
+    "changed": ("#fff2b3", "#4d3b00"),
+    "equivalent": ("#e3ecf7", "#12304d"),
+    "inconclusive": ("#eeeeee", "#333333"),
+}
+_TABLE_STYLE = "border-collapse:collapse;font-variant-numeric:tabular-nums;margin:0.5em 0"
+_CELL_STYLE = "border:1px solid #999;padding:2px 6px;text-align:right;white-space:nowrap"
+_HEAD_STYLE = "border:1px solid #999;padding:2px 6px;text-align:left;font-weight:normal"
+
+
+def _html_table(c: Comparison) -> str:
+    def stat_line(cell: Cell) -> str:
+        parts = []
+        if cell.test:
+            parts.append(html.escape(cell.test))
+        if cell.p is not None:
+            parts.append(f"p={cell.p:.3g}")
+        if cell.q is not None:
+            parts.append(f"q={cell.q:.3g}")
+        if not parts:
+            return ""
+        return f'<br><span style="font-size:80%;opacity:0.8">{" ".join(parts)}</span>'
+
+    out = [f'<table class="schedlab-comparison" style="{_TABLE_STYLE}">',
+           f'<caption style="text-align:left;font-weight:bold">{html.escape(c.tool)} {html.escape(c.benchmark)}</caption>',
+           f'<thead><tr><th style="{_HEAD_STYLE}"></th>'
+           + "".join(f'<th style="{_CELL_STYLE};font-weight:bold">{html.escape(k)}</th>' for k in c.kernels)
+           + "</tr></thead><tbody>"]
+    for r in c.rows:
+        out.append(f'<tr><th style="{_HEAD_STYLE}">{html.escape((r.group + " " + r.name).strip())}</th>')
+        for i, cell in enumerate(r.cells):
+            style = _CELL_STYLE
+            colours = _VERDICT_COLOURS.get(cell.verdict or "")
+            if colours:
+                style += f";background:{colours[0]};color:{colours[1]}"
+            extra = stat_line(cell) if i > 0 else ""
+            out.append(f'<td style="{style}">{html.escape(c._cell_text(r, cell, i))}{extra}</td>')
+        out.append("</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
 
 
 def parse_amd(text: str) -> list[Comparison]:

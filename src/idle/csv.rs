@@ -86,6 +86,7 @@ pub fn parse<'a>(bytes: &'a [u8], path: Option<&'a str>, required: &[&str], opti
     let ncols = names.len();
     let mut rows = Vec::new();
     for (line, raw) in lines {
+        crate::cancel::check_every(line)?;
         let text = utf8_line(raw, path, line)?;
         let t = text.trim();
         if t.is_empty() || t.starts_with('#') {

@@ -37,12 +37,20 @@
 //!   (exact with `trace-cmd record -C mono`);
 //! - hrtimers due more than 100 s away (e.g. CLOCK_REALTIME ones) are ignored;
 //! - periods without an exit event (cut by the trace end) are dropped (`unterminated`).
+//!
+//! Each approximation that happened is also one sentence of the import's
+//! [`ImportNotes::assumptions`], and lines that cannot be read are skipped and counted
+//! there (an error under [`ImportOptions::strict`]). Events out of time order are refused
+//! at their line, or sorted under [`ImportOptions::sort`] (with a note). Hashed pointers
+//! printed as `hrtimer=(ptrval)` cannot tell timers apart: such timers are told apart by
+//! their function (noted).
 
 // Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
 use super::trace::{IdlePeriod, Tick};
 use crate::error::{Error, Result};
+use crate::import_notes::{ImportNotes, ImportOptions};
 use std::collections::{BTreeMap, HashMap};
 
 /// `PWR_EVENT_EXIT` as printed by `cpu_idle`.
@@ -67,6 +75,15 @@ pub struct CpuTrace {
     pub actual_state: Vec<u32>,
     /// How each value was obtained.
     pub stats: FtraceStats,
+}
+
+/// The idle traces of every CPU of one input, with what the import skipped and assumed.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FtraceImport {
+    /// One trace per CPU with idle periods, by CPU number.
+    pub cpus: Vec<CpuTrace>,
+    /// Malformed lines and assumptions (see the module docs).
+    pub notes: ImportNotes,
 }
 
 /// Counts of the approximations made (see the module docs).
@@ -127,6 +144,13 @@ fn hex_or_dec(v: &str) -> Option<u64> {
     u64::from_str_radix(v, 16).ok()
 }
 
+/// A timer id for a hashed `(ptrval)` pointer: its function's name (FNV-1a), with the
+/// top bit set so that it never equals a printed address below 2^63.
+fn id_of_function(f: &str) -> u64 {
+    let h = f.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    h | 1 << 63
+}
+
 /// Parse one line; `Ok(None)` for lines that are not one of the events used.
 fn parse_line(text: &str, path: Option<&str>, line: usize) -> Result<Option<Event>> {
     let t = text.trim_start();
@@ -167,6 +191,11 @@ fn parse_line(text: &str, path: Option<&str>, line: usize) -> Result<Option<Even
     };
     let id = |k: &str| -> Result<u64> {
         let v = get(k)?;
+        if v == "(ptrval)" {
+            // hashed pointer not yet printable: tell timers apart by their function
+            let f = fields.get("function").copied().unwrap_or("");
+            return Ok(id_of_function(f.split('/').next().unwrap_or(f)));
+        }
         hex_or_dec(v).ok_or_else(|| Error::parse_col(path, Some(line), k, format!("expected a hex address, got '{v}'")))
     };
     let kind = match event {
@@ -230,23 +259,62 @@ fn first_after(x: i64, t: i64, period: i64) -> i64 {
     i64::try_from(next).unwrap_or(i64::MAX)
 }
 
-/// Build one idle trace per CPU from ftrace text (see the module docs); `hz` is the
-/// traced kernel's CONFIG_HZ (for the tick period).
-pub fn parse(bytes: &[u8], path: Option<&str>, hz: u32) -> Result<Vec<CpuTrace>> {
+/// Build one idle trace per CPU from ftrace text or a trace.dat (see the module docs);
+/// `hz` is the traced kernel's CONFIG_HZ (for the tick period).
+pub fn parse(bytes: &[u8], path: Option<&str>, hz: u32, opts: ImportOptions) -> Result<FtraceImport> {
     let tick = Tick::new(hz)?;
-    let mut events = Vec::new();
+    let mut notes = ImportNotes::default();
+    let text = crate::tracedat::text_of(bytes, path, &mut notes)?;
+    let bytes: &[u8] = &text;
+    let mut events: Vec<Event> = Vec::new();
+    let mut out_of_order: Option<(usize, i64, i64)> = None;
     for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         let line = i + 1;
         let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-        let text = std::str::from_utf8(raw).map_err(|e| {
-            Error::parse(path, Some(line), format!("not UTF-8 text (invalid byte at column {})", e.valid_up_to() + 1))
-        })?;
-        if let Some(ev) = parse_line(text, path, line)? {
-            events.push(ev);
+        let parsed = std::str::from_utf8(raw)
+            .map_err(|e| {
+                Error::parse(
+                    path,
+                    Some(line),
+                    format!("not UTF-8 text (invalid byte at column {})", e.valid_up_to() + 1),
+                )
+            })
+            .and_then(|text| parse_line(text, path, line));
+        match parsed {
+            Ok(Some(ev)) => {
+                if let Some(prev) = events.last() {
+                    if ev.ts < prev.ts && out_of_order.is_none() {
+                        out_of_order = Some((line, ev.ts, prev.ts));
+                    }
+                }
+                events.push(ev);
+            }
+            Ok(None) => {}
+            Err(e) => notes.malformed(opts, e)?,
         }
     }
     if !events.iter().any(|e| matches!(e.kind, Kind::IdleEnter(_))) {
         return Err(Error::parse(path, None, "no cpu_idle events found (record power:cpu_idle)"));
+    }
+    if let Some((line, ts, prev)) = out_of_order {
+        if !opts.sort {
+            return Err(Error::parse(
+                path,
+                Some(line),
+                format!("timestamp {ts} ns goes backwards (previous event at {prev} ns); sort the trace by time (or ask to sort)"),
+            ));
+        }
+        notes.assume(format!("events out of time order (first at line {line}) were sorted by time"));
+        events.sort_by_key(|e| e.ts);
+    }
+    if events.iter().any(|e| matches!(e.kind, Kind::TimerStart { id, .. } | Kind::TimerCancel { id } | Kind::TimerExpire { id, .. } if id >> 63 == 1))
+    {
+        notes.assume("hrtimer addresses printed as (ptrval): timers told apart by their function");
+    }
+    if !events.iter().any(|e| matches!(e.kind, Kind::TimerExpire { .. })) {
+        notes.assume(
+            "no hrtimer_expire_entry event: trace timestamps taken as CLOCK_MONOTONIC (exact with trace clock mono)",
+        );
     }
     // Non-tick hrtimer expiries per CPU (monotonic), for sleep lengths nothing else gives.
     let mut expiries: BTreeMap<u32, Vec<i64>> = BTreeMap::new();
@@ -359,7 +427,28 @@ pub fn parse(bytes: &[u8], path: Option<&str>, hz: u32) -> Result<Vec<CpuTrace>>
             out.push(st.out);
         }
     }
-    Ok(out)
+    for c in &out {
+        let (n, s) = (c.periods.len(), c.stats);
+        if s.sleep_length_unknown > 0 {
+            notes.assume(format!(
+                "CPU {}: {} of {n} idle periods had no pending timer: sleep length taken as the next timer expiry after the wakeup, or {} s (record timer:hrtimer_start/cancel/expire_entry)",
+                c.cpu,
+                s.sleep_length_unknown,
+                UNKNOWN_SLEEP_LENGTH_NS / 1_000_000_000
+            ));
+        }
+        if s.next_tick_unknown > 0 {
+            notes.assume(format!(
+                "CPU {}: {} of {n} idle periods had no tick event: next tick taken as one tick period ({} ns) away",
+                c.cpu, s.next_tick_unknown, tick.nsec
+            ));
+        }
+        if s.unterminated > 0 {
+            notes.assume(format!("CPU {}: {} idle period(s) without an exit event dropped", c.cpu, s.unterminated));
+        }
+    }
+    notes.assume("latency requests, iowait and CPU load are not in these events: taken as none, 0, 0");
+    Ok(FtraceImport { cpus: out, notes })
 }
 
 /// Close the open period of `st` into a trace row.
@@ -415,9 +504,9 @@ fn finish(st: &mut CpuState, tick: Tick, expiries: &[i64]) {
 }
 
 /// Read an ftrace text file (see [`parse`]).
-pub fn read(path: &std::path::Path, hz: u32) -> Result<Vec<CpuTrace>> {
+pub fn read(path: &std::path::Path, hz: u32, opts: ImportOptions) -> Result<FtraceImport> {
     let bytes = crate::archive::dir::read_file(path, crate::archive::tree::MAX_TRACE_FILE_BYTES)?;
-    parse(&bytes, Some(&path.display().to_string()), hz)
+    parse(&bytes, Some(&path.display().to_string()), hz, opts)
 }
 
 #[cfg(test)]
@@ -456,7 +545,7 @@ mod tests {
 
     #[test]
     fn periods_from_idle_and_timer_events() {
-        let t = parse(TRACE.as_bytes(), Some("t.txt"), 250).unwrap();
+        let t = parse(TRACE.as_bytes(), Some("t.txt"), 250, ImportOptions::default()).unwrap().cpus;
         assert_eq!(t.len(), 1);
         let c = &t[0];
         assert_eq!(c.cpu, 1);
@@ -487,16 +576,45 @@ mod tests {
     #[test]
     fn trace_cmd_report_layout_and_errors() {
         let report = "cpus=2\n  <idle>-0     [000]  5.000000: cpu_idle:             state=1 cpu_id=0\n  my task[3]-77 [000]  5.000050: sched_switch: prev_comm=x\n  <idle>-0     [000]  5.000100: cpu_idle:             state=4294967295 cpu_id=0\n";
-        let t = parse(report.as_bytes(), None, 1000).unwrap();
+        let t = parse(report.as_bytes(), None, 1000, ImportOptions::default()).unwrap().cpus;
         assert_eq!(t[0].periods[0].wake_ns, 100_000);
         assert_eq!(t[0].stats.sleep_length_unknown, 1);
         assert_eq!(t[0].periods[0].sleep_length_ns, UNKNOWN_SLEEP_LENGTH_NS);
         let bad = "  <idle>-0 [000] 5.000000: cpu_idle: state=x cpu_id=0\n";
-        let e = parse(bad.as_bytes(), Some("r.txt"), 250).unwrap_err().to_string();
+        let strict = ImportOptions { strict: true, sort: false };
+        let e = parse(bad.as_bytes(), Some("r.txt"), 250, strict).unwrap_err().to_string();
         assert_eq!(e, "r.txt:1: column 'state': expected an integer, got 'x'");
-        let e = parse(b"nothing here\n", Some("r.txt"), 250).unwrap_err().to_string();
+        let e = parse(b"nothing here\n", Some("r.txt"), 250, strict).unwrap_err().to_string();
         assert!(e.starts_with("r.txt: no cpu_idle events"), "{e}");
         assert_eq!(parse_timestamp("12.5"), Some(12_500_000_000));
         assert_eq!(parse_timestamp("1.000000001"), Some(1_000_000_001));
+    }
+
+    #[test]
+    fn malformed_lines_are_counted_unsorted_refused_ptrval_accepted() {
+        let text = "\
+  <idle>-0 [000] 4.999950: hrtimer_start: hrtimer=(ptrval) function=hrtimer_wakeup expires=5000900000 softexpires=5000900000
+  <idle>-0 [000] 5.000000: cpu_idle: state=1 cpu_id=0
+  <idle>-0 [000] 5.000010: bprint: cpu_idle: state=
+  <idle>-0 [000] 5.000100: cpu_idle: state=4294967295 cpu_id=0
+  <idle>-0 [000] 5.000200: cpu_idle: state=x cpu_id=0
+";
+        let t = parse(text.as_bytes(), Some("g.txt"), 250, ImportOptions::default()).unwrap();
+        assert_eq!(t.notes.malformed, 1);
+        assert_eq!(t.notes.malformed_lines, vec!["g.txt:5: column 'state': expected an integer, got 'x'"]);
+        assert!(t.notes.assumptions.iter().any(|a| a.contains("(ptrval)")), "{:?}", t.notes);
+        // the (ptrval) timer is due at 5.000900 s, 900 µs after the entry at 5.000000 s
+        assert_eq!(t.cpus[0].periods[0].sleep_length_ns, 900_000);
+        assert_eq!(t.cpus[0].stats.sleep_length_unknown, 0);
+        let unsorted = "\
+  <idle>-0 [000] 5.000000: cpu_idle: state=1 cpu_id=0
+  <idle>-0 [001] 4.000100: cpu_idle: state=4294967295 cpu_id=0
+";
+        let e = parse(unsorted.as_bytes(), Some("u.txt"), 250, ImportOptions::default()).unwrap_err().to_string();
+        assert!(e.starts_with("u.txt:2: timestamp 4000100000 ns goes backwards"), "{e}");
+        let t = parse(unsorted.as_bytes(), Some("u.txt"), 250, ImportOptions { strict: false, sort: true }).unwrap();
+        assert!(t.notes.assumptions.iter().any(|a| a.contains("sorted")), "{:?}", t.notes);
+        // sorted: the exit comes first, the entry is cut by the end
+        assert_eq!(t.cpus[0].stats.unterminated, 1);
     }
 }

@@ -62,7 +62,8 @@ impl Simulation {
     }
 }
 
-/// Replay the `n` periods of `trace` through `gov` (already constructed for `table`).
+/// Replay the `n` periods of `trace` through `gov` (already constructed for `table`);
+/// stops with [`crate::Error::Interrupted`] on a [`crate::cancel`] request.
 pub fn run<G: Governor>(
     mut gov: G,
     spec: Spec,
@@ -71,7 +72,7 @@ pub fn run<G: Governor>(
     n: usize,
     tick: Tick,
     record_state: bool,
-) -> Simulation {
+) -> Result<Simulation> {
     let drv = table.drv();
     let mut cpu = Cpu::new(drv, tick);
     let poll_limit = gov.poll_limit_ns(&drv, tick);
@@ -88,7 +89,8 @@ pub fn run<G: Governor>(
         state_columns,
     };
     let last = drv.count - 1;
-    for p in trace {
+    for (step, p) in trace.enumerate() {
+        crate::cancel::check_every(step)?;
         let next_tick = tick.reduce(p.next_tick_ns);
         cpu.sleep_length_ns = p.sleep_length_ns;
         cpu.delta_next_ns = p.sleep_length_ns.min(next_tick);
@@ -120,7 +122,7 @@ pub fn run<G: Governor>(
             gov.write_columns(&mut sim.state);
         }
     }
-    sim
+    Ok(sim)
 }
 
 /// Construct the governor of `spec` for `table` and replay.
@@ -135,7 +137,7 @@ fn dispatch(
     let tick = Tick::new(hz)?;
     let drv = table.drv();
     let (t, r) = (table, record_state);
-    Ok(match (spec.family, spec.kernel) {
+    match (spec.family, spec.kernel) {
         (Family::Menu, Kernel::V6_12) => run(MenuV6_12::new(), spec, t, trace, n, tick, r),
         (Family::Menu, Kernel::V6_1) => run(MenuV6_1::new(), spec, t, trace, n, tick, r),
         (Family::Menu, Kernel::V4_20) => run(MenuV4_20::new(), spec, t, trace, n, tick, r),
@@ -146,12 +148,12 @@ fn dispatch(
         (Family::Teo, Kernel::V5_1) => run(TeoV5_1::new(&drv), spec, t, trace, n, tick, r),
         (family, kernel) => {
             // Spec::new() refuses these; a Spec built by hand may still name one.
-            return Err(crate::Error::domain(format!(
+            Err(crate::Error::domain(format!(
                 "{} is not available for kernel {kernel}",
                 if family == Family::Menu { "menu" } else { "teo" }
-            )));
+            )))
         }
-    })
+    }
 }
 
 /// Replay `trace` through the governor `spec` at `hz` on the states of `table`;

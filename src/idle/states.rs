@@ -9,7 +9,9 @@
 //! - A sysfs dump of `/sys/devices/system/cpu/cpuN/cpuidle/stateK/{name,latency,residency,disable}`,
 //!   either the directory itself or the text printed by `grep . .../state*/*`. sysfs does not
 //!   export the flags; a state named `POLL` is taken as the polling state (the name
-//!   `drivers/cpuidle/poll_state.c` gives it).
+//!   `drivers/cpuidle/poll_state.c` gives it). Kernels before 3.14 export no `residency`:
+//!   the target residency is then taken as twice the exit latency (the rule of ACPI's
+//!   `processor_idle`, `latency_factor` 2), said in [`StateTable::assumptions`].
 //! - Named presets copied from the kernel's tables (see [`PRESETS`]).
 //!
 //! A table must hold 1..=10 states (`CPUIDLE_STATE_MAX`) ordered shallow to deep: exit
@@ -68,11 +70,22 @@ pub struct Drv {
 }
 
 /// A validated idle-state table.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct StateTable {
     states: Vec<IdleState>,
     drv: Drv,
+    assumptions: Vec<String>,
 }
+
+impl PartialEq for StateTable {
+    /// Equal states; how they were obtained does not count.
+    fn eq(&self, other: &Self) -> bool {
+        self.states == other.states && self.drv == other.drv
+    }
+}
+
+/// Target residency per µs of exit latency when sysfs exports none (ACPI's `latency_factor`).
+pub const RESIDENCY_PER_LATENCY: u32 = 2;
 
 /// A named preset: `(name, description, [(state, exit_latency_us, target_residency_us, polling)])`.
 pub type Preset = (&'static str, &'static str, &'static [(&'static str, u32, u32, bool)]);
@@ -240,12 +253,17 @@ impl StateTable {
             polling: per_state(&states, |s| s.polling),
             disabled: per_state(&states, |s| s.disabled),
         };
-        Ok(StateTable { states, drv })
+        Ok(StateTable { states, drv, assumptions: Vec::new() })
     }
 
     /// A table from states ordered shallow to deep (validated as the module docs say).
     pub fn new(states: Vec<IdleState>) -> Result<Self> {
         Self::validated(states, None, &[])
+    }
+
+    /// The values this table's reader had to supply itself, one sentence each.
+    pub fn assumptions(&self) -> &[String] {
+        &self.assumptions
     }
 
     /// The states, shallow to deep.
@@ -423,7 +441,7 @@ impl StateTable {
                             .map_err(|_| Error::parse(Some(&fl), Some(1), "not UTF-8 text"))?;
                         s.set(field, text.trim(), Some(&fl), 1)?;
                     }
-                    Err(Error::Io { not_found: true, .. }) if field == "disable" => {}
+                    Err(Error::Io { not_found: true, .. }) if field == "disable" || field == "residency" => {}
                     Err(e) => return Err(e),
                 }
             }
@@ -530,6 +548,7 @@ impl SysfsState {
 fn finish_sysfs(by_state: Vec<(usize, SysfsState)>, path: Option<&str>) -> Result<StateTable> {
     let mut states = Vec::with_capacity(by_state.len());
     let mut lines = Vec::with_capacity(by_state.len());
+    let mut guessed = Vec::new();
     for (i, (k, s)) in by_state.into_iter().enumerate() {
         if k != i {
             return Err(Error::parse(path, None, format!("state{i} is missing (found state{k})")));
@@ -538,17 +557,32 @@ fn finish_sysfs(by_state: Vec<(usize, SysfsState)>, path: Option<&str>) -> Resul
         let missing = |what: &str| Error::parse_col(path, line, what, format!("state{k} has no '{what}'"));
         let name = s.name.ok_or_else(|| missing("name"))?;
         let polling = name == "POLL";
+        let exit_latency_us = s.latency.ok_or_else(|| missing("latency"))?;
+        let target_residency_us = match s.residency {
+            Some(r) => r,
+            None => {
+                guessed.push(format!("state{k}"));
+                exit_latency_us.saturating_mul(RESIDENCY_PER_LATENCY)
+            }
+        };
         states.push(IdleState {
             name,
-            exit_latency_us: s.latency.ok_or_else(|| missing("latency"))?,
-            target_residency_us: s.residency.ok_or_else(|| missing("residency"))?,
+            exit_latency_us,
+            target_residency_us,
             polling,
             disabled: s.disable,
             power_mw: None,
         });
         lines.push(s.line);
     }
-    StateTable::validated(states, path, &lines)
+    let mut table = StateTable::validated(states, path, &lines)?;
+    if !guessed.is_empty() {
+        table.assumptions.push(format!(
+            "{}: no 'residency' in sysfs (kernels before 3.14): target residency taken as {RESIDENCY_PER_LATENCY} × exit latency",
+            guessed.join(", ")
+        ));
+    }
+    Ok(table)
 }
 
 #[cfg(test)]
@@ -615,6 +649,21 @@ mod tests {
         assert!(t.states()[1].disabled);
         let e = StateTable::parse_sysfs_dump(b"cpuidle/state0/name:POLL\n", Some("d")).unwrap_err();
         assert!(e.to_string().contains("state0 has no 'latency'"), "{e}");
+    }
+
+    #[test]
+    fn sysfs_of_a_kernel_without_residency() {
+        // Linux 3.10's stateK: name desc latency power usage time disable (no residency)
+        let dump = b"cpu0/cpuidle/state0/name:WFI\ncpu0/cpuidle/state0/desc:ARM WFI\ncpu0/cpuidle/state0/latency:1\n\
+cpu0/cpuidle/state0/power:4294967295\ncpu0/cpuidle/state0/usage:94113\ncpu0/cpuidle/state0/time:107582547\n\
+cpu0/cpuidle/state1/name:C1\ncpu0/cpuidle/state1/latency:300\ncpu0/cpuidle/state1/disable:0\n";
+        let t = StateTable::parse_sysfs_dump(dump, Some("dump.txt")).unwrap();
+        let got: Vec<(u32, u32)> = t.states().iter().map(|s| (s.exit_latency_us, s.target_residency_us)).collect();
+        assert_eq!(got, vec![(1, 2), (300, 600)]);
+        assert_eq!(
+            t.assumptions(),
+            ["state0, state1: no 'residency' in sysfs (kernels before 3.14): target residency taken as 2 × exit latency"]
+        );
     }
 
     #[test]

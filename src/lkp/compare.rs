@@ -7,6 +7,7 @@
 use super::matrix::{Matrix, ResultRoot};
 use super::num::{average, ruby_sum, standard_deviation, Num, Sum};
 use super::rules;
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
 
@@ -236,26 +237,23 @@ fn skip_function_stat(k: &str, b: &Matrix) -> bool {
     false
 }
 
-/// One `__get_changed_stats` pass: the changed keys of head `a` against base `b`.
-fn changed_pass(a: &mut Matrix, b: &Matrix, incomplete: bool, opt: Options, out: &mut Vec<String>) {
-    let cols_a = a.cols();
-    for k in &b.keys {
-        if !a.contains(k) {
-            a.insert(k.clone(), vec![Num::Int(0); cols_a]);
-        }
-    }
+/// One `__get_changed_stats` pass: the changed keys of head `a` against base `b`. lkp
+/// first gives `a` every key of `b` it lacks (all zeros); those keys are taken here in
+/// the order they would have been appended, without copying `a`.
+fn changed_pass(a: &Matrix, b: &Matrix, incomplete: bool, opt: Options, out: &mut Vec<String>) {
     let monitored = Monitored::of(b);
-    let keys = a.keys.clone();
-    for k in keys {
-        if changed_stat(&k, a, b, monitored, incomplete, opt) {
-            out.push(k);
+    let b_only = b.keys.iter().filter(|k| !a.contains(k));
+    for k in a.keys.iter().chain(b_only) {
+        if changed_stat(k, a, b, monitored, incomplete, opt) {
+            out.push(k.clone());
         }
     }
 }
 
-/// `_get_changed_stats(a = head, b = base)`, including the incomplete-run two passes
-/// (which filter both matrices in place, as lkp does on its deep copies).
-fn get_changed_stats(a: &mut Matrix, b: &mut Matrix, opt: Options) -> Vec<String> {
+/// `_get_changed_stats(a = head, b = base)`, including the incomplete-run two passes:
+/// the second on the head without its incomplete runs, and on the base filtered in place
+/// (lkp's one deep copy of the base is shared by all heads, so later heads see it filtered).
+fn get_changed_stats(a: &Matrix, b: &mut Cow<Matrix>, opt: Options) -> Vec<String> {
     let key = "last_state.is_incomplete_run";
     let incomplete = a.contains(key) || b.contains(key);
     let mut out = Vec::new();
@@ -263,25 +261,25 @@ fn get_changed_stats(a: &mut Matrix, b: &mut Matrix, opt: Options) -> Vec<String
     if !incomplete {
         return out;
     }
-    a.filter_incomplete_run();
-    b.filter_incomplete_run();
+    let a = a.complete();
+    b.to_mut().filter_incomplete_run();
     if a.stats_source.is_none() || b.stats_source.is_none() {
         return out;
     }
-    changed_pass(a, b, false, opt, &mut out);
+    changed_pass(&a, b, false, opt, &mut out);
     out
 }
 
 /// Per head, the keys lkp's rule selects (in selection order).
-fn selected_per_head(ms: &[Matrix], opt: Options) -> Vec<Vec<String>> {
-    let mut copies: Vec<Matrix> = ms.to_vec();
-    let Some((base, heads)) = copies.split_first_mut() else { return Vec::new() };
-    heads.iter_mut().map(|head| get_changed_stats(head, base, opt)).collect()
+fn selected_per_head(ms: &[&Matrix], opt: Options) -> Vec<Vec<String>> {
+    let Some((base, heads)) = ms.split_first() else { return Vec::new() };
+    let mut base = Cow::Borrowed(*base);
+    heads.iter().map(|head| get_changed_stats(head, &mut base, opt)).collect()
 }
 
 /// The keys shown: every key with `-a`, else the union over heads of the changed keys;
 /// and per head the set lkp's rule selects.
-fn changed_keys(ms: &[Matrix], opt: Options) -> (Vec<String>, Vec<HashSet<String>>) {
+fn changed_keys(ms: &[&Matrix], opt: Options) -> (Vec<String>, Vec<HashSet<String>>) {
     let per_head = selected_per_head(ms, Options { all_keys: false, ..opt });
     let mut seen = HashSet::new();
     let mut keys = Vec::new();
@@ -305,11 +303,11 @@ fn changed_keys(ms: &[Matrix], opt: Options) -> (Vec<String>, Vec<HashSet<String
 
 /// `calc_stat_change`: fails and `%reproduction` for function stats; averages, SDs and
 /// changes for perf stats.
-fn calc_row(key: &str, ms: &[Matrix], cms: &[Matrix]) -> StatRow {
+fn calc_row(key: &str, ms: &[&Matrix], cms: &[Cow<Matrix>]) -> StatRow {
     let failure = rules::function_stat(key);
-    let tms = if failure { ms } else { cms };
+    let tms: Vec<&Matrix> = if failure { ms.to_vec() } else { cms.iter().map(|m| &**m).collect() };
     let values: Vec<Option<Vec<Num>>> = tms.iter().map(|m| m.get(key).map(<[Num]>::to_vec)).collect();
-    let runs: Vec<usize> = tms.iter().map(Matrix::cols).collect();
+    let runs: Vec<usize> = tms.iter().map(|m| m.cols()).collect();
     let mut row = StatRow {
         key: key.to_string(),
         failure,
@@ -395,7 +393,15 @@ fn sort_rows(rows: &mut [StatRow]) {
 
 /// Compare heads with a base (`matrixes[0]`), as `lkp ncompare` does.
 pub fn compare_matrices(matrixes: &[Matrix], opt: Options) -> Vec<StatRow> {
-    let complete: Vec<Matrix> = matrixes.iter().map(Matrix::complete).collect();
+    compare_refs(&matrixes.iter().collect::<Vec<_>>(), opt)
+}
+
+fn compare_refs(matrixes: &[&Matrix], opt: Options) -> Vec<StatRow> {
+    // lkp's complete_matrix copies: only a matrix with incomplete runs differs
+    let complete: Vec<Cow<Matrix>> = matrixes
+        .iter()
+        .map(|m| if m.contains("last_state.is_incomplete_run") { Cow::Owned(m.complete()) } else { Cow::Borrowed(*m) })
+        .collect();
     let (keys, per_head) = changed_keys(matrixes, opt);
     let mut rows: Vec<StatRow> = keys
         .iter()
@@ -411,11 +417,11 @@ pub fn compare_matrices(matrixes: &[Matrix], opt: Options) -> Vec<StatRow> {
 
 /// Compare result roots: the first is the base.
 pub fn compare_roots(roots: &[ResultRoot], opt: Options) -> CompareResult {
-    let ms: Vec<Matrix> = roots.iter().map(|r| r.matrix.clone()).collect();
+    let ms: Vec<&Matrix> = roots.iter().map(|r| &r.matrix).collect();
     CompareResult {
         commits: roots.iter().map(ResultRoot::commit).collect(),
         axes: roots.iter().map(|r| r.axes.clone()).collect(),
-        rows: compare_matrices(&ms, opt),
+        rows: compare_refs(&ms, opt),
         options: opt,
     }
 }

@@ -108,8 +108,10 @@ impl Matrix {
     /// Parse the JSON text of a matrix (`path` names it in errors).
     pub fn parse(bytes: &[u8], path: &str) -> Result<Matrix> {
         let mut de = serde_json::Deserializer::from_slice(bytes);
-        let mut m =
-            de.deserialize_map(MatrixVisitor).and_then(|m| de.end().map(|_| m)).map_err(|e| json_error(path, &e))?;
+        let mut m = de.deserialize_map(MatrixVisitor).and_then(|m| de.end().map(|_| m)).map_err(|e| {
+            // the visitor stops on a cancel request with a serde error; report the request
+            crate::cancel::check().err().unwrap_or_else(|| json_error(path, &e))
+        })?;
         m.path = path.to_string();
         m.check_and_fill()?;
         Ok(m)
@@ -249,7 +251,12 @@ impl<'de> Visitor<'de> for MatrixVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Matrix, A::Error> {
         let mut m = Matrix::default();
         let mut held = 0usize;
+        let mut n = 0usize;
         while let Some(key) = map.next_key::<String>()? {
+            if crate::cancel::check_every(n).is_err() {
+                return Err(de::Error::custom("interrupted"));
+            }
+            n += 1;
             if key == STATS_SOURCE {
                 let v: Vec<String> = map.next_value().map_err(|_| {
                     de::Error::custom("\"stats_source\" must be an array of strings (the runs' stats.json paths)")

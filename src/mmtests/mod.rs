@@ -23,6 +23,7 @@ pub mod ratio;
 pub mod render_text;
 pub mod significance;
 pub mod summarise;
+pub mod timestamp;
 
 pub use era::{Era, Preferred};
 

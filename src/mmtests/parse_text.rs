@@ -135,7 +135,7 @@ enum RowKind {
 
 /// Cells of a table row: `v ( p%)` / `v * p%*`, ratio rows `v (p%) (ns)`, or
 /// bare values (Dmean/Gmean rows). compare-mmtests.pl formats only its first few runs
-/// (statistics + 2, or ratio operations + 1) this way and prints the others as bare
+/// (ratio operations + 1; MMTests 2018 also statistics + 2) this way and prints the others as bare
 /// `%.2f` fields: `v p` per run in a table, `v p n` in a ratio table. None if the
 /// tokens are not a row.
 fn cells(toks: &[Tok], kind: RowKind) -> Option<(Vec<Parsed>, usize)> {

@@ -69,11 +69,14 @@ fn render_table(c: &Comparison) -> String {
             groups.push(&r.group);
         }
     }
-    // Compare.pm builds (value, percentage) formats for (number of statistics + 2) runs.
-    // A table parsed from mail is usually an excerpt (a few statistics of the full
-    // set), so its statistic count says nothing about the formats: print them all.
+    // Compare.pm builds (value, percentage) formats for (number of runs + 1) runs since
+    // 2019 (6d6c34e1), so every run is formatted; MMTests 2018 built them for (number of
+    // statistics + 2) runs and printed the rest with the default `%{fl}.2f`. A table parsed
+    // from mail is usually an excerpt (a few statistics of the full set), so its statistic
+    // count says nothing about the formats: print them all.
     let parsed = c.meta.get("mmtests.source").is_some_and(|s| s == "parsed");
-    let formatted_runs = if parsed { usize::MAX } else { groups.len() + 2 };
+    let era_2018 = c.meta.get("mmtests.era").is_some_and(|e| e == "2018");
+    let formatted_runs = if era_2018 && !parsed { groups.len() + 2 } else { usize::MAX };
     let mut out = header(c, l1 + l2 + 1, fl);
     for r in &c.rows {
         out.push_str(&pad(&r.group, l1, true));

@@ -515,6 +515,7 @@ pub fn summarise(run: &Run, era: Era, stats: &[Stat], ops: &[String]) -> Result<
         if per_op.contains_key(op) {
             continue;
         }
+        crate::cancel::check()?;
         let s = summarise_op(&run.samples, &run.name, op, era, pref, run.meta.kind, stats)?;
         per_op.insert(op.clone(), s);
     }

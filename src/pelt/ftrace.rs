@@ -17,6 +17,7 @@
 
 use super::trace::{Segment, State};
 use crate::error::{Error, Result};
+use crate::import_notes::{ImportNotes, ImportOptions};
 
 /// A task's trace extracted from ftrace text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,13 +28,140 @@ pub struct FtraceTask {
     pub start_ns: u64,
     /// Number of events of the pid that were used.
     pub events: u64,
+    /// Lines skipped and values assumed.
+    pub notes: ImportNotes,
 }
 
+/// What one event does to the task.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Ev {
-    SwitchOut(State, bool), // new state, exited
+pub enum TaskEvent {
+    /// `sched_switch` away from the task, into `state` (W preempted, S asleep); `exit`
+    /// when the task is dead (`X`/`Z`).
+    SwitchOut {
+        /// W (still runnable) or S.
+        state: State,
+        /// The task exited: nothing after this counts.
+        exit: bool,
+    },
+    /// `sched_switch` to the task.
     SwitchIn,
+    /// `sched_wakeup` / `sched_wakeup_new` of the task.
     Wakeup,
+}
+
+/// An event of the task at trace time `ts` (ns), read at `line` (1-based) of the input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timed {
+    /// Trace time, ns.
+    pub ts: u64,
+    /// Where it was read (a line of text, or a record number of a binary trace).
+    pub line: usize,
+    /// What it does.
+    pub event: TaskEvent,
+}
+
+/// How a numeric `sched_switch` `prev_state` (`trace-cmd report -R`, or a kernel format
+/// without its print table) maps to task states: the `__print_flags` table of the
+/// event's format (bit → letter) and the bit the kernel adds for a preemption, printed
+/// `+` (`TASK_REPORT_MAX` since Linux 4.14, `TASK_STATE_MAX` before). A value without any
+/// state bit below the preemption bit is `R`: the task was still runnable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PrevStateBits {
+    /// (bit, letter) as in the format's `__print_flags(prev_state …)`.
+    pub flags: Vec<(u64, char)>,
+    /// The preemption bit (`+`).
+    pub preempt: u64,
+    /// True when the table came from the trace's own format, not the default.
+    pub from_format: bool,
+}
+
+impl Default for PrevStateBits {
+    /// The layout of Linux 4.14 and later (`include/trace/events/sched.h`): S D T t X Z P I
+    /// on bits 0–7, the preemption bit 0x100. Older kernels put more states below a higher
+    /// preemption bit (0x400, 0x800, 0x1000): their preemptions still read as `R` here.
+    fn default() -> Self {
+        let letters = ['S', 'D', 'T', 't', 'X', 'Z', 'P', 'I'];
+        PrevStateBits {
+            flags: letters.iter().enumerate().map(|(i, &c)| (1u64 << i, c)).collect(),
+            preempt: 0x100,
+            from_format: false,
+        }
+    }
+}
+
+impl PrevStateBits {
+    /// The layout from a `sched_switch` format's `print fmt`: the `{ 0x01, "S" }` pairs of
+    /// its `__print_flags`, the preemption bit one above the highest; `None` if the format
+    /// has no such table.
+    pub fn from_print_fmt(fmt: &str) -> Option<Self> {
+        let table = fmt.split_once("__print_flags(")?.1;
+        let table = table.split_once(": \"R\"").map_or(table, |(t, _)| t);
+        let mut flags = Vec::new();
+        let mut rest = table;
+        while let Some((_, after)) = rest.split_once("{ ") {
+            let (pair, tail) = after.split_once('}')?;
+            rest = tail;
+            let (bit, name) = pair.split_once(',')?;
+            let bit = bit.trim();
+            let bit = match bit.strip_prefix("0x") {
+                Some(h) => u64::from_str_radix(h, 16).ok()?,
+                None => bit.parse().ok()?,
+            };
+            let letter = name.trim().trim_matches('"').chars().next()?;
+            flags.push((bit, letter));
+        }
+        let top = flags.iter().map(|&(b, _)| b).max()?;
+        Some(PrevStateBits { flags, preempt: top.checked_mul(2)?, from_format: true })
+    }
+
+    /// `prev_state` printed as the kernel's `sched_switch` print fmt does: `R` when no
+    /// state bit is set, else the letters joined by `|`; `+` after a preemption.
+    pub fn letters(&self, v: u64) -> String {
+        let states = v & self.preempt.saturating_sub(1);
+        let mut s = if states == 0 {
+            "R".to_string()
+        } else {
+            let l: Vec<String> =
+                self.flags.iter().filter(|&&(b, _)| states & b != 0).map(|&(_, c)| c.to_string()).collect();
+            l.join("|")
+        };
+        if v & self.preempt != 0 {
+            s.push('+');
+        }
+        s
+    }
+
+    /// The state a switched-out task is left in and whether it exited, from `prev_state`
+    /// as printed (letters: `R`, `R+`, `S`, `D|K`, `X`, ... or the kernel's number);
+    /// `None` when it is neither.
+    pub fn classify(&self, prev_state: &str) -> Option<(State, bool)> {
+        let letters: Vec<char> = if let Some(v) = parse_number(prev_state) {
+            let v = v & (self.preempt.saturating_sub(1));
+            if v == 0 {
+                return Some((State::Wait, false));
+            }
+            self.flags.iter().filter(|&&(b, _)| v & b != 0).map(|&(_, c)| c).collect()
+        } else {
+            let first = prev_state.chars().next()?;
+            if !first.is_ascii_alphabetic() {
+                return None;
+            }
+            if first == 'R' {
+                return Some((State::Wait, false));
+            }
+            prev_state.chars().collect()
+        };
+        let exit = letters.iter().any(|c| matches!(c, 'X' | 'Z' | 'x'));
+        Some((State::Sleep, exit))
+    }
+}
+
+fn parse_number(s: &str) -> Option<u64> {
+    match s.strip_prefix("0x") {
+        Some(h) => u64::from_str_radix(h, 16).ok(),
+        None if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => s.parse().ok(),
+        None => None,
+    }
 }
 
 /// A run of no length between two events at the same timestamp, followed by a sleep:
@@ -59,22 +187,153 @@ fn run_below_resolution(segments: &mut Vec<Segment>, start_ns: &mut Option<u64>,
     }
 }
 
-/// Build the trace of `pid` from ftrace text; every segment gets `cpu_cap`/`freq_cap`.
-/// `path` names the input in errors.
+/// The events of `pid` read from ftrace text, in file order, and the latest event time
+/// of the file with its line (the end of the trace).
+struct TextEvents {
+    events: Vec<Timed>,
+    end: Option<(u64, usize)>,
+    out_of_order: Option<(usize, u64, u64)>,
+    numeric_state: bool,
+}
+
+fn read_text_events(
+    bytes: &[u8],
+    pid: u32,
+    bits: &PrevStateBits,
+    path: Option<&str>,
+    opts: ImportOptions,
+    notes: &mut ImportNotes,
+) -> Result<TextEvents> {
+    let mut out = TextEvents { events: Vec::new(), end: None, out_of_order: None, numeric_state: false };
+    for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+        let line_no = i + 1;
+        let err = |msg: String| Error::parse(path, Some(line_no), msg);
+        let line = match std::str::from_utf8(raw) {
+            Ok(l) => l,
+            Err(e) => {
+                let e = err(format!("not UTF-8 text (invalid byte at column {})", e.valid_up_to() + 1));
+                notes.malformed(opts, e)?;
+                continue;
+            }
+        };
+        let t = line.trim_start();
+        if t.is_empty() || t.starts_with('#') || t.starts_with("CPU ") || t.starts_with("cpus=") {
+            continue;
+        }
+        let Some((ts, name, body)) = split_event(line) else { continue };
+        let Some(ts) = parse_timestamp(ts) else {
+            notes.malformed(opts, err(format!("bad timestamp '{ts}' before '{name}:'")))?;
+            continue;
+        };
+        match out.end {
+            Some((prev, _)) if ts < prev => {
+                out.out_of_order.get_or_insert((line_no, ts, prev));
+            }
+            _ => out.end = Some((ts, line_no)),
+        }
+        let ev = match name {
+            "sched_switch" => {
+                let Some((prev_pid, prev_state, next_pid)) = parse_switch(body) else {
+                    let msg = "sched_switch without prev_pid/prev_state/next_pid (expected the kernel's or trace-cmd's format)";
+                    notes.malformed(opts, err(msg.into()))?;
+                    continue;
+                };
+                if prev_pid == pid {
+                    let Some((state, exit)) = bits.classify(&prev_state) else {
+                        notes.malformed(
+                            opts,
+                            err(format!("prev_state '{prev_state}' is neither letters nor a number")),
+                        )?;
+                        continue;
+                    };
+                    out.numeric_state |= parse_number(&prev_state).is_some();
+                    Some(TaskEvent::SwitchOut { state, exit })
+                } else if next_pid == pid {
+                    Some(TaskEvent::SwitchIn)
+                } else {
+                    None
+                }
+            }
+            "sched_wakeup" | "sched_wakeup_new" => match parse_wakeup(body) {
+                Some(wpid) => (wpid == pid).then_some(TaskEvent::Wakeup),
+                None => {
+                    notes.malformed(opts, err(format!("{name} without a pid")))?;
+                    continue;
+                }
+            },
+            _ => None,
+        };
+        if let Some(event) = ev {
+            out.events.push(Timed { ts, line: line_no, event });
+        }
+    }
+    Ok(out)
+}
+
+/// Build the trace of `pid` from ftrace text or a trace.dat (rendered with its own
+/// `prev_state` letters, [`crate::tracedat`]); every segment gets `cpu_cap`/`freq_cap`.
+/// `path` names the input in errors. Malformed lines are skipped and counted (fatal
+/// under `opts.strict`); events out of time order are an error unless `opts.sort`.
 pub fn task_trace_from_ftrace(
     bytes: &[u8],
     pid: u32,
     cpu_cap: u32,
     freq_cap: u32,
     path: Option<&str>,
+    opts: ImportOptions,
+) -> Result<FtraceTask> {
+    let mut notes = ImportNotes::default();
+    let bits = PrevStateBits::default();
+    let text = crate::tracedat::text_of(bytes, path, &mut notes)?;
+    let mut text = read_text_events(&text, pid, &bits, path, opts, &mut notes)?;
+    if let Some((line, ts, prev)) = text.out_of_order {
+        if !opts.sort {
+            return Err(Error::parse(
+                path,
+                Some(line),
+                format!(
+                    "timestamp {ts} ns goes backwards (previous {prev} ns); sort the trace by time (or ask to sort)"
+                ),
+            ));
+        }
+        notes.assume(format!("events out of time order (first at line {line}) were sorted by time"));
+        text.events.sort_by_key(|e| e.ts);
+    }
+    if text.numeric_state {
+        notes.assume(numeric_state_note(&bits));
+    }
+    task_trace_from_events(&text.events, text.end, pid, cpu_cap, freq_cap, path, notes)
+}
+
+/// The note for a numeric `prev_state` read with `bits`.
+pub fn numeric_state_note(bits: &PrevStateBits) -> String {
+    let table: Vec<String> = bits.flags.iter().map(|(b, c)| format!("{c}={b:#x}")).collect();
+    format!(
+        "numeric prev_state read with {} bit layout ({}, preempted={:#x}; 0 or the preemption bit alone = runnable)",
+        if bits.from_format { "the trace's own" } else { "Linux 4.14+'s (no format in the input)" },
+        table.join(" "),
+        bits.preempt
+    )
+}
+
+/// The segments of `pid` from its events in time order; `end` is the trace's last event
+/// time and where it was read. States: switched in → R; switched out runnable → W,
+/// otherwise S; woken while S → W; an exit ends the trace.
+pub fn task_trace_from_events(
+    events: &[Timed],
+    end: Option<(u64, usize)>,
+    pid: u32,
+    cpu_cap: u32,
+    freq_cap: u32,
+    path: Option<&str>,
+    notes: ImportNotes,
 ) -> Result<FtraceTask> {
     let mut state: Option<State> = None;
     let mut seg_start: u64 = 0;
     let mut start_ns: Option<u64> = None;
-    let mut last_ts: Option<u64> = None;
     let mut segments: Vec<Segment> = Vec::new();
-    let mut events = 0u64;
-    let mut exited = false;
+    let mut used = 0u64;
+    let mut last = end;
     let push = |segments: &mut Vec<Segment>, st: State, from: u64, to: u64| {
         if to <= from {
             return;
@@ -85,82 +344,44 @@ pub fn task_trace_from_ftrace(
             _ => segments.push(Segment { dur_ns: dur, state: st, cpu_cap, freq_cap }),
         }
     };
-    for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
-        if exited {
-            break;
-        }
-        let line_no = i + 1;
-        let line = std::str::from_utf8(raw).map_err(|e| {
-            Error::parse(
-                path,
-                Some(line_no),
-                format!("not UTF-8 text (invalid byte at column {})", e.valid_up_to() + 1),
-            )
-        })?;
-        let t = line.trim_start();
-        if t.is_empty() || t.starts_with('#') || t.starts_with("CPU ") || t.starts_with("cpus=") {
-            continue;
-        }
-        let Some((ts, name, body)) = split_event(line) else { continue };
-        let err = |msg: String| Error::parse(path, Some(line_no), msg);
-        let ts = parse_timestamp(ts).ok_or_else(|| err(format!("bad timestamp '{ts}' before '{name}:'")))?;
-        if let Some(prev) = last_ts {
-            if ts < prev {
-                return Err(err(format!(
-                    "timestamp {ts} ns goes backwards (previous {prev} ns); sort the trace by time"
-                )));
-            }
-        }
+    let too_long = |ts: u64, line: usize, start: u64| {
+        Error::parse(
+            path,
+            Some(line),
+            format!(
+                "timestamp {ts} ns is more than {} ns after the trace's start ({start} ns)",
+                crate::pelt::trace::MAX_TRACE_NS
+            ),
+        )
+    };
+    for e in events {
+        let (ts, line_no) = (e.ts, e.line);
         if let Some(start) = start_ns {
             if ts - start > crate::pelt::trace::MAX_TRACE_NS {
-                return Err(err(format!(
-                    "timestamp {ts} ns is more than {} ns after the trace's start ({start} ns)",
-                    crate::pelt::trace::MAX_TRACE_NS
-                )));
+                return Err(too_long(ts, line_no, start));
             }
         }
-        last_ts = Some(ts);
-        let ev = match name {
-            "sched_switch" => {
-                let (prev_pid, prev_state, next_pid) = parse_switch(body).ok_or_else(|| {
-                    err("sched_switch without prev_pid/prev_state/next_pid (expected the kernel's or trace-cmd's format)".into())
-                })?;
-                if prev_pid == pid {
-                    let first = prev_state.chars().next().unwrap_or('S');
-                    let exit = matches!(first, 'X' | 'Z');
-                    Some(Ev::SwitchOut(if first == 'R' { State::Wait } else { State::Sleep }, exit))
-                } else if next_pid == pid {
-                    Some(Ev::SwitchIn)
-                } else {
-                    None
-                }
-            }
-            "sched_wakeup" | "sched_wakeup_new" => {
-                let wpid = parse_wakeup(body).ok_or_else(|| err(format!("{name} without a pid")))?;
-                (wpid == pid).then_some(Ev::Wakeup)
-            }
-            _ => None,
-        };
-        let Some(ev) = ev else { continue };
-        events += 1;
-        let new = match (state, ev) {
-            (_, Ev::SwitchIn) => State::Run,
-            (Some(State::Run), Ev::SwitchOut(s, exit)) => {
+        let err = |msg: String| Error::parse(path, Some(line_no), msg);
+        used += 1;
+        let mut exited = false;
+        let new = match (state, e.event) {
+            (_, TaskEvent::SwitchIn) => State::Run,
+            (Some(State::Run), TaskEvent::SwitchOut { state: s, exit }) => {
                 exited = exit;
                 s
             }
-            (Some(s), Ev::SwitchOut(..)) => {
+            (Some(s), TaskEvent::SwitchOut { .. }) => {
                 return Err(err(format!(
                     "pid {pid} switched out while {} (not running): missing events?",
                     if s == State::Wait { "runnable" } else { "sleeping" }
                 )))
             }
-            (None, Ev::SwitchOut(s, exit)) => {
+            (None, TaskEvent::SwitchOut { state: s, exit }) => {
                 exited = exit;
                 s
             }
-            (Some(State::Sleep) | None, Ev::Wakeup) => State::Wait,
-            (Some(s), Ev::Wakeup) => s,
+            (Some(State::Sleep) | None, TaskEvent::Wakeup) => State::Wait,
+            (Some(s), TaskEvent::Wakeup) => s,
         };
         match state {
             Some(old) if start_ns.is_some() => {
@@ -184,23 +405,36 @@ pub fn task_trace_from_ftrace(
             }
         }
         state = Some(new);
+        if exited {
+            last = Some((ts, line_no));
+            break;
+        }
     }
     let (Some(st), Some(start)) = (state, start_ns) else {
         return Err(Error::parse(path, None, format!("no sched_switch/sched_wakeup event makes pid {pid} runnable")));
     };
-    if let Some(end) = last_ts {
+    if let Some((end, line)) = last {
+        if end.saturating_sub(start) > crate::pelt::trace::MAX_TRACE_NS {
+            return Err(too_long(end, line, start));
+        }
         push(&mut segments, st, seg_start, end);
     }
     if segments.is_empty() {
         return Err(Error::parse(path, None, format!("pid {pid} has no segment longer than 0 ns")));
     }
-    Ok(FtraceTask { segments, start_ns: start, events })
+    Ok(FtraceTask { segments, start_ns: start, events: used, notes })
 }
 
 /// Read a trace file and extract `pid` (see [`task_trace_from_ftrace`]).
-pub fn read_ftrace(path: &std::path::Path, pid: u32, cpu_cap: u32, freq_cap: u32) -> Result<FtraceTask> {
+pub fn read_ftrace(
+    path: &std::path::Path,
+    pid: u32,
+    cpu_cap: u32,
+    freq_cap: u32,
+    opts: ImportOptions,
+) -> Result<FtraceTask> {
     let bytes = crate::archive::dir::read_file(path, crate::archive::tree::MAX_TRACE_FILE_BYTES)?;
-    task_trace_from_ftrace(&bytes, pid, cpu_cap, freq_cap, Some(&path.display().to_string()))
+    task_trace_from_ftrace(&bytes, pid, cpu_cap, freq_cap, Some(&path.display().to_string()), opts)
 }
 
 /// Split `… TIMESTAMP: event_name: body` into (timestamp, event name, body).
@@ -295,7 +529,7 @@ mod tests {
 
     #[test]
     fn kernel_format() {
-        let t = task_trace_from_ftrace(RAW.as_bytes(), 42, 1024, 1024, None).unwrap();
+        let t = task_trace_from_ftrace(RAW.as_bytes(), 42, 1024, 1024, None, ImportOptions::default()).unwrap();
         let got: Vec<(u64, char)> = t.segments.iter().map(|s| (s.dur_ns, s.state.letter())).collect();
         assert_eq!(got, vec![(100_000, 'W'), (3_000_000, 'R'), (1_000_000, 'W'), (1_000_000, 'R'), (5_000_000, 'S')]);
         assert_eq!(t.start_ns, 100_000_000_000);
@@ -311,7 +545,7 @@ cpus=2
           <idle>-0     [001]   100.004100: sched_wakeup:         foo:42 [120] CPU:001
              foo-42    [001]   100.004600: sched_switch:         swapper/1:0 [120] R ==> foo:42 [120]
 ";
-        let t = task_trace_from_ftrace(txt.as_bytes(), 42, 512, 1024, Some("t.txt")).unwrap();
+        let t = task_trace_from_ftrace(txt.as_bytes(), 42, 512, 1024, Some("t.txt"), ImportOptions::default()).unwrap();
         let got: Vec<(u64, char)> = t.segments.iter().map(|s| (s.dur_ns, s.state.letter())).collect();
         assert_eq!(got, vec![(2_000_000, 'R'), (2_000_000, 'S'), (500_000, 'W')]);
         assert_eq!(t.segments[0].cpu_cap, 512);
@@ -326,7 +560,7 @@ cpus=2
   foo-42   [001] 100.000300: sched_switch: foo:42 [120] S ==> swapper/1:0 [120]
   <idle>-0 [001] 100.000500: sched_wakeup: foo:42 [120] CPU:001
 ";
-        let t = task_trace_from_ftrace(txt.as_bytes(), 42, 1024, 1024, None).unwrap();
+        let t = task_trace_from_ftrace(txt.as_bytes(), 42, 1024, 1024, None, ImportOptions::default()).unwrap();
         let got: Vec<(u64, char)> = t.segments.iter().map(|s| (s.dur_ns, s.state.letter())).collect();
         // W 200 µs less 1 ns, R 1 ns, S 200 µs (the last W has no length)
         assert_eq!(got, vec![(199_999, 'W'), (1, 'R'), (200_000, 'S')]);
@@ -338,7 +572,7 @@ cpus=2
   <idle>-0 [001] 100.000500: sched_wakeup: foo:42 [120] CPU:001
   foo-42   [001] 100.000700: sched_switch: swapper/1:0 [120] R ==> foo:42 [120]
 ";
-        let t = task_trace_from_ftrace(first.as_bytes(), 42, 1024, 1024, None).unwrap();
+        let t = task_trace_from_ftrace(first.as_bytes(), 42, 1024, 1024, None, ImportOptions::default()).unwrap();
         assert_eq!(t.start_ns, 100_000_500_000);
         assert_eq!(t.segments.iter().map(|s| (s.dur_ns, s.state.letter())).collect::<Vec<_>>(), vec![(200_000, 'W')]);
     }
@@ -349,7 +583,9 @@ cpus=2
   foo-42 [001] 100.000100: sched_wakeup: foo:42 [120] CPU:001
   foo-42 [001] 11111121110.000200: sched_switch: swapper/1:0 [120] R ==> foo:42 [120]
 ";
-        let e = task_trace_from_ftrace(txt.as_bytes(), 42, 1024, 1024, Some("t.txt")).unwrap_err().to_string();
+        let e = task_trace_from_ftrace(txt.as_bytes(), 42, 1024, 1024, Some("t.txt"), ImportOptions::default())
+            .unwrap_err()
+            .to_string();
         assert!(
             e.starts_with("t.txt:2: timestamp 11111121110000200000 ns is more than 4611686018427387903 ns after"),
             "{e}"
@@ -358,10 +594,12 @@ cpus=2
 
     #[test]
     fn errors() {
-        let e = task_trace_from_ftrace(RAW.as_bytes(), 99, 1024, 1024, Some("t.txt")).unwrap_err();
+        let e = task_trace_from_ftrace(RAW.as_bytes(), 99, 1024, 1024, Some("t.txt"), ImportOptions::default())
+            .unwrap_err();
         assert!(e.to_string().contains("pid 99"));
         let bad = "  foo-42 [001] d..2. 1.0x: sched_switch: prev_pid=42 prev_state=S next_pid=0\n";
-        let e = task_trace_from_ftrace(bad.as_bytes(), 42, 1024, 1024, Some("t.txt")).unwrap_err();
+        let strict = ImportOptions { strict: true, sort: false };
+        let e = task_trace_from_ftrace(bad.as_bytes(), 42, 1024, 1024, Some("t.txt"), strict).unwrap_err();
         assert!(e.to_string().starts_with("t.txt:1: bad timestamp"), "{e}");
         assert_eq!(parse_timestamp("12.5"), Some(12_500_000_000));
         assert_eq!(parse_timestamp("1.000000001:"), Some(1_000_000_001));

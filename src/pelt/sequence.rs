@@ -125,6 +125,7 @@ impl Cursor {
         M: Model,
         E: Emit<M>,
     {
+        crate::cancel::check_every(i as usize)?;
         let t = self.t;
         // one jump on the transition's number (matching on the pair tested it arm by arm)
         match transition(self.prev, seg.state) {
@@ -168,10 +169,13 @@ impl Cursor {
         model.set_capacities(u64::from(seg.cpu_cap), u64::from(seg.freq_cap));
         let end = t.wrapping_add(seg.dur_ns); // < 2^63: start_ns and the total are each < 2^62 (validate(), Config::check)
         if seg.state == State::Run {
+            let mut ticks = 0usize;
             while self.next_tick <= end {
                 model.tick(self.next_tick);
                 emit.emit(model, self.next_tick, Event::Tick, i, State::Run)?;
                 self.next_tick = self.next_tick.saturating_add(self.tick_ns);
+                ticks += 1;
+                crate::cancel::check_every(ticks)?; // a segment may hold millions of ticks
             }
         } else {
             // the first tick after `end`: `next_tick` already is when no tick falls in

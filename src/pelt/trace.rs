@@ -482,6 +482,7 @@ pub fn parse_trace_csv(bytes: &[u8], path: Option<&str>) -> Result<Vec<Segment>>
     let mut total: u64 = 0;
     let mut prev: Option<State> = None;
     for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+        crate::cancel::check_every(i)?;
         let line_no = i + 1;
         let line = std::str::from_utf8(raw).map_err(|e| {
             Error::parse(

@@ -5,8 +5,9 @@
 //! `OSError`) and pickle with their fields; here they are looked up once and
 //! instantiated with (message, path, line, column).
 
+use crate::cancel;
 use crate::error::{Error, Result};
-use pyo3::exceptions::PyRuntimeError;
+use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyModule;
@@ -28,6 +29,7 @@ pub fn to_pyerr(py: Python<'_>, err: Error) -> PyErr {
         Error::Io { path, not_found: true, .. } => ("FileNotFoundError", Some(path.clone()), None, None),
         Error::Io { path, .. } => ("ReadError", Some(path.clone()), None, None),
         Error::Internal(_) => ("SchedlabError", None, None, None),
+        Error::Interrupted => return PyKeyboardInterrupt::new_err(message),
     };
     let made = errors_module(py).and_then(|m| {
         let cls = m.getattr(class)?;
@@ -51,10 +53,39 @@ fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
     }
 }
 
+static MAIN_THREAD: PyOnceLock<std::ffi::c_ulong> = PyOnceLock::new();
+
+/// Whether the current thread is Python's main thread, the only one Python runs
+/// signal handlers on and the only one that may change them.
+fn on_main_thread(py: Python<'_>) -> bool {
+    let main = MAIN_THREAD.get_or_try_init(py, || -> PyResult<std::ffi::c_ulong> {
+        py.import("threading")?.call_method0("main_thread")?.getattr("ident")?.extract()
+    });
+    // SAFETY: PyThread_get_thread_ident only reads the calling thread's identity.
+    let me = unsafe { pyo3::ffi::PyThread_get_thread_ident() };
+    main.is_ok_and(|m| *m == me)
+}
+
+fn guarded<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|p| Err(Error::Internal(panic_message(p))))
+}
+
 /// Run a core computation with the GIL released; a core error becomes its Python
 /// exception and a panic becomes `SchedlabError` (never an abort).
+///
+/// On Python's main thread, Ctrl-C during the computation also requests a stop
+/// ([`super::sigint`]): the core's loops return [`Error::Interrupted`] within one
+/// [`cancel::EVERY`] stretch, and the call raises what Python's own SIGINT handler
+/// raises (KeyboardInterrupt). docs/cancel.md.
 pub fn run<T: Send>(py: Python<'_>, f: impl FnOnce() -> Result<T> + Send) -> PyResult<T> {
-    let out =
-        py.detach(|| catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|p| Err(Error::Internal(panic_message(p)))));
+    let hook = if on_main_thread(py) { super::sigint::Hook::install() } else { None };
+    let out = py.detach(|| guarded(f));
+    if hook.is_some() {
+        drop(hook);
+        cancel::clear();
+        if matches!(out, Err(Error::Interrupted)) {
+            py.check_signals()?; // Python's handler ran in the signal: its exception
+        }
+    }
     out.map_err(|e| to_pyerr(py, e))
 }

@@ -7,12 +7,13 @@
 
 use super::errors::run;
 use crate::error::{Error, Result};
-use crate::idle::ftrace::{self, CpuTrace};
+use crate::idle::ftrace::{self, FtraceImport};
 use crate::idle::simulate::{simulate, simulate_columns, simulate_many_columns, write_csv, Simulation};
 use crate::idle::states::{IdleState, StateTable, PRESETS};
 use crate::idle::synth::{self, Pattern};
 use crate::idle::trace::{self, IdlePeriod, TraceColumns};
 use crate::idle::{summary, Spec};
+use crate::import_notes::ImportOptions;
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -68,6 +69,7 @@ fn table_dict<'py>(py: Python<'py>, t: &StateTable) -> PyResult<Bound<'py, PyDic
     d.set_item("polling", s.iter().map(|x| x.polling).collect::<Vec<_>>())?;
     d.set_item("disabled", s.iter().map(|x| x.disabled).collect::<Vec<_>>())?;
     d.set_item("power_mw", s.iter().map(|x| x.power_mw).collect::<Vec<_>>())?;
+    d.set_item("notes", t.assumptions().to_vec())?;
     Ok(d)
 }
 
@@ -296,9 +298,9 @@ fn idle_read_trace<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, P
     trace_dict(py, &p)
 }
 
-fn ftrace_list<'py>(py: Python<'py>, cpus: Vec<CpuTrace>) -> PyResult<Bound<'py, PyList>> {
+fn ftrace_list<'py>(py: Python<'py>, import: FtraceImport) -> PyResult<(Bound<'py, PyList>, Vec<String>)> {
     let out = PyList::empty(py);
-    for c in cpus {
+    for c in import.cpus {
         let d = trace_dict(py, &c.periods)?;
         d.set_item("cpu", c.cpu)?;
         d.set_item("timestamp_ns", c.timestamp_ns.into_pyarray(py))?;
@@ -312,22 +314,36 @@ fn ftrace_list<'py>(py: Python<'py>, cpus: Vec<CpuTrace>) -> PyResult<Bound<'py,
         d.set_item("stats", s)?;
         out.append(d)?;
     }
-    Ok(out)
+    Ok((out, import.notes.messages()))
 }
 
-/// Idle traces (one per CPU) from ftrace text.
+/// Idle traces (one per CPU) from ftrace text, and the import's notes.
 #[pyfunction]
-#[pyo3(signature = (data, hz, path=None))]
-fn idle_parse_ftrace<'py>(py: Python<'py>, data: &[u8], hz: u32, path: Option<String>) -> PyResult<Bound<'py, PyList>> {
-    let cpus = run(py, || ftrace::parse(data, path.as_deref(), hz))?;
-    ftrace_list(py, cpus)
+#[pyo3(signature = (data, hz, path=None, strict=false, sort=false))]
+fn idle_parse_ftrace<'py>(
+    py: Python<'py>,
+    data: &[u8],
+    hz: u32,
+    path: Option<String>,
+    strict: bool,
+    sort: bool,
+) -> PyResult<(Bound<'py, PyList>, Vec<String>)> {
+    let import = run(py, || ftrace::parse(data, path.as_deref(), hz, ImportOptions { strict, sort }))?;
+    ftrace_list(py, import)
 }
 
-/// Idle traces (one per CPU) from an ftrace text file.
+/// Idle traces (one per CPU) from an ftrace text file, and the import's notes.
 #[pyfunction]
-fn idle_read_ftrace<'py>(py: Python<'py>, path: PathBuf, hz: u32) -> PyResult<Bound<'py, PyList>> {
-    let cpus = run(py, || ftrace::read(&path, hz))?;
-    ftrace_list(py, cpus)
+#[pyo3(signature = (path, hz, strict=false, sort=false))]
+fn idle_read_ftrace<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+    hz: u32,
+    strict: bool,
+    sort: bool,
+) -> PyResult<(Bound<'py, PyList>, Vec<String>)> {
+    let import = run(py, || ftrace::read(&path, hz, ImportOptions { strict, sort }))?;
+    ftrace_list(py, import)
 }
 
 /// A synthetic trace: `pattern` is `periodic` (a = period_ns, b = jitter_ns), `poisson`

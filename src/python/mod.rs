@@ -11,6 +11,7 @@ mod idle;
 mod lkp;
 mod mmtests;
 mod pelt;
+mod sigint;
 mod stats;
 mod table;
 

@@ -4,6 +4,7 @@
 
 use super::errors::run;
 use crate::error::{Error, Result};
+use crate::import_notes::ImportOptions;
 use crate::parallel;
 use crate::pelt::cpu_util::{cpu_util, CpuSignals, Dst, TaskSignals};
 use crate::pelt::driver::{self, Config, Init};
@@ -497,9 +498,12 @@ fn pelt_read_trace(py: Python<'_>, path: PathBuf) -> PyResult<Bound<'_, PyDict>>
     trace_dict(py, segs)
 }
 
-/// A pid's task trace from ftrace text (`data`) or the file at `path`: (columns, start_ns, events).
+/// A pid's task trace from ftrace text (`data`) or the file at `path`:
+/// (columns, start_ns, events, notes); `strict` makes a malformed line an error, `sort`
+/// sorts events out of time order.
 #[pyfunction]
-#[pyo3(signature = (data, path, pid, cpu_cap, freq_cap))]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (data, path, pid, cpu_cap, freq_cap, strict=false, sort=false))]
 fn pelt_ftrace<'py>(
     py: Python<'py>,
     data: Option<Vec<u8>>,
@@ -507,20 +511,24 @@ fn pelt_ftrace<'py>(
     pid: u32,
     cpu_cap: u32,
     freq_cap: u32,
-) -> PyResult<(Bound<'py, PyDict>, u64, u64)> {
+    strict: bool,
+    sort: bool,
+) -> PyResult<(Bound<'py, PyDict>, u64, u64, Vec<String>)> {
+    let opts = ImportOptions { strict, sort };
     let t: FtraceTask = run(py, || {
         if !(1..=1024).contains(&cpu_cap) || !(1..=1024).contains(&freq_cap) {
             return Err(Error::domain(format!("capacities must be in 1..1024, got cpu {cpu_cap}, freq {freq_cap}")));
         }
         match (&data, &path) {
             (Some(d), p) => {
-                ftrace::task_trace_from_ftrace(d, pid, cpu_cap, freq_cap, p.as_ref().and_then(|p| p.to_str()))
+                ftrace::task_trace_from_ftrace(d, pid, cpu_cap, freq_cap, p.as_ref().and_then(|p| p.to_str()), opts)
             }
-            (None, Some(p)) => ftrace::read_ftrace(p, pid, cpu_cap, freq_cap),
+            (None, Some(p)) => ftrace::read_ftrace(p, pid, cpu_cap, freq_cap, opts),
             (None, None) => Err(Error::domain("give ftrace text or a path")),
         }
     })?;
-    Ok((trace_dict(py, t.segments)?, t.start_ns, t.events))
+    let notes = t.notes.messages();
+    Ok((trace_dict(py, t.segments)?, t.start_ns, t.events, notes))
 }
 
 /// `decay_load(val, n)` element-wise.

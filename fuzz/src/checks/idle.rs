@@ -4,6 +4,7 @@ use super::common::{bounded, line_count, parse_error};
 use schedlab::idle::governor::Spec;
 use schedlab::idle::states::StateTable;
 use schedlab::idle::{ftrace as idle_ftrace, simulate, trace as idle_trace};
+use schedlab::import_notes::ImportOptions;
 
 const PATH: &str = "fuzz.csv";
 
@@ -65,8 +66,8 @@ pub fn sysfs(data: &[u8]) {
 /// the governors replay.
 pub fn ftrace(data: &[u8]) {
     let hz = [250, 1000, 100, 300][data.first().map_or(0, |b| *b as usize % 4)];
-    let cpus = match idle_ftrace::parse(data, Some("trace.txt"), hz) {
-        Ok(c) => c,
+    let cpus = match idle_ftrace::parse(data, Some("trace.txt"), hz, ImportOptions { strict: true, sort: false }) {
+        Ok(c) => c.cpus,
         Err(e) => return parse_error(&e, Some("trace.txt"), line_count(data)),
     };
     let total: usize = cpus.iter().map(|c| c.periods.len()).sum();

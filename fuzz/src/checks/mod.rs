@@ -21,6 +21,7 @@ pub mod mmtests;
 pub mod pelt;
 pub mod stats;
 pub mod tables;
+pub mod tracedat;
 pub mod tree;
 
 /// Every target: (name, body). The fuzz_targets/<name>.rs binaries call the body;
@@ -47,5 +48,6 @@ pub const TARGETS: &[(&str, fn(&[u8]))] = &[
     ("idle_ftrace", idle::ftrace),
     ("pelt_trace", pelt::trace),
     ("pelt_ftrace", pelt::ftrace),
+    ("tracedat", tracedat::tracedat),
     ("archive", archive::archive),
 ];

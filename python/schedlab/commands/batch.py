@@ -69,12 +69,9 @@ def run_batch(args: Namespace) -> int:
                   margin=args.margin, power=args.power)
     out = r.render(args.format)
     if args.output:
-        try:
-            with open(args.output, "w", encoding="utf-8") as f:
-                f.write(out)
-        except OSError as e:
-            print(f"schedlab batch: error: cannot write {args.output}: {e.strerror or e}", file=sys.stderr)
-            return 2
+        from .._output import write
+
+        write(args.output, out, args.paths)
     else:
         sys.stdout.write(out)
     for err in r.errors:

@@ -52,6 +52,8 @@ def register(sub: SubparsersSpec) -> None:
     s.add_argument("-o", "--output", metavar="FILE", help="write the CSV to FILE instead of stdout")
     s.add_argument("--ftrace", action="store_true", help="TRACE is ftrace text (trace-cmd report / tracefs)")
     s.add_argument("--cpu", type=int, help="with --ftrace: the CPU to replay (default: the first one)")
+    s.add_argument("--strict", action="store_true", help="with --ftrace: a malformed line is an error")
+    s.add_argument("--sort", action="store_true", help="with --ftrace: sort events out of time order")
     s.set_defaults(func=run_simulate)
 
     m = isub.add_parser(
@@ -84,10 +86,11 @@ def _usage(p: ArgumentParser) -> int:
     return 2
 
 
-def _emit(data: bytes, output: str | None) -> None:
+def _emit(data: bytes, output: str | None, inputs: list[str]) -> None:
     if output:
-        with open(output, "wb") as f:
-            f.write(data)
+        from .._output import write
+
+        write(output, data, inputs)
     else:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
@@ -98,17 +101,19 @@ def run_simulate(args: Namespace) -> int:
 
     if not args.ftrace:
         data = _core.idle_simulate_csv_files(args.governor, args.kernel, args.hz, args.states, args.trace)
-        _emit(bytes(data), args.output)
+        _emit(bytes(data), args.output, [args.trace, args.states])
         return 0
     from .. import idle
     from ..errors import DomainError
 
-    traces = idle.read_ftrace(args.trace, hz=args.hz)
+    traces = idle.read_ftrace(args.trace, hz=args.hz, strict=args.strict, sort=args.sort)
     cpu = args.cpu if args.cpu is not None else min(traces)
     if cpu not in traces:
         raise DomainError(f"{args.trace}: no idle periods of CPU {cpu} (CPUs: {sorted(traces)})")
+    for note in traces[cpu].attrs["notes"]:
+        print(f"note: {note}", file=sys.stderr)
     df = idle.simulate(args.governor, traces[cpu], args.states, kernel=args.kernel, hz=args.hz)
-    _emit(df.to_csv(index=False, lineterminator="\n").encode(), args.output)
+    _emit(df.to_csv(index=False, lineterminator="\n").encode(), args.output, [args.trace, args.states])
     return 0
 
 

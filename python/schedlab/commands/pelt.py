@@ -65,6 +65,8 @@ def register(sub: SubparsersSpec) -> None:
     f.add_argument("--pid", type=int, required=True, help="the task to extract")
     f.add_argument("--cpu-cap", type=int, default=1024, help="CPU capacity for every segment (default 1024)")
     f.add_argument("--freq-cap", type=int, default=1024, help="frequency capacity for every segment (default 1024)")
+    f.add_argument("--strict", action="store_true", help="a malformed line is an error (default: skipped, counted)")
+    f.add_argument("--sort", action="store_true", help="sort events out of time order (default: an error)")
     f.add_argument("-o", "--output", metavar="FILE", help="write the trace CSV to FILE instead of stdout")
     f.set_defaults(func=run_ftrace)
 
@@ -92,15 +94,20 @@ def run_simulate(args: Namespace) -> int:
     kw = dict(init=args.init, util_est=args.util_est, rule=args.rule, execl_fix=args.execl_fix, hz=args.hz)
     if args.start_ns is not None:
         kw["start_ns"] = args.start_ns
+    if args.output is not None:
+        from .._output import check_not_input, replacing
+
+        check_not_input(args.output, [args.trace])
+        trace = _trace(args)
+        with replacing(args.output, [args.trace]) as f:
+            pelt.simulate_csv(trace, write=f.write, name="<stdin>", **kw)  # streamed to the file
+        return 0
+    trace = _trace(args)
     out = getattr(sys.stdout, "buffer", None)
-    if args.output is None and out is not None:
+    if out is not None:
         sys.stdout.flush()
         kw["write"] = out.write  # streamed: a large trace never sits in memory as CSV
-    if args.trace == "-":
-        data = sys.stdin.buffer.read()
-        csv = pelt.simulate_csv(data, args.output, name="<stdin>", **kw)
-    else:
-        csv = pelt.simulate_csv(args.trace, args.output, **kw)
+    csv = pelt.simulate_csv(trace, name="<stdin>", **kw)
     if csv is not None:
         _write(csv)
     if out is not None:
@@ -108,16 +115,25 @@ def run_simulate(args: Namespace) -> int:
     return 0
 
 
+def _trace(args: Namespace) -> str | bytes:
+    """The trace argument of simulate_csv: the path, or the bytes of standard input."""
+    return sys.stdin.buffer.read() if args.trace == "-" else args.trace
+
+
 def run_ftrace(args: Namespace) -> int:
     from .. import pelt
 
-    df = pelt.ftrace_task(args.ftrace, args.pid, cpu_cap=args.cpu_cap, freq_cap=args.freq_cap)
+    df = pelt.ftrace_task(args.ftrace, args.pid, cpu_cap=args.cpu_cap, freq_cap=args.freq_cap,
+                          strict=args.strict, sort=args.sort)
     text = df.to_csv(index=False, lineterminator="\n")
     if args.output:
-        with open(args.output, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
+        from .._output import write
+
+        write(args.output, text, [args.ftrace])
     else:
         _write(text.encode())
     print(f"pid {args.pid}: {len(df)} segments from {df.attrs['events']} events, "
           f"starting at {df.attrs['start_ns']} ns", file=sys.stderr)
+    for note in df.attrs["notes"]:
+        print(f"note: {note}", file=sys.stderr)
     return 0

@@ -43,10 +43,15 @@ def run(args: Namespace) -> int:
     if not paths:
         print("schedlab report: give result paths, or --example", file=sys.stderr)
         return 2
+    if args.output != "-":
+        from .._output import check_not_input
+
+        check_not_input(args.output, paths)  # before the work, not only before writing
     report = build(paths, baseline=baseline, example=args.example)
     sys.stdout.write(report.to_text())
     if args.output != "-":
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(report.to_html())
+        from .._output import write
+
+        write(args.output, report.to_html(), paths)
         print(f"\nwrote {args.output}")
     return 0

@@ -1,4 +1,5 @@
-"""Assemble a report from detected inputs (``schedlab report``)."""
+"""Assemble a report from detected inputs (``schedlab report``): the overview,
+what changed, the simulations' conclusions, then the folded details."""
 
 from __future__ import annotations
 
@@ -21,40 +22,30 @@ def example_dir() -> Path:
 
 
 def build(paths: list[str | os.PathLike[str]], baseline: str | None = None, example: bool = False) -> Report:
-    """A report over every input found in ``paths``."""
-    inputs: Inputs = detect(paths)
+    """A report over every input found in ``paths`` (with ``example``, the first
+    path is the bundled example data and is named relative to itself). Raises
+    ParseError when nothing to report is found."""
+    inputs: Inputs = detect(paths, example=example)
     title = "schedlab report" + (" (example data)" if example else "")
     r = Report(title)
-    r.intro.append("Inputs: " + ", ".join(str(p) for p in paths))
+    shown = [("the bundled example data" if example and i == 0 else name)
+             for i, (_root, name) in enumerate(inputs.roots)]
+    r.intro.append("Inputs: " + ", ".join(shown))
     if example:
-        r.sections.append(_note_section())
+        r.intro.append(GENERATED_NOTE)
+    p = sections.parts(r)
     for tree in inputs.mmtests:
-        sections.mmtests_section(r, tree, baseline)
+        sections.mmtests_section(p, inputs, tree, baseline)
     if inputs.lkp_roots:
         groups: dict[Path, list[Path]] = {}
         for root in inputs.lkp_roots:
             groups.setdefault(root.parent, []).append(root)
         for roots in groups.values():
-            sections.lkp_section(r, sorted(roots), baseline)
+            sections.lkp_section(p, inputs, sorted(roots), baseline)
+    p.overview.key()
     if inputs.idle_traces:
-        sections.idle_section(r, inputs.idle_traces, inputs.idle_states)
+        sections.idle_section(p, inputs.idle_traces, inputs.idle_states)
     if inputs.task_traces:
-        sections.pelt_section(r, inputs.task_traces)
-    for hook in _EXTRA_SECTIONS:
-        hook(r, inputs)
-    if inputs.empty():
-        r.section("Nothing to report").note("no results or traces were found in the paths given")
+        sections.pelt_section(p, inputs.task_traces)
+    r.sections = [s for s in r.sections if s.blocks]
     return r
-
-
-def _note_section():
-    from .document import Section
-
-    s = Section("About this data")
-    s.note(GENERATED_NOTE)
-    return s
-
-
-#: Section builders for further kinds of input (idle traces, task traces):
-#: callables (report, inputs) -> None.
-_EXTRA_SECTIONS: list = []

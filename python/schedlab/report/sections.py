@@ -1,18 +1,50 @@
-"""The report's sections, one function per kind of input."""
+"""The report's parts, one function per kind of input. Each adds its headline to
+the overview, its significant rows to "what changed", its conclusions to the
+simulations and everything else (full tables, the tools' text, figures) to the
+folded details."""
 
 from __future__ import annotations
 
+import json
 import math
+import textwrap
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..errors import SchedlabError
-from .document import Report
-from .inputs import MMTestsTree
+from .document import Grid, Report, Section
+from .inputs import Inputs, MMTestsTree
 
 #: MMTests era used for trees in the iter-0 layout holding benchmarks that the
 #: newest MMTests no longer parses (sockperf, tbench4, ...).
 MMTESTS_COMPAT = "2025"
+
+#: The y axis label MMTests' own graphs use per benchmark (its Extract modules'
+#: ``_PlotYaxis``), by benchmark name prefix.
+MMTESTS_Y_AXIS = {"hackbench": "Time (sec)", "netperf": "Mbits/sec", "sockperf-udp-throughput": "Mbits/sec",
+                  "sockperf-tcp-throughput": "Mbits/sec", "tbench": "MB/sec", "dbench": "Time (msec)"}
+
+#: The verdicts counted as a change in "what changed".
+CHANGED = ("better", "worse", "changed")
+
+
+@dataclass
+class Parts:
+    """The report's sections, in reading order."""
+
+    overview: Section
+    changes: Section
+    simulations: Section
+    details: Section
+
+
+def parts(report: Report) -> Parts:
+    """Add the overview, what changed, simulations and details sections to ``report``."""
+    return Parts(report.section("Overview", "overview"), report.section("What changed", "changes"),
+                 report.section("Simulations: idle governors and PELT", "simulations"),
+                 report.section("Details", "details"))
 
 
 def _order(kernels: Sequence[str], baseline: str | None) -> list[str]:
@@ -25,46 +57,116 @@ def _order(kernels: Sequence[str], baseline: str | None) -> list[str]:
     return ks
 
 
-def mmtests_section(report: Report, tree: MMTestsTree, baseline: str | None, test: str = "welch") -> None:
-    """Per benchmark: MMTests' own table, verdict-coloured rows decided by ``test``
-    with BH-FDR, the direction-aligned Gmean ratio per kernel, a per-sample plot."""
+def _num(v: float | None) -> str:
+    return "–" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.2g}"
+
+
+def _label_verdict(label: str) -> str | None:
+    """The overview label's colour: "10% better" → better, "1% worse" → worse."""
+    return "better" if label.endswith("better") else "worse" if label.endswith("worse") else None
+
+
+def _wrap(name: str, width: int = 10) -> str:
+    """A kernel name broken at its dashes onto lines of about ``width`` characters."""
+    return "\n".join(textwrap.wrap(name.replace("-", "- "), width)).replace("- ", "-").replace("-\n", "-\n")
+
+
+def _changed_grid(rows: list[list[Any]], caption: str, margins: bool) -> Grid:
+    headers = ["Benchmark", "Kernel", "Row", "Change", "Verdict", "Test", "p", "BH q"] + (["Margin"] if margins else [])
+    return Grid(headers, rows, caption, text_columns=3)
+
+
+def mmtests_section(p: Parts, inputs: Inputs, tree: MMTestsTree, baseline: str | None, test: str = "welch") -> None:
+    """Per benchmark: the overview label per kernel (direction-aligned Gmean ratio),
+    the rows whose ``test`` verdict (BH-FDR across rows) is a change, and, folded,
+    MMTests' own tables and a per-sample plot."""
     from .. import mmtests
 
     kernels = _order(tree.kernels, baseline)
-    s = report.section(f"MMTests: {tree.log_dir}")
-    s.paragraph(f"Kernels: {', '.join(kernels)} (baseline {kernels[0]}). Benchmarks: {', '.join(tree.benchmarks)}.")
+    base = kernels[0]
+    over_rows: list[list[Any]] = []
+    changed_rows: list[list[Any]] = []
+    margins = False
+    p.overview.summary_line(f"MMTests {tree.name}: kernels {', '.join(kernels)} (baseline {base})")
     for bench in tree.benchmarks:
         try:
             c = mmtests.compare(tree.log_dir, bench, kernels, compat=MMTESTS_COMPAT, test=test)
             ratio = mmtests.compare(tree.log_dir, bench, kernels, compat=MMTESTS_COMPAT, print_ratio=True)
         except SchedlabError as e:
-            s.heading(bench)
-            s.note(f"{bench}: not compared: {e}")
+            msg = inputs.scrub(str(e))
+            over_rows.append([bench] + [("not compared", None, "")] * (len(kernels) - 1))
+            p.overview.summary_line(f"{bench}: not compared: {msg}")
+            p.details.details(f"{tree.name} / {bench}").note(f"{bench}: not compared: {msg}")
             continue
-        s.heading(bench)
         g = c.gmean_ratio()
-        labels = ", ".join(f"{k} {mmtests.overview_label(g[k])} (Gmean {g[k]:.3f})" for k in kernels[1:])
-        s.paragraph(f"{bench} ({c.meta.get('mmtests.preferred', '?')} is better): {labels}.")
-        changed = [(r, k, cell) for r in c.rows for k, cell in zip(c.kernels, r.cells)
-                   if cell.verdict in ("better", "worse")]
+        preferred = c.meta.get("mmtests.preferred", "?")
+        labels = {k: mmtests.overview_label(g[k]) for k in kernels[1:]}
+        over_rows.append([f"{bench} ({preferred} is better)"]
+                         + [(labels[k], _label_verdict(labels[k]), f"Gmean {g[k]:.3f}") for k in kernels[1:]])
+        p.overview.summary_line(f"{bench} ({preferred} is better): "
+                                + ", ".join(f"{k} {labels[k]} (Gmean {g[k]:.3f})" for k in kernels[1:]) + ".")
+        changed = [(r, k, cell) for r in c.rows for k, cell in zip(c.kernels, r.cells) if cell.verdict in CHANGED]
         for r, k, cell in changed:
-            s.summary_line(f"  {k}: {r.group} {r.name} {cell.verdict} {cell.change:+.2f}% "
-                           f"({cell.test} p={cell.p:.2g}, BH q={cell.q:.2g})")
+            margin = getattr(cell, "margin", None)
+            margins = margins or margin is not None
+            changed_rows.append([bench, k, f"{r.group} {r.name}", f"{cell.change:+.2f}%",
+                                 (cell.verdict, cell.verdict, ""), cell.test or "", _num(cell.p), _num(cell.q),
+                                 _num(margin)])
+            p.changes.summary_line(f"  {bench} {k}: {r.group} {r.name} {cell.verdict} {cell.change:+.2f}% "
+                                   f"({cell.test} p={cell.p:.2g}, BH q={cell.q:.2g})")
         if not changed:
-            s.summary_line(f"  no row changed significantly ({test}, BH-FDR 5%)")
-        s.table(c, caption=f"{bench}: rows coloured by {test} verdict (BH-FDR across rows)")
-        s.text(c.to_text(), in_summary=False, folded=f"compare-mmtests.pl table (MMTests {MMTESTS_COMPAT})")
-        s.text(ratio.to_text(), in_summary=False, folded="compare-mmtests.pl --print-ratio")
+            p.changes.summary_line(f"  {bench}: no row changed significantly ({test}, BH-FDR 5%)")
+        d = p.details.details(f"{tree.name} / {bench}: every statistic, MMTests' own text, every sample")
+        d.table(c, caption=f"{bench}: cells marked by {test} verdict (BH-FDR across rows)")
+        d.heading(f"compare-mmtests.pl table (MMTests {MMTESTS_COMPAT})")
+        d.text(c.to_text(), in_summary=False)
+        d.heading("compare-mmtests.pl --print-ratio")
+        d.text(ratio.to_text(), in_summary=False)
         try:
-            s.figure(c.plot(), caption=f"{bench}: every sample per kernel (bar = mean)")
+            d.figure(_label_strip_plot(c.plot(), bench), caption=f"{bench}: every sample per kernel (bar = mean)")
         except (ValueError, SchedlabError):
             pass
+    p.overview.grid(Grid(["Benchmark"] + [f"{k} vs {base}" for k in kernels[1:]], over_rows,
+                         f"MMTests, machine {tree.name}: Gmean of the per-operation ratios vs {base}"))
+    if changed_rows:
+        if not margins:
+            changed_rows = [r[:-1] for r in changed_rows]
+        p.changes.grid(_changed_grid(changed_rows, f"MMTests, machine {tree.name}: rows that changed "
+                                     f"({test}, BH-FDR 5% across each table's rows)", margins))
+    else:
+        p.changes.paragraph(f"MMTests, machine {tree.name}: no row changed significantly ({test}, BH-FDR 5%).",
+                            in_summary=False)
 
 
-def lkp_section(report: Report, roots: Sequence[Path], baseline: str | None) -> None:
-    """The ncompare table of the commits (baseline first), rows with their
-    direction and Welch verdict, and the per-run plot of the most changed metric."""
-    from .. import lkp
+def _label_strip_plot(fig: Any, bench: str) -> Any:
+    """MMTests' strip plot with a y label in the benchmark's unit, a kernel x label
+    and horizontal, wrapped kernel names."""
+    unit = next((u for prefix, u in MMTESTS_Y_AXIS.items() if bench.startswith(prefix)), "value")
+    for ax in fig.axes:
+        if not ax.axison:
+            continue
+        names = [t.get_text() for t in ax.get_xticklabels()]
+        ax.set_xticks(ax.get_xticks(), [_wrap(n) for n in names], rotation=0, ha="center", fontsize=7)
+        ax.set_ylabel(unit, fontsize=8)
+        ax.set_xlabel("kernel", fontsize=8)
+        ax.tick_params(axis="y", labelsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def _lkp_case(meta: dict[str, str]) -> str:
+    """The testcase and test of an lkp comparison ("unixbench execl")."""
+    try:
+        axes = dict(json.loads(meta.get("axes", "[]"))[0])
+    except (ValueError, IndexError, TypeError):
+        return "lkp"
+    return " ".join(v for v in (axes.get("testcase"), axes.get("test")) if v) or "lkp"
+
+
+def lkp_section(p: Parts, inputs: Inputs, roots: Sequence[Path], baseline: str | None) -> None:
+    """The worst (else best) changed metric per head commit in the overview, every
+    changed row with its Welch p, and, folded, the ncompare table and a per-run plot."""
+    from .. import lkp, mmtests
 
     roots = list(roots)
     if baseline:
@@ -72,50 +174,73 @@ def lkp_section(report: Report, roots: Sequence[Path], baseline: str | None) -> 
         if match:
             roots.remove(match[0])
             roots.insert(0, match[0])
-    s = report.section(f"lkp-tests: {roots[0].parent}")
+    name = inputs.name(roots[0].parent)
     if len(roots) < 2:
-        s.note(f"only one commit root ({roots[0]}); nothing to compare")
+        p.overview.note(f"lkp-tests {name}: only one commit root ({roots[0].name}); nothing to compare")
         return
     c = lkp.compare(roots[0], *roots[1:])
-    s.paragraph(f"Base {roots[0].name[:12]}, head(s) {', '.join(r.name[:12] for r in roots[1:])}; "
-                f"{len(c.rows)} rows pass lkp's own change filter.")
-    s.text(c.to_text(), in_summary=False, folded="lkp ncompare table (as the 0-day robot prints it)")
-    better = [(r, cell) for r in c.rows for cell in r.cells[1:] if cell.verdict == "better"]
-    worse = [(r, cell) for r in c.rows for cell in r.cells[1:] if cell.verdict == "worse"]
-    changed = [(r, cell) for r in c.rows for cell in r.cells[1:] if cell.verdict == "changed"]
-    noise = [(r, cell) for r in c.rows for cell in r.cells[1:] if cell.verdict == "noise"]
-    for label, rows in (("worse", worse), ("better", better)):
-        for r, cell in rows:
-            s.summary_line(f"  {label}: {r.name} {cell.change:+.1f}% ({cell.test} p={cell.p:.2g})")
-    s.summary_line(f"  {len(changed)} rows changed without a known direction, {len(noise)} are noise "
-                   "(the robot's range rule alone flagged them)")
-    s.table(c, caption="lkp rows: verdict from Welch's test on the per-run values (direction from schedlab's table)")
-    key = next((r.name for r, _ in worse + better), c.rows[0].name if c.rows else None)
+    case = _lkp_case(c.meta)
+    base = roots[0].name[:12]
+    heads = [r.name[:12] for r in roots[1:]]
+    p.overview.summary_line(f"lkp-tests {name} ({case}): base {base}, head(s) {', '.join(heads)}; "
+                            f"{len(c.rows)} rows pass lkp's own change filter.")
+    cells = []
+    for h in range(1, len(c.kernels)):
+        worse = [(r, r.cells[h]) for r in c.rows if r.cells[h].verdict == "worse"]
+        better = [(r, r.cells[h]) for r in c.rows if r.cells[h].verdict == "better"]
+        pick, sign = (worse, -1) if worse else (better, 1)
+        if pick:
+            r, cell = max(pick, key=lambda rc: abs(rc[1].change or 0))
+            label = mmtests.overview_label(1 + sign * abs(cell.change or 0) / 100)
+            cells.append((label, _label_verdict(label), r.name))
+        else:
+            cells.append(("no change", None, "no metric with a direction changed"))
+    p.overview.grid(Grid(["Benchmark"] + [f"{h} vs {base}" for h in heads], [[case] + cells],
+                         f"lkp-tests, machine {name}: the worst changed metric (else the best) per head"))
+    rows = []
+    order = {"worse": 0, "better": 1, "changed": 2}
+    changed = sorted(((r, k, cell) for r in c.rows for k, cell in zip(heads, r.cells[1:]) if cell.verdict in CHANGED),
+                     key=lambda x: order[x[2].verdict or "changed"])
+    for r, k, cell in changed:
+        rows.append([case, k, r.name, f"{cell.change:+.1f}%", (cell.verdict, cell.verdict, ""), cell.test or "",
+                     _num(cell.p), _num(cell.q)])
+        if cell.verdict != "changed":
+            p.changes.summary_line(f"  {cell.verdict}: {r.name} {cell.change:+.1f}% ({cell.test} p={cell.p:.2g})")
+    n_changed = sum(1 for _, _, cell in changed if cell.verdict == "changed")
+    noise = sum(1 for r in c.rows for cell in r.cells[1:] if cell.verdict == "noise")
+    p.changes.summary_line(f"  {n_changed} rows changed without a known direction, {noise} are noise "
+                           "(the robot's range rule alone flagged them)")
+    if rows:
+        p.changes.grid(_changed_grid(rows, f"lkp-tests, machine {name}: rows that changed (Welch's test on the "
+                                     "per-run values; direction from schedlab's table)", False))
+    d = p.details.details(f"lkp-tests {name}: the ncompare table, every row, the most changed metric's runs")
+    d.heading("lkp ncompare table (as the 0-day robot prints it)")
+    d.text(c.to_text(), in_summary=False)
+    d.table(c, caption="lkp rows: verdict from Welch's test on the per-run values")
+    key = next((r.name for r, _, cell in changed if cell.verdict in ("worse", "better")),
+               c.rows[0].name if c.rows else None)
     if key:
         try:
-            s.figure(c.plot(key), caption=f"{key}: every run, base vs head")
+            ax = c.plot(key)
         except (ValueError, SchedlabError):
-            pass
+            return
+        ax.set_ylabel(f"{key} (as lkp records it)")
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
+        ax.figure.tight_layout()
+        d.figure(ax, caption=f"{key}: every run, base vs head")
 
 
-def finite(v: float | None) -> bool:
-    return v is not None and not math.isnan(v)
-
-
-def pelt_section(report: Report, traces: Sequence[Path]) -> None:
+def pelt_section(p: Parts, traces: Sequence[Path]) -> None:
     """Each task trace replayed through PELT/util_est: the 6.12 signals, and the
     d519329f72 rule with and without the cpu_util_wake (execl) fix, showing how much
     of the task's own estimate the unfixed consumer counts twice."""
-    from .._plot import pyplot
-
-    plt = pyplot()
-
     from .. import pelt
 
-    s = report.section("PELT and util_est replay")
+    s = p.simulations
+    s.heading("PELT and util_est replay")
     s.paragraph("Each task trace (R run, W preempted, S sleep) is replayed through the kernel's own "
                 "integer PELT/util_est math (Linux 6.12, and the util_est rule of d519329f72 with and "
-                "without the cpu_util_wake fix).")
+                "without the cpu_util_wake fix).", in_summary=False)
     for path in traces:
         now = pelt.simulate(path, rule="6.12")
         bug = pelt.simulate(path, rule="d519329f72", execl_fix=False)
@@ -125,7 +250,6 @@ def pelt_section(report: Report, traces: Sequence[Path]) -> None:
         # _task_util_est(p) | UTIL_AVG_UNCHANGED: what the fix subtracts again
         own = (bug[["p_util_est", "p_ue_enqueued"]].astype("int64").max(axis=1)) | 1
         exact = bool((extra[on] == own[on]).all())
-        s.heading(path.name)
         s.paragraph(
             f"{path.name}: {len(now)} kernel-visible events; final util_avg {int(now['p_util_avg'].iloc[-1])}, "
             f"util_est {int(now['p_util_est'].iloc[-1])} (6.12).")
@@ -135,57 +259,88 @@ def pelt_section(report: Report, traces: Sequence[Path]) -> None:
             f"units on average (max {int(extra.max())}), which is "
             + ("exactly the task's own util_est: it is counted twice." if exact and on.any()
                else "not explained by the task's own util_est alone."))
-        fig, ax = plt.subplots(figsize=(9, 3.2))
-        t_ms = (now["t_ns"] - now["t_ns"].iloc[0]) / 1e6
-        ax.plot(t_ms, now["p_util_avg"], label="util_avg (6.12)", lw=1)
-        ax.plot(t_ms, now["p_util_est"], label="util_est (6.12)", lw=1)
-        ax.plot(t_ms, bug["cpu_util_without_p"], label="cpu_util_without(p), d519329f72 unfixed", lw=0.8, alpha=0.8)
-        ax.plot(t_ms, fix["cpu_util_without_p"], label="cpu_util_without(p), with the fix", lw=0.8, alpha=0.8)
-        ax.set_xlabel("time (ms)")
-        ax.set_ylabel("utilization (0..1024)")
-        ax.legend(fontsize=7, loc="lower right")
-        fig.tight_layout()
-        s.figure(fig, caption=f"{path.name}: the task's signals and what the waking task's CPU looks like")
+        d = s.details(f"{path.name}: the task's signals over the whole trace and a zoom into {_ZOOM_MS:g} ms")
+        d.figure(_pelt_figure(now, bug, fix, path.name),
+                 caption=f"{path.name}: top, the task's own signals; bottom, what the waking task's CPU "
+                         "looks like to cpu_util_without(p) with and without the fix (steps, zoomed)")
+
+
+#: Length of the PELT figure's zoomed window: a few run/sleep cycles.
+_ZOOM_MS = 30.0
+
+
+def _pelt_figure(now: Any, bug: Any, fix: Any, name: str) -> Any:
+    """Top: util_avg and util_est over the whole trace. Bottom: a zoomed window at
+    the middle of the trace with cpu_util_without(p) as steps, unfixed and fixed."""
+    from .._plot import pyplot
+
+    plt = pyplot()
+    fig, (top, zoom) = plt.subplots(2, 1, figsize=(9, 5.2))
+    t_ms = (now["t_ns"] - now["t_ns"].iloc[0]) / 1e6
+    tb = (bug["t_ns"] - bug["t_ns"].iloc[0]) / 1e6
+    top.plot(t_ms, now["p_util_avg"], label="util_avg (6.12)", lw=1)
+    top.plot(t_ms, now["p_util_est"], label="util_est (6.12)", lw=1)
+    lo = float(tb.iloc[-1]) / 2
+    hi = lo + _ZOOM_MS
+    top.axvspan(lo, hi, color="#999", alpha=0.25, label="zoomed below")
+    top.set_title(f"{name}: the task's PELT signals (Linux 6.12)")
+    top.set_xlabel("time since the trace start (ms)")
+    top.set_ylabel("utilization (0..1024)")
+    top.set_ylim(-40, 1100)
+    top.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
+    win = (tb >= lo) & (tb <= hi)
+    zoom.step(tb[win], bug["cpu_util_without_p"][win], where="post", lw=1.2, color="#d62728",
+              label="cpu_util_without(p),\nd519329f72 unfixed")
+    zoom.step(tb[win], fix["cpu_util_without_p"][win], where="post", lw=2.2, ls="--", color="#1f77b4",
+              label="cpu_util_without(p),\nwith the fix", zorder=3)
+    zoom.set_xlim(lo, hi)
+    zoom.set_ylim(-60, 1100)
+    zoom.set_title(f"what the waking task's CPU looks like, {lo:.0f}-{hi:.0f} ms")
+    zoom.set_xlabel("time since the trace start (ms)")
+    zoom.set_ylabel("utilization (0..1024)")
+    zoom.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
+    fig.tight_layout()
+    return fig
 
 
 IDLE_GOVERNORS = ["menu@6.12", "teo@6.12", "menu@6.1", "teo@6.1", "menu@4.18", "teo@5.1"]
 
 
-def idle_section(report: Report, traces: Sequence[Path], states: Sequence[Path]) -> None:
+def idle_section(p: Parts, traces: Sequence[Path], states: Sequence[Path]) -> None:
     """Every idle trace replayed by menu and teo of several kernel versions on the
-    state table found beside it: per-state usage, too-deep (above) and too-shallow
-    (below) entries, exit latency paid, energy where the table has power numbers,
-    and where the two 6.12 governors disagree."""
-    from .._plot import pyplot
-
-    plt = pyplot()
+    state table found beside it: too-deep (above) and too-shallow (below) entries,
+    exit latency paid, energy where the table has power numbers, where the two 6.12
+    governors disagree; folded, the per-state usage figure."""
     import numpy as np
 
     from .. import idle
+    from .._plot import pyplot
 
-    s = report.section("cpuidle governors: menu vs teo")
+    plt = pyplot()
+    s = p.simulations
     table = states[0] if states else "intel-skx"
+    s.heading("cpuidle governors: menu vs teo")
     s.paragraph(f"State table: {table if isinstance(table, str) else table.name}. Each trace is replayed "
-                f"with the kernel's own governor code of: {', '.join(g.replace('@', ' ') for g in IDLE_GOVERNORS)}.")
+                f"with the kernel's own governor code of: {', '.join(g.replace('@', ' ') for g in IDLE_GOVERNORS)}. "
+                "Too deep = woke before the state's target residency (the kernel's 'above'); too shallow = a "
+                "deeper state would have fit ('below').")
     for trace in traces:
         summ = idle.compare_summary(IDLE_GOVERNORS, trace, table)
         n = int(summ.xs("usage", axis=1, level=1).iloc[:, 0].sum())
-        s.heading(f"{trace.name} ({n} idle periods)")
         govs = list(dict.fromkeys(summ.columns.get_level_values(0)))
-        lines = []
+        rows = []
         for g in govs:
             above = int(summ[(g, "above")].sum())
             below = int(summ[(g, "below")].sum())
             lat = int(summ[(g, "exit_latency_ns")].sum()) / 1e6
             energy = summ[(g, "energy_uj")].sum(min_count=1)
             e = f", energy {energy / 1e3:.1f} mJ" if energy == energy else ""
-            lines.append(f"  {g}: too deep {above} ({100 * above / n:.1f}%), too shallow {below} "
-                         f"({100 * below / n:.1f}%), exit latency paid {lat:.2f} ms{e}")
-        s.paragraph(f"{trace.name}: too deep = woke before the state's target residency (the kernel's "
-                    "'above'); too shallow = a deeper state would have fit ('below').")
-        for line in lines:
-            s.summary_line(line)
-        s.text("\n".join(lines), in_summary=False)
+            s.summary_line(f"  {g}: too deep {above} ({100 * above / n:.1f}%), too shallow {below} "
+                           f"({100 * below / n:.1f}%), exit latency paid {lat:.2f} ms{e}")
+            rows.append([g, f"{above} ({100 * above / n:.1f}%)", f"{below} ({100 * below / n:.1f}%)", f"{lat:.2f}",
+                         f"{energy / 1e3:.1f}" if energy == energy else "–"])
+        s.grid(Grid(["Governor", "Too deep", "Too shallow", "Exit latency paid (ms)", "Energy (mJ)"], rows,
+                    f"{trace.name}: {n} idle periods"))
         side = idle.compare(["menu@6.12", "teo@6.12"], trace, table)
         m_state, t_state = side[("menu 6.12", "state")], side[("teo 6.12", "state")]
         differ = m_state != t_state
@@ -197,20 +352,27 @@ def idle_section(report: Report, traces: Sequence[Path], states: Sequence[Path])
             s.paragraph(f"menu 6.12 and teo 6.12 disagree on {int(differ.sum())} of {n} periods ({top}); in those, "
                         f"menu went too deep {menu_deep} times and teo {teo_deep} times.")
         usage = summ.xs("usage", axis=1, level=1)
-        fig, axes = plt.subplots(1, 2, figsize=(10, 3.2))
+        fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
         left = np.zeros(len(govs))
         for state in usage.index:
             vals = usage.loc[state].to_numpy() / n * 100
             axes[0].barh(govs, vals, left=left, label=state)
             left += vals
+        axes[0].set_title("idle state chosen")
         axes[0].set_xlabel("% of idle periods")
-        axes[0].legend(fontsize=7, ncol=len(usage.index), loc="lower center", bbox_to_anchor=(0.5, 1.0))
+        axes[0].set_ylabel("governor")
+        axes[0].legend(fontsize=7, ncol=len(usage.index), loc="upper center", bbox_to_anchor=(0.5, -0.2))
         ab = summ.xs("above", axis=1, level=1).sum()
         be = summ.xs("below", axis=1, level=1).sum()
         y = np.arange(len(govs))
         axes[1].barh(y - 0.2, ab.to_numpy(), height=0.4, label="too deep (above)")
         axes[1].barh(y + 0.2, be.to_numpy(), height=0.4, label="too shallow (below)")
         axes[1].set_yticks(y, govs)
-        axes[1].legend(fontsize=7)
+        axes[1].set_title("wrong-depth entries")
+        axes[1].set_xlabel("idle periods (count)")
+        axes[1].set_ylabel("governor")
+        axes[1].legend(fontsize=7, ncol=2, loc="upper center", bbox_to_anchor=(0.5, -0.2))
+        fig.suptitle(f"{trace.name}: {n} idle periods")
         fig.tight_layout()
-        s.figure(fig, caption=f"{trace.name}: states chosen, and wrong-depth entries, per governor")
+        s.details(f"{trace.name}: states chosen and wrong-depth entries per governor (figure)").figure(
+            fig, caption=f"{trace.name}: states chosen, and wrong-depth entries, per governor")

@@ -114,6 +114,9 @@ pub struct Samples {
     pub warnings: Vec<String>,
     /// Files read, for error messages.
     pub files_read: usize,
+    /// Files read that held no result (an extractor that counts such a file as 0, as
+    /// MMTests' netperf does, says so here): all of them means the benchmark aborted.
+    pub results_missing: usize,
 }
 
 impl Samples {
@@ -207,6 +210,11 @@ impl Samples {
     pub fn is_empty(&self) -> bool {
         self.order.is_empty()
     }
+
+    /// Whether some operation has a sample.
+    pub fn has_values(&self) -> bool {
+        self.data.iter().flatten().any(|v| !v.is_empty())
+    }
 }
 
 /// One run's extraction: the module facts and the samples.
@@ -244,19 +252,80 @@ pub fn extract_run_in(ctx: &Ctx, tree: &dyn Tree, root: &str, name: &str) -> Res
         });
     }
     let dirs = ctx.era.rules().log_dirs(tree, root, &ctx.benchmark, name)?;
+    if dirs.iter().all(|d| only_mmtests_log(tree, d)) {
+        return Err(Error::insufficient(format!(
+            "benchmark '{}' failed for '{name}'{}: {} holds only mmtests.log, what MMTests keeps of a \
+             benchmark that failed (compare-mmtests.pl dies when such a run is the baseline and prints \
+             0.00 for it otherwise)",
+            ctx.benchmark,
+            exit_code_note(tree, &dirs, &ctx.benchmark),
+            dirs.first().map(|d| tree.display(d)).unwrap_or_default(),
+        )));
+    }
     let mut samples = Samples::new(ctx.era);
     for (i, d) in dirs.iter().enumerate() {
         samples.iteration = i;
         ex.extract_dir(ctx, &LogDir::new(tree, d), &mut samples)?;
     }
-    if samples.is_empty() {
-        return Err(Error::parse(
-            Some(&dirs.first().map(|d| tree.display(d)).unwrap_or_default()),
-            None,
-            format!("no {} results found for '{name}' ({} log files read)", ex.family(), samples.files_read),
-        ));
+    let all_missing = samples.files_read > 0 && samples.results_missing == samples.files_read;
+    if !samples.has_values() || all_missing {
+        let shown = dirs.first().map(|d| tree.display(d)).unwrap_or_default();
+        let note = exit_code_note(tree, &dirs, &ctx.benchmark);
+        let detail = if all_empty(tree, &dirs) {
+            format!("every log file under {shown} is empty")
+        } else if all_missing {
+            format!("none of the {} result files under {shown} holds a result", samples.files_read)
+        } else {
+            return Err(Error::parse(
+                Some(&shown),
+                None,
+                format!("no {} results found for '{name}' ({} log files read){note}", ex.family(), samples.files_read),
+            ));
+        };
+        return Err(Error::insufficient(format!(
+            "benchmark '{}' aborted for '{name}'{note}: {detail} (compare-mmtests.pl prints a table of \
+             0.00 there, or dies when it is the baseline)",
+            ctx.benchmark,
+        )));
     }
     Ok(Run { name: name.to_string(), meta: ex.meta(ctx), samples })
+}
+
+/// Whether the log directory `dir` holds nothing but MMTests' own `mmtests.log`.
+fn only_mmtests_log(tree: &dyn Tree, dir: &str) -> bool {
+    tree.list(dir)
+        .map(|names| names.iter().all(|n| matches!(n.as_str(), "mmtests.log" | "mmtests.log.gz" | "mmtests.log.xz")))
+        .unwrap_or(false)
+}
+
+/// Whether every file of the log directories is empty once decompressed.
+fn all_empty(tree: &dyn Tree, dirs: &[String]) -> bool {
+    dirs.iter().all(|d| {
+        let dir = LogDir::new(tree, d);
+        dir.list()
+            .map(|names| names.iter().filter(|n| dir.is_file(n)).all(|n| dir.read(n).is_ok_and(|l| l.text.is_empty())))
+            .unwrap_or(false)
+    })
+}
+
+/// " (exit code C in tests-timestamp)" when the iteration's `tests-timestamp` (two levels
+/// above a log directory) records a non-zero exit code for `benchmark`; "" otherwise.
+fn exit_code_note(tree: &dyn Tree, dirs: &[String], benchmark: &str) -> String {
+    for d in dirs {
+        let Some(iter_dir) = d.strip_suffix(&format!("/{benchmark}/logs")) else { continue };
+        let Ok(log) = super::logfile::read_log_in(tree, &crate::archive::tree::join(iter_dir, "tests-timestamp"))
+        else {
+            continue;
+        };
+        let code = super::timestamp::parse(&log)
+            .into_iter()
+            .filter(|r| r.benchmark == benchmark)
+            .find_map(|r| r.exit_code.filter(|c| *c != 0));
+        if let Some(c) = code {
+            return format!(" (exit code {c} in {})", log.name());
+        }
+    }
+    String::new()
 }
 
 /// Split on whitespace after stripping leading whitespace (Perl `split(/\s+/, $line)`

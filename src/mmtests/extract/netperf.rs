@@ -98,6 +98,7 @@ impl Extractor for Netperf {
                 out.files_read += 1;
                 let (send, recv) = parse_run(log.lines(), &protocol);
                 if send.is_none() {
+                    out.results_missing += 1;
                     out.warnings.push(format!("{}: no netperf result line; MMTests counts this run as 0", log.name()));
                 }
                 let send = send.unwrap_or("0");

@@ -1,0 +1,26 @@
+#!/bin/bash
+# Run MMTests' own compare-mmtests.pl (or another of its bin/ tools) of one pinned era.
+#
+# Usage: oracle.sh <head|2025|2024|DIR> -d LOGDIR -b BENCH -n NAME1,NAME2,... [compare-mmtests.pl options]
+#   head = mmtests 638401e0 (2026-06-24), 2025 = 3ded02f7 (2026-01-01), 2024 = 93946ac6 (2024-08-13).
+# The trees are extracted by setup_trees.sh under $MMTESTS_TREES (default /work/oracles/mmtests).
+# MMTESTS_TOOL=extract-mmtests.pl selects another tool of bin/.
+# Needs perl 5.36 + libyaml-pp-perl libfile-which-perl libfile-slurp-perl libcpanel-json-xs-perl,
+# r-base-core, gawk, python3-numpy (the subselection rows of 2025's dbench4/tbench4).
+set -e
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TREES=${MMTESTS_TREES:-/work/oracles/mmtests}
+case "$1" in
+	head|2025|2024) TREE=$TREES/$1 ;;
+	*) TREE=$1 ;;
+esac
+shift
+[ -x "$TREE/bin/compare-mmtests.pl" ] || { echo "no mmtests tree at $TREE (run setup_trees.sh)" >&2; exit 2; }
+export PATH=/usr/bin:/bin:$PATH
+# numpy and R draw random subselections: seed them so that reruns print the same rows
+export PYTHONPATH=$HERE/pyseed${PYTHONPATH:+:$PYTHONPATH}
+export R_PROFILE_USER=$HERE/rseed/Rprofile
+export MMTESTS_ORACLE_SEED=${MMTESTS_ORACLE_SEED:-12345}
+unset CACHE_MMTESTS
+export PERL_HASH_SEED=${PERL_HASH_SEED:-0} PERL_PERTURB_KEYS=${PERL_PERTURB_KEYS:-0}
+exec perl "$TREE/bin/${MMTESTS_TOOL:-compare-mmtests.pl}" "$@"
