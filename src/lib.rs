@@ -27,6 +27,7 @@
 pub mod archive;
 pub mod batch;
 pub mod cancel;
+pub mod direction;
 pub mod error;
 pub mod idle;
 pub mod import_notes;

@@ -215,18 +215,25 @@ fn rows_by_hand() {
     // BH over the two p-values {p, 1}: q(p) = min(2p, 1), q(1) = 1
     assert_eq!(g1.q, Some((2.0 * w.p).min(1.0)));
     assert_eq!(r.rows[1].q, Some(1.0));
-    let expect = if 2.0 * w.p < 0.05 { Verdict::Worse } else { Verdict::Noise };
+    // not significant, and nowhere near equivalent within ±2% (TOST): inconclusive
+    // (before the equivalence test this was "noise")
+    let expect = if 2.0 * w.p < 0.05 { Verdict::Worse } else { Verdict::Inconclusive };
     assert_eq!(g1.verdict, expect);
     assert_eq!(r.exit_code, i32::from(expect == Verdict::Worse));
-    // a threshold above the change: noise, exit 0
+    // a threshold above the change: not called, and not equivalent either: inconclusive, exit 0
     let o = Options { alpha: 0.5, min_change: 150.0, ..Options::new("base") };
     let r2 = batch::run(&[tmp.path().to_path_buf()], &o).unwrap();
-    assert_eq!((r2.rows[0].verdict, r2.exit_code), (Verdict::Noise, 0));
+    assert_eq!((r2.rows[0].verdict, r2.exit_code), (Verdict::Inconclusive, 0));
+    // ... which --fail-on inconclusive tells apart from a regression (1) and a pass (0)
+    assert_eq!(r2.exit_code_for(FailOn::Inconclusive), 3);
+    // two constant, equal samples are equivalent (TOST p = 0: a zero difference inside ±2%)
+    assert_eq!((r2.rows[1].p_equivalent, r2.rows[1].verdict), (Some(0.0), Verdict::Equivalent));
     let o = Options { alpha: 0.5, ..Options::new("base") };
     let r3 = batch::run(&[tmp.path().to_path_buf()], &o).unwrap();
     assert_eq!((r3.rows[0].verdict, r3.exit_code), (Verdict::Worse, 1));
     assert_eq!(r3.exit_code_for(FailOn::Never), 0);
     assert_eq!(r3.exit_code_for(FailOn::AnyChange), 1);
+    assert_eq!(r3.exit_code_for(FailOn::Inconclusive), 1);
 }
 
 #[test]

@@ -135,11 +135,39 @@ def test_lkp_rows_against_scipy(test):
     qs = stats.false_discovery_control(ps, method="bh")
     for row, q in zip(r.rows, qs):
         assert row["q"] == pytest.approx(q, rel=1e-9)
+        b, h = base[row["metric"]], head[row["metric"]]
+        p_eq = _tost_p(b, h, 0.02 * abs(sum(b) / len(b)))
+        if p_eq is None:
+            assert row["p_equivalent"] is None
+        else:
+            assert row["p_equivalent"] == pytest.approx(p_eq, rel=1e-9, abs=1e-300), row["metric"]
         significant = q < 0.05 and row["change_pct"] != 0
-        want = ("better" if row["change_pct"] > 0 else "worse") if significant else "noise"
+        if p_eq is not None and p_eq < 0.05:
+            want = "equivalent"
+        elif significant:
+            want = "better" if row["change_pct"] > 0 else "worse"
+        else:
+            want = "inconclusive"
         assert row["verdict"] == want, row
     score = next(row for row in r.rows if row["metric"] == "unixbench.score")
     assert round(score["change_pct"], 1) == -9.9  # the 0-day report of seed 003: 4626 -> 4167, -9.9%
+
+
+def _tost_p(base: list[float], new: list[float], m: float) -> float | None:
+    """TOST (two one-sided Welch t-tests) p that mean(new) - mean(base) is within +-m, by scipy's t."""
+    stats = pytest.importorskip("scipy.stats")
+    if m == 0:
+        return None
+    nb, nn = len(base), len(new)
+    mb, mn = sum(base) / nb, sum(new) / nn
+    vb = sum((x - mb) ** 2 for x in base) / (nb - 1) / nb
+    vn = sum((x - mn) ** 2 for x in new) / (nn - 1) / nn
+    d = mn - mb
+    if vb + vn == 0:
+        return 0.0 if -m < d < m else 1.0
+    se = (vb + vn) ** 0.5
+    df = (vb + vn) ** 2 / (vb**2 / (nb - 1) + vn**2 / (nn - 1))
+    return max(stats.t.sf((d + m) / se, df), stats.t.cdf((d - m) / se, df))
 
 
 def _hackbench(root: Path, kernel: str, groups: dict[str, list[float]]) -> None:
@@ -168,7 +196,8 @@ def test_fdr_runs_across_every_row_of_the_run(tmp_path):
     # hand: v3 is 10% faster on 8 groups (amean 4.0125 -> 3.6125), lower is better
     v3 = r.rows[2]
     assert v3["change_pct"] == pytest.approx(100 - 3.6125 * 100 / 4.0125, rel=1e-12)
-    assert v3["verdict"] == "better" and r.rows[0]["verdict"] == "worse" and r.rows[1]["verdict"] == "noise"
+    # v2 on 4 groups: equal means, but 4 runs cannot show them within +-2% (was "noise")
+    assert v3["verdict"] == "better" and r.rows[0]["verdict"] == "worse" and r.rows[1]["verdict"] == "inconclusive"
     mwu = batch.run([tmp_path / "one", tmp_path / "two"], "v1", test="mann-whitney")
     ps = [stats.mannwhitneyu(b, n, alternative="two-sided").pvalue for b, n in samples.values()]
     assert [x["p"] for x in mwu.rows] == pytest.approx(ps, rel=1e-9)

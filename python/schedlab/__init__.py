@@ -10,6 +10,8 @@ Submodules load on first use, so ``import schedlab`` stays fast:
   exactly per MMTests era, pasted-table parsing and overview tables.
 - :mod:`schedlab.pelt`: PELT and util_est replayed with the kernel's integer math.
 - :mod:`schedlab.idle`: cpuidle governors (menu, teo; 4.18–6.12) replayed exactly over idle traces.
+- :mod:`schedlab.verdicts`: :func:`compare` (your own DataFrame of runs: many metrics,
+  mixed directions, one call, better/worse/equivalent/inconclusive) and :func:`direction`.
 - :mod:`schedlab.batch`: CI batch mode: result archives in, BH-controlled verdicts
   and an exit code out; :mod:`schedlab.distributed` the same on a Dask cluster.
 
@@ -24,11 +26,16 @@ import sys
 
 from .errors import __all__ as _ERRORS  # the exception classes, named once in schedlab.errors
 
-_SUBMODULES = ("stats", "table", "lkp", "mmtests", "idle", "report", "examples", "pelt", "cli", "batch", "distributed")
+_SUBMODULES = ("stats", "table", "lkp", "mmtests", "idle", "report", "examples", "pelt", "cli", "batch", "distributed",
+               "verdicts")
+
+_VERDICT_FUNCTIONS = ("compare", "direction")
+"""Functions of :mod:`schedlab.verdicts` offered at the top level, loaded on first use."""
 
 __all__ = [
     "__version__",
     *_ERRORS,
+    *_VERDICT_FUNCTIONS,
     *(m for m in _SUBMODULES if m != "cli"),
 ]
 
@@ -42,6 +49,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from . import pelt as pelt
     from . import stats as stats
     from . import table as table
+    from . import verdicts as verdicts
     from .errors import DomainError as DomainError
     from .errors import FileNotFoundError as FileNotFoundError
     from .errors import InsufficientDataError as InsufficientDataError
@@ -50,6 +58,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .errors import ReadError as ReadError
     from .errors import SchedlabError as SchedlabError
     from .errors import WriteError as WriteError
+    from .verdicts import compare as compare
+    from .verdicts import direction as direction
 
 
 def __getattr__(name: str) -> object:
@@ -58,6 +68,11 @@ def __getattr__(name: str) -> object:
         module = sys.modules[f"{__name__}.{name}"]
         globals()[name] = module
         return module
+    if name in _VERDICT_FUNCTIONS:
+        __import__(f"{__name__}.verdicts")
+        value = getattr(sys.modules[f"{__name__}.verdicts"], name)
+        globals()[name] = value
+        return value
     if name in _ERRORS:
         __import__(f"{__name__}.errors")
         value = getattr(sys.modules[f"{__name__}.errors"], name)
@@ -71,4 +86,4 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_SUBMODULES) | set(_ERRORS) | {"__version__"})
+    return sorted(set(globals()) | set(_SUBMODULES) | set(_ERRORS) | set(_VERDICT_FUNCTIONS) | {"__version__"})

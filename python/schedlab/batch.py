@@ -5,7 +5,9 @@
 MMTests run (either log layout) and every lkp result root in it, compares each
 kernel or commit with the ``baseline`` of its group, and decides every metric with
 a p-value (Welch's t-test, or Mann-Whitney U), Benjamini-Hochberg control across
-all rows of the run and the ``alpha``/``min_change`` thresholds. The parsing and
+all rows of the run, an equivalence test (TOST) against ``margin`` percent and the
+runs needed for ``power`` against it (docs/verdicts.md): better, worse, equivalent
+or inconclusive. The parsing and
 statistics run in the Rust core, in parallel; the result is a :class:`BatchResult`
 (picklable) whose JSON form follows the versioned schema :data:`SCHEMA_PATH`
 (docs/batch.md). ``schedlab batch`` is the same from the command line;
@@ -64,7 +66,7 @@ SCHEMA_PATH = str(resources.files("schedlab") / "schemas" / "batch-result.schema
 #: Output formats of :meth:`BatchResult.render` and ``schedlab batch --format``.
 FORMATS = ("json", "junit", "markdown", "text")
 #: Values of ``fail_on``.
-FAIL_ON = ("regression", "any-change", "never")
+FAIL_ON = ("regression", "any-change", "inconclusive", "never")
 #: Values of ``test`` (from the core).
 TESTS = tuple(_core.TEST_NAMES)
 
@@ -222,9 +224,9 @@ class BatchResult:
 
         cols = ["tool", "benchmark", "setup", "era", "metric", "statistic", "direction", "kernel", "baseline",
                 "input", "base_input", "n_base", "n_new", "mean_base", "mean_new", "change_pct", "p", "q",
-                "test", "verdict"]
+                "test", "p_equivalent", "power", "runs_needed", "more_runs", "verdict"]
         df = pd.DataFrame.from_records(self.rows, columns=cols)
-        for c in ("mean_base", "mean_new", "change_pct", "p", "q"):
+        for c in ("mean_base", "mean_new", "change_pct", "p", "q", "p_equivalent", "power"):
             df[c] = pd.to_numeric(df[c], errors="coerce").astype("float64")
         return df
 
@@ -240,16 +242,20 @@ def _check(test: str, fail_on: str) -> None:
 
 def run(paths: Iterable[PathLike] | PathLike, baseline: str, *, test: str = "welch", alpha: float = 0.05,
         min_change: float = 0.0, fail_on: str = "regression", jobs: int | None = None,
-        keep_going: bool = False, progress: bool = False, allow_missing: bool = False) -> BatchResult:
+        keep_going: bool = False, progress: bool = False, allow_missing: bool = False,
+        margin: float | None = None, power: float | None = None) -> BatchResult:
     """Compare every kernel or commit found in ``paths`` with ``baseline``.
 
     ``paths``: directories or archives (each may hold many MMTests runs and lkp
     result roots). ``baseline``: the baseline kernel (MMTests run name) or commit
     (lkp; a unique prefix of 7+ characters also matches). ``test``: ``"welch"`` or
-    ``"mann-whitney"``. A row is better or worse when its BH-adjusted p-value (q,
-    across all rows) is below ``alpha`` and its change is at least ``min_change``
-    percent. ``fail_on`` decides the exit code (``"regression"``, ``"any-change"``,
-    ``"never"``). ``jobs`` bounds the worker threads (default: ``SCHEDLAB_NUM_THREADS``
+    ``"mann-whitney"``. A row is equivalent when TOST shows its change within
+    ± ``margin`` percent (default 2) at ``alpha``; else better or worse when its
+    BH-adjusted p-value (q, across all rows) is below ``alpha`` and its change is at
+    least ``min_change`` percent; else inconclusive, with the runs a side that give
+    ``power`` (default 0.8) against a change of the margin. ``fail_on`` decides the
+    exit code (``"regression"``: 1; ``"any-change"``: 1 for any change;
+    ``"inconclusive"``: 1 for a regression, else 3 for an inconclusive row; ``"never"``). ``jobs`` bounds the worker threads (default: ``SCHEDLAB_NUM_THREADS``
     or the CPUs). Without ``keep_going`` the first unreadable input (in the order
     given) raises its :class:`schedlab.SchedlabError`, naming the file and archive
     entry; with it, such inputs are listed in :attr:`BatchResult.errors` (exit code 2).
@@ -269,5 +275,6 @@ def run(paths: Iterable[PathLike] | PathLike, baseline: str, *, test: str = "wel
         paths = [paths]
     _check(test, fail_on)
     text = _core.batch_run([os.fspath(p) for p in paths], baseline, test, float(alpha), float(min_change),
-                           fail_on, jobs, keep_going, progress, allow_missing)
+                           fail_on, jobs, keep_going, progress, allow_missing,
+                           None if margin is None else float(margin), None if power is None else float(power))
     return BatchResult(json.loads(text))

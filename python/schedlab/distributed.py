@@ -24,7 +24,7 @@ same paths. Dask is an optional extra: ``pip install schedlab[dask]``.
 ... except ImportError:
 ...     r = local
 >>> r.exit_code, r.rows[0]["verdict"], r == local
-(0, 'noise', True)
+(0, 'inconclusive', True)
 """
 
 from __future__ import annotations

@@ -3,11 +3,12 @@
 
 use crate::archive::Limits;
 use crate::error::{Error, Result};
+use crate::table::VerdictRule;
 use serde::{Deserialize, Serialize};
 
 pub use crate::stats::Test;
 
-/// Which verdicts make the run fail (exit code 1).
+/// Which verdicts make the run fail (exit code 1, or 3 for `inconclusive`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub enum FailOn {
     /// A row judged `worse` (a significant change in the bad direction).
@@ -20,16 +21,23 @@ pub enum FailOn {
     /// Never: the run only reports (exit code 0 unless an input is bad).
     #[serde(rename = "never")]
     Never,
+    /// A regression (exit code 1), else any row judged `inconclusive` (exit code 3):
+    /// CI can tell "worse" from "needs more runs".
+    #[serde(rename = "inconclusive")]
+    Inconclusive,
 }
 
 impl FailOn {
-    /// Parse "regression", "any-change" or "never".
+    /// Parse "regression", "any-change", "inconclusive" or "never".
     pub fn parse(s: &str) -> Result<FailOn> {
         match s {
             "regression" => Ok(FailOn::Regression),
             "any-change" => Ok(FailOn::AnyChange),
             "never" => Ok(FailOn::Never),
-            _ => Err(Error::domain(format!("fail-on must be 'regression', 'any-change' or 'never', got '{s}'"))),
+            "inconclusive" => Ok(FailOn::Inconclusive),
+            _ => Err(Error::domain(format!(
+                "fail-on must be 'regression', 'any-change', 'inconclusive' or 'never', got '{s}'"
+            ))),
         }
     }
 
@@ -39,6 +47,7 @@ impl FailOn {
             FailOn::Regression => "regression",
             FailOn::AnyChange => "any-change",
             FailOn::Never => "never",
+            FailOn::Inconclusive => "inconclusive",
         }
     }
 }
@@ -51,8 +60,13 @@ pub struct Options {
     pub baseline: String,
     /// The test behind each row's p-value.
     pub test: Test,
-    /// Significance level of the BH-adjusted p-value (q < alpha), in (0, 1).
+    /// Significance level of the BH-adjusted p-value (q < alpha) and of the
+    /// equivalence test, in (0, 1).
     pub alpha: f64,
+    /// Equivalence margin in percent of the baseline mean (docs/verdicts.md).
+    pub margin: f64,
+    /// Power wanted against a change of the margin (for the runs needed).
+    pub power: f64,
     /// Minimum absolute percent change to call a row better or worse.
     pub min_change: f64,
     /// Which verdicts fail the run.
@@ -75,11 +89,14 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
+        let rule = VerdictRule::default();
         Options {
             baseline: String::new(),
             test: Test::Welch,
-            alpha: 0.05,
-            min_change: 0.0,
+            alpha: rule.alpha,
+            margin: rule.margin,
+            power: rule.power,
+            min_change: rule.min_change,
             fail_on: FailOn::Regression,
             jobs: None,
             limits: batch_limits(),
@@ -103,17 +120,23 @@ impl Options {
         Options { baseline: baseline.into(), ..Default::default() }
     }
 
-    /// Check the values: a baseline, alpha in (0, 1), min_change finite and ≥ 0.
+    /// The verdict rule of these options.
+    pub fn rule(&self) -> VerdictRule {
+        VerdictRule {
+            alpha: self.alpha,
+            margin: self.margin,
+            power: self.power,
+            min_change: self.min_change,
+            min_samples: 2,
+        }
+    }
+
+    /// Check the values: a baseline and a valid rule ([`VerdictRule::validate`]).
     pub fn validate(&self) -> Result<()> {
         if self.baseline.trim().is_empty() {
             return Err(Error::domain("give the baseline kernel or commit (--baseline NAME)"));
         }
-        if !(self.alpha > 0.0 && self.alpha < 1.0) {
-            return Err(Error::domain(format!("alpha must be within (0, 1), got {}", self.alpha)));
-        }
-        if !(self.min_change.is_finite() && self.min_change >= 0.0) {
-            return Err(Error::domain(format!("min-change must be a percentage >= 0, got {}", self.min_change)));
-        }
+        self.rule().validate()?;
         if self.jobs == Some(0) {
             return Err(Error::domain("jobs must be a positive integer, got 0"));
         }

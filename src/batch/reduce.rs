@@ -13,16 +13,17 @@
 //! Per row: p from Welch's t-test (or Mann-Whitney U) on the samples; the percent
 //! change of the statistic MMTests shows (harmonic mean when higher is better,
 //! arithmetic mean when lower is better; lkp: arithmetic mean) by direction with
-//! [`crate::stats::pct_change`]; q by Benjamini-Hochberg ([`crate::stats::fdr_bh`])
+//! [`crate::stats::pct_change`]; the equivalence test, power and runs needed by
+//! [`crate::table::evidence`]; q by Benjamini-Hochberg ([`crate::stats::fdr_bh`])
 //! over every row with a p-value; the verdict by [`crate::table::decide`] on q.
 
-use super::options::{Options, Test};
+use super::options::Options;
 use super::result::{BatchResult, InputError, InputSummary, Row, Summary, Unmatched};
 use super::scan::{RunData, Scan};
 use crate::error::{Error, Result};
 use crate::parallel;
 use crate::stats::{amean, fdr_bh, hmean, pct_change};
-use crate::table::{decide, Direction, Verdict, VerdictRule};
+use crate::table::{decide, evidence, more_runs, Direction, Verdict, VerdictRule};
 use rayon::prelude::*;
 use std::collections::HashMap;
 
@@ -59,7 +60,7 @@ struct Pair<'a> {
 }
 
 /// One row before the FDR step.
-fn row(pair: &Pair<'_>, bi: usize, ni: usize, test: Test) -> Option<Row> {
+fn row(pair: &Pair<'_>, bi: usize, ni: usize, opts: &Options, rule: &VerdictRule) -> Option<Row> {
     let bm = pair.base.metrics.get(bi)?;
     let nm = pair.new.metrics.get(ni)?;
     let direction = bm.direction;
@@ -69,6 +70,7 @@ fn row(pair: &Pair<'_>, bi: usize, ni: usize, test: Test) -> Option<Row> {
         (Some(b), Some(n)) => pct_change(b, n, direction != Direction::Lower).ok(),
         _ => None,
     };
+    let e = evidence(&bm.samples, &nm.samples, opts.test, rule);
     Some(Row {
         tool: pair.new.tool.clone(),
         benchmark: pair.new.benchmark.clone(),
@@ -86,9 +88,14 @@ fn row(pair: &Pair<'_>, bi: usize, ni: usize, test: Test) -> Option<Row> {
         mean_base,
         mean_new,
         change_pct,
-        p: test.verdict_p(&bm.samples, &nm.samples),
+        p: e.p,
         q: None,
-        test: test.name().to_string(),
+        test: opts.test.name().to_string(),
+        p_equivalent: e.p_equivalent,
+        power: e.power,
+        runs_needed: e.runs_needed,
+        more_runs: more_runs(&e),
+        warnings: e.warnings,
         verdict: Verdict::NotEnoughData,
     })
 }
@@ -238,9 +245,9 @@ pub fn reduce(outcomes: &[Outcome], opts: &Options) -> Result<BatchResult> {
             )));
         }
     }
-    let test = opts.test;
+    let rule = opts.rule();
     let mut rows: Vec<Row> = parallel::install(opts.jobs, || {
-        jobs.par_iter().filter_map(|&(pi, bi, ni)| pairs.get(pi).and_then(|p| row(p, bi, ni, test))).collect()
+        jobs.par_iter().filter_map(|&(pi, bi, ni)| pairs.get(pi).and_then(|p| row(p, bi, ni, opts, &rule))).collect()
     })?;
     let with_p: Vec<(usize, f64)> = rows.iter().enumerate().filter_map(|(i, r)| r.p.map(|p| (i, p))).collect();
     let qs = fdr_bh(&with_p.iter().map(|x| x.1).collect::<Vec<_>>())?;
@@ -249,10 +256,9 @@ pub fn reduce(outcomes: &[Outcome], opts: &Options) -> Result<BatchResult> {
             r.q = Some(q);
         }
     }
-    let rule = VerdictRule { alpha: opts.alpha, min_change: opts.min_change, min_samples: 2 };
     for r in &mut rows {
         let improvement = r.change_pct.unwrap_or(f64::NAN);
-        r.verdict = decide(improvement, r.q, r.n_base, r.n_new, r.direction != Direction::Unknown, &rule);
+        r.verdict = decide(improvement, r.q, &r.evidence(), r.direction != Direction::Unknown, &rule);
     }
     res.summary = Summary::of(&rows, outcomes.len() as u64, pairs.len() as u64);
     res.rows = rows;

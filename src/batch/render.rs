@@ -5,7 +5,7 @@
 use super::options::FailOn;
 use super::result::{fails, BatchResult, Row};
 use crate::error::{Error, Result};
-use crate::table::Verdict;
+use crate::table::{Test, Verdict, VerdictRule};
 use std::fmt::Write;
 
 /// Escape text for an XML attribute or element.
@@ -57,10 +57,11 @@ pub fn is_failure(r: &Row, fail_on: FailOn) -> bool {
     r.verdict == Verdict::Worse || fails(r.verdict, fail_on)
 }
 
-/// One line describing a row's numbers.
+/// One line describing a row's numbers: the change, p and q of the difference test,
+/// the equivalence p, the power against the margin and the runs needed, warnings.
 pub fn describe(r: &Row) -> String {
-    format!(
-        "{}: {} {} -> {} ({}), p={}, q={} ({}, n={}/{})",
+    let mut d = format!(
+        "{}: {} {} -> {} ({}), p={}, q={} ({}, n={}/{}), equivalence p={}, power={}",
         r.verdict.name(),
         r.statistic,
         opt(r.mean_base, 6),
@@ -70,8 +71,17 @@ pub fn describe(r: &Row) -> String {
         opt(r.q, 3),
         r.test,
         r.n_base,
-        r.n_new
-    )
+        r.n_new,
+        opt(r.p_equivalent, 3),
+        opt(r.power, 2),
+    );
+    if let Some(n) = r.runs_needed {
+        let _ = write!(d, ", runs needed {n} a side ({} more)", r.more_runs.unwrap_or(0));
+    }
+    for w in &r.warnings {
+        let _ = write!(d, "; warning: {w}");
+    }
+    d
 }
 
 fn suite_name(r: &Row) -> String {
@@ -200,8 +210,10 @@ fn verdict_rank(v: Verdict) -> u8 {
         Verdict::Worse => 0,
         Verdict::Changed => 1,
         Verdict::Better => 2,
-        Verdict::NotEnoughData => 3,
-        Verdict::Noise | Verdict::Baseline => 4,
+        Verdict::Inconclusive => 3,
+        Verdict::NotEnoughData => 4,
+        Verdict::Equivalent => 5,
+        Verdict::Noise | Verdict::Baseline => 6,
     }
 }
 
@@ -210,20 +222,37 @@ fn headline(res: &BatchResult) -> String {
     let state = match res.exit_code {
         0 => "no significant regression",
         1 => "FAILED",
+        3 => "INCONCLUSIVE",
         _ if res.errors.is_empty() => "MISSING DATA",
         _ => "INPUT ERROR",
     };
+    let noise = if s.noise > 0 { format!(", {} noise", s.noise) } else { String::new() };
     format!(
-        "schedlab batch: {state}: {} worse, {} better, {} changed, {} noise, {} not enough data in {} rows of {} comparisons ({} inputs)",
-        s.worse, s.better, s.changed, s.noise, s.not_enough_data, s.rows, s.comparisons, s.inputs
+        "schedlab batch: {state}: {} worse, {} better, {} changed, {} equivalent, {} inconclusive{noise}, {} not enough \
+         data in {} rows of {} comparisons ({} inputs)",
+        s.worse,
+        s.better,
+        s.changed,
+        s.equivalent,
+        s.inconclusive,
+        s.not_enough_data,
+        s.rows,
+        s.comparisons,
+        s.inputs
     )
 }
 
 fn settings(res: &BatchResult) -> String {
     let o = &res.options;
+    let rule =
+        VerdictRule { alpha: o.alpha, margin: o.margin, power: o.power, min_change: o.min_change, min_samples: 2 };
+    let test = Test::parse(&o.test).unwrap_or_default();
     format!(
-        "baseline {}, {} test, BH-FDR q < {} across all rows, min change {}%, fail on {}",
-        o.baseline, o.test, o.alpha, o.min_change, o.fail_on
+        "baseline {}, BH-FDR q across all rows; {}; min change {}%, fail on {}",
+        o.baseline,
+        rule.describe(test),
+        o.min_change,
+        o.fail_on
     )
 }
 
@@ -252,18 +281,24 @@ pub fn markdown(res: &BatchResult) -> String {
     let mut m = String::new();
     let _ = writeln!(m, "### {}\n", headline(res));
     let _ = writeln!(m, "{}; exit code {}.\n", settings(res), res.exit_code);
-    let mut shown: Vec<&Row> =
-        res.rows.iter().filter(|r| !matches!(r.verdict, Verdict::Noise | Verdict::Baseline)).collect();
+    let mut shown: Vec<&Row> = res
+        .rows
+        .iter()
+        .filter(|r| !matches!(r.verdict, Verdict::Noise | Verdict::Baseline | Verdict::Equivalent))
+        .collect();
     shown.sort_by_key(|r| verdict_rank(r.verdict));
     if shown.is_empty() {
-        m.push_str("No row shows a significant change.\n");
+        m.push_str("No row shows a significant change, and none is inconclusive.\n");
     } else {
-        m.push_str("| verdict | tool | benchmark | setup | metric | kernel | baseline | statistic | base | new | change | p | q | n |\n");
-        m.push_str("|---|---|---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|\n");
+        m.push_str(
+            "| verdict | tool | benchmark | setup | metric | kernel | baseline | statistic | base | new | change | p | q \
+             | equivalence p | power | runs needed | n |\n",
+        );
+        m.push_str("|---|---|---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for r in &shown {
             let _ = writeln!(
                 m,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {}/{} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {}/{} |",
                 if r.verdict == Verdict::Worse { "**worse**".to_string() } else { r.verdict.name().to_string() },
                 md_cell(&r.tool),
                 md_cell(&r.benchmark),
@@ -277,13 +312,16 @@ pub fn markdown(res: &BatchResult) -> String {
                 pct(r.change_pct),
                 opt(r.p, 3),
                 opt(r.q, 3),
+                opt(r.p_equivalent, 3),
+                opt(r.power, 2),
+                r.runs_needed.map(|n| n.to_string()).unwrap_or_else(|| "n/a".to_string()),
                 r.n_base,
                 r.n_new
             );
         }
         let hidden = res.rows.len() - shown.len();
         if hidden > 0 {
-            let _ = writeln!(m, "\n{hidden} rows without a significant change are not shown.");
+            let _ = writeln!(m, "\n{hidden} rows judged equivalent are not shown.");
         }
     }
     if !res.unmatched.is_empty() {
@@ -327,8 +365,11 @@ pub fn text(res: &BatchResult) -> String {
     let mut t = String::new();
     let _ = writeln!(t, "{}", headline(res));
     let _ = writeln!(t, "{}", settings(res));
-    let mut shown: Vec<&Row> =
-        res.rows.iter().filter(|r| !matches!(r.verdict, Verdict::Noise | Verdict::Baseline)).collect();
+    let mut shown: Vec<&Row> = res
+        .rows
+        .iter()
+        .filter(|r| !matches!(r.verdict, Verdict::Noise | Verdict::Baseline | Verdict::Equivalent))
+        .collect();
     shown.sort_by_key(|r| verdict_rank(r.verdict));
     for r in shown {
         let _ = writeln!(

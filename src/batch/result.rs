@@ -4,7 +4,7 @@
 
 use super::options::{FailOn, Options};
 use crate::error::{Error, Result};
-use crate::table::{Direction, Verdict};
+use crate::table::{Direction, Evidence, Verdict};
 use serde::{Deserialize, Serialize};
 
 /// Name of the JSON document type.
@@ -55,8 +55,38 @@ pub struct Row {
     pub q: Option<f64>,
     /// "welch" or "mann-whitney".
     pub test: String,
-    /// The decision: better, worse, noise or not_enough_data.
+    /// TOST (Welch t) p that the change lies within ± the margin (options.margin).
+    #[serde(default)]
+    pub p_equivalent: Option<f64>,
+    /// Power of Welch's t-test against a change of the margin with these runs.
+    #[serde(default)]
+    pub power: Option<f64>,
+    /// Runs per side that give Welch's t-test options.power against the margin.
+    #[serde(default)]
+    pub runs_needed: Option<u64>,
+    /// Runs per side to add to reach `runs_needed` (0 when there are enough).
+    #[serde(default)]
+    pub more_runs: Option<u64>,
+    /// What limits this row's result (e.g. a rank test that cannot reach alpha).
+    #[serde(default)]
+    pub warnings: Vec<String>,
+    /// The decision: better, worse, equivalent, inconclusive, changed or not_enough_data.
     pub verdict: Verdict,
+}
+
+impl Row {
+    /// The evidence behind the row's verdict ([`crate::table::decide`]).
+    pub fn evidence(&self) -> Evidence {
+        Evidence {
+            n_base: self.n_base,
+            n_new: self.n_new,
+            p: self.p,
+            p_equivalent: self.p_equivalent,
+            power: self.power,
+            runs_needed: self.runs_needed,
+            warnings: self.warnings.clone(),
+        }
+    }
 }
 
 /// What one input held.
@@ -114,7 +144,14 @@ pub struct Summary {
     pub worse: u64,
     /// Significant rows of unknown direction.
     pub changed: u64,
-    /// Rows without a significant change.
+    /// Rows shown to lie within ± the margin.
+    #[serde(default)]
+    pub equivalent: u64,
+    /// Rows where neither a change nor equivalence is shown.
+    #[serde(default)]
+    pub inconclusive: u64,
+    /// Rows judged `noise` (kept for version 1 readers; batch itself no longer
+    /// gives this verdict, which mixed `equivalent` with `inconclusive`).
     pub noise: u64,
     /// Rows with fewer than two samples on a side.
     pub not_enough_data: u64,
@@ -129,6 +166,12 @@ pub struct ResultOptions {
     pub test: String,
     /// Significance level of q.
     pub alpha: f64,
+    /// Equivalence margin, percent of the baseline mean.
+    #[serde(default)]
+    pub margin: f64,
+    /// Power wanted against a change of the margin.
+    #[serde(default)]
+    pub power: f64,
     /// Minimum absolute percent change.
     pub min_change: f64,
     /// What fails the run.
@@ -166,8 +209,8 @@ pub struct BatchResult {
     /// baseline. Exit code 2 unless `allow_missing` (docs/batch.md).
     #[serde(default)]
     pub missing: Vec<InputError>,
-    /// The exit code `schedlab batch` returns: 0 fine, 1 failed per `fail_on`, 2 an
-    /// input error or missing data.
+    /// The exit code `schedlab batch` returns: 0 fine, 1 failed per `fail_on`, 2 an input
+    /// error or missing data, 3 inconclusive rows (only with `fail_on` inconclusive).
     pub exit_code: i32,
 }
 
@@ -178,6 +221,8 @@ impl Summary {
         for r in rows {
             match r.verdict {
                 Verdict::Better => s.better += 1,
+                Verdict::Equivalent => s.equivalent += 1,
+                Verdict::Inconclusive => s.inconclusive += 1,
                 Verdict::Worse => s.worse += 1,
                 Verdict::Changed => s.changed += 1,
                 Verdict::NotEnoughData => s.not_enough_data += 1,
@@ -191,7 +236,7 @@ impl Summary {
 /// Whether a row's verdict fails the run under `fail_on`.
 pub fn fails(verdict: Verdict, fail_on: FailOn) -> bool {
     match fail_on {
-        FailOn::Regression => verdict == Verdict::Worse,
+        FailOn::Regression | FailOn::Inconclusive => verdict == Verdict::Worse,
         FailOn::AnyChange => matches!(verdict, Verdict::Worse | Verdict::Better | Verdict::Changed),
         FailOn::Never => false,
     }
@@ -208,6 +253,8 @@ impl BatchResult {
                 baseline: opts.baseline.clone(),
                 test: opts.test.name().to_string(),
                 alpha: opts.alpha,
+                margin: opts.margin,
+                power: opts.power,
                 min_change: opts.min_change,
                 fail_on: opts.fail_on.name().to_string(),
                 allow_missing: opts.allow_missing,
@@ -224,12 +271,15 @@ impl BatchResult {
     }
 
     /// The exit code for `fail_on`: 2 when an input could not be read or data is
-    /// missing (unless `allow_missing`), else 1 when a row fails under `fail_on`, else 0.
+    /// missing (unless `allow_missing`), else 1 when a row fails under `fail_on`, else
+    /// (with `fail_on` inconclusive) 3 when a row is inconclusive, else 0.
     pub fn exit_code_for(&self, fail_on: FailOn) -> i32 {
         if !self.errors.is_empty() || (!self.missing.is_empty() && !self.options.allow_missing) {
             2
         } else if self.rows.iter().any(|r| fails(r.verdict, fail_on)) {
             1
+        } else if fail_on == FailOn::Inconclusive && self.rows.iter().any(|r| r.verdict == Verdict::Inconclusive) {
+            3
         } else {
             0
         }

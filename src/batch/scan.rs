@@ -5,12 +5,13 @@
 
 use crate::archive::tree::walk;
 use crate::archive::{self, Kind, Limits, Tree};
+use crate::direction::mmtests_op_direction;
 use crate::error::{Error, Result};
 use crate::lkp::direction::direction;
 use crate::lkp::matrix::{self, ResultRoot};
 use crate::lkp::rules;
 use crate::mmtests::discover::{eras_of, runs_at, FoundRun};
-use crate::mmtests::era::{Era, Preferred};
+use crate::mmtests::era::Era;
 use crate::mmtests::extract::{self, Ctx};
 use crate::table::Direction;
 use rayon::prelude::*;
@@ -265,7 +266,7 @@ fn read_mmtests(tree: &dyn Tree, input: &str, r: &FoundRun) -> Result<Option<Rea
                                 all.len()
                             ));
                         }
-                        let direction = op_direction(ex, era, &r.benchmark, &op, run.meta.preferred);
+                        let direction = mmtests_op_direction(ex, era, &r.benchmark, &op, run.meta.preferred);
                         Metric { name: op, direction, samples }
                     })
                     .collect();
@@ -295,24 +296,6 @@ fn read_mmtests(tree: &dyn Tree, input: &str, r: &FoundRun) -> Result<Option<Rea
         Some(e) => Err(e),
         None => Ok(None),
     }
-}
-
-/// The direction of one MMTests operation: what the benchmark's module says when
-/// the table is restricted to the operation's sub-heading (its name up to the first
-/// '-'), so that schbench's `RPS-*` and head dbench's `tput-*` rows are
-/// higher-is-better while the latency rows beside them are lower-is-better.
-fn op_direction(
-    ex: Option<&'static dyn extract::Extractor>,
-    era: Era,
-    benchmark: &str,
-    op: &str,
-    default: Preferred,
-) -> Direction {
-    let sub = op.split('-').next().unwrap_or_default();
-    let preferred = ex
-        .map(|ex| ex.meta(&Ctx { era, benchmark: benchmark.to_string(), subheading: sub.to_string() }).preferred)
-        .unwrap_or(default);
-    Direction::from_higher(preferred == Preferred::Higher)
 }
 
 /// Read one lkp result root: the metrics of its complete runs that lkp shows

@@ -9,7 +9,7 @@ use super::direction::direction;
 use super::num::Num;
 use super::render_text::render;
 use crate::error::{Error, Result};
-use crate::table::{decide, Cell, ChangeKind, Comparison, Direction, Row, Verdict, VerdictRule};
+use crate::table::{decide, evidence, Cell, ChangeKind, Comparison, Direction, Row, Verdict, VerdictRule};
 
 pub use crate::stats::Test;
 
@@ -52,8 +52,8 @@ fn row_to_table(r: &StatRow, test: Test, rule: &VerdictRule) -> Row {
             c.test = Some(test.name().to_string());
             c.p = test.verdict_p(&base_samples, &samples);
             let improvement = change.unwrap_or(f64::NAN) * sign;
-            let (nb, nn) = (base_samples.len() as u64, samples.len() as u64);
-            c.verdict = Some(decide(improvement, c.p, nb, nn, dir != Direction::Unknown, rule));
+            let e = evidence(&base_samples, &samples, test, rule);
+            c.verdict = Some(decide(improvement, c.p, &e, dir != Direction::Unknown, rule));
         }
         cells.push(c);
     }
@@ -79,7 +79,7 @@ pub fn to_comparison(res: &CompareResult, test: Test, alpha: f64) -> Comparison 
         .map(|(_, v)| v.clone())
         .unwrap_or_default();
     let mut c = Comparison::new("lkp", benchmark, res.commits.clone());
-    let rule = VerdictRule { alpha, min_change: 0.0, min_samples: 2 };
+    let rule = VerdictRule { alpha, ..VerdictRule::default() };
     let (fail, perf): (Vec<&StatRow>, Vec<&StatRow>) = res.rows.iter().partition(|r| r.failure);
     c.rows = fail.into_iter().chain(perf).map(|r| row_to_table(r, test, &rule)).collect();
     c.meta.insert("axes".into(), serde_json::to_string(&res.axes).unwrap_or_default());

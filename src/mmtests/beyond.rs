@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::parallel;
 use crate::stats::rng::Rng;
 use crate::stats::{fdr_bh, Test};
-use crate::table::{decide, Comparison, Row, Verdict, VerdictRule};
+use crate::table::{decide, evidence, Comparison, Row, Verdict, VerdictRule};
 use rayon::prelude::*;
 
 fn higher(c: &Comparison) -> bool {
@@ -124,7 +124,7 @@ pub fn apply_test(c: &mut Comparison, test: VerdictTest, alpha: f64) -> Result<(
         return Err(Error::domain(format!("alpha must be within (0, 1), got {alpha}")));
     }
     let name = test.name();
-    let rule = VerdictRule { alpha, min_change: 0.0, min_samples: 2 };
+    let rule = VerdictRule { alpha, ..VerdictRule::default() };
     for k in 1..c.kernels.len() {
         let mut ps: Vec<(usize, f64)> = Vec::new();
         for (ri, r) in c.rows.iter_mut().enumerate() {
@@ -147,11 +147,12 @@ pub fn apply_test(c: &mut Comparison, test: VerdictTest, alpha: f64) -> Result<(
         let qs = fdr_bh(&ps.iter().map(|x| x.1).collect::<Vec<_>>())?;
         for ((ri, _), q) in ps.iter().zip(qs) {
             let Some(row) = c.rows.get_mut(*ri) else { continue };
-            let nb = row.cells.first().and_then(|x| x.samples.as_ref()).map(|s| s.len() as u64).unwrap_or(0);
+            let base = row.cells.first().and_then(|x| x.samples.clone()).unwrap_or_default();
             if let Some(cell) = row.cells.get_mut(k) {
-                let nn = cell.samples.as_ref().map(|s| s.len() as u64).unwrap_or(0);
+                let new = cell.samples.as_deref().unwrap_or_default();
+                let e = evidence(&base, new, test, &rule);
                 cell.q = Some(q);
-                cell.verdict = Some(decide(cell.change.unwrap_or(f64::NAN), Some(q), nb, nn, true, &rule));
+                cell.verdict = Some(decide(cell.change.unwrap_or(f64::NAN), Some(q), &e, true, &rule));
             }
         }
     }

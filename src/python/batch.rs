@@ -19,11 +19,16 @@ fn options(
     keep_going: bool,
     allow_missing: bool,
     progress: bool,
+    margin: Option<f64>,
+    power: Option<f64>,
 ) -> crate::Result<Options> {
+    let d = Options::default();
     let o = Options {
         baseline,
         test: Test::parse(test)?,
         alpha,
+        margin: margin.unwrap_or(d.margin),
+        power: power.unwrap_or(d.power),
         min_change,
         fail_on: FailOn::parse(fail_on)?,
         jobs,
@@ -38,7 +43,7 @@ fn options(
 
 /// Scan every input and reduce: the result JSON.
 #[pyfunction]
-#[pyo3(signature = (paths, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None, keep_going=false, progress=false, allow_missing=false))]
+#[pyo3(signature = (paths, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None, keep_going=false, progress=false, allow_missing=false, margin=None, power=None))]
 #[allow(clippy::too_many_arguments)]
 fn batch_run(
     py: Python<'_>,
@@ -52,9 +57,23 @@ fn batch_run(
     keep_going: bool,
     progress: bool,
     allow_missing: bool,
+    margin: Option<f64>,
+    power: Option<f64>,
 ) -> PyResult<String> {
     run(py, || {
-        let o = options(baseline, test, alpha, min_change, fail_on, jobs, keep_going, allow_missing, progress)?;
+        let o = options(
+            baseline,
+            test,
+            alpha,
+            min_change,
+            fail_on,
+            jobs,
+            keep_going,
+            allow_missing,
+            progress,
+            margin,
+            power,
+        )?;
         batch::run(&paths, &o)?.to_json()
     })
 }
@@ -68,7 +87,7 @@ fn batch_scan(py: Python<'_>, path: PathBuf, threads: Option<usize>) -> PyResult
 
 /// Reduce scans given in input order as (input, scan JSON or None, error message or None).
 #[pyfunction]
-#[pyo3(signature = (items, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None, allow_missing=false))]
+#[pyo3(signature = (items, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None, allow_missing=false, margin=None, power=None))]
 #[allow(clippy::too_many_arguments)]
 fn batch_reduce(
     py: Python<'_>,
@@ -80,9 +99,11 @@ fn batch_reduce(
     fail_on: &str,
     jobs: Option<usize>,
     allow_missing: bool,
+    margin: Option<f64>,
+    power: Option<f64>,
 ) -> PyResult<String> {
     run(py, || {
-        let o = options(baseline, test, alpha, min_change, fail_on, jobs, true, allow_missing, false)?;
+        let o = options(baseline, test, alpha, min_change, fail_on, jobs, true, allow_missing, false, margin, power)?;
         let outcomes = items
             .into_iter()
             .map(|(input, scan, error)| match scan {

@@ -1,10 +1,15 @@
 //! Bindings of [`crate::table`]: comparisons cross the boundary as their JSON form
 //! (schema v1), which the Python `schedlab.table.Comparison` reads and writes.
 
+use super::arrays::F64;
 use super::errors::run;
-use crate::table::{amd, Comparison};
+use crate::stats::batch::split_ragged;
+use crate::stats::Test;
+use crate::table::{amd, assess_many, Comparison, Direction, VerdictRule};
 use crate::tool_text;
+use numpy::{IntoPyArray, PyReadonlyArray1};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 /// The table's own tool layout (None: that tool has none), as [`tool_text::render`].
 #[pyfunction]
@@ -38,8 +43,91 @@ fn render_amd(py: Python<'_>, comparison_json: &str, normalise: bool, spread_is_
     })
 }
 
+/// The default (alpha, margin in percent, power) of the verdict rule.
+#[pyfunction]
+fn verdict_defaults() -> (f64, f64, f64) {
+    let r = VerdictRule::default();
+    (r.alpha, r.margin, r.power)
+}
+
+/// The line naming the tests and thresholds of a verdict rule (shown beside verdicts).
+#[pyfunction]
+fn verdict_rule_text(py: Python<'_>, test: &str, alpha: f64, margin: f64, power: f64) -> PyResult<String> {
+    run(py, || {
+        let rule = VerdictRule { alpha, margin, power, ..VerdictRule::default() };
+        rule.validate()?;
+        Ok(rule.describe(Test::parse(test)?))
+    })
+}
+
+/// Which way is better for a metric name: "higher", "lower" or "unknown".
+#[pyfunction]
+fn direction(name: &str) -> &'static str {
+    crate::direction::direction(name).name()
+}
+
+/// Decide base/new series packed as values + lengths, one direction each, with BH
+/// across all of them; returns a dict of columns (NaN or None where undefined).
+#[pyfunction]
+#[pyo3(signature = (base_values, base_lengths, new_values, new_lengths, directions, test="welch", alpha=None, margin=None, power=None, min_change=0.0, threads=None))]
+#[allow(clippy::too_many_arguments)]
+fn assess<'py>(
+    py: Python<'py>,
+    base_values: PyReadonlyArray1<'_, f64>,
+    base_lengths: PyReadonlyArray1<'_, u64>,
+    new_values: PyReadonlyArray1<'_, f64>,
+    new_lengths: PyReadonlyArray1<'_, u64>,
+    directions: Vec<String>,
+    test: &str,
+    alpha: Option<f64>,
+    margin: Option<f64>,
+    power: Option<f64>,
+    min_change: f64,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (bv, nv) = (F64::new(base_values), F64::new(new_values));
+    let (bvs, nvs) = (bv.slice(), nv.slice());
+    let bl: Vec<usize> = base_lengths.as_array().iter().map(|&l| l as usize).collect();
+    let nl: Vec<usize> = new_lengths.as_array().iter().map(|&l| l as usize).collect();
+    let test = test.to_owned();
+    let rows = run(py, || {
+        let d = VerdictRule::default();
+        let rule = VerdictRule {
+            alpha: alpha.unwrap_or(d.alpha),
+            margin: margin.unwrap_or(d.margin),
+            power: power.unwrap_or(d.power),
+            min_change,
+            ..d
+        };
+        let dirs = directions.iter().map(|s| Direction::parse(s)).collect::<crate::Result<Vec<_>>>()?;
+        let (bases, news) = (split_ragged(&bvs, &bl)?, split_ragged(&nvs, &nl)?);
+        if bases.len() != news.len() {
+            return Err(crate::Error::domain(format!("{} base series but {} new series", bases.len(), news.len())));
+        }
+        let pairs: Vec<(&[f64], &[f64])> = bases.into_iter().zip(news).collect();
+        assess_many(&pairs, &dirs, Test::parse(&test)?, &rule, threads)
+    })?;
+    let d = PyDict::new(py);
+    let nan = |x: Option<f64>| x.unwrap_or(f64::NAN);
+    d.set_item("n_base", rows.iter().map(|r| r.n_base).collect::<Vec<_>>().into_pyarray(py))?;
+    d.set_item("n_new", rows.iter().map(|r| r.n_new).collect::<Vec<_>>().into_pyarray(py))?;
+    macro_rules! cols { ($($f:ident),*) => {$(
+        d.set_item(stringify!($f), rows.iter().map(|r| nan(r.$f)).collect::<Vec<_>>().into_pyarray(py))?;
+    )*} }
+    cols!(mean_base, mean_new, change, p, q, p_equivalent, power);
+    d.set_item("runs_needed", rows.iter().map(|r| r.runs_needed).collect::<Vec<_>>())?;
+    d.set_item("more_runs", rows.iter().map(|r| r.more_runs).collect::<Vec<_>>())?;
+    d.set_item("verdict", rows.iter().map(|r| r.verdict.name()).collect::<Vec<_>>())?;
+    d.set_item("warnings", rows.into_iter().map(|r| r.warnings.join("; ")).collect::<Vec<_>>())?;
+    Ok(d)
+}
+
 /// Add the table functions to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(verdict_defaults, m)?)?;
+    m.add_function(wrap_pyfunction!(direction, m)?)?;
+    m.add_function(wrap_pyfunction!(verdict_rule_text, m)?)?;
+    m.add_function(wrap_pyfunction!(assess, m)?)?;
     m.add_function(wrap_pyfunction!(render_tool_text, m)?)?;
     m.add_function(wrap_pyfunction!(parse_tables, m)?)?;
     m.add_function(wrap_pyfunction!(parse_amd, m)?)?;

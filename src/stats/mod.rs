@@ -19,11 +19,15 @@ pub mod confidence;
 pub mod descriptive;
 pub mod fdr;
 pub mod mann_whitney;
+pub mod noncentral_t;
+pub mod power;
 pub mod rng;
 pub mod sample;
 pub mod sample_text;
+pub mod small_sample;
 pub mod student_t;
 pub mod test;
+pub mod tost;
 pub mod welch;
 
 pub use batch::{compare_many, compare_pair, summarize, summarize_many, PairComparison, Summary};
@@ -35,6 +39,9 @@ pub use descriptive::{
 };
 pub use fdr::fdr_bh;
 pub use mann_whitney::{mann_whitney_u, MwuMethod, MwuResult};
+pub use power::{runs_needed, welch_power};
 pub use sample_text::{parse_samples, read_samples};
+pub use small_sample::{mann_whitney_min_p, mann_whitney_min_runs};
 pub use test::{Test, TEST_NAMES};
+pub use tost::{tost_welch, TostResult};
 pub use welch::{welch_ttest, WelchResult};

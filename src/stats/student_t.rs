@@ -13,7 +13,7 @@ use libm::{lgamma, log1p};
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
 /// ln B(a, b).
-fn ln_beta(a: f64, b: f64) -> f64 {
+pub(crate) fn ln_beta(a: f64, b: f64) -> f64 {
     lgamma(a) + lgamma(b) - lgamma(a + b)
 }
 
@@ -63,7 +63,7 @@ fn beta_cf(a: f64, b: f64, x: f64) -> f64 {
 
 /// Regularized incomplete beta I_x(a, b) given x, y = 1 − x and their logarithms,
 /// all computed accurately by the caller.
-fn beta_reg(a: f64, b: f64, x: f64, y: f64, ln_x: f64, ln_y: f64) -> f64 {
+pub(crate) fn beta_reg(a: f64, b: f64, x: f64, y: f64, ln_x: f64, ln_y: f64) -> f64 {
     if x <= 0.0 {
         return 0.0;
     }
@@ -98,6 +98,13 @@ pub fn two_sided_p(t: f64, df: f64) -> Result<f64> {
     let (x, y) = (1.0 / (1.0 + r), r / (1.0 + r));
     let p = beta_reg(df / 2.0, 0.5, x, y, -ln1p_r, r.ln() - ln1p_r);
     Ok(p.clamp(0.0, 1.0))
+}
+
+/// Upper tail P(T > t) of Student's t with `df` > 0 degrees of freedom (one-sided
+/// p-value of a t statistic, as scipy.stats.t.sf).
+pub fn sf(t: f64, df: f64) -> Result<f64> {
+    let half = two_sided_p(t, df)? / 2.0;
+    Ok(if t >= 0.0 { half } else { 1.0 - half })
 }
 
 /// Density of Student's t at `t`.

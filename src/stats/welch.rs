@@ -23,30 +23,57 @@ pub struct WelchResult {
 /// give t = p = df = NaN, different means give t = ±inf, p = 0, df = NaN
 /// (scipy gives the same t and p, and reports df = 1).
 pub fn welch_ttest(a: &[f64], b: &[f64]) -> Result<WelchResult> {
-    check(a, "a")?;
-    check(b, "b")?;
-    check_len(a, 2, "a", "Welch's t-test")?;
-    check_len(b, 2, "b", "Welch's t-test")?;
-    let (na, nb) = (a.len() as f64, b.len() as f64);
-    let (ma, mb) = (amean_checked(a)?, amean_checked(b)?);
-    let (va, vb) = (variance_about(a, ma, 1)? / na, variance_about(b, mb, 1)? / nb);
-    let se2 = va + vb;
-    let diff = ma - mb;
-    if se2 == 0.0 {
+    let m = WelchMoments::of(a, b, "Welch's t-test")?;
+    let diff = m.mean_a - m.mean_b;
+    if m.se2 == 0.0 {
         return Ok(if diff == 0.0 {
             WelchResult { t: f64::NAN, df: f64::NAN, p: f64::NAN }
         } else {
             WelchResult { t: diff.signum() * f64::INFINITY, df: f64::NAN, p: 0.0 }
         });
     }
-    let t = diff / se2.sqrt();
-    // Welch–Satterthwaite df, scaled by the larger variance term so that it
-    // neither underflows (values ~1e-150) nor overflows (~1e150).
+    let t = diff / m.se2.sqrt();
+    let p = two_sided_t_p(t, m.df)?;
+    Ok(WelchResult { t, df: m.df, p })
+}
+
+/// What every Welch-type t statistic of two samples is built from (the two-sample
+/// t-test, TOST): the means, the squared standard error of their difference and
+/// the Welch–Satterthwaite degrees of freedom.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct WelchMoments {
+    /// Mean of `a`.
+    pub mean_a: f64,
+    /// Mean of `b`.
+    pub mean_b: f64,
+    /// s_a²/n_a + s_b²/n_b.
+    pub se2: f64,
+    /// Welch–Satterthwaite df (NaN when both variances are zero).
+    pub df: f64,
+}
+
+impl WelchMoments {
+    /// The moments of `a` and `b` (each finite, at least two samples; `purpose` names
+    /// the test in the error).
+    pub fn of(a: &[f64], b: &[f64], purpose: &str) -> Result<Self> {
+        check(a, "a")?;
+        check(b, "b")?;
+        check_len(a, 2, "a", purpose)?;
+        check_len(b, 2, "b", purpose)?;
+        let (na, nb) = (a.len() as f64, b.len() as f64);
+        let (ma, mb) = (amean_checked(a)?, amean_checked(b)?);
+        let (va, vb) = (variance_about(a, ma, 1)? / na, variance_about(b, mb, 1)? / nb);
+        Ok(WelchMoments { mean_a: ma, mean_b: mb, se2: va + vb, df: welch_df(va, vb, na, nb) })
+    }
+}
+
+/// Welch–Satterthwaite degrees of freedom of the squared standard errors `va` =
+/// s_a²/n_a and `vb` = s_b²/n_b, scaled by the larger term so that it neither
+/// underflows (values ~1e-150) nor overflows (~1e150); NaN when both are zero.
+pub(crate) fn welch_df(va: f64, vb: f64, na: f64, nb: f64) -> f64 {
     let scale = va.max(vb);
     let (ra, rb) = (va / scale, vb / scale);
-    let df = (ra + rb) * (ra + rb) / (ra * ra / (na - 1.0) + rb * rb / (nb - 1.0));
-    let p = two_sided_t_p(t, df)?;
-    Ok(WelchResult { t, df, p })
+    (ra + rb) * (ra + rb) / (ra * ra / (na - 1.0) + rb * rb / (nb - 1.0))
 }
 
 /// Two-sided p-value of a t statistic with `df` degrees of freedom.

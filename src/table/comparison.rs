@@ -23,6 +23,25 @@ pub enum Direction {
 }
 
 impl Direction {
+    /// Parse "higher", "lower" or "unknown".
+    pub fn parse(s: &str) -> Result<Self> {
+        match s {
+            "higher" => Ok(Direction::Higher),
+            "lower" => Ok(Direction::Lower),
+            "unknown" => Ok(Direction::Unknown),
+            _ => Err(Error::domain(format!("direction must be 'higher', 'lower' or 'unknown', got '{s}'"))),
+        }
+    }
+
+    /// "higher", "lower" or "unknown".
+    pub fn name(self) -> &'static str {
+        match self {
+            Direction::Higher => "higher",
+            Direction::Lower => "lower",
+            Direction::Unknown => "unknown",
+        }
+    }
+
     /// `Higher` when `higher_is_better`, else `Lower`.
     pub fn from_higher(higher_is_better: bool) -> Self {
         if higher_is_better {

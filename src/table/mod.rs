@@ -11,8 +11,10 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
 pub mod amd;
+pub mod assess;
 pub mod comparison;
 pub mod verdict;
 
+pub use assess::{assess_many, Assessment};
 pub use comparison::{Cell, ChangeKind, Comparison, Direction, Row, SCHEMA_VERSION};
-pub use verdict::{decide, Verdict, VerdictRule};
+pub use verdict::{decide, evidence, more_runs, Evidence, Test, Verdict, VerdictRule};

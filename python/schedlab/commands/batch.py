@@ -35,9 +35,14 @@ def register(sub: SubparsersSpec) -> None:
                    help="baseline kernel (MMTests run name) or commit (lkp; a 7+ character prefix works)")
     p.add_argument("--format", choices=("json", "junit", "markdown", "text"), default="text",
                    help="output format (default: text)")
-    p.add_argument("--fail-on", choices=("regression", "any-change", "never"), default="regression",
-                   help="what makes the exit code 1 (default: regression)")
+    p.add_argument("--fail-on", choices=("regression", "any-change", "inconclusive", "never"), default="regression",
+                   help="what makes the exit code 1 (default: regression; inconclusive: 1 for a regression, "
+                        "else 3 for an inconclusive row)")
     p.add_argument("--alpha", type=_flags.probability, default=0.05, help="significance level of the BH-adjusted p (default 0.05)")
+    p.add_argument("--margin", type=_flags.percentage, default=None, metavar="PCT",
+                   help="equivalence margin in percent of the baseline mean (default 2; docs/verdicts.md)")
+    p.add_argument("--power", type=_flags.probability, default=None,
+                   help="power wanted against a change of the margin, for the runs needed (default 0.8)")
     p.add_argument("--min-change", type=_flags.percentage, default=0.0, metavar="PCT",
                    help="smallest change, in percent, called better or worse (default 0)")
     p.add_argument("--test", choices=_core.TEST_NAMES, default="welch",
@@ -59,7 +64,7 @@ def run_batch(args: Namespace) -> int:
     progress = bool(getattr(sys.stderr, "isatty", lambda: False)())
     r = batch.run(args.paths, args.baseline, test=args.test, alpha=args.alpha, min_change=args.min_change,
                   fail_on=args.fail_on, jobs=args.jobs, keep_going=args.keep_going, progress=progress,
-                  allow_missing=args.allow_missing)
+                  allow_missing=args.allow_missing, margin=args.margin, power=args.power)
     out = r.render(args.format)
     if args.output:
         from .._output import write

@@ -6,12 +6,14 @@ import math
 import sys
 from typing import TYPE_CHECKING
 
-from .. import _flags
+from .. import _core, _flags
 
 if TYPE_CHECKING:  # pragma: no cover
     from argparse import Namespace
     from argparse import _SubParsersAction as SubparsersSpec
     from pathlib import Path
+
+    import numpy as np
 
 
 EXAMPLE_FILES = ("unixbench-execl-base.txt", "unixbench-execl-head.txt")
@@ -24,8 +26,9 @@ def register(sub: SubparsersSpec) -> None:
         description=(
             "Summarise one or more sample files (numbers separated by whitespace or commas, "
             "'#' comments) and compare each against the first: percent change (positive = better), "
-            "Welch and Mann-Whitney p-values with Benjamini-Hochberg q-values, and a bootstrap "
-            "interval of the ratio."
+            "Welch and Mann-Whitney p-values with Benjamini-Hochberg q-values, a bootstrap "
+            "interval of the ratio, and a verdict: better, worse, equivalent (TOST within +-margin) "
+            "or inconclusive with the runs a side that would detect the margin (docs/verdicts.md)."
         ),
     )
     p.add_argument("files", nargs="*", metavar="FILE", help="sample files; the first is the baseline")
@@ -35,7 +38,13 @@ def register(sub: SubparsersSpec) -> None:
                            help="the metric is a throughput (default for --example)")
     direction.add_argument("--lower-is-better", dest="higher", action="store_false",
                            help="the metric is a time or latency")
-    p.add_argument("--alpha", type=_flags.probability, default=0.05, help="significance level for the verdict (default 0.05)")
+    p.add_argument("--alpha", type=_flags.probability, default=None, help="significance level for the verdict (default 0.05)")
+    p.add_argument("--margin", type=_flags.percentage, default=None, metavar="PCT",
+                   help="equivalence margin in percent of the baseline mean (default 2)")
+    p.add_argument("--power", type=_flags.probability, default=None,
+                   help="power wanted against a change of the margin, for the runs needed (default 0.8)")
+    p.add_argument("--test", choices=_core.TEST_NAMES, default="welch",
+                   help="difference test behind the verdict (default: welch)")
     p.add_argument("--seed", type=_flags.uint64, default=0, help="bootstrap seed (default 0: reproducible output)")
     p.set_defaults(func=run)
 
@@ -90,7 +99,7 @@ def run(args: Namespace) -> int:
         return 0
     direction = "higher is better" if higher else "lower is better"
     print(f"\nChange against {names[0]} ({direction}; {mean_name}; positive = better)")
-    rows: list[tuple[str, float, float, float, stats.BootstrapResult | None, str | None]] = []
+    rows: list[tuple[str, np.ndarray, float, float, float, stats.BootstrapResult | None, str | None]] = []
     for name, x in zip(names[1:], samples[1:]):
         try:
             m0 = getattr(stats, mean_name)(samples[0])
@@ -99,23 +108,43 @@ def run(args: Namespace) -> int:
             w = stats.welch_ttest(samples[0], x)
             u = stats.mann_whitney_u(samples[0], x)
             b = stats.bootstrap_ci(samples[0], x, statistic=mean_name, seed=args.seed)
-            rows.append((name, pct, w.p, u.p, b, None))
+            rows.append((name, x, pct, w.p, u.p, b, None))
         except SchedlabError as e:
-            rows.append((name, math.nan, math.nan, math.nan, None, str(e)))
-    ps = [r[2] for r in rows if not math.isnan(r[2])]
-    qs = iter(stats.fdr_bh(ps)) if ps else iter(())
+            rows.append((name, x, math.nan, math.nan, math.nan, None, str(e)))
+    ok = [r for r in rows if r[6] is None]
+    d_alpha, d_margin, d_power = _core.verdict_defaults()
+    alpha = d_alpha if args.alpha is None else args.alpha
+    margin = d_margin if args.margin is None else args.margin
+    power = d_power if args.power is None else args.power
+    rule = _core.verdict_rule_text(args.test, alpha, margin, power)
+    bv, bl = stats._pack([samples[0]] * len(ok), "base")
+    nv, nl = stats._pack([r[1] for r in ok], "new")
+    direction = "higher" if higher else "lower"
+    v = _core.assess(bv, bl, nv, nl, [direction] * len(ok), args.test, alpha, margin, power) if ok else None
     print(f"{'':{width}}  {'change%':>8} {'welch p':>9} {'bh q':>9} {'mwu p':>9}  {'95% ratio CI':>17}  verdict")
-    for name, pct, wp, up, ci, err in rows:
-        if err or ci is None:
+    notes = []
+    i = 0
+    for name, _x, pct, wp, up, b, err in rows:
+        if err or b is None:
             print(f"{name:{width}}  {err}")
             continue
-        q = float(next(qs))
-        if q < args.alpha:
-            verdict = "better" if pct > 0 else "worse"
-        else:
-            verdict = "no significant change"
+        q, verdict = float(v["q"][i]), v["verdict"][i]
         print(f"{name:{width}}  {pct:>8.2f} {wp:>9.2g} {q:>9.2g} {up:>9.2g}  "
-              f"[{ci.low:>6.4f}, {ci.high:>6.4f}]  {verdict}")
+              f"[{b.low:>6.4f}, {b.high:>6.4f}]  {verdict}")
+        detail = (f"equivalence p {float(v['p_equivalent'][i]):.3g}, power {float(v['power'][i]):.2f} "
+                  f"against ±{margin:g}%")
+        needed, more = v["runs_needed"][i], v["more_runs"][i]
+        if needed is not None:
+            detail += f"; {needed} runs a side detect ±{margin:g}% at power {power:g}"
+            if verdict == "inconclusive" and more:
+                detail += f" ({more} more)"
+        notes.append(f"{name}: {verdict}: {detail}")
+        if v["warnings"][i]:
+            notes.append(f"{name}: warning: {v['warnings'][i]}")
+        i += 1
+    print(f"\nVerdicts: {rule}; BH q across the files")
+    for n in notes:
+        print(n)
     return 0
 
 
