@@ -23,7 +23,8 @@ unknown direction and ``not_enough_data`` below two runs a side.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -64,7 +65,7 @@ def _direction_of(metric: object, default: str | None, table: Mapping[object, st
 
 
 def compare(
-    df: "pd.DataFrame",
+    df: pd.DataFrame,
     value: str,
     group: str,
     baseline: object,
@@ -78,7 +79,7 @@ def compare(
     power: float | None = None,
     min_change: float = 0.0,
     threads: int | None = None,
-) -> "pd.DataFrame":
+) -> pd.DataFrame:
     """Compare every group of ``df`` with ``baseline``, per metric, in one call.
 
     ``df`` is tidy: one row per run, the measurement in column ``value``, the kernel

@@ -12,6 +12,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from argparse import Namespace
     from argparse import _SubParsersAction as SubparsersSpec
     from pathlib import Path
+    from typing import Any
 
     import numpy as np
 
@@ -120,17 +121,19 @@ def run(args: Namespace) -> int:
     bv, bl = stats._pack([samples[0]] * len(ok), "base")
     nv, nl = stats._pack([r[1] for r in ok], "new")
     direction = "higher" if higher else "lower"
-    v = _core.assess(bv, bl, nv, nl, [direction] * len(ok), args.test, alpha, margin, power) if ok else None
+    v: dict[str, Any] | None = (
+        _core.assess(bv, bl, nv, nl, [direction] * len(ok), args.test, alpha, margin, power) if ok else None
+    )
     print(f"{'':{width}}  {'change%':>8} {'welch p':>9} {'bh q':>9} {'mwu p':>9}  {'95% ratio CI':>17}  verdict")
     notes = []
     i = 0
-    for name, _x, pct, wp, up, b, err in rows:
-        if err or b is None:
+    for name, _x, pct, wp, up, ci, err in rows:
+        if err or ci is None or v is None:
             print(f"{name:{width}}  {err}")
             continue
         q, verdict = float(v["q"][i]), v["verdict"][i]
         print(f"{name:{width}}  {pct:>8.2f} {wp:>9.2g} {q:>9.2g} {up:>9.2g}  "
-              f"[{b.low:>6.4f}, {b.high:>6.4f}]  {verdict}")
+              f"[{ci.low:>6.4f}, {ci.high:>6.4f}]  {verdict}")
         detail = (f"equivalence p {float(v['p_equivalent'][i]):.3g}, power {float(v['power'][i]):.2f} "
                   f"against ±{margin:g}%")
         needed, more = v["runs_needed"][i], v["more_runs"][i]

@@ -11,7 +11,9 @@ A per family (from each <family>-bench): kernbench/poundsyscall/usemem thread co
 and gitcheckout `_`, autonumabench $TESTTYPE names, nas `<job>.<class>`, trunc fault/trunc.
 The second kernel is 5% slower. Seeded: rerunning writes the same bytes.
 """
-import os, random, sys
+import os
+import random
+import sys
 
 NAMES = ["6.8-vanilla", "6.9-patched"]
 ITERS = 5
