@@ -186,3 +186,13 @@ def test_repr_is_short_and_html_is_styled_for_any_theme() -> None:
     assert "text-align:right" in h                      # numbers right-aligned
     assert "background:#f8d0d0;color:#5c0a0a" in h      # a verdict colour sets its text colour too
     assert "welch p=1e-09 q=2e-09" in h                 # p and q visible, not only in a tooltip
+
+
+def test_markdown_names_cannot_break_the_table_or_inject_html() -> None:
+    c = Comparison.from_dict({
+        "schema": 1, "tool": "schedlab", "benchmark": "x", "kernels": ["6.8\r\nrc1", "<b>head</b>|x\tz"],
+        "rows": [{"group": "", "name": "a|b", "cells": [{"value": 1.0}, {"value": 2.0}]}]})
+    lines = c.to_markdown().splitlines()
+    assert len(lines) == 3                       # header, separator, one row: no line break got through
+    assert lines[0] == "| | 6.8  rc1 | &lt;b&gt;head&lt;/b&gt;\\|x z |"
+    assert lines[2].startswith("| a\\|b | ")

@@ -181,13 +181,15 @@ class Comparison:
         return s
 
     def to_markdown(self) -> str:
-        """A GitHub-flavoured markdown table (change in brackets, * = significant)."""
-        head = "| | " + " | ".join(self.kernels) + " |"
+        """A GitHub-flavoured markdown table (change in brackets, * = significant).
+        Names are escaped: a ``|``, a line break or a tab cannot break the table, and
+        ``<``, ``>``, ``&`` print as text, never as HTML."""
+        head = "| | " + " | ".join(_md(k) for k in self.kernels) + " |"
         sep = "|---|" + "---:|" * len(self.kernels)
         lines = [head, sep]
         for r in self.rows:
-            label = f"{r.group} {r.name}".strip()
-            cells = [self._cell_text(r, c, i) for i, c in enumerate(r.cells)]
+            label = _md(f"{r.group} {r.name}".strip())
+            cells = [_md(self._cell_text(r, c, i)) for i, c in enumerate(r.cells)]
             lines.append(f"| {label} | " + " | ".join(cells) + " |")
         return "\n".join(lines) + "\n"
 
@@ -224,6 +226,13 @@ class Comparison:
         borders, verdict colours with their own text colour so they read in light and
         dark themes), with each changed cell's test, p and q printed under its value."""
         return _html_table(self)
+
+
+def _md(text: str) -> str:
+    """``text`` as one markdown table cell: each CR, LF or tab (which would end the row or
+    the cell) becomes a space, and the characters markdown or HTML would interpret are escaped."""
+    flat = text.replace("\r", " ").replace("\n", " ").replace("\t", " ")
+    return html.escape(flat, quote=False).replace("|", "\\|")
 
 
 # Verdict → (background, text) colours; text colours are set so the cells read on any theme.

@@ -211,9 +211,11 @@ def lkp_section(p: Parts, inputs: Inputs, roots: Sequence[Path], baseline: str |
         if cell.verdict != "changed":
             p.changes.summary_line(f"  {cell.verdict}: {r.name} {_pct(cell.change, 1)} ({cell.test} p={_num(cell.p)})")
     n_changed = sum(1 for _, _, cell in changed if cell.verdict == "changed")
-    noise = sum(1 for r in c.rows for cell in r.cells[1:] if cell.verdict == "noise")
-    p.changes.summary_line(f"  {n_changed} rows changed without a known direction, {noise} are noise "
-                           "(the robot's range rule alone flagged them)")
+    unchanged = {v: sum(1 for r in c.rows for cell in r.cells[1:] if cell.verdict == v)
+                 for v in ("equivalent", "inconclusive")}
+    p.changes.summary_line(f"  {n_changed} rows changed without a known direction; of the rows the robot's range "
+                           f"rule alone flagged, {unchanged['equivalent']} are equivalent and "
+                           f"{unchanged['inconclusive']} inconclusive")
     if rows:
         p.changes.grid(_changed_grid(rows, f"lkp-tests, machine {name}: rows that changed (Welch's test on the "
                                      "per-run values; direction from schedlab's table)", False))
