@@ -27,3 +27,8 @@ impl<'py> F64<'py> {
         }
     }
 }
+
+/// The lengths of a packed ragged array (each series' number of values), as indices.
+pub fn lengths(a: &PyReadonlyArray1<'_, u64>) -> Vec<usize> {
+    a.as_array().iter().map(|&l| l as usize).collect()
+}

@@ -87,8 +87,7 @@ fn assess<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let (bv, nv) = (F64::new(base_values), F64::new(new_values));
     let (bvs, nvs) = (bv.slice(), nv.slice());
-    let bl: Vec<usize> = base_lengths.as_array().iter().map(|&l| l as usize).collect();
-    let nl: Vec<usize> = new_lengths.as_array().iter().map(|&l| l as usize).collect();
+    let (bl, nl) = (super::arrays::lengths(&base_lengths), super::arrays::lengths(&new_lengths));
     let test = test.to_owned();
     let rows = run(py, || {
         let d = VerdictRule::default();
