@@ -22,11 +22,13 @@
 //! - [`import_notes`]: what a trace import skipped and assumed.
 //! - [`batch`]: CI batch mode: archives in, BH-controlled verdicts and exit codes out.
 //! - [`cancel`]: the stop request (Ctrl-C) that long loops poll.
+//! - [`cfmt`]: C's `%g` and Python's `repr(float)`, for the outputs that print them.
 //! - [`error`]: the one error type every fallible function returns.
 
 pub mod archive;
 pub mod batch;
 pub mod cancel;
+pub mod cfmt;
 pub mod direction;
 pub mod error;
 pub mod idle;

@@ -247,7 +247,7 @@ fn read_mmtests(tree: &dyn Tree, input: &str, r: &FoundRun) -> Result<Option<Rea
     let mut first_err: Option<Error> = None;
     for era in eras {
         let ctx = Ctx { era, benchmark: r.benchmark.clone(), subheading: String::new() };
-        match extract::extract_run_in(&ctx, tree, &r.root, &r.name) {
+        match extract::extract_run(&ctx, tree, &r.root, &r.name) {
             Ok(run) => {
                 let ex = extract::find(era, &r.benchmark);
                 let location = tree.display(&crate::archive::tree::join(&r.root, &r.name));

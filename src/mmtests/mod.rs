@@ -33,7 +33,7 @@ use crate::parallel;
 use crate::table::Comparison;
 use rayon::prelude::*;
 use std::path::Path;
-use summarise::{filter_ops, ratio_stat, Stat, SummaryKind};
+use summarise::{filter_ops, ratio_stat, SummaryKind};
 
 /// Options of [`compare`], after compare-mmtests.pl's flags.
 #[derive(Debug, Clone, Default)]
@@ -188,7 +188,7 @@ pub fn compare_in(
     let era = resolve_era_in(tree, root, benchmark, first, opts.compat)?;
     let ctx = extract::Ctx { era, benchmark: benchmark.to_string(), subheading: opts.subheading.clone() };
     let runs: Vec<extract::Run> = parallel::install(opts.threads, || {
-        names.par_iter().map(|n| extract::extract_run_in(&ctx, tree, root, n)).collect::<Result<Vec<_>>>()
+        names.par_iter().map(|n| extract::extract_run(&ctx, tree, root, n)).collect::<Result<Vec<_>>>()
     })??;
     let base = runs.first().ok_or_else(|| Error::domain("no runs"))?;
     let meta = base.meta.clone();
@@ -263,9 +263,4 @@ pub fn compare_in(
     }
     let text = render_text::render(&comparison);
     Ok(Report { era, comparison, text, warnings })
-}
-
-/// The statistic whose row carries `--print-ratio`'s numbers, for a summary type.
-pub fn ratio_statistic(kind: SummaryKind) -> Stat {
-    ratio_stat(kind)
 }

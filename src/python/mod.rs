@@ -6,6 +6,7 @@
 
 mod arrays;
 mod batch;
+mod comparison;
 mod errors;
 mod idle;
 mod lkp;
@@ -22,6 +23,7 @@ use pyo3::prelude::*;
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     stats::register(m)?;
+    comparison::register(m)?;
     table::register(m)?;
     lkp::register(m)?;
     mmtests::register(m)?;
