@@ -6,6 +6,7 @@ frame, a wide frame, a numpy array and a CSV file."""
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import io
 import json
 from pathlib import Path
@@ -105,6 +106,12 @@ def test_cli_on_a_csv(tmp_path):
     code, out, err = run_cli("series", str(f), "--window", "30", "--max-p", "0.01", "--min-change", "5",
                              "--higher-is-better", "--fail-on-worse")
     assert code == 1 and "worse" in out and "c15" in out
+    if importlib.util.find_spec("matplotlib") is not None:
+        png = tmp_path / "series.png"
+        code, _, err = run_cli("series", str(f), "--window", "30", "--max-p", "0.01", "--min-change", "5",
+                               "--plot", str(png))
+        assert code == 0, err
+        assert png.read_bytes().startswith(b"\x89PNG")
     bad = tmp_path / "bad.csv"
     bad.write_text("commit,x\nc0,1\n")
     code, _, err = run_cli("series", str(bad), "--metric", "m", "--value", "x")

@@ -17,7 +17,7 @@ away; docs/change-points.md), or by the original permutation test.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -28,7 +28,7 @@ from .verdicts import _direction_of
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["change_points", "COLUMNS"]
+__all__ = ["change_points", "plot", "COLUMNS"]
 
 #: The columns of :func:`change_points`' result, in order.
 COLUMNS = ("metric", "commit", "index", "direction", "mean_before", "mean_after", "std_before", "std_after",
@@ -130,3 +130,45 @@ def change_points(
     out["max_p"] = max_p
     out["min_change"] = min_change
     return out
+
+
+def plot(
+    data: pd.DataFrame | object,
+    result: pd.DataFrame,
+    commit: str | None = None,
+    metric: str | None = None,
+    value: str | None = None,
+    *,
+    metrics: list[object] | None = None,
+    most: int = 8,
+) -> Any:
+    """A matplotlib figure of ``data``'s metrics (``metrics``, default the first
+    ``most`` with a change point in ``result``, the frame :func:`change_points` gave
+    for the same ``data``, ``commit``, ``metric`` and ``value``): each series, the
+    means of its segments between change points, and a dashed line at each change
+    point labelled with its change (percent, positive = better) and p-value. Needs the
+    ``plot`` extra (matplotlib)."""
+    from ._plot import pyplot
+
+    commits, names, x = _matrix(data, commit, metric, value)
+    chosen = list(metrics) if metrics is not None else list(dict.fromkeys(result["metric"]))[:most]
+    plt = pyplot()
+    fig, axes = plt.subplots(max(len(chosen), 1), 1, figsize=(10, 2.6 * max(len(chosen), 1)), squeeze=False)
+    for ax, name in zip(axes[:, 0], chosen):
+        if name not in names:
+            raise DomainError(f"no metric {name!r} in the data")
+        y = x[names.index(name)]
+        ax.plot(np.arange(len(y)), y, lw=0.8, color="0.45")
+        rows = result[result["metric"] == name]
+        cuts = [0, *rows["index"].tolist(), len(y)]
+        for a, b in zip(cuts[:-1], cuts[1:]):
+            ax.hlines(np.nanmean(y[a:b]), a, b - 1, color="tab:blue", lw=1.6)
+        for row in rows.itertuples():
+            colour = {"better": "tab:green", "worse": "tab:red"}.get(str(row.verdict), "tab:orange")
+            ax.axvline(int(row.index), color=colour, ls="--", lw=1)
+            ax.annotate(f"{row.commit}: {row.change:+.1f}% (p {row.p:.2g})", (int(row.index), 1.0),
+                        xycoords=("data", "axes fraction"), ha="left", va="top", fontsize=8, color=colour)
+        ax.set_title(str(name), fontsize=9, loc="left")
+    axes[-1, 0].set_xlabel(f"commit index (0 = {commits[0]})" if commits else "commit index")
+    fig.tight_layout()
+    return fig

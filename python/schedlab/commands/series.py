@@ -54,6 +54,8 @@ def register(sub: SubparsersSpec) -> None:
     p.add_argument("--max-input-bytes", type=_flags.size, default=256 << 20, metavar="N",
                    help="refuse a larger input (default 256 MiB)")
     p.add_argument("-o", "--output", metavar="FILE", help="write the result here instead of stdout")
+    p.add_argument("--plot", metavar="FILE", help="draw the metrics with change points (at most 8) to FILE "
+                   "(.png, .svg, .pdf; needs matplotlib, the 'plot' extra)")
     p.set_defaults(func=run)
 
 
@@ -119,4 +121,12 @@ def run(args: Namespace) -> int:
         write(args.output, out, [args.file])
     else:
         sys.stdout.write(out)
+    if args.plot:
+        import os
+
+        from .._output import replacing
+
+        fig = series.plot(df, r, commit=commit, metric=metric, value=value)
+        with replacing(args.plot, [args.file]) as f:
+            fig.savefig(f, format=os.path.splitext(args.plot)[1].lstrip(".") or "png")
     return 1 if args.fail_on_worse and (r["verdict"] == "worse").any() else 0
