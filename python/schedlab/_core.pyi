@@ -396,3 +396,22 @@ def batch_reduce(
     power: float | None = None,
 ) -> str: ...
 def batch_render(json: str, format: str) -> str: ...
+
+# --- series (src/python/series.rs) -------------------------------------------
+def change_points(
+    values: _F64,
+    commits: int,
+    directions: list[str],
+    window: int | None = None,
+    max_p: float | None = None,
+    min_magnitude: float | None = None,
+    permutations: int | None = None,
+    seed: int = 0,
+    threads: int | None = None,
+) -> dict[str, _U64 | _F64 | list[str]]: ...
+def series_defaults() -> tuple[int, float, float]: ...
+
+# --- readers (src/python/readers.rs) -----------------------------------------
+RESULT_FORMATS: list[str]
+
+def read_results(path: str | PathLike[str], format: str | None = None) -> dict[str, list[str] | _F64]: ...

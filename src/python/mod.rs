@@ -12,6 +12,8 @@ mod idle;
 mod lkp;
 mod mmtests;
 mod pelt;
+mod readers;
+mod series;
 mod sigint;
 mod stats;
 mod table;
@@ -30,5 +32,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     pelt::register(m)?;
     idle::register(m)?;
     batch::register(m)?;
+    series::register(m)?;
+    readers::register(m)?;
     Ok(())
 }
