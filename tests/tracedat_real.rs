@@ -8,13 +8,17 @@ use schedlab::idle::ftrace as idle_ftrace;
 use schedlab::import_notes::ImportOptions;
 use schedlab::pelt::ftrace::task_trace_from_ftrace;
 use schedlab::tracedat::Trace;
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
-/// (trace.dat, its `trace-cmd report -t`).
-const TRACES: [(&str, &str); 3] = [
+/// (trace.dat, its `trace-cmd report -t`): the 6.18 recordings as trace-cmd wrote them
+/// (version 7, zstd) and converted (version 6), and LISA's Juno trace written again by
+/// trace-cmd as version 7, zstd and zlib (tools/oracles/traces/lisa_tracedat.sh).
+const TRACES: [(&str, &str); 5] = [
     ("tracedat-6.18/trace-v6.dat", "tracedat-6.18/report-t.txt"),
     ("tracedat-6.18/trace.dat", "tracedat-6.18/report-t.txt"),
     ("sched-6.18/trace.dat", "sched-6.18/report-t.txt"),
+    ("lisa-sched_load/trace-zstd.dat", "lisa-sched_load/report-t.txt"),
+    ("lisa-sched_load/trace-zlib.dat", "lisa-sched_load/report-t.txt"),
 ];
 
 fn read(name: &str) -> Vec<u8> {
@@ -65,9 +69,15 @@ fn pelt_import_of_every_task_is_that_of_the_report() {
     for (dat, report) in TRACES {
         let (dat_bytes, txt) = (read(dat), read(report));
         let text = String::from_utf8(txt.clone()).unwrap();
-        let pids: BTreeSet<u32> =
-            text.split(" ==> ").filter_map(|l| l.rsplit_once(" [")?.0.rsplit_once(':')?.1.parse().ok()).collect();
-        assert!(pids.len() > 20, "{pids:?}");
+        // the 6 tasks switched out most often (each import decodes the whole file)
+        let mut count: BTreeMap<u32, usize> = BTreeMap::new();
+        for pid in text.split(" ==> ").filter_map(|l| l.rsplit_once(" [")?.0.rsplit_once(':')?.1.parse().ok()) {
+            *count.entry(pid).or_default() += 1;
+        }
+        let mut by_count: Vec<(usize, u32)> = count.into_iter().map(|(p, n)| (n, p)).collect();
+        by_count.sort_unstable_by(|a, b| b.cmp(a));
+        let pids: Vec<u32> = by_count.iter().take(6).map(|&(_, p)| p).collect();
+        assert!(by_count.len() > 10, "{by_count:?}");
         let mut imported = 0;
         for pid in pids {
             let a = task_trace_from_ftrace(&dat_bytes, pid, 1024, 1024, None, strict);
@@ -92,18 +102,27 @@ fn pelt_import_of_every_task_is_that_of_the_report() {
                 (a, b) => panic!("{dat}: pid {pid}: {a:?} vs {b:?}"),
             }
         }
-        assert!(imported > 10, "{dat}: {imported}");
+        assert!(imported >= 3, "{dat}: {imported}");
     }
 }
 
 #[test]
 fn idle_import_is_that_of_the_report() {
-    // these traces have no cpu_idle events (the machine was loaded): both paths say so
+    let mut periods = 0;
     for (dat, report) in TRACES {
-        let a = idle_ftrace::parse(&read(dat), Some("t"), 250, ImportOptions::default());
-        let b = idle_ftrace::parse(&read(report), Some("t"), 250, ImportOptions::default());
-        assert_eq!(a.unwrap_err().to_string(), b.unwrap_err().to_string(), "{dat}");
+        let a = idle_ftrace::parse(&read(dat), Some("t"), 250, ImportOptions::default()).map(|i| i.cpus);
+        let b = idle_ftrace::parse(&read(report), Some("t"), 250, ImportOptions::default()).map(|i| i.cpus);
+        match (a, b) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(a, b, "{dat}");
+                periods += a.iter().map(|c| c.periods.len()).sum::<usize>();
+            }
+            // the 6.18 traces have no cpu_idle events (the machine was loaded): both say so
+            (a, b) => assert_eq!(a.unwrap_err().to_string(), b.unwrap_err().to_string(), "{dat}"),
+        }
     }
+    // LISA's Juno trace: 474 cpu_idle events on 6 CPUs
+    assert!(periods > 200, "{periods}");
 }
 
 #[test]
@@ -120,7 +139,7 @@ fn a_trace_dat_file_is_read_a_piece_at_a_time_as_its_bytes_are() {
 
 #[test]
 fn a_cut_or_corrupted_trace_dat_is_an_error_naming_the_file() {
-    for (name, _) in TRACES {
+    for (name, _) in [TRACES[0], TRACES[1], TRACES[4]] {
         let dat = read(name);
         let run = |d: &[u8]| -> Result<usize, String> {
             let t = Trace::open(&d, Some("cut.dat")).map_err(|e| e.to_string())?;
@@ -133,15 +152,15 @@ fn a_cut_or_corrupted_trace_dat_is_an_error_naming_the_file() {
             Ok(n)
         };
         // cut anywhere in the metadata or the pages
-        for k in 1..24 {
-            let cut = dat.len() * k / 24;
+        for k in 1..10 {
+            let cut = dat.len() * k / 10;
             if let Err(e) = run(&dat[..cut]) {
                 assert!(e.starts_with("cut.dat: trace.dat "), "{name} cut at {cut}: {e}");
             }
         }
         // bytes changed anywhere: decoded or refused, never a panic
         let mut x = 0x2545_f491_4f6c_dd1du64;
-        for _ in 0..32 {
+        for _ in 0..12 {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;

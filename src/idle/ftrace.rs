@@ -1,5 +1,6 @@
-//! Idle traces from ftrace text: the output of `trace-cmd report` or of the tracefs
-//! `trace` / `trace_pipe` files, recorded with the events `power:cpu_idle`,
+//! Idle traces from ftrace text (the output of `trace-cmd report` or of the tracefs
+//! `trace` / `trace_pipe` files) or a trace.dat (its records decoded directly,
+//! [`crate::tracedat`]), recorded with the events `power:cpu_idle`,
 //! `timer:hrtimer_start`, `timer:hrtimer_cancel`, `timer:hrtimer_expire_entry` and
 //! `timer:tick_stop`, e.g.
 //! `trace-cmd record -e power:cpu_idle -e timer:hrtimer_start -e timer:hrtimer_cancel
@@ -319,12 +320,9 @@ pub fn from_tracedat(trace: &Trace<'_>, path: Option<&str>, tick: Tick, opts: Im
         &trace.header.formats,
         &["cpu_idle", "hrtimer_start", "hrtimer_cancel", "hrtimer_expire_entry", "tick_stop"],
     );
-    let symbols = &trace.header.symbols;
     let mut tick_fn: HashMap<u64, bool> = HashMap::new();
     let mut is_tick = |addr: u64| {
-        *tick_fn
-            .entry(addr)
-            .or_insert_with(|| crate::tracedat::header::symbol(symbols, addr).is_some_and(|f| is_tick_function(&f)))
+        *tick_fn.entry(addr).or_insert_with(|| trace.header.symbol(addr).is_some_and(|f| is_tick_function(&f)))
     };
     let mut read = Read::default();
     trace.records(|r| {

@@ -1,5 +1,6 @@
-//! Task traces from ftrace text: the `sched_switch` and `sched_wakeup` events of one pid
-//! turned into [`Segment`]s for the driver.
+//! Task traces from ftrace text or a trace.dat: the `sched_switch` and `sched_wakeup`
+//! events of one pid turned into [`Segment`]s for the driver. A trace.dat's records are
+//! decoded directly ([`crate::tracedat`]), `prev_state` by its format's own table.
 //!
 //! Both renderings are understood: the kernel's own (`/sys/kernel/tracing/trace`,
 //! `prev_comm=… prev_pid=… prev_state=… ==> next_comm=… next_pid=…`, `comm=… pid=…`) and

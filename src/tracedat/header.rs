@@ -67,8 +67,9 @@ pub struct Header {
     pub page: PageHeader,
     /// Every event format (ftrace's and the systems'), by ID.
     pub formats: HashMap<u16, Format>,
-    /// kallsyms: (address, name), sorted by address.
-    pub symbols: Vec<(u64, String)>,
+    /// `/proc/kallsyms` as stored (the table is built on the first [`Header::symbol`]).
+    pub kallsyms: String,
+    symbols: std::cell::OnceCell<Vec<(u64, String)>>,
     /// pid → command name.
     pub cmdlines: HashMap<i32, String>,
     /// The buffer whose pages are read (`""` the top level, or an instance's name).
@@ -89,7 +90,7 @@ pub fn is_tracedat(bytes: &[u8]) -> bool {
 struct Meta {
     page: Option<PageHeader>,
     formats: HashMap<u16, Format>,
-    symbols: Vec<(u64, String)>,
+    kallsyms: String,
     cmdlines: HashMap<i32, String>,
 }
 
@@ -145,7 +146,8 @@ pub fn parse(src: &dyn Source, path: Option<&str>) -> Result<Header> {
         page_size,
         page,
         formats: meta.formats,
-        symbols: meta.symbols,
+        kallsyms: meta.kallsyms,
+        symbols: std::cell::OnceCell::new(),
         cmdlines: meta.cmdlines,
         buffer: best.name,
         cpu_codec: best.codec,
@@ -379,7 +381,7 @@ fn event_formats(c: &mut Cursor<'_>, meta: &mut Meta) -> Result<()> {
 /// u32 size + `/proc/kallsyms` text.
 fn kallsyms(c: &mut Cursor<'_>, meta: &mut Meta) -> Result<()> {
     let n = c.u32()?;
-    meta.symbols = symbol_table(&c.text(u64::from(n))?);
+    meta.kallsyms = c.text(u64::from(n))?;
     Ok(())
 }
 
@@ -418,8 +420,15 @@ fn symbol_table(text: &str) -> Vec<(u64, String)> {
     v
 }
 
-/// The symbol at or before `addr`, as `%ps` prints it (`name`, or `name+0xoff`).
-pub fn symbol(symbols: &[(u64, String)], addr: u64) -> Option<String> {
+impl Header {
+    /// The kernel symbol at or before `addr`, as `%ps` prints it (`name`, or `name+0xoff`).
+    pub fn symbol(&self, addr: u64) -> Option<String> {
+        symbol(self.symbols.get_or_init(|| symbol_table(&self.kallsyms)), addr)
+    }
+}
+
+/// The symbol of `symbols` (sorted) at or before `addr`.
+fn symbol(symbols: &[(u64, String)], addr: u64) -> Option<String> {
     let i = symbols.partition_point(|(a, _)| *a <= addr).checked_sub(1)?;
     let (a, name) = symbols.get(i)?;
     Some(if *a == addr { name.clone() } else { format!("{name}+{:#x}", addr - a) })
