@@ -1,4 +1,4 @@
-//! Idle traces from ftrace text (the output of `trace-cmd report` or of the tracefs
+//! Idle traces from ftrace text (the output of `trace-cmd report`, `perf script` or the tracefs
 //! `trace` / `trace_pipe` files) or a trace.dat (its records decoded directly,
 //! [`crate::tracedat`]), recorded with the events `power:cpu_idle`,
 //! `timer:hrtimer_start`, `timer:hrtimer_cancel`, `timer:hrtimer_expire_entry` and
@@ -177,7 +177,10 @@ fn parse_line(text: &str, path: Option<&str>, line: usize) -> Result<Option<Even
         }
     }
     let (Some(cpu), Some(ts)) = (cpu, ts) else { return Ok(None) };
-    let Some(event) = toks.next().and_then(|e| e.strip_suffix(':')) else { return Ok(None) };
+    // `perf script` names the event with its system (`power:cpu_idle:`)
+    let Some(event) = toks.next().and_then(|e| e.strip_suffix(':')).map(|e| e.rsplit(':').next().unwrap_or(e)) else {
+        return Ok(None);
+    };
     if !matches!(event, "cpu_idle" | "hrtimer_start" | "hrtimer_cancel" | "hrtimer_expire_entry" | "tick_stop") {
         return Ok(None);
     }
@@ -658,6 +661,9 @@ mod tests {
         let report = "cpus=2\n  <idle>-0     [000]  5.000000: cpu_idle:             state=1 cpu_id=0\n  my task[3]-77 [000]  5.000050: sched_switch: prev_comm=x\n  <idle>-0     [000]  5.000100: cpu_idle:             state=4294967295 cpu_id=0\n";
         let t = parse(report.as_bytes(), None, 1000, ImportOptions::default()).unwrap().cpus;
         assert_eq!(t[0].periods[0].wake_ns, 100_000);
+        // `perf script` names the event with its system: the same period (100 µs)
+        let perf = "         swapper     0 [000]     5.000000000:     power:cpu_idle: state=1 cpu_id=0\n         swapper     0 [000]     5.000100000:     power:cpu_idle: state=4294967295 cpu_id=0\n";
+        assert_eq!(parse(perf.as_bytes(), None, 1000, ImportOptions::default()).unwrap().cpus, t);
         assert_eq!(t[0].stats.sleep_length_unknown, 1);
         assert_eq!(t[0].periods[0].sleep_length_ns, UNKNOWN_SLEEP_LENGTH_NS);
         let bad = "  <idle>-0 [000] 5.000000: cpu_idle: state=x cpu_id=0\n";

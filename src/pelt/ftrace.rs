@@ -4,7 +4,8 @@
 //!
 //! Both renderings are understood: the kernel's own (`/sys/kernel/tracing/trace`,
 //! `prev_comm=… prev_pid=… prev_state=… ==> next_comm=… next_pid=…`, `comm=… pid=…`) and
-//! `trace-cmd report`'s (`foo:42 [120] S ==> bar:43 [120]`, `foo:42 [120] CPU:001`).
+//! `trace-cmd report`'s (`foo:42 [120] S ==> bar:43 [120]`, `foo:42 [120] CPU:001`),
+//! also as `perf script` prints them (`... 12.345678: sched:sched_switch: prev_comm=...`).
 //! Timestamps are `seconds.fraction` (µs or ns digits) or plain integer ns.
 //!
 //! States: switched in → R; switched out with `prev_state` R/R+ → W (preempted), any
@@ -536,9 +537,12 @@ fn split_event(line: &str) -> Option<(&str, &str, &str)> {
         let mut from = 0;
         while let Some(pos) = line.get(from..).and_then(|s| s.find(name)).map(|p| p + from) {
             let after = line.get(pos + name.len()..)?;
+            // `perf script` names the event with its system (`sched:sched_switch:`)
             let before = line.get(..pos)?;
-            if after.starts_with(": ") && before.ends_with(": ") {
-                let head = before.get(..before.len() - 2)?;
+            let before = before.strip_suffix("sched:").unwrap_or(before);
+            let head = before.trim_end();
+            if after.starts_with(": ") && head.len() < before.len() && head.ends_with(':') {
+                let head = head.get(..head.len() - 1)?;
                 let ts = head.rsplit(|c: char| c.is_whitespace()).next()?;
                 return Some((ts, name, line.get(pos + pat_len..)?));
             }
