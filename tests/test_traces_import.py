@@ -23,7 +23,7 @@ def test_trace_dat_imports_as_its_report(capsys):
     assert any("trace.dat" in n for n in a.attrs["notes"])
     assert main(["pelt", "ftrace", str(DAT / "trace-v6.dat"), "--pid", "30985"]) == 0
     err = capsys.readouterr().err
-    assert "note: read as trace.dat (version 6)" in err
+    assert "note: read as trace.dat (version 6, buffer 'schedlab')" in err
 
 
 def test_version_7_imports_as_version_6():
