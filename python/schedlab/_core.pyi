@@ -368,6 +368,9 @@ def idle_reduce_next_tick(next_tick_ns: _I64, hz: int) -> _I64: ...
 def idle_governors() -> list[tuple[str, str]]: ...
 
 # --- batch (src/python/batch.rs) --------------------------------------------
+_Bounds = tuple[int | None, int | None, int | None]
+BATCH_FORMATS: list[str]
+
 def batch_run(
     paths: list[str | PathLike[str]],
     baseline: str,
@@ -377,12 +380,16 @@ def batch_run(
     fail_on: str = "regression",
     jobs: int | None = None,
     keep_going: bool = False,
-    progress: bool = False,
+    progress: str = "off",
     allow_missing: bool = False,
     margin: float | None = None,
     power: float | None = None,
+    bounds: _Bounds = ...,
 ) -> str: ...
-def batch_scan(path: str | PathLike[str], threads: int | None = None) -> str: ...
+def batch_scan(path: str | PathLike[str], threads: int | None = None, bounds: _Bounds = ...) -> str: ...
+def batch_scan_bytes(
+    data: bytes, input: str, threads: int | None = None, bounds: _Bounds = ...
+) -> str: ...
 def batch_reduce(
     items: list[tuple[str, str | None, str | None]],
     baseline: str,
@@ -395,7 +402,8 @@ def batch_reduce(
     margin: float | None = None,
     power: float | None = None,
 ) -> str: ...
-def batch_render(json: str, format: str) -> str: ...
+def batch_render(json: str, format: str, budget: int | None = None) -> str: ...
+def batch_from_jsonl(text: str) -> str: ...
 
 # --- series (src/python/series.rs) -------------------------------------------
 def change_points(

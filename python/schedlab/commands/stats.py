@@ -25,7 +25,8 @@ def register(sub: SubparsersSpec) -> None:
         "stats",
         help="summarise samples and compare them against a baseline",
         description=(
-            "Summarise one or more sample files (numbers separated by whitespace or commas, "
+            "Summarise one or more sample files (numbers separated by whitespace or commas; a number with "
+            "thousands separators such as 1,234.5 is refused, not split; "
             "'#' comments) and compare each against the first: percent change (positive = better), "
             "Welch and Mann-Whitney p-values with Benjamini-Hochberg q-values, a bootstrap "
             "interval of the ratio, and a verdict: better, worse, equivalent (TOST within +-margin) "
