@@ -289,7 +289,10 @@ def _num(x: Any, digits: int = 4) -> str:
 
 
 def _html(r: BatchResult) -> str:
-    from .table import _CELL_STYLE, _HEAD_STYLE, _TABLE_STYLE, _VERDICT_COLOURS
+    from ._core import HTML_CELL_STYLE as _CELL_STYLE
+    from ._core import HTML_HEAD_STYLE as _HEAD_STYLE
+    from ._core import HTML_TABLE_STYLE as _TABLE_STYLE
+    from ._core import VERDICT_COLOURS as _VERDICT_COLOURS
 
     s = r.summary
     counts = ", ".join(f"{s.get(k, 0)} {k.replace('_', ' ')}" for k in

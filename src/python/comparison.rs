@@ -441,5 +441,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         }
     }
     m.add("VERDICT_COLOURS", colours)?;
+    m.add("HTML_TABLE_STYLE", html::TABLE_STYLE)?;
+    m.add("HTML_CELL_STYLE", html::CELL_STYLE)?;
+    m.add("HTML_HEAD_STYLE", html::HEAD_STYLE)?;
     Ok(())
 }

@@ -8,9 +8,12 @@ use super::comparison::{Cell, Comparison};
 use super::verdict::Verdict;
 use crate::cfmt::c_fmt_g;
 
-const TABLE_STYLE: &str = "border-collapse:collapse;font-variant-numeric:tabular-nums;margin:0.5em 0";
-const CELL_STYLE: &str = "border:1px solid #999;padding:2px 6px;text-align:right;white-space:nowrap";
-const HEAD_STYLE: &str = "border:1px solid #999;padding:2px 6px;text-align:left;font-weight:normal";
+/// The inline style of the `<table>`.
+pub const TABLE_STYLE: &str = "border-collapse:collapse;font-variant-numeric:tabular-nums;margin:0.5em 0";
+/// The inline style of a number cell.
+pub const CELL_STYLE: &str = "border:1px solid #999;padding:2px 6px;text-align:right;white-space:nowrap";
+/// The inline style of a heading or text cell.
+pub const HEAD_STYLE: &str = "border:1px solid #999;padding:2px 6px;text-align:left;font-weight:normal";
 
 /// The (background, text) colours of a verdict; None for the uncoloured ones.
 pub fn verdict_colours(v: Verdict) -> Option<(&'static str, &'static str)> {
