@@ -158,7 +158,30 @@ def proc_interrupts(rng, t0, load, counts):
     return lines
 
 
+OLD = False  # --old: sysstat 10/11 iostat columns, turbostat 4.x's space-aligned layout
+
+
+def iostat_old(rng, load):
+    """iostat -xz of sysstat 10/11 (SLES 12, RHEL 7): `Device:` and avgrq-sz/avgqu-sz."""
+    lines = ["Linux 4.12.14-122-default (vm) \t12/01/26 \t_x86_64_\t(%d CPU)" % NCPU, ""]
+    hdr = ("Device:         rrqm/s   wrqm/s     r/s     w/s    rkB/s    wkB/s avgrq-sz avgqu-sz   await r_await "
+           "w_await  svctm  %util")
+    for s in range(SAMPLES):
+        u = rng.uniform(50, 95)
+        lines += ["avg-cpu:  %user   %nice %system %iowait  %steal   %idle",
+                  "          %5.2f    0.00   %5.2f    %4.2f    0.00   %5.2f" % (u, 100 - u - 3, 1.0, 2.0), "", hdr]
+        for dev in ("sda", "sdb"):
+            v = [rng.uniform(0, 300) * load for _ in range(12)]
+            if dev == "sdb" and s % 4 == 1:
+                v[7] = v[8] = v[9] = 0.0
+            lines.append("%-12s" % dev + "".join(" %8.2f" % x for x in v))
+        lines += [""]
+    return lines
+
+
 def iostat(rng, load):
+    if OLD:
+        return iostat_old(rng, load)
     lines = ["Linux 6.18.44-fc-v669 (vm) \t12/01/26 \t_x86_64_\t(%d CPU)" % NCPU, ""]
     hdr = ("Device            r/s     rkB/s   rrqm/s  %rrqm r_await rareq-sz     w/s     wkB/s   wrqm/s  %wrqm "
            "w_await wareq-sz     d/s     dkB/s   drqm/s  %drqm d_await dareq-sz     f/s f_await  aqu-sz  %util")
@@ -179,9 +202,31 @@ TURBO_HDR = ("Core\tCPU\tAvg_MHz\tBusy%\tBzy_MHz\tTSC_MHz\tIRQ\tSMI\tPOLL\tC1\tC
              "\tCPU%c1\tCPU%c6\tCoreTmp\tPkgTmp\tPkg%pc2\tPkg%pc6\tPkgWatt\tRAMWatt")
 
 
-def turbostat(rng, load):
+def turbostat_old(rng, load):
+    """turbostat 4.x (kernel 4.4-4.12): space-aligned, `%Busy`, only CPU%cN residencies."""
     lines = []
-    for s in range(SAMPLES):
+    for _ in range(SAMPLES):
+        lines.append("     Core     CPU Avg_MHz   %Busy Bzy_MHz TSC_MHz     SMI  CPU%c1  CPU%c3  CPU%c6  CPU%c7 "
+                     "CoreTmp  PkgTmp PkgWatt CorWatt")
+        rows = []
+        for c in range(NCPU):
+            busy = min(100.0, max(0.0, load * 60 + rng.uniform(-10, 10)))
+            c1 = rng.uniform(0, 100 - busy)
+            rows.append((int(busy * 30), busy, 3000, 2600, 0, c1, 0.0, 100 - busy - c1, 0.0, 40 + c, 45))
+        tot = [sum(r[i] for r in rows) / NCPU for i in range(11)]
+        pk, co = rng.uniform(10, 40) * load, rng.uniform(5, 20) * load
+        fmt = "%9s%8s%8d%8.2f%8d%8d%8d%8.2f%8.2f%8.2f%8.2f%8d%8d"
+        lines.append(fmt % ("-", "-", *tot[:4], tot[4], *tot[5:9], tot[9], tot[10]) + "%8.2f%8.2f" % (pk, co))
+        for c, r in enumerate(rows):
+            lines.append(fmt % (c // 2, c, *r[:4], r[4], *r[5:9], r[9], r[10]))
+    return lines
+
+
+def turbostat(rng, load):
+    if OLD:
+        return turbostat_old(rng, load)
+    lines = []
+    for _ in range(SAMPLES):
         lines.append(TURBO_HDR)
         rows = []
         for c in range(NCPU):
@@ -220,50 +265,69 @@ MEMINFO = [
 def write(path, lines, gz):
     text = "".join(line if line.endswith("\n") else line + "\n" for line in lines)
     if gz:
-        with gzip.open(path + ".gz", "wt") as f:
-            f.write(text)
+        # mtime 0: the same bytes every run
+        with open(path + ".gz", "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f:
+            f.write(text.encode())
     else:
         with open(path, "w") as f:
             f.write(text)
 
 
+def iteration(d, bench, rng, load, t0, vals, counts, stamp=True):
+    """Write the monitor logs of `bench` into the iteration directory `d` (and, with
+    `stamp`, tests-timestamp, tests-sysstate and the CPU topology); `vals`/`counts`
+    carry the kernel's counters on from its previous iteration."""
+    user, system = rng.uniform(100, 300) * load, rng.uniform(200, 900) * load
+    elapsed = rng.uniform(60, 120)
+    if stamp:
+        write(os.path.join(d, "tests-timestamp"), [
+            "start :: %d" % t0,
+            "test begin :: %s %d" % (bench, t0 + 1),
+            "test end :: %s %d 0" % (bench, t0 + 1 + int(elapsed)),
+            "time :: %s %.2f user %.2f system %.2f elapsed" % (bench, user, system, elapsed),
+            "finish :: %d" % (t0 + 2 + int(elapsed)),
+        ], False)
+        write(os.path.join(d, "tests-sysstate"), [
+            "start :: %d" % t0,
+            "test begin :: %s %d" % (bench, t0 + 1),
+            "file start :: /proc/meminfo",
+        ] + MEMINFO + [
+            "test end :: %s %d 0" % (bench, t0 + 1 + int(elapsed)),
+        ], True)
+        write(os.path.join(d, bench, "logs", "hackbench-1"), ["Time: %.3f" % rng.uniform(1, 2)], False)
+        write(os.path.join(d, "cpu-topology-mmtests.txt"), topology(), True)
+    else:
+        with open(os.path.join(d, "tests-timestamp"), "a") as f:
+            f.write("time :: %s %.2f user %.2f system %.2f elapsed\n" % (bench, user, system, elapsed))
+    write(os.path.join(d, "vmstat-" + bench), latency_lines(vmstat(rng, load), t0, rng), True)
+    write(os.path.join(d, "iostat-" + bench), latency_lines(iostat(rng, load), t0, rng), True)
+    write(os.path.join(d, "proc-interrupts-" + bench), latency_lines(proc_interrupts(rng, t0, load, counts), t0, rng),
+          True)
+    write(os.path.join(d, "proc-vmstat-" + bench), proc_vmstat(rng, t0, load, vals), True)
+    write(os.path.join(d, "mpstat-" + bench), mpstat(rng, t0, load), True)
+    write(os.path.join(d, "turbostat-" + bench), turbostat(rng, load), True)
+
+
+def kernel_counters(rng):
+    """One boot per kernel: /proc/vmstat and /proc/interrupts counters that carry on
+    from iteration to iteration."""
+    vals = {key: rng.randint(1000, 5000000) for key in VMSTAT_KEYS}
+    counts = [[rng.randint(0, 100000) for _ in range(NCPU)] for _ in IRQS]
+    return vals, counts
+
+
 def main():
+    global OLD
     out = sys.argv[1]
+    OLD = "--old" in sys.argv[2:]
     rng = random.Random(20261201)
     for k, name in enumerate(NAMES):
         load = 0.7 + 0.1 * k
-        # one boot per kernel: counters carry on from iteration to iteration
-        vals = {key: rng.randint(1000, 5000000) for key in VMSTAT_KEYS}
-        counts = [[rng.randint(0, 100000) for _ in range(NCPU)] for _ in IRQS]
+        vals, counts = kernel_counters(rng)
         for it in range(ITERATIONS):
             d = os.path.join(out, name, "iter-%d" % it)
             os.makedirs(os.path.join(d, BENCH, "logs"), exist_ok=True)
-            t0 = 1764607000 + 1000 * (k * ITERATIONS + it)
-            user, system = rng.uniform(100, 300) * load, rng.uniform(200, 900) * load
-            elapsed = rng.uniform(60, 120)
-            write(os.path.join(d, "tests-timestamp"), [
-                "start :: %d" % t0,
-                "test begin :: %s %d" % (BENCH, t0 + 1),
-                "test end :: %s %d 0" % (BENCH, t0 + 1 + int(elapsed)),
-                "time :: %s %.2f user %.2f system %.2f elapsed" % (BENCH, user, system, elapsed),
-                "finish :: %d" % (t0 + 2 + int(elapsed)),
-            ], False)
-            write(os.path.join(d, "tests-sysstate"), [
-                "start :: %d" % t0,
-                "test begin :: %s %d" % (BENCH, t0 + 1),
-                "file start :: /proc/meminfo",
-            ] + MEMINFO + [
-                "test end :: %s %d 0" % (BENCH, t0 + 1 + int(elapsed)),
-            ], True)
-            write(os.path.join(d, BENCH, "logs", "hackbench-1"), ["Time: %.3f" % rng.uniform(1, 2)], False)
-            write(os.path.join(d, "cpu-topology-mmtests.txt"), topology(), True)
-            write(os.path.join(d, "vmstat-" + BENCH), latency_lines(vmstat(rng, load), t0, rng), True)
-            write(os.path.join(d, "iostat-" + BENCH), latency_lines(iostat(rng, load), t0, rng), True)
-            write(os.path.join(d, "proc-interrupts-" + BENCH),
-                  latency_lines(proc_interrupts(rng, t0, load, counts), t0, rng), True)
-            write(os.path.join(d, "proc-vmstat-" + BENCH), proc_vmstat(rng, t0, load, vals), True)
-            write(os.path.join(d, "mpstat-" + BENCH), mpstat(rng, t0, load), True)
-            write(os.path.join(d, "turbostat-" + BENCH), turbostat(rng, load), True)
+            iteration(d, BENCH, rng, load, 1764607000 + 1000 * (k * ITERATIONS + it), vals, counts)
 
 
 if __name__ == "__main__":
