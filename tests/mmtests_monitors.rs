@@ -15,10 +15,10 @@ fn names() -> Vec<String> {
     ["6.8-vanilla", "6.9-teo", "6.9-menu"].iter().map(|s| s.to_string()).collect()
 }
 
-#[test]
-fn monitor_tables_match_compare_mmtests() {
+/// Every case of `cases` (tree `tree`, goldens `out/<prefix><era>-...`): the failures.
+fn check(tree: &str, cases: &str, prefix: &str) -> (usize, Vec<String>) {
     let d = data();
-    let cases = std::fs::read_to_string(d.join("cases")).unwrap();
+    let cases = std::fs::read_to_string(d.join(cases)).unwrap();
     let mut checked = 0;
     let mut failures = Vec::new();
     for line in cases.lines().filter(|l| !l.trim().is_empty()) {
@@ -26,14 +26,15 @@ fn monitor_tables_match_compare_mmtests() {
         let mon = parts.next().unwrap();
         let sub = parts.next().unwrap_or("");
         for era in ["head", "2025", "2024"] {
-            let file = format!("{era}-{mon}{}.oracle", if sub.is_empty() { String::new() } else { format!("_{sub}") });
+            let file =
+                format!("{prefix}{era}-{mon}{}.oracle", if sub.is_empty() { String::new() } else { format!("_{sub}") });
             let want = std::fs::read_to_string(d.join("out").join(&file)).unwrap();
             let opts = MonitorOptions {
                 monitor: Monitor::parse(mon).unwrap(),
                 era: Era::parse(era).unwrap(),
                 subheading: sub.to_string(),
             };
-            let got = compare_monitor(&d.join("tree"), "hackbench-process-pipes", &names(), &opts);
+            let got = compare_monitor(&d.join(tree), "hackbench-process-pipes", &names(), &opts);
             checked += 1;
             match (want.is_empty(), got) {
                 (true, Err(_)) => {}
@@ -48,7 +49,20 @@ fn monitor_tables_match_compare_mmtests() {
             }
         }
     }
+    (checked, failures)
+}
+
+#[test]
+fn monitor_tables_match_compare_mmtests() {
+    let (checked, failures) = check("tree", "cases", "");
     assert!(checked >= 60, "only {checked} cases");
+    assert!(failures.is_empty(), "{} of {checked} differ:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn older_sysstat_and_turbostat_layouts_match_compare_mmtests() {
+    let (checked, failures) = check("tree-old", "cases-old", "old-");
+    assert!(checked >= 12, "only {checked} cases");
     assert!(failures.is_empty(), "{} of {checked} differ:\n{}", failures.len(), failures.join("\n"));
 }
 
