@@ -164,6 +164,32 @@ def compare(directory: str | os.PathLike[str], benchmark: str, names: Sequence[s
     return MMTestsComparison(c)
 
 
+def monitor(directory: str | os.PathLike[str], benchmark: str, names: Sequence[str] | str, monitor: str,
+            compat: str | None = None, *, sub_heading: str = "") -> MMTestsComparison:
+    """``compare-mmtests.pl -d DIRECTORY -b BENCHMARK -n NAMES --print-monitor MONITOR``
+    as a comparison (values only: MMTests prints monitors without percentages).
+
+    ``monitor``: one of ``_core.MMTESTS_MONITORS`` (duration, vmstat, mpstat,
+    proc-vmstat, proc-interrupts, iostat, turbostat); ``sub_heading`` picks the column
+    or field (mpstat needs ``node-N``). ``compat``: the era (2024, 2025, head; None:
+    the era of the benchmark's own logs, else head). What MMTests does silently with
+    the data is in ``.warnings``. Raises DomainError where compare-mmtests.pl dies
+    (unknown sub-heading, no data), FileNotFoundError (no such run).
+
+    >>> import schedlab
+    >>> try:
+    ...     monitor("/nonexistent", "hackbench-process-pipes", ["a"], "vmstat")
+    ... except schedlab.FileNotFoundError as e:
+    ...     print(type(e).__name__)
+    FileNotFoundError
+    """
+    if isinstance(names, str):
+        names = [n for n in names.split(",") if n]
+    c, _text, _era, _warnings = _core.mmtests_monitor(os.fspath(directory), benchmark, list(names), monitor,
+                                                      compat, sub_heading)
+    return MMTestsComparison(c)
+
+
 def parse_compare(text: str, source: str = "<text>") -> MMTestsComparison:
     """Parse a compare-mmtests.pl table as pasted in mail (aligned or with
     whitespace collapsed, names on one or two header lines, any summary rows,

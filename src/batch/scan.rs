@@ -190,6 +190,16 @@ pub fn scan_tree(tree: &dyn Tree, input: &str, kind: &str) -> Result<Scan> {
         .collect();
     let mut runs = Vec::with_capacity(read.len());
     for (f, r) in found.iter().zip(read) {
+        let r = match (f, r) {
+            // a benchmark that failed or aborted in one run (MMTests kept only mmtests.log,
+            // or every log is empty): listed with the reason, the other benchmarks still read
+            (Found::Mmtests(fr), Err(Error::InsufficientData(msg))) => {
+                missing
+                    .push(format!("{}: skipped: {msg}", tree.display(&crate::archive::tree::join(&fr.root, &fr.name))));
+                continue;
+            }
+            (_, r) => r,
+        };
         match r? {
             Some((run, gaps)) => {
                 missing.extend(gaps);

@@ -17,6 +17,7 @@ pub mod discover;
 pub mod era;
 pub mod extract;
 pub mod logfile;
+pub mod monitors;
 pub mod parse_text;
 pub mod perlfmt;
 pub mod ratio;

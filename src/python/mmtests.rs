@@ -2,7 +2,7 @@
 
 use super::comparison::PyComparison;
 use super::errors::run;
-use crate::mmtests::{self, beyond, CompareOptions, Era};
+use crate::mmtests::{self, beyond, monitors, CompareOptions, Era};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 
@@ -28,6 +28,29 @@ fn mmtests_compare(
         let mut r = mmtests::compare(&directory, &benchmark, &names, &opts)?;
         beyond::apply_test(&mut r.comparison, beyond::VerdictTest::parse(&test)?, alpha)?;
         Ok((r.comparison, r.text, r.era.name().to_string(), r.warnings))
+    })?;
+    Ok((PyComparison::from_core(c), text, era, warnings))
+}
+
+/// `compare-mmtests.pl --print-monitor`: (comparison, text, era, warnings).
+#[pyfunction]
+#[pyo3(signature = (directory, benchmark, names, monitor, compat=None, subheading=String::new()))]
+fn mmtests_monitor(
+    py: Python<'_>,
+    directory: PathBuf,
+    benchmark: String,
+    names: Vec<String>,
+    monitor: String,
+    compat: Option<String>,
+    subheading: String,
+) -> PyResult<(PyComparison, String, String, Vec<String>)> {
+    let (c, text, era, warnings) = run(py, || {
+        let compat = compat.as_deref().map(Era::parse).transpose()?;
+        let first = names.first().map(String::as_str).unwrap_or_default();
+        let era = monitors::monitor_era(&directory, &benchmark, first, compat);
+        let opts = monitors::MonitorOptions { monitor: monitors::Monitor::parse(&monitor)?, era, subheading };
+        let r = monitors::compare_monitor(&directory, &benchmark, &names, &opts)?;
+        Ok((r.comparison, r.text, era.name().to_string(), r.warnings))
     })?;
     Ok((PyComparison::from_core(c), text, era, warnings))
 }
@@ -87,6 +110,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let eras: Vec<&str> = Era::newest_first().iter().rev().map(|e| e.name()).collect();
     m.add("MMTESTS_ERAS", eras)?;
     m.add_function(wrap_pyfunction!(mmtests_compare, m)?)?;
+    m.add_function(wrap_pyfunction!(mmtests_monitor, m)?)?;
+    m.add("MMTESTS_MONITORS", monitors::MONITOR_NAMES.to_vec())?;
     m.add_function(wrap_pyfunction!(mmtests_parse_compare, m)?)?;
     m.add_function(wrap_pyfunction!(mmtests_gmean_ratio, m)?)?;
     m.add_function(wrap_pyfunction!(mmtests_apply_test, m)?)?;

@@ -331,6 +331,8 @@ class Report:
     title: str
     intro: list[str] = field(default_factory=list)
     sections: list[Section] = field(default_factory=list)
+    #: what should have been there and is not (a benchmark that failed in a run), one line each
+    missing: list[str] = field(default_factory=list)
 
     def section(self, title: str, anchor: str = "") -> Section:
         """Add and return a new section."""

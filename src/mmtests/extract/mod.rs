@@ -149,6 +149,11 @@ impl Samples {
         i
     }
 
+    /// Samples added from now on belong to iteration `i` (`nextIteration`).
+    pub fn set_iteration(&mut self, i: usize) {
+        self.iteration = i;
+    }
+
     /// Register `op` without a sample (MMTests does so for a dropped value).
     pub fn register(&mut self, op: &str) {
         self.slot(op);
