@@ -17,6 +17,7 @@
 //! - [`lkp`]: lkp-tests (0-day robot) results: result roots, raw-output parsers,
 //!   the `lkp ncompare` table byte for byte, directions and verdicts, report parsing, plots.
 //! - [`mmtests`]: MMTests log extraction and compare-mmtests.pl's tables, per MMTests era.
+//! - [`mail_quote`]: tables quoted in a mail reply (`> ` lines) read as the original.
 //! - [`tool_text`]: a comparison printed, or parsed back, in its own tool's text layout.
 //! - [`tracedat`]: trace-cmd's trace.dat read natively (for the idle and PELT importers).
 //! - [`import_notes`]: what a trace import skipped and assumed.
@@ -37,6 +38,7 @@ pub mod idle;
 pub mod import_notes;
 pub mod jiffies;
 pub mod lkp;
+pub mod mail_quote;
 pub mod mmtests;
 pub mod order;
 pub mod parallel;

@@ -250,3 +250,19 @@ def test_constructor_refuses_wrong_shapes_and_names() -> None:
         Cell(verdict="great")
     with pytest.raises(DomainError, match="direction must be"):
         Row(name="x", cells=[], direction="up")
+
+
+@pytest.mark.parametrize("seed", ["amd-normalized.txt", "lkp-report-unixbench-execl.txt",
+                                  "mmtests-netperf-udp.txt", "mmtests-dbench4.txt"])
+def test_a_table_quoted_in_a_reply_parses_as_the_original(data_dir, seed):
+    from schedlab import lkp, mmtests, table
+
+    text = (data_dir / "seeds" / seed).read_text()
+    once = "".join("> " + line if line.strip() else ">\n" for line in text.splitlines(keepends=True))
+    twice = "".join(">" + line for line in once.splitlines(keepends=True))
+    for quoted in (once, twice):
+        assert table.parse(quoted) == table.parse(text)
+    if seed.startswith("mmtests"):
+        assert mmtests.parse_compare(once) == mmtests.parse_compare(text)
+    if seed.startswith("lkp"):
+        assert lkp.parse_comparison(once) == lkp.parse_comparison(text)

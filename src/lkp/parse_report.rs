@@ -151,6 +151,7 @@ fn parse_failure(tokens: &[&str]) -> Option<ReportRow> {
 /// ```
 pub fn parse_report(text: &str) -> Report {
     let mut rep = Report::default();
+    let text = crate::mail_quote::unquote(text);
     let lines: Vec<&str> = text.lines().collect();
     for (i, line) in lines.iter().enumerate() {
         let t = line.trim();

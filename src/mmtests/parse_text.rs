@@ -327,6 +327,7 @@ fn kernel_names(lines: &[&str], k: usize) -> Vec<String> {
 /// Parse the first compare table of `text` (aligned or whitespace-collapsed).
 /// `source` names the text in error messages.
 pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
+    let text = crate::mail_quote::unquote(text);
     let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
     let mut rows: Vec<DataRow> = Vec::new();
     let mut first_data = None;

@@ -43,6 +43,7 @@ fn take_cell_from_end(s: &str) -> Option<(f64, f64, f64, &str)> {
 
 /// Parse every table block of `text` into comparisons (tool "amd").
 pub fn parse(text: &str) -> Result<Vec<Comparison>> {
+    let text = crate::mail_quote::unquote(text);
     let lines: Vec<&str> = text.lines().collect();
     let mut out = Vec::new();
     let mut i = 0;
