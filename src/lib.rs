@@ -32,6 +32,7 @@ pub mod error;
 pub mod idle;
 pub mod import_notes;
 pub mod jiffies;
+pub mod live;
 pub mod lkp;
 pub mod mmtests;
 pub mod order;

@@ -8,6 +8,7 @@ mod arrays;
 mod batch;
 mod errors;
 mod idle;
+mod live;
 mod lkp;
 mod mmtests;
 mod pelt;
@@ -27,6 +28,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     mmtests::register(m)?;
     pelt::register(m)?;
     idle::register(m)?;
+    live::register(m)?;
     batch::register(m)?;
     Ok(())
 }
