@@ -6,6 +6,7 @@ Functions here take float64 numpy arrays; the public wrappers in
 
 from collections.abc import Callable
 from os import PathLike
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -258,6 +259,11 @@ def idle_classify(
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]: ...
 def idle_reduce_next_tick(next_tick_ns: _I64, hz: int) -> _I64: ...
 def idle_governors() -> list[tuple[str, str]]: ...
+
+# --- live (src/python/live.rs) ---------------------------------------------
+def live_pelt_check(
+    trace: str | PathLike[str], samples: str | PathLike[str], pid: int, rule: str = "6.12", strict: bool = False
+) -> tuple[dict[str, int], dict[str, list[Any]], list[str]]: ...
 
 # --- batch (src/python/batch.rs) --------------------------------------------
 def batch_run(

@@ -18,8 +18,9 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from . import _core
 
@@ -146,7 +147,11 @@ def record(
         name = f"schedlab-live-{os.getpid()}"
         inst = os.path.join(TRACEFS, "instances", name)
         os.mkdir(inst)
-        undo.undo.append(lambda: os.path.isdir(inst) and os.rmdir(inst))
+        def remove_instance() -> None:
+            if os.path.isdir(inst):  # trace-cmd extract -B may have removed it
+                os.rmdir(inst)
+
+        undo.undo.append(remove_instance)
         _write(os.path.join(inst, "buffer_size_kb"), buffer_kb)
         _write(os.path.join(inst, "trace_clock"), "local")
         _write(os.path.join(inst, "tracing_cpumask"), f"{1 << cpu:x}")
@@ -263,9 +268,10 @@ def _menu_check(d: str, cpu: int, hz: int, kernel: str, governor: str | None) ->
     with open(os.path.join(d, "report.txt"), "rb") as f:
         has_idle = b" cpu_idle:" in f.read()
     traces = idle.read_ftrace(os.path.join(d, "report.txt"), hz=hz) if has_idle else {}
-    states = idle.parse_sysfs(open(os.path.join(d, "states.txt")).read(), os.path.join(d, "states.txt"))
-    usage = {}
+    usage: dict[str, list[int]] = {}
     for name in ("states.txt", "states-after.txt"):
+        if not os.path.exists(os.path.join(d, name)):
+            continue
         for ln in open(os.path.join(d, name)):
             if "/usage:" in ln:
                 st = ln.split("/")[-2]
@@ -276,6 +282,7 @@ def _menu_check(d: str, cpu: int, hz: int, kernel: str, governor: str | None) ->
     if t is None or len(t) == 0:
         out.update(periods=0, agree=0)
         return out
+    states = idle.parse_sysfs(open(os.path.join(d, "states.txt")).read(), os.path.join(d, "states.txt"))
     r = idle.simulate("menu", t, states, kernel=kernel, hz=hz)
     agree = int((r["idx"].to_numpy() == t["actual_state"].to_numpy()).sum())
     out.update(periods=int(len(t)), agree=agree, stats=dict(t.attrs.get("stats", {})),
