@@ -6,12 +6,15 @@
 
 mod arrays;
 mod batch;
+mod comparison;
 mod errors;
 mod idle;
 mod live;
 mod lkp;
 mod mmtests;
 mod pelt;
+mod readers;
+mod series;
 mod sigint;
 mod stats;
 mod table;
@@ -23,6 +26,7 @@ use pyo3::prelude::*;
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     stats::register(m)?;
+    comparison::register(m)?;
     table::register(m)?;
     lkp::register(m)?;
     mmtests::register(m)?;
@@ -30,5 +34,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     idle::register(m)?;
     live::register(m)?;
     batch::register(m)?;
+    series::register(m)?;
+    readers::register(m)?;
     Ok(())
 }
