@@ -154,7 +154,7 @@ pub fn check(events: &[Event], samples: &[ProcSample], rule: &dyn UtilEstRule) -
 }
 
 /// [`check`] on files: the trace as ftrace text (`trace-cmd report -t`, the tracefs
-/// `trace` file) or a trace.dat ([`crate::tracedat::to_text`]), the readings as a samples
+/// `trace` file; a trace.dat is refused with the command that renders it), the readings as a samples
 /// file ([`super::proc_sched::parse_samples`]). Returns the import's notes with it.
 pub fn check_files(
     trace: &std::path::Path,
@@ -167,18 +167,20 @@ pub fn check_files(
     let mut notes = crate::import_notes::ImportNotes::default();
     let tpath = trace.display().to_string();
     let bytes = read_file(trace, MAX_TRACE_FILE_BYTES)?;
-    let text = if crate::tracedat::is_tracedat(&bytes) {
-        notes.assume(crate::tracedat::TRACEDAT_NOTE);
-        crate::tracedat::to_text(&bytes, Some(&tpath), &[])?
-    } else {
-        String::from_utf8(bytes).map_err(|e| {
-            Error::parse(
-                Some(&tpath),
-                None,
-                format!("not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to()),
-            )
-        })?
-    };
+    if crate::tracedat::is_tracedat(&bytes) {
+        return Err(Error::parse(
+            Some(&tpath),
+            None,
+            "a trace.dat: the live check reads text, give `trace-cmd report -t -i trace.dat` (what `schedlab live` writes)",
+        ));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        Error::parse(
+            Some(&tpath),
+            None,
+            format!("not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to()),
+        )
+    })?;
     let events = super::task_events::read(&text, pid, Some(&tpath), opts, &mut notes)?;
     let spath = samples.display().to_string();
     let stext = read_file(samples, MAX_TRACE_FILE_BYTES)?;
