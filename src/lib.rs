@@ -37,6 +37,7 @@ pub mod error;
 pub mod idle;
 pub mod import_notes;
 pub mod jiffies;
+pub mod live;
 pub mod lkp;
 pub mod mail_quote;
 pub mod mmtests;

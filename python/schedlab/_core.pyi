@@ -379,6 +379,11 @@ def idle_classify(
 def idle_reduce_next_tick(next_tick_ns: _I64, hz: int) -> _I64: ...
 def idle_governors() -> list[tuple[str, str]]: ...
 
+# --- live (src/python/live.rs) ---------------------------------------------
+def live_pelt_check(
+    trace: str | PathLike[str], samples: str | PathLike[str], pid: int, rule: str = "6.12", strict: bool = False
+) -> tuple[dict[str, int], dict[str, list[Any]], list[str]]: ...
+
 # --- batch (src/python/batch.rs) --------------------------------------------
 _Bounds = tuple[int | None, int | None, int | None]
 BATCH_FORMATS: list[str]

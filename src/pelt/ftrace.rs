@@ -164,7 +164,7 @@ impl PrevStateBits {
     }
 }
 
-fn parse_number(s: &str) -> Option<u64> {
+pub(crate) fn parse_number(s: &str) -> Option<u64> {
     match s.strip_prefix("0x") {
         Some(h) => u64::from_str_radix(h, 16).ok(),
         None if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => s.parse().ok(),
@@ -531,8 +531,14 @@ pub fn read_ftrace(
 }
 
 /// Split `… TIMESTAMP: event_name: body` into (timestamp, event name, body).
-fn split_event(line: &str) -> Option<(&str, &str, &str)> {
-    for name in ["sched_switch", "sched_wakeup_new", "sched_wakeup"] {
+fn split_event(line: &str) -> Option<(&str, &'static str, &str)> {
+    split_event_of(line, &["sched_switch", "sched_wakeup_new", "sched_wakeup"])
+}
+
+/// Split `… TIMESTAMP: NAME: body` into (timestamp, NAME, body) for the first of `names`
+/// found as an event name (a name that is a prefix of another must come after it).
+pub(crate) fn split_event_of<'a>(line: &'a str, names: &[&'static str]) -> Option<(&'a str, &'static str, &'a str)> {
+    for &name in names {
         let pat_len = name.len() + 2;
         let mut from = 0;
         while let Some(pos) = line.get(from..).and_then(|s| s.find(name)).map(|p| p + from) {
@@ -552,7 +558,7 @@ fn split_event(line: &str) -> Option<(&str, &str, &str)> {
     None
 }
 
-fn parse_timestamp(s: &str) -> Option<u64> {
+pub(crate) fn parse_timestamp(s: &str) -> Option<u64> {
     let s = s.trim_end_matches(':');
     match s.split_once('.') {
         None => s.parse().ok(),
@@ -570,7 +576,7 @@ fn parse_timestamp(s: &str) -> Option<u64> {
     }
 }
 
-fn value_after<'a>(body: &'a str, key: &str) -> Option<&'a str> {
+pub(crate) fn value_after<'a>(body: &'a str, key: &str) -> Option<&'a str> {
     let mut from = 0;
     while let Some(p) = body.get(from..)?.find(key) {
         let pos = from + p;
@@ -584,7 +590,7 @@ fn value_after<'a>(body: &'a str, key: &str) -> Option<&'a str> {
     None
 }
 
-fn parse_switch(body: &str) -> Option<(u32, String, u32)> {
+pub(crate) fn parse_switch(body: &str) -> Option<(u32, String, u32)> {
     if let (Some(pp), Some(ps), Some(np)) =
         (value_after(body, "prev_pid="), value_after(body, "prev_state="), value_after(body, "next_pid="))
     {
@@ -600,7 +606,7 @@ fn parse_switch(body: &str) -> Option<(u32, String, u32)> {
     Some((prev_pid, if state.is_empty() { "R".into() } else { state }, next_pid))
 }
 
-fn parse_wakeup(body: &str) -> Option<u32> {
+pub(crate) fn parse_wakeup(body: &str) -> Option<u32> {
     if let Some(p) = value_after(body, "pid=") {
         return p.parse().ok();
     }

@@ -9,6 +9,7 @@ mod batch;
 mod comparison;
 mod errors;
 mod idle;
+mod live;
 mod lkp;
 mod mmtests;
 mod pelt;
@@ -31,6 +32,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     mmtests::register(m)?;
     pelt::register(m)?;
     idle::register(m)?;
+    live::register(m)?;
     batch::register(m)?;
     series::register(m)?;
     readers::register(m)?;

@@ -1,0 +1,67 @@
+"""``schedlab live``: record a task on this machine and compare the replay with the kernel.
+
+``schedlab live run [--keep DIR] [--pid N | -- COMMAND ...]`` records (root, tracefs,
+trace-cmd) and checks; ``schedlab live check DIR`` checks a kept recording.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+from .. import _flags
+
+if TYPE_CHECKING:  # pragma: no cover
+    from argparse import Namespace
+    from argparse import _SubParsersAction as SubparsersSpec
+
+
+def register(sub: SubparsersSpec) -> None:
+    p = sub.add_parser(
+        "live",
+        help="replay PELT/util_est and menu over a task recorded on this machine and compare with the kernel",
+        description="Record a task with tracefs and /proc/PID/sched, replay it, and compare with the kernel's numbers.",
+    )
+    cmds = p.add_subparsers(dest="live_command", metavar="SUBCOMMAND")
+    r = cmds.add_parser("run", help="record (as root) and check",
+                        description="Record a workload (built-in periodic pattern, COMMAND, or --pid) and check it.")
+    r.add_argument("argv", nargs="*", metavar="COMMAND", help="a command to run instead of the built-in pattern (after --)")
+    r.add_argument("--pid", type=_flags.int_in(1, 1 << 22), help="follow this running task instead")
+    r.add_argument("--seconds", type=float, default=1.0, help="pattern / --pid duration (default 1)")
+    r.add_argument("--busy-ms", type=float, default=3.0, help="pattern: busy time per period (default 3)")
+    r.add_argument("--sleep-ms", type=float, default=5.0, help="pattern: sleep per period (default 5)")
+    r.add_argument("--cpu", type=_flags.int_in(0, 4095), help="the CPU the task runs on (default the last)")
+    r.add_argument("--governor", default="menu", help="cpuidle governor during the run (default menu; restored after)")
+    r.add_argument("--keep", metavar="DIR", help="keep the recording in DIR (default: a temporary directory)")
+    r.set_defaults(func=run_run)
+    c = cmds.add_parser("check", help="check a kept recording", description="Replay a recording made by 'live run --keep'.")
+    c.add_argument("directory", metavar="DIR")
+    c.set_defaults(func=run_check)
+    p.set_defaults(func=lambda a: (p.print_help(), 2)[1])
+
+
+def run_run(args: Namespace) -> int:
+    import tempfile
+
+    from .. import live
+
+    tmp = None
+    out = args.keep
+    if out is None:
+        tmp = tempfile.TemporaryDirectory(prefix="schedlab-live-")
+        out = tmp.name
+    try:
+        live.record(out, command=args.argv or None, pid=args.pid, seconds=args.seconds, busy_ms=args.busy_ms,
+                    sleep_ms=args.sleep_ms, cpu=args.cpu, governor=args.governor or None)
+        sys.stdout.write(live.render(live.check(out)))
+    finally:
+        if tmp is not None:
+            tmp.cleanup()
+    return 0
+
+
+def run_check(args: Namespace) -> int:
+    from .. import live
+
+    sys.stdout.write(live.render(live.check(args.directory)))
+    return 0

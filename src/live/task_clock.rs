@@ -1,0 +1,418 @@
+//! The kernel's PELT updates of one task placed on its PELT clock (docs/live.md §3).
+//!
+//! With full CPU and frequency capacity (the only case handled) the PELT clock is the
+//! task clock `rq_clock_task` (steal and IRQ time removed), which no trace clock shows.
+//! It is recovered from the kernel's own accounting:
+//! - within a run (switch-in to switch-out) `sched_stat_runtime` gives the task clock's
+//!   advance at every `update_curr` exactly, the run's start being the switch-in's
+//!   `set_next_entity`;
+//! - a `/proc/PID/sched` reading gives `se.exec_start` (the task clock at the last
+//!   `update_curr`) and `se.sum_exec_runtime`, which names *which* `sched_stat_runtime`
+//!   that was (the running sum of runtimes, less the sum before the trace): every run
+//!   holding such an event is placed exactly ("anchored");
+//! - everything else (wakeups, runs no reading fell in) is placed by interpolating the
+//!   offset task clock − trace clock between the nearest anchored events, and then moved
+//!   onto a reading's `last_update_time` when one lies within [`SNAP_WINDOW_NS`].
+//!
+//! The update points are the kernel's calls of `update_load_avg` for the task: the
+//! wakeup's enqueue, `set_next_entity` at the switch-in, `entity_tick` (the
+//! `sched_stat_runtime` that follows a tick on the task's CPU), `put_prev_entity` at a
+//! preemption, `dequeue_entity` at a sleep. A reading whose `last_update_time` is none of
+//! them (the completion of a delayed dequeue, `DELAY_DEQUEUE`, leaves no event of the
+//! task) becomes a point of its own.
+
+use super::proc_sched::ProcSample;
+use super::task_events::{Event, Kind};
+use crate::pelt::trace::State;
+use std::collections::HashMap;
+
+/// A reading's `last_update_time` within this distance of an interpolated point is that
+/// point's time.
+pub const SNAP_WINDOW_NS: u64 = 200_000;
+
+/// What the kernel did at an update point (the task's state changes after the update).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PointKind {
+    /// `enqueue_entity` of a wakeup: runnable from now on.
+    Wake,
+    /// `set_next_entity`: running from now on.
+    Pick,
+    /// `entity_tick`.
+    Tick,
+    /// `put_prev_entity` of a preempted task: runnable, not running.
+    Preempt,
+    /// `dequeue_entity` of a sleep (after `util_est_update`): not runnable.
+    Sleep,
+    /// An update seen only in `/proc/PID/sched`: no change of state.
+    Seen,
+}
+
+/// How a point's PELT-clock time is known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Placed {
+    /// From the runtimes of a run anchored by a reading.
+    Exact,
+    /// A reading's `last_update_time`.
+    Reading,
+    /// Interpolated between anchors.
+    Interpolated,
+}
+
+/// One `update_load_avg` of the task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Point {
+    /// PELT clock, ns.
+    pub clock: u64,
+    /// What happened.
+    pub kind: PointKind,
+    /// How `clock` is known.
+    pub placed: Placed,
+    /// The trace line it comes from (0 for [`PointKind::Seen`]).
+    pub line: usize,
+}
+
+/// The update points, with how many readings anchored runs and how many runs there were.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Timeline {
+    /// Points in PELT-clock order.
+    pub points: Vec<Point>,
+    /// Runs (switch-in to switch-out) seen.
+    pub runs: u64,
+    /// Runs placed exactly.
+    pub anchored_runs: u64,
+    /// Readings whose `se.sum_exec_runtime` named a `sched_stat_runtime` of the trace.
+    pub anchored_readings: u64,
+    /// `sum_exec_runtime` before the first `sched_stat_runtime` of the trace, ns
+    /// (None when no reading matched).
+    pub runtime_base: Option<u64>,
+    /// Readings that disagreed with an earlier one on the same event's task clock.
+    pub anchor_conflicts: u64,
+    /// Events that did not fit the task's state (a switch-out while not running, a
+    /// runtime while not running): skipped.
+    pub unexpected: u64,
+    /// Runs without a `sched_switch` into the task (started at their first
+    /// `sched_stat_runtime` less its runtime).
+    pub repaired_runs: u64,
+    /// The task migrated: points stop at the first `sched_migrate_task`.
+    pub migrated_at_line: Option<usize>,
+}
+
+/// The `sum_exec_runtime` of the task before the trace's first runtime: the value that
+/// makes the most of the first readings land on a running sum of runtimes.
+fn runtime_base(cum: &[u64], samples: &[ProcSample]) -> Option<u64> {
+    let mut votes: HashMap<u64, u32> = HashMap::new();
+    for s in samples.iter().take(32) {
+        for &c in std::iter::once(&0).chain(cum) {
+            if let Some(b) = s.sum_exec_runtime.checked_sub(c) {
+                *votes.entry(b).or_default() += 1;
+            }
+        }
+    }
+    votes.into_iter().max_by_key(|&(b, n)| (n, std::cmp::Reverse(b))).map(|(b, _)| b)
+}
+
+/// A run of the task: the index of its switch-in event and of its runtime events.
+struct Run {
+    /// The switch-in event, or the first runtime event of a run whose switch-in is
+    /// missing from the trace.
+    switch_in: usize,
+    /// The sum of runtimes before the run.
+    c0: u64,
+    runtimes: Vec<usize>,
+    /// The runtime events that follow a tick on the run's CPU.
+    ticks: Vec<usize>,
+    switch_out: Option<(usize, State)>,
+}
+
+/// The offset `y - x` at `x`, linear between the nearest known offsets (constant beyond).
+fn offset_at(known: &[(u64, i128)], x: u64) -> Option<i128> {
+    let k = known.partition_point(|&(t, _)| t <= x);
+    match (k.checked_sub(1).and_then(|j| known.get(j)), known.get(k)) {
+        (Some(&(t0, o0)), Some(&(t1, o1))) if t1 > t0 => {
+            Some(o0 + (o1 - o0) * i128::from(x - t0) / i128::from(t1 - t0))
+        }
+        (Some(&(_, o)), _) | (None, Some(&(_, o))) => Some(o),
+        (None, None) => None,
+    }
+}
+
+fn shift(x: u64, o: i128) -> u64 {
+    u64::try_from((i128::from(x) + o).max(0)).unwrap_or(u64::MAX)
+}
+
+/// The runs of the task (switch-in to switch-out), how many events did not fit, and how
+/// many runs had no switch-in (started at their first runtime event). `cum` is the sum
+/// of runtimes after each event.
+fn runs_of(events: &[Event], cum: &[u64]) -> (Vec<Run>, u64, u64) {
+    let mut runs: Vec<Run> = Vec::new();
+    let mut unexpected = 0;
+    let mut repaired = 0;
+    let cum_at = |i: usize| cum.get(i).copied().unwrap_or(0);
+    let mut running = false;
+    let mut tick_pending = false;
+    let mut run_cpu = u32::MAX;
+    for (i, e) in events.iter().enumerate() {
+        match e.kind {
+            Kind::SwitchIn => {
+                if running {
+                    unexpected += 1;
+                }
+                runs.push(Run {
+                    switch_in: i,
+                    c0: cum_at(i),
+                    runtimes: Vec::new(),
+                    ticks: Vec::new(),
+                    switch_out: None,
+                });
+                running = true;
+                run_cpu = e.cpu;
+                tick_pending = false;
+            }
+            Kind::Runtime(r) => {
+                if !running {
+                    // update_curr runs only for the current task: it was switched in
+                    // without an event (exec_start = its clock less this runtime)
+                    repaired += 1;
+                    let c0 = cum_at(i).wrapping_sub(r);
+                    runs.push(Run { switch_in: i, c0, runtimes: Vec::new(), ticks: Vec::new(), switch_out: None });
+                    running = true;
+                    run_cpu = e.cpu;
+                }
+                if let Some(run) = runs.last_mut() {
+                    run.runtimes.push(i);
+                    if std::mem::take(&mut tick_pending) {
+                        run.ticks.push(i);
+                    }
+                }
+            }
+            Kind::Tick(_) => tick_pending = running && e.cpu == run_cpu,
+            Kind::SwitchOut { state, .. } => {
+                tick_pending = false;
+                match runs.last_mut() {
+                    Some(r) if running => r.switch_out = Some((i, state)),
+                    _ => unexpected += 1,
+                }
+                running = false;
+            }
+            Kind::Wakeup | Kind::Migrate => tick_pending = false,
+        }
+    }
+    (runs, unexpected, repaired)
+}
+
+/// The update points of the task from its `events` and the `samples` read while it ran.
+pub fn timeline(events: &[Event], samples: &[ProcSample]) -> Timeline {
+    let mut tl = Timeline::default();
+    let end = events.iter().position(|e| e.kind == Kind::Migrate).unwrap_or(events.len());
+    tl.migrated_at_line = events.get(end).map(|e| e.line);
+    let events = events.get(..end).unwrap_or(events);
+    // running sum of runtimes after each event; the sum before each event
+    let mut cum = Vec::with_capacity(events.len());
+    let mut sums = Vec::new();
+    let mut total = 0u64;
+    for e in events {
+        if let Kind::Runtime(r) = e.kind {
+            total = total.wrapping_add(r);
+            sums.push(total);
+        }
+        cum.push(total);
+    }
+    let cum_at = |i: usize| cum.get(i).copied().unwrap_or(0);
+    let (runs, unexpected, repaired) = runs_of(events, &cum);
+    tl.unexpected = unexpected;
+    tl.repaired_runs = repaired;
+    tl.runs = runs.len() as u64;
+    // trace time of each reading, from the ticks' CLOCK_MONOTONIC `now=`
+    let mono: Vec<(u64, i128)> = events
+        .iter()
+        .filter_map(|e| match e.kind {
+            Kind::Tick(now) if now > 0 => Some((e.ts, i128::from(now) - i128::from(e.ts))),
+            _ => None,
+        })
+        .collect();
+    let mono_to_trace = |t: u64| -> Option<u64> {
+        let o = offset_at(&mono, t)?;
+        // the offset is a function of trace time; one refinement from t itself suffices
+        let guess = shift(t, -o);
+        offset_at(&mono, guess).map(|o| shift(t, -o))
+    };
+    // which run each runtime event belongs to
+    let mut run_of: HashMap<usize, usize> = HashMap::new();
+    for (n, r) in runs.iter().enumerate() {
+        for &i in &r.runtimes {
+            run_of.insert(i, n);
+        }
+    }
+    let base = runtime_base(&sums, samples);
+    tl.runtime_base = base;
+    let mut by_cum: HashMap<u64, usize> = HashMap::new();
+    for (i, e) in events.iter().enumerate() {
+        if matches!(e.kind, Kind::Runtime(_)) {
+            by_cum.insert(cum_at(i), i);
+        }
+    }
+    // the task clock at the start of a run, from a reading: either at one of its
+    // runtime events (exec_start = that update_curr) or, read after the next switch-in
+    // and before any update_curr there, at that run's start (set_next_entity).
+    let mut start_of: HashMap<usize, u64> = HashMap::new();
+    if let Some(base) = base {
+        for s in samples {
+            let Some(c) = s.sum_exec_runtime.checked_sub(base) else { continue };
+            let Some(&i) = by_cum.get(&c) else { continue };
+            let Some(&n) = run_of.get(&i) else { continue };
+            let Some(r) = runs.get(n) else { continue };
+            let next = runs.get(n + 1).filter(|_| r.runtimes.last() == Some(&i));
+            let read_at = mono_to_trace(s.t_mono_ns);
+            let (n, start) = match (next, read_at, events.get(i)) {
+                (Some(nr), Some(t), _) if events.get(nr.switch_in).is_some_and(|e| e.ts <= t) => (n + 1, s.exec_start),
+                _ => (n, s.exec_start.wrapping_sub(c.wrapping_sub(r.c0))),
+            };
+            tl.anchored_readings += 1;
+            match start_of.insert(n, start) {
+                Some(old) if old != start => tl.anchor_conflicts += 1,
+                _ => {}
+            }
+        }
+    }
+    tl.anchored_runs = start_of.len() as u64;
+    // task clock - trace clock at the runtime events of anchored runs
+    let mut offsets: Vec<(u64, i128)> = Vec::new();
+    for (n, r) in runs.iter().enumerate() {
+        let Some(&s) = start_of.get(&n) else { continue };
+        let c0 = r.c0;
+        for &i in &r.runtimes {
+            if let Some(e) = events.get(i) {
+                offsets.push((e.ts, i128::from(s.wrapping_add(cum_at(i).wrapping_sub(c0))) - i128::from(e.ts)));
+            }
+        }
+    }
+    let place = |ts: u64| offset_at(&offsets, ts).map(|o| shift(ts, o));
+    let mut points: Vec<Point> = Vec::new();
+    let mut next_run = 0usize;
+    let mut asleep = true;
+    for (i, e) in events.iter().enumerate() {
+        match e.kind {
+            Kind::Wakeup if asleep => {
+                asleep = false;
+                if let Some(clock) = place(e.ts) {
+                    points.push(Point { clock, kind: PointKind::Wake, placed: Placed::Interpolated, line: e.line });
+                }
+            }
+            Kind::SwitchIn | Kind::Runtime(_) => {
+                let n = next_run;
+                let Some(r) = runs.get(n).filter(|r| r.switch_in == i) else { continue };
+                next_run += 1;
+                let c0 = r.c0;
+                let (start, placed) = match start_of.get(&n) {
+                    Some(&s) => (Some(s), Placed::Exact),
+                    None => {
+                        let s = match r.runtimes.last().and_then(|&j| events.get(j).map(|ev| (j, ev.ts))) {
+                            Some((j, ts)) => place(ts).map(|c| c.wrapping_sub(cum_at(j).wrapping_sub(c0))),
+                            None => place(e.ts),
+                        };
+                        (s, Placed::Interpolated)
+                    }
+                };
+                let Some(start) = start else { continue };
+                let at = |j: usize| start.wrapping_add(cum_at(j).wrapping_sub(c0));
+                points.push(Point { clock: start, kind: PointKind::Pick, placed, line: e.line });
+                for &j in &r.ticks {
+                    let line = events.get(j).map_or(0, |ev| ev.line);
+                    points.push(Point { clock: at(j), kind: PointKind::Tick, placed, line });
+                }
+                if let Some((j, s)) = r.switch_out {
+                    let last = r.runtimes.last().map_or(start, |&k| at(k));
+                    let kind = if s == State::Sleep { PointKind::Sleep } else { PointKind::Preempt };
+                    asleep = s == State::Sleep;
+                    let line = events.get(j).map_or(0, |ev| ev.line);
+                    points.push(Point { clock: last, kind, placed, line });
+                }
+            }
+            _ => {}
+        }
+    }
+    // interpolated points keep the events' order: never before the point before them,
+    // never after the next point placed exactly
+    let mut floor = 0u64;
+    let mut ceil_after = vec![u64::MAX; points.len() + 1];
+    for j in (0..points.len()).rev() {
+        let c = ceil_after.get(j + 1).copied().unwrap_or(u64::MAX);
+        let here = points.get(j).map_or(c, |p| if p.placed == Placed::Exact { p.clock.min(c) } else { c });
+        if let Some(slot) = ceil_after.get_mut(j) {
+            *slot = here;
+        }
+    }
+    for (j, p) in points.iter_mut().enumerate() {
+        if p.placed != Placed::Exact {
+            let c = ceil_after.get(j + 1).copied().unwrap_or(u64::MAX);
+            p.clock = p.clock.clamp(floor, c.max(floor));
+        }
+        floor = floor.max(p.clock);
+    }
+    tl.points = points;
+    tl
+}
+
+/// Put the readings onto the points: a reading whose `last_update_time` is an exact
+/// point's (same 1024 ns unit) is that point; else the nearest interpolated point within
+/// [`SNAP_WINDOW_NS`] moves onto it; else the reading is a point of its own
+/// ([`PointKind::Seen`]). Returns, per reading, the index of its point (None before the
+/// first point of the trace). `points` stay in clock order.
+pub fn attach_readings(points: &mut Vec<Point>, samples: &[ProcSample]) -> Vec<Option<usize>> {
+    let unit = |c: u64| c & !1023;
+    for s in samples {
+        let l = s.last_update_time;
+        let k = points.partition_point(|p| p.clock < l);
+        let near = |j: usize| points.get(j).map(|p| (j, p.clock.abs_diff(l), *p));
+        let exact_hit = [k.checked_sub(1), Some(k), Some(k + 1)]
+            .into_iter()
+            .flatten()
+            .filter_map(near)
+            .any(|(_, _, p)| p.placed != Placed::Interpolated && unit(p.clock) == l);
+        if exact_hit {
+            continue;
+        }
+        let best = [k.checked_sub(1), Some(k)]
+            .into_iter()
+            .flatten()
+            .filter_map(near)
+            .filter(|&(_, d, p)| p.placed == Placed::Interpolated && d <= SNAP_WINDOW_NS)
+            .min_by_key(|&(_, d, _)| d);
+        let fits = |j: usize| {
+            let lo = j.checked_sub(1).and_then(|i| points.get(i)).map_or(0, |p| p.clock);
+            let hi = points.get(j + 1).map_or(u64::MAX, |p| p.clock);
+            lo <= l && l <= hi
+        };
+        match best.filter(|&(j, _, _)| fits(j)) {
+            Some((j, _, _)) => {
+                if let Some(p) = points.get_mut(j) {
+                    p.clock = l;
+                    p.placed = Placed::Reading;
+                }
+            }
+            None => {
+                if points.first().is_some_and(|p| p.clock <= l) {
+                    points.insert(k, Point { clock: l, kind: PointKind::Seen, placed: Placed::Reading, line: 0 });
+                }
+            }
+        }
+    }
+    samples
+        .iter()
+        .map(|s| {
+            let l = s.last_update_time;
+            let k = points.partition_point(|p| unit(p.clock) < l);
+            // the last point in that unit (several updates may share one 1024 ns unit)
+            let mut j = None;
+            let mut m = k;
+            while let Some(p) = points.get(m) {
+                if unit(p.clock) != l {
+                    break;
+                }
+                j = Some(m);
+                m += 1;
+            }
+            j
+        })
+        .collect()
+}
