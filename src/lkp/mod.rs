@@ -9,6 +9,7 @@ pub mod compare;
 pub mod comparison;
 pub mod direction;
 pub mod jobyaml;
+pub mod key_index;
 pub mod lookup;
 pub mod matrix;
 pub mod num;
