@@ -6,10 +6,11 @@ use hashbrown::HashTable;
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
 
-/// Positions into a names vector the caller keeps (and passes to every call).
+/// Positions into a names vector the caller keeps (and passes to every call), as u32
+/// (a matrix file of at most 256 MiB names fewer than 2^32 metrics).
 #[derive(Debug, Clone, Default)]
 pub struct KeyIndex {
-    table: HashTable<usize>,
+    table: HashTable<u32>,
     hasher: RandomState,
 }
 
@@ -20,26 +21,26 @@ impl KeyIndex {
 
     /// The position of `k` in `keys`.
     pub fn get(&self, keys: &[String], k: &str) -> Option<usize> {
-        self.table.find(self.hash(k), |&i| keys.get(i).is_some_and(|x| x == k)).copied()
+        self.table.find(self.hash(k), |&i| keys.get(i as usize).is_some_and(|x| x == k)).map(|&i| i as usize)
     }
 
     /// Record that `keys[i]` (already pushed) is at `i`; the name must not be indexed yet.
     pub fn insert(&mut self, keys: &[String], i: usize) {
-        let Some(k) = keys.get(i) else { return };
+        let (Some(k), Ok(pos)) = (keys.get(i), u32::try_from(i)) else { return };
         let hasher = &self.hasher;
         let h = hasher.hash_one(k.as_str());
-        self.table.insert_unique(h, i, |&j| hasher.hash_one(keys.get(j).map_or("", String::as_str)));
+        self.table.insert_unique(h, pos, |&j| hasher.hash_one(keys.get(j as usize).map_or("", String::as_str)));
     }
 
     /// Forget `keys[i]` (still in `keys`), and shift the later positions down by one for
     /// its removal from `keys`.
     pub fn remove(&mut self, keys: &[String], i: usize) {
-        let Some(k) = keys.get(i) else { return };
-        if let Ok(entry) = self.table.find_entry(self.hash(k), |&j| j == i) {
+        let (Some(k), Ok(pos)) = (keys.get(i), u32::try_from(i)) else { return };
+        if let Ok(entry) = self.table.find_entry(self.hash(k), |&j| j == pos) {
             entry.remove();
         }
         for j in self.table.iter_mut() {
-            if *j > i {
+            if *j > pos {
                 *j -= 1;
             }
         }

@@ -341,8 +341,25 @@ impl<'de> Visitor<'de> for OneNum<'_> {
     }
 }
 
-/// Load several result roots at once, one thread each (order kept; the first error wins).
+/// Matrix files of more than this many bytes in all are loaded one after the other, so
+/// that only one file's text is in memory beside the parsed matrices (docs/lkp.md §2.3).
+pub const PARALLEL_LOAD_BYTES: u64 = 64 << 20;
+
+/// The size of a result root's matrix file (0 when it is not a plain directory's).
+fn matrix_file_bytes(dir: &Path) -> u64 {
+    ["matrix.json.gz", "matrix.json"]
+        .iter()
+        .find_map(|n| std::fs::metadata(dir.join(n)).ok().filter(std::fs::Metadata::is_file))
+        .map_or(0, |m| m.len())
+}
+
+/// Load several result roots (order kept; the first error wins): at once, one thread
+/// each, unless their matrix files exceed [`PARALLEL_LOAD_BYTES`] together.
 pub fn load_roots(paths: &[PathBuf]) -> Result<Vec<ResultRoot>> {
+    let total: u64 = paths.iter().map(|p| matrix_file_bytes(p)).sum();
+    if total > PARALLEL_LOAD_BYTES {
+        return paths.iter().map(|p| ResultRoot::load(p)).collect();
+    }
     std::thread::scope(|s| {
         let handles: Vec<_> = paths.iter().map(|p| s.spawn(move || ResultRoot::load(p))).collect();
         handles
