@@ -5,9 +5,10 @@
 //! `Extract.pm::parse_time_all`.
 
 use super::{Ctx, Samples};
+use crate::cfmt::c_fmt_g;
 use crate::error::Result;
 use crate::mmtests::logfile::{sort_numeric, LogDir};
-use crate::mmtests::perlfmt::{c_fmt_g, numify};
+use crate::mmtests::perlfmt::numify;
 use crate::mmtests::summarise::subheading_matches;
 
 /// What `bin/extract-time` prints for a GNU time output: over the words of every line
