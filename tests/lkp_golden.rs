@@ -15,10 +15,13 @@ fn data() -> PathBuf {
 fn run(args: &[&str]) -> String {
     let mut opt = Options::default();
     let mut roots = Vec::new();
-    for a in args {
+    let mut args = args.iter();
+    while let Some(a) = args.next() {
         match *a {
             "-a" => opt.all_keys = true,
             "-m" => opt.more = true,
+            "-k" => opt.kpi = true,
+            "-p" => opt.perf_profile_threshold = Some(args.next().unwrap().parse().unwrap()),
             p => roots.push(ResultRoot::load(&data().join(p)).unwrap_or_else(|e| panic!("{p}: {e}"))),
         }
     }
@@ -104,4 +107,68 @@ fn issue18_perf_metric_patterns_and_job_axes() {
         let want = std::fs::read_to_string(data().join(format!("issue18/out_{scenario}.txt"))).unwrap();
         assert_eq!(run(&args), want, "{scenario}");
     }
+}
+
+#[test]
+fn ncompare_perf_profile_threshold_and_kpi_flags() {
+    // -p: a Float threshold applies to Float perf-profile medians (and no longer to
+    // Integer ones); -k: only test programs' own metrics, not their time.* nor
+    // unixbench.incomplete_result (tools/oracles/lkp/gen_flags.py)
+    let (c, d) = ("flags/".to_string() + &"c".repeat(40), "flags/".to_string() + &"d".repeat(40));
+    for (name, opts) in [
+        ("default", vec![]),
+        ("p5", vec!["-p", "5"]),
+        ("p0.5_more", vec!["-p", "0.5", "-m"]),
+        ("k", vec!["-k"]),
+        ("k_all", vec!["-k", "-a"]),
+    ] {
+        let mut args = opts.clone();
+        args.extend([c.as_str(), d.as_str()]);
+        let want = std::fs::read_to_string(data().join(format!("flags/out_{name}.txt"))).unwrap();
+        assert_eq!(run(&args), want, "{name}");
+    }
+}
+
+#[test]
+fn ncompare_axis_queries_and_compare_axes() {
+    // -s/-o queries over a result tree, -c compare axes, lkp's grouping
+    // (tools/oracles/lkp/gen_query.py)
+    use schedlab::lkp::query::{build_queries, compare_groups, search};
+    let (a, b) = ("a1".repeat(20), "b2".repeat(20));
+    let cases: [(&str, Vec<String>); 5] = [
+        ("two_commits", vec!["-s".into(), format!("commit={}", &a[..8]), "-s".into(), format!("commit={}", &b[..8])]),
+        ("override", vec!["-s".into(), format!("kconfig=k1/commit={a}"), "-o".into(), format!("commit={b}")]),
+        ("compare_kconfigs", vec!["-c".into(), "kconfig".into(), "-s".into(), format!("commit={}", &a[..8])]),
+        (
+            "different_roots",
+            vec!["-s".into(), format!("commit={a}/kconfig=k1"), "-o".into(), format!("commit={b}/kconfig=k2")],
+        ),
+        (
+            "more_kpi",
+            vec!["-m".into(), "-k".into(), "-s".into(), format!("commit={b}"), "-s".into(), format!("commit={a}")],
+        ),
+    ];
+    for (name, args) in cases {
+        let mut opt = Options::default();
+        let mut keys = vec!["commit".to_string()];
+        let mut queries = Vec::new();
+        let mut it = args.iter();
+        while let Some(x) = it.next() {
+            match x.as_str() {
+                "-m" => opt.more = true,
+                "-k" => opt.kpi = true,
+                "-c" => keys = it.next().unwrap().split(',').map(String::from).collect(),
+                "-s" => queries.push((false, it.next().unwrap().clone())),
+                "-o" => queries.push((true, it.next().unwrap().clone())),
+                _ => unreachable!(),
+            }
+        }
+        let (queries, different) = build_queries(&queries);
+        let roots = search(&data().join("query"), &queries).unwrap();
+        let text: String = compare_groups(&roots, &keys, different, opt).iter().map(render).collect();
+        let want = std::fs::read_to_string(data().join(format!("query/out_{name}.txt"))).unwrap();
+        assert_eq!(text, want, "{name}");
+    }
+    let e = search(&data().join("query"), &[vec![("commit".into(), "ffff".into())]]).unwrap_err().to_string();
+    assert!(e.contains("no result root") && e.contains("commit=ffff"), "{e}");
 }

@@ -2,8 +2,10 @@
 //! parser's output and the yaml, each with one trailing newline removed, are equal text):
 //! lkp's own (tests/data/lkp/spec/<program>/<case> with the expected <case>.yaml, copied
 //! from lkp-tests' spec/fixtures/stats) and outputs captured on a Linux box with the yaml
-//! printed by lkp's own parser (tests/data/lkp/captured).
+//! printed by lkp's own parser (tests/data/lkp/captured). A fixture that is a directory
+//! is a run directory, read as lkp's parser reads its `RESULT_ROOT`.
 
+use schedlab::archive::DirTree;
 use schedlab::lkp::stats::program;
 use std::path::Path;
 
@@ -32,9 +34,15 @@ fn check(set: &str) {
         for yaml in &cases {
             let input = yaml.with_extension("");
             let want = std::fs::read_to_string(yaml).unwrap();
-            let text = std::fs::read_to_string(&input).unwrap();
             let shown = input.display().to_string();
-            let got = program::parse(name, &text, &shown).unwrap_or_else(|| panic!("no parser for {name}"));
+            let got = if input.is_dir() {
+                // a run directory (lkp's RESULT_ROOT), with the raw `<program>` file if any
+                let raw = std::fs::read_to_string(input.join(name)).unwrap_or_default();
+                program::parse_in_run(name, &raw, &shown, &DirTree::at(&input), "")
+            } else {
+                program::parse(name, &std::fs::read_to_string(&input).unwrap(), &shown)
+            };
+            let got = got.unwrap_or_else(|| panic!("no parser for {name}"));
             match got {
                 Ok(got) if chomp(&got) == chomp(&want) => pass += 1,
                 Ok(got) => failures.push(format!("{shown}:\n--- want\n{want}\n--- got\n{got}")),

@@ -2,7 +2,7 @@
 //! against scenario A of tests/data/lkp/golden (written by lkp-tests' own parsers,
 //! dump-stat and unite code).
 
-use schedlab::lkp::stats::{run_dirs, run_monitors, run_stats, stats_json, unite};
+use schedlab::lkp::stats::{dump_stat, run_dirs, run_monitors, run_stats, stats_json, unite};
 use std::path::{Path, PathBuf};
 
 const A: &str = "unixbench/performance-30s-1-execl/lkp-ivb-d04/debian-x86_64.cgz/x86_64-rhel/gcc-7";
@@ -53,5 +53,29 @@ fn unite_byte_for_byte() {
     for (name, got) in [("matrix.json", &u.matrix), ("avg.json", &u.avg), ("stddev.json", &u.stddev)] {
         let want = std::fs::read_to_string(root().join(name)).unwrap();
         assert_eq!(got, &want, "__rt {name}");
+    }
+}
+
+/// sbin/dump-stat's valid ranges, never-truncate monitors and record deletion: each
+/// `tests/data/lkp/dump_stat/<monitor>--<case>.txt` gives lkp's own `<case>.json`
+/// (tools/oracles/lkp/dump_stat_cases.py), or none when lkp writes no file.
+#[test]
+fn dump_stat_as_lkp() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lkp/dump_stat");
+    let mut cases: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 14);
+    for txt in &cases {
+        let stem = txt.file_stem().unwrap().to_str().unwrap();
+        let monitor = stem.split("--").next().unwrap();
+        let s = dump_stat(monitor, &std::fs::read_to_string(txt).unwrap(), stem).unwrap();
+        match std::fs::read_to_string(txt.with_extension("json")) {
+            Ok(want) => assert_eq!(s.to_json().trim_end(), want.trim_end(), "{stem}"),
+            Err(_) => assert!(s.keys.is_empty(), "{stem}: lkp writes no file, got {:?}", s.keys),
+        }
     }
 }

@@ -20,6 +20,9 @@ H1 = GOLDEN / "scenario_b_edge/2222222222222222222222222222222222222222"
 B2 = GOLDEN / "scenario_b_edge2/1111111111111111111111111111111111111111"
 H2 = GOLDEN / "scenario_b_edge2/2222222222222222222222222222222222222222"
 
+FLAGS_BASE = GOLDEN / "flags" / ("c" * 40)
+FLAGS_HEAD = GOLDEN / "flags" / ("d" * 40)
+
 CASES = [
     ("out_A_default.txt", [], [A_BASE, A_HEAD]),
     ("out_A_more.txt", ["-m"], [A_BASE, A_HEAD]),
@@ -27,6 +30,11 @@ CASES = [
     ("out_B_2v2.txt", [], [B2, H2]),
     ("out_B_4v2.txt", [], [B1, H2]),
     ("out_B_all_2v2.txt", ["-a"], [B2, H2]),
+    # tools/oracles/lkp/gen_flags.py: ncompare's -p (Float perf-profile threshold) and -k
+    ("flags/out_p5.txt", ["-p", "5"], [FLAGS_BASE, FLAGS_HEAD]),
+    ("flags/out_p0.5_more.txt", ["-p", "0.5", "-m"], [FLAGS_BASE, FLAGS_HEAD]),
+    ("flags/out_k.txt", ["-k"], [FLAGS_BASE, FLAGS_HEAD]),
+    ("flags/out_k_all.txt", ["-k", "-a"], [FLAGS_BASE, FLAGS_HEAD]),
 ]
 
 
@@ -43,8 +51,26 @@ def test_cli_text_is_lkps_byte_for_byte(golden, flags, roots):
     rc, out, _ = run_cli(["lkp", "compare", *flags, *map(str, roots)])
     assert rc == 0
     assert out == want
-    c = lkp.compare(*roots, all_keys="-a" in flags, more="-m" in flags)
+    threshold = float(flags[flags.index("-p") + 1]) if "-p" in flags else None
+    c = lkp.compare(*roots, all_keys="-a" in flags, more="-m" in flags, kpi="-k" in flags,
+                    perf_profile_threshold=threshold)
     assert c.to_text() == want
+
+
+def test_perf_profile_threshold_flag_is_checked():
+    rc, _, err = run_cli_exit(["lkp", "compare", "-p", "nan", str(FLAGS_BASE), str(FLAGS_HEAD)])
+    assert rc == 2 and "got nan" in err, err
+
+
+def run_cli_exit(argv: list[str]) -> tuple[int, str, str]:
+    """run_cli, also for argparse's exit (a bad flag)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            rc = cli.main(argv)
+        except SystemExit as e:
+            rc = int(e.code or 0)
+    return rc, out.getvalue(), err.getvalue()
 
 
 def _random_cases():
@@ -129,3 +155,27 @@ def test_commits_by_prefix_under_a_root():
     rc, out, err = run_cli(["lkp", "compare", "--root", str(GOLDEN), "1111", "2222"])
     assert rc != 0 and out == ""
     assert "ambiguous" in err and "scenario_b_edge/1111" in err and "scenario_b_edge2/1111" in err
+
+
+QUERY_CASES = {
+    "two_commits": ["-s", "commit=" + "a1" * 4, "-s", "commit=" + "b2" * 4],
+    "compare_kconfigs": ["-c", "kconfig", "-s", "commit=" + "a1" * 4],
+    "different_roots": ["-s", "commit=" + "a1" * 20 + "/kconfig=k1", "-o", "commit=" + "b2" * 20 + "/kconfig=k2"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(QUERY_CASES))
+def test_axis_queries_from_the_cli(name):
+    """tools/oracles/lkp/gen_query.py: lkp's ncompare -s/-o/-c on the same tree."""
+    rc, out, err = run_cli_exit(["lkp", "compare", "--root", str(GOLDEN / "query"), *QUERY_CASES[name]])
+    assert rc == 0, err
+    assert out == (GOLDEN / "query" / f"out_{name}.txt").read_text()
+
+
+def test_axis_query_errors_are_exit_2():
+    rc, _, err = run_cli_exit(["lkp", "compare", "--root", str(GOLDEN / "query"), "-s", "commit=ffff"])
+    assert rc == 2 and "commit=ffff" in err and "Traceback" not in err, err
+    rc, _, err = run_cli_exit(["lkp", "compare", "-s", "commit=ffff"])
+    assert rc == 2 and "--root" in err, err
+    rc, _, err = run_cli_exit(["lkp", "compare", str(FLAGS_BASE)])
+    assert rc == 2 and "BASE and HEAD" in err, err

@@ -5,9 +5,15 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
+import resource
 import shutil
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from schedlab import cli, lkp
 
 GOLDEN = Path(__file__).parent / "data" / "lkp" / "golden"
@@ -43,6 +49,46 @@ def test_unite_writes_lkps_files(tmp_path):
     lkp.unite(root, label=label)
     for n in ("matrix.json", "avg.json", "stddev.json"):
         assert (root / n).read_text() == (BASE / n).read_text(), n
+
+
+def _tree_bytes(root):
+    return {p: p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_unite_on_a_read_only_root_is_exit_2_and_changes_nothing(tmp_path):
+    root = tmp_path / "c"
+    shutil.copytree(BASE, root)
+    before = _tree_bytes(root)
+    root.chmod(0o555)
+    try:
+        if os.access(root, os.W_OK):
+            pytest.skip("running as a user that may write anywhere (root)")
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            rc = cli.main(["lkp", "unite", str(root)])
+        assert rc == 2 and f"in {root}" in err.getvalue() and "not writable" in err.getvalue(), err.getvalue()
+        assert "Traceback" not in err.getvalue()
+    finally:
+        root.chmod(0o755)
+    assert _tree_bytes(root) == before
+
+
+def test_unite_whose_writes_fail_is_exit_2_and_changes_nothing(tmp_path):
+    """A file-size limit makes every write fail (EFBIG), as a read-only or full
+    filesystem does, also for root: a clear error, exit 2, the old files as they were."""
+    root = tmp_path / "c"
+    shutil.copytree(BASE, root)
+    before = _tree_bytes(root)
+
+    def limit():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+
+    r = subprocess.run([sys.executable, "-m", "schedlab", "lkp", "unite", str(root)], capture_output=True,
+                       timeout=120, preexec_fn=limit)
+    err = r.stderr.decode()
+    assert r.returncode == 2 and f"cannot write {root / 'matrix.json'}" in err and "Traceback" not in err, err
+    assert _tree_bytes(root) == before
 
 
 def test_text_plot_cli_and_api():

@@ -141,12 +141,15 @@ class LkpComparison(Comparison):
 
 
 def compare(base: PathLike | ResultRoot, *heads: PathLike | ResultRoot, all_keys: bool = False,
-            more: bool = False, test: str = "welch", alpha: float = 0.05) -> LkpComparison:
-    """Compare heads with a base as ``lkp ncompare [-a] [-m] BASE HEAD...`` does.
+            more: bool = False, test: str = "welch", alpha: float = 0.05, kpi: bool = False,
+            perf_profile_threshold: float | None = None) -> LkpComparison:
+    """Compare heads with a base as ``lkp ncompare [-a] [-m] [-k] [-p T] BASE HEAD...`` does.
 
     ``all_keys`` is ``-a`` (every metric, no filter), ``more`` is ``-m`` (also
-    deny-listed monitors such as ``interrupts.*``). Verdicts use ``test`` ("welch" or
-    "mann-whitney") at ``alpha`` on the per-run samples.
+    deny-listed monitors such as ``interrupts.*``), ``kpi`` is ``-k`` (only the test
+    programs' own metrics), ``perf_profile_threshold`` is ``-p`` (a Float threshold for
+    ``perf-profile.*`` rows; None keeps lkp's Integer 5). Verdicts use ``test`` ("welch"
+    or "mann-whitney") at ``alpha`` on the per-run samples.
 
     >>> import tempfile, pathlib
     >>> root = pathlib.Path(tempfile.mkdtemp())
@@ -164,12 +167,15 @@ def compare(base: PathLike | ResultRoot, *heads: PathLike | ResultRoot, all_keys
     if not heads:
         raise TypeError("compare() needs at least one head")
     paths = [_path(base)] + [_path(h) for h in heads]
-    return LkpComparison(_core.lkp_compare(paths, all_keys, more, test, alpha))
+    return LkpComparison(_core.lkp_compare(paths, all_keys, more, test, alpha, kpi, perf_profile_threshold))
 
 
-def compare_text(base: PathLike, *heads: PathLike, all_keys: bool = False, more: bool = False) -> str:
-    """The ``lkp ncompare`` text directly (what ``schedlab lkp compare`` prints)."""
-    return _core.lkp_compare_text([_path(base)] + [_path(h) for h in heads], all_keys, more)
+def compare_text(base: PathLike, *heads: PathLike, all_keys: bool = False, more: bool = False,
+                 kpi: bool = False, perf_profile_threshold: float | None = None) -> str:
+    """The ``lkp ncompare`` text directly (what ``schedlab lkp compare`` prints); the
+    options as in :func:`compare`."""
+    return _core.lkp_compare_text([_path(base)] + [_path(h) for h in heads], all_keys, more, kpi,
+                                  perf_profile_threshold)
 
 
 def run_stats(run_dir: PathLike) -> dict[str, float]:
@@ -186,15 +192,23 @@ def run_stats_json(run_dir: PathLike) -> str:
 def unite(root: PathLike, write: bool = True, label: str | None = None) -> tuple[str, str, str]:
     """Build ``matrix.json``, ``avg.json`` and ``stddev.json`` of a result root from its
     run directories (lkp's ``unite`` step); ``stats_source`` entries are
-    ``<label or root>/<n>/stats.json``. Writes the files unless ``write`` is false."""
+    ``<label or root>/<n>/stats.json``. Writes the files unless ``write`` is false, each
+    through :func:`schedlab._output.write` (a temporary file renamed on success): a root
+    that cannot be written raises :class:`~schedlab.errors.WriteError` before any file
+    is touched, and a failing write leaves the old file as it was."""
+    from . import _output
+    from .errors import WriteError
+
     root = os.fspath(root)
     runs = _core.lkp_run_dirs(root)
     prefix = label if label is not None else root
     texts = _core.lkp_unite([(str(r), f"{prefix}/{os.path.basename(str(r))}") for r in runs])
     if write:
+        if not os.access(root, os.W_OK | os.X_OK):
+            raise WriteError(f"cannot write matrix.json, avg.json, stddev.json in {root}: the directory is not "
+                             "writable; copy the result root somewhere writable or use --dry-run", root)
         for name, text in zip(("matrix.json", "avg.json", "stddev.json"), texts):
-            with open(os.path.join(root, name), "w", encoding="utf-8") as f:
-                f.write(text)
+            _output.write(os.path.join(root, name), text)
     return texts
 
 

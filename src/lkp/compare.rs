@@ -12,12 +12,17 @@ use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
 
 /// ncompare's options.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Options {
     /// `-a`: every key of every matrix, no significance filter.
     pub all_keys: bool,
     /// `-m`: also deny-listed monitors (interrupts, slabinfo, softirqs, …).
     pub more: bool,
+    /// `-k`: only the rows of test programs' own metrics ([`rules::kpi_stat`]).
+    pub kpi: bool,
+    /// `-p VALUE`: the perf-profile threshold, a Float; None = lkp's default, the
+    /// Integer 5 (docs/lkp.md §3.2 step 4).
+    pub perf_profile_threshold: Option<f64>,
 }
 
 /// lkp's perf-profile threshold default (an Integer, so the perf-profile rule only applies
@@ -68,6 +73,12 @@ pub struct CompareResult {
     pub rows: Vec<StatRow>,
     /// Options used.
     pub options: Options,
+    /// The compare axes (ncompare `-c`, default `commit`): `commits` holds each root's
+    /// values of them, joined by '/'.
+    pub compare_keys: Vec<String>,
+    /// The header names each root's full axes rather than the ones they share (lkp's
+    /// `compare_different_rts`, from an `-o` with several axes).
+    pub per_root_axes: bool,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -184,8 +195,13 @@ fn changed_stat(k: &str, a: &Matrix, b: &Matrix, monitored: Monitored, incomplet
     }
     let Some(sa) = summary(&a_k, max_margin) else { return false };
     // changed_stats?
-    let changed = if k.starts_with("perf-profile.") && matches!(sa.mean, Num::Int(_)) {
-        let t = Num::Int(PERF_PROFILE_THRESHOLD);
+    // the threshold applies when it has the Ruby class of the head's median
+    let threshold = match (opt.perf_profile_threshold, sa.mean) {
+        (None, Num::Int(_)) => Some(Num::Int(PERF_PROFILE_THRESHOLD)),
+        (Some(t), Num::Float(_)) => Some(Num::Float(t)),
+        _ => None,
+    };
+    let changed = if let (true, Some(t)) = (k.starts_with("perf-profile."), threshold) {
         gt(sa.mean, t) || gt(sb.mean, t)
     } else if is_function {
         !sa.max.eq_num(sb.max)
@@ -297,6 +313,9 @@ fn changed_keys(ms: &[&Matrix], opt: Options) -> (Vec<String>, Vec<HashSet<Strin
                 keys.push(k.clone());
             }
         }
+    }
+    if opt.kpi {
+        keys.retain(|k| rules::kpi_stat(k));
     }
     (keys, per_head.into_iter().map(|v| v.into_iter().collect()).collect())
 }
@@ -417,11 +436,32 @@ fn compare_refs(matrixes: &[&Matrix], opt: Options) -> Vec<StatRow> {
 
 /// Compare result roots: the first is the base.
 pub fn compare_roots(roots: &[ResultRoot], opt: Options) -> CompareResult {
+    compare_group(&roots.iter().collect::<Vec<_>>(), opt, &["commit".to_string()], false)
+}
+
+/// Compare one group of result roots (the first is the base) across `compare_keys`
+/// (docs/lkp.md §3.9); `per_root_axes` as in [`CompareResult`].
+pub fn compare_group(
+    roots: &[&ResultRoot],
+    opt: Options,
+    compare_keys: &[String],
+    per_root_axes: bool,
+) -> CompareResult {
     let ms: Vec<&Matrix> = roots.iter().map(|r| &r.matrix).collect();
+    let label = |r: &ResultRoot| -> String {
+        if compare_keys == ["commit"] {
+            return r.commit();
+        }
+        let vals: Vec<&str> =
+            r.axes.iter().filter(|(k, _)| compare_keys.contains(k)).map(|(_, v)| v.as_str()).collect();
+        vals.join("/")
+    };
     CompareResult {
-        commits: roots.iter().map(ResultRoot::commit).collect(),
+        commits: roots.iter().map(|r| label(r)).collect(),
         axes: roots.iter().map(|r| r.axes.clone()).collect(),
         rows: compare_refs(&ms, opt),
         options: opt,
+        compare_keys: compare_keys.to_vec(),
+        per_root_axes,
     }
 }

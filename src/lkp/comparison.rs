@@ -85,6 +85,8 @@ pub fn to_comparison(res: &CompareResult, test: Test, alpha: f64) -> Comparison 
     c.meta.insert("axes".into(), serde_json::to_string(&res.axes).unwrap_or_default());
     c.meta.insert("all_keys".into(), res.options.all_keys.to_string());
     c.meta.insert("more".into(), res.options.more.to_string());
+    c.meta.insert("compare_keys".into(), res.compare_keys.join(","));
+    c.meta.insert("per_root_axes".into(), res.per_root_axes.to_string());
     c.meta.insert("verdict_test".into(), test.name().into());
     c.meta.insert("alpha".into(), alpha.to_string());
     c
@@ -140,7 +142,17 @@ pub fn render_comparison(c: &Comparison) -> Result<String> {
         commits: c.kernels.clone(),
         axes,
         rows,
-        options: super::compare::Options { all_keys: bool_meta("all_keys"), more: bool_meta("more") },
+        options: super::compare::Options {
+            all_keys: bool_meta("all_keys"),
+            more: bool_meta("more"),
+            ..Default::default()
+        },
+        compare_keys: c
+            .meta
+            .get("compare_keys")
+            .filter(|k| !k.is_empty())
+            .map_or_else(|| vec!["commit".to_string()], |k| k.split(',').map(str::to_string).collect()),
+        per_root_axes: bool_meta("per_root_axes"),
     };
     Ok(render(&res))
 }

@@ -4,12 +4,12 @@
 //! lib/nresult_root.rb and docs/lkp.md §1, §2.3 and §3.1.
 
 use super::jobyaml;
+use super::key_index::KeyIndex;
 use super::num::Num;
 use crate::archive::tree::{join, walk};
 use crate::archive::{self, DirTree, Tree};
 use crate::error::{Error, Result};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use std::collections::HashMap;
 use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -23,7 +23,7 @@ pub const STATS_SOURCE: &str = "stats_source";
 pub const MAX_MATRIX_VALUES: usize = 1 << 25;
 
 /// One matrix: metrics in file order, each with one value per run.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Matrix {
     /// File the matrix was read from (for error messages).
     pub path: String,
@@ -34,18 +34,24 @@ pub struct Matrix {
     pub values: Vec<Vec<Num>>,
     /// The per-run `stats.json` paths, when present.
     pub stats_source: Option<Vec<String>>,
-    index: HashMap<String, usize>,
+    index: KeyIndex,
+}
+
+impl PartialEq for Matrix {
+    fn eq(&self, o: &Matrix) -> bool {
+        (&self.path, &self.keys, &self.values, &self.stats_source) == (&o.path, &o.keys, &o.values, &o.stats_source)
+    }
 }
 
 impl Matrix {
     /// Insert or replace a metric (a later duplicate wins, as in Ruby's JSON).
     pub fn insert(&mut self, key: String, v: Vec<Num>) {
-        if let Some(slot) = self.index.get(&key).and_then(|&i| self.values.get_mut(i)) {
+        if let Some(slot) = self.index.get(&self.keys, &key).and_then(|i| self.values.get_mut(i)) {
             *slot = v;
         } else {
-            self.index.insert(key.clone(), self.keys.len());
             self.keys.push(key);
             self.values.push(v);
+            self.index.insert(&self.keys, self.keys.len() - 1);
         }
     }
 
@@ -87,6 +93,10 @@ impl Matrix {
                     ));
                 }
             }
+        }
+        // exactly the run count: the parser's growth leaves up to twice that
+        for v in &mut self.values {
+            v.shrink_to_fit();
         }
         Ok(())
     }
@@ -138,12 +148,12 @@ impl Matrix {
 
     /// The values of `key`.
     pub fn get(&self, key: &str) -> Option<&[Num]> {
-        self.index.get(key).and_then(|&i| self.values.get(i)).map(Vec::as_slice)
+        self.index.get(&self.keys, key).and_then(|i| self.values.get(i)).map(Vec::as_slice)
     }
 
     /// Whether `key` is present.
     pub fn contains(&self, key: &str) -> bool {
-        self.index.contains_key(key)
+        self.index.get(&self.keys, key).is_some()
     }
 
     /// lkp's `filter_incomplete_run`: drop every run whose `last_state.is_incomplete_run`
@@ -171,12 +181,10 @@ impl Matrix {
 
     /// Remove a metric.
     pub fn remove(&mut self, key: &str) {
-        if let Some(i) = self.index.remove(key) {
+        if let Some(i) = self.index.get(&self.keys, key) {
+            self.index.remove(&self.keys, i);
             self.keys.remove(i);
             self.values.remove(i);
-            for (j, k) in self.keys.iter().enumerate().skip(i) {
-                self.index.insert(k.clone(), j);
-            }
         }
     }
 
@@ -272,7 +280,7 @@ impl<'de> Visitor<'de> for NumArray<'_> {
         write!(f, "an array of numbers for metric '{}'", self.key)
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Vec<Num>, A::Error> {
-        let mut v = Vec::with_capacity(seq.size_hint().unwrap_or(8).min(self.left));
+        let mut v = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(self.left));
         while let Some(x) = seq.next_element_seed(OneNum { key: self.key, index: v.len() })? {
             if v.len() >= self.left {
                 return Err(de::Error::custom(format!(
@@ -314,8 +322,25 @@ impl<'de> Visitor<'de> for OneNum<'_> {
     }
 }
 
-/// Load several result roots at once, one thread each (order kept; the first error wins).
+/// Matrix files of more than this many bytes in all are loaded one after the other, so
+/// that only one file's text is in memory beside the parsed matrices (docs/lkp.md §2.3).
+pub const PARALLEL_LOAD_BYTES: u64 = 64 << 20;
+
+/// The size of a result root's matrix file (0 when it is not a plain directory's).
+fn matrix_file_bytes(dir: &Path) -> u64 {
+    ["matrix.json.gz", "matrix.json"]
+        .iter()
+        .find_map(|n| std::fs::metadata(dir.join(n)).ok().filter(std::fs::Metadata::is_file))
+        .map_or(0, |m| m.len())
+}
+
+/// Load several result roots (order kept; the first error wins): at once, one thread
+/// each, unless their matrix files exceed [`PARALLEL_LOAD_BYTES`] together.
 pub fn load_roots(paths: &[PathBuf]) -> Result<Vec<ResultRoot>> {
+    let total: u64 = paths.iter().map(|p| matrix_file_bytes(p)).sum();
+    if total > PARALLEL_LOAD_BYTES {
+        return paths.iter().map(|p| ResultRoot::load(p)).collect();
+    }
     std::thread::scope(|s| {
         let handles: Vec<_> = paths.iter().map(|p| s.spawn(move || ResultRoot::load(p))).collect();
         handles
@@ -484,7 +509,9 @@ pub fn job_file_in(tree: &dyn Tree, rel: &str) -> Option<String> {
         .find(|p| tree.is_file(p))
 }
 
-fn load_axes(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, String)>> {
+/// The job axes of the result root `rel` of `tree` (its job.yaml or its first run's),
+/// with `commit` = the directory name when no job names it; sorted by key.
+pub fn load_axes(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, String)>> {
     let mut axes = match job_file_in(tree, rel) {
         Some(f) => {
             let shown = tree.display(&f);

@@ -85,11 +85,11 @@ fn header(res: &CompareResult) -> String {
     out.push_str(&"=".repeat(89));
     out.push('\n');
     let non_commit = |ax: &Vec<(String, String)>| -> Vec<(String, String)> {
-        ax.iter().filter(|(k, _)| k != "commit").cloned().collect()
+        ax.iter().filter(|(k, _)| !res.compare_keys.contains(k)).cloned().collect()
     };
     let first = res.axes.first().map(non_commit).unwrap_or_default();
     let same = res.axes.iter().all(|a| non_commit(a) == first);
-    if same && !first.is_empty() {
+    if same && !first.is_empty() && !res.per_root_axes {
         let keys: Vec<&str> = first.iter().map(|(k, _)| k.as_str()).collect();
         let vals: Vec<&str> = first.iter().map(|(_, v)| v.as_str()).collect();
         out.push_str(&format!("{}:\n  {}\n\n", keys.join("/"), vals.join("/")));
@@ -100,7 +100,14 @@ fn header(res: &CompareResult) -> String {
             out.push_str(&format!("{}:\n  {}\n\n", keys.join("/"), vals.join("/")));
         }
     }
-    out.push_str("commit: \n");
+    // the compare keys the base has, in its axes' order
+    let keys: Vec<&str> = match res.axes.first() {
+        Some(ax) if res.compare_keys != ["commit"] => {
+            ax.iter().filter(|(k, _)| res.compare_keys.contains(k)).map(|(k, _)| k.as_str()).collect()
+        }
+        _ => vec!["commit"],
+    };
+    out.push_str(&format!("{}: \n", keys.join("/")));
     for c in &res.commits {
         out.push_str(&format!("  {c}\n"));
     }

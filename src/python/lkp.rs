@@ -10,22 +10,65 @@ use crate::lkp::comparison::{to_comparison, Test};
 use crate::lkp::matrix::{load_roots, Matrix, ResultRoot};
 use crate::lkp::num::Num;
 use crate::lkp::render_text::render;
-use crate::lkp::{lookup, parse_report, stats, textplot};
+use crate::lkp::{lookup, parse_report, query, stats, textplot};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 
-fn compare(paths: &[PathBuf], all_keys: bool, more: bool) -> crate::Result<CompareResult> {
+fn compare(paths: &[PathBuf], opt: Options) -> crate::Result<CompareResult> {
     if paths.len() < 2 {
         return Err(Error::domain("compare needs a base and at least one head result root"));
     }
     let roots = load_roots(paths)?;
-    Ok(compare_roots(&roots, Options { all_keys, more }))
+    Ok(compare_roots(&roots, opt))
 }
 
-/// The ncompare text of BASE HEAD... (result-root directories).
+/// The ncompare text of BASE HEAD... (result-root directories); `kpi` is `-k`,
+/// `perf_profile_threshold` `-p`.
 #[pyfunction]
-fn lkp_compare_text(py: Python<'_>, paths: Vec<PathBuf>, all_keys: bool, more: bool) -> PyResult<String> {
-    run(py, || compare(&paths, all_keys, more).map(|r| render(&r)))
+#[pyo3(signature = (paths, all_keys, more, kpi=false, perf_profile_threshold=None))]
+fn lkp_compare_text(
+    py: Python<'_>,
+    paths: Vec<PathBuf>,
+    all_keys: bool,
+    more: bool,
+    kpi: bool,
+    perf_profile_threshold: Option<f64>,
+) -> PyResult<String> {
+    run(py, || compare(&paths, Options { all_keys, more, kpi, perf_profile_threshold }).map(|r| render(&r)))
+}
+
+/// The ncompare text of the result roots under `dir` matching the `-s`/`-o` queries
+/// (`(is -o, "k=v/k=v")` in command-line order), grouped and compared across
+/// `compare_keys` (`-c`).
+#[pyfunction]
+#[pyo3(signature = (dir, queries, compare_keys, all_keys, more, kpi=false, perf_profile_threshold=None))]
+#[allow(clippy::too_many_arguments)]
+fn lkp_compare_query_text(
+    py: Python<'_>,
+    dir: PathBuf,
+    queries: Vec<(bool, String)>,
+    compare_keys: Vec<String>,
+    all_keys: bool,
+    more: bool,
+    kpi: bool,
+    perf_profile_threshold: Option<f64>,
+) -> PyResult<String> {
+    run(py, || {
+        let (qs, different) = query::build_queries(&queries);
+        let roots = query::search(&dir, &qs)?;
+        let opt = Options { all_keys, more, kpi, perf_profile_threshold };
+        let groups = query::compare_groups(&roots, &compare_keys, different, opt);
+        if groups.is_empty() {
+            return Err(Error::domain(format!(
+                "the {} result roots found under {} form no group of two to compare (each group shares every axis \
+                 but {})",
+                roots.len(),
+                dir.display(),
+                compare_keys.join(",")
+            )));
+        }
+        Ok(groups.iter().map(render).collect())
+    })
 }
 
 /// The result root under `dir` of the commit whose hash starts with `prefix`.
@@ -36,6 +79,8 @@ fn lkp_find_root(py: Python<'_>, dir: PathBuf, prefix: &str) -> PyResult<String>
 
 /// The comparison of BASE HEAD..., with verdicts by `test` at `alpha`.
 #[pyfunction]
+#[pyo3(signature = (paths, all_keys, more, test, alpha, kpi=false, perf_profile_threshold=None))]
+#[allow(clippy::too_many_arguments)]
 fn lkp_compare(
     py: Python<'_>,
     paths: Vec<PathBuf>,
@@ -43,10 +88,12 @@ fn lkp_compare(
     more: bool,
     test: &str,
     alpha: f64,
+    kpi: bool,
+    perf_profile_threshold: Option<f64>,
 ) -> PyResult<PyComparison> {
     run(py, || {
         let t = Test::parse(test)?;
-        let r = compare(&paths, all_keys, more)?;
+        let r = compare(&paths, Options { all_keys, more, kpi, perf_profile_threshold })?;
         Ok(to_comparison(&r, t, alpha))
     })
     .map(PyComparison::from_core)
@@ -121,6 +168,7 @@ fn lkp_text_plot(py: Python<'_>, title: &str, bad: Vec<f64>, good: Vec<f64>, scr
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lkp_compare_text, m)?)?;
     m.add_function(wrap_pyfunction!(lkp_find_root, m)?)?;
+    m.add_function(wrap_pyfunction!(lkp_compare_query_text, m)?)?;
     m.add_function(wrap_pyfunction!(lkp_compare, m)?)?;
     m.add_function(wrap_pyfunction!(lkp_load, m)?)?;
     m.add_function(wrap_pyfunction!(lkp_read_matrix, m)?)?;

@@ -57,7 +57,9 @@ pub fn matrix(data: &[u8]) {
     }
     let root =
         |c: &str| ResultRoot { path: c.into(), matrix: m.clone(), axes: vec![("commit".to_string(), c.to_string())] };
-    for opt in [Options::default(), Options { all_keys: true, more: true }] {
+    for opt in
+        [Options::default(), Options { all_keys: true, more: true, kpi: true, perf_profile_threshold: Some(0.5) }]
+    {
         let res = compare_roots(&[root("base"), root("head")], opt);
         let text = schedlab::lkp::render_text::render(&res);
         bounded(text.len(), data.len() * 4, "ncompare text");

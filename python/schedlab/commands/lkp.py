@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
     from argparse import Namespace
@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def register(sub: SubparsersSpec) -> None:
-    from .. import _core
+    from .. import _core, _flags
 
     p = sub.add_parser("lkp", help="lkp-tests results: ncompare tables, stats.json, plots",
                        description="lkp-tests (Intel 0-day robot) results.")
@@ -30,12 +30,24 @@ def register(sub: SubparsersSpec) -> None:
                                     "A root may also be a .tar, .tar.gz/.tgz, .tar.xz or .zip archive holding one.")
     c.add_argument("-a", "--all", dest="all_keys", action="store_true", help="every metric, no significance filter")
     c.add_argument("-m", "--more", action="store_true", help="also deny-listed monitors (interrupts, slabinfo, ...)")
+    c.add_argument("-k", "--kpi", action="store_true", help="only the test programs' own metrics (lkp's KPIs)")
+    c.add_argument("-p", "--perf-profile-threshold", type=_flags.percentage, metavar="VALUE",
+                   help="perf-profile rows: shown when either median exceeds VALUE (a Float; default: lkp's "
+                        "Integer 5, which applies to Integer medians only)")
     c.add_argument("--format", choices=("text", "csv", "json", "markdown", "html"), default="text")
     c.add_argument("--test", choices=_core.TEST_NAMES, default="welch", help="test behind the verdicts")
     c.add_argument("--root", dest="search_root", metavar="DIR",
-                   help="BASE/HEAD that are not paths are commit prefixes: find their result roots under DIR")
-    c.add_argument("base", metavar="BASE")
-    c.add_argument("heads", nargs="+", metavar="HEAD")
+                   help="BASE/HEAD that are not paths are commit prefixes: find their result roots under DIR; "
+                        "with -s/-o, the tree searched")
+    c.add_argument("-s", "--search", dest="queries", action="append", type=lambda q: (False, q), metavar="AXES",
+                   help="(with --root) the result roots whose job axes match k=v/k=v (commit= may be a prefix); "
+                        "repeatable")
+    c.add_argument("-o", "--override-search", dest="queries", action="append", type=lambda q: (True, q),
+                   metavar="AXES", help="the previous -s query with these axes replaced")
+    c.add_argument("-c", "--compare-axis-keys", dest="compare_keys", default="commit", metavar="KEYS",
+                   help="the axes compared (comma-separated; default commit): roots sharing every other axis "
+                        "form one table")
+    c.add_argument("roots", nargs="*", metavar="BASE HEAD", help="result roots (or commit prefixes with --root)")
     c.set_defaults(func=run_compare)
 
     s = lsub.add_parser("stats", help="parse one run's raw outputs and print its stats.json")
@@ -59,19 +71,39 @@ def register(sub: SubparsersSpec) -> None:
 
 def run_compare(args: Namespace) -> int:
     from .. import _core
+    from ..errors import DomainError
 
-    paths = [args.base] + list(args.heads)
+    if args.queries:
+        return _run_query(args, _core)
+    if len(args.roots) < 2:
+        raise DomainError("lkp compare needs BASE and HEAD result roots, or --root DIR with -s/-o queries")
+    paths = list(args.roots)
     if args.search_root is not None:
         paths = [p if os.path.exists(p) else _core.lkp_find_root(args.search_root, p) for p in paths]
     if args.format == "text":
-        sys.stdout.write(_core.lkp_compare_text(paths, args.all_keys, args.more))
+        sys.stdout.write(_core.lkp_compare_text(paths, args.all_keys, args.more, args.kpi,
+                                                 args.perf_profile_threshold))
         return 0
     from .. import lkp
 
-    c = lkp.compare(*paths, all_keys=args.all_keys, more=args.more, test=args.test)
+    c = lkp.compare(*paths, all_keys=args.all_keys, more=args.more, test=args.test, kpi=args.kpi,
+                    perf_profile_threshold=args.perf_profile_threshold)
     out = {"csv": c.to_csv, "json": lambda: c.to_json(indent=1) + "\n", "markdown": c.to_markdown,
            "html": c._repr_html_}[args.format]()
     sys.stdout.write(out if out.endswith("\n") else out + "\n")
+    return 0
+
+
+def _run_query(args: Namespace, core: Any) -> int:
+    from ..errors import DomainError
+
+    if args.search_root is None or args.roots:
+        raise DomainError("-s/-o search the result roots under --root DIR (and take no BASE/HEAD)")
+    if args.format != "text":
+        raise DomainError("-s/-o print lkp's text tables only (--format text)")
+    keys = [k for k in args.compare_keys.split(",") if k]
+    sys.stdout.write(core.lkp_compare_query_text(args.search_root, args.queries, keys, args.all_keys, args.more,
+                                                 args.kpi, args.perf_profile_threshold))
     return 0
 
 

@@ -6,6 +6,7 @@
 pub mod aim9;
 pub mod cyclictest;
 pub mod ebizzy;
+pub mod fio;
 pub mod hackbench;
 pub mod lock_stat;
 pub mod meminfo;
@@ -16,7 +17,9 @@ pub mod perf_bench_futex;
 pub mod perf_bench_sched_messaging;
 pub mod perf_bench_sched_pipe;
 pub mod perf_profile;
+pub mod perf_sched;
 pub mod perf_stat;
+pub mod pmbench;
 pub mod proc_vmstat;
 pub mod program;
 pub mod rt_app;
@@ -113,16 +116,50 @@ fn numeric(v: &str) -> bool {
 /// raw output (2^25: 512 MiB of values).
 pub const MAX_SERIES_VALUES: usize = 1 << 25;
 
+/// lkp's `etc/valid-range-<monitor>.yaml` (lib/bounds.rb `valid_stats_range?`): for a
+/// key of that monitor (its part before the first '.') matching a pattern whole, the
+/// value must lie in `[min, max]`.
+const VALID_RANGES: &[(&str, &str, i64, i64)] = &[
+    ("iostat", r"^iostat.*.util$", 0, 300),
+    ("iostat", r"^iostat.cpu.*$", 0, 110),
+    ("turbostat", r"^turbostat..*Watt$", 0, 10000),
+    ("vmstat", r"^vmstat.cpu.*$", 0, 110),
+];
+
+/// Whether `v` is inside every valid range that applies to `key` (docs/lkp.md §4).
+pub fn valid_stats_range(key: &str, v: Num) -> bool {
+    static R: OnceLock<Vec<(&'static str, Regex, i64, i64)>> = OnceLock::new();
+    let ranges = R.get_or_init(|| {
+        VALID_RANGES
+            .iter()
+            .map(|&(m, p, lo, hi)| (m, Regex::new(p).unwrap_or_else(|e| panic!("schedlab bug: {e}")), lo, hi))
+            .collect()
+    });
+    let monitor = key.split('.').next().unwrap_or("");
+    ranges.iter().filter(|(m, re, _, _)| *m == monitor && re.is_match(key)).all(|&(_, _, lo, hi)| {
+        v.cmp_num(Num::Int(lo)) != std::cmp::Ordering::Less && v.cmp_num(Num::Int(hi)) != std::cmp::Ordering::Greater
+    })
+}
+
+/// The monitors whose records may differ in length (sbin/dump-stat
+/// `UNSTRUCTURED_MONITORS`): their last record is never truncated.
+const UNSTRUCTURED: &[&str] = &["ftrace", "perf-stat", "sched_debug", "slabinfo", "meminfo"];
+
 /// sbin/dump-stat: `key: value` lines → series of `<group>.<key>`. A key seen again
 /// starts a new record; a key first seen late is front-filled with 0; a value is a Float
-/// iff it contains '.', else `to_i`; a record with a non-numeric value is dropped; keys
-/// that are all zero are removed; an incomplete last record is truncated. A key with
-/// whitespace is an error (`path`, `line` name the parser output).
+/// iff it contains '.', else `to_i`; a non-numeric value, or one outside the key's valid
+/// range ([`valid_stats_range`]), drops its record (once per such value, as lkp deletes
+/// by index: two in one record drop that record and the next); keys that are all zero
+/// are removed (not `dmesg.timestamp*`); an incomplete last record (one key a value
+/// short, counted before those removals) is truncated except for the [`UNSTRUCTURED`]
+/// monitors. A key with whitespace is an error (`path`, `line`
+/// name the parser output). After docs/lkp.md §4.
 pub fn dump_stat(group: &str, lines: &str, path: &str) -> Result<Series> {
     let mut s = Series::default();
     let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     let mut record_index = 0usize;
     let mut invalid: Vec<usize> = Vec::new();
+    let message_lines = group == "dmesg" || group == "kmsg";
     // values held, zero-fill included (a key first seen late costs one per earlier record)
     let mut held = 0usize;
     for (ln, line) in lines.lines().enumerate() {
@@ -132,13 +169,10 @@ pub fn dump_stat(group: &str, lines: &str, path: &str) -> Result<Series> {
         }
         let Some((k, v)) = line.split_once(": ") else { continue };
         let v = v.trim();
-        if v.is_empty() {
+        if v.is_empty() || (message_lines && (k.starts_with("message:") || k.starts_with("pattern:"))) {
             continue;
         }
         let key = format!("{group}.{k}");
-        if key.contains([' ', '\t']) {
-            return Err(Error::parse(Some(path), Some(ln + 1), format!("whitespace in stats name '{key}'")));
-        }
         let i = *index.entry(key.clone()).or_insert_with(|| {
             s.keys.push(key.clone());
             s.values.push(Vec::new());
@@ -160,9 +194,11 @@ pub fn dump_stat(group: &str, lines: &str, path: &str) -> Result<Series> {
         if record_index > size {
             col.resize(record_index, Num::Int(0));
         }
+        if key.contains([' ', '\t']) {
+            return Err(Error::parse(Some(path), Some(ln + 1), format!("whitespace in stats name '{key}'")));
+        }
         if !numeric(v) {
-            invalid.push(col.len());
-            col.push(Num::Int(0));
+            invalid.push(record_index);
             continue;
         }
         let n = if v.contains('.') {
@@ -172,37 +208,46 @@ pub fn dump_stat(group: &str, lines: &str, path: &str) -> Result<Series> {
             // than a saturated i64
             v.parse::<i64>().map_or_else(|_| Num::Float(ruby::to_f(v)), Num::Int)
         };
+        if !valid_stats_range(&key, n) {
+            invalid.push(record_index);
+            continue;
+        }
         col.push(n);
     }
+    // the record counts as lkp takes them: over every key, before the zero keys and the
+    // invalid records are removed (so a file with a dropped record is not truncated)
+    let max_cols = s.values.iter().map(Vec::len).max().unwrap_or(0);
+    let min_cols = s.values.iter().map(Vec::len).min().unwrap_or(0);
     // drop all-zero keys
     let mut keep = Vec::new();
     for (k, v) in s.keys.iter().zip(&s.values) {
-        let zero =
-            v.first().is_none_or(|x| x.is_zero()) && v.last().is_none_or(|x| x.is_zero()) && ruby_sum(v).f() == 0.0;
+        let zero = !k.starts_with("dmesg.timestamp")
+            && v.first().is_none_or(|x| x.is_zero())
+            && v.last().is_none_or(|x| x.is_zero())
+            && ruby_sum(v).f() == 0.0;
         if !zero {
             keep.push((k.clone(), v.clone()));
         }
     }
-    invalid.sort_unstable();
-    invalid.dedup();
-    if !invalid.is_empty() {
-        for (_, v) in keep.iter_mut() {
-            let mut record = 0usize;
-            v.retain(|_| {
-                let drop = invalid.binary_search(&record).is_ok();
-                record += 1;
-                !drop
-            });
+    if group != "ftrace" {
+        for &record in invalid.iter().rev() {
+            for (_, v) in keep.iter_mut() {
+                if record < v.len() {
+                    v.remove(record);
+                }
+            }
         }
     }
-    let max_cols = keep.iter().map(|(_, v)| v.len()).max().unwrap_or(0);
-    let min_cols = keep.iter().map(|(_, v)| v.len()).min().unwrap_or(0);
-    if min_cols + 1 == max_cols {
+    if min_cols + 1 == max_cols && !UNSTRUCTURED.contains(&group) {
         for (_, v) in keep.iter_mut() {
             if v.len() == max_cols {
                 v.pop();
             }
         }
+    }
+    // lkp writes no file when the first or the last key has no values left
+    if keep.first().is_some_and(|(_, v)| v.is_empty()) || keep.last().is_some_and(|(_, v)| v.is_empty()) {
+        keep.clear();
     }
     Ok(Series {
         keys: keep.iter().map(|(k, _)| k.clone()).collect(),
@@ -371,7 +416,7 @@ pub fn run_monitors_in(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, Series
         }
         let text = read_text_in(tree, &path)?;
         let p = tree.display(&path);
-        let Some(lines) = program::parse(program, &text, &p) else { continue };
+        let Some(lines) = program::parse_in_run(program, &text, &p, tree, rel) else { continue };
         let lines = lines?;
         let s = dump_stat(name, &lines, &p)?;
         if !s.keys.is_empty() {

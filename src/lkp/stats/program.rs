@@ -2,10 +2,11 @@
 //! file `<name>` of a run directory (and programs/time/parse on `*.time`).
 
 use super::{
-    aim9, cyclictest, ebizzy, hackbench, lock_stat, meminfo, netperf, parsers, perf_bench_futex,
-    perf_bench_sched_messaging, perf_bench_sched_pipe, perf_profile, perf_stat, proc_vmstat, rt_app, schbench,
-    sched_debug, softirqs, stress_ng, sysbench, tbench, unixbench, uperf, will_it_scale,
+    aim9, cyclictest, ebizzy, fio, hackbench, lock_stat, meminfo, netperf, parsers, perf_bench_futex,
+    perf_bench_sched_messaging, perf_bench_sched_pipe, perf_profile, perf_sched, perf_stat, pmbench, proc_vmstat,
+    rt_app, schbench, sched_debug, softirqs, stress_ng, sysbench, tbench, unixbench, uperf, will_it_scale,
 };
+use crate::archive::Tree;
 use crate::error::Result;
 
 /// The lkp-tests programs schedlab parses, by name.
@@ -15,6 +16,7 @@ pub const PROGRAMS: &[&str] = &[
     "cpuidle",
     "cyclictest",
     "ebizzy",
+    "fio",
     "hackbench",
     "interrupts",
     "lock_stat",
@@ -25,7 +27,9 @@ pub const PROGRAMS: &[&str] = &[
     "perf-bench-sched-messaging",
     "perf-bench-sched-pipe",
     "perf-profile",
+    "perf-sched",
     "perf-stat",
+    "pmbench",
     "proc-vmstat",
     "rt-app",
     "sched_debug",
@@ -62,6 +66,7 @@ pub fn parse(program: &str, text: &str, path: &str) -> Option<Result<String>> {
         "cpuidle" => Ok(parsers::cpuidle(text)),
         "cyclictest" => Ok(cyclictest::parse(text)),
         "ebizzy" => Ok(ebizzy::parse(text)),
+        "fio" => fio::parse(text, path),
         "hackbench" => hackbench::parse(text, path),
         "interrupts" => Ok(parsers::interrupts(text)),
         "lock_stat" => lock_stat::parse(text, path),
@@ -72,7 +77,9 @@ pub fn parse(program: &str, text: &str, path: &str) -> Option<Result<String>> {
         "perf-bench-sched-messaging" => Ok(perf_bench_sched_messaging::parse(text)),
         "perf-bench-sched-pipe" => Ok(perf_bench_sched_pipe::parse(text)),
         "perf-profile" => perf_profile::parse(text),
+        "perf-sched" => perf_sched::parse(text),
         "perf-stat" => perf_stat::parse(text, path),
+        "pmbench" => pmbench::parse(text),
         "proc-vmstat" => proc_vmstat::parse(text, path),
         "rt-app" => Ok(rt_app::parse(text)),
         "sched_debug" => sched_debug::parse(text, path),
@@ -89,4 +96,13 @@ pub fn parse(program: &str, text: &str, path: &str) -> Option<Result<String>> {
         "will-it-scale" => will_it_scale::parse(text, path),
         _ => return None,
     })
+}
+
+/// [`parse`] as bin/run-stats runs a parser: with the run directory `dir` of `tree` as
+/// its `RESULT_ROOT` (fio reads `fio.output[.N]` there, not the raw `fio` file).
+pub fn parse_in_run(program: &str, text: &str, path: &str, tree: &dyn Tree, dir: &str) -> Option<Result<String>> {
+    match program {
+        "fio" => Some(fio::parse_run(tree, dir)),
+        _ => parse(program, text, path),
+    }
 }
