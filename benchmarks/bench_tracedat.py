@@ -1,29 +1,39 @@
 """Hand-run benchmark: importing a trace.dat natively against `trace-cmd report`.
 
-Times, on the same version 6 trace.dat, (a) schedlab's idle import
-(``idle.read_ftrace``: the file read, its records decoded and rendered, the idle
-periods built) and PELT import of one pid (``pelt.ftrace_task``), and (b)
-``trace-cmd report -i FILE > /dev/null`` (decoding and printing every record). Prints
-MB/s of trace.dat and the ratio to trace-cmd.
+Times, on the same trace.dat, (a) schedlab's idle import (``idle.read_ftrace``: the
+file read a few pages per CPU at a time, the records of the idle events decoded from
+the pages, the idle periods built) and PELT import of one pid (``pelt.ftrace_task``),
+and (b) ``trace-cmd report -i FILE > /dev/null`` (decoding and printing every record).
+Prints MB/s of trace.dat and the ratio to trace-cmd.
 
     python benchmarks/bench_tracedat.py [TRACE.dat] [--pid N] [--repeat 3]
 
 The default file is tests/data/traces/tracedat-6.18/trace-v6.dat (0.45 MB, half of it
-kallsyms); give a larger one (tools/traces/record.sh OUT SECONDS with a long workload,
-then `trace-cmd convert --file-version 6 --compression none`) for a steady figure.
+kallsyms); give a larger one for a steady figure.
 
-Recorded on 2026-12-01 on this sandbox (2 vCPUs, load average ~17: five other builds),
-best of 3, a 3.70 MB version 6 trace of 3 s recorded by
-`BUFFER_KB=65536 LOOPS=300 tools/traces/record.sh OUT 3` (PELT pid: the periodic task):
+Recorded on 2026-12-01 on this sandbox (2 vCPUs shared with six other builds: load
+average ~22, so about a tenth of a CPU free), best of 2. The trace: 3.5 million records
+(sched_switch/wakeup/stat_runtime, hrtimer, ...) of `perf bench sched pipe -l 2000000`
+on CPU 1 for 15 s, recorded into a private tracefs instance (256 MB buffer, clock mono)
+and written by `trace-cmd extract` as version 7 (zstd, 17.4 MB), then `trace-cmd
+convert --file-version 6 --compression none` (185.7 MB). The pid is absent (the whole
+file is decoded and the import ends with "no ... event makes pid 30985 runnable"):
 
+    python benchmarks/bench_tracedat.py /tmp/big-v6.dat --repeat 2
     reader                                    s       MB/s   vs trace-cmd
-    schedlab idle.read_ftrace                 0.159   23.3   3.71x
-    schedlab pelt.ftrace_task                 0.191   19.4   3.08x
-    trace-cmd report > /dev/null              0.588    6.3   1.00x
+    schedlab idle.read_ftrace                 0.893  207.9   43.92x
+    schedlab pelt.ftrace_task pid 30985       0.885  209.9   44.33x
+    trace-cmd report > /dev/null             39.227    4.7    1.00x
 
-(the committed 0.45 MB trace: 51 and 69 MB/s, 5.1x and 6.8x). The absolute figures are
-those of a machine with an eighth of a CPU free; the 200 MB/s target is not shown
-here. The reader renders records as text that the text importers then parse.
+    python benchmarks/bench_tracedat.py /tmp/big.dat --repeat 2     (version 7, zstd)
+    schedlab idle.read_ftrace                 1.760    9.9   25.33x   (105 MB/s of pages)
+    schedlab pelt.ftrace_task pid 30985       1.835    9.5   24.30x
+    trace-cmd report > /dev/null             44.592    0.4    1.00x
+
+Peak RSS of the PELT import (`/usr/bin/time -f %M`): 43.6 MB for the 185.7 MB file,
+52.8 MB for the version 7 one, against 27.9 MB for `from schedlab import pelt` alone.
+(Before the records were decoded directly, the same reader rendered them as text and
+parsed that back: 19-23 MB/s on a 3.7 MB trace, and the file was read whole.)
 """
 
 from __future__ import annotations

@@ -20,13 +20,17 @@
 //! - [`tool_text`]: a comparison printed, or parsed back, in its own tool's text layout.
 //! - [`tracedat`]: trace-cmd's trace.dat read natively (for the idle and PELT importers).
 //! - [`import_notes`]: what a trace import skipped and assumed.
+//! - [`readers`]: result files of perf stat, fio, hyperfine, pytest-benchmark, pyperf, google-benchmark.
+//! - [`series`]: change points over a commit history (E-divisive means, as Apache Otava).
 //! - [`batch`]: CI batch mode: archives in, BH-controlled verdicts and exit codes out.
 //! - [`cancel`]: the stop request (Ctrl-C) that long loops poll.
+//! - [`cfmt`]: C's `%g` and Python's `repr(float)`, for the outputs that print them.
 //! - [`error`]: the one error type every fallible function returns.
 
 pub mod archive;
 pub mod batch;
 pub mod cancel;
+pub mod cfmt;
 pub mod direction;
 pub mod error;
 pub mod idle;
@@ -37,6 +41,8 @@ pub mod mmtests;
 pub mod order;
 pub mod parallel;
 pub mod pelt;
+pub mod readers;
+pub mod series;
 pub mod stats;
 pub mod table;
 pub mod tool_text;

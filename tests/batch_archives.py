@@ -183,3 +183,20 @@ def overlapping_zip_bomb(dest: Path, total: int = 10 * GIB, chunk: int = 16 << 2
         f.write(central)
         f.write(struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, n, n, len(central), cd_offset, 0))
     return dest
+
+
+def tiny_mmtests(dest: Path, index: int) -> Path:
+    """A tar (about 10 KB) of one machine's hackbench runs of kernels ``base`` and
+    ``new`` (4 logs each; the times differ per ``index``), under
+    ``machine<index>/work/log``: many of them make a batch of many small inputs."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as t:
+        for kernel, shift in (("base", 0), ("new", index % 7)):
+            for i in range(1, 5):
+                text = f"Total time: {10 + shift + (index * i) % 5 / 10:.3f} [sec]\n".encode()
+                info = tarfile.TarInfo(f"machine{index}/work/log/{kernel}/iter-0/hackbench-process-pipes/logs/"
+                                       f"hackbench-4-{i}")
+                info.size = len(text)
+                t.addfile(info, io.BytesIO(text))
+    dest.write_bytes(buf.getvalue())
+    return dest

@@ -192,7 +192,67 @@ fn a_baseline_prefix_of_several_commits_lists_them() {
         runs: vec![run("a07630b8aaaa"), run("a07630b8bbbb"), run("ffff000011")],
         warnings: Vec::new(),
         missing: Vec::new(),
+        seconds: 0.0,
     };
     let e = batch::reduce(&[Outcome::Scanned(scan)], &Options::new("a07630b")).unwrap_err().to_string();
     assert!(e.contains("prefix of 2 commits: a07630b8aaaa, a07630b8bbbb"), "{e}");
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dst = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &dst);
+        } else {
+            std::fs::copy(e.path(), dst).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_failed_or_aborted_benchmark_is_listed_and_the_rest_compared() {
+    // tests/data/mmtests/failed (tools/oracles/mmtests/failed.sh): a good run, a run whose
+    // benchmarks failed (logs/ holds only mmtests.log, exit code 1) and one whose logs are empty
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mmtests/failed/head");
+    let tmp = tempfile::tempdir().unwrap();
+    let log = tmp.path().join("work/log");
+    copy_tree(&data.join("6.8-vanilla"), &log.join("base"));
+    copy_tree(&data.join("6.8-vanilla"), &log.join("new"));
+    let hb = "iter-0/hackbench-process-pipes";
+    std::fs::remove_dir_all(log.join("new").join(hb)).unwrap();
+    copy_tree(&data.join("failed").join(hb), &log.join("new").join(hb));
+    std::fs::copy(data.join("failed/iter-0/tests-timestamp"), log.join("new/iter-0/tests-timestamp")).unwrap();
+    let np = "iter-0/netperf-ipv4-udp";
+    copy_tree(&log.join("base"), &log.join("third"));
+    std::fs::remove_dir_all(log.join("third").join(np)).unwrap();
+    copy_tree(&data.join("aborted").join(np), &log.join("third").join(np));
+    let r = run(tmp.path(), false);
+    assert_eq!(r.exit_code, 2);
+    let msgs: Vec<&str> = r.missing.iter().map(|m| m.message.as_str()).collect();
+    assert_eq!(msgs.len(), 2, "{msgs:?}");
+    assert!(
+        msgs.iter().any(|m| m.contains("work/log/new")
+            && m.contains("skipped: benchmark 'hackbench-process-pipes' failed")
+            && m.contains("exit code 1")),
+        "{msgs:?}"
+    );
+    assert!(
+        msgs.iter()
+            .any(|m| m.contains("work/log/third") && m.contains("skipped: benchmark 'netperf-ipv4-udp' aborted")),
+        "{msgs:?}"
+    );
+    // every other benchmark is compared: new's netperf and third's hackbench against base
+    let compared: std::collections::BTreeSet<(&str, &str)> =
+        r.rows.iter().map(|row| (row.kernel.as_str(), row.benchmark.as_str())).collect();
+    assert!(
+        compared.contains(&("new", "netperf-ipv4-udp")) && compared.contains(&("third", "hackbench-process-pipes"))
+    );
+    assert!(
+        !compared.contains(&("new", "hackbench-process-pipes")) && !compared.contains(&("third", "netperf-ipv4-udp"))
+    );
+    // allowed: still listed, the exit code is the rows' (the same data: no regression)
+    let r = run(tmp.path(), true);
+    assert_eq!((r.exit_code, r.missing.len()), (0, 2));
 }

@@ -63,7 +63,7 @@ fn every_governor_golden_is_reproduced() {
         let spec = Spec::new(&gov, &kernel).unwrap();
         let sim = simulate(spec, &table, &periods, hz, true).unwrap();
         let mut out = Vec::new();
-        write_csv(&sim, &periods, &mut out);
+        write_csv(&sim, &periods, &mut out).unwrap();
         let got = String::from_utf8(out).unwrap();
         let want = std::fs::read_to_string(data().join(name)).unwrap();
         if got != want {

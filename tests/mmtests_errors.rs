@@ -40,7 +40,11 @@ fn missing_directory_and_run() {
     sockperf(&root, "a", "14", &["10", "11"]);
     let e = compare(&root, "sockperf-udp-throughput", &names(&["a", "b"]), &opts(Era::E2025)).unwrap_err();
     assert!(matches!(e, Error::Io { not_found: true, .. }));
-    assert!(e.to_string().contains("/b"), "{e}");
+    // names the run not found and lists those there are
+    assert!(
+        e.to_string().contains("no run 'b' of sockperf-udp-throughput here (runs of sockperf-udp-throughput: a)"),
+        "{e}"
+    );
     let e = compare(&root, "no-such-bench", &names(&["a"]), &CompareOptions::default()).unwrap_err();
     assert!(e.to_string().contains("no-such-bench"), "{e}");
 }

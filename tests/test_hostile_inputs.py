@@ -95,3 +95,13 @@ def test_report_on_a_fifo_is_exit_2_naming_it(tmp_path):
     r = run("report", str(fifo), "-o", str(tmp_path / "r.html"))
     err = r.stderr.decode()
     assert r.returncode == 2 and str(fifo) in err and "Traceback" not in err, err
+
+
+def test_thousands_separators_in_samples_are_an_error_not_extra_samples(tmp_path):
+    base, new = tmp_path / "base.txt", tmp_path / "new.txt"
+    base.write_text("1,234.5\n1,240.0\n1,236.5\n")
+    new.write_text("1230 1231 1229\n")
+    p = run("stats", str(base), str(new), text=True)
+    assert p.returncode == 2 and f"{base}:1" in p.stderr and "thousands separators" in p.stderr, p.stderr
+    base.write_text("1234.5, 1240.0\n1236.5\n")  # commas between samples still work
+    assert run("stats", str(base), str(new)).returncode == 0

@@ -25,7 +25,7 @@ def test_views_and_model() -> None:
     assert round(row.value, 2) == 5878.01 and round(row.change, 2) == -4.59
     assert bool(row.significant) and row.verdict == "worse" and row.test == "mmtests-ci"
     assert "<table" in c._repr_html_() and "| Hmean send-64 |" in c.to_markdown()
-    back = mmtests.MMTestsComparison._from_json(c.to_json())
+    back = mmtests.MMTestsComparison.from_json(c.to_json())
     assert back.to_text() == c.to_text()
     hm = [r for r in c.rows if r.group == "Hmean"]
     assert all(len(r.cells[0].samples) == 5 for r in hm)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from schedlab.report import Report
 from schedlab.table import Cell, Comparison, Row
 
@@ -52,19 +53,21 @@ def test_report_renders_in_chromium(tmp_path):
     assert check["figures"] == 2 and check["drawn"] == 2
 
 
-def test_verdicts_are_marked_and_unknown_ones_are_plain_text():
+def test_verdicts_are_marked_and_uncoloured_ones_are_plain_text():
     from schedlab.report.document import comparison_html
 
     c = Comparison(tool="schedlab", benchmark="b", kernels=["base", "x", "y", "z"], rows=[
         Row(name="ops", cells=[Cell(value=1.0, change=0.0, verdict="baseline"),
                                Cell(value=1.0, change=0.1, verdict="equivalent"),
-                               Cell(value=1.0, change=0.2, verdict="something-new"),
+                               Cell(value=1.0, change=0.2, verdict="noise"),
                                Cell(value=0.5, change=-50.0, verdict="worse")])])
     page = comparison_html(c)
     cells = re.findall(r"<td([^>]*)>(.*?)</td>", page)
     assert cells[0] == ("", "1.00")  # the baseline: uncoloured, unmarked
     assert cells[1][0] == ' class="v-equivalent"' and "=" in cells[1][1]
-    assert cells[2] == ("", '1.00 (+0.20%) <span class="mark">something-new</span>')  # unknown: plain text
+    assert cells[2] == ("", '1.00 (+0.20%) <span class="mark">noise</span>')  # no colour: plain text
+    with pytest.raises(ValueError, match="verdict must be one of"):  # the model has no unknown verdicts
+        Cell(verdict="something-new")
     assert cells[3][0] == ' class="v-worse"' and "▼" in cells[3][1]
     # the key explains every colour it uses
     r = Report("k")

@@ -196,3 +196,57 @@ def test_markdown_names_cannot_break_the_table_or_inject_html() -> None:
     assert len(lines) == 3                       # header, separator, one row: no line break got through
     assert lines[0] == "| | 6.8  rc1 | &lt;b&gt;head&lt;/b&gt;\\|x z |"
     assert lines[2].startswith("| a\\|b | ")
+
+
+def _varied() -> Comparison:
+    """A table with every kind of cell field: floats needing repr's exponent form,
+    missing values, booleans, names that need CSV quoting."""
+    return Comparison(tool="schedlab", benchmark="b", kernels=["base", 'new "x", y'], rows=[
+        Row(name="lat,ency", group="Amean", direction="lower", change_kind="improvement", cells=[
+            Cell(value=4626.0, change=0.0, verdict="baseline", n=5),
+            Cell(value=1e-9, change=-9.92, significant=True, p=1.5e-17, q=0.3, test="welch",
+                 verdict="worse", n=5)]),
+        Row(name="line\nbreak", direction="unknown", change_kind="absolute", unit="ms", cells=[
+            Cell(value=None), Cell(value=123456789012345678.0, spread=0.1 + 0.2, significant=False)]),
+    ])
+
+
+def test_csv_is_what_pandas_writes() -> None:
+    # the reference is pandas itself: the tidy frame written by DataFrame.to_csv
+    c = _varied()
+    assert c.to_csv() == c.to_pandas().to_csv(index=False)
+    whole_n = Comparison(tool="t", kernels=["a"], rows=[Row(name="x", cells=[Cell(value=1.0, n=3)])])
+    assert whole_n.to_csv() == whole_n.to_pandas().to_csv(index=False)
+
+
+def test_the_table_is_immutable_and_copies_are_views() -> None:
+    import pickle
+
+    from schedlab.mmtests import MMTestsComparison
+
+    c = _varied()
+    with pytest.raises(AttributeError):
+        c.tool = "other"  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        c.rows[0].cells[1].value = 0.0  # type: ignore[misc]
+    c.kernels.append("ignored")  # a new list each time: the table is unchanged
+    assert c.kernels == ["base", 'new "x", y']
+    m = MMTestsComparison(c)
+    assert type(m) is MMTestsComparison and m == c and m.to_json() == c.to_json()
+    for obj in (c, m):
+        back = pickle.loads(pickle.dumps(obj))
+        assert type(back) is type(obj) and back == obj
+    assert type(MMTestsComparison.from_json(c.to_json())) is MMTestsComparison
+    with pytest.raises(TypeError):
+        Comparison(c, ["x"])  # type: ignore[call-overload]
+
+
+def test_constructor_refuses_wrong_shapes_and_names() -> None:
+    from schedlab.errors import DomainError
+
+    with pytest.raises(DomainError, match="1 cells for 2 kernels"):
+        Comparison(tool="t", kernels=["a", "b"], rows=[Row(name="x", cells=[Cell(value=1.0)])])
+    with pytest.raises(DomainError, match="verdict must be one of"):
+        Cell(verdict="great")
+    with pytest.raises(DomainError, match="direction must be"):
+        Row(name="x", cells=[], direction="up")

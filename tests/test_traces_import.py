@@ -23,12 +23,27 @@ def test_trace_dat_imports_as_its_report(capsys):
     assert any("trace.dat" in n for n in a.attrs["notes"])
     assert main(["pelt", "ftrace", str(DAT / "trace-v6.dat"), "--pid", "30985"]) == 0
     err = capsys.readouterr().err
-    assert "note: read as trace.dat (version 6)" in err
+    assert "note: read as trace.dat (version 6, buffer 'schedlab')" in err
 
 
-def test_version_7_says_how_to_convert():
-    with pytest.raises(schedlab.ParseError, match="trace-cmd convert --file-version 6"):
-        pelt.ftrace_task(DAT / "trace.dat", 30985)
+def test_version_7_imports_as_version_6():
+    # the same trace as trace-cmd wrote it (version 7, zstd) and converted (version 6)
+    a = pelt.ftrace_task(DAT / "trace.dat", 30985)
+    assert a.equals(pelt.ftrace_task(DAT / "trace-v6.dat", 30985))
+    assert any(n.startswith("read as trace.dat (version 7, zstd") for n in a.attrs["notes"])
+    # LISA's Juno trace as version 7 (zlib): the idle periods of its report
+    t = idle.read_ftrace(DATA / "lisa-sched_load" / "trace-zlib.dat", hz=250)
+    r = idle.read_ftrace(DATA / "lisa-sched_load" / "report-t.txt", hz=250)
+    assert sorted(t) == sorted(r) == [0, 1, 2, 3, 4, 5]
+    assert all(t[c].equals(r[c]) for c in t)
+
+
+def test_a_corrupted_trace_dat_names_the_file_and_offset(tmp_path):
+    data = bytearray((DAT / "trace-v6.dat").read_bytes())
+    bad = tmp_path / "bad.dat"
+    bad.write_bytes(bytes(data[: len(data) - 100]))
+    with pytest.raises(schedlab.ParseError, match=r"bad\.dat: trace\.dat .*byte \d+"):
+        pelt.ftrace_task(bad, 30985)
 
 
 def test_numeric_prev_state_is_noted():

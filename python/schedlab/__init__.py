@@ -12,6 +12,10 @@ Submodules load on first use, so ``import schedlab`` stays fast:
 - :mod:`schedlab.idle`: cpuidle governors (menu, teo; 4.18–6.12) replayed exactly over idle traces.
 - :mod:`schedlab.verdicts`: :func:`compare` (your own DataFrame of runs: many metrics,
   mixed directions, one call, better/worse/equivalent/inconclusive) and :func:`direction`.
+- :mod:`schedlab.series`: :func:`change_points` (the commits where each metric of a
+  history changed: E-divisive means as Apache Otava).
+- :mod:`schedlab.readers`: result files of perf stat, fio, hyperfine, pytest-benchmark,
+  pyperf and google-benchmark as one tidy frame.
 - :mod:`schedlab.batch`: CI batch mode: result archives in, BH-controlled verdicts
   and an exit code out; :mod:`schedlab.distributed` the same on a Dask cluster.
 
@@ -27,15 +31,15 @@ import sys
 from .errors import __all__ as _ERRORS  # the exception classes, named once in schedlab.errors
 
 _SUBMODULES = ("stats", "table", "lkp", "mmtests", "idle", "report", "examples", "pelt", "cli", "batch", "distributed",
-               "verdicts")
+               "verdicts", "series", "readers")
 
-_VERDICT_FUNCTIONS = ("compare", "direction")
-"""Functions of :mod:`schedlab.verdicts` offered at the top level, loaded on first use."""
+_FUNCTIONS = {"compare": "verdicts", "direction": "verdicts", "change_points": "series"}
+"""Functions offered at the top level, by the submodule that defines them (loaded on first use)."""
 
 __all__ = [
     "__version__",
     *_ERRORS,
-    *_VERDICT_FUNCTIONS,
+    *_FUNCTIONS,
     *(m for m in _SUBMODULES if m != "cli"),
 ]
 
@@ -47,6 +51,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from . import lkp as lkp
     from . import mmtests as mmtests
     from . import pelt as pelt
+    from . import readers as readers
+    from . import series as series
     from . import stats as stats
     from . import table as table
     from . import verdicts as verdicts
@@ -58,6 +64,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .errors import ReadError as ReadError
     from .errors import SchedlabError as SchedlabError
     from .errors import WriteError as WriteError
+    from .series import change_points as change_points
     from .verdicts import compare as compare
     from .verdicts import direction as direction
 
@@ -68,9 +75,10 @@ def __getattr__(name: str) -> object:
         module = sys.modules[f"{__name__}.{name}"]
         globals()[name] = module
         return module
-    if name in _VERDICT_FUNCTIONS:
-        __import__(f"{__name__}.verdicts")
-        value = getattr(sys.modules[f"{__name__}.verdicts"], name)
+    if name in _FUNCTIONS:
+        module_name = f"{__name__}.{_FUNCTIONS[name]}"
+        __import__(module_name)
+        value = getattr(sys.modules[module_name], name)
         globals()[name] = value
         return value
     if name in _ERRORS:
@@ -86,4 +94,4 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_SUBMODULES) | set(_ERRORS) | set(_VERDICT_FUNCTIONS) | {"__version__"})
+    return sorted(set(globals()) | set(_SUBMODULES) | set(_ERRORS) | set(_FUNCTIONS) | {"__version__"})

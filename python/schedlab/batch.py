@@ -32,11 +32,12 @@ statistics run in the Rust core, in parallel; the result is a :class:`BatchResul
 
 from __future__ import annotations
 
+import html
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any, NamedTuple, Union
 
 from . import _core
 
@@ -50,8 +51,13 @@ __all__ = [
     "FORMATS",
     "FAIL_ON",
     "TESTS",
+    "MARKDOWN_BUDGET",
     "BatchResult",
+    "Limits",
+    "Scan",
+    "reduce",
     "run",
+    "scan",
     "schema",
 ]
 
@@ -63,8 +69,10 @@ SCHEMA_NAME = "schedlab-batch"
 SCHEMA_VERSION = 1
 #: The JSON Schema of the result document, shipped in the package.
 SCHEMA_PATH = str(resources.files("schedlab") / "schemas" / "batch-result.schema.json")
-#: Output formats of :meth:`BatchResult.render` and ``schedlab batch --format``.
-FORMATS = ("json", "junit", "markdown", "text")
+#: Output formats of :meth:`BatchResult.render` and ``schedlab batch --format`` (from the core).
+FORMATS = tuple(_core.BATCH_FORMATS)
+#: The default size budget of the markdown, in bytes (a pull-request comment takes 65,536 characters).
+MARKDOWN_BUDGET = 60_000
 #: Values of ``fail_on``.
 FAIL_ON = ("regression", "any-change", "inconclusive", "never")
 #: Values of ``test`` (from the core).
@@ -129,7 +137,15 @@ class BatchResult:
         self.data = state["data"]
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, BatchResult) and self.data == other.data
+        """Equal results: the same document apart from ``timings`` (measurements, which
+        differ between two runs on the same inputs)."""
+        if not isinstance(other, BatchResult):
+            return False
+        strip = ("timings",)
+        return ({k: v for k, v in self.data.items() if k not in strip}
+                == {k: v for k, v in other.data.items() if k not in strip})
+
+    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         s = self.summary
@@ -148,6 +164,17 @@ class BatchResult:
         except RecursionError:
             raise ParseError("invalid batch result JSON: nested too deeply", "<json>") from None
         return cls(data)
+
+    @classmethod
+    def from_jsonl(cls, text: str) -> BatchResult:
+        """Read the JSON-lines form (``to_jsonl``, ``schedlab batch --format jsonl``)."""
+        return cls(json.loads(_core.batch_from_jsonl(text)))
+
+    @property
+    def timings(self) -> dict[str, Any]:
+        """Measured seconds: ``total``, per input ``inputs``, per row ``rows`` (empty in
+        documents written before they were recorded)."""
+        return self.data.get("timings") or {"total": 0.0, "inputs": [], "rows": []}
 
     @property
     def exit_code(self) -> int:
@@ -199,10 +226,23 @@ class BatchResult:
         """The result document as JSON text (schema :data:`SCHEMA_PATH`)."""
         return json.dumps(self.data, indent=indent)
 
-    def render(self, format: str) -> str:
-        """The result as ``"json"``, ``"junit"``, ``"markdown"`` or ``"text"`` (what
-        ``schedlab batch --format`` writes)."""
-        return _core.batch_render(self.to_json(), format)
+    def render(self, format: str, max_bytes: int | None = None) -> str:
+        """The result in one of :data:`FORMATS` (what ``schedlab batch --format`` writes):
+        ``"json"``, ``"jsonl"`` (JSON lines), ``"junit"``, ``"markdown"`` (within
+        ``max_bytes``, default :data:`MARKDOWN_BUDGET`), ``"github"`` (workflow-command
+        annotations) or ``"text"``."""
+        return _core.batch_render(self.to_json(), format, max_bytes)
+
+    def to_jsonl(self) -> str:
+        """JSON lines: a header record, one record per input and per row (each with its
+        measured ``seconds``), and an end record with the counts and lists (docs/batch.md)."""
+        return self.render("jsonl")
+
+    def to_github(self) -> str:
+        """GitHub Actions annotations: ``::error file=...,title=...::message`` for input
+        errors, missing data and failing rows, ``::warning`` for inconclusive rows and
+        warnings (at most 10 of each, as GitHub shows), then a ``::notice`` headline."""
+        return self.render("github")
 
     def to_junit(self) -> str:
         """JUnit XML: one testcase per compared metric, a ``<failure>`` per regression
@@ -210,9 +250,18 @@ class BatchResult:
         there is not enough data, and an ``inputs`` suite with an ``<error>`` per bad input."""
         return self.render("junit")
 
-    def to_markdown(self) -> str:
-        """Markdown for a pull-request comment: the headline and every row that is not noise."""
-        return self.render("markdown")
+    def to_markdown(self, max_bytes: int | None = None) -> str:
+        """Markdown for a pull-request comment within ``max_bytes`` (default
+        :data:`MARKDOWN_BUDGET`): the headline, the comparisons with a row to look at,
+        then the rows that are not equivalent, regressions first, as many as fit; each
+        cut says what it left out."""
+        return self.render("markdown", max_bytes)
+
+    def _repr_html_(self) -> str:
+        """The result for Jupyter, styled as :meth:`schedlab.table.Comparison._repr_html_`:
+        the headline, then up to 50 rows that are not equivalent (regressions first)
+        with p, q and the equivalence p visible; every text escaped."""
+        return _html(self)
 
     def to_text(self) -> str:
         """Plain text for a terminal."""
@@ -231,6 +280,57 @@ class BatchResult:
         return df
 
 
+_HTML_ROWS = 50
+_RANK = {"worse": 0, "changed": 1, "better": 2, "inconclusive": 3, "not_enough_data": 4}
+
+
+def _num(x: Any, digits: int = 4) -> str:
+    return "n/a" if x is None else f"{x:.{digits}g}"
+
+
+def _html(r: BatchResult) -> str:
+    from ._core import HTML_CELL_STYLE as _CELL_STYLE
+    from ._core import HTML_HEAD_STYLE as _HEAD_STYLE
+    from ._core import HTML_TABLE_STYLE as _TABLE_STYLE
+    from ._core import VERDICT_COLOURS as _VERDICT_COLOURS
+
+    s = r.summary
+    counts = ", ".join(f"{s.get(k, 0)} {k.replace('_', ' ')}" for k in
+                       ("worse", "better", "changed", "inconclusive", "not_enough_data", "equivalent"))
+    head = (f"schedlab batch against {r.options['baseline']}: exit code {r.exit_code}; {counts} "
+            f"in {s['rows']} rows of {s['comparisons']} comparisons ({s['inputs']} inputs)")
+    shown = sorted((x for x in r.rows if x["verdict"] in _RANK), key=lambda x: _RANK[x["verdict"]])
+    cols = ("verdict", "benchmark", "setup", "metric", "kernel", "baseline", "base", "new", "change", "p", "q",
+            "equivalence p", "runs needed")
+    out = [f'<table class="schedlab-batch" style="{_TABLE_STYLE}">',
+           f'<caption style="text-align:left;font-weight:bold">{html.escape(head)}</caption>',
+           "<thead><tr>" + "".join(f'<th style="{_HEAD_STYLE};font-weight:bold">{c}</th>' for c in cols)
+           + "</tr></thead><tbody>"]
+    for x in shown[:_HTML_ROWS]:
+        bg, fg = _VERDICT_COLOURS.get(x["verdict"], ("transparent", "inherit"))
+        text = [x["verdict"], x["benchmark"], x["setup"], x["metric"], x["kernel"], x["baseline"]]
+        nums = [_num(x["mean_base"], 6), _num(x["mean_new"], 6),
+                "n/a" if x["change_pct"] is None else f"{x['change_pct']:+.2f}%", _num(x["p"], 3), _num(x["q"], 3),
+                _num(x.get("p_equivalent"), 3), "n/a" if x.get("runs_needed") is None else str(x["runs_needed"])]
+        out.append("<tr>" + f'<td style="{_HEAD_STYLE};background:{bg};color:{fg}">{html.escape(text[0])}</td>'
+                   + "".join(f'<td style="{_HEAD_STYLE}">{html.escape(str(t))}</td>' for t in text[1:])
+                   + "".join(f'<td style="{_CELL_STYLE}">{html.escape(n)}</td>' for n in nums) + "</tr>")
+    out.append("</tbody></table>")
+    notes = []
+    if len(shown) > _HTML_ROWS:
+        notes.append(f"{len(shown) - _HTML_ROWS} more rows that are not equivalent are not shown "
+                     "(.to_pandas() has every row)")
+    if s.get("equivalent"):
+        notes.append(f"{s['equivalent']} equivalent rows are not shown")
+    for what, items in (("input errors", r.errors), ("missing data", r.missing)):
+        if items:
+            notes.append(f"{len(items)} {what}: " + "; ".join(e["message"] for e in items[:5])
+                         + ("; ..." if len(items) > 5 else ""))
+    if notes:
+        out.append('<p style="margin:0.2em 0;font-size:90%">' + "<br>".join(html.escape(n) for n in notes) + "</p>")
+    return "".join(out)
+
+
 def _check(test: str, fail_on: str) -> None:
     from .errors import DomainError
 
@@ -240,10 +340,146 @@ def _check(test: str, fail_on: str) -> None:
         raise DomainError(f"fail_on must be one of {', '.join(FAIL_ON)}, got {fail_on!r}")
 
 
+class Limits(NamedTuple):
+    """Bounds on reading one archive (None: the default). An entry or archive over them
+    is refused with the input named (docs/batch.md, "Inputs"); raise them for larger results."""
+
+    #: Decompressed bytes of one entry (default 64 MiB).
+    entry_bytes: int | None = None
+    #: Decompressed bytes of one archive (default 256 MiB; also bounds a URL's download).
+    archive_bytes: int | None = None
+    #: Entries of one archive (default 100,000).
+    entries: int | None = None
+
+
+_DEFAULT_ARCHIVE_BYTES = 256 << 20
+
+
+def _bounds(limits: Limits | None) -> tuple[int | None, int | None, int | None]:
+    lim = limits or Limits()
+    for name, v in zip(Limits._fields, lim):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 2**62):
+            from .errors import DomainError
+
+            raise DomainError(f"Limits.{name} must be an integer in 1..2**62 (or None), got {v!r}")
+    return (lim.entry_bytes, lim.archive_bytes, lim.entries)
+
+
+class Scan:
+    """One input read (picklable, so it can come back from any worker): ``input`` as
+    given, and either ``data`` (the scan, JSON text) or ``error`` (the
+    :class:`schedlab.SchedlabError` that stopped it). Made by :func:`scan`, combined
+    by :func:`reduce`."""
+
+    __slots__ = ("input", "data", "error")
+
+    def __init__(self, input: str, data: str | None, error: BaseException | None = None) -> None:
+        self.input, self.data, self.error = input, data, error
+
+    def __getstate__(self) -> tuple[str, str | None, BaseException | None]:
+        return (self.input, self.data, self.error)
+
+    def __setstate__(self, state: tuple[str, str | None, BaseException | None]) -> None:
+        self.input, self.data, self.error = state
+
+    def __repr__(self) -> str:
+        what = f"error={self.error!r}" if self.error is not None else f"{len(self.data or '')} bytes"
+        return f"Scan({self.input!r}, {what})"
+
+
+def _is_url(path: str) -> bool:
+    return "://" in path and not os.path.exists(path)
+
+
+def scan(path: PathLike, *, threads: int | None = 1, limits: Limits | None = None,
+         storage_options: dict[str, Any] | None = None) -> Scan:
+    """Read one input: the map half of a batch run, for any engine (Dask, Ray, Spark,
+    a process pool); :func:`reduce` combines the scans.
+
+    ``path``: a directory or archive, or an fsspec URL of an archive (``s3://``,
+    ``gs://``, ``https://``...; needs :mod:`fsspec` and the filesystem's package,
+    ``storage_options`` passed to it), downloaded into memory within
+    ``limits.archive_bytes``. ``threads`` bounds the rayon threads of this call (None:
+    ``SCHEDLAB_NUM_THREADS`` or the CPUs). A bad input does not raise: the
+    :class:`Scan` carries its error, so :func:`reduce` decides (``keep_going``).
+
+    >>> s = scan("/nonexistent")
+    >>> s.data is None, type(s.error).__name__
+    (True, 'FileNotFoundError')
+    """
+    from .errors import SchedlabError
+
+    name = os.fspath(path)
+    bounds = _bounds(limits)
+    try:
+        if _is_url(name):
+            return Scan(name, _core.batch_scan_bytes(_download(name, bounds[1], storage_options), name, threads,
+                                                     bounds))
+        return Scan(name, _core.batch_scan(name, threads, bounds))
+    except SchedlabError as e:
+        return Scan(name, None, e)
+
+
+def _download(url: str, limit: int | None, storage_options: dict[str, Any] | None) -> bytes:
+    from .errors import ParseError, ReadError
+
+    try:
+        import fsspec
+    except ImportError:
+        from .errors import MissingDependencyError
+
+        raise MissingDependencyError(f"{url}: reading a URL needs fsspec: pip install fsspec") from None
+    limit = _DEFAULT_ARCHIVE_BYTES if limit is None else limit
+    try:
+        with fsspec.open(url, "rb", **(storage_options or {})) as f:
+            data = f.read(limit + 1)
+    except (OSError, ValueError, ImportError) as e:
+        raise ReadError(f"{url}: cannot read: {e}", url) from None
+    if len(data) > limit:
+        raise ParseError(f"archive larger than the limit of {limit} bytes (raise Limits.archive_bytes)", url)
+    return bytes(data)
+
+
+def reduce(scans: Iterable[Scan], baseline: str, *, test: str = "welch", alpha: float = 0.05,
+           min_change: float = 0.0, fail_on: str = "regression", keep_going: bool = False,
+           allow_missing: bool = False, margin: float | None = None, power: float | None = None,
+           jobs: int | None = None) -> BatchResult:
+    """Combine the :func:`scan` of every input, in input order, into the result: the
+    reduce half of a batch run (Benjamini-Hochberg across every row of every scan),
+    so the result equals :func:`run`'s on the same paths whatever engine ran the scans.
+
+    Without ``keep_going`` the first scan (in the order given) that carries an error
+    raises it; with it, such inputs are listed in :attr:`BatchResult.errors`. The other
+    arguments are :func:`run`'s.
+
+    >>> try:
+    ...     reduce([scan("/nonexistent")], "v6.8")
+    ... except FileNotFoundError as e:
+    ...     print(e.path)
+    /nonexistent
+    """
+    _check(test, fail_on)
+    items: list[tuple[str, str | None, str | None]] = []
+    for s in scans:
+        if s.error is not None and not keep_going:
+            raise s.error
+        items.append((s.input, s.data, None if s.error is None else str(s.error)))
+    if not items:
+        from .errors import DomainError
+
+        raise DomainError("give at least one directory or archive")
+    text = _core.batch_reduce(items, baseline, test, float(alpha), float(min_change), fail_on, jobs, allow_missing,
+                              None if margin is None else float(margin), None if power is None else float(power))
+    return BatchResult(json.loads(text))
+
+
+Progress = bool | str | Callable[[int], object]
+
+
 def run(paths: Iterable[PathLike] | PathLike, baseline: str, *, test: str = "welch", alpha: float = 0.05,
         min_change: float = 0.0, fail_on: str = "regression", jobs: int | None = None,
-        keep_going: bool = False, progress: bool = False, allow_missing: bool = False,
-        margin: float | None = None, power: float | None = None) -> BatchResult:
+        keep_going: bool = False, progress: Progress = False, allow_missing: bool = False,
+        margin: float | None = None, power: float | None = None, limits: Limits | None = None) -> BatchResult:
     """Compare every kernel or commit found in ``paths`` with ``baseline``.
 
     ``paths``: directories or archives (each may hold many MMTests runs and lkp
@@ -261,8 +497,14 @@ def run(paths: Iterable[PathLike] | PathLike, baseline: str, *, test: str = "wel
     entry; with it, such inputs are listed in :attr:`BatchResult.errors` (exit code 2).
     Data found missing (an unreadable directory, a log without a result line, a metric
     without samples on a side) is listed in :attr:`BatchResult.missing` and makes the
-    exit code 2 unless ``allow_missing`` (docs/batch.md: fail closed).
-    ``progress`` draws a bar on stderr.
+    exit code 2 unless ``allow_missing`` (docs/batch.md: fail closed). ``limits``
+    bounds each archive (:class:`Limits`).
+
+    ``progress``: ``True`` draws a bar on stderr (rate and time left), ``"lines"``
+    prints a line every 5 seconds (for a CI log), and a callable is called in the
+    calling thread with the number of inputs just finished (``1``) as each scan
+    ends, so ``tqdm``'s ``update`` fits (``with tqdm(total=len(paths)) as bar:
+    run(paths, base, progress=bar.update)``; ``tqdm.notebook`` in Jupyter).
 
     >>> import schedlab
     >>> try:
@@ -273,8 +515,38 @@ def run(paths: Iterable[PathLike] | PathLike, baseline: str, *, test: str = "wel
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
+    names: list[str] = [os.fspath(p) for p in paths]
     _check(test, fail_on)
-    text = _core.batch_run([os.fspath(p) for p in paths], baseline, test, float(alpha), float(min_change),
-                           fail_on, jobs, keep_going, progress, allow_missing,
-                           None if margin is None else float(margin), None if power is None else float(power))
+    bounds = _bounds(limits)
+    kw: dict[str, Any] = dict(test=test, alpha=alpha, min_change=min_change, fail_on=fail_on,
+                              allow_missing=allow_missing, margin=margin, power=power)
+    if callable(progress) or any(_is_url(n) for n in names):
+        return reduce(_scans(names, jobs, limits, progress if callable(progress) else None), baseline,
+                      keep_going=keep_going, jobs=jobs, **kw)
+    modes: dict[object, str] = {True: "bar", False: "off", "bar": "bar", "lines": "lines", "off": "off"}
+    mode = modes.get(progress)
+    if mode is None:
+        from .errors import DomainError
+
+        raise DomainError(f"progress must be True, False, 'lines' or a callable, got {progress!r}")
+    text = _core.batch_run(list[str | os.PathLike[str]](names), baseline, test, float(alpha), float(min_change), fail_on, jobs, keep_going, mode,
+                           allow_missing, None if margin is None else float(margin),
+                           None if power is None else float(power), bounds)
     return BatchResult(json.loads(text))
+
+
+def _scans(names: list[str], jobs: int | None, limits: Limits | None,
+           callback: Callable[[int], object] | None) -> Iterator[Scan]:
+    """Scan ``names`` on ``jobs`` threads (the scans release the GIL), calling
+    ``callback(1)`` in this thread as each ends; the scans in input order."""
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
+    workers = jobs or int(os.environ.get("SCHEDLAB_NUM_THREADS", "0") or 0) or os.cpu_count() or 1
+    done: list[Scan | None] = [None] * len(names)
+    with ThreadPoolExecutor(max_workers=min(workers, max(1, len(names)))) as pool:
+        futures = {pool.submit(scan, n, threads=1, limits=limits): i for i, n in enumerate(names)}
+        for f in as_completed(futures):
+            done[futures[f]] = f.result()
+            if callback is not None:
+                callback(1)
+    return iter([d for d in done if d is not None])

@@ -39,7 +39,32 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         module = f"{__package__}.commands.{name}"
         __import__(module)
         sys.modules[module].register(sub)
+    _plain(parser)
     return parser
+
+
+def _rst_free(text: str) -> str:
+    """``text`` without the reStructuredText markup of the docstrings it comes from:
+    ``x`` and :role:`x` become x."""
+    import re
+
+    return re.sub(r":[a-z]+:`([^`]*)`", r"\1", text).replace("``", "")
+
+
+def _plain(parser: argparse.ArgumentParser) -> None:
+    """Remove docstring markup from the descriptions and help of ``parser`` and all
+    its subcommands, so ``--help`` prints plain text."""
+    if parser.description:
+        parser.description = _rst_free(parser.description)
+    for action in parser._actions:
+        if action.help and action.help is not argparse.SUPPRESS:
+            action.help = _rst_free(action.help)
+        if isinstance(action, argparse._SubParsersAction):
+            for choice in action._choices_actions:
+                if choice.help:
+                    choice.help = _rst_free(choice.help)
+            for child in dict.fromkeys(action.choices.values()):
+                _plain(child)
 
 
 def _deepest(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:

@@ -1,13 +1,17 @@
 """Batch mode on a Dask cluster: the per-archive work mapped over workers, reduced to
 the same :class:`schedlab.batch.BatchResult` as ``schedlab batch``.
 
-:func:`compare_archives` puts the paths in a :mod:`dask.bag`; each task scans one
-input in the Rust core (parse and extract, GIL released, at most ``threads``
-rayon threads) and returns its scan as JSON text, or the error it raised (schedlab
-errors pickle with their file, line and column). The scans come back in input
-order and are reduced on the caller's side, where Benjamini-Hochberg runs across
-every row of the run, so the result equals :func:`schedlab.batch.run`'s on the
-same paths. Dask is an optional extra: ``pip install schedlab[dask]``.
+:func:`scan_bag` is a :mod:`dask.bag` of :class:`schedlab.batch.Scan` (one task per
+partition of inputs; each scan runs in the Rust core, GIL released, at most
+``threads`` rayon threads); :func:`compare_archives` reduces it with
+:func:`schedlab.batch.reduce` (Benjamini-Hochberg across every row of the run), so
+the result equals :func:`schedlab.batch.run`'s on the same paths, errors included.
+``compute=False`` returns the lazy :class:`dask.delayed.Delayed` instead
+(``client.compute(d)`` gives a future). A task lost with its worker is run again
+elsewhere by Dask; scans are pure, so nothing is counted twice. Paths may be fsspec
+URLs of archives (``s3://...``). Other engines (Ray, Spark) map
+:func:`schedlab.batch.scan` and call :func:`schedlab.batch.reduce` the same way.
+Dask is an optional extra: ``pip install schedlab[dask]``.
 
 >>> import pathlib, tempfile
 >>> work = pathlib.Path(tempfile.mkdtemp()) / "work" / "log"
@@ -29,77 +33,74 @@ same paths. Dask is an optional extra: ``pip install schedlab[dask]``.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable
 from typing import Any, Union
 
-from . import _core
-from .batch import BatchResult, _check
-from .errors import SchedlabError
+from .batch import BatchResult, Limits, Scan, _check, reduce, scan
 
-__all__ = ["compare_archives", "scan_one"]
+__all__ = ["compare_archives", "scan_bag"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
 
-def scan_one(path: str, threads: int | None = 1) -> tuple[str, str | None, BaseException | None]:
-    """Scan one input: ``(path, scan JSON, None)``, or ``(path, None, error)`` when it
-    cannot be read. Runs in Dask workers (spawned processes included); ``threads``
-    bounds the rayon threads of this task (None: ``SCHEDLAB_NUM_THREADS`` or the CPUs).
-
-    >>> path, scan, error = scan_one("/nonexistent")
-    >>> scan is None, type(error).__name__
-    (True, 'FileNotFoundError')
-    """
-    try:
-        return (path, _core.batch_scan(path, threads), None)
-    except SchedlabError as e:
-        return (path, None, e)
+def _scan_partition(paths: Iterable[str], threads: int | None, limits: Limits | None,
+                    storage_options: dict[str, Any] | None) -> list[Scan]:
+    return [scan(p, threads=threads, limits=limits, storage_options=storage_options) for p in paths]
 
 
-def _scan_partition(paths: Iterable[str], threads: int | None) -> list[tuple[str, str | None, BaseException | None]]:
-    return [scan_one(p, threads) for p in paths]
-
-
-def compare_archives(paths: Iterable[PathLike], baseline: str, client: Any = None, *, test: str = "welch",
-                     alpha: float = 0.05, min_change: float = 0.0, fail_on: str = "regression",
-                     threads: int | None = 1, keep_going: bool = False,
-                     npartitions: int | None = None, allow_missing: bool = False) -> BatchResult:
-    """:func:`schedlab.batch.run` with the per-input work mapped over Dask.
-
-    ``client``: a :class:`distributed.Client` to run on; None runs the bag on this
-    machine with Dask's threaded scheduler. ``threads``: rayon threads per task
-    (default 1: Dask already runs one task per worker thread, so a worker uses at most
-    the threads it is given). ``npartitions``: tasks to split the paths into (default:
-    four per worker thread, at most one per path). The other arguments are those of
-    :func:`schedlab.batch.run`; the result is the same, errors included: without
-    ``keep_going`` the first bad input in the order given raises its error.
+def scan_bag(paths: Iterable[PathLike], *, threads: int | None = 1, limits: Limits | None = None,
+             npartitions: int | None = None, client: Any = None,
+             storage_options: dict[str, Any] | None = None) -> Any:
+    """A lazy :class:`dask.bag.Bag` of the :class:`schedlab.batch.Scan` of each input,
+    in input order. ``threads``: rayon threads per task (default 1: Dask already runs
+    one task per worker thread). ``npartitions``: tasks to split the paths into
+    (default: four per worker thread of ``client``, or of this machine, at most one
+    per path). ``limits`` and ``storage_options`` as :func:`schedlab.batch.scan`.
     """
     import dask.bag as db
 
-    _check(test, fail_on)
     items = [os.fspath(p) for p in paths]
     if not items:
         from .errors import DomainError
 
         raise DomainError("give at least one directory or archive")
     if npartitions is None:
-        if client is not None:
-            workers = sum(client.nthreads().values()) or 1
-        else:
-            workers = os.cpu_count() or 1
+        workers = (sum(client.nthreads().values()) if client is not None else os.cpu_count()) or 1
         npartitions = min(len(items), 4 * workers)
-    bag = db.from_sequence(items, npartitions=max(1, npartitions)).map_partitions(_scan_partition, threads)
+    bag = db.from_sequence(items, npartitions=max(1, npartitions))
+    return bag.map_partitions(_scan_partition, threads, limits, storage_options)
+
+
+def compare_archives(paths: Iterable[PathLike], baseline: str, client: Any = None, *, compute: bool = True,
+                     test: str = "welch", alpha: float = 0.05, min_change: float = 0.0,
+                     fail_on: str = "regression", threads: int | None = 1, keep_going: bool = False,
+                     npartitions: int | None = None, allow_missing: bool = False, margin: float | None = None,
+                     power: float | None = None, limits: Limits | None = None,
+                     storage_options: dict[str, Any] | None = None) -> Any:
+    """:func:`schedlab.batch.run` with the per-input work mapped over Dask.
+
+    ``client``: a :class:`distributed.Client` to run on; None runs on this machine
+    with Dask's threaded scheduler. ``compute=False``: return the lazy
+    :class:`dask.delayed.Delayed` of the :class:`schedlab.batch.BatchResult` (run it
+    with ``.compute()`` or ``client.compute(...)``) instead of the result.
+    ``threads``, ``npartitions``, ``limits``, ``storage_options``: as :func:`scan_bag`
+    (the reduce, a task of its own, also runs on ``threads`` rayon threads).
+    The other arguments are those of :func:`schedlab.batch.run`; the result is the
+    same, errors included: without ``keep_going`` the first bad input in the order
+    given raises its error.
+    """
+    import dask
+
+    _check(test, fail_on)
+    bag = scan_bag(paths, threads=threads, limits=limits, npartitions=npartitions, client=client,
+                   storage_options=storage_options)
+    lazy = dask.delayed(reduce, pure=True)(bag, baseline, test=test, alpha=alpha, min_change=min_change,
+                                           fail_on=fail_on, keep_going=keep_going, allow_missing=allow_missing,
+                                           margin=margin, power=power, jobs=threads)
+    if not compute:
+        return lazy
     if client is not None:
-        scanned = client.compute(bag).result()
-    else:
-        scanned = bag.compute(scheduler="threads")
-    outcomes: list[tuple[str, str | None, str | None]] = []
-    for path, scan, error in scanned:
-        if error is not None and not keep_going:
-            raise error
-        outcomes.append((path, scan, None if error is None else str(error)))
-    text = _core.batch_reduce(outcomes, baseline, test, float(alpha), float(min_change), fail_on, None,
-                              allow_missing)
-    return BatchResult(json.loads(text))
+        result: BatchResult = client.compute(lazy).result()
+        return result
+    return lazy.compute(scheduler="threads")

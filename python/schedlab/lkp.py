@@ -164,10 +164,7 @@ def compare(base: PathLike | ResultRoot, *heads: PathLike | ResultRoot, all_keys
     if not heads:
         raise TypeError("compare() needs at least one head")
     paths = [_path(base)] + [_path(h) for h in heads]
-    d = json.loads(_core.lkp_compare_json(paths, all_keys, more, test, alpha))
-    c = Comparison.from_dict(d)
-    return LkpComparison(tool=c.tool, kernels=c.kernels, rows=c.rows, benchmark=c.benchmark,
-                         meta=c.meta, schema=c.schema)
+    return LkpComparison(_core.lkp_compare(paths, all_keys, more, test, alpha))
 
 
 def compare_text(base: PathLike, *heads: PathLike, all_keys: bool = False, more: bool = False) -> str:
@@ -252,9 +249,7 @@ def parse_comparison(text: str) -> LkpComparison:
     >>> c.rows[0].name, c.rows[0].direction, c.rows[0].cells[1].change
     ('unixbench.score', 'higher', -9.9)
     """
-    c = Comparison.from_json(_core.lkp_parse_report_comparison(_text.text(text)))
-    return LkpComparison(tool=c.tool, kernels=c.kernels, rows=c.rows, benchmark=c.benchmark,
-                         meta=c.meta, schema=c.schema)
+    return LkpComparison(_core.lkp_parse_report_comparison(_text.text(text)))
 
 
 def text_plot(title: str, bad: Sequence[float], good: Sequence[float]) -> str:

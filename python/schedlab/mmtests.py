@@ -57,16 +57,11 @@ COMPAT = tuple(_core.MMTESTS_ERAS)
 class MMTestsComparison(Comparison):
     """A :class:`~schedlab.table.Comparison` of MMTests results.
 
-    ``meta`` holds the layout facts (``mmtests.era``, ``mmtests.layout``,
+    ``MMTestsComparison(c)`` views any comparison ``c`` as one (no copy). ``meta``
+    holds the layout facts (``mmtests.era``, ``mmtests.layout``,
     ``mmtests.field_length``, ``mmtests.precision``, ``mmtests.preferred``,
     ``mmtests.ratio_group``, ...). Cells of the mean rows carry the pooled samples.
     """
-
-    @classmethod
-    def _from_json(cls, text: str) -> MMTestsComparison:
-        base = Comparison.from_json(text)
-        return cls(tool=base.tool, kernels=base.kernels, rows=base.rows, benchmark=base.benchmark,
-                   meta=base.meta, schema=base.schema)
 
     @property
     def warnings(self) -> list[str]:
@@ -87,7 +82,7 @@ class MMTestsComparison(Comparison):
         >>> round(c.gmean_ratio()["b"], 6)  # times halve on one op of two: sqrt(2) better
         1.414214
         """
-        values = _core.mmtests_gmean_ratio(self.to_json())
+        values = _core.mmtests_gmean_ratio(self)
         return dict(zip(self.kernels, values))
 
     def gmean_ratio_ci(self, kernel: str, level: float = 0.95, n_resamples: int = 2000,
@@ -95,13 +90,13 @@ class MMTestsComparison(Comparison):
         """Bootstrap interval ``(estimate, low, high)`` of ``kernel``'s Gmean ratio,
         resampling every operation's samples (needs samples: not for parsed tables)."""
         k = self.kernels.index(kernel)
-        return _core.mmtests_bootstrap_gmean(self.to_json(), k, level, n_resamples, seed, None)
+        return _core.mmtests_bootstrap_gmean(self, k, level, n_resamples, seed, None)
 
     def with_test(self, test: str = "welch", alpha: float = 0.05) -> MMTestsComparison:
         """A copy whose mean-row verdicts come from ``test`` (``"welch"``,
         ``"mann-whitney"`` or ``"mmtests"``) with Benjamini-Hochberg q-values across
         rows; MMTests' own marker stays in ``significant``."""
-        return MMTestsComparison._from_json(_core.mmtests_apply_test(self.to_json(), test, alpha))
+        return MMTestsComparison(_core.mmtests_apply_test(self, test, alpha))
 
     def plot(self, ax: Any = None, kind: str = "samples") -> Any:
         """Per-sample strip plot of the mean rows (one panel per operation, one
@@ -164,9 +159,35 @@ def compare(directory: str | os.PathLike[str], benchmark: str, names: Sequence[s
     """
     if isinstance(names, str):
         names = [n for n in names.split(",") if n]
-    js, _text, _era, _warnings = _core.mmtests_compare(os.fspath(directory), benchmark, list(names), compat,
-                                                       print_ratio, sub_heading, test, alpha, threads)
-    return MMTestsComparison._from_json(js)
+    c, _text, _era, _warnings = _core.mmtests_compare(os.fspath(directory), benchmark, list(names), compat,
+                                                      print_ratio, sub_heading, test, alpha, threads)
+    return MMTestsComparison(c)
+
+
+def monitor(directory: str | os.PathLike[str], benchmark: str, names: Sequence[str] | str, monitor: str,
+            compat: str | None = None, *, sub_heading: str = "") -> MMTestsComparison:
+    """``compare-mmtests.pl -d DIRECTORY -b BENCHMARK -n NAMES --print-monitor MONITOR``
+    as a comparison (values only: MMTests prints monitors without percentages).
+
+    ``monitor``: one of ``_core.MMTESTS_MONITORS`` (duration, vmstat, mpstat,
+    proc-vmstat, proc-interrupts, iostat, turbostat); ``sub_heading`` picks the column
+    or field (mpstat needs ``node-N``). ``compat``: the era (2024, 2025, head; None:
+    the era of the benchmark's own logs, else head). What MMTests does silently with
+    the data is in ``.warnings``. Raises DomainError where compare-mmtests.pl dies
+    (unknown sub-heading, no data), FileNotFoundError (no such run).
+
+    >>> import schedlab
+    >>> try:
+    ...     monitor("/nonexistent", "hackbench-process-pipes", ["a"], "vmstat")
+    ... except schedlab.FileNotFoundError as e:
+    ...     print(type(e).__name__)
+    FileNotFoundError
+    """
+    if isinstance(names, str):
+        names = [n for n in names.split(",") if n]
+    c, _text, _era, _warnings = _core.mmtests_monitor(os.fspath(directory), benchmark, list(names), monitor,
+                                                      compat, sub_heading)
+    return MMTestsComparison(c)
 
 
 def parse_compare(text: str, source: str = "<text>") -> MMTestsComparison:
@@ -179,7 +200,7 @@ def parse_compare(text: str, source: str = "<text>") -> MMTestsComparison:
     text = _text.text(text, source)
     # a byte order mark (files saved by some editors, text pasted from them) is no part of the table
     text = text.replace("\ufeff", "")
-    return MMTestsComparison._from_json(_core.mmtests_parse_compare(text, _text.text(source)))
+    return MMTestsComparison(_core.mmtests_parse_compare(text, _text.text(source)))
 
 
 def overview_label(ratio: float) -> str:
@@ -212,7 +233,7 @@ def overview(comparisons: Mapping[str, Comparison], labels: bool = True) -> pd.D
     data: dict[str, dict[str, Any]] = {}
     order: list[str] = []
     for machine, c in comparisons.items():
-        ratios = MMTestsComparison.gmean_ratio(c)  # type: ignore[arg-type]
+        ratios = MMTestsComparison(c).gmean_ratio()
         for k in c.kernels[1:]:
             if k not in order:
                 order.append(k)

@@ -5,6 +5,13 @@ numpy array; contiguous float64 arrays are used without a copy) and returns a
 Python float or a small named result. The computing is done in Rust with the GIL
 released.
 
+Inputs are read, never written: no function modifies an array it is given (a
+read-only array works; tests/test_hostile_arrays.py). A contiguous float64 array is
+read in place while the call runs with the GIL released, so another thread writing
+to it during the call makes the result undefined (as for any reader of shared
+memory): pass a copy (``np.array(x)``) when other threads may write to it. Other
+arrays are converted to a new float64 array first.
+
 Undefined cases raise, they never return a silently wrong number:
 
 - an empty sample, or fewer samples than a statistic needs (``stddev`` of one

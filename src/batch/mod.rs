@@ -13,6 +13,8 @@
 //! [`reduce()`] combines the scans of all inputs into the [`BatchResult`]. [`run`]
 //! is both on one machine, the scans in parallel within `jobs` threads.
 
+pub mod github;
+pub mod markdown;
 pub mod options;
 pub mod progress;
 pub mod reduce;
@@ -22,8 +24,8 @@ pub mod scan;
 
 pub use options::{batch_limits, FailOn, Options, Test};
 pub use reduce::{reduce, Outcome};
-pub use result::{BatchResult, InputError, Row, Summary};
-pub use scan::{scan, Scan};
+pub use result::{BatchResult, InputError, Row, Summary, Timings};
+pub use scan::{scan, scan_bytes, Scan};
 
 use crate::error::{Error, Result};
 use crate::parallel;
@@ -38,6 +40,7 @@ use std::path::PathBuf;
 /// ambiguous, is always an error.
 pub fn run(paths: &[PathBuf], opts: &Options) -> Result<BatchResult> {
     opts.validate()?;
+    let start = std::time::Instant::now();
     if paths.is_empty() {
         return Err(Error::domain("give at least one directory or archive"));
     }
@@ -63,5 +66,7 @@ pub fn run(paths: &[PathBuf], opts: &Options) -> Result<BatchResult> {
             Err(e) => return Err(e),
         }
     }
-    reduce(&outcomes, opts)
+    let mut res = reduce(&outcomes, opts)?;
+    res.timings.total = start.elapsed().as_secs_f64();
+    Ok(res)
 }

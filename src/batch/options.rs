@@ -83,8 +83,8 @@ pub struct Options {
     /// [`super::BatchResult::missing`] either way; with this it no longer makes the
     /// exit code 2 (docs/batch.md: fail closed).
     pub allow_missing: bool,
-    /// Draw a progress bar on stderr.
-    pub progress: bool,
+    /// How progress is shown on stderr.
+    pub progress: super::progress::Mode,
 }
 
 impl Default for Options {
@@ -102,7 +102,7 @@ impl Default for Options {
             limits: batch_limits(),
             keep_going: false,
             allow_missing: false,
-            progress: false,
+            progress: super::progress::Mode::Off,
         }
     }
 }

@@ -26,6 +26,7 @@ use crate::stats::{amean, fdr_bh, hmean, pct_change};
 use crate::table::{decide, evidence, more_runs, Direction, Verdict, VerdictRule};
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::time::Instant;
 
 /// What became of one input: its scan, or the error that stopped it.
 #[derive(Debug, Clone, PartialEq)]
@@ -126,6 +127,7 @@ fn check_prefix(runs: &[&RunData], baseline: &str) -> Result<()> {
 /// Rows are computed in parallel within `opts.jobs` threads.
 pub fn reduce(outcomes: &[Outcome], opts: &Options) -> Result<BatchResult> {
     opts.validate()?;
+    let start = Instant::now();
     let mut res = BatchResult::new(opts);
     let mut runs: Vec<&RunData> = Vec::new();
     for o in outcomes {
@@ -140,10 +142,12 @@ pub fn reduce(outcomes: &[Outcome], opts: &Options) -> Result<BatchResult> {
                 res.warnings.extend(s.warnings.iter().cloned());
                 res.missing.extend(s.missing.iter().map(|m| InputError { input: s.input.clone(), message: m.clone() }));
                 runs.extend(s.runs.iter());
+                res.timings.inputs.push(s.seconds);
             }
             Outcome::Failed(e) => {
                 res.inputs.push(InputSummary { path: e.input.clone(), kind: None, mmtests_runs: 0, lkp_roots: 0 });
                 res.errors.push(e.clone());
+                res.timings.inputs.push(0.0);
             }
         }
     }
@@ -246,8 +250,14 @@ pub fn reduce(outcomes: &[Outcome], opts: &Options) -> Result<BatchResult> {
         }
     }
     let rule = opts.rule();
-    let mut rows: Vec<Row> = parallel::install(opts.jobs, || {
-        jobs.par_iter().filter_map(|&(pi, bi, ni)| pairs.get(pi).and_then(|p| row(p, bi, ni, opts, &rule))).collect()
+    let (mut rows, seconds): (Vec<Row>, Vec<f64>) = parallel::install(opts.jobs, || {
+        jobs.par_iter()
+            .filter_map(|&(pi, bi, ni)| {
+                let t = Instant::now();
+                let r = pairs.get(pi).and_then(|p| row(p, bi, ni, opts, &rule))?;
+                Some((r, t.elapsed().as_secs_f64()))
+            })
+            .unzip()
     })?;
     let with_p: Vec<(usize, f64)> = rows.iter().enumerate().filter_map(|(i, r)| r.p.map(|p| (i, p))).collect();
     let qs = fdr_bh(&with_p.iter().map(|x| x.1).collect::<Vec<_>>())?;
@@ -263,5 +273,7 @@ pub fn reduce(outcomes: &[Outcome], opts: &Options) -> Result<BatchResult> {
     res.summary = Summary::of(&rows, outcomes.len() as u64, pairs.len() as u64);
     res.rows = rows;
     res.exit_code = res.exit_code_for(opts.fail_on);
+    res.timings.rows = seconds;
+    res.timings.total = start.elapsed().as_secs_f64() + res.timings.inputs.iter().sum::<f64>();
     Ok(res)
 }

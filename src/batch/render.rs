@@ -1,6 +1,9 @@
 //! The human and CI views of a [`BatchResult`]: JUnit XML (one testcase per
-//! compared metric, so CI systems list them), markdown (for a pull-request
-//! comment) and plain text (for a terminal). The JSON view is the result itself.
+//! compared metric, so CI systems list them, valid against the Jenkins xunit
+//! plugin's `junit-10.xsd`, with the measured times) and plain text (for a
+//! terminal); the choice of format ([`render`]). Markdown is in
+//! [`super::markdown`], GitHub annotations in [`super::github`]; the JSON views are
+//! the result itself.
 
 use super::options::FailOn;
 use super::result::{fails, BatchResult, Row};
@@ -43,11 +46,13 @@ pub fn sig(x: f64, digits: usize) -> String {
     format!("{x:.decimals$}")
 }
 
-fn opt(x: Option<f64>, digits: usize) -> String {
+/// `x` with `digits` significant digits, `n/a` when undefined.
+pub(crate) fn opt(x: Option<f64>, digits: usize) -> String {
     x.map(|v| sig(v, digits)).unwrap_or_else(|| "n/a".to_string())
 }
 
-fn pct(x: Option<f64>) -> String {
+/// A percent change with its sign and two decimals, `n/a` when undefined.
+pub(crate) fn pct(x: Option<f64>) -> String {
     x.map(|v| format!("{v:+.2}%")).unwrap_or_else(|| "n/a".to_string())
 }
 
@@ -84,6 +89,17 @@ pub fn describe(r: &Row) -> String {
     d
 }
 
+/// Seconds with 3 decimals, as the Jenkins xunit schema's `SUREFIRE_TIME` of a
+/// suite takes them (a measurement that is not a finite positive number is 0).
+fn seconds3(t: f64) -> String {
+    format!("{:.3}", if t.is_finite() { t.max(0.0) } else { 0.0 })
+}
+
+/// Seconds with 6 decimals for a testcase (a metric's statistics take microseconds).
+fn seconds6(t: f64) -> String {
+    format!("{:.6}", if t.is_finite() { t.max(0.0) } else { 0.0 })
+}
+
 fn suite_name(r: &Row) -> String {
     let setup = if r.setup.is_empty() { String::new() } else { format!(" [{}]", r.setup) };
     format!("{} {}{}: {} vs {}", r.tool, r.benchmark, setup, r.kernel, r.baseline)
@@ -97,35 +113,37 @@ fn suite_name(r: &Row) -> String {
 /// what is missing, and the warnings as its `<system-out>`.
 pub fn junit(res: &BatchResult) -> String {
     let fail_on = res.fail_on();
-    let mut suites: Vec<(String, Vec<&Row>)> = Vec::new();
-    for r in &res.rows {
+    let mut suites: Vec<(String, Vec<(&Row, f64)>)> = Vec::new();
+    for (i, r) in res.rows.iter().enumerate() {
         let name = suite_name(r);
+        let t = res.timings.rows.get(i).copied().unwrap_or(0.0);
         match suites.last_mut() {
-            Some((n, rows)) if *n == name && rows.last().is_some_and(|p| p.input == r.input) => rows.push(r),
-            _ => suites.push((name, vec![r])),
+            Some((n, rows)) if *n == name && rows.last().is_some_and(|(p, _)| p.input == r.input) => rows.push((r, t)),
+            _ => suites.push((name, vec![(r, t)])),
         }
     }
     let failures = res.rows.iter().filter(|r| is_failure(r, fail_on)).count();
-    let skipped = res.rows.iter().filter(|r| r.verdict == Verdict::NotEnoughData).count();
     let gaps = usize::from(!res.missing.is_empty()); // one testcase lists the missing data
     let mut x = String::new();
     x.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(
         x,
-        "<testsuites name=\"schedlab batch\" tests=\"{}\" failures=\"{failures}\" errors=\"{}\" skipped=\"{skipped}\">",
+        "<testsuites name=\"schedlab batch\" tests=\"{}\" failures=\"{failures}\" errors=\"{}\" time=\"{}\">",
         res.rows.len() + res.inputs.len() + gaps,
-        res.errors.len() + gaps
+        res.errors.len() + gaps,
+        seconds3(res.timings.total)
     );
     for (name, rows) in &suites {
-        let f = rows.iter().filter(|r| is_failure(r, fail_on)).count();
-        let s = rows.iter().filter(|r| r.verdict == Verdict::NotEnoughData).count();
+        let f = rows.iter().filter(|(r, _)| is_failure(r, fail_on)).count();
+        let s = rows.iter().filter(|(r, _)| r.verdict == Verdict::NotEnoughData).count();
         let _ = writeln!(
             x,
-            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{f}\" errors=\"0\" skipped=\"{s}\">",
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{f}\" errors=\"0\" skipped=\"{s}\" time=\"{}\">",
             xml_escape(name),
-            rows.len()
+            rows.len(),
+            seconds3(rows.iter().map(|(_, t)| t).sum())
         );
-        if let Some(first) = rows.first() {
+        if let Some((first, _)) = rows.first() {
             x.push_str("    <properties>\n");
             for (k, v) in [
                 ("setup", first.setup.as_str()),
@@ -138,14 +156,15 @@ pub fn junit(res: &BatchResult) -> String {
             }
             x.push_str("    </properties>\n");
         }
-        for r in rows {
+        for &(r, t) in rows {
             let classname = format!("{}.{}", r.tool, r.benchmark);
             let case = format!("{} [{} vs {}]", r.metric, r.kernel, r.baseline);
             let _ = write!(
                 x,
-                "    <testcase classname=\"{}\" name=\"{}\" time=\"0\">",
+                "    <testcase classname=\"{}\" name=\"{}\" time=\"{}\">",
                 xml_escape(&classname),
-                xml_escape(&case)
+                xml_escape(&case),
+                seconds6(t)
             );
             let d = describe(r);
             if is_failure(r, fail_on) {
@@ -165,13 +184,18 @@ pub fn junit(res: &BatchResult) -> String {
     }
     let _ = writeln!(
         x,
-        "  <testsuite name=\"inputs\" tests=\"{}\" failures=\"0\" errors=\"{}\" skipped=\"0\">",
+        "  <testsuite name=\"inputs\" tests=\"{}\" failures=\"0\" errors=\"{}\" skipped=\"0\" time=\"{}\">",
         res.inputs.len() + gaps,
-        res.errors.len() + gaps
+        res.errors.len() + gaps,
+        seconds3(res.timings.inputs.iter().sum())
     );
-    for i in &res.inputs {
-        let _ =
-            write!(x, "    <testcase classname=\"schedlab.batch.input\" name=\"{}\" time=\"0\">", xml_escape(&i.path));
+    for (k, i) in res.inputs.iter().enumerate() {
+        let _ = write!(
+            x,
+            "    <testcase classname=\"schedlab.batch.input\" name=\"{}\" time=\"{}\">",
+            xml_escape(&i.path),
+            seconds6(res.timings.inputs.get(k).copied().unwrap_or(0.0))
+        );
         if let Some(e) = res.errors.iter().find(|e| e.input == i.path) {
             let _ = write!(
                 x,
@@ -205,7 +229,8 @@ pub fn junit(res: &BatchResult) -> String {
     x
 }
 
-fn verdict_rank(v: Verdict) -> u8 {
+/// The order rows are listed in: regressions first, equivalent last.
+pub(crate) fn verdict_rank(v: Verdict) -> u8 {
     match v {
         Verdict::Worse => 0,
         Verdict::Changed => 1,
@@ -217,7 +242,8 @@ fn verdict_rank(v: Verdict) -> u8 {
     }
 }
 
-fn headline(res: &BatchResult) -> String {
+/// The one-line outcome: the state and the counts of each verdict.
+pub(crate) fn headline(res: &BatchResult) -> String {
     let s = &res.summary;
     let state = match res.exit_code {
         0 => "no significant regression",
@@ -242,7 +268,8 @@ fn headline(res: &BatchResult) -> String {
     )
 }
 
-fn settings(res: &BatchResult) -> String {
+/// The settings behind the verdicts, in one line.
+pub(crate) fn settings(res: &BatchResult) -> String {
     let o = &res.options;
     let rule =
         VerdictRule { alpha: o.alpha, margin: o.margin, power: o.power, min_change: o.min_change, min_samples: 2 };
@@ -259,7 +286,7 @@ fn settings(res: &BatchResult) -> String {
 /// Text for a markdown table cell or list item: `|` escaped, line breaks and tabs
 /// (which end a table row or shift it) as spaces, and `&`, `<`, `>` as entities so
 /// that a kernel name holding HTML is shown, not interpreted.
-fn md_cell(s: &str) -> String {
+pub(crate) fn md_cell(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -272,91 +299,6 @@ fn md_cell(s: &str) -> String {
         }
     }
     out
-}
-
-/// Markdown for a pull-request comment: the headline, the settings, a table of
-/// every row that is not noise (regressions first), then what was not compared,
-/// warnings and input errors.
-pub fn markdown(res: &BatchResult) -> String {
-    let mut m = String::new();
-    let _ = writeln!(m, "### {}\n", headline(res));
-    let _ = writeln!(m, "{}; exit code {}.\n", settings(res), res.exit_code);
-    let mut shown: Vec<&Row> = res
-        .rows
-        .iter()
-        .filter(|r| !matches!(r.verdict, Verdict::Noise | Verdict::Baseline | Verdict::Equivalent))
-        .collect();
-    shown.sort_by_key(|r| verdict_rank(r.verdict));
-    if shown.is_empty() {
-        m.push_str("No row shows a significant change, and none is inconclusive.\n");
-    } else {
-        m.push_str(
-            "| verdict | tool | benchmark | setup | metric | kernel | baseline | statistic | base | new | change | p | q \
-             | equivalence p | power | runs needed | n |\n",
-        );
-        m.push_str("|---|---|---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        for r in &shown {
-            let _ = writeln!(
-                m,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {}/{} |",
-                if r.verdict == Verdict::Worse { "**worse**".to_string() } else { r.verdict.name().to_string() },
-                md_cell(&r.tool),
-                md_cell(&r.benchmark),
-                md_cell(&r.setup),
-                md_cell(&r.metric),
-                md_cell(&r.kernel),
-                md_cell(&r.baseline),
-                r.statistic,
-                opt(r.mean_base, 6),
-                opt(r.mean_new, 6),
-                pct(r.change_pct),
-                opt(r.p, 3),
-                opt(r.q, 3),
-                opt(r.p_equivalent, 3),
-                opt(r.power, 2),
-                r.runs_needed.map(|n| n.to_string()).unwrap_or_else(|| "n/a".to_string()),
-                r.n_base,
-                r.n_new
-            );
-        }
-        let hidden = res.rows.len() - shown.len();
-        if hidden > 0 {
-            let _ = writeln!(m, "\n{hidden} rows judged equivalent are not shown.");
-        }
-    }
-    if !res.unmatched.is_empty() {
-        m.push_str("\n**Not compared**\n\n");
-        for u in &res.unmatched {
-            let _ = writeln!(
-                m,
-                "- {} {} `{}` in `{}`: {}",
-                u.tool,
-                md_cell(&u.benchmark),
-                md_cell(&u.kernel),
-                md_cell(&u.input),
-                u.reason
-            );
-        }
-    }
-    if !res.errors.is_empty() {
-        m.push_str("\n**Input errors**\n\n");
-        for e in &res.errors {
-            let _ = writeln!(m, "- `{}`: {}", md_cell(&e.input), md_cell(&e.message));
-        }
-    }
-    if !res.missing.is_empty() {
-        m.push_str("\n**Missing data**\n\n");
-        for e in &res.missing {
-            let _ = writeln!(m, "- {}", md_cell(&e.message));
-        }
-    }
-    if !res.warnings.is_empty() {
-        m.push_str("\n**Warnings**\n\n");
-        for w in &res.warnings {
-            let _ = writeln!(m, "- {}", md_cell(w));
-        }
-    }
-    m
 }
 
 /// Plain text for a terminal: the headline and settings, one line per row that
@@ -399,14 +341,21 @@ pub fn text(res: &BatchResult) -> String {
     t
 }
 
-/// Render `res` as "json", "junit", "markdown" or "text".
-pub fn render(res: &BatchResult, format: &str) -> Result<String> {
+/// The output formats of [`render`].
+pub const FORMATS: [&str; 6] = ["json", "jsonl", "junit", "markdown", "github", "text"];
+
+/// Render `res` as "json", "jsonl" (JSON lines), "junit", "markdown" (within
+/// `budget` bytes, [`super::markdown::DEFAULT_BUDGET`] when None), "github"
+/// (workflow-command annotations) or "text".
+pub fn render(res: &BatchResult, format: &str, budget: Option<usize>) -> Result<String> {
     match format {
         "json" => res.to_json_pretty(),
+        "jsonl" => res.to_jsonl(),
         "junit" => Ok(junit(res)),
-        "markdown" => Ok(markdown(res)),
+        "markdown" => Ok(super::markdown::markdown(res, budget.unwrap_or(super::markdown::DEFAULT_BUDGET))),
+        "github" => Ok(super::github::annotations(res)),
         "text" => Ok(text(res)),
-        _ => Err(Error::domain(format!("format must be json, junit, markdown or text, got '{format}'"))),
+        _ => Err(Error::domain(format!("format must be one of {}, got '{format}'", FORMATS.join(", ")))),
     }
 }
 

@@ -181,6 +181,18 @@ pub struct ResultOptions {
     pub allow_missing: bool,
 }
 
+/// How long the work took, in seconds: measurements, so the one part of a result
+/// that differs between two runs on the same inputs (JUnit `time` attributes).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct Timings {
+    /// Wall time of the whole run (on a cluster: the reduce plus the scans' sum).
+    pub total: f64,
+    /// Per input, in input order: the time its scan took (0 for an unreadable input).
+    pub inputs: Vec<f64>,
+    /// Per row, in row order: the time its statistics took.
+    pub rows: Vec<f64>,
+}
+
 /// The result of a batch run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BatchResult {
@@ -212,6 +224,9 @@ pub struct BatchResult {
     /// The exit code `schedlab batch` returns: 0 fine, 1 failed per `fail_on`, 2 an input
     /// error or missing data, 3 inconclusive rows (only with `fail_on` inconclusive).
     pub exit_code: i32,
+    /// How long it took ([`Timings`]; absent in documents of schedlab 0.1.0).
+    #[serde(default)]
+    pub timings: Timings,
 }
 
 impl Summary {
@@ -267,6 +282,7 @@ impl BatchResult {
             errors: Vec::new(),
             missing: Vec::new(),
             exit_code: 0,
+            timings: Timings::default(),
         }
     }
 
@@ -312,5 +328,149 @@ impl BatchResult {
             )));
         }
         Ok(r)
+    }
+}
+
+/// One line of the JSON-lines form ([`BatchResult::to_jsonl`]): a header, one line
+/// per input and per row (each with its measured seconds), and an end line with
+/// the counts and lists, so a reader can stream the rows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "record", rename_all = "snake_case")]
+pub enum Line {
+    /// First line: what the document is and the options.
+    Header {
+        /// [`RESULT_SCHEMA`].
+        schema: String,
+        /// [`RESULT_VERSION`].
+        version: u32,
+        /// The schedlab that computed it.
+        schedlab_version: String,
+        /// The options used.
+        options: ResultOptions,
+    },
+    /// One input, in input order.
+    Input {
+        /// What it held.
+        #[serde(flatten)]
+        input: InputSummary,
+        /// Seconds its scan took.
+        seconds: f64,
+    },
+    /// One row, in row order.
+    Row {
+        /// The row.
+        #[serde(flatten)]
+        row: Box<Row>,
+        /// Seconds its statistics took.
+        seconds: f64,
+    },
+    /// Last line: everything else.
+    End {
+        /// Runs not compared.
+        unmatched: Vec<Unmatched>,
+        /// Counts.
+        summary: Summary,
+        /// Warnings.
+        warnings: Vec<String>,
+        /// Unreadable inputs.
+        errors: Vec<InputError>,
+        /// Missing data.
+        missing: Vec<InputError>,
+        /// The exit code.
+        exit_code: i32,
+        /// Wall time of the run.
+        total_seconds: f64,
+    },
+}
+
+impl BatchResult {
+    /// The JSON-lines form: [`Line`]s, one JSON object a line, each line ending in `\n`.
+    pub fn to_jsonl(&self) -> Result<String> {
+        let mut lines = vec![Line::Header {
+            schema: self.schema.clone(),
+            version: self.version,
+            schedlab_version: self.schedlab_version.clone(),
+            options: self.options.clone(),
+        }];
+        for (i, input) in self.inputs.iter().enumerate() {
+            lines.push(Line::Input {
+                input: input.clone(),
+                seconds: self.timings.inputs.get(i).copied().unwrap_or(0.0),
+            });
+        }
+        for (i, row) in self.rows.iter().enumerate() {
+            lines.push(Line::Row {
+                row: Box::new(row.clone()),
+                seconds: self.timings.rows.get(i).copied().unwrap_or(0.0),
+            });
+        }
+        lines.push(Line::End {
+            unmatched: self.unmatched.clone(),
+            summary: self.summary.clone(),
+            warnings: self.warnings.clone(),
+            errors: self.errors.clone(),
+            missing: self.missing.clone(),
+            exit_code: self.exit_code,
+            total_seconds: self.timings.total,
+        });
+        let mut out = String::new();
+        for l in &lines {
+            out.push_str(&serde_json::to_string(l).map_err(|e| Error::Internal(format!("JSON encoding: {e}")))?);
+            out.push('\n');
+        }
+        Ok(out)
+    }
+
+    /// Read the JSON-lines form back: a header first, an end line last.
+    pub fn from_jsonl(text: &str) -> Result<Self> {
+        const NAME: &str = "<batch result jsonl>";
+        let mut res: Option<BatchResult> = None;
+        let mut ended = false;
+        for (n, text) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            let at = Some(n + 1);
+            if ended {
+                return Err(Error::parse(Some(NAME), at, "a line after the end record"));
+            }
+            let line: Line = serde_json::from_str(text)
+                .map_err(|e| Error::parse(Some(NAME), at, format!("invalid batch result line: {e}")))?;
+            match (line, res.as_mut()) {
+                (Line::Header { schema, version, schedlab_version, options }, None) => {
+                    if schema != RESULT_SCHEMA || version != RESULT_VERSION {
+                        return Err(Error::domain(format!(
+                            "batch result {schema} version {version} is not supported (this schedlab reads \
+                             {RESULT_SCHEMA} version {RESULT_VERSION})"
+                        )));
+                    }
+                    let mut r = BatchResult::new(&Options::new(options.baseline.clone()));
+                    r.schedlab_version = schedlab_version;
+                    r.options = options;
+                    res = Some(r);
+                }
+                (_, None) => return Err(Error::parse(Some(NAME), at, "expected the header record first")),
+                (Line::Header { .. }, Some(_)) => return Err(Error::parse(Some(NAME), at, "a second header record")),
+                (Line::Input { input, seconds }, Some(r)) => {
+                    r.inputs.push(input);
+                    r.timings.inputs.push(seconds);
+                }
+                (Line::Row { row, seconds }, Some(r)) => {
+                    r.rows.push(*row);
+                    r.timings.rows.push(seconds);
+                }
+                (Line::End { unmatched, summary, warnings, errors, missing, exit_code, total_seconds }, Some(r)) => {
+                    r.unmatched = unmatched;
+                    r.summary = summary;
+                    r.warnings = warnings;
+                    r.errors = errors;
+                    r.missing = missing;
+                    r.exit_code = exit_code;
+                    r.timings.total = total_seconds;
+                    ended = true;
+                }
+            }
+        }
+        match res {
+            Some(r) if ended => Ok(r),
+            _ => Err(Error::parse(Some(NAME), None, "no end record: the output was cut short")),
+        }
     }
 }

@@ -17,6 +17,7 @@ use crate::table::Direction;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
+use std::time::Instant;
 
 /// Version of the JSON form of [`Scan`] (what Dask workers send back).
 pub const SCAN_VERSION: u32 = 1;
@@ -75,6 +76,9 @@ pub struct Scan {
     /// naming where (exit code 2 unless `allow_missing`; docs/batch.md).
     #[serde(default)]
     pub missing: Vec<String>,
+    /// Seconds the scan took (a measurement: [`super::result::Timings::inputs`]).
+    #[serde(default)]
+    pub seconds: f64,
 }
 
 impl Scan {
@@ -111,10 +115,24 @@ fn kind_name(k: Kind) -> &'static str {
 /// parallel on the current rayon pool. An input with no MMTests run and no lkp
 /// result root is an error naming it.
 pub fn scan(path: &Path, limits: &Limits) -> Result<Scan> {
+    let start = Instant::now();
     let input = path.display().to_string();
     let kind = archive::detect(path)?;
     let tree = archive::open(path, limits)?;
-    scan_tree(tree.as_ref(), &input, kind_name(kind))
+    let mut s = scan_tree(tree.as_ref(), &input, kind_name(kind))?;
+    s.seconds = start.elapsed().as_secs_f64();
+    Ok(s)
+}
+
+/// Scan an archive held in memory (as fetched from an object store), named `input`
+/// in the result and in errors; bounded by `limits` as [`scan`].
+pub fn scan_bytes(bytes: &[u8], input: &str, limits: &Limits) -> Result<Scan> {
+    let start = Instant::now();
+    let kind = archive::kind_of(bytes).unwrap_or(Kind::Dir);
+    let tree = archive::read_bytes(bytes, input, limits)?;
+    let mut s = scan_tree(&tree, input, kind_name(kind))?;
+    s.seconds = start.elapsed().as_secs_f64();
+    Ok(s)
 }
 
 /// A run read, with the messages of what is missing in it.
@@ -172,6 +190,16 @@ pub fn scan_tree(tree: &dyn Tree, input: &str, kind: &str) -> Result<Scan> {
         .collect();
     let mut runs = Vec::with_capacity(read.len());
     for (f, r) in found.iter().zip(read) {
+        let r = match (f, r) {
+            // a benchmark that failed or aborted in one run (MMTests kept only mmtests.log,
+            // or every log is empty): listed with the reason, the other benchmarks still read
+            (Found::Mmtests(fr), Err(Error::InsufficientData(msg))) => {
+                missing
+                    .push(format!("{}: skipped: {msg}", tree.display(&crate::archive::tree::join(&fr.root, &fr.name))));
+                continue;
+            }
+            (_, r) => r,
+        };
         match r? {
             Some((run, gaps)) => {
                 missing.extend(gaps);
@@ -197,6 +225,7 @@ pub fn scan_tree(tree: &dyn Tree, input: &str, kind: &str) -> Result<Scan> {
         runs,
         warnings,
         missing,
+        seconds: 0.0,
     })
 }
 
@@ -247,7 +276,7 @@ fn read_mmtests(tree: &dyn Tree, input: &str, r: &FoundRun) -> Result<Option<Rea
     let mut first_err: Option<Error> = None;
     for era in eras {
         let ctx = Ctx { era, benchmark: r.benchmark.clone(), subheading: String::new() };
-        match extract::extract_run_in(&ctx, tree, &r.root, &r.name) {
+        match extract::extract_run(&ctx, tree, &r.root, &r.name) {
             Ok(run) => {
                 let ex = extract::find(era, &r.benchmark);
                 let location = tree.display(&crate::archive::tree::join(&r.root, &r.name));

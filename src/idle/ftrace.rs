@@ -1,5 +1,6 @@
-//! Idle traces from ftrace text: the output of `trace-cmd report` or of the tracefs
-//! `trace` / `trace_pipe` files, recorded with the events `power:cpu_idle`,
+//! Idle traces from ftrace text (the output of `trace-cmd report`, `perf script` or the tracefs
+//! `trace` / `trace_pipe` files) or a trace.dat (its records decoded directly,
+//! [`crate::tracedat`]), recorded with the events `power:cpu_idle`,
 //! `timer:hrtimer_start`, `timer:hrtimer_cancel`, `timer:hrtimer_expire_entry` and
 //! `timer:tick_stop`, e.g.
 //! `trace-cmd record -e power:cpu_idle -e timer:hrtimer_start -e timer:hrtimer_cancel
@@ -51,6 +52,8 @@
 use super::trace::{IdlePeriod, Tick};
 use crate::error::{Error, Result};
 use crate::import_notes::{ImportNotes, ImportOptions};
+use crate::tracedat::decode::{Decoder, Event as DatEvent};
+use crate::tracedat::Trace;
 use std::collections::{BTreeMap, HashMap};
 
 /// `PWR_EVENT_EXIT` as printed by `cpu_idle`.
@@ -174,7 +177,10 @@ fn parse_line(text: &str, path: Option<&str>, line: usize) -> Result<Option<Even
         }
     }
     let (Some(cpu), Some(ts)) = (cpu, ts) else { return Ok(None) };
-    let Some(event) = toks.next().and_then(|e| e.strip_suffix(':')) else { return Ok(None) };
+    // `perf script` names the event with its system (`power:cpu_idle:`)
+    let Some(event) = toks.next().and_then(|e| e.strip_suffix(':')).map(|e| e.rsplit(':').next().unwrap_or(e)) else {
+        return Ok(None);
+    };
     if !matches!(event, "cpu_idle" | "hrtimer_start" | "hrtimer_cancel" | "hrtimer_expire_entry" | "tick_stop") {
         return Ok(None);
     }
@@ -259,15 +265,16 @@ fn first_after(x: i64, t: i64, period: i64) -> i64 {
     i64::try_from(next).unwrap_or(i64::MAX)
 }
 
-/// Build one idle trace per CPU from ftrace text or a trace.dat (see the module docs);
-/// `hz` is the traced kernel's CONFIG_HZ (for the tick period).
+/// Build one idle trace per CPU from ftrace text or a trace.dat (its records decoded
+/// directly, [`crate::tracedat`]; see the module docs); `hz` is the traced kernel's
+/// CONFIG_HZ (for the tick period).
 pub fn parse(bytes: &[u8], path: Option<&str>, hz: u32, opts: ImportOptions) -> Result<FtraceImport> {
     let tick = Tick::new(hz)?;
+    if crate::tracedat::is_tracedat(bytes) {
+        return from_tracedat(&Trace::open(&bytes, path)?, path, tick, opts);
+    }
     let mut notes = ImportNotes::default();
-    let text = crate::tracedat::text_of(bytes, path, &mut notes)?;
-    let bytes: &[u8] = &text;
-    let mut events: Vec<Event> = Vec::new();
-    let mut out_of_order: Option<(usize, i64, i64)> = None;
+    let mut read = Read::default();
     for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         crate::cancel::check_every(i)?;
         let line = i + 1;
@@ -282,18 +289,88 @@ pub fn parse(bytes: &[u8], path: Option<&str>, hz: u32, opts: ImportOptions) -> 
             })
             .and_then(|text| parse_line(text, path, line));
         match parsed {
-            Ok(Some(ev)) => {
-                if let Some(prev) = events.last() {
-                    if ev.ts < prev.ts && out_of_order.is_none() {
-                        out_of_order = Some((line, ev.ts, prev.ts));
-                    }
-                }
-                events.push(ev);
-            }
+            Ok(Some(ev)) => read.push(ev, line),
             Ok(None) => {}
             Err(e) => notes.malformed(opts, e)?,
         }
     }
+    build(read, path, tick, opts, notes)
+}
+
+/// The events read so far, and the first one out of time order (line, time, previous).
+#[derive(Default)]
+struct Read {
+    events: Vec<Event>,
+    out_of_order: Option<(usize, i64, i64)>,
+}
+
+impl Read {
+    fn push(&mut self, ev: Event, line: usize) {
+        if let Some(prev) = self.events.last() {
+            if ev.ts < prev.ts && self.out_of_order.is_none() {
+                self.out_of_order = Some((line, ev.ts, prev.ts));
+            }
+        }
+        self.events.push(ev);
+    }
+}
+
+/// [`parse`] of an opened trace.dat: its records decoded, line numbers record numbers.
+pub fn from_tracedat(trace: &Trace<'_>, path: Option<&str>, tick: Tick, opts: ImportOptions) -> Result<FtraceImport> {
+    let mut notes = ImportNotes::default();
+    notes.assume(trace.note());
+    let decoder = Decoder::new(
+        &trace.header.formats,
+        &["cpu_idle", "hrtimer_start", "hrtimer_cancel", "hrtimer_expire_entry", "tick_stop"],
+    );
+    let mut tick_fn: HashMap<u64, bool> = HashMap::new();
+    let mut is_tick = |addr: u64| {
+        *tick_fn.entry(addr).or_insert_with(|| trace.header.symbol(addr).is_some_and(|f| is_tick_function(&f)))
+    };
+    let mut read = Read::default();
+    trace.records(|r| {
+        let bad = |msg: String| Error::parse(path, Some(r.number), msg);
+        let ev = match decoder.decode(r.data) {
+            Ok(Some(ev)) => ev,
+            Ok(None) => return Ok(()),
+            Err(msg) => return notes.malformed(opts, bad(msg)),
+        };
+        let Ok(ts) = i64::try_from(r.ts) else {
+            return notes.malformed(opts, bad(format!("timestamp {} ns beyond the i64 range", r.ts)));
+        };
+        let (cpu, kind) = match ev {
+            DatEvent::CpuIdle { state, cpu_id } => {
+                let Ok(cpu) = u32::try_from(cpu_id) else {
+                    return notes.malformed(opts, bad(format!("cpu_idle: bad CPU number {cpu_id}")));
+                };
+                let state = state & 0xffff_ffff;
+                (cpu, if state == PWR_EVENT_EXIT { Kind::IdleExit } else { Kind::IdleEnter(state as u32) })
+            }
+            DatEvent::HrtimerStart { hrtimer, function, expires } => {
+                (r.cpu, Kind::TimerStart { id: hrtimer, expires, tick: is_tick(function) })
+            }
+            DatEvent::HrtimerCancel { hrtimer } => (r.cpu, Kind::TimerCancel { id: hrtimer }),
+            DatEvent::HrtimerExpireEntry { hrtimer, now, function } => {
+                (r.cpu, Kind::TimerExpire { id: hrtimer, now, tick: is_tick(function) })
+            }
+            DatEvent::TickStop { success } => (r.cpu, Kind::TickStop { success }),
+            DatEvent::Switch { .. } | DatEvent::Wakeup { .. } => return Ok(()),
+        };
+        read.push(Event { cpu, ts, kind }, r.number);
+        Ok(())
+    })?;
+    build(read, path, tick, opts, notes)
+}
+
+/// The idle traces from the events read (see the module docs).
+fn build(
+    read: Read,
+    path: Option<&str>,
+    tick: Tick,
+    opts: ImportOptions,
+    mut notes: ImportNotes,
+) -> Result<FtraceImport> {
+    let Read { mut events, out_of_order } = read;
     if !events.iter().any(|e| matches!(e.kind, Kind::IdleEnter(_))) {
         return Err(Error::parse(path, None, "no cpu_idle events found (record power:cpu_idle)"));
     }
@@ -506,8 +583,13 @@ fn finish(st: &mut CpuState, tick: Tick, expiries: &[i64]) {
 
 /// Read an ftrace text file (see [`parse`]).
 pub fn read(path: &std::path::Path, hz: u32, opts: ImportOptions) -> Result<FtraceImport> {
+    let name = path.display().to_string();
+    if let Some(file) = crate::tracedat::open_file(path)? {
+        // read a piece at a time: a trace.dat is not bounded by the text limit
+        return from_tracedat(&Trace::open(&file, Some(&name))?, Some(&name), Tick::new(hz)?, opts);
+    }
     let bytes = crate::archive::dir::read_file(path, crate::archive::tree::MAX_TRACE_FILE_BYTES)?;
-    parse(&bytes, Some(&path.display().to_string()), hz, opts)
+    parse(&bytes, Some(&name), hz, opts)
 }
 
 #[cfg(test)]
@@ -579,6 +661,9 @@ mod tests {
         let report = "cpus=2\n  <idle>-0     [000]  5.000000: cpu_idle:             state=1 cpu_id=0\n  my task[3]-77 [000]  5.000050: sched_switch: prev_comm=x\n  <idle>-0     [000]  5.000100: cpu_idle:             state=4294967295 cpu_id=0\n";
         let t = parse(report.as_bytes(), None, 1000, ImportOptions::default()).unwrap().cpus;
         assert_eq!(t[0].periods[0].wake_ns, 100_000);
+        // `perf script` names the event with its system: the same period (100 µs)
+        let perf = "         swapper     0 [000]     5.000000000:     power:cpu_idle: state=1 cpu_id=0\n         swapper     0 [000]     5.000100000:     power:cpu_idle: state=4294967295 cpu_id=0\n";
+        assert_eq!(parse(perf.as_bytes(), None, 1000, ImportOptions::default()).unwrap().cpus, t);
         assert_eq!(t[0].stats.sleep_length_unknown, 1);
         assert_eq!(t[0].periods[0].sleep_length_ns, UNKNOWN_SLEEP_LENGTH_NS);
         let bad = "  <idle>-0 [000] 5.000000: cpu_idle: state=x cpu_id=0\n";

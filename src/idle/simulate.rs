@@ -248,7 +248,8 @@ fn push_int(out: &mut Vec<u8>, v: i64) {
 
 /// The golden-file CSV of a replay: the 12 common columns, then the governor state
 /// columns (recorded with `record_state`). `trace` must be the replayed trace.
-pub fn write_csv(sim: &Simulation, trace: &[IdlePeriod], out: &mut Vec<u8>) {
+/// Checks for Ctrl-C as it goes (docs/cancel.md): the only error.
+pub fn write_csv(sim: &Simulation, trace: &[IdlePeriod], out: &mut Vec<u8>) -> Result<()> {
     let mut header: Vec<&str> = COMMON_COLUMNS.to_vec();
     header.extend(sim.state_columns.iter().map(String::as_str));
     out.extend_from_slice(header.join(",").as_bytes());
@@ -259,6 +260,7 @@ pub fn write_csv(sim: &Simulation, trace: &[IdlePeriod], out: &mut Vec<u8>) {
     let tick = Tick::new(sim.hz).or_else(|_| Tick::new(250));
     out.reserve(rows * (12 + k) * 8);
     for (step, p) in trace.iter().enumerate().take(rows) {
+        crate::cancel::check_every(step)?;
         let latency = if p.latency_req_ns < 0 { NO_LATENCY_REQ_NS } else { p.latency_req_ns };
         let vals = [
             step as i64,
@@ -288,6 +290,7 @@ pub fn write_csv(sim: &Simulation, trace: &[IdlePeriod], out: &mut Vec<u8>) {
         }
         out.push(b'\n');
     }
+    Ok(())
 }
 
 #[cfg(test)]

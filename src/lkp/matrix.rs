@@ -38,20 +38,6 @@ pub struct Matrix {
 }
 
 impl Matrix {
-    /// A matrix from metric arrays (validated and zero-filled as [`Matrix::parse`] does).
-    pub fn from_parts(
-        path: &str,
-        metrics: Vec<(String, Vec<Num>)>,
-        stats_source: Option<Vec<String>>,
-    ) -> Result<Matrix> {
-        let mut m = Matrix { path: path.to_string(), stats_source, ..Default::default() };
-        for (k, v) in metrics {
-            m.insert(k, v);
-        }
-        m.check_and_fill()?;
-        Ok(m)
-    }
-
     /// Insert or replace a metric (a later duplicate wins, as in Ruby's JSON).
     pub fn insert(&mut self, key: String, v: Vec<Num>) {
         if let Some(slot) = self.index.get(&key).and_then(|&i| self.values.get_mut(i)) {
@@ -213,11 +199,6 @@ fn json_error(path: &str, e: &serde_json::Error) -> Error {
     let msg = e.to_string();
     let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
     Error::parse(Some(path), line, format!("{what}: {msg}"))
-}
-
-/// Decompress gzip bytes (`path` names the file in errors), at most the per-file limit (256 MiB).
-pub fn gunzip(raw: &[u8], path: &str) -> Result<Vec<u8>> {
-    gunzip_bounded(raw, path, archive::tree::DEFAULT_MAX_FILE_BYTES)
 }
 
 /// Decompress gzip bytes, refusing more than `limit` bytes of output (a gzip bomb).

@@ -17,6 +17,7 @@ pub mod discover;
 pub mod era;
 pub mod extract;
 pub mod logfile;
+pub mod monitors;
 pub mod parse_text;
 pub mod perlfmt;
 pub mod ratio;
@@ -33,7 +34,7 @@ use crate::parallel;
 use crate::table::Comparison;
 use rayon::prelude::*;
 use std::path::Path;
-use summarise::{filter_ops, ratio_stat, Stat, SummaryKind};
+use summarise::{filter_ops, ratio_stat, SummaryKind};
 
 /// Options of [`compare`], after compare-mmtests.pl's flags.
 #[derive(Debug, Clone, Default)]
@@ -163,6 +164,23 @@ pub fn locate_root(tree: &dyn Tree, benchmark: &str, first: &str) -> Result<Stri
     }
 }
 
+/// Refuse a run name that `root` has no logs of `benchmark` for, listing the runs it
+/// has (when discovery knows the benchmark there; otherwise extraction reports).
+fn check_runs_exist(tree: &dyn Tree, root: &str, benchmark: &str, names: &[String]) -> Result<()> {
+    let found = discover::runs_at(tree, root, &mut Vec::new());
+    let mut have: Vec<&str> = found.iter().filter(|r| r.benchmark == benchmark).map(|r| r.name.as_str()).collect();
+    have.sort_unstable();
+    have.dedup();
+    match names.iter().find(|n| !have.contains(&n.as_str())) {
+        Some(bad) if !have.is_empty() => Err(Error::Io {
+            path: tree.display(root),
+            msg: format!("no run '{bad}' of {benchmark} here (runs of {benchmark}: {})", have.join(", ")),
+            not_found: true,
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// `f` of every run, on up to `threads` threads (the subselection statistics draw
 /// thousands of resamples per run); in run order, and the first run's error wins, as
 /// one thread would give.
@@ -185,10 +203,11 @@ pub fn compare_in(
 ) -> Result<Report> {
     check_names(names)?;
     let first = names.first().ok_or_else(|| Error::domain("give at least one run name (-n)"))?;
+    check_runs_exist(tree, root, benchmark, names)?;
     let era = resolve_era_in(tree, root, benchmark, first, opts.compat)?;
     let ctx = extract::Ctx { era, benchmark: benchmark.to_string(), subheading: opts.subheading.clone() };
     let runs: Vec<extract::Run> = parallel::install(opts.threads, || {
-        names.par_iter().map(|n| extract::extract_run_in(&ctx, tree, root, n)).collect::<Result<Vec<_>>>()
+        names.par_iter().map(|n| extract::extract_run(&ctx, tree, root, n)).collect::<Result<Vec<_>>>()
     })??;
     let base = runs.first().ok_or_else(|| Error::domain("no runs"))?;
     let meta = base.meta.clone();
@@ -263,9 +282,4 @@ pub fn compare_in(
     }
     let text = render_text::render(&comparison);
     Ok(Report { era, comparison, text, warnings })
-}
-
-/// The statistic whose row carries `--print-ratio`'s numbers, for a summary type.
-pub fn ratio_statistic(kind: SummaryKind) -> Stat {
-    ratio_stat(kind)
 }

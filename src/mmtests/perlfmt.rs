@@ -2,6 +2,8 @@
 //! R's printed output back) do it. Every byte of compare-mmtests.pl's tables goes
 //! through these functions; nothing else in `mmtests` formats a number.
 
+use crate::cfmt::c_fmt_g;
+
 /// Perl's `sprintf("%{width}.{prec}f", v)`: C's `%f` for finite values (correctly
 /// rounded, ties to even on the exact binary value), `NaN`, `Inf` and `-Inf`
 /// otherwise (`+Inf` with `plus`; NaN never gets a sign). `left` is the `-` flag.
@@ -62,35 +64,6 @@ pub fn perl_str(v: f64) -> String {
         return if v.is_sign_negative() { "-0".into() } else { "0".into() };
     }
     c_fmt_g(v, 15)
-}
-
-/// C's `%.{digits}g` of a finite `v` (`digits` ≥ 1): what Perl's stringification (15) and
-/// awk's default `OFMT` (`%.6g`) print.
-pub fn c_fmt_g(v: f64, digits: usize) -> String {
-    if v == 0.0 {
-        return if v.is_sign_negative() { "-0".into() } else { "0".into() };
-    }
-    let p = digits.max(1) - 1;
-    let e = format!("{v:.p$e}");
-    let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    if (-4..digits as i32).contains(&exp) {
-        let decimals = (p as i32 - exp).max(0) as usize;
-        let s = format!("{v:.decimals$}");
-        strip_zeros(&s)
-    } else {
-        let m = strip_zeros(mant);
-        let sign = if exp < 0 { '-' } else { '+' };
-        format!("{m}e{sign}{:02}", exp.abs())
-    }
-}
-
-fn strip_zeros(s: &str) -> String {
-    if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s.to_string()
-    }
 }
 
 /// The number R prints for `v` with its default 7 significant digits
@@ -225,11 +198,6 @@ mod tests {
         assert_eq!(perl_str(1e100), "1e+100");
         assert_eq!(perl_str(100.0), "100");
         assert_eq!(perl_str_roundtrip(1.0 / 3.0), 0.333333333333333);
-        // printf("%.6g|%.6g|%.6g|%.6g", 45296.78, 83.45, 1234567.0, 0.0000123456789)
-        assert_eq!(c_fmt_g(45296.78, 6), "45296.8");
-        assert_eq!(c_fmt_g(83.45, 6), "83.45");
-        assert_eq!(c_fmt_g(1234567.0, 6), "1.23457e+06");
-        assert_eq!(c_fmt_g(0.0000123456789, 6), "1.23457e-05");
     }
 
     #[test]

@@ -32,11 +32,13 @@ fn meta_usize(c: &Comparison, key: &str, default: usize) -> usize {
 
 fn header(c: &Comparison, first_width: usize, fl: usize) -> String {
     let mut out = String::new();
+    // a table without the comparison (`--print-monitor`, `--no-compare`) has value-wide columns
+    let width = if values_only(c) { fl } else { fl + 11 };
     let parts: Vec<(String, String)> = c.kernels.iter().map(|k| split_name(k)).collect();
     for line in 0..2 {
         out.push_str(&pad("", first_width, false));
         for (a, b) in &parts {
-            out.push_str(&pad(if line == 0 { a } else { b }, fl + 11, false));
+            out.push_str(&pad(if line == 0 { a } else { b }, width, false));
         }
         out.push('\n');
     }
@@ -50,6 +52,12 @@ pub fn render(c: &Comparison) -> String {
     } else {
         render_table(c)
     }
+}
+
+/// Whether the table prints values without percentages (`mmtests.compare` = `hidden`:
+/// compare-mmtests.pl's `--print-monitor` tables).
+fn values_only(c: &Comparison) -> bool {
+    c.meta.get("mmtests.compare").is_some_and(|v| v == "hidden")
 }
 
 /// Dmean/Dmin/Dmax/Gmean: the summary rows of `--print-ratio`, printed as values only.
@@ -87,7 +95,7 @@ fn render_table(c: &Comparison) -> String {
             // text has no value only where the text said NaN (JSON keeps NaN as null)
             let v = cell.value.unwrap_or(if parsed { f64::NAN } else { 0.0 });
             let p = if cell.value.is_some() || parsed { cell.change.unwrap_or(f64::NAN) } else { 0.0 };
-            if bare_values(&r.group) {
+            if bare_values(&r.group) || values_only(c) {
                 // the --print-ratio summary rows hold values only, whatever the layout
                 out.push_str(&fmt_f(v, fl, prec, false, false));
             } else if j < formatted_runs {

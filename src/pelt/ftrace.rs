@@ -1,9 +1,11 @@
-//! Task traces from ftrace text: the `sched_switch` and `sched_wakeup` events of one pid
-//! turned into [`Segment`]s for the driver.
+//! Task traces from ftrace text or a trace.dat: the `sched_switch` and `sched_wakeup`
+//! events of one pid turned into [`Segment`]s for the driver. A trace.dat's records are
+//! decoded directly ([`crate::tracedat`]), `prev_state` by its format's own table.
 //!
 //! Both renderings are understood: the kernel's own (`/sys/kernel/tracing/trace`,
 //! `prev_comm=… prev_pid=… prev_state=… ==> next_comm=… next_pid=…`, `comm=… pid=…`) and
-//! `trace-cmd report`'s (`foo:42 [120] S ==> bar:43 [120]`, `foo:42 [120] CPU:001`).
+//! `trace-cmd report`'s (`foo:42 [120] S ==> bar:43 [120]`, `foo:42 [120] CPU:001`),
+//! also as `perf script` prints them (`... 12.345678: sched:sched_switch: prev_comm=...`).
 //! Timestamps are `seconds.fraction` (µs or ns digits) or plain integer ns.
 //!
 //! States: switched in → R; switched out with `prev_state` R/R+ → W (preempted), any
@@ -18,6 +20,8 @@
 use super::trace::{Segment, State};
 use crate::error::{Error, Result};
 use crate::import_notes::{ImportNotes, ImportOptions};
+use crate::tracedat::decode::{Decoder, Event};
+use crate::tracedat::Trace;
 
 /// A task's trace extracted from ftrace text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -135,24 +139,28 @@ impl PrevStateBits {
     /// as printed (letters: `R`, `R+`, `S`, `D|K`, `X`, ... or the kernel's number);
     /// `None` when it is neither.
     pub fn classify(&self, prev_state: &str) -> Option<(State, bool)> {
-        let letters: Vec<char> = if let Some(v) = parse_number(prev_state) {
-            let v = v & (self.preempt.saturating_sub(1));
-            if v == 0 {
-                return Some((State::Wait, false));
-            }
-            self.flags.iter().filter(|&&(b, _)| v & b != 0).map(|&(_, c)| c).collect()
-        } else {
-            let first = prev_state.chars().next()?;
-            if !first.is_ascii_alphabetic() {
-                return None;
-            }
-            if first == 'R' {
-                return Some((State::Wait, false));
-            }
-            prev_state.chars().collect()
-        };
-        let exit = letters.iter().any(|c| matches!(c, 'X' | 'Z' | 'x'));
+        if let Some(v) = parse_number(prev_state) {
+            return Some(self.classify_number(v));
+        }
+        let first = prev_state.chars().next()?;
+        if !first.is_ascii_alphabetic() {
+            return None;
+        }
+        if first == 'R' {
+            return Some((State::Wait, false));
+        }
+        let exit = prev_state.chars().any(|c| matches!(c, 'X' | 'Z' | 'x'));
         Some((State::Sleep, exit))
+    }
+
+    /// The state and exit of the kernel's number `v` (see [`Self::classify`]).
+    pub fn classify_number(&self, v: u64) -> (State, bool) {
+        let v = v & (self.preempt.saturating_sub(1));
+        if v == 0 {
+            return (State::Wait, false);
+        }
+        let exit = self.flags.iter().any(|&(b, c)| v & b != 0 && matches!(c, 'X' | 'Z' | 'x'));
+        (State::Sleep, exit)
     }
 }
 
@@ -187,8 +195,9 @@ fn run_below_resolution(segments: &mut Vec<Segment>, start_ns: &mut Option<u64>,
     }
 }
 
-/// The events of `pid` read from ftrace text, in file order, and the latest event time
-/// of the file with its line (the end of the trace).
+/// The events of `pid` read from ftrace text (or a trace.dat), in file order, the latest
+/// event time of the file with its line (the end of the trace), the first event out of
+/// time order, and whether a `prev_state` was a number.
 struct TextEvents {
     events: Vec<Timed>,
     end: Option<(u64, usize)>,
@@ -271,9 +280,55 @@ fn read_text_events(
     Ok(out)
 }
 
-/// Build the trace of `pid` from ftrace text or a trace.dat (rendered with its own
-/// `prev_state` letters, [`crate::tracedat`]); every segment gets `cpu_cap`/`freq_cap`.
-/// `path` names the input in errors. Malformed lines are skipped and counted (fatal
+/// The events of `pid` decoded from the records of a trace.dat, with its `prev_state`
+/// bits (the `sched_switch` format's own table); line numbers are record numbers.
+fn read_tracedat_events(
+    trace: &Trace<'_>,
+    pid: u32,
+    path: Option<&str>,
+    opts: ImportOptions,
+    notes: &mut ImportNotes,
+) -> Result<(TextEvents, PrevStateBits)> {
+    let bits = trace
+        .header
+        .formats
+        .values()
+        .find(|f| f.name == "sched_switch")
+        .and_then(|f| PrevStateBits::from_print_fmt(&f.print_fmt))
+        .unwrap_or_default();
+    let decoder = Decoder::new(&trace.header.formats, &["sched_switch", "sched_wakeup", "sched_wakeup_new"]);
+    let mut out = TextEvents { events: Vec::new(), end: None, out_of_order: None, numeric_state: !bits.from_format };
+    let pid = i64::from(pid);
+    trace.records(|r| {
+        let ev = match decoder.decode(r.data) {
+            Ok(Some(ev)) => ev,
+            Ok(None) => return Ok(()),
+            Err(msg) => return notes.malformed(opts, Error::parse(path, Some(r.number), msg)),
+        };
+        match out.end {
+            Some((prev, _)) if r.ts < prev => {
+                out.out_of_order.get_or_insert((r.number, r.ts, prev));
+            }
+            _ => out.end = Some((r.ts, r.number)),
+        }
+        let event = match ev {
+            Event::Switch { prev_pid, prev_state, .. } if prev_pid == pid => {
+                let (state, exit) = bits.classify_number(prev_state);
+                TaskEvent::SwitchOut { state, exit }
+            }
+            Event::Switch { next_pid, .. } if next_pid == pid => TaskEvent::SwitchIn,
+            Event::Wakeup { pid: w } if w == pid => TaskEvent::Wakeup,
+            _ => return Ok(()),
+        };
+        out.events.push(Timed { ts: r.ts, line: r.number, event });
+        Ok(())
+    })?;
+    Ok((out, bits))
+}
+
+/// Build the trace of `pid` from ftrace text or a trace.dat (its records decoded
+/// directly, [`crate::tracedat`]); every segment gets `cpu_cap`/`freq_cap`. `path`
+/// names the input in errors. Malformed lines (records) are skipped and counted (fatal
 /// under `opts.strict`); events out of time order are an error unless `opts.sort`.
 pub fn task_trace_from_ftrace(
     bytes: &[u8],
@@ -283,10 +338,42 @@ pub fn task_trace_from_ftrace(
     path: Option<&str>,
     opts: ImportOptions,
 ) -> Result<FtraceTask> {
+    if crate::tracedat::is_tracedat(bytes) {
+        return task_trace_from_tracedat(&Trace::open(&bytes, path)?, pid, cpu_cap, freq_cap, path, opts);
+    }
     let mut notes = ImportNotes::default();
     let bits = PrevStateBits::default();
-    let text = crate::tracedat::text_of(bytes, path, &mut notes)?;
-    let mut text = read_text_events(&text, pid, &bits, path, opts, &mut notes)?;
+    let text = read_text_events(bytes, pid, &bits, path, opts, &mut notes)?;
+    task_trace_from(text, &bits, pid, cpu_cap, freq_cap, path, opts, notes)
+}
+
+/// [`task_trace_from_ftrace`] of an opened trace.dat.
+pub fn task_trace_from_tracedat(
+    trace: &Trace<'_>,
+    pid: u32,
+    cpu_cap: u32,
+    freq_cap: u32,
+    path: Option<&str>,
+    opts: ImportOptions,
+) -> Result<FtraceTask> {
+    let mut notes = ImportNotes::default();
+    notes.assume(trace.note());
+    let (events, bits) = read_tracedat_events(trace, pid, path, opts, &mut notes)?;
+    task_trace_from(events, &bits, pid, cpu_cap, freq_cap, path, opts, notes)
+}
+
+/// The task trace from its events as read (sorted on request, refused out of order).
+#[allow(clippy::too_many_arguments)]
+fn task_trace_from(
+    mut text: TextEvents,
+    bits: &PrevStateBits,
+    pid: u32,
+    cpu_cap: u32,
+    freq_cap: u32,
+    path: Option<&str>,
+    opts: ImportOptions,
+    mut notes: ImportNotes,
+) -> Result<FtraceTask> {
     if let Some((line, ts, prev)) = text.out_of_order {
         if !opts.sort {
             return Err(Error::parse(
@@ -301,7 +388,7 @@ pub fn task_trace_from_ftrace(
         text.events.sort_by_key(|e| e.ts);
     }
     if text.numeric_state {
-        notes.assume(numeric_state_note(&bits));
+        notes.assume(numeric_state_note(bits));
     }
     task_trace_from_events(&text.events, text.end, pid, cpu_cap, freq_cap, path, notes)
 }
@@ -434,8 +521,13 @@ pub fn read_ftrace(
     freq_cap: u32,
     opts: ImportOptions,
 ) -> Result<FtraceTask> {
+    let name = path.display().to_string();
+    if let Some(file) = crate::tracedat::open_file(path)? {
+        // read a piece at a time: a trace.dat is not bounded by the text limit
+        return task_trace_from_tracedat(&Trace::open(&file, Some(&name))?, pid, cpu_cap, freq_cap, Some(&name), opts);
+    }
     let bytes = crate::archive::dir::read_file(path, crate::archive::tree::MAX_TRACE_FILE_BYTES)?;
-    task_trace_from_ftrace(&bytes, pid, cpu_cap, freq_cap, Some(&path.display().to_string()), opts)
+    task_trace_from_ftrace(&bytes, pid, cpu_cap, freq_cap, Some(&name), opts)
 }
 
 /// Split `… TIMESTAMP: event_name: body` into (timestamp, event name, body).
@@ -445,9 +537,12 @@ fn split_event(line: &str) -> Option<(&str, &str, &str)> {
         let mut from = 0;
         while let Some(pos) = line.get(from..).and_then(|s| s.find(name)).map(|p| p + from) {
             let after = line.get(pos + name.len()..)?;
+            // `perf script` names the event with its system (`sched:sched_switch:`)
             let before = line.get(..pos)?;
-            if after.starts_with(": ") && before.ends_with(": ") {
-                let head = before.get(..before.len() - 2)?;
+            let before = before.strip_suffix("sched:").unwrap_or(before);
+            let head = before.trim_end();
+            if after.starts_with(": ") && head.len() < before.len() && head.ends_with(':') {
+                let head = head.get(..head.len() - 1)?;
                 let ts = head.rsplit(|c: char| c.is_whitespace()).next()?;
                 return Some((ts, name, line.get(pos + pat_len..)?));
             }

@@ -3,6 +3,8 @@
 //! result schema, `schedlab-batch` version 1), which pickles cheaply.
 
 use super::errors::run;
+use crate::archive::Limits;
+use crate::batch::progress::Mode;
 use crate::batch::{self, FailOn, InputError, Options, Outcome, Scan, Test};
 use crate::parallel;
 use pyo3::prelude::*;
@@ -18,9 +20,10 @@ fn options(
     jobs: Option<usize>,
     keep_going: bool,
     allow_missing: bool,
-    progress: bool,
+    progress: &str,
     margin: Option<f64>,
     power: Option<f64>,
+    limits: Limits,
 ) -> crate::Result<Options> {
     let d = Options::default();
     let o = Options {
@@ -34,16 +37,27 @@ fn options(
         jobs,
         keep_going,
         allow_missing,
-        progress,
-        ..Options::default()
+        progress: Mode::parse(progress)?,
+        limits,
     };
     o.validate()?;
     Ok(o)
 }
 
-/// Scan every input and reduce: the result JSON.
+/// The batch limits with any of the three bounds given instead of its default.
+fn limits(limits: (Option<u64>, Option<u64>, Option<u64>)) -> Limits {
+    let d = batch::batch_limits();
+    Limits {
+        max_entry_bytes: limits.0.unwrap_or(d.max_entry_bytes),
+        max_total_bytes: limits.1.unwrap_or(d.max_total_bytes),
+        max_entries: limits.2.unwrap_or(d.max_entries),
+    }
+}
+
+/// Scan every input and reduce: the result JSON. `progress`: "off", "bar" or
+/// "lines"; `bounds`: (bytes per entry, bytes per archive, entries per archive).
 #[pyfunction]
-#[pyo3(signature = (paths, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None, keep_going=false, progress=false, allow_missing=false, margin=None, power=None))]
+#[pyo3(signature = (paths, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None, keep_going=false, progress="off", allow_missing=false, margin=None, power=None, bounds=(None, None, None)))]
 #[allow(clippy::too_many_arguments)]
 fn batch_run(
     py: Python<'_>,
@@ -55,10 +69,11 @@ fn batch_run(
     fail_on: &str,
     jobs: Option<usize>,
     keep_going: bool,
-    progress: bool,
+    progress: &str,
     allow_missing: bool,
     margin: Option<f64>,
     power: Option<f64>,
+    bounds: (Option<u64>, Option<u64>, Option<u64>),
 ) -> PyResult<String> {
     run(py, || {
         let o = options(
@@ -73,6 +88,7 @@ fn batch_run(
             progress,
             margin,
             power,
+            limits(bounds),
         )?;
         batch::run(&paths, &o)?.to_json()
     })
@@ -80,9 +96,27 @@ fn batch_run(
 
 /// Scan one input with at most `threads` rayon threads: the scan JSON.
 #[pyfunction]
-#[pyo3(signature = (path, threads=None))]
-fn batch_scan(py: Python<'_>, path: PathBuf, threads: Option<usize>) -> PyResult<String> {
-    run(py, || parallel::install(threads, || batch::scan(&path, &batch::batch_limits()))??.to_json())
+#[pyo3(signature = (path, threads=None, bounds=(None, None, None)))]
+fn batch_scan(
+    py: Python<'_>,
+    path: PathBuf,
+    threads: Option<usize>,
+    bounds: (Option<u64>, Option<u64>, Option<u64>),
+) -> PyResult<String> {
+    run(py, || parallel::install(threads, || batch::scan(&path, &limits(bounds)))??.to_json())
+}
+
+/// Scan an archive given as bytes, named `input`: the scan JSON.
+#[pyfunction]
+#[pyo3(signature = (data, input, threads=None, bounds=(None, None, None)))]
+fn batch_scan_bytes(
+    py: Python<'_>,
+    data: Vec<u8>,
+    input: String,
+    threads: Option<usize>,
+    bounds: (Option<u64>, Option<u64>, Option<u64>),
+) -> PyResult<String> {
+    run(py, || parallel::install(threads, || batch::scan_bytes(&data, &input, &limits(bounds)))??.to_json())
 }
 
 /// Reduce scans given in input order as (input, scan JSON or None, error message or None).
@@ -103,7 +137,20 @@ fn batch_reduce(
     power: Option<f64>,
 ) -> PyResult<String> {
     run(py, || {
-        let o = options(baseline, test, alpha, min_change, fail_on, jobs, true, allow_missing, false, margin, power)?;
+        let o = options(
+            baseline,
+            test,
+            alpha,
+            min_change,
+            fail_on,
+            jobs,
+            true,
+            allow_missing,
+            "off",
+            margin,
+            power,
+            batch::batch_limits(),
+        )?;
         let outcomes = items
             .into_iter()
             .map(|(input, scan, error)| match scan {
@@ -118,17 +165,28 @@ fn batch_reduce(
     })
 }
 
-/// Render a result given as JSON: "json" (indented), "junit", "markdown" or "text".
+/// Render a result given as JSON in one of `batch::render::FORMATS` (markdown
+/// within `budget` bytes).
 #[pyfunction]
-fn batch_render(py: Python<'_>, json: String, format: String) -> PyResult<String> {
-    run(py, || batch::render::render(&batch::BatchResult::from_json(&json)?, &format))
+#[pyo3(signature = (json, format, budget=None))]
+fn batch_render(py: Python<'_>, json: String, format: String, budget: Option<usize>) -> PyResult<String> {
+    run(py, || batch::render::render(&batch::BatchResult::from_json(&json)?, &format, budget))
+}
+
+/// The result JSON of a JSON-lines result.
+#[pyfunction]
+fn batch_from_jsonl(py: Python<'_>, text: String) -> PyResult<String> {
+    run(py, || batch::BatchResult::from_jsonl(&text)?.to_json())
 }
 
 /// Add the batch functions to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("BATCH_FORMATS", batch::render::FORMATS.to_vec())?;
     m.add_function(wrap_pyfunction!(batch_run, m)?)?;
     m.add_function(wrap_pyfunction!(batch_scan, m)?)?;
     m.add_function(wrap_pyfunction!(batch_reduce, m)?)?;
+    m.add_function(wrap_pyfunction!(batch_scan_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(batch_render, m)?)?;
+    m.add_function(wrap_pyfunction!(batch_from_jsonl, m)?)?;
     Ok(())
 }

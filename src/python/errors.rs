@@ -79,6 +79,14 @@ fn guarded<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
 /// raises (KeyboardInterrupt). docs/cancel.md.
 pub fn run<T: Send>(py: Python<'_>, f: impl FnOnce() -> Result<T> + Send) -> PyResult<T> {
     let hook = if on_main_thread(py) { super::sigint::Hook::install() } else { None };
+    if hook.is_some() {
+        // a Ctrl-C that arrived before the hook was in place is still pending in Python
+        if let Err(e) = py.check_signals() {
+            drop(hook);
+            cancel::clear();
+            return Err(e);
+        }
+    }
     let out = py.detach(|| guarded(f));
     if hook.is_some() {
         drop(hook);

@@ -208,7 +208,7 @@ fn idle_simulate_csv_files(
         let periods = trace::read_csv(&trace_path)?;
         let sim = simulate(spec, &table, &periods, hz, true)?;
         let mut out = Vec::new();
-        write_csv(&sim, &periods, &mut out);
+        write_csv(&sim, &periods, &mut out)?;
         Ok(out)
     })
 }
@@ -222,6 +222,14 @@ fn load_states(path: &std::path::Path) -> Result<StateTable> {
         if let Some(name) = path.to_str() {
             if PRESETS.iter().any(|p| p.0.eq_ignore_ascii_case(name)) {
                 return StateTable::preset(name);
+            }
+            if !name.contains(['/', '.']) {
+                // a name, not a path: most likely a misspelled preset
+                let names: Vec<&str> = PRESETS.iter().map(|p| p.0).collect();
+                return Err(Error::domain(format!(
+                    "'{name}' is not a file, a directory or a state-table preset (presets: {})",
+                    names.join(", ")
+                )));
             }
         }
     }

@@ -1,7 +1,8 @@
 //! Bindings of [`crate::lkp`]: lkp-tests result roots, the ncompare table, raw-output
-//! parsers, unite, report parsing and the text plot. Rich results cross as JSON text
-//! (the shared Comparison schema) or plain tuples.
+//! parsers, unite, report parsing and the text plot. Comparisons cross as
+//! [`PyComparison`], other rich results as JSON text or plain tuples.
 
+use super::comparison::PyComparison;
 use super::errors::run;
 use crate::error::Error;
 use crate::lkp::compare::{compare_roots, CompareResult, Options};
@@ -33,21 +34,22 @@ fn lkp_find_root(py: Python<'_>, dir: PathBuf, prefix: &str) -> PyResult<String>
     run(py, || lookup::find_commit_root(&dir, prefix).map(|p| p.to_string_lossy().into_owned()))
 }
 
-/// The Comparison JSON (schema 1) of BASE HEAD..., with verdicts by `test` at `alpha`.
+/// The comparison of BASE HEAD..., with verdicts by `test` at `alpha`.
 #[pyfunction]
-fn lkp_compare_json(
+fn lkp_compare(
     py: Python<'_>,
     paths: Vec<PathBuf>,
     all_keys: bool,
     more: bool,
     test: &str,
     alpha: f64,
-) -> PyResult<String> {
+) -> PyResult<PyComparison> {
     run(py, || {
         let t = Test::parse(test)?;
         let r = compare(&paths, all_keys, more)?;
-        to_comparison(&r, t, alpha).to_json()
+        Ok(to_comparison(&r, t, alpha))
     })
+    .map(PyComparison::from_core)
 }
 
 type Loaded = (String, Vec<(String, String)>, Vec<String>, Vec<Vec<f64>>, Vec<Vec<bool>>, Option<Vec<String>>);
@@ -100,10 +102,10 @@ fn lkp_parse_report(py: Python<'_>, text: String) -> PyResult<String> {
     run(py, || serde_json::to_string(&parse_report::parse_report(&text)).map_err(|e| Error::Internal(e.to_string())))
 }
 
-/// A pasted report as a Comparison (JSON, schema v1).
+/// A pasted report as a comparison.
 #[pyfunction]
-fn lkp_parse_report_comparison(py: Python<'_>, text: String) -> PyResult<String> {
-    run(py, || parse_report::to_comparison(&parse_report::parse_report(&text))?.to_json())
+fn lkp_parse_report_comparison(py: Python<'_>, text: String) -> PyResult<PyComparison> {
+    run(py, || parse_report::to_comparison(&parse_report::parse_report(&text))).map(PyComparison::from_core)
 }
 
 /// The 80×20 ASCII plot (and, with `script`, the gnuplot script instead).
@@ -119,7 +121,7 @@ fn lkp_text_plot(py: Python<'_>, title: &str, bad: Vec<f64>, good: Vec<f64>, scr
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lkp_compare_text, m)?)?;
     m.add_function(wrap_pyfunction!(lkp_find_root, m)?)?;
-    m.add_function(wrap_pyfunction!(lkp_compare_json, m)?)?;
+    m.add_function(wrap_pyfunction!(lkp_compare, m)?)?;
     m.add_function(wrap_pyfunction!(lkp_load, m)?)?;
     m.add_function(wrap_pyfunction!(lkp_read_matrix, m)?)?;
     m.add_function(wrap_pyfunction!(lkp_run_stats, m)?)?;

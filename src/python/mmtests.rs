@@ -1,13 +1,12 @@
-//! Bindings of [`crate::mmtests`]: comparisons cross as the JSON form of
-//! [`crate::table::Comparison`] (schema v1), which `schedlab.table` reads.
+//! Bindings of [`crate::mmtests`]: comparisons cross as [`PyComparison`].
 
+use super::comparison::PyComparison;
 use super::errors::run;
-use crate::mmtests::{self, beyond, CompareOptions, Era};
-use crate::table::Comparison;
+use crate::mmtests::{self, beyond, monitors, CompareOptions, Era};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 
-/// compare-mmtests.pl on a work/log tree: (comparison JSON, text, era, warnings).
+/// compare-mmtests.pl on a work/log tree: (comparison, text, era, warnings).
 #[pyfunction]
 #[pyo3(signature = (directory, benchmark, names, compat=None, print_ratio=false, subheading=String::new(), test="mmtests".to_string(), alpha=0.05, threads=None))]
 #[allow(clippy::too_many_arguments)]
@@ -22,53 +21,86 @@ fn mmtests_compare(
     test: String,
     alpha: f64,
     threads: Option<usize>,
-) -> PyResult<(String, String, String, Vec<String>)> {
-    run(py, || {
+) -> PyResult<(PyComparison, String, String, Vec<String>)> {
+    let (c, text, era, warnings) = run(py, || {
         let compat = compat.as_deref().map(Era::parse).transpose()?;
         let opts = CompareOptions { compat, print_ratio, subheading, threads };
         let mut r = mmtests::compare(&directory, &benchmark, &names, &opts)?;
         beyond::apply_test(&mut r.comparison, beyond::VerdictTest::parse(&test)?, alpha)?;
-        Ok((r.comparison.to_json()?, r.text, r.era.name().to_string(), r.warnings))
-    })
+        Ok((r.comparison, r.text, r.era.name().to_string(), r.warnings))
+    })?;
+    Ok((PyComparison::from_core(c), text, era, warnings))
 }
 
-/// Parse a pasted compare table; returns the comparison JSON.
+/// `compare-mmtests.pl --print-monitor`: (comparison, text, era, warnings).
+#[pyfunction]
+#[pyo3(signature = (directory, benchmark, names, monitor, compat=None, subheading=String::new()))]
+fn mmtests_monitor(
+    py: Python<'_>,
+    directory: PathBuf,
+    benchmark: String,
+    names: Vec<String>,
+    monitor: String,
+    compat: Option<String>,
+    subheading: String,
+) -> PyResult<(PyComparison, String, String, Vec<String>)> {
+    let (c, text, era, warnings) = run(py, || {
+        let compat = compat.as_deref().map(Era::parse).transpose()?;
+        let first = names.first().map(String::as_str).unwrap_or_default();
+        let era = monitors::monitor_era(&directory, &benchmark, first, compat);
+        let opts = monitors::MonitorOptions { monitor: monitors::Monitor::parse(&monitor)?, era, subheading };
+        let r = monitors::compare_monitor(&directory, &benchmark, &names, &opts)?;
+        Ok((r.comparison, r.text, era.name().to_string(), r.warnings))
+    })?;
+    Ok((PyComparison::from_core(c), text, era, warnings))
+}
+
+/// Parse a pasted compare table.
 #[pyfunction]
 #[pyo3(signature = (text, source="<text>".to_string()))]
-fn mmtests_parse_compare(py: Python<'_>, text: String, source: String) -> PyResult<String> {
-    run(py, || mmtests::parse_text::parse_compare(&text, &source)?.to_json())
+fn mmtests_parse_compare(py: Python<'_>, text: String, source: String) -> PyResult<PyComparison> {
+    run(py, || mmtests::parse_text::parse_compare(&text, &source)).map(PyComparison::from_core)
 }
 
 /// Direction-aligned Gmean ratio per kernel.
 #[pyfunction]
-fn mmtests_gmean_ratio(py: Python<'_>, json: String) -> PyResult<Vec<f64>> {
-    run(py, || beyond::gmean_ratio(&Comparison::from_json(&json)?))
+fn mmtests_gmean_ratio(py: Python<'_>, comparison: PyRef<'_, PyComparison>) -> PyResult<Vec<f64>> {
+    let c = comparison.core();
+    run(py, || beyond::gmean_ratio(c))
 }
 
-/// Re-decide verdicts with a named test and BH-FDR; returns the comparison JSON.
+/// Re-decide verdicts with a named test and BH-FDR; returns the new comparison.
 #[pyfunction]
-fn mmtests_apply_test(py: Python<'_>, json: String, test: String, alpha: f64) -> PyResult<String> {
+fn mmtests_apply_test(
+    py: Python<'_>,
+    comparison: PyRef<'_, PyComparison>,
+    test: String,
+    alpha: f64,
+) -> PyResult<PyComparison> {
+    let c = comparison.core();
     run(py, || {
-        let mut c = Comparison::from_json(&json)?;
+        let mut c = c.clone();
         beyond::apply_test(&mut c, beyond::VerdictTest::parse(&test)?, alpha)?;
-        c.to_json()
+        Ok(c)
     })
+    .map(PyComparison::from_core)
 }
 
 /// Bootstrap interval of kernel `k`'s Gmean ratio: (estimate, low, high).
 #[pyfunction]
-#[pyo3(signature = (json, k, level=0.95, n_resamples=2000, seed=0, threads=None))]
+#[pyo3(signature = (comparison, k, level=0.95, n_resamples=2000, seed=0, threads=None))]
 fn mmtests_bootstrap_gmean(
     py: Python<'_>,
-    json: String,
+    comparison: PyRef<'_, PyComparison>,
     k: usize,
     level: f64,
     n_resamples: usize,
     seed: u64,
     threads: Option<usize>,
 ) -> PyResult<(f64, f64, f64)> {
+    let c = comparison.core();
     run(py, || {
-        let ci = beyond::bootstrap_gmean_ci(&Comparison::from_json(&json)?, k, level, n_resamples, seed, threads)?;
+        let ci = beyond::bootstrap_gmean_ci(c, k, level, n_resamples, seed, threads)?;
         Ok((ci.estimate, ci.low, ci.high))
     })
 }
@@ -78,6 +110,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let eras: Vec<&str> = Era::newest_first().iter().rev().map(|e| e.name()).collect();
     m.add("MMTESTS_ERAS", eras)?;
     m.add_function(wrap_pyfunction!(mmtests_compare, m)?)?;
+    m.add_function(wrap_pyfunction!(mmtests_monitor, m)?)?;
+    m.add("MMTESTS_MONITORS", monitors::MONITOR_NAMES.to_vec())?;
     m.add_function(wrap_pyfunction!(mmtests_parse_compare, m)?)?;
     m.add_function(wrap_pyfunction!(mmtests_gmean_ratio, m)?)?;
     m.add_function(wrap_pyfunction!(mmtests_apply_test, m)?)?;

@@ -6,11 +6,14 @@
 
 mod arrays;
 mod batch;
+mod comparison;
 mod errors;
 mod idle;
 mod lkp;
 mod mmtests;
 mod pelt;
+mod readers;
+mod series;
 mod sigint;
 mod stats;
 mod table;
@@ -22,11 +25,14 @@ use pyo3::prelude::*;
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     stats::register(m)?;
+    comparison::register(m)?;
     table::register(m)?;
     lkp::register(m)?;
     mmtests::register(m)?;
     pelt::register(m)?;
     idle::register(m)?;
     batch::register(m)?;
+    series::register(m)?;
+    readers::register(m)?;
     Ok(())
 }

@@ -1,46 +1,30 @@
-//! Bindings of [`crate::table`]: comparisons cross the boundary as their JSON form
-//! (schema v1), which the Python `schedlab.table.Comparison` reads and writes.
+//! Bindings of [`crate::table`]: the table parsers (returning [`PyComparison`]s) and
+//! the verdict rule.
 
 use super::arrays::F64;
+use super::comparison::PyComparison;
 use super::errors::run;
 use crate::stats::batch::split_ragged;
 use crate::stats::Test;
-use crate::table::{amd, assess_many, Comparison, Direction, VerdictRule};
+use crate::table::{amd, assess_many, Direction, VerdictRule};
 use crate::tool_text;
 use numpy::{IntoPyArray, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-/// The table's own tool layout (None: that tool has none), as [`tool_text::render`].
-#[pyfunction]
-fn render_tool_text(py: Python<'_>, comparison_json: &str) -> PyResult<Option<String>> {
-    run(py, || tool_text::render(&Comparison::from_json(comparison_json)?))
-}
-
-/// Every table pasted in `text`, told apart by look; one JSON comparison each.
+/// Every table pasted in `text`, told apart by look (as [`tool_text::parse`]).
 #[pyfunction]
 #[pyo3(signature = (text, source="<text>"))]
-fn parse_tables(py: Python<'_>, text: &str, source: &str) -> PyResult<Vec<String>> {
-    run(py, || tool_text::parse(text, source)?.iter().map(Comparison::to_json).collect())
+fn parse_tables(py: Python<'_>, text: &str, source: &str) -> PyResult<Vec<PyComparison>> {
+    let found = run(py, || tool_text::parse(text, source))?;
+    Ok(found.into_iter().map(PyComparison::from_core).collect())
 }
 
-/// Parse AMD normalised tables; one JSON comparison per table block.
+/// AMD's normalised tables, one comparison per `Test :` block (as [`amd::parse`]).
 #[pyfunction]
-fn parse_amd(py: Python<'_>, text: &str) -> PyResult<Vec<String>> {
-    run(py, || amd::parse(text)?.iter().map(Comparison::to_json).collect())
-}
-
-/// Render a comparison (JSON) in AMD's layout, normalising raw values first if asked.
-#[pyfunction]
-fn render_amd(py: Python<'_>, comparison_json: &str, normalise: bool, spread_is_stddev: bool) -> PyResult<String> {
-    run(py, || {
-        let c = Comparison::from_json(comparison_json)?;
-        if normalise {
-            amd::render(&amd::normalise(&c, spread_is_stddev)?)
-        } else {
-            amd::render(&c)
-        }
-    })
+fn parse_amd(py: Python<'_>, text: &str) -> PyResult<Vec<PyComparison>> {
+    let found = run(py, || amd::parse(text))?;
+    Ok(found.into_iter().map(PyComparison::from_core).collect())
 }
 
 /// The default (alpha, margin in percent, power) of the verdict rule.
@@ -127,9 +111,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(direction, m)?)?;
     m.add_function(wrap_pyfunction!(verdict_rule_text, m)?)?;
     m.add_function(wrap_pyfunction!(assess, m)?)?;
-    m.add_function(wrap_pyfunction!(render_tool_text, m)?)?;
     m.add_function(wrap_pyfunction!(parse_tables, m)?)?;
     m.add_function(wrap_pyfunction!(parse_amd, m)?)?;
-    m.add_function(wrap_pyfunction!(render_amd, m)?)?;
     Ok(())
 }

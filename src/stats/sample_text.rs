@@ -1,6 +1,9 @@
 //! Samples written as text, one or more numbers per line (a column copied from a
 //! spreadsheet, `perf stat -r` values, a results file): numbers are separated by
-//! whitespace or commas, `#` starts a comment, blank lines are skipped.
+//! whitespace or commas, `#` starts a comment, blank lines are skipped. A number
+//! written with thousands separators (`1,234.5`, `12,345,678`: groups of three digits
+//! after commas with no space) is refused with an error saying so, rather than read
+//! as several samples; write `1234.5`, or `1, 234` for two samples.
 //!
 //! Files are read as a stream, line by line: memory is the samples themselves, at most
 //! [`MAX_SAMPLES`] of them, and one line of at most [`MAX_LINE_BYTES`].
@@ -50,11 +53,34 @@ pub fn read_samples_from(mut reader: impl BufRead, path: Option<&str>) -> Result
     Ok(out)
 }
 
+/// Whether `chunk` is digits grouped by thousands: 1-3 digits (a sign allowed), then
+/// one or more `,ddd` groups, the last one optionally followed by a decimal part.
+fn grouped(chunk: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let mut parts = chunk.trim_end_matches(',').split(',');
+    let first = parts.next().unwrap_or("").trim_start_matches(['+', '-']);
+    let rest: Vec<&str> = parts.collect();
+    let Some((last, middle)) = rest.split_last() else { return false };
+    let last = last.split_once('.').map_or(*last, |(int, frac)| if digits(frac) { int } else { "" });
+    digits(first) && first.len() <= 3 && middle.iter().chain([&last]).all(|g| g.len() == 3 && digits(g))
+}
+
 fn parse_line(raw: &[u8], path: Option<&str>, line_no: usize, out: &mut Vec<f64>) -> Result<()> {
     let line = std::str::from_utf8(raw).map_err(|e| {
         Error::parse(path, Some(line_no), format!("not UTF-8 text (invalid byte at column {})", e.valid_up_to() + 1))
     })?;
     let content = line.split('#').next().unwrap_or("");
+    if let Some(chunk) = content.split_whitespace().find(|c| grouped(c)) {
+        return Err(Error::parse(
+            path,
+            Some(line_no),
+            format!(
+                "'{}' looks like a number with thousands separators; commas separate samples here: write the \
+                 number without them, or put a space after each comma for separate samples",
+                truncate(chunk)
+            ),
+        ));
+    }
     for tok in content.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()) {
         let v: f64 = tok
             .parse()
@@ -95,6 +121,19 @@ fn truncate(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn thousands_separators_are_refused_not_split() {
+        for bad in ["1,234.5", "12,345,678", "-1,000", "5 1,234.50 6"] {
+            let e = parse_samples(bad.as_bytes(), Some("s.txt")).unwrap_err().to_string();
+            assert!(e.contains("thousands separators") && e.contains("s.txt:1"), "{bad}: {e}");
+        }
+        // separate samples: a space after the comma, or groups that are not of three digits
+        assert_eq!(
+            parse_samples(b"1, 234.5\n1,2,3\n4611,4640\n1,2345", None).unwrap(),
+            [1.0, 234.5, 1.0, 2.0, 3.0, 4611.0, 4640.0, 1.0, 2345.0]
+        );
+    }
 
     #[test]
     fn numbers_comments_and_separators() {

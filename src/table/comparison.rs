@@ -65,6 +65,27 @@ pub enum ChangeKind {
     Absolute,
 }
 
+impl ChangeKind {
+    /// Parse "improvement", "percent" or "absolute".
+    pub fn parse(s: &str) -> Result<Self> {
+        match s {
+            "improvement" => Ok(ChangeKind::Improvement),
+            "percent" => Ok(ChangeKind::Percent),
+            "absolute" => Ok(ChangeKind::Absolute),
+            _ => Err(Error::domain(format!("change_kind must be 'improvement', 'percent' or 'absolute', got '{s}'"))),
+        }
+    }
+
+    /// "improvement", "percent" or "absolute".
+    pub fn name(self) -> &'static str {
+        match self {
+            ChangeKind::Improvement => "improvement",
+            ChangeKind::Percent => "percent",
+            ChangeKind::Absolute => "absolute",
+        }
+    }
+}
+
 /// One kernel's entry in a row.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 pub struct Cell {
@@ -181,6 +202,18 @@ impl Comparison {
     /// The JSON form (NaN and infinities become null).
     pub fn to_json(&self) -> Result<String> {
         serde_json::to_string(self).map_err(|e| Error::Internal(format!("JSON encoding: {e}")))
+    }
+
+    /// The JSON form, pretty-printed with `indent` spaces per level when given (as
+    /// Python's `json.dumps(indent=...)` lays it out), else on one line.
+    pub fn to_json_indented(&self, indent: Option<usize>) -> Result<String> {
+        let Some(n) = indent else { return self.to_json() };
+        let pad = vec![b' '; n];
+        let mut out = Vec::new();
+        let mut ser =
+            serde_json::Serializer::with_formatter(&mut out, serde_json::ser::PrettyFormatter::with_indent(&pad));
+        self.serialize(&mut ser).map_err(|e| Error::Internal(format!("JSON encoding: {e}")))?;
+        String::from_utf8(out).map_err(|e| Error::Internal(format!("JSON encoding: {e}")))
     }
 
     /// Read the JSON form back, validating it: a wrong shape (cells per row, schema) is

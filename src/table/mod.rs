@@ -12,7 +12,11 @@
 
 pub mod amd;
 pub mod assess;
+pub mod cell_text;
 pub mod comparison;
+pub mod html;
+pub mod markdown;
+pub mod tidy;
 pub mod verdict;
 
 pub use assess::{assess_many, Assessment};

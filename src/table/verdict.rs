@@ -46,6 +46,26 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// Every verdict, in declaration order.
+    pub const ALL: [Verdict; 8] = [
+        Verdict::Baseline,
+        Verdict::Better,
+        Verdict::Worse,
+        Verdict::Equivalent,
+        Verdict::Inconclusive,
+        Verdict::Changed,
+        Verdict::Noise,
+        Verdict::NotEnoughData,
+    ];
+
+    /// The verdict named `s` (as [`Verdict::name`] spells it).
+    pub fn parse(s: &str) -> Result<Self> {
+        Verdict::ALL.into_iter().find(|v| v.name() == s).ok_or_else(|| {
+            let names: Vec<&str> = Verdict::ALL.iter().map(|v| v.name()).collect();
+            Error::domain(format!("verdict must be one of {}, got '{s}'", names.join(", ")))
+        })
+    }
+
     /// Lower-case name as used in JSON and tables ("better", "not_enough_data", ...).
     pub fn name(self) -> &'static str {
         match self {

@@ -1,71 +1,176 @@
-//! Bounds-checked little-endian reads at byte offsets of a trace.dat file: every read
-//! past the end is an error naming the file and the offset, never a panic.
+//! Bounds-checked little-endian reads at byte offsets of a trace.dat: the file is read
+//! at offsets ([`Source`]: a file read piece by piece, never whole, or bytes in memory),
+//! and every read past the end is an error naming the file and the offset, never a panic.
 
 use crate::error::{Error, Result};
 
-/// A byte slice read from `pos` on; `path` names the file in errors.
-#[derive(Debug, Clone, Copy)]
-pub struct Reader<'a> {
-    /// The whole file.
-    pub data: &'a [u8],
-    /// The next byte to read.
-    pub pos: usize,
-    /// The file's name, for errors.
-    pub path: Option<&'a str>,
+/// Where a trace.dat's bytes come from.
+pub trait Source {
+    /// The size in bytes.
+    fn size(&self) -> u64;
+    /// Fill `buf` from byte `offset` on (an error if the source ends first).
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()>;
 }
 
-impl<'a> Reader<'a> {
-    /// A reader at offset 0.
-    pub fn new(data: &'a [u8], path: Option<&'a str>) -> Self {
-        Reader { data, pos: 0, path }
+impl Source for &[u8] {
+    fn size(&self) -> u64 {
+        self.len() as u64
+    }
+
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+        let from = usize::try_from(offset).ok();
+        let part = from.and_then(|f| self.get(f..f.checked_add(buf.len())?));
+        let Some(part) = part else { return Err(std::io::ErrorKind::UnexpectedEof.into()) };
+        buf.copy_from_slice(part);
+        Ok(())
+    }
+}
+
+/// A file read at offsets: only the pieces asked for are in memory.
+#[derive(Debug)]
+pub struct FileSource {
+    file: std::sync::Mutex<std::fs::File>,
+    size: u64,
+}
+
+impl FileSource {
+    /// Open `path` for reading.
+    pub fn open(path: &std::path::Path) -> Result<Self> {
+        let file = std::fs::File::open(path).map_err(|e| Error::io(path, &e))?;
+        let size = file.metadata().map_err(|e| Error::io(path, &e))?.len();
+        Ok(FileSource { file: std::sync::Mutex::new(file), size })
+    }
+}
+
+impl Source for FileSource {
+    fn size(&self) -> u64 {
+        self.size
+    }
+
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+        use std::io::{Read, Seek, SeekFrom};
+        let mut f = self.file.lock().map_err(|_| std::io::Error::other("the file's lock was poisoned"))?;
+        f.seek(SeekFrom::Start(offset))?;
+        f.read_exact(buf)
+    }
+}
+
+/// A read position in a [`Source`]; `path` names the file and `place` what is read
+/// (`"byte"` in the file, or a decompressed section) in errors.
+#[derive(Clone, Copy)]
+pub struct Cursor<'a> {
+    /// The bytes.
+    pub src: &'a dyn Source,
+    /// The next byte to read.
+    pub pos: u64,
+    /// The file's name, for errors.
+    pub path: Option<&'a str>,
+    /// What `pos` counts in (`byte`, `section at byte 37 (zstd), decompressed byte`).
+    pub place: &'a str,
+}
+
+impl<'a> Cursor<'a> {
+    /// A cursor at `pos` of the file `src`.
+    pub fn new(src: &'a dyn Source, pos: u64, path: Option<&'a str>) -> Self {
+        Cursor { src, pos, path, place: "byte" }
     }
 
     /// An error at the current offset.
     pub fn err(&self, msg: impl std::fmt::Display) -> Error {
-        Error::parse(self.path, None, format!("trace.dat byte {}: {msg}", self.pos))
+        Error::parse(self.path, None, format!("trace.dat {} {}: {msg}", self.place, self.pos))
     }
 
-    /// The next `n` bytes.
-    pub fn take(&mut self, n: usize) -> Result<&'a [u8]> {
-        let end = self.pos.checked_add(n).filter(|&e| e <= self.data.len());
-        let Some(s) = end.and_then(|e| self.data.get(self.pos..e)) else {
-            return Err(self.err(format!("{n} bytes expected, the file ends at {}", self.data.len())));
-        };
+    /// The bytes left.
+    pub fn left(&self) -> u64 {
+        self.src.size().saturating_sub(self.pos)
+    }
+
+    /// Fill `buf` from the current offset on.
+    pub fn fill(&mut self, buf: &mut [u8]) -> Result<()> {
+        let n = buf.len() as u64;
+        if n > self.left() {
+            return Err(self.err(format!("{n} bytes expected, the data ends at {}", self.src.size())));
+        }
+        self.src.read_at(self.pos, buf).map_err(|e| self.err(format!("read failed: {e}")))?;
         self.pos += n;
-        Ok(s)
+        Ok(())
+    }
+
+    /// The next `n` bytes (checked against the size before anything is allocated).
+    pub fn take(&mut self, n: u64) -> Result<Vec<u8>> {
+        if n > self.left() {
+            return Err(self.err(format!("{n} bytes expected, the data ends at {}", self.src.size())));
+        }
+        let mut v = vec![0u8; usize::try_from(n).map_err(|_| self.err(format!("{n} bytes")))?];
+        self.fill(&mut v)?;
+        Ok(v)
+    }
+
+    /// Step over `n` bytes (an error if the data ends first).
+    pub fn skip(&mut self, n: u64) -> Result<()> {
+        if n > self.left() {
+            return Err(self.err(format!("{n} bytes expected, the data ends at {}", self.src.size())));
+        }
+        self.pos += n;
+        Ok(())
+    }
+
+    fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        let mut b = [0u8; N];
+        self.fill(&mut b)?;
+        Ok(b)
+    }
+
+    /// A byte.
+    pub fn u8(&mut self) -> Result<u8> {
+        let [b] = self.array::<1>()?;
+        Ok(b)
     }
 
     /// A little-endian u16.
     pub fn u16(&mut self) -> Result<u16> {
-        let b = self.take(2)?;
-        Ok(u16::from_le_bytes([b.first().copied().unwrap_or(0), b.get(1).copied().unwrap_or(0)]))
+        Ok(u16::from_le_bytes(self.array()?))
     }
 
     /// A little-endian u32.
     pub fn u32(&mut self) -> Result<u32> {
-        Ok(le(self.take(4)?) as u32)
+        Ok(u32::from_le_bytes(self.array()?))
     }
 
     /// A little-endian u64.
     pub fn u64(&mut self) -> Result<u64> {
-        Ok(le(self.take(8)?))
+        Ok(u64::from_le_bytes(self.array()?))
     }
 
-    /// A NUL-terminated string (without the NUL).
-    pub fn cstr(&mut self) -> Result<&'a str> {
-        let rest = self.data.get(self.pos..).unwrap_or(&[]);
-        let Some(n) = rest.iter().position(|&b| b == 0) else {
-            return Err(self.err("a NUL-terminated string runs past the end of the file"));
-        };
-        let s = self.take(n)?;
-        self.pos += 1;
-        std::str::from_utf8(s).map_err(|_| self.err("a string is not UTF-8"))
+    /// A NUL-terminated string (without the NUL), at most 4096 bytes.
+    pub fn cstr(&mut self) -> Result<String> {
+        let start = *self;
+        let mut out = Vec::new();
+        let mut chunk = [0u8; 64];
+        loop {
+            let n = chunk.len().min(usize::try_from(self.left()).unwrap_or(usize::MAX));
+            let Some(part) = chunk.get_mut(..n).filter(|p| !p.is_empty()) else {
+                return Err(start.err("a NUL-terminated string runs past the end"));
+            };
+            self.fill(part)?;
+            match part.iter().position(|&b| b == 0) {
+                Some(i) => {
+                    out.extend(part.iter().take(i));
+                    self.pos -= (n - i - 1) as u64;
+                    break;
+                }
+                None => out.extend_from_slice(part),
+            }
+            if out.len() > 4096 {
+                return Err(start.err("a string longer than 4096 bytes"));
+            }
+        }
+        String::from_utf8(out).map_err(|_| start.err("a string is not UTF-8"))
     }
 
-    /// `n` bytes as UTF-8 text (lossy: format files are ASCII).
+    /// `n` bytes as text (lossy: format files and kallsyms are ASCII).
     pub fn text(&mut self, n: u64) -> Result<String> {
-        let n = usize::try_from(n).map_err(|_| self.err(format!("a section of {n} bytes")))?;
-        Ok(String::from_utf8_lossy(self.take(n)?).into_owned())
+        Ok(String::from_utf8_lossy(&self.take(n)?).into_owned())
     }
 }
 
@@ -80,11 +185,16 @@ mod tests {
 
     #[test]
     fn reads_and_refuses_past_the_end() {
-        let mut r = Reader::new(b"\x01\x02\x03\x04ab\0\x05", Some("t.dat"));
+        let data: &[u8] = b"\x01\x02\x03\x04ab\0\x05";
+        let mut r = Cursor::new(&data, 0, Some("t.dat"));
         assert_eq!(r.u16().unwrap(), 0x0201);
         assert_eq!(r.take(2).unwrap(), b"\x03\x04");
         assert_eq!(r.cstr().unwrap(), "ab");
-        assert_eq!(r.u32().unwrap_err().to_string(), "t.dat: trace.dat byte 7: 4 bytes expected, the file ends at 8");
+        assert_eq!(r.pos, 7);
+        assert_eq!(r.u32().unwrap_err().to_string(), "t.dat: trace.dat byte 7: 4 bytes expected, the data ends at 8");
+        assert_eq!(r.u8().unwrap(), 5);
+        assert!(r.cstr().unwrap_err().to_string().contains("runs past the end"));
+        assert!(r.take(u64::MAX).is_err());
         assert_eq!(le(&[0x78, 0x56, 0x34, 0x12]), 0x1234_5678);
     }
 }

@@ -1,106 +1,107 @@
-//! trace.dat, the file `trace-cmd record`/`extract` writes, read natively (file version
-//! 6: docs/tracing.md), so that the idle and PELT importers take it as they take
-//! `trace-cmd report` text.
+//! trace.dat, the file `trace-cmd record`/`extract` writes, read natively (file versions
+//! 6 and 7, docs/tracing.md §3): the idle and PELT importers decode its records straight
+//! from the ring-buffer pages into their events, and a file is read a few pages (or one
+//! compressed chunk) per CPU at a time, so its size does not bound what can be imported.
 //!
-//! - [`bytes`]: bounds-checked reads.
+//! - [`bytes`]: bounds-checked reads at offsets of a file or of bytes in memory.
 //! - [`header`]: the file's metadata (formats, kallsyms, cmdlines, where each CPU's pages are).
+//! - [`compress`]: version 7's zlib and zstd blocks.
 //! - [`format`]: event formats (fields, offsets, sizes, print fmt).
 //! - [`ring`]: the ring-buffer pages of one CPU as records.
-//! - [`render`]: a record as an ftrace text line.
+//! - [`decode`]: a record as the event the importers read.
 //!
-//! [`to_text`] merges the CPUs' records by time and renders those of the events asked for.
+//! [`Trace::records`] merges the CPUs' records by time (ties in CPU order).
 
 // Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
 pub mod bytes;
+pub mod compress;
+pub mod decode;
 pub mod format;
 pub mod header;
-pub mod render;
 pub mod ring;
 
-use crate::error::{Error, Result};
-use crate::pelt::ftrace::PrevStateBits;
-use std::borrow::Cow;
-
+use crate::error::Result;
+use bytes::{FileSource, Source};
 pub use header::is_tracedat;
 
-/// The events the idle and PELT importers read.
-pub const IMPORTED_EVENTS: [&str; 8] = [
-    "sched_switch",
-    "sched_wakeup",
-    "sched_wakeup_new",
-    "cpu_idle",
-    "hrtimer_start",
-    "hrtimer_cancel",
-    "hrtimer_expire_entry",
-    "tick_stop",
-];
-
-/// The events named in `events` (all when empty) of a version 6 trace.dat as ftrace text,
-/// one line per record in time order (ties by CPU), see [`render`].
-pub fn to_text(data: &[u8], path: Option<&str>, events: &[&str]) -> Result<String> {
-    let h = header::parse(data, path)?;
-    let prev_state = h
-        .formats
-        .values()
-        .find(|f| f.name == "sched_switch")
-        .and_then(|f| PrevStateBits::from_print_fmt(&f.print_fmt))
-        .unwrap_or_default();
-    let r = render::Renderer { symbols: &h.symbols, prev_state };
-    let mut cpus = Vec::with_capacity(h.cpus.len());
-    for (cpu, &(off, size)) in h.cpus.iter().enumerate() {
-        let (off, size) = (off as usize, size as usize);
-        let pages =
-            data.get(off..off.saturating_add(size)).ok_or_else(|| Error::parse(path, None, "CPU data past the end"))?;
-        cpus.push(ring::CpuRecords::new(cpu as u32, pages, h.page_size, h.page, path));
-    }
-    let mut heads = Vec::with_capacity(cpus.len());
-    for c in &mut cpus {
-        heads.push(c.next_record()?);
-    }
-    let mut out = String::new();
-    let mut n = 0usize;
-    while let Some((i, rec)) =
-        heads.iter().enumerate().filter_map(|(i, r)| Some((i, (*r)?))).min_by_key(|(i, r)| (r.ts, *i))
-    {
-        crate::cancel::check_every(n)?;
-        n += 1;
-        if let Some(slot) = heads.get_mut(i) {
-            *slot = match cpus.get_mut(i) {
-                Some(c) => c.next_record()?,
-                None => None,
-            };
-        }
-        let id = rec.data.get(..2).map_or(0, |b| bytes::le(b) as u16);
-        let Some(fmt) = h.formats.get(&id) else { continue };
-        if !events.is_empty() && !events.contains(&fmt.name.as_str()) {
-            continue;
-        }
-        let pid = fmt
-            .field("common_pid")
-            .and_then(|f| rec.data.get(f.offset..f.offset.checked_add(f.size)?))
-            .map_or(-1, |b| i128::from(bytes::le(b) as u32 as i32));
-        r.line(fmt, &rec, pid, &mut out);
-    }
-    Ok(out)
+/// One record in time order: its number (1-based, counting every record of the
+/// buffer read, all CPUs merged), CPU, timestamp (trace clock, ns) and data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Record<'r> {
+    /// 1-based position in time order: what notes and errors call its line.
+    pub number: usize,
+    /// The CPU whose buffer held it.
+    pub cpu: u32,
+    /// Trace clock, ns.
+    pub ts: u64,
+    /// The record, starting with `common_type`.
+    pub data: &'r [u8],
 }
 
-/// The note an importer adds when its input was a trace.dat.
-pub const TRACEDAT_NOTE: &str =
-    "read as trace.dat (version 6): line numbers are those of its rendering as ftrace text, one record a line";
+/// An opened trace.dat: its metadata, and its records read on demand.
+pub struct Trace<'a> {
+    /// The metadata.
+    pub header: header::Header,
+    src: &'a dyn Source,
+    path: Option<&'a str>,
+}
 
-/// `bytes` as ftrace text: a trace.dat rendered (the importers' events, noted in
-/// `notes`), text as it is.
-pub fn text_of<'a>(
-    bytes: &'a [u8],
-    path: Option<&str>,
-    notes: &mut crate::import_notes::ImportNotes,
-) -> Result<Cow<'a, [u8]>> {
-    if is_tracedat(bytes) {
-        notes.assume(TRACEDAT_NOTE);
-        Ok(Cow::Owned(to_text(bytes, path, &IMPORTED_EVENTS)?.into_bytes()))
-    } else {
-        Ok(Cow::Borrowed(bytes))
+impl<'a> Trace<'a> {
+    /// Read the metadata of the trace.dat `src` (named `path` in errors).
+    pub fn open(src: &'a dyn Source, path: Option<&'a str>) -> Result<Self> {
+        Ok(Trace { header: header::parse(src, path)?, src, path })
     }
+
+    /// Call `f` on every record in time order (ties in CPU order), reading each CPU's
+    /// pages a piece at a time.
+    pub fn records(&self, mut f: impl FnMut(Record<'_>) -> Result<()>) -> Result<()> {
+        let h = &self.header;
+        let mut cpus = Vec::with_capacity(h.cpus.len());
+        for &d in &h.cpus {
+            cpus.push(ring::CpuRecords::new(self.src, d, h.page_size, h.page, h.cpu_codec, self.path)?);
+        }
+        let mut number = 0usize;
+        loop {
+            let mut best: Option<(u64, usize)> = None;
+            for (i, c) in cpus.iter().enumerate() {
+                if let Some(head) = c.head {
+                    if best.is_none_or(|(ts, _)| head.ts < ts) {
+                        best = Some((head.ts, i));
+                    }
+                }
+            }
+            let Some((ts, c)) = best.and_then(|(ts, i)| Some((ts, cpus.get_mut(i)?))) else { return Ok(()) };
+            crate::cancel::check_every(number)?;
+            number += 1;
+            f(Record { number, cpu: c.cpu(), ts, data: c.data() })?;
+            c.advance()?;
+        }
+    }
+
+    /// The name of a record's event (`None` for an ID without a format).
+    pub fn event_name(&self, data: &[u8]) -> Option<&str> {
+        let id = data.get(..2).map(|b| bytes::le(b) as u16)?;
+        self.header.formats.get(&id).map(|f| f.name.as_str())
+    }
+
+    /// The note an importer adds when its input was this trace.dat.
+    pub fn note(&self) -> String {
+        let h = &self.header;
+        format!(
+            "read as trace.dat (version {}{}, buffer '{}'): line numbers are record numbers, every record of the buffer counted in time order",
+            h.version,
+            if h.cpu_codec == compress::Codec::None { String::new() } else { format!(", {}", h.cpu_codec.name()) },
+            h.buffer
+        )
+    }
+}
+
+/// The file at `path` opened for reading at offsets if it is a trace.dat, `None` if it
+/// is not (read it as text then).
+pub fn open_file(path: &std::path::Path) -> Result<Option<FileSource>> {
+    let f = FileSource::open(path)?;
+    let mut magic = [0u8; header::MAGIC.len()];
+    Ok((f.size() >= magic.len() as u64 && f.read_at(0, &mut magic).is_ok() && is_tracedat(&magic)).then_some(f))
 }

@@ -8,59 +8,173 @@
 //! 31: an absolute time stamp (`delta | next word << 27`). Every event's delta adds to the
 //! running timestamp, which starts at the page's.
 
-use super::bytes::le;
-use super::header::PageHeader;
+use super::bytes::{le, Cursor, Source};
+use super::compress::Codec;
+use super::header::{CpuData, PageHeader};
 use crate::error::{Error, Result};
 
 /// The bits of `commit` that hold the data size (the top bits flag missed events).
 const COMMIT_MASK: u64 = (1 << 27) - 1;
+/// Uncompressed pages are read this many at a time.
+const PAGES_PER_READ: usize = 64;
 
-/// One event record: its CPU, timestamp (trace clock, ns) and data.
+/// The record under a [`CpuRecords`]: its timestamp and where its data is in the
+/// buffer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Record<'a> {
-    /// The CPU whose buffer held it.
-    pub cpu: u32,
+pub struct Head {
     /// Trace clock, ns.
     pub ts: u64,
-    /// The record, starting with `common_type`.
-    pub data: &'a [u8],
+    start: usize,
+    len: usize,
 }
 
-/// The records of one CPU's pages, in order.
-#[derive(Debug, Clone)]
+/// The records of one CPU's pages in order, read from the file a piece at a time: a
+/// few pages, or one compressed chunk.
 pub struct CpuRecords<'a> {
     cpu: u32,
-    pages: &'a [u8],
+    src: &'a dyn Source,
+    path: Option<&'a str>,
     page_size: usize,
     layout: PageHeader,
-    path: Option<&'a str>,
-    /// Start of the current page in `pages`.
+    codec: Codec,
+    /// The next file offset to read and the end of the CPU's data.
+    next: u64,
+    end: u64,
+    /// Compressed chunks not read yet (`None`: the count is not read yet).
+    chunks_left: Option<u32>,
+    /// Whole pages; `origin` the file offset they (or their chunk) came from.
+    buf: Vec<u8>,
+    origin: u64,
+    /// Start of the current page in `buf` (valid when `open`).
     page: usize,
-    /// Next event in the current page (absolute in `pages`), and the page data end.
+    open: bool,
+    /// Next event and the end of the page's data (in `buf`).
     pos: usize,
-    end: usize,
+    page_end: usize,
     ts: u64,
-    started: bool,
+    /// The current record, `None` after the last one.
+    pub head: Option<Head>,
 }
 
 impl<'a> CpuRecords<'a> {
-    /// The records of `pages` (a whole number of `page_size` pages) of `cpu`.
-    pub fn new(cpu: u32, pages: &'a [u8], page_size: usize, layout: PageHeader, path: Option<&'a str>) -> Self {
-        CpuRecords { cpu, pages, page_size, layout, path, page: 0, pos: 0, end: 0, ts: 0, started: false }
+    /// The records of `data`, the pages of one CPU in `src`, stored as `codec` says;
+    /// positioned on the first record.
+    pub fn new(
+        src: &'a dyn Source,
+        data: CpuData,
+        page_size: usize,
+        layout: PageHeader,
+        codec: Codec,
+        path: Option<&'a str>,
+    ) -> Result<Self> {
+        let mut r = CpuRecords {
+            cpu: data.cpu,
+            src,
+            path,
+            page_size,
+            layout,
+            codec,
+            next: data.offset,
+            // compressed: the size does not count the chunk count before the chunks
+            end: data.offset.saturating_add(data.size).saturating_add(if codec == Codec::None { 0 } else { 4 }),
+            chunks_left: None,
+            buf: Vec::new(),
+            origin: data.offset,
+            page: 0,
+            open: false,
+            pos: 0,
+            page_end: 0,
+            ts: 0,
+            head: None,
+        };
+        r.advance()?;
+        Ok(r)
     }
 
+    /// The CPU.
+    pub fn cpu(&self) -> u32 {
+        self.cpu
+    }
+
+    /// The data of the current record (empty after the last).
+    pub fn data(&self) -> &[u8] {
+        self.head.and_then(|h| self.buf.get(h.start..h.start + h.len)).unwrap_or(&[])
+    }
+
+    /// An error in the current page, naming it by its file offset (or its chunk's).
     fn err(&self, msg: &str) -> Error {
-        Error::parse(self.path, None, format!("trace.dat CPU {} page at +{}: {msg}", self.cpu, self.page))
+        let place = if self.codec == Codec::None {
+            format!("page at byte {}", self.origin + self.page as u64)
+        } else {
+            format!("{} chunk at byte {}, page {} of it", self.codec.name(), self.origin, self.page / self.page_size)
+        };
+        Error::parse(self.path, None, format!("trace.dat CPU {} {place}: {msg}", self.cpu))
     }
 
     fn word(&self, at: usize) -> Result<u32> {
-        self.pages.get(at..at + 4).map(|b| le(b) as u32).ok_or_else(|| self.err("an event runs past the page"))
+        self.buf.get(at..at + 4).map(|b| le(b) as u32).ok_or_else(|| self.err("an event runs past the page"))
     }
 
-    /// Open the page at `self.page`; false when there is none.
-    fn open_page(&mut self) -> Result<bool> {
-        let Some(p) = self.pages.get(self.page..self.page.saturating_add(self.page_size)) else {
-            return Ok(false);
+    /// Read the next pages into `buf`; false when the CPU's data is used up.
+    fn refill(&mut self) -> Result<bool> {
+        if self.codec == Codec::None {
+            let pages = usize::try_from(self.end.saturating_sub(self.next) / self.page_size as u64)
+                .unwrap_or(usize::MAX)
+                .min(PAGES_PER_READ);
+            if pages == 0 {
+                return Ok(false);
+            }
+            self.buf.resize(pages * self.page_size, 0);
+            let mut c = Cursor::new(self.src, self.next, self.path);
+            c.fill(&mut self.buf)?;
+            self.origin = self.next;
+            self.next = c.pos;
+            return Ok(true);
+        }
+        loop {
+            let mut c = Cursor::new(self.src, self.next, self.path);
+            let left = match self.chunks_left {
+                Some(n) => n,
+                None => c.u32()?,
+            };
+            if left == 0 {
+                return Ok(false);
+            }
+            self.origin = c.pos;
+            self.codec.block(&mut c, &mut self.buf)?;
+            self.chunks_left = Some(left - 1);
+            self.next = c.pos;
+            if c.pos > self.end {
+                return Err(self.err(&format!("the chunk runs past the CPU's data (which ends at byte {})", self.end)));
+            }
+            if !self.buf.len().is_multiple_of(self.page_size) {
+                return Err(self.err(&format!(
+                    "the chunk decompresses to {} bytes, not a whole number of {}-byte pages",
+                    self.buf.len(),
+                    self.page_size
+                )));
+            }
+            if !self.buf.is_empty() {
+                return Ok(true);
+            }
+        }
+    }
+
+    /// Open the next page; false when there is none.
+    fn next_page(&mut self) -> Result<bool> {
+        if self.open {
+            self.page += self.page_size;
+        }
+        if self.page + self.page_size > self.buf.len() {
+            self.open = false;
+            if !self.refill()? {
+                return Ok(false);
+            }
+            self.page = 0;
+        }
+        self.open = true;
+        let Some(p) = self.buf.get(self.page..self.page + self.page_size) else {
+            return Err(self.err("page shorter than its header"));
         };
         let field = |(o, s): (usize, usize)| o.checked_add(s).and_then(|e| p.get(o..e)).map(le);
         let (Some(ts), Some(commit)) = (field(self.layout.timestamp), field(self.layout.commit)) else {
@@ -72,75 +186,61 @@ impl<'a> CpuRecords<'a> {
         }
         self.ts = ts;
         self.pos = self.page + self.layout.data;
-        self.end = self.pos + size;
+        self.page_end = self.pos + size;
         Ok(true)
     }
 
-    /// The next record, `None` at the end of the CPU's pages.
-    pub fn next_record(&mut self) -> Result<Option<Record<'a>>> {
-        if !self.started {
-            self.started = true;
-            if !self.open_page()? {
-                return Ok(None);
-            }
-        }
+    /// Move to the next record (`head` is `None` after the last).
+    pub fn advance(&mut self) -> Result<()> {
         loop {
-            if self.pos + 4 > self.end {
-                self.page += self.page_size;
-                if !self.open_page()? {
-                    return Ok(None);
+            if !self.open || self.pos + 4 > self.page_end {
+                if !self.next_page()? {
+                    self.head = None;
+                    return Ok(());
                 }
                 continue;
             }
             let h = self.word(self.pos)?;
             let (type_len, delta) = (h & 0x1f, u64::from(h >> 5));
             let body = self.pos + 4;
-            match type_len {
+            let (start, len) = match type_len {
                 29 => {
                     if delta == 0 {
-                        self.pos = self.end; // the rest of the page is padding
+                        self.pos = self.page_end; // the rest of the page is padding
                     } else {
                         let len = self.word(body)? as usize;
                         self.ts = self.ts.wrapping_add(delta);
                         self.pos = body + len.max(4);
                     }
+                    continue;
                 }
                 30 => {
                     let ext = u64::from(self.word(body)?);
                     self.ts = self.ts.wrapping_add(delta + (ext << 27));
                     self.pos = body + 4;
+                    continue;
                 }
                 31 => {
                     let ext = u64::from(self.word(body)?);
                     self.ts = (self.ts & !((1u64 << 59) - 1)) | (ext << 27 | delta);
                     self.pos = body + 4;
+                    continue;
                 }
                 0 => {
                     let len = self.word(body)? as usize;
                     let n = len.checked_sub(4).ok_or_else(|| self.err("a record length below 4"))?;
-                    let start = body + 4;
-                    let next = start + n.div_ceil(4) * 4;
-                    let data =
-                        self.pages.get(start..start + n).ok_or_else(|| self.err("a record runs past the page"))?;
-                    if next > self.end {
-                        return Err(self.err("a record runs past the page's data"));
-                    }
-                    self.ts = self.ts.wrapping_add(delta);
-                    self.pos = next;
-                    return Ok(Some(Record { cpu: self.cpu, ts: self.ts, data }));
+                    (body + 4, n)
                 }
-                n => {
-                    let len = n as usize * 4;
-                    let data =
-                        self.pages.get(body..body + len).ok_or_else(|| self.err("a record runs past the page"))?;
-                    if body + len > self.end {
-                        return Err(self.err("a record runs past the page's data"));
-                    }
-                    self.ts = self.ts.wrapping_add(delta);
-                    self.pos = body + len;
-                    return Ok(Some(Record { cpu: self.cpu, ts: self.ts, data }));
-                }
+                n => (body, n as usize * 4),
+            };
+            let next = start + len.div_ceil(4) * 4;
+            if next > self.page_end {
+                return Err(self.err("a record runs past the page's data"));
             }
+            self.ts = self.ts.wrapping_add(delta);
+            self.pos = next;
+            self.head = Some(Head { ts: self.ts, start, len });
+            return Ok(());
         }
     }
 }
@@ -168,11 +268,28 @@ mod tests {
         data.extend([1, 2, 3, 4, 5, 6, 7, 8]);
         page[16..16 + data.len()].copy_from_slice(&data);
         let layout = PageHeader { timestamp: (0, 8), commit: (8, 8), data: 16 };
-        let mut r = CpuRecords::new(3, &page, 64, layout, None);
-        let a = r.next_record().unwrap().unwrap();
-        assert_eq!((a.cpu, a.ts, a.data), (3, 1005, &[0xdd, 0xcc, 0xbb, 0xaa][..]));
-        let b = r.next_record().unwrap().unwrap();
-        assert_eq!((b.ts, b.data), (1005 + 1 + (2 << 27), &[1, 2, 3, 4, 5, 6, 7, 8][..]));
-        assert_eq!(r.next_record().unwrap(), None);
+        // two copies of the page after 8 bytes of something else
+        let mut file = vec![0xeeu8; 8];
+        file.extend(&page);
+        file.extend(&page);
+        let cpu = CpuData { cpu: 3, offset: 8, size: 128 };
+        let bytes = file.clone();
+        let bytes = bytes.as_slice();
+        let mut r = CpuRecords::new(&bytes, cpu, 64, layout, Codec::None, None).unwrap();
+        let mut got = Vec::new();
+        while let Some(h) = r.head {
+            got.push((h.ts, r.data().to_vec()));
+            r.advance().unwrap();
+        }
+        let b_ts = 1005 + 1 + (2 << 27);
+        let want = [(1005, vec![0xdd, 0xcc, 0xbb, 0xaa]), (b_ts, vec![1, 2, 3, 4, 5, 6, 7, 8])];
+        assert_eq!(got, [want.clone(), want].concat());
+        // a commit larger than the page: an error naming the CPU and the page's offset
+        file[8 + 64 + 8] = 200;
+        let bytes = file.as_slice();
+        let mut r = CpuRecords::new(&bytes, cpu, 64, layout, Codec::None, Some("t.dat")).unwrap();
+        r.advance().unwrap();
+        let e = r.advance().unwrap_err().to_string();
+        assert_eq!(e, "t.dat: trace.dat CPU 3 page at byte 72: commit 200 is larger than the page");
     }
 }

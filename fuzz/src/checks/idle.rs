@@ -72,7 +72,12 @@ pub fn ftrace(data: &[u8]) {
     };
     let total: usize = cpus.iter().map(|c| c.periods.len()).sum();
     bounded(total * 8, data.len(), "ftrace periods");
-    for c in &cpus {
+    accepted(&cpus);
+}
+
+/// Every CPU's periods pass the strict trace checker and replay.
+pub(crate) fn accepted(cpus: &[idle_ftrace::CpuTrace]) {
+    for c in cpus {
         assert_eq!(c.periods.len(), c.timestamp_ns.len());
         assert_eq!(c.periods.len(), c.actual_state.len());
         let csv = idle_trace::to_csv(&c.periods);

@@ -19,6 +19,7 @@ pub mod idle;
 pub mod lkp;
 pub mod mmtests;
 pub mod pelt;
+pub mod readers;
 pub mod stats;
 pub mod tables;
 pub mod tracedat;
@@ -29,6 +30,7 @@ pub mod tree;
 /// tests/data/fuzz-regressions/<name>.
 pub const TARGETS: &[(&str, fn(&[u8]))] = &[
     ("samples", stats::samples),
+    ("results", readers::results),
     ("amd", tables::amd),
     ("comparison_json", tables::comparison_json),
     ("mmtests_text", tables::mmtests_text),

@@ -19,7 +19,7 @@ fn to_csv(segs: &[Segment]) -> String {
 
 /// A trace the readers accepted: valid for the driver, written as CSV it reads back
 /// equal, and (when short enough) the driver replays it with monotonic time.
-fn accepted(segs: &[Segment]) {
+pub(crate) fn accepted(segs: &[Segment]) {
     validate(segs).unwrap_or_else(|e| panic!("a reader produced a trace the driver refuses: {e}"));
     let csv = to_csv(segs);
     let back =

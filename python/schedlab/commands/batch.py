@@ -15,6 +15,7 @@ without samples; not with --allow-missing). docs/batch.md: fail closed.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import TYPE_CHECKING
 
@@ -33,8 +34,18 @@ def register(sub: SubparsersSpec) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH", help="result directories or archives")
     p.add_argument("--baseline", required=True, metavar="NAME",
                    help="baseline kernel (MMTests run name) or commit (lkp; a 7+ character prefix works)")
-    p.add_argument("--format", choices=("json", "junit", "markdown", "text"), default="text",
-                   help="output format (default: text)")
+    p.add_argument("--format", choices=_core.BATCH_FORMATS, default="text",
+                   help="output format (default: text; jsonl: JSON lines, one record per row; github: GitHub "
+                        "Actions ::error/::warning annotations)")
+    p.add_argument("--max-bytes", type=_flags.size, default=None, metavar="N",
+                   help="size budget of --format markdown in bytes (default 60000, under a pull-request "
+                        "comment's 65536 characters; rows past it are counted, not shown)")
+    p.add_argument("--step-summary", action="store_true",
+                   help="also append the markdown (within 1000000 bytes) to the file named by "
+                        "$GITHUB_STEP_SUMMARY (GitHub Actions)")
+    p.add_argument("--progress", choices=("auto", "bar", "lines", "off"), default="auto",
+                   help="progress on stderr with rate and time left: a bar redrawn in place, or a line "
+                        "every 5 s for a CI log (default auto: the bar when stderr is a terminal, else off)")
     p.add_argument("--fail-on", choices=("regression", "any-change", "inconclusive", "never"), default="regression",
                    help="what makes the exit code 1 (default: regression; inconclusive: 1 for a regression, "
                         "else 3 for an inconclusive row)")
@@ -54,18 +65,51 @@ def register(sub: SubparsersSpec) -> None:
     p.add_argument("--allow-missing", action="store_true",
                    help="missing data (an unreadable directory, a log without a result line, a metric without "
                         "samples) is still listed but no longer makes the exit code 2")
+    p.add_argument("--max-entry-bytes", type=_flags.size, default=None, metavar="N",
+                   help="largest decompressed archive entry read (default 64 MiB)")
+    p.add_argument("--max-archive-bytes", type=_flags.size, default=None, metavar="N",
+                   help="largest decompressed archive read (default 256 MiB)")
+    p.add_argument("--max-entries", type=_flags.size, default=None, metavar="N",
+                   help="most entries of an archive read (default 100000)")
     p.add_argument("-o", "--output", metavar="FILE", help="write the result here instead of stdout")
     p.set_defaults(func=run_batch)
+
+
+#: What GitHub Actions takes in a step summary is 1 MiB; keep below it.
+_STEP_SUMMARY_BYTES = 1_000_000
+
+
+def _append(path: str, text: str, inputs: list[str]) -> None:
+    """Append ``text`` to ``path`` (the step summary file is shared by a job's steps),
+    refusing an input and mapping OS errors to :class:`WriteError` (exit code 2)."""
+    from .._output import check_not_input, write_error
+
+    check_not_input(path, inputs)
+    try:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        raise write_error(path, e) from None
 
 
 def run_batch(args: Namespace) -> int:
     from .. import batch
 
-    progress = bool(getattr(sys.stderr, "isatty", lambda: False)())
+    progress = args.progress
+    if progress == "auto":
+        progress = "bar" if getattr(sys.stderr, "isatty", lambda: False)() else "off"
+    limits = batch.Limits(args.max_entry_bytes, args.max_archive_bytes, args.max_entries)
+    summary_path = os.environ.get("GITHUB_STEP_SUMMARY") if args.step_summary else None
+    if args.step_summary and not summary_path:
+        from ..errors import DomainError
+
+        raise DomainError("--step-summary: GITHUB_STEP_SUMMARY is not set (it is, in a GitHub Actions step)")
     r = batch.run(args.paths, args.baseline, test=args.test, alpha=args.alpha, min_change=args.min_change,
                   fail_on=args.fail_on, jobs=args.jobs, keep_going=args.keep_going, progress=progress,
-                  allow_missing=args.allow_missing, margin=args.margin, power=args.power)
-    out = r.render(args.format)
+                  allow_missing=args.allow_missing, margin=args.margin, power=args.power, limits=limits)
+    out = r.render(args.format, args.max_bytes)
+    if summary_path:
+        _append(summary_path, r.to_markdown(_STEP_SUMMARY_BYTES), args.paths)
     if args.output:
         from .._output import write
 

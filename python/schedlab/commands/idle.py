@@ -62,7 +62,8 @@ def register(sub: SubparsersSpec) -> None:
         "summary",
         help="per-state counters of several governors side by side",
         description="Per-state usage, time, above (too deep) and below (too shallow) counts, exit "
-        "latency paid and optional energy, for each governor given.",
+        "latency paid and energy (when --power or the state table gives the power per state), for each "
+        "governor given.",
     )
     m.add_argument("trace", metavar="TRACE", help="idle trace CSV")
     m.add_argument(
@@ -130,7 +131,8 @@ def run_summary(args: Namespace) -> int:
         except ValueError:
             raise DomainError(f"--power: expected comma-separated numbers, got '{args.power}'") from None
     s = idle.compare_summary(args.governor, args.trace, args.states, hz=args.hz, kernel=args.kernel, power_mw=power)
-    if power is None:
+    # the energy column when there is an estimate: from --power, or the power the state table gives
+    if s.xs("energy_uj", axis=1, level=1).isna().all().all():
         s = s.drop(columns="energy_uj", level=1)
     print(s.to_string())
     return 0

@@ -46,6 +46,10 @@ def register(sub: SubparsersSpec) -> None:
                    help="missing data (a log without a result line, a run without some of the baseline's "
                         "operations) is reported as a warning, not exit code 2")
     c.add_argument("--alpha", type=_flags.probability, default=0.05, help="significance level of --test (default 0.05)")
+    c.add_argument("--print-monitor", choices=_core.MMTESTS_MONITORS, default=None, metavar="MONITOR",
+                   help="the table of a monitor's logs instead of the benchmark's, as compare-mmtests.pl "
+                        f"--print-monitor prints it ({', '.join(_core.MMTESTS_MONITORS)}; mpstat needs "
+                        "--sub-heading node-N); --sub-heading then picks the column")
     c.set_defaults(func=run_compare)
     q = msub.add_parser("parse", help="read a compare table pasted from mail and reprint or convert it")
     q.add_argument("file", help="text file holding the table ('-' for stdin)")
@@ -72,6 +76,8 @@ def _emit(c, fmt: str) -> None:
 
 def run_compare(args: Namespace) -> int:
     names = [n for n in args.names.split(",") if n]
+    if args.print_monitor:
+        return _run_monitor(args, names)
     if args.format == "text":
         # the text path goes straight to the core: no pandas, no dataclasses, fast start
         import os
@@ -89,6 +95,28 @@ def run_compare(args: Namespace) -> int:
                         sub_heading=args.sub_heading, test=args.test, alpha=args.alpha)
     _emit(c, args.format)
     return _missing(c.warnings, args.allow_missing)
+
+
+def _run_monitor(args: Namespace, names: list[str]) -> int:
+    """``--print-monitor``: the monitor's table; MMTests' silent behaviour goes to stderr as notes."""
+    import os
+
+    from .. import _core
+
+    if args.print_ratio:
+        print("schedlab mmtests: error: --print-ratio with --print-monitor is not reproduced", file=sys.stderr)
+        return 2
+    c, text, _era, warnings = _core.mmtests_monitor(os.fspath(args.directory), args.benchmark, names,
+                                                     args.print_monitor, args.compat, args.sub_heading)
+    if args.format == "text":
+        sys.stdout.write(text)
+    else:
+        from .. import mmtests
+
+        _emit(mmtests.MMTestsComparison(c), args.format)
+    for w in warnings:
+        print(f"schedlab mmtests: note: {w}", file=sys.stderr)
+    return 0
 
 
 def _missing(warnings: list[str], allowed: bool) -> int:

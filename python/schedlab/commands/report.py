@@ -19,7 +19,8 @@ def register(sub: SubparsersSpec) -> None:
             ".zip archive of one, lkp commit result roots, an idle trace and state table, a task "
             "trace), compare and simulate, write one self-contained HTML report (overview first, "
             "then what changed, the simulations, folded details) and print a plain-text summary. "
-            "Exits 2 when nothing to report is found."
+            "Exits 2 when nothing to report is found, or when a benchmark failed or aborted in a run "
+            "(listed on stderr; the other benchmarks and runs are still reported) unless --allow-missing."
         ),
     )
     p.add_argument("paths", nargs="*", metavar="PATH",
@@ -29,6 +30,8 @@ def register(sub: SubparsersSpec) -> None:
     p.add_argument("--baseline", metavar="NAME", help="baseline kernel or commit (default: the first)")
     p.add_argument("-o", "--output", metavar="FILE", default="report.html",
                    help="HTML file to write (default report.html; '-' for none)")
+    p.add_argument("--allow-missing", action="store_true",
+                   help="a benchmark that failed or aborted in a run is a warning, not exit code 2")
     p.set_defaults(func=run)
 
 
@@ -58,7 +61,10 @@ def run(args: Namespace) -> int:
 
         write(args.output, report.to_html(), paths)
         print(f"\nwrote {args.output}")
-    return 0
+    level = "warning" if args.allow_missing else "error"
+    for m in report.missing:
+        print(f"schedlab report: {level}: missing data: {m}", file=sys.stderr)
+    return 2 if report.missing and not args.allow_missing else 0
 
 
 def _check_paths(paths: list[str]) -> None:

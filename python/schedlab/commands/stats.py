@@ -25,7 +25,8 @@ def register(sub: SubparsersSpec) -> None:
         "stats",
         help="summarise samples and compare them against a baseline",
         description=(
-            "Summarise one or more sample files (numbers separated by whitespace or commas, "
+            "Summarise one or more sample files (numbers separated by whitespace or commas; a number with "
+            "thousands separators such as 1,234.5 is refused, not split; "
             "'#' comments) and compare each against the first: percent change (positive = better), "
             "Welch and Mann-Whitney p-values with Benjamini-Hochberg q-values, a bootstrap "
             "interval of the ratio, and a verdict: better, worse, equivalent (TOST within +-margin) "
@@ -47,6 +48,11 @@ def register(sub: SubparsersSpec) -> None:
     p.add_argument("--test", choices=_core.TEST_NAMES, default="welch",
                    help="difference test behind the verdict (default: welch)")
     p.add_argument("--seed", type=_flags.uint64, default=0, help="bootstrap seed (default 0: reproducible output)")
+    p.add_argument("--format", choices=("samples", "auto", *_core.RESULT_FORMATS), default="samples",
+                   help="what the files are: 'samples' (numbers, the default), a tool's result file "
+                        "(perf stat, fio, hyperfine, ...; 'auto': told by content); with a tool's format each FILE, "
+                        "or each file of a directory FILE, is a run of that group, and every metric is compared "
+                        "(docs/readers.md)")
     p.set_defaults(func=run)
 
 
@@ -62,8 +68,44 @@ def _fmt(v: float, width: int = 10) -> str:
     return f"{v:>{width}.2f}"
 
 
+def _run_results(args: Namespace) -> int:
+    """Every metric of the result files, each group against the first."""
+    from .. import readers, verdicts
+
+    if not args.files:
+        print("schedlab stats: give result files or directories", file=sys.stderr)
+        return 2
+    df = readers.read_groups(args.files, None if args.format == "auto" else args.format)
+    groups = list(dict.fromkeys(df["group"]))
+    if len(groups) < 2:
+        print("schedlab stats: give at least two groups (files or directories) to compare", file=sys.stderr)
+        return 2
+    given = None if args.higher is None else ("higher" if args.higher else "lower")
+    tool = df.drop_duplicates("metric").set_index("metric")["direction"]
+    directions = {m: given or (d if d != "unknown" else verdicts.direction(str(m))) for m, d in tool.items()}
+    r = verdicts.compare(df, value="value", group="group", baseline=groups[0], metric="metric",
+                         directions=directions, test=args.test, alpha=args.alpha, margin=args.margin,
+                         power=args.power)
+    units = df.drop_duplicates("metric").set_index("metric")["unit"]
+    w = max(len("metric"), *(len(str(m)) for m in r["metric"]))
+    g = max(len("group"), *(len(str(x)) for x in r["group"]))
+    print(f"{'metric':{w}}  {'group':{g}}  {'unit':>6} {'n':>7} {'mean base':>12} {'mean new':>12} "
+          f"{'change%':>8} {'q':>9}  verdict")
+    for row in r.itertuples():
+        n = f"{row.n_base}/{row.n_new}"
+        print(f"{str(row.metric):{w}}  {str(row.group):{g}}  {units[row.metric]:>6} {n:>7} {row.mean_base:>12.6g} "
+              f"{row.mean_new:>12.6g} {row.change:>8.2f} {row.q:>9.2g}  {row.verdict}")
+    first = r.iloc[0]
+    print(f"\nVerdicts: {_core.verdict_rule_text(args.test, first['alpha'], first['margin'], first['target_power'])}; "
+          f"BH q across every metric; change: positive = better")
+    return 0
+
+
 def run(args: Namespace) -> int:
     from pathlib import Path
+
+    if args.format != "samples":
+        return _run_results(args)
 
     from .. import _core, stats
     from ..errors import SchedlabError

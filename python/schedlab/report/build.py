@@ -47,5 +47,6 @@ def build(paths: list[str | os.PathLike[str]], baseline: str | None = None, exam
         sections.idle_section(p, inputs.idle_traces, inputs.idle_states)
     if inputs.task_traces:
         sections.pelt_section(p, inputs.task_traces)
+    r.missing = p.missing
     r.sections = [s for s in r.sections if s.blocks]
     return r

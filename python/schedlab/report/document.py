@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..table import _VERDICT_COLOURS
+from .._core import VERDICT_COLOURS as _VERDICT_COLOURS
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..table import Comparison
@@ -139,9 +139,9 @@ def comparison_html(c: Comparison) -> str:
     e = html.escape
     out = ["<table>", f"<caption>{e(c.tool)} {e(c.benchmark)}</caption>",
            "<thead><tr><th></th>" + "".join(f"<th>{e(k)}</th>" for k in c.kernels) + "</tr></thead><tbody>"]
-    for r in c.rows:
+    for r, texts in zip(c.rows, c.cell_texts()):
         out.append(f"<tr><th>{e((r.group + ' ' + r.name).strip())}</th>")
-        out += [verdict_cell(c._cell_text(r, cell, i), cell.verdict if i else None) for i, cell in enumerate(r.cells)]
+        out += [verdict_cell(t, cell.verdict if i else None) for i, (t, cell) in enumerate(zip(texts, r.cells))]
         out.append("</tr>")
     out.append("</tbody></table>")
     return "".join(out)
@@ -331,6 +331,8 @@ class Report:
     title: str
     intro: list[str] = field(default_factory=list)
     sections: list[Section] = field(default_factory=list)
+    #: what should have been there and is not (a benchmark that failed in a run), one line each
+    missing: list[str] = field(default_factory=list)
 
     def section(self, title: str, anchor: str = "") -> Section:
         """Add and return a new section."""

@@ -9,11 +9,11 @@ import json
 import math
 import textwrap
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import SchedlabError
+from ..errors import InsufficientDataError, SchedlabError
 from .document import Grid, Report, Section
 from .inputs import Inputs, MMTestsTree
 
@@ -38,6 +38,8 @@ class Parts:
     changes: Section
     simulations: Section
     details: Section
+    #: benchmarks of a run that failed or aborted, one line each with the reason (fail closed: exit 2)
+    missing: list[str] = field(default_factory=list)
 
 
 def parts(report: Report) -> Parts:
@@ -93,22 +95,31 @@ def mmtests_section(p: Parts, inputs: Inputs, tree: MMTestsTree, baseline: str |
     margins = False
     p.overview.summary_line(f"MMTests {tree.name}: kernels {', '.join(kernels)} (baseline {base})")
     for bench in tree.benchmarks:
+        failed = _failed_runs(tree, bench, kernels)
+        for k, why in failed.items():
+            p.missing.append(f"MMTests {tree.name}: {bench} of {k}: {inputs.scrub(why)}")
+        ok = [k for k in kernels if k not in failed]
         try:
-            c = mmtests.compare(tree.log_dir, bench, kernels, compat=MMTESTS_COMPAT, test=test)
-            ratio = mmtests.compare(tree.log_dir, bench, kernels, compat=MMTESTS_COMPAT, print_ratio=True)
+            if base in failed:
+                raise InsufficientDataError(f"the baseline {base} has no results: {failed[base]}")
+            c = mmtests.compare(tree.log_dir, bench, ok, compat=MMTESTS_COMPAT, test=test)
+            ratio = mmtests.compare(tree.log_dir, bench, ok, compat=MMTESTS_COMPAT, print_ratio=True)
         except SchedlabError as e:
             msg = inputs.scrub(str(e))
             over_rows.append([bench] + [("not compared", None, "")] * (len(kernels) - 1))
             p.overview.summary_line(f"{bench}: not compared: {msg}")
             p.details.details(f"{tree.name} / {bench}").note(f"{bench}: not compared: {msg}")
             continue
+        for k in failed:
+            p.overview.summary_line(f"{bench}: {k} failed, not compared: {inputs.scrub(failed[k])}")
         g = c.gmean_ratio()
         preferred = c.meta.get("mmtests.preferred", "?")
-        labels = {k: mmtests.overview_label(g[k]) for k in kernels[1:]}
+        labels = {k: mmtests.overview_label(g[k]) for k in ok[1:]}
         over_rows.append([f"{bench} ({preferred} is better)"]
-                         + [(labels[k], _label_verdict(labels[k]), f"Gmean {g[k]:.3f}") for k in kernels[1:]])
+                         + [(labels[k], _label_verdict(labels[k]), f"Gmean {g[k]:.3f}") if k in labels
+                            else ("failed", None, "") for k in kernels[1:]])
         p.overview.summary_line(f"{bench} ({preferred} is better): "
-                                + ", ".join(f"{k} {labels[k]} (Gmean {g[k]:.3f})" for k in kernels[1:]) + ".")
+                                + ", ".join(f"{k} {labels[k]} (Gmean {g[k]:.3f})" for k in ok[1:]) + ".")
         changed = [(r, k, cell) for r in c.rows for k, cell in zip(c.kernels, r.cells) if cell.verdict in CHANGED]
         for r, k, cell in changed:
             margin = getattr(cell, "margin", None)
@@ -140,6 +151,29 @@ def mmtests_section(p: Parts, inputs: Inputs, tree: MMTestsTree, baseline: str |
     else:
         p.changes.paragraph(f"MMTests, machine {tree.name}: no row changed significantly ({test}, BH-FDR 5%).",
                             in_summary=False)
+
+
+def _failed_runs(tree: MMTestsTree, bench: str, kernels: list[str]) -> dict[str, str]:
+    """The kernels whose ``bench`` failed or aborted (MMTests kept only mmtests.log, every
+    log is empty), each with the reason; empty when the benchmark reads for all of them."""
+    from .. import mmtests
+
+    try:
+        mmtests.compare(tree.log_dir, bench, kernels, compat=MMTESTS_COMPAT)
+        return {}
+    except InsufficientDataError:
+        pass
+    except SchedlabError:
+        return {}  # another problem: reported by the comparison itself
+    failed: dict[str, str] = {}
+    for k in kernels:
+        try:
+            mmtests.compare(tree.log_dir, bench, [k], compat=MMTESTS_COMPAT)
+        except InsufficientDataError as e:
+            failed[k] = str(e)
+        except SchedlabError:
+            pass
+    return failed
 
 
 def _label_strip_plot(fig: Any, bench: str) -> Any:

@@ -6,9 +6,10 @@
 
 use super::shellpack::{emit, Row};
 use super::{Ctx, Samples};
+use crate::cfmt::c_fmt_g;
 use crate::error::Result;
 use crate::mmtests::logfile::LogDir;
-use crate::mmtests::perlfmt::{c_fmt_g, numify};
+use crate::mmtests::perlfmt::numify;
 
 /// A family's `parse-results.awk`: the (metric, value) rows a line prints.
 pub type AwkRules = fn(&str) -> Vec<(&'static str, String)>;

@@ -6,9 +6,10 @@
 
 use super::shellpack::{emit, sort_rows, Key, Row};
 use super::{Ctx, Samples};
+use crate::cfmt::c_fmt_g;
 use crate::error::{Error, Result};
 use crate::mmtests::logfile::{glob_middle, sort_numeric, LogDir};
-use crate::mmtests::perlfmt::{c_fmt_g, numify};
+use crate::mmtests::perlfmt::numify;
 
 /// What `bin/extract-time` prints for a GNU time output: over the words of every line
 /// holding `elapsed`, `<x>user` starts the list afresh, `<x>system` appends x, and a word

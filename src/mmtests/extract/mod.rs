@@ -27,10 +27,9 @@ use super::era::{Era, Preferred};
 use super::logfile::LogDir;
 use super::perlfmt;
 use super::summarise::SummaryKind;
-use crate::archive::{DirTree, Tree};
+use crate::archive::Tree;
 use crate::error::{Error, Result};
 use std::collections::HashMap;
-use std::path::Path;
 
 /// What an extractor is asked to read.
 #[derive(Debug, Clone)]
@@ -175,6 +174,11 @@ impl Samples {
         i
     }
 
+    /// Samples added from now on belong to iteration `i` (`nextIteration`).
+    pub fn set_iteration(&mut self, i: usize) {
+        self.iteration = i;
+    }
+
     /// Register `op` without a sample (MMTests does so for a dropped value).
     pub fn register(&mut self, op: &str) {
         self.slot(op);
@@ -267,14 +271,9 @@ pub struct Run {
     pub samples: Samples,
 }
 
-/// Extract run `name` of `ctx.benchmark` under the directory `root` with the era's layout.
-pub fn extract_run(ctx: &Ctx, root: &Path, name: &str) -> Result<Run> {
-    extract_run_in(ctx, &DirTree::at(root), "", name)
-}
-
 /// Extract run `name` of `ctx.benchmark` under `root` (the `work/log` directory,
 /// a path of `tree`; "" = its root) with the era's layout.
-pub fn extract_run_in(ctx: &Ctx, tree: &dyn Tree, root: &str, name: &str) -> Result<Run> {
+pub fn extract_run(ctx: &Ctx, tree: &dyn Tree, root: &str, name: &str) -> Result<Run> {
     let ex = find(ctx.era, &ctx.benchmark).ok_or_else(|| {
         Error::domain(format!(
             "MMTests {} has no extractor for benchmark '{}' (known: {})",

@@ -1,0 +1,132 @@
+"""Hand-run check of issue 16's bound: each reader's peak memory is at most 4x its
+input (the peak RSS in a fresh child, over the same child's RSS after importing
+schedlab, numpy and pandas, divided by the input's size on disk).
+
+Inputs (about --mb MiB each, generated in a temporary directory): a samples file
+(`schedlab stats`), an idle trace CSV (`idle.read_trace`), an idle ftrace text
+(`idle.read_ftrace`), a PELT task trace CSV (`pelt.read_trace`), an lkp matrix.json pair
+(`lkp.compare`, both sides counted as input), a batch archive of MMTests netperf logs
+(`batch.scan`). Prints one line per reader with its ratio and whether it is within 4x;
+exits 1 when one is not.
+
+    python benchmarks/reader_memory.py [--mb 32]
+
+Recorded (`python benchmarks/reader_memory.py --mb 16`, this sandbox, load average 22):
+
+    reader                    input MiB  peak MiB over imports  ratio
+    samples (stats)                17.0                   20.7   1.22 ok
+    idle trace CSV                 16.0                  123.8   7.73 OVER 4x
+    PELT trace CSV                 17.0                   51.6   3.03 ok
+    lkp matrix.json pair            6.7                   48.0   7.15 OVER 4x
+    batch archive scan            104.8                   28.8   0.27 ok
+
+The idle trace CSV reader holds the whole file, a Vec of 48-byte periods and then the
+seven int64 columns at once; the lkp compare holds both parsed matrices beside their
+text. Both are still over the bound.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+MiB = 1 << 20
+
+CHILD = r"""
+import json, resource, sys
+import schedlab
+from schedlab import batch, idle, lkp, pelt, stats, _core  # noqa: F401
+import pandas, numpy  # noqa: F401
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+exec(sys.argv[1])
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+print(json.dumps({"base": base, "peak": peak}))
+"""
+
+
+def lines(path: Path, line: bytes, size: int, header: bytes = b"") -> Path:
+    with open(path, "wb") as f:
+        f.write(header)
+        block = line * max(1, (1 << 20) // len(line))
+        while f.tell() < size:
+            f.write(block)
+    return path
+
+
+def matrix(path: Path, size: int, shift: float) -> Path:
+    path.mkdir(parents=True)
+    keys = max(1, size // 120)
+    doc = {f"unixbench.metric{i}": [1000.0 + shift + i % 7, 1001.0 + shift, 999.5 + shift] for i in range(keys)}
+    (path / "matrix.json").write_text(json.dumps(doc))
+    return path
+
+
+def netperf_archive(path: Path, size: int) -> Path:
+    with tempfile.TemporaryDirectory() as d:
+        root = Path(d) / "work" / "log"
+        n = 0
+        total = 0
+        while total < size:
+            for kernel in ("base", "new"):
+                logs = root / kernel / f"iter-{n}" / "netperf-udp" / "logs"
+                logs.mkdir(parents=True)
+                (logs / "protocols").write_text("UDP_STREAM\n")
+                for i in range(1, 6):
+                    text = ("MIGRATED UDP STREAM TEST\n\n212992      64   60.00     50547656      0   "
+                            f"{431.4 + i:.2f}\n212992           60.00     50253515         {428.9 + i:.2f}\n")
+                    (logs / f"UDP_STREAM-64.{i}").write_text(text)
+                    total += len(text)
+            n += 1
+        with tarfile.open(path, "w") as t:
+            t.add(Path(d) / "work", arcname="work")
+    return path
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--mb", type=int, default=32)
+    args = ap.parse_args()
+    size = args.mb * MiB
+    worst = 0.0
+    with tempfile.TemporaryDirectory() as d:
+        t = Path(d)
+        cases = [
+            ("samples (stats)", [lines(t / "s.txt", b"4626.5\n", size)], "_core.read_samples({0!r})"),
+            ("idle trace CSV", [lines(t / "i.csv", b"7829400,3998726,3176995,0,-1,0\n", size,
+                                      b"sleep_length_ns,next_tick_ns,wake_ns,tick_stopped,latency_req_ns,nr_iowait\n")],
+             "idle.read_trace({0!r})"),
+            ("idle ftrace text", [lines(t / "f.txt", b"          <idle>-0       [000] d..1.   100.000001: cpu_idle: "
+                                                    b"state=1 cpu_id=0\n          <idle>-0       [000] d..1.   "
+                                                    b"100.000501: cpu_idle: state=4294967295 cpu_id=0\n", size)],
+             "idle.read_ftrace({0!r}, sort=True)"),
+            ("PELT trace CSV", [lines(t / "p.csv", b"3000000,R,1024,1024\n500000,S,1024,1024\n", size,
+                                      b"dur_ns,state,cpu_cap,freq_cap\n")], "pelt.read_trace({0!r})"),
+            ("lkp matrix.json pair", [matrix(t / "base" / ("a" * 40), size // 2, 0.0),
+                                      matrix(t / "head" / ("b" * 40), size // 2, 5.0)], "lkp.compare({0!r}, {1!r})"),
+            ("batch archive scan", [netperf_archive(t / "n.tar", size // 4)], "batch.scan({0!r})"),
+        ]
+        print(f"{'reader':24s} {'input MiB':>10s} {'peak MiB over imports':>22s} {'ratio':>6s}")
+        for name, inputs, code in cases:
+            nbytes = sum(f.stat().st_size for p in inputs for f in ([p] if p.is_file() else p.rglob("*"))
+                         if f.is_file())
+            r = subprocess.run([sys.executable, "-c", CHILD, code.format(*map(str, inputs))], capture_output=True,
+                               text=True, timeout=600)
+            if r.returncode != 0:
+                print(f"{name:24s} failed: {r.stderr.strip().splitlines()[-1]}")
+                worst = float("inf")
+                continue
+            out = json.loads(r.stdout.strip().splitlines()[-1])
+            grew = out["peak"] - out["base"]
+            ratio = grew / nbytes
+            worst = max(worst, ratio)
+            print(f"{name:24s} {nbytes / MiB:10.1f} {grew / MiB:22.1f} {ratio:6.2f} {'ok' if ratio <= 4 else 'OVER 4x'}")
+    return 0 if worst <= 4 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,35 @@
+//! Bindings of [`crate::readers`]: a result file's samples as columns.
+
+use super::errors::run;
+use crate::readers::{read_file, Format, FORMAT_NAMES};
+use numpy::IntoPyArray;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// The samples of the result file at `path` in `format` (detected when None), as
+/// columns metric, value, unit, direction.
+#[pyfunction]
+#[pyo3(signature = (path, format=None))]
+fn read_results<'py>(
+    py: Python<'py>,
+    path: std::path::PathBuf,
+    format: Option<String>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let rows = run(py, || {
+        let f = format.as_deref().map(Format::parse).transpose()?;
+        read_file(&path, f)
+    })?;
+    let d = PyDict::new(py);
+    d.set_item("metric", rows.iter().map(|r| r.metric.as_str()).collect::<Vec<_>>())?;
+    d.set_item("value", rows.iter().map(|r| r.value).collect::<Vec<_>>().into_pyarray(py))?;
+    d.set_item("unit", rows.iter().map(|r| r.unit.as_str()).collect::<Vec<_>>())?;
+    d.set_item("direction", rows.iter().map(|r| r.direction.name()).collect::<Vec<_>>())?;
+    Ok(d)
+}
+
+/// Add the readers to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("RESULT_FORMATS", FORMAT_NAMES.to_vec())?;
+    m.add_function(wrap_pyfunction!(read_results, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,67 @@
+//! Bindings of [`crate::series`]: change points of many metrics over one history.
+
+use super::arrays::F64;
+use super::errors::run;
+use crate::series::{analyze, Options, Significance};
+use crate::table::Direction;
+use numpy::{IntoPyArray, PyReadonlyArray1};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// Change points of `values` (metrics × `commits`, row-major, NaN = missing), as
+/// columns: metric (row), index (commit), the segment figures, change, p, verdict.
+#[pyfunction]
+#[pyo3(signature = (values, commits, directions, window=None, max_p=None, min_magnitude=None, permutations=None, seed=0, threads=None))]
+#[allow(clippy::too_many_arguments)]
+fn change_points<'py>(
+    py: Python<'py>,
+    values: PyReadonlyArray1<'_, f64>,
+    commits: usize,
+    directions: Vec<String>,
+    window: Option<usize>,
+    max_p: Option<f64>,
+    min_magnitude: Option<f64>,
+    permutations: Option<usize>,
+    seed: u64,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let v = F64::new(values);
+    let vs = v.slice();
+    let (rows, dirs) = run(py, || {
+        let d = Options::default();
+        let opts = Options {
+            window: window.unwrap_or(d.window),
+            max_p: max_p.unwrap_or(d.max_p),
+            min_magnitude: min_magnitude.unwrap_or(d.min_magnitude),
+            significance: permutations
+                .map_or(Significance::TTest, |permutations| Significance::Permutation { permutations, seed }),
+        };
+        let dirs = directions.iter().map(|s| Direction::parse(s)).collect::<crate::Result<Vec<_>>>()?;
+        Ok((analyze(&vs, commits, &dirs, &opts, threads)?, dirs))
+    })?;
+    let d = PyDict::new(py);
+    d.set_item("metric", rows.iter().map(|r| r.metric as u64).collect::<Vec<_>>().into_pyarray(py))?;
+    d.set_item("index", rows.iter().map(|r| r.point.index as u64).collect::<Vec<_>>().into_pyarray(py))?;
+    macro_rules! cols { ($($f:ident),*) => {$(
+        d.set_item(stringify!($f), rows.iter().map(|r| r.point.stats.$f).collect::<Vec<_>>().into_pyarray(py))?;
+    )*} }
+    cols!(mean_before, mean_after, std_before, std_after, p);
+    d.set_item("change", rows.iter().map(|r| r.change).collect::<Vec<_>>().into_pyarray(py))?;
+    let verdicts: Vec<&str> = rows.iter().map(|r| r.verdict(dirs.get(r.metric).copied().unwrap_or_default())).collect();
+    d.set_item("verdict", verdicts)?;
+    Ok(d)
+}
+
+/// Otava's defaults: (window, max_p, min_magnitude).
+#[pyfunction]
+fn series_defaults() -> (usize, f64, f64) {
+    let d = Options::default();
+    (d.window, d.max_p, d.min_magnitude)
+}
+
+/// Add the change point functions to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(change_points, m)?)?;
+    m.add_function(wrap_pyfunction!(series_defaults, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,109 @@
+//! The result file formats the readers know, by name and by content.
+
+use crate::error::{Error, Result};
+
+/// A result file format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// `perf stat` as it prints to a terminal.
+    PerfStatText,
+    /// `perf stat -x SEP` (CSV; with `-I`, one line per interval).
+    PerfStatCsv,
+    /// `perf stat -j` (one JSON object a line).
+    PerfStatJson,
+    /// `fio --output-format=json`.
+    Fio,
+    /// `hyperfine --export-json`.
+    Hyperfine,
+    /// `pytest --benchmark-json` (pytest-benchmark).
+    PytestBenchmark,
+    /// pyperf's JSON (`python -m pyperf ... -o FILE`).
+    Pyperf,
+    /// `--benchmark_out_format=json` of google-benchmark.
+    GoogleBenchmark,
+}
+
+/// The format names, as [`Format::parse`] takes them.
+pub const FORMAT_NAMES: [&str; 8] = [
+    "perf-stat",
+    "perf-stat-csv",
+    "perf-stat-json",
+    "fio",
+    "hyperfine",
+    "pytest-benchmark",
+    "pyperf",
+    "google-benchmark",
+];
+
+const ALL: [Format; 8] = [
+    Format::PerfStatText,
+    Format::PerfStatCsv,
+    Format::PerfStatJson,
+    Format::Fio,
+    Format::Hyperfine,
+    Format::PytestBenchmark,
+    Format::Pyperf,
+    Format::GoogleBenchmark,
+];
+
+impl Format {
+    /// The format's name (one of [`FORMAT_NAMES`]).
+    pub fn name(self) -> &'static str {
+        let i = ALL.iter().position(|&f| f == self).unwrap_or(0);
+        FORMAT_NAMES.get(i).copied().unwrap_or("perf-stat")
+    }
+
+    /// The format named `s`.
+    pub fn parse(s: &str) -> Result<Self> {
+        FORMAT_NAMES
+            .iter()
+            .position(|&n| n == s)
+            .and_then(|i| ALL.get(i).copied())
+            .ok_or_else(|| Error::domain(format!("unknown result format '{s}' (known: {})", FORMAT_NAMES.join(", "))))
+    }
+
+    /// The format of `text`, from what each tool writes first or always.
+    pub fn detect(text: &str) -> Option<Self> {
+        let head: String = text.chars().take(4096).collect();
+        if head.contains("\"fio version\"") {
+            return Some(Format::Fio);
+        }
+        if head.contains("\"counter-value\"") {
+            return Some(Format::PerfStatJson);
+        }
+        if head.contains("Performance counter stats for") {
+            return Some(Format::PerfStatText);
+        }
+        if head.trim_start().starts_with('{') {
+            if head.contains("\"machine_info\"") {
+                return Some(Format::PytestBenchmark);
+            }
+            if head.contains("\"context\"") && head.contains("\"benchmarks\"") {
+                return Some(Format::GoogleBenchmark);
+            }
+            if head.contains("\"results\"") && head.contains("\"command\"") {
+                return Some(Format::Hyperfine);
+            }
+            if head.contains("\"benchmarks\"") && head.contains("\"runs\"") {
+                return Some(Format::Pyperf);
+            }
+            return None;
+        }
+        let first = head.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#'))?;
+        let looks_csv = first.starts_with(|c: char| c.is_ascii_digit() || c == '<') && first.contains([',', ';', '\t']);
+        looks_csv.then_some(Format::PerfStatCsv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for f in ALL {
+            assert_eq!(Format::parse(f.name()).unwrap(), f);
+        }
+        assert!(Format::parse("csv").is_err());
+    }
+}

@@ -1,0 +1,80 @@
+//! The text of one cell in the generic views (markdown, HTML): the value in the
+//! tool's decimals where the table records them, and the change in brackets with a
+//! `*` when the cell is significant. docs/tables.md shows the rules with examples.
+
+use super::comparison::{Cell, ChangeKind, Comparison, Row};
+use super::verdict::Verdict;
+use crate::cfmt::c_fmt_g;
+
+/// A value as the generic views print it: the tool's own decimals where the table's
+/// meta records them (`precision`, or `mmtests.precision`), else two decimals, with
+/// four significant digits (C's `%.4g`) below 1 and from 10⁷ up.
+pub fn value_text(v: f64, c: &Comparison) -> String {
+    let prec = c.meta.get("precision").or_else(|| c.meta.get("mmtests.precision"));
+    if let Some(p) = prec.filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())) {
+        if let Ok(p) = p.parse::<usize>() {
+            return format!("{v:.p$}");
+        }
+    }
+    let a = v.abs();
+    if a >= 1e7 || (a > 0.0 && a < 1.0) {
+        c_fmt_g(v, 4)
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+/// The text of cell `i` (0 = baseline) of `row`: `-` when it has no value; else the
+/// value, and for the other kernels ` (+1.23%)` (no `%` for an absolute change)
+/// followed by `*` when the tool marked it significant or the verdict is a change.
+pub fn cell_text(c: &Comparison, row: &Row, cell: &Cell, i: usize) -> String {
+    let Some(v) = cell.value.filter(|v| v.is_finite()) else {
+        return "-".into();
+    };
+    let mut s = value_text(v, c);
+    if let Some(change) = cell.change.filter(|x| x.is_finite()).filter(|_| i > 0) {
+        let unit = if row.change_kind == ChangeKind::Absolute { "" } else { "%" };
+        let changed = matches!(cell.verdict, Some(Verdict::Better | Verdict::Worse | Verdict::Changed));
+        let mark = if cell.significant == Some(true) || changed { "*" } else { "" };
+        s.push_str(&format!(" ({change:+.2}{unit}){mark}"));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(meta: &[(&str, &str)]) -> Comparison {
+        let mut c = Comparison::new("schedlab", "", vec!["a".into(), "b".into()]);
+        c.meta = meta.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        c
+    }
+
+    #[test]
+    fn values_as_python_formats_them() {
+        // Python: f"{4626.0:.2f}" '4626.00'; f"{0.012345:.4g}" '0.01234' (ties to even on the
+        // binary value); f"{12345678.0:.4g}" '1.235e+07'; f"{5.5:.3f}" '5.500'
+        let c = table(&[]);
+        assert_eq!(value_text(4626.0, &c), "4626.00");
+        assert_eq!(value_text(0.012345, &c), "0.01234");
+        assert_eq!(value_text(12345678.0, &c), "1.235e+07");
+        assert_eq!(value_text(0.0, &c), "0.00");
+        assert_eq!(value_text(5.5, &table(&[("mmtests.precision", "3")])), "5.500");
+        assert_eq!(value_text(5.5, &table(&[("precision", "x")])), "5.50");
+    }
+
+    #[test]
+    fn change_and_marker() {
+        let c = table(&[]);
+        let row = Row { name: "lps".into(), change_kind: ChangeKind::Improvement, ..Default::default() };
+        let cell =
+            Cell { value: Some(4167.0), change: Some(-9.92), verdict: Some(Verdict::Worse), ..Default::default() };
+        assert_eq!(cell_text(&c, &row, &cell, 1), "4167.00 (-9.92%)*");
+        assert_eq!(cell_text(&c, &row, &cell, 0), "4167.00");
+        let abs = Row { change_kind: ChangeKind::Absolute, ..row };
+        let quiet = Cell { verdict: Some(Verdict::Noise), ..cell };
+        assert_eq!(cell_text(&c, &abs, &quiet, 1), "4167.00 (-9.92)");
+        assert_eq!(cell_text(&c, &abs, &Cell::default(), 1), "-");
+    }
+}

@@ -1,0 +1,200 @@
+//! The events the importers read, decoded from a record's bytes at the offsets its
+//! event format gives (docs/tracing.md §3), without rendering them as text.
+
+use super::bytes::le;
+use super::format::{Field, Format};
+use std::collections::HashMap;
+
+/// One decoded event (the fields the idle and PELT importers use).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    /// `sched_switch`.
+    Switch {
+        /// `prev_pid`.
+        prev_pid: i64,
+        /// `prev_state`, the kernel's number.
+        prev_state: u64,
+        /// `next_pid`.
+        next_pid: i64,
+    },
+    /// `sched_wakeup` or `sched_wakeup_new`.
+    Wakeup {
+        /// `pid`.
+        pid: i64,
+    },
+    /// `cpu_idle`.
+    CpuIdle {
+        /// `state` (4294967295 = the exit).
+        state: u64,
+        /// `cpu_id`.
+        cpu_id: u64,
+    },
+    /// `hrtimer_start`.
+    HrtimerStart {
+        /// `hrtimer` (the address).
+        hrtimer: u64,
+        /// `function` (the callback's address).
+        function: u64,
+        /// `expires`, ns of the timer's clock.
+        expires: i64,
+    },
+    /// `hrtimer_cancel`.
+    HrtimerCancel {
+        /// `hrtimer`.
+        hrtimer: u64,
+    },
+    /// `hrtimer_expire_entry`.
+    HrtimerExpireEntry {
+        /// `hrtimer`.
+        hrtimer: u64,
+        /// `now`, ns of the timer's clock.
+        now: i64,
+        /// `function`.
+        function: u64,
+    },
+    /// `tick_stop`.
+    TickStop {
+        /// `success`.
+        success: bool,
+    },
+}
+
+/// Where one field is in a record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Slot {
+    offset: usize,
+    size: usize,
+    signed: bool,
+}
+
+impl Slot {
+    fn of(f: &Field) -> Option<Slot> {
+        (!f.array && (1..=8).contains(&f.size)).then_some(Slot { offset: f.offset, size: f.size, signed: f.signed })
+    }
+
+    /// The field's value, sign-extended when signed; `None` past the record's end.
+    fn get(self, data: &[u8]) -> Option<i64> {
+        let v = le(data.get(self.offset..self.offset + self.size)?);
+        let shift = 64 - 8 * self.size as u32;
+        Some(if self.signed { ((v << shift) as i64) >> shift } else { v as i64 })
+    }
+}
+
+/// How one event is decoded: its kind and field slots.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    Switch([Slot; 3]),
+    Wakeup([Slot; 1]),
+    CpuIdle([Slot; 2]),
+    HrtimerStart([Slot; 3]),
+    HrtimerCancel([Slot; 1]),
+    HrtimerExpireEntry([Slot; 3]),
+    TickStop([Slot; 1]),
+}
+
+/// The events read and the fields each needs.
+const EVENTS: [(&str, &[&str]); 8] = [
+    ("sched_switch", &["prev_pid", "prev_state", "next_pid"]),
+    ("sched_wakeup", &["pid"]),
+    ("sched_wakeup_new", &["pid"]),
+    ("cpu_idle", &["state", "cpu_id"]),
+    ("hrtimer_start", &["hrtimer", "function", "expires"]),
+    ("hrtimer_cancel", &["hrtimer"]),
+    ("hrtimer_expire_entry", &["hrtimer", "now", "function"]),
+    ("tick_stop", &["success"]),
+];
+
+/// Decodes the records of one trace's events by their `common_type`.
+#[derive(Debug, Clone)]
+pub struct Decoder {
+    /// By event ID: the layout, or why the event's format cannot be read.
+    by_id: HashMap<u16, std::result::Result<Layout, String>>,
+}
+
+impl Decoder {
+    /// The decoder of a trace's `formats` (by ID), for the events named in `wanted`
+    /// (event names of [`Event`]'s kinds).
+    pub fn new(formats: &HashMap<u16, Format>, wanted: &[&str]) -> Self {
+        let mut by_id = HashMap::new();
+        for f in formats.values() {
+            let Some((name, fields)) = EVENTS.iter().find(|(n, _)| *n == f.name && wanted.contains(n)) else {
+                continue;
+            };
+            by_id.insert(f.id, layout(f, name, fields));
+        }
+        Decoder { by_id }
+    }
+
+    /// The event of a record (`data` from its `common_type` on): `Ok(None)` for an event
+    /// not asked for, an error message when its format or the record is unreadable.
+    pub fn decode(&self, data: &[u8]) -> std::result::Result<Option<Event>, String> {
+        let id = data.get(..2).map_or(u16::MAX, |b| le(b) as u16);
+        let Some(layout) = self.by_id.get(&id) else { return Ok(None) };
+        let layout = layout.as_ref().map_err(Clone::clone)?;
+        let short = || format!("a record of {} bytes is too short for its format", data.len());
+        let v = |s: Slot| s.get(data).ok_or_else(short);
+        Ok(Some(match *layout {
+            Layout::Switch([p, s, n]) => Event::Switch { prev_pid: v(p)?, prev_state: v(s)? as u64, next_pid: v(n)? },
+            Layout::Wakeup([p]) => Event::Wakeup { pid: v(p)? },
+            Layout::CpuIdle([s, c]) => Event::CpuIdle { state: v(s)? as u64, cpu_id: v(c)? as u64 },
+            Layout::HrtimerStart([t, f, e]) => {
+                Event::HrtimerStart { hrtimer: v(t)? as u64, function: v(f)? as u64, expires: v(e)? }
+            }
+            Layout::HrtimerCancel([t]) => Event::HrtimerCancel { hrtimer: v(t)? as u64 },
+            Layout::HrtimerExpireEntry([t, n, f]) => {
+                Event::HrtimerExpireEntry { hrtimer: v(t)? as u64, now: v(n)?, function: v(f)? as u64 }
+            }
+            Layout::TickStop([s]) => Event::TickStop { success: v(s)? == 1 },
+        }))
+    }
+}
+
+/// The layout of `f` (the event `name` with `fields`), or what is missing.
+fn layout(f: &Format, name: &str, fields: &[&str]) -> std::result::Result<Layout, String> {
+    let mut slots = Vec::with_capacity(fields.len());
+    for want in fields {
+        let field = f.field(want).ok_or_else(|| format!("{name}'s format has no field '{want}'"))?;
+        slots.push(Slot::of(field).ok_or_else(|| {
+            format!("{name}'s field '{want}' is not a number of 1 to 8 bytes ({} bytes)", field.size)
+        })?);
+    }
+    let s = |i: usize| slots.get(i).copied().ok_or_else(|| format!("{name}: field {i} missing"));
+    Ok(match name {
+        "sched_switch" => Layout::Switch([s(0)?, s(1)?, s(2)?]),
+        "sched_wakeup" | "sched_wakeup_new" => Layout::Wakeup([s(0)?]),
+        "cpu_idle" => Layout::CpuIdle([s(0)?, s(1)?]),
+        "hrtimer_start" => Layout::HrtimerStart([s(0)?, s(1)?, s(2)?]),
+        "hrtimer_cancel" => Layout::HrtimerCancel([s(0)?]),
+        "hrtimer_expire_entry" => Layout::HrtimerExpireEntry([s(0)?, s(1)?, s(2)?]),
+        _ => Layout::TickStop([s(0)?]),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_by_its_format() {
+        let text =
+            "name: sched_switch\nID: 7\nformat:\n\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\
+\tfield:pid_t prev_pid;\toffset:4;\tsize:4;\tsigned:1;\n\tfield:long prev_state;\toffset:8;\tsize:8;\tsigned:1;\n\
+\tfield:pid_t next_pid;\toffset:16;\tsize:4;\tsigned:1;\n";
+        let mut formats = HashMap::new();
+        let f = Format::parse("sched", text, None).unwrap();
+        formats.insert(f.id, f);
+        let d = Decoder::new(&formats, &["sched_switch"]);
+        let mut rec = vec![7u8, 0, 0, 0];
+        rec.extend((-1i32).to_le_bytes());
+        rec.extend(0x100u64.to_le_bytes());
+        rec.extend(42i32.to_le_bytes());
+        assert_eq!(d.decode(&rec), Ok(Some(Event::Switch { prev_pid: -1, prev_state: 0x100, next_pid: 42 })));
+        assert_eq!(d.decode(&[8, 0, 1, 2]), Ok(None));
+        assert_eq!(d.decode(&rec[..12]), Err("a record of 12 bytes is too short for its format".into()));
+        // a format without a field the importer needs: every record of it says so
+        let f = Format::parse("sched", "name: sched_wakeup\nID: 9\n", None).unwrap();
+        formats.insert(f.id, f);
+        let d = Decoder::new(&formats, &["sched_wakeup"]);
+        assert_eq!(d.decode(&[9, 0]), Err("sched_wakeup's format has no field 'pid'".into()));
+    }
+}
