@@ -129,7 +129,7 @@ mod tests {
         assert_eq!(row("ops", "_", "_", "1").label(), "ops");
         assert_eq!(row("burns/sec", "futex", "4", "1").label(), "burns/sec-futex-4");
         assert_eq!(row("User", "", "_", "1").label(), "User");
-        // sort -k1,1 -k2,2n -k3,3n -k4,4n: names are all 0 for -n, then the line decides
+        // sort -k1,1 -k2,2n -k3,3n -k4,4n (GNU sort prints the same): names are all 0 for -n
         let mut v = vec![
             row("b", "sem", "2", "1"),
             row("b", "futex", "4", "1"),
@@ -138,7 +138,7 @@ mod tests {
         ];
         sort_rows(&mut v, &[Key::Metric, Key::A, Key::B, Key::Interval]);
         let got: Vec<String> = v.iter().map(|r| format!("{}-{}-{}", r.a, r.b, r.interval)).collect();
-        assert_eq!(got, ["futex-2-9", "futex-2-10", "sem-2-1", "futex-4-1"]);
+        assert_eq!(got, ["sem-2-1", "futex-2-9", "futex-2-10", "futex-4-1"]);
         assert_eq!(sort_n("1.2.3"), 1.2);
         assert_eq!(sort_n("_"), 0.0);
         assert_eq!(sort_n("-4x"), -4.0);
