@@ -18,9 +18,10 @@ fn keep(line: &str) -> bool {
         || line.starts_with("SubmeanCI "))
 }
 
-/// Ratio tables whose every number is a ratio of SubAmean (random upstream).
+/// Ratio tables whose every number is a ratio of SubAmean (random upstream): the
+/// Subselection families (2024/2025's dbench4/tbench4 and perffutexwake).
 fn subamean_ratio(file: &str) -> bool {
-    file.contains("bench4--print-ratio")
+    file.contains("bench4--print-ratio") || (file.contains("perffutexwake--print-ratio") && !file.contains("head-"))
 }
 
 struct Case {
@@ -108,6 +109,13 @@ fn cases() -> Vec<Case> {
     // the declarative GNU-time families
     let two = vec!["6.8-vanilla".to_string(), "6.9-patched".to_string()];
     out.extend(set_cases(&d, "time", &two, |era, _| if era == Era::Head { "head" } else { "legacy" }));
+    // the line-result families, one tree per era
+    let three: Vec<String> = ["6.8-vanilla", "6.9-patched", "6.10-rc1"].map(String::from).to_vec();
+    out.extend(set_cases(&d, "families", &three, |era, _| match era {
+        Era::Head => "head",
+        Era::E2025 => "2025",
+        _ => "2024",
+    }));
     let listing = std::fs::read_to_string(d.join("fuzz/cases")).unwrap();
     for line in listing.lines() {
         let parts: Vec<&str> = line.split_whitespace().collect();

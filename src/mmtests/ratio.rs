@@ -93,6 +93,9 @@ fn ratio_cell(
 fn has_norm(era: Era, kind: SummaryKind, base: &RunSummary) -> bool {
     match (era, kind) {
         (_, SummaryKind::Singleops) => false,
+        // 2024's SummariseVariabletime has one ratio statistic (percentile-95) and no
+        // interval beside it
+        (Era::E2024, SummaryKind::Variabletime) => false,
         (Era::E2018, _) => true,
         (Era::E2024, _) => base.per_op.values().any(|s| !s.sd_arith.is_nan()),
         _ => base.per_op.values().any(|s| s.ci.is_some()),

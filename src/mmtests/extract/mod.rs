@@ -6,13 +6,22 @@
 //! at a time into [`Samples`], which applies the era's rule for non-numeric
 //! values and keeps operations in the order MMTests registers them.
 
+pub mod aim9;
+pub mod awk_bench;
+pub mod coremark;
 pub mod dbench;
+pub mod ebizzy;
 pub mod gnu_time;
 pub mod hackbench;
+pub mod libmicro;
+pub mod line_parse;
 pub mod netperf;
+pub mod perl_scan;
 pub mod schbench;
+pub mod shellpack;
 pub mod sockperf;
 pub mod spec;
+pub mod stream;
 
 use super::era::{Era, Preferred};
 use super::logfile::LogDir;
@@ -105,6 +114,22 @@ pub const BENCHMARKS: &[&str] = &[
     "autonumabench",
     "nas",
     "trunc",
+    "xfsrepair",
+    "perfpipe",
+    "perfsyscall",
+    "sembench",
+    "sysbenchcpu",
+    "sysbenchmutex",
+    "wis",
+    "xsbench",
+    "sqlite",
+    "pedsort",
+    "coremark",
+    "ebizzy",
+    "aim9",
+    "stream",
+    "perffutexwake",
+    "libmicro",
 ];
 
 /// Benchmarks known in an era (for messages).

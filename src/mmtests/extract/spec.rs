@@ -5,34 +5,47 @@
 //! written once, a family that uses it is data. docs/mmtests-extract.md lists the families
 //! and each layout's file format.
 
-use super::{gnu_time, Ctx, Extractor, Meta, Samples};
+use super::gnu_time::{RatioOps, TimeFactors, TimeField, TimeSpec};
+use super::line_parse::{AwkField, LineSpec, Sed};
+use super::perl_scan::{Factors, Op, ScanSpec, Take, Value};
+use super::{
+    aim9, awk_bench, coremark, ebizzy, gnu_time, libmicro, line_parse, perl_scan, stream, Ctx, Extractor, Meta, Samples,
+};
 use crate::error::Result;
 use crate::mmtests::era::{Era, Preferred};
 use crate::mmtests::logfile::LogDir;
 use crate::mmtests::summarise::SummaryKind;
 
+/// A family's own reader of one log directory (a shape no other family shares).
+pub type Reader = fn(&Ctx, &LogDir<'_>, &mut Samples) -> Result<()>;
+
 /// How a layout's files become samples.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub enum Layout {
     /// MMTests head's shared `parse-results` over GNU time files: `time-<A>-<I>` (one
     /// `/usr/bin/time -o` output per factor A and iteration I) through `bin/extract-time`,
     /// rows `User`/`System`/`Elapsed`-`<A>` (no `-<A>` when A is `_`), sorted
     /// `sort -k1,1 -k2,2n -k4,4n`.
-    ShellpackTime,
-    /// MMTests 2024/2025's `Extract.pm::parse_time_all` / `parse_time_syst_elsp` over
-    /// `<prefix><A>-<I><suffix>` files (GNU time's output): operations `user-<A>` (all
-    /// only), `syst-<A>`, `elsp-<A>`, factors in numeric order, each factor's files in glob
-    /// order.
-    PerlTime {
-        /// File name prefix before the factor, e.g. `kernbench-`.
-        prefix: &'static str,
-        /// File name suffix after the iteration, e.g. `.time`.
-        suffix: &'static str,
-        /// Whether `user-<A>` is read (`parse_time_all`) or not (`parse_time_syst_elsp`).
-        user: bool,
-        /// Whether the `elsp-<A>` are the ratio operations (`_RatioOperations`).
-        ratio_elsp: bool,
+    ShellpackTime {
+        /// `PARSE_EXCLUDE_USER_TIME=yes`: no `User` rows (xfsrepair).
+        exclude_user: bool,
     },
+    /// MMTests head's `line-parse-results`: one value per matching line of the
+    /// `benchlog-<A>-<B>[-<N>]` files ([`line_parse`]).
+    ShellpackLine(LineSpec),
+    /// MMTests 2024/2025's modules that take a regex's capture from each factor's files
+    /// ([`perl_scan`]).
+    PerlScan(ScanSpec),
+    /// MMTests 2024/2025's modules over GNU time files ([`gnu_time::perl_time`]).
+    PerlTime(TimeSpec),
+    /// MMTests 2024/2025's `ExtractCputime` over the file `time` ([`gnu_time::cputime`]).
+    Cputime,
+    /// A family's own reader.
+    Reader(Reader),
+    /// The era's compare-mmtests.pl cannot read the family at all (the reason is given).
+    PerlDies(&'static str),
+    /// MMTests head's `awk-parse-results` with the family's awk rules ([`awk_bench`]).
+    AwkBench(awk_bench::AwkRules),
 }
 
 /// One era's reading of a family.
@@ -48,6 +61,8 @@ pub struct Variant {
     pub kind: SummaryKind,
     /// `DecimalPlaces` (2 unless the module sets it).
     pub precision: usize,
+    /// `_Opname`: the row label of a Singleops table ("Ops" unless the module names it).
+    pub opname: &'static str,
 }
 
 /// A benchmark family as data.
@@ -69,12 +84,165 @@ const LEGACY: &[Era] = &[Era::E2024, Era::E2025];
 const fn head_time(precision: usize) -> Variant {
     Variant {
         eras: HEAD,
-        layout: Layout::ShellpackTime,
+        layout: Layout::ShellpackTime { exclude_user: false },
         preferred: Preferred::Lower,
         kind: SummaryKind::Multiops,
         precision,
+        opname: "Ops",
     }
 }
+
+/// A head family read by `line-parse-results <pattern> <metric> <field>` (then `sed`), with
+/// its shellpack.yaml's `summarise`, `preferhigher` and `DecimalPlaces`.
+const fn head_line(
+    pattern: &'static str,
+    metric: &'static str,
+    field: AwkField,
+    sed: Sed,
+    kind: SummaryKind,
+    preferred: Preferred,
+    precision: usize,
+) -> Variant {
+    Variant {
+        eras: HEAD,
+        layout: Layout::ShellpackLine(LineSpec { pattern, metric, field, sed }),
+        preferred,
+        kind,
+        precision,
+        opname: "Ops",
+    }
+}
+
+/// A 2024/2025 family read by [`perl_scan`].
+const fn legacy_scan(
+    eras: &'static [Era],
+    scan: ScanSpec,
+    kind: SummaryKind,
+    preferred: Preferred,
+    precision: usize,
+) -> Variant {
+    Variant { eras, layout: Layout::PerlScan(scan), preferred, kind, precision, opname: "Ops" }
+}
+
+/// A scan of every file `<prefix>*<suffix>` taking each match of `pattern`'s group 1 as
+/// a sample of `op`.
+const fn scan_all(prefix: &'static str, suffix: &'static str, pattern: &'static str, op: &'static str) -> ScanSpec {
+    ScanSpec {
+        factors: Factors::None,
+        prefix,
+        suffix,
+        pattern,
+        op: Op::Fixed(op),
+        take: Take::Each,
+        value: Value::Text,
+        dies_without_factors: false,
+    }
+}
+
+/// A scan per factor of `discover_scaling_parameters(prefix, first)`: the files
+/// `<prefix><A>-*<suffix>`, each match of `pattern`'s group 1 a sample of the factor.
+const fn scan_factors(
+    prefix: &'static str,
+    first: &'static str,
+    suffix: &'static str,
+    pattern: &'static str,
+) -> ScanSpec {
+    ScanSpec {
+        factors: Factors::Scaling { first, sep: "-" },
+        prefix,
+        suffix,
+        pattern,
+        op: Op::Factor(""),
+        take: Take::Each,
+        value: Value::Text,
+        dies_without_factors: false,
+    }
+}
+
+/// xsbench's module: the first `Lookups/s:` of each file, commas removed; it dies
+/// without a factor.
+const fn xsbench(first: &'static str, suffix: &'static str) -> ScanSpec {
+    ScanSpec {
+        take: Take::First,
+        value: Value::NoCommas,
+        dies_without_factors: true,
+        ..scan_factors("xsbench-", first, suffix, r"^Lookups/s:\s+([0-9,]+)")
+    }
+}
+
+/// A GNU-time module over the factors of `<prefix>*<first>` and their files
+/// `<prefix><A>-*<suffix>`, reading `syst-<A>` and `elsp-<A>` (`parse_time_syst_elsp`).
+const fn time_factors(prefix: &'static str, first: &'static str, suffix: &'static str) -> TimeSpec {
+    TimeSpec {
+        prefix,
+        suffix,
+        factors: TimeFactors::Discover(first),
+        fields: &[(TimeField::System, "syst-"), (TimeField::Elapsed, "elsp-")],
+        field_major: false,
+        scale: 1.0,
+        ratio: RatioOps::None,
+        operations: None,
+    }
+}
+
+/// A legacy GNU-time family: Multiops, lower is better, 2 decimals.
+const fn legacy_time(eras: &'static [Era], spec: TimeSpec) -> Variant {
+    Variant {
+        eras,
+        layout: Layout::PerlTime(spec),
+        preferred: Preferred::Lower,
+        kind: SummaryKind::Multiops,
+        precision: 2,
+        opname: "Ops",
+    }
+}
+
+/// trunc's module: `trunc-*.time`, `elapsed` in milliseconds read from `field` (2024 reads
+/// the system time there, 2025 the elapsed time).
+const fn trunc(field: TimeField) -> TimeSpec {
+    TimeSpec {
+        prefix: "trunc-",
+        suffix: ".time",
+        factors: TimeFactors::None,
+        fields: match field {
+            TimeField::User => &[(TimeField::User, "elapsed")],
+            TimeField::System => &[(TimeField::System, "elapsed")],
+            TimeField::Elapsed => &[(TimeField::Elapsed, "elapsed")],
+        },
+        field_major: false,
+        scale: 1000.0,
+        ratio: RatioOps::None,
+        operations: None,
+    }
+}
+
+/// 2025's ExtractCputime does not compile (`$fieldLength` is used undeclared under
+/// `use strict`), so its gitsource and gitcheckout modules fail to load.
+const CPUTIME_2025: Variant = Variant {
+    eras: E2025,
+    layout: Layout::PerlDies(
+        "its ExtractCputime.pm does not compile (Global symbol \"$fieldLength\" requires explicit package name), \
+         so the module fails to load",
+    ),
+    ..CPUTIME
+};
+
+const CPUTIME: Variant = Variant {
+    eras: E2024,
+    layout: Layout::Cputime,
+    preferred: Preferred::Lower,
+    kind: SummaryKind::Multiops,
+    precision: 2,
+    opname: "Ops",
+};
+
+const PERFPIPE_LINE: &str = r"^\s*(\S+)\susecs/op(?:\s|$)";
+const E2024: &[Era] = &[Era::E2024];
+const E2025: &[Era] = &[Era::E2025];
+
+const MULTI: SummaryKind = SummaryKind::Multiops;
+const HIGHER: Preferred = Preferred::Higher;
+const LOWER: Preferred = Preferred::Lower;
 
 /// Every declarative family.
 pub static SPECS: &[FamilySpec] = &[
@@ -85,16 +253,35 @@ pub static SPECS: &[FamilySpec] = &[
             head_time(2),
             Variant {
                 eras: LEGACY,
-                layout: Layout::PerlTime { prefix: "kernbench-", suffix: ".time", user: true, ratio_elsp: true },
+                layout: Layout::PerlTime(TimeSpec {
+                    fields: &[(TimeField::User, "user-"), (TimeField::System, "syst-"), (TimeField::Elapsed, "elsp-")],
+                    ratio: RatioOps::PerFactor("elsp-"),
+                    ..time_factors("kernbench-", "-1.time", ".time")
+                }),
                 preferred: Preferred::Lower,
                 kind: SummaryKind::Multiops,
                 precision: 2,
+                opname: "Ops",
             },
         ],
     },
-    FamilySpec { family: "gitsource", prefix_names: false, variants: &[head_time(2)] },
-    FamilySpec { family: "gitcheckout", prefix_names: false, variants: &[head_time(2)] },
-    FamilySpec { family: "poundsyscall", prefix_names: false, variants: &[head_time(2)] },
+    FamilySpec { family: "gitsource", prefix_names: false, variants: &[head_time(2), CPUTIME, CPUTIME_2025] },
+    FamilySpec { family: "gitcheckout", prefix_names: false, variants: &[head_time(2), CPUTIME, CPUTIME_2025] },
+    FamilySpec {
+        family: "poundsyscall",
+        prefix_names: false,
+        variants: &[
+            head_time(2),
+            legacy_time(
+                LEGACY,
+                TimeSpec {
+                    fields: &[(TimeField::Elapsed, "")],
+                    ratio: RatioOps::PerFactor("elsp-"),
+                    ..time_factors("pound_syscall-", "-2.time", ".time")
+                },
+            ),
+        ],
+    },
     FamilySpec {
         family: "usemem",
         prefix_names: false,
@@ -102,16 +289,315 @@ pub static SPECS: &[FamilySpec] = &[
             head_time(2),
             Variant {
                 eras: LEGACY,
-                layout: Layout::PerlTime { prefix: "usemem-", suffix: "", user: false, ratio_elsp: false },
+                layout: Layout::PerlTime(time_factors("usemem-", "-1", "")),
                 preferred: Preferred::Lower,
                 kind: SummaryKind::Multiops,
                 precision: 2,
+                opname: "Ops",
             },
         ],
     },
-    FamilySpec { family: "autonumabench", prefix_names: false, variants: &[head_time(2)] },
-    FamilySpec { family: "nas", prefix_names: true, variants: &[head_time(2)] },
-    FamilySpec { family: "trunc", prefix_names: false, variants: &[head_time(4)] },
+    FamilySpec {
+        family: "autonumabench",
+        prefix_names: false,
+        variants: &[
+            head_time(2),
+            legacy_time(
+                LEGACY,
+                TimeSpec {
+                    field_major: true,
+                    ratio: RatioOps::PerFactor("elsp-"),
+                    ..time_factors("autonumabench-", "-1.time", ".time")
+                },
+            ),
+        ],
+    },
+    FamilySpec {
+        family: "nas",
+        prefix_names: true,
+        variants: &[
+            head_time(2),
+            legacy_scan(
+                LEGACY,
+                ScanSpec {
+                    factors: Factors::Scaling { first: ".log.1", sep: ".log." },
+                    take: Take::First,
+                    dies_without_factors: true,
+                    ..scan_factors("", "", "", r"\s+Time in seconds =\s+([0-9.]+)")
+                },
+                MULTI,
+                LOWER,
+                2,
+            ),
+        ],
+    },
+    FamilySpec {
+        family: "trunc",
+        prefix_names: false,
+        variants: &[
+            head_time(4),
+            legacy_time(E2024, trunc(TimeField::System)),
+            legacy_time(E2025, trunc(TimeField::Elapsed)),
+        ],
+    },
+    FamilySpec {
+        family: "xfsrepair",
+        prefix_names: false,
+        variants: &[
+            Variant { layout: Layout::ShellpackTime { exclude_user: true }, ..head_time(2) },
+            // ExtractXfsrepair: time.<step>.<I> of fsmark and xfsrepair
+            legacy_time(
+                LEGACY,
+                TimeSpec {
+                    prefix: "time.",
+                    suffix: "",
+                    factors: TimeFactors::Fixed(&["fsmark", "xfsrepair"], "."),
+                    fields: &[(TimeField::System, "system-"), (TimeField::Elapsed, "elapsd-")],
+                    field_major: false,
+                    scale: 1.0,
+                    operations: Some(&["elapsd-", "system-"]),
+                    ratio: RatioOps::Fixed(&["elapsd-xfsrepair"]),
+                },
+            ),
+        ],
+    },
+    FamilySpec {
+        family: "perfpipe",
+        prefix_names: false,
+        variants: &[
+            head_line("usecs/op", "usecs-op", AwkField::Nth(1), Sed::None, SummaryKind::Normalisedops, LOWER, 4),
+            legacy_scan(LEGACY, scan_all("pipe-", ".log", PERFPIPE_LINE, "Time"), SummaryKind::Variabletime, LOWER, 2),
+        ],
+    },
+    FamilySpec {
+        family: "perfsyscall",
+        prefix_names: false,
+        variants: &[
+            head_line("usecs/op", "usecs/syscall", AwkField::Nth(1), Sed::None, MULTI, LOWER, 4),
+            legacy_scan(
+                LEGACY,
+                scan_all("syscall-", ".log", PERFPIPE_LINE, "Time"),
+                SummaryKind::Variabletime,
+                LOWER,
+                4,
+            ),
+        ],
+    },
+    FamilySpec {
+        family: "sembench",
+        prefix_names: false,
+        variants: &[head_line("^run time", "burns/sec", AwkField::Nth(5), Sed::None, MULTI, HIGHER, 2)],
+    },
+    FamilySpec {
+        family: "sysbenchcpu",
+        prefix_names: false,
+        variants: &[
+            head_line("events per second", "events/sec", AwkField::FromEnd(0), Sed::None, MULTI, LOWER, 2),
+            legacy_scan(
+                LEGACY,
+                scan_factors("sysbench-raw-", "-1", "", r"events per second:\s*(.*)"),
+                MULTI,
+                HIGHER,
+                2,
+            ),
+        ],
+    },
+    FamilySpec {
+        family: "sysbenchmutex",
+        prefix_names: false,
+        variants: &[
+            head_line("95th percentile:", "latency", AwkField::Nth(3), Sed::None, MULTI, LOWER, 2),
+            legacy_scan(LEGACY, scan_factors("sysbench-raw-", "-1", "", r"avg:\s*(.*)"), MULTI, LOWER, 2),
+        ],
+    },
+    FamilySpec {
+        family: "wis",
+        prefix_names: false,
+        variants: &[head_line("total:", "ops", AwkField::Nth(3), Sed::DeleteFirst("total:"), MULTI, HIGHER, 2)],
+    },
+    FamilySpec {
+        family: "xsbench",
+        prefix_names: false,
+        variants: &[
+            head_line("^Lookups/s:", "lookups/sec", AwkField::Nth(2), Sed::DeleteAll(","), MULTI, HIGHER, 2),
+            legacy_scan(E2024, xsbench("-1.log", ".log"), MULTI, HIGHER, 2),
+            legacy_scan(E2025, xsbench("-1.log.gz", ".log.gz"), MULTI, HIGHER, 2),
+        ],
+    },
+    FamilySpec {
+        family: "sqlite",
+        prefix_names: false,
+        variants: &[
+            head_line("^execute", "txn/sec", AwkField::Nth(5), Sed::None, MULTI, HIGHER, 2),
+            legacy_scan(
+                LEGACY,
+                scan_all("sqlite.log", "", r"^execute\s+\S+\s+\S+\s+(\S+)", "Trans"),
+                SummaryKind::Variabletime,
+                HIGHER,
+                2,
+            ),
+        ],
+    },
+    FamilySpec {
+        family: "pedsort",
+        prefix_names: false,
+        variants: &[
+            head_line("jobs/hour/core", "jobs/core", AwkField::FromEnd(1), Sed::None, MULTI, LOWER, 2),
+            legacy_scan(
+                LEGACY,
+                ScanSpec {
+                    value: Value::TimesFactor(60.0),
+                    ..scan_factors(
+                        "pedsort-",
+                        "-1.log",
+                        ".log",
+                        r"[0-9]+i [0-9]+o throughput: ([0-9]+.[0-9]+) jobs/hour/core$",
+                    )
+                },
+                MULTI,
+                HIGHER,
+                2,
+            ),
+        ],
+    },
+    FamilySpec {
+        family: "coremark",
+        prefix_names: false,
+        variants: &[
+            Variant {
+                eras: HEAD,
+                layout: Layout::Reader(coremark::head),
+                preferred: HIGHER,
+                kind: MULTI,
+                precision: 2,
+                opname: "Ops",
+            },
+            Variant {
+                eras: LEGACY,
+                layout: Layout::Reader(coremark::legacy),
+                preferred: HIGHER,
+                kind: SummaryKind::Variabletime,
+                precision: 2,
+                opname: "Ops",
+            },
+        ],
+    },
+    FamilySpec {
+        family: "ebizzy",
+        prefix_names: false,
+        variants: &[
+            Variant {
+                eras: HEAD,
+                layout: Layout::Reader(ebizzy::head),
+                preferred: HIGHER,
+                kind: MULTI,
+                precision: 2,
+                opname: "Ops",
+            },
+            legacy_scan(
+                LEGACY,
+                ScanSpec {
+                    op: Op::Factor("Rsec-"),
+                    take: Take::Last,
+                    ..scan_factors("ebizzy-", "-1.log", "", "([0-9]*) records.*")
+                },
+                MULTI,
+                HIGHER,
+                2,
+            ),
+        ],
+    },
+    FamilySpec {
+        family: "aim9",
+        prefix_names: false,
+        variants: &[
+            Variant {
+                eras: HEAD,
+                layout: Layout::Reader(aim9::head),
+                preferred: HIGHER,
+                kind: MULTI,
+                precision: 2,
+                opname: "Ops",
+            },
+            Variant {
+                eras: LEGACY,
+                layout: Layout::Reader(aim9::legacy),
+                preferred: HIGHER,
+                kind: MULTI,
+                precision: 2,
+                opname: "Ops",
+            },
+        ],
+    },
+    FamilySpec {
+        family: "stream",
+        prefix_names: false,
+        variants: &[
+            Variant {
+                eras: HEAD,
+                layout: Layout::AwkBench(awk_bench::stream),
+                preferred: HIGHER,
+                kind: MULTI,
+                precision: 2,
+                opname: "Ops",
+            },
+            Variant {
+                eras: LEGACY,
+                layout: Layout::Reader(stream::legacy),
+                preferred: HIGHER,
+                kind: SummaryKind::Singleops,
+                precision: 2,
+                opname: "GB/sec",
+            },
+        ],
+    },
+    FamilySpec {
+        family: "perffutexwake",
+        prefix_names: false,
+        variants: &[
+            Variant {
+                eras: HEAD,
+                layout: Layout::AwkBench(awk_bench::futex_wake),
+                preferred: LOWER,
+                kind: MULTI,
+                precision: 2,
+                opname: "Ops",
+            },
+            // one perffutexwake-<T>.log.gz per thread count (the glob <T>.log*.gz names it alone)
+            legacy_scan(
+                LEGACY,
+                ScanSpec {
+                    factors: Factors::Scaling { first: ".log.gz", sep: ".log" },
+                    ..scan_factors("perffutexwake-", "", ".gz", r"Run.*: Wokeup.* in ([0-9.]*) ([a-z]*)")
+                },
+                SummaryKind::Subselection,
+                LOWER,
+                4,
+            ),
+        ],
+    },
+    FamilySpec {
+        family: "libmicro",
+        prefix_names: false,
+        variants: &[
+            Variant {
+                eras: HEAD,
+                layout: Layout::Reader(libmicro::head),
+                preferred: LOWER,
+                kind: SummaryKind::Singleops,
+                precision: 5,
+                opname: "Ops",
+            },
+            Variant {
+                eras: LEGACY,
+                layout: Layout::Reader(libmicro::legacy),
+                preferred: LOWER,
+                kind: SummaryKind::Singleops,
+                precision: 4,
+                opname: "Time",
+            },
+        ],
+    },
 ];
 
 impl FamilySpec {
@@ -142,16 +628,24 @@ impl Extractor for FamilySpec {
             kind: v.kind,
             field_length: None,
             precision: v.precision,
-            value_label: "Ops".into(),
+            value_label: v.opname.into(),
         }
     }
     fn extract_dir(&self, ctx: &Ctx, dir: &LogDir<'_>, out: &mut Samples) -> Result<()> {
         let Some(v) = self.variant(ctx.era) else { return Ok(()) };
         match v.layout {
-            Layout::ShellpackTime => gnu_time::shellpack_time(ctx, dir, out),
-            Layout::PerlTime { prefix, suffix, user, ratio_elsp } => {
-                gnu_time::perl_time(dir, prefix, suffix, user, ratio_elsp, out)
-            }
+            Layout::ShellpackTime { exclude_user } => gnu_time::shellpack_time(ctx, dir, exclude_user, out),
+            Layout::ShellpackLine(spec) => line_parse::line_parse(ctx, dir, &spec, out),
+            Layout::PerlScan(spec) => perl_scan::perl_scan(dir, &ctx.benchmark, &spec, out),
+            Layout::PerlTime(spec) => gnu_time::perl_time(dir, &spec, out),
+            Layout::Cputime => gnu_time::cputime(dir, &ctx.benchmark, out),
+            Layout::Reader(read) => read(ctx, dir, out),
+            Layout::PerlDies(why) => Err(crate::error::Error::domain(format!(
+                "MMTests {}'s compare-mmtests.pl cannot read benchmark '{}': {why}",
+                ctx.era.name(),
+                ctx.benchmark
+            ))),
+            Layout::AwkBench(rules) => awk_bench::awk_bench(ctx, dir, rules, out),
         }
     }
 }
@@ -167,7 +661,23 @@ mod tests {
         assert!(k.handles(Era::Head, "kernbench-max") && !k.handles(Era::E2025, "kernbench-max"));
         assert!(!k.handles(Era::E2018, "kernbench"));
         let g = SPECS.iter().find(|s| s.family == "gitsource").unwrap();
-        assert!(g.handles(Era::Head, "gitsource") && !g.handles(Era::E2025, "gitsource"));
+        assert!(g.handles(Era::Head, "gitsource") && g.handles(Era::E2024, "gitsource"));
         assert!(!g.handles(Era::Head, "gitsource-x"));
+        // head-only shellpacks, and a family whose eras read different files
+        let w = SPECS.iter().find(|s| s.family == "wis").unwrap();
+        assert!(w.handles(Era::Head, "wis") && !w.handles(Era::E2025, "wis"));
+        let x = SPECS.iter().find(|s| s.family == "xsbench").unwrap();
+        let suffix = |e| match x.variant(e).unwrap().layout {
+            Layout::PerlScan(s) => s.suffix,
+            _ => "",
+        };
+        assert_eq!((suffix(Era::E2024), suffix(Era::E2025)), (".log", ".log.gz"));
+    }
+
+    #[test]
+    fn every_family_is_listed() {
+        for s in SPECS {
+            assert!(super::super::BENCHMARKS.contains(&s.family), "{} missing from BENCHMARKS", s.family);
+        }
     }
 }

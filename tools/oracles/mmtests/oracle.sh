@@ -5,7 +5,8 @@
 #   head = mmtests 638401e0 (2026-06-24), 2025 = 3ded02f7 (2026-01-01), 2024 = 93946ac6 (2024-08-13).
 # The trees are extracted by setup_trees.sh under $MMTESTS_TREES (default /work/oracles/mmtests).
 # MMTESTS_TOOL=extract-mmtests.pl selects another tool of bin/.
-# Needs perl 5.36 + libyaml-pp-perl libfile-which-perl libfile-slurp-perl libcpanel-json-xs-perl,
+# Needs perl 5.36 + libyaml-pp-perl libfile-which-perl libfile-slurp-perl libcpanel-json-xs-perl
+# liblist-moreutils-perl (2024/2025 ExtractAim9),
 # r-base-core, gawk, python3-numpy (the subselection rows of 2025's dbench4/tbench4).
 set -e
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

@@ -1,0 +1,25 @@
+#!/bin/bash
+# Goldens of the line-result families and the 2024/2025 GNU-time modules (declarative specs,
+# tests/data/mmtests/families/): trees from gen_family_logs.py (one per era: head, 2025, 2024),
+# tables from compare-mmtests.pl of each era that has the family, normal and --print-ratio, as
+# out/<era>-<bench>[--print-ratio].oracle (an empty file: that era's Perl dies there).
+# families.sh [DIR [BENCH...]] redoes only BENCH (the trees are rewritten: they are seeded).
+set -e
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+OUT=${1:-$HERE/../../../tests/data/mmtests/families}
+shift || true
+N=6.8-vanilla,6.9-patched,6.10-rc1
+rm -rf "$OUT/head" "$OUT/2025" "$OUT/2024"
+[ $# -eq 0 ] && rm -rf "$OUT/out"
+python3 "$HERE/gen_family_logs.py" "$OUT" >/dev/null
+mkdir -p "$OUT/out"
+BENCHES="$*"
+[ -z "$BENCHES" ] && BENCHES=$(ls "$OUT"/*/6.8-vanilla/iter-0 | grep -v : | sort -u)
+for b in $BENCHES; do
+	for era in head 2025 2024; do
+		[ -d "$OUT/$era/6.8-vanilla/iter-0/$b" ] || continue
+		for r in "" --print-ratio; do
+			"$HERE/oracle.sh" $era -d "$OUT/$era" -b $b -n $N $r > "$OUT/out/$era-$b$r.oracle" 2>/dev/null || true
+		done
+	done
+done

@@ -1,0 +1,462 @@
+#!/usr/bin/env python3
+"""Log trees of the line-result families, as each era's shellpack writes them.
+
+    gen_family_logs.py ROOT    writes ROOT/<era>/<name>/iter-0/<bench>/logs/... for era in
+                               head, 2025, 2024
+
+head (shellpack_src/src/<bench>/<bench>-bench): benchlog-<A>-<B>[-<N>] read by
+line-parse-results (perfpipe, perfsyscall, sembench, sysbenchcpu, sysbenchmutex, wis, xsbench,
+sqlite, pedsort) and xfsrepair's time-<step>-<I>. 2024/2025: the names their shellpacks write
+(pipe-<I>.log, syscall-<I>.log, sysbench-raw-<T>-<I>, xsbench-<T>-<I>.log.gz, sqlite.log.gz,
+pedsort-<T>-<I>.log). The program output in each file is what the benchmark prints (perf bench,
+sysbench 1.0, sembench, will-it-scale, XSBench, sqlite-txnpersec.pl, pedsort). Each kernel has
+its own factor per family, so the tables are not trivial. Seeded: rerunning writes the same bytes.
+"""
+import gzip
+import os
+import random
+import sys
+
+NAMES = ["6.8-vanilla", "6.9-patched", "6.10-rc1"]
+SPEED = [1.0, 1.04, 0.97]  # a kernel's time factor (values that are rates divide by it)
+ITERS = 5
+THREADS = [1, 2, 4]
+
+
+def write(path, text, gz=False):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    if gz:
+        # mtime 0: the same bytes on every run
+        with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f:
+            f.write(text.encode())
+    else:
+        with open(path, "w") as f:
+            f.write(text)
+
+
+def jitter(x, r=0.03):
+    return x * random.uniform(1 - r, 1 + r)
+
+
+def perf_pipe(k):
+    us = jitter(5.4 * k)
+    return ("# Running 'sched/pipe' benchmark:\n# Executed 1000000 pipe operations between two processes\n\n"
+            f"     Total time: {us:.3f} [sec]\n\n       {us:.6f} usecs/op\n{int(1e6 / us):>15d} ops/sec\n")
+
+
+def perf_syscall(k):
+    us = jitter(0.081 * k)
+    return ("# Running 'syscall/basic' benchmark:\n# Executed 10000000 getppid() calls\n"
+            f"     Total time: {us * 10:.3f} [sec]\n\n       {us:.6f} usecs/op\n{int(1e6 / us):>15d} ops/sec\n")
+
+
+def sysbench(test, threads, k):
+    eps = jitter(1000.0 * threads / k)
+    lat = jitter(1.0 * k)
+    body = "\nPrime numbers limit: 10000\n\nInitializing worker threads...\n\nThreads started!\n\nCPU speed:\n" \
+        f"    events per second: {eps:8.2f}\n\n" if test == "cpu" else \
+        "\nInitializing worker threads...\n\nThreads started!\n\n\n"
+    if test == "mutex":
+        lat = jitter(200.0 * k + threads * 3)
+    return ("sysbench 1.0.20 (using bundled LuaJIT 2.1.0-beta2)\n\nRunning the test with following options:\n"
+            f"Number of threads: {threads}\nInitializing random number generator from current time\n\n"
+            + body +
+            "General statistics:\n    total time:                          10.0008s\n"
+            f"    total number of events:              {int(eps * 10)}\n\nLatency (ms):\n"
+            f"         min:                                  {lat * 0.95:7.2f}\n"
+            f"         avg:                                  {lat:7.2f}\n"
+            f"         max:                                  {lat * 2.1:7.2f}\n"
+            f"         95th percentile:                      {lat * 1.06:7.2f}\n"
+            f"         sum:                                {lat * eps * 10:9.2f}\n\nThreads fairness:\n"
+            f"    events (avg/stddev):           {eps * 10 / threads:.4f}/30.12\n"
+            "    execution time (avg/stddev):   9.9968/0.00\n\n")
+
+
+def sembench(threads, k):
+    return f"run time 30 seconds {int(jitter(250000.0 * threads / k))} worker burns per second\n"
+
+
+def wis(threads, k):
+    # after `sed -i '1,8d'`: the measurement lines of will-it-scale's main.c
+    lines = []
+    for _ in range(5):
+        per = [int(jitter(500000 / k, 0.05)) for _ in range(threads)]
+        lines.append(f"min:{min(per)} max:{max(per)} total:{sum(per)}\n")
+    return "".join(lines)
+
+
+def xsbench(threads, k):
+    lookups = int(jitter(2_000_000.0 * threads / k))
+    return ("Beginning simulation...\n\nCalculating XS's...\n\nSimulation complete.\n"
+            "================================================================================\n"
+            "                                     RESULTS\n"
+            "================================================================================\n"
+            f"Threads:     {threads}\nRuntime:     {15_000_000 / lookups:.3f} seconds\nLookups:     15,000,000\n"
+            f"Lookups/s:   {lookups:,}\nVerification checksum: 74966788 (Valid)\n"
+            "================================================================================\n")
+
+
+def sqlite(k):
+    out, t = [], 0.0
+    for _ in range(14):
+        diff = jitter(0.51, 0.01)
+        t += diff
+        txn = int(jitter(1200 / k) * diff)
+        kind = "warmup " if t < 2 else "execute"
+        out.append(f"{kind} {t:12.2f} {diff:12.2f} {txn:12d} {txn / diff:12.3f}\n")
+    return "".join(out)
+
+
+def pedsort(threads, k):
+    return f"{threads}: 1382i 1382o throughput: {jitter(2400.0 / k):.2f} jobs/hour/core\n"
+
+
+def gnu_time(total):
+    user = total * random.uniform(0.2, 0.4)
+    syst = total * random.uniform(0.3, 0.6)
+    m, s = divmod(total, 60)
+    return (f"{user:.2f}user {syst:.2f}system {int(m)}:{s:05.2f}elapsed {int(100 * (user + syst) / total)}%CPU "
+            f"(0avgtext+0avgdata {random.randint(20000, 90000)}maxresident)k\n"
+            f"0inputs+{random.randint(0, 9999)}outputs (0major+{random.randint(1000, 99999)}minor)pagefaults 0swaps\n")
+
+
+def head_perfpipe(d, k):
+    for i in range(1, ITERS + 1):
+        write(f"{d}/benchlog-_-_-{i}", perf_pipe(k))
+
+
+def head_perfsyscall(d, k):
+    for i in range(1, ITERS + 1):
+        write(f"{d}/benchlog-_-_-{i}", perf_syscall(k))
+
+
+def head_sembench(d, k):
+    for t in THREADS:
+        for w in ["futex", "nanosleep"]:
+            write(f"{d}/benchlog-{w}-{t}-1", sembench(t, k))
+
+
+def head_sysbench(test):
+    def gen(d, k):
+        for t in THREADS:
+            for i in range(1, ITERS + 1):
+                write(f"{d}/benchlog-{t}-_-{i}", sysbench(test, t, k))
+                write(f"{d}/time-{t}-{i}", gnu_time(10.0))
+    return gen
+
+
+def head_xsbench(d, k):
+    write(f"{d}/init.log", "Writing XS data to file...\n")
+    for t in THREADS:
+        for i in range(1, ITERS + 1):
+            write(f"{d}/benchlog-{t}-_-{i}", xsbench(t, k))
+            write(f"{d}/xsbench-{t}-{i}.time", gnu_time(8.0))
+
+
+def head_pedsort(d, k):
+    for t in THREADS:
+        for i in range(1, ITERS + 1):
+            write(f"{d}/benchlog-{t}-_-{i}", pedsort(t, k))
+
+
+def head_wis(d, k):
+    write(f"{d}/workloads", "page_fault1\n")
+    write(f"{d}/models", "processes,threads\n")
+    for t in THREADS:
+        for cmd in ["page_fault1_processes", "page_fault1_threads"]:
+            write(f"{d}/benchlog-{cmd}-{t}", wis(t, k))
+            write(f"{d}/time-{cmd}-{t}", gnu_time(5.0))
+
+
+def head_sqlite(d, k):
+    for i in range(1, 4):
+        write(f"{d}/benchlog-_-_-{i}", sqlite(k))
+        write(f"{d}/time-_-{i}", gnu_time(7.0))
+
+
+def head_xfsrepair(d, k):
+    for i in range(1, 4):
+        for step, base in [("sparsecreate", 0.4), ("fsmark", 95.0), ("xfsrepair", 31.0)]:
+            write(f"{d}/time-{step}-{i}", gnu_time(jitter(base * k)))
+        write(f"{d}/time.fscreate.{i}", gnu_time(jitter(2.0 * k)))
+
+
+def legacy_perfpipe(d, k):
+    for i in range(1, ITERS + 1):
+        write(f"{d}/pipe-{i}.log", perf_pipe(k))
+
+
+def legacy_perfsyscall(d, k):
+    for i in range(1, ITERS + 1):
+        write(f"{d}/syscall-{i}.log", perf_syscall(k))
+
+
+def legacy_sysbench(test):
+    def gen(d, k):
+        for t in THREADS:
+            for i in range(1, ITERS + 1):
+                write(f"{d}/sysbench-raw-{t}-{i}", sysbench(test, t, k))
+                write(f"{d}/time-{t}-{i}", gnu_time(10.0))
+    return gen
+
+
+def legacy_xsbench(d, k):
+    for t in THREADS:
+        for i in range(1, ITERS + 1):
+            write(f"{d}/xsbench-{t}-{i}.log.gz", xsbench(t, k), gz=True)
+            write(f"{d}/xsbench-{t}-{i}.time", gnu_time(8.0))
+
+
+def legacy_pedsort(d, k):
+    for t in THREADS:
+        for i in range(1, ITERS + 1):
+            write(f"{d}/pedsort-{t}-{i}.log", pedsort(t, k))
+
+
+def legacy_sqlite(d, k):
+    write(f"{d}/sqlite.log.gz", sqlite(k) + sqlite(k), gz=True)
+    write(f"{d}/sqlite.time", gnu_time(7.0))
+
+
+def gnu_time_full(total, ucpu=0.3, scpu=0.5):
+    # GNU time's default output for a run of `total` seconds ([h:]m:ss.cc elapsed)
+    user, syst = total * random.uniform(ucpu * 0.8, ucpu * 1.2), total * random.uniform(scpu * 0.8, scpu * 1.2)
+    if total >= 3600:
+        h, r = divmod(int(total), 3600)
+        e = f"{h}:{r // 60:02d}:{r % 60:02d}"
+    else:
+        m, sec = divmod(total, 60)
+        e = f"{int(m)}:{sec:05.2f}"
+    return (f"{user:.2f}user {syst:.2f}system {e}elapsed {int(100 * (user + syst) / total)}%CPU "
+            f"(0avgtext+0avgdata {random.randint(20000, 90000)}maxresident)k\n"
+            f"0inputs+{random.randint(0, 9999)}outputs (0major+{random.randint(1000, 99999)}minor)pagefaults 0swaps\n")
+
+
+def legacy_gitsource(d, k):
+    times = []
+    for i in range(1, ITERS + 1):
+        t = gnu_time_full(jitter(95.0 * k), 1.8, 0.4)
+        write(f"{d}/gitsource-{i}.time", t)
+        write(f"{d}/gitsource-{i}.log.gz", "ok 1 - setup\nok 2 - plain\n# passed all 2 test(s)\n", gz=True)
+        times.append(t)
+    # cat gitsource-*.time | grep elapsed | tee time (glob order: 1..5)
+    write(f"{d}/time", "".join(l + "\n" for t in times for l in t.splitlines() if "elapsed" in l))
+
+
+def legacy_gitcheckout(era):
+    def gen(d, k):
+        times = []
+        for i in range(1, ITERS + 1):
+            t = gnu_time_full(jitter(3.2 * k), 0.4, 0.5)
+            if era == "2024":
+                # $TIME_CMD script 2>> time.I, then grep elapsed time.* | tee time
+                write(f"{d}/time.{i}", "Switched to branch 'v6.8'\n" + t)
+                times.append((i, t))
+            else:
+                # $TIME_CMD -o time.I: no `time` file (ExtractCputime dies)
+                write(f"{d}/time.{i}", t)
+                write(f"{d}/gitcheckout-{i}.log", "HEAD is now at e8f897f4afef Linux 6.8\n")
+        if era == "2024":
+            logdir = d.replace(d.split("/iter-0/")[0], "/root/mmtests/work/log/gitcheckout-" + d.split("/")[-4])
+            write(f"{d}/time", "".join(f"{logdir}/time.{i}:{l}\n" for i, t in times for l in t.splitlines()
+                                        if "elapsed" in l))
+    return gen
+
+
+def legacy_poundsyscall(d, k):
+    for t in [1, 4, 16]:
+        for i in range(1, ITERS + 1):
+            write(f"{d}/pound_syscall-{t}-{i}.time", gnu_time_full(jitter((2.0 + t * 0.3) * k), 0.2, 0.75))
+            write(f"{d}/pound_syscall-{t}-{i}.log", "")
+
+
+def legacy_autonumabench(d, k):
+    for tt in ["NUMA01", "NUMA01_THREADLOCAL", "NUMA02", "NUMA02_SMT"]:
+        for i in range(1, ITERS + 1):
+            write(f"{d}/autonumabench-{tt}-{i}.time", gnu_time_full(jitter((20.0 + len(tt)) * k), 3.0, 0.2))
+            write(f"{d}/autonumabench-{tt}-{i}.log", f"{tt.lower()} done\n")
+
+
+def legacy_nas(d, k):
+    write(f"{d}/make.def", "MPIF77 = mpif77\n")
+    for job, base in [("bt", 180.0), ("cg", 40.0), ("ep", 12.0), ("mg", 9.0)]:
+        for i in range(1, ITERS + 1):
+            t = jitter(base * k)
+            write(f"{d}/time-{job}.C.{i}", gnu_time_full(t, 7.5, 0.1))
+            write(f"{d}/{job}.C.log.{i}",
+                  f"\n\n NAS Parallel Benchmarks (NPB3.4-OMP) - {job.upper()} Benchmark\n\n"
+                  f" {job.upper()} Benchmark Completed.\n Class           =                        C\n"
+                  f" Iterations      =                      200\n"
+                  f" Time in seconds =                   {t:7.2f}\n"
+                  f" Total threads   =                        8\n"
+                  f" Mop/s total     =                 {100000 / t:9.2f}\n Verification    =               SUCCESSFUL\n")
+
+
+def legacy_xfsrepair(d, k):
+    # time.<step>.<I> ($TIME_CMD -o), sparse.stat from xfs_io
+    write(f"{d}/sparse.stat", "fd.path = \"/mnt/sparse.img\"\nstat.size = 1099511627776\n")
+    for i in range(1, 4):
+        for step, base in [("sparsecreate", 0.4), ("fscreate", 2.0), ("fsmark", 95.0), ("xfsrepair", 31.0)]:
+            write(f"{d}/time.{step}.{i}", gnu_time_full(jitter(base * k), 0.3, 0.6))
+
+
+def coremark_run(d, k):
+    # coremark.exe's report (4 pthreads), gzipped, and GNU time's output
+    for i in range(1, ITERS + 1):
+        ips = jitter(98000.0 / k)
+        flags = "-O2 -DMULTITHREAD=4 -DUSE_PTHREAD -DPERFORMANCE_RUN=1  -lrt"
+        text = (f"2K performance run parameters for coremark.\nCoreMark Size    : 666\n"
+                f"Total ticks      : {int(4e6 / ips * 1000)}\nTotal time (secs): {4e6 / ips:.6f}\n"
+                f"Iterations/Sec   : {ips:.6f}\nIterations       : 4000000\nCompiler version : GCC11.4.0\n"
+                f"Compiler flags   : {flags}\nParallel PThreads : 4\n"
+                "Memory location  : Please put data memory location here\n\t\t\t(e.g. code in flash, data on heap etc)\n"
+                "seedcrc          : 0xe9f5\n[0]crclist       : 0xe714\n[0]crcmatrix     : 0x1fd7\n"
+                "[0]crcstate      : 0x8e3a\n[0]crcfinal      : 0x65c5\n"
+                "Correct operation validated. See README.md for run and reporting rules.\n"
+                f"CoreMark 1.0 : {ips:.6f} / GCC11.4.0 {flags} / Heap / 4:PThreads\n")
+        write(f"{d}/coremark-{i}.log.gz", text, gz=True)
+        write(f"{d}/coremark-{i}.time", gnu_time(4e6 / ips))
+
+
+def ebizzy(d, k):
+    # MMTests' patched ebizzy: total records/s then each thread's, then the rusage lines
+    for t in THREADS:
+        for i in range(1, ITERS + 1):
+            per = [int(jitter(11000.0 / k, 0.04)) for _ in range(t)]
+            write(f"{d}/ebizzy-{t}-{i}.log", f"{sum(per)} records/s" + "".join(f" {p}" for p in per) +
+                  f"\nreal 30.00 s\nuser {30 * t * 0.98:.2f} s\nsys   {30 * t * 0.01:.2f} s\n")
+
+
+def aim9(d, k):
+    # singleuser's report for the tests MMTests' aim9 config runs
+    tests = [("page_test", "System Allocations & Pages/second", 508000.0, 1700.0),
+             ("brk_test", "System Memory Allocations/second", 3170000.0, 17000.0),
+             ("exec_test", "Program Loads/second", 193.0, 5.0),
+             ("fork_test", "Task Creations/second", 9970.0, 1.0)]
+    rule = "-" * 108 + "\n"
+    for i in range(1, ITERS + 1):
+        lines = []
+        for n, (name, desc, ops, per) in enumerate(tests, 1):
+            rate = jitter(ops / k)
+            loops = rate / per
+            lines.append(f"{n:6d} {name:<16s}{60.0:7.2f} {int(loops * 60):10d} {loops:10.5f} {rate:12.2f} {desc}\n")
+        write(f"{d}/aim9-{i}",
+              "AIM Independent Resource Benchmark - Suite IX v1.1, January 22, 1996\n"
+              "Copyright (c) 1996 - 2001 Caldera International, Inc.\nAll Rights Reserved.\n\n"
+              "Machine's name                                              : mmtests\n"
+              "Number of seconds to run each test [2 to 1000]              : 60\n"
+              "Path to disk files                                          : /tmp\n\n"
+              + rule + " Test        Test        Elapsed  Iteration    Iteration          Operation\n"
+              "Number       Name      Time (sec)   Count   Rate (loops/sec)    Rate (ops/sec)\n" + rule
+              + "".join(lines) + rule + "\n")
+
+
+def stream_text(threads, k):
+    rates = [jitter(r / k) for r in (22300.0, 15200.0, 16500.0, 16800.0)]
+    sizes = [2, 2, 3, 3]
+    rows = "".join(f"{name + ':':<16s}{rate:7.1f}{8e7 * n / rate / 1e6 * 1.004:13.6f}{8e7 * n / rate / 1e6:13.6f}"
+                   f"{8e7 * n / rate / 1e6 * 1.01:13.6f}\n"
+                   for name, rate, n in zip(["Copy", "Scale", "Add", "Triad"], rates, sizes))
+    rule = "-" * 61 + "\n"
+    return (rule + "STREAM version $Revision: 5.10 $\n" + rule + "This system uses 8 bytes per array element.\n"
+            + rule + "Array size = 10000000 (elements), Offset = 0 (elements)\n"
+            "Memory per array = 76.3 MiB (= 0.1 GiB).\nTotal memory required = 228.9 MiB (= 0.2 GiB).\n"
+            "Each kernel will be executed 10 times.\n The *best* time for each kernel (excluding the first iteration)\n"
+            " will be used to compute the reported bandwidth.\n" + rule
+            + f"Number of Threads requested = {threads}\nNumber of Threads counted = {threads}\n" + rule
+            + "Your clock granularity/precision appears to be 1 microseconds.\n" + rule
+            + "Function    Best Rate MB/s  Avg time     Min time     Max time\n" + rows + rule
+            + "Solution Validates: avg error less than 1.000000e-13 on all three arrays\n" + rule)
+
+
+def head_stream(d, k):
+    for i in range(1, ITERS + 1):
+        write(f"{d}/benchlog-4-_-{i}", stream_text(4, k))
+
+
+def legacy_stream(d, k):
+    for i in range(1, ITERS + 1):
+        write(f"{d}/stream-{i}.log", stream_text(4, k))
+
+
+def futex_wake_text(threads, k):
+    runs = [jitter(0.0121 * k * (1 + threads / 8), 0.08) for _ in range(10)]
+    return ("# Running 'futex/wake' benchmark:\n"
+            f"Run summary [PID 4242]: blocking on {threads} threads (at [private] futex 0x55d0c0a4c0c8), "
+            "waking up 1 at a time.\n\n"
+            + "".join(f"[Run {n}]: Wokeup {threads} of {threads} threads in {r:.4f} ms\n" for n, r in enumerate(runs, 1))
+            + f"Wokeup {threads} of {threads} threads in {sum(runs) / 10:.4f} ms (+-2.50%)\n")
+
+
+def head_perffutexwake(d, k):
+    for t in THREADS:
+        write(f"{d}/benchlog-{t}-_-1", futex_wake_text(t, k))
+
+
+def legacy_perffutexwake(d, k):
+    for t in THREADS:
+        write(f"{d}/perffutexwake-{t}.log.gz", futex_wake_text(t, k), gz=True)
+
+
+def libmicro(d, k):
+    # libMicro's report per test of the load file (the tail MMTests reads)
+    for test, us in [("getpid", 0.0488), ("getppid", 0.0471), ("pipe_pst1", 2.91), ("mutex_st", 0.0123)]:
+        mean = jitter(us * k)
+        write(f"{d}/{test}.log",
+              f"# bin/{test.split('_')[0]} -E -C 2000 -L -S -W -N {test}\n"
+              "prc thr   usecs/call      samples   errors cnt/samp\n"
+              f"{test:<12s} 1   1 {mean:12.5f}          102        0     2000\n#\n"
+              "# STATISTICS         usecs/call (raw)          usecs/call (outliers removed)\n"
+              f"#                    min {mean * 0.96:11.5f}              {mean * 0.97:11.5f}\n"
+              f"#                    max {mean * 1.4:11.5f}              {mean * 1.05:11.5f}\n"
+              f"#                   mean {mean * 1.02:11.5f}              {mean:11.5f}\n#\n"
+              f"#           elasped time {mean * 2000 * 102 / 1e6:11.5f}\n"
+              "#      number of samples          102\n#     number of outliers            4\n#\n"
+              f"#       mean of 95% {mean * 0.998:11.5f}\n#     median of 95% {mean:11.5f}\n")
+
+
+def legacy_trunc(era):
+    def gen(d, k):
+        for i in range(1, ITERS + 1):
+            if era == "2024":
+                for f in range(1, 4):
+                    write(f"{d}/fault-{f}.time", gnu_time_full(jitter(0.35 * k), 0.05, 0.9))
+            else:
+                write(f"{d}/fault-{i}.time", gnu_time_full(jitter(0.35 * k), 0.05, 0.9))
+            write(f"{d}/trunc-{i}.time", gnu_time_full(jitter(0.42 * k), 0.02, 0.95))
+    return gen
+
+
+HEAD = {
+    "stream": head_stream, "perffutexwake": head_perffutexwake,
+    "perfpipe": head_perfpipe, "perfsyscall": head_perfsyscall, "sembench": head_sembench,
+    "sysbenchcpu": head_sysbench("cpu"), "sysbenchmutex": head_sysbench("mutex"), "xsbench": head_xsbench,
+    "pedsort": head_pedsort, "wis": head_wis, "sqlite": head_sqlite, "xfsrepair": head_xfsrepair,
+    "coremark": coremark_run, "ebizzy": ebizzy, "aim9": aim9, "libmicro": libmicro,
+}
+LEGACY = {
+    "stream": legacy_stream, "perffutexwake": legacy_perffutexwake,
+    "perfpipe": legacy_perfpipe, "perfsyscall": legacy_perfsyscall, "sysbenchcpu": legacy_sysbench("cpu"),
+    "sysbenchmutex": legacy_sysbench("mutex"), "xsbench": legacy_xsbench, "pedsort": legacy_pedsort,
+    "sqlite": legacy_sqlite, "gitsource": legacy_gitsource, "poundsyscall": legacy_poundsyscall,
+    "autonumabench": legacy_autonumabench, "nas": legacy_nas, "xfsrepair": legacy_xfsrepair,
+    "coremark": coremark_run, "ebizzy": ebizzy, "aim9": aim9, "libmicro": libmicro,
+}
+
+
+def main():
+    root = sys.argv[1]
+    per_era = {"gitcheckout": legacy_gitcheckout, "trunc": legacy_trunc}
+    for era, families in [("head", HEAD), ("2025", LEGACY), ("2024", LEGACY)]:
+        if era != "head":
+            families = dict(families, **{b: g(era) for b, g in per_era.items()})
+        for bench, gen in families.items():
+            for name, k in zip(NAMES, SPEED):
+                # one seed per tree: a family added later leaves the others' bytes alone
+                random.seed(f"20261203-{era}-{bench}-{name}")
+                gen(f"{root}/{era}/{name}/iter-0/{bench}/logs", k)
+    print("generated under", root)
+
+
+if __name__ == "__main__":
+    main()
