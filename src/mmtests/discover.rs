@@ -125,7 +125,7 @@ mod tests {
         t.add_file("m1/work/log/k1/iter-0/tests-timestamp", vec![]);
         t.add_file("m1/work/log/k2/iter-0/netperf-udp/logs/protocols", vec![]);
         t.add_file("old/netperf-udp-rr-4.18.0-teo/noprofile/x", vec![]);
-        t.add_file("old/stream-4.18.0-teo/noprofile/x", vec![]);
+        t.add_file("old/specjbb-4.18.0-teo/noprofile/x", vec![]);
         let (runs, unknown) = find_runs(&t).unwrap();
         let got: Vec<(&str, &str, &str, Layout)> =
             runs.iter().map(|r| (r.root.as_str(), r.name.as_str(), r.benchmark.as_str(), r.layout)).collect();
@@ -137,7 +137,7 @@ mod tests {
                 ("old", "4.18.0-teo", "netperf-udp-rr", Layout::Profile2018),
             ]
         );
-        assert_eq!(unknown, vec!["old/stream-4.18.0-teo".to_string()]);
+        assert_eq!(unknown, vec!["old/specjbb-4.18.0-teo".to_string()]);
     }
 
     #[test]
@@ -145,6 +145,6 @@ mod tests {
         assert_eq!(split_2018("netperf-udp-rr-a-b"), Some(("netperf-udp-rr".into(), "a-b".into())));
         assert_eq!(split_2018("netperf-udp-4.18.0-vanilla"), Some(("netperf-udp".into(), "4.18.0-vanilla".into())));
         assert_eq!(split_2018("hackbench-process-pipes-"), None);
-        assert_eq!(split_2018("stream-x"), None);
+        assert_eq!(split_2018("specjbb-x"), None);
     }
 }

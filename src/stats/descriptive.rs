@@ -16,7 +16,25 @@ pub fn amean(x: &[f64]) -> Result<f64> {
 
 /// [`amean`] of a sample already checked non-empty and finite.
 pub(crate) fn amean_checked(x: &[f64]) -> Result<f64> {
-    finite(x.iter().sum::<f64>() / x.len() as f64, "amean")
+    finite(sum(x) / x.len() as f64, "amean")
+}
+
+/// Σx in input order, as a plain loop adds it, unless that loses more than 1e-12 of the
+/// sum to cancellation (`[1, 1e308, -1e308]` adds to 0 in order, to 1 exactly); then the
+/// compensated (Neumaier) sum, which carries what each addition dropped. Ordinary samples
+/// keep the plain sum bit for bit.
+pub(crate) fn sum(x: &[f64]) -> f64 {
+    let (mut s, mut c) = (0.0_f64, 0.0_f64);
+    for &v in x {
+        let t = s + v;
+        c += if s.abs() >= v.abs() { (s - t) + v } else { (v - t) + s };
+        s = t;
+    }
+    if c.is_finite() && c.abs() > s.abs() * 1e-12 {
+        s + c
+    } else {
+        s
+    }
 }
 
 /// Harmonic mean n/Σ(1/x) (MMTests' Hmean, scipy.stats.hmean); every value must be > 0.
@@ -205,6 +223,16 @@ pub fn bamean(x: &[f64], pct: f64, higher_is_better: bool) -> Result<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mean_survives_cancellation() {
+        // exact: (0·5 + 1 + 1e308 − 1e308)/8 = 1/8 (numpy's pairwise mean says 0.125 too)
+        let x = [0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1e308, -1e308];
+        assert_eq!(amean(&x).unwrap(), 0.125);
+        // an ordinary sample keeps the plain in-order sum bit for bit
+        let y = [0.1, 0.2, 0.3];
+        assert_eq!(sum(&y), 0.1 + 0.2 + 0.3);
+    }
 
     #[test]
     fn means_by_hand() {

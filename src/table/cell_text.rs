@@ -53,11 +53,12 @@ mod tests {
 
     #[test]
     fn values_as_python_formats_them() {
-        // Python: f"{4626.0:.2f}" '4626.00'; f"{0.012345:.4g}" '0.01234' (ties to even on the
-        // binary value); f"{12345678.0:.4g}" '1.235e+07'; f"{5.5:.3f}" '5.500'
+        // Python: f"{4626.0:.2f}" '4626.00'; f"{0.012345:.4g}" '0.01235' and f"{0.012344:.4g}"
+        // '0.01234' (rounded on the binary value); f"{12345678.0:.4g}" '1.235e+07'; f"{5.5:.3f}" '5.500'
         let c = table(&[]);
         assert_eq!(value_text(4626.0, &c), "4626.00");
-        assert_eq!(value_text(0.012345, &c), "0.01234");
+        assert_eq!(value_text(0.012345, &c), "0.01235");
+        assert_eq!(value_text(0.012344, &c), "0.01234");
         assert_eq!(value_text(12345678.0, &c), "1.235e+07");
         assert_eq!(value_text(0.0, &c), "0.00");
         assert_eq!(value_text(5.5, &table(&[("mmtests.precision", "3")])), "5.500");
