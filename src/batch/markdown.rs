@@ -7,8 +7,9 @@
 //! it left out, with counts, and that the JSON output has everything
 //! (docs/batch.md, "Outputs").
 
-use super::render::{headline, md_cell, opt, pct, settings, verdict_rank};
+use super::render::{headline, opt, pct, settings, verdict_rank};
 use super::result::{BatchResult, Row};
+use crate::table::markdown::md_cell;
 use crate::table::Verdict;
 use std::collections::HashMap;
 use std::fmt::Write;

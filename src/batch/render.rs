@@ -283,24 +283,6 @@ pub(crate) fn settings(res: &BatchResult) -> String {
     )
 }
 
-/// Text for a markdown table cell or list item: `|` escaped, line breaks and tabs
-/// (which end a table row or shift it) as spaces, and `&`, `<`, `>` as entities so
-/// that a kernel name holding HTML is shown, not interpreted.
-pub(crate) fn md_cell(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '|' => out.push_str("\\|"),
-            '\n' | '\r' | '\t' => out.push(' '),
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// Plain text for a terminal: the headline and settings, one line per row that
 /// is not noise (regressions first), then what was not compared, warnings and errors.
 pub fn text(res: &BatchResult) -> String {
