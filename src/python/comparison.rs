@@ -14,29 +14,6 @@ use pyo3::BoundObject;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-fn finite(x: Option<f64>) -> Option<f64> {
-    x.filter(|v| v.is_finite())
-}
-
-/// A cell as Python sees it: numbers that are not finite are None (as in the JSON form).
-fn normal_cell(mut c: Cell) -> Cell {
-    c.value = finite(c.value);
-    c.spread = finite(c.spread);
-    c.change = finite(c.change);
-    c.p = finite(c.p);
-    c.q = finite(c.q);
-    c
-}
-
-fn normal(mut c: Comparison) -> Comparison {
-    for r in &mut c.rows {
-        for cell in &mut r.cells {
-            *cell = normal_cell(std::mem::take(cell));
-        }
-    }
-    c
-}
-
 fn repr_of<'py>(py: Python<'py>, v: impl IntoPyObject<'py>) -> PyResult<String> {
     Ok(v.into_pyobject(py).map_err(Into::into)?.into_any().unbind().bind(py).repr()?.to_string())
 }
@@ -68,7 +45,7 @@ impl PyCell {
     ) -> PyResult<Self> {
         let verdict = verdict.map(Verdict::parse).transpose().map_err(|e| to_pyerr(py, e))?;
         let inner = Cell { value, spread, change, significant, p, q, test, verdict, n, samples };
-        Ok(PyCell { inner: normal_cell(inner) })
+        Ok(PyCell { inner: inner.finite_only() })
     }
 
     #[getter]
@@ -202,7 +179,7 @@ pub struct PyComparison {
 impl PyComparison {
     /// Wrap a core comparison (non-finite numbers become None, as in the JSON form).
     pub fn from_core(c: Comparison) -> Self {
-        PyComparison { inner: Arc::new(normal(c)), rows: PyOnceLock::new() }
+        PyComparison { inner: Arc::new(c.finite_only()), rows: PyOnceLock::new() }
     }
 
     /// The core comparison.

@@ -121,6 +121,20 @@ pub struct Cell {
     pub samples: Option<Vec<f64>>,
 }
 
+impl Cell {
+    /// The cell with its numbers that are not finite (NaN, ±inf) as None, as the JSON
+    /// form writes them.
+    pub fn finite_only(mut self) -> Cell {
+        let keep = |x: Option<f64>| x.filter(|v| v.is_finite());
+        self.value = keep(self.value);
+        self.spread = keep(self.spread);
+        self.change = keep(self.change);
+        self.p = keep(self.p);
+        self.q = keep(self.q);
+        self
+    }
+}
+
 /// One operation or metric across all kernels.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 pub struct Row {
@@ -172,6 +186,16 @@ impl Comparison {
             rows: Vec::new(),
             meta: BTreeMap::new(),
         }
+    }
+
+    /// The comparison with every cell's non-finite numbers as None ([`Cell::finite_only`]).
+    pub fn finite_only(mut self) -> Comparison {
+        for r in &mut self.rows {
+            for cell in &mut r.cells {
+                *cell = std::mem::take(cell).finite_only();
+            }
+        }
+        self
     }
 
     /// Check the shape: at least one kernel, and every row has one cell per kernel.
@@ -232,6 +256,13 @@ impl Comparison {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn non_finite_numbers_become_none() {
+        let c = Cell { value: Some(f64::NAN), change: Some(f64::INFINITY), p: Some(0.5), ..Default::default() };
+        let f = c.finite_only();
+        assert_eq!((f.value, f.change, f.p), (None, None, Some(0.5)));
+    }
 
     #[test]
     fn json_round_trip_and_validation() {
