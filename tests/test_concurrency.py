@@ -11,6 +11,7 @@ inputs, ``fork`` after parallel work in every module with a parallel path, and
 
 from __future__ import annotations
 
+import gc
 import json
 import multiprocessing as mp
 import os
@@ -116,6 +117,12 @@ def _threaded(f, n=N_THREADS):
         return r
 
     tick = threading.Thread(target=ticker)
+    # the cyclic garbage collector off while measuring: a full collection over the
+    # test session's objects holds the GIL for ~0.2 s whatever the native code does
+    # (seen once in CI as a single 0.209 s gap among 2 ms ticks)
+    gc_was_on = gc.isenabled()
+    gc.collect()
+    gc.disable()
     tick.start()
     w0 = time.perf_counter()
     try:
@@ -125,6 +132,8 @@ def _threaded(f, n=N_THREADS):
         wall = time.perf_counter() - w0
         done.set()
         tick.join()
+        if gc_was_on:
+            gc.enable()
     return results, spans, np.diff(ticks), wall
 
 
