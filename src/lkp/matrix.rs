@@ -519,7 +519,7 @@ pub fn load_axes(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, String)>> {
                 tree.read(&f).map_err(|e| Error::parse(Some(&shown), None, format!("cannot read: {}", io_msg(&e))))?;
             let text = std::str::from_utf8(&text)
                 .map_err(|_| Error::parse(Some(&shown), None, "job.yaml is not UTF-8 text"))?;
-            jobyaml::axes(text)
+            jobyaml::axes(text, &shown)?
         }
         None => Vec::new(),
     };

@@ -153,10 +153,14 @@ pub fn raw(data: &[u8]) {
     }
 }
 
-/// [`schedlab::lkp::jobyaml::axes`]: any text gives axes, each key once, bounded by the input.
+/// [`schedlab::lkp::jobyaml::axes`]: any text gives axes (each key once, bounded by the
+/// input) or an error naming the file.
 pub fn jobyaml(data: &[u8]) {
     let Some(t) = text(data) else { return };
-    let axes = schedlab::lkp::jobyaml::axes(t);
+    let axes = match schedlab::lkp::jobyaml::axes(t, "job.yaml") {
+        Ok(a) => a,
+        Err(e) => return parse_error(&e, Some("job.yaml"), line_count(data)),
+    };
     let mut keys: Vec<&str> = axes.iter().map(|(k, _)| k.as_str()).collect();
     bounded(axes.iter().map(|(k, v)| k.len() + v.len()).sum(), data.len(), "axes");
     keys.sort_unstable();
