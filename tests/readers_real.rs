@@ -167,3 +167,60 @@ fn bad_files_name_the_line_and_field() {
     let e = read(b"\xff", Some("b"), None).unwrap_err();
     assert_eq!(e.to_string(), "b:1: not UTF-8 text");
 }
+
+#[test]
+fn pts_composite_xml() {
+    // the Phoronix Test Suite's own file (capture_xml_mm.sh): RawString holds the runs,
+    // Value their mean as PTS rounds it (2 decimals)
+    let s = detected("pts-composite.xml", Format::Pts);
+    let text = std::fs::read_to_string(file("pts-composite.xml")).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let mut entries = 0;
+    for r in doc.root_element().children().filter(|n| n.has_tag_name("Result")) {
+        let child =
+            |n: roxmltree::Node, t: &str| n.children().find(|c| c.has_tag_name(t)).unwrap().text().unwrap().to_owned();
+        let metric = format!("{}: {}", child(r, "Title"), child(r, "Description"));
+        for e in r.descendants().filter(|n| n.has_tag_name("Entry")) {
+            let id = child(e, "Identifier");
+            let v: Vec<f64> = s.iter().filter(|x| x.metric == metric && x.group == id).map(|x| x.value).collect();
+            assert_eq!(v.len(), 3, "{metric} {id}");
+            let want: f64 = child(e, "Value").parse().unwrap();
+            assert!((mean(&v) - want).abs() <= 0.005 + 1e-9, "{metric} {id}: {} vs {want}", mean(&v));
+            entries += 1;
+        }
+    }
+    assert_eq!(entries, 4);
+    let cpu: Vec<_> = s.iter().filter(|x| x.metric == "Sysbench System: Test: CPU").collect();
+    assert_eq!(cpu.iter().map(|x| x.value).collect::<Vec<_>>(), vec![609.62, 606.41, 969.47, 785.49, 461.4, 368.95]);
+    assert_eq!(
+        (cpu[0].unit.as_str(), cpu[0].direction, cpu[0].group.as_str()),
+        ("Events Per Second", Direction::Higher, "kernel-a")
+    );
+    let lat = s.iter().find(|x| x.metric == "Sysbench System: Latency average").unwrap();
+    assert_eq!((lat.unit.as_str(), lat.direction, lat.value), ("ms", Direction::Lower, 1.63));
+}
+
+#[test]
+fn mmtests_json_exports() {
+    // extract-mmtests.pl --print-json of schbench (lower is better): the values the logs hold
+    let s = detected("mmtests-extract-schbench.json", Format::MmtestsJson);
+    assert!(s.iter().all(|x| x.group == "6.8-vanilla" && x.direction == Direction::Lower));
+    assert_eq!(values(&s, "Wakeup-90.0th-4"), vec![12.0, 12.0, 13.0]);
+    assert_eq!(values(&s, "RPS-50.0th-8"), vec![12365.0, 12377.0, 12282.0]);
+    // compare-mmtests.pl --json-export, zstd as MMTests leaves it; its table printed
+    // Hmean udprr-send-1 52368.97 and 49963.07, Min 51016.94 / 49610.60
+    let bytes = std::fs::read(file("mmtests-compare-netperf-ipv4-udp-rr.json.zst")).unwrap();
+    assert_eq!(&bytes[..4], &[0x28, 0xb5, 0x2f, 0xfd]);
+    let s = read_file(&file("mmtests-compare-netperf-ipv4-udp-rr.json.zst"), None).unwrap();
+    let table = std::fs::read_to_string(file("mmtests-compare-netperf-ipv4-udp-rr.txt")).unwrap();
+    assert!(table.contains("Hmean     udprr-send-1          52368.97"));
+    for (kernel, hmean, min) in [("6.8-vanilla", 52368.97, 51016.94), ("6.9-patched", 49963.07, 49610.60)] {
+        let v: Vec<f64> =
+            s.iter().filter(|x| x.group == kernel && x.metric == "udprr-send-1").map(|x| x.value).collect();
+        assert_eq!(v.len(), 5, "{kernel}");
+        let h = v.len() as f64 / v.iter().map(|x| 1.0 / x).sum::<f64>();
+        assert!((h - hmean).abs() < 0.005, "{kernel}: {h}");
+        assert_eq!(v.iter().cloned().fold(f64::INFINITY, f64::min), min);
+        assert!(s.iter().all(|x| x.direction == Direction::Higher));
+    }
+}

@@ -28,7 +28,7 @@ def run_cli(*argv: str) -> tuple[int, str, str]:
 
 def test_hyperfine_frame_matches_its_own_means():
     df = readers.read(DATA / "hyperfine.json")
-    assert list(df.columns) == ["metric", "value", "unit", "direction"]
+    assert list(df.columns) == ["metric", "value", "unit", "direction", "group"]
     doc = json.loads((DATA / "hyperfine.json").read_text())
     for r in doc["results"]:
         v = df.loc[df["metric"] == r["command"], "value"]
@@ -40,7 +40,8 @@ def test_every_format_reads(tmp_path):
     for name, fmt in (("perf-stat-r5.txt", "perf-stat"), ("perf-stat-r5.csv", "perf-stat-csv"),
                       ("perf-stat-r5.json", "perf-stat-json"), ("fio.json", "fio"),
                       ("pytest-benchmark.json", "pytest-benchmark"), ("pyperf.json", "pyperf"),
-                      ("google-benchmark.json", "google-benchmark")):
+                      ("google-benchmark.json", "google-benchmark"), ("pts-composite.xml", "pts"),
+                      ("mmtests-compare-netperf-ipv4-udp-rr.json.zst", "mmtests-json")):
         assert readers.read(DATA / name).equals(readers.read(DATA / name, fmt)), name
     with pytest.raises(schedlab.DomainError, match="unknown result format"):
         readers.read(DATA / "fio.json", "xml")
@@ -64,3 +65,19 @@ def test_stats_compares_directories_of_perf_runs(tmp_path):
     tc = df[df["metric"] == "task-clock"]
     assert r.loc[r["metric"] == "task-clock", "mean_base"].iloc[0] == pytest.approx(
         tc.loc[tc["group"] == "base", "value"].mean())
+
+
+def test_one_file_of_several_systems_is_several_groups():
+    # a PTS result holds both systems: stats compares kernel-b with kernel-a; the
+    # means are the Values PTS wrote (its mean of the runs, 2 decimals)
+    code, out, _ = run_cli("stats", "--format", "auto", str(DATA / "pts-composite.xml"))
+    assert code == 0
+    row = next(line for line in out.splitlines() if line.startswith("Sysbench System: Test: CPU"))
+    cells = row.split()
+    assert "kernel-b" in cells and "3/3" in cells
+    assert float(cells[cells.index("3/3") + 1]) == pytest.approx(728.50, abs=0.005)
+    assert float(cells[cells.index("3/3") + 2]) == pytest.approx(538.61, abs=0.005)
+    # MMTests' compressed comparison export: the kernels are the groups
+    df = readers.read_groups([DATA / "mmtests-compare-netperf-ipv4-udp-rr.json.zst"])
+    assert list(dict.fromkeys(df["group"])) == ["6.8-vanilla", "6.9-patched"]
+    assert df.columns[0] == "group" and (df["direction"] == "higher").all()

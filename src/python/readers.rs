@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 /// The samples of the result file at `path` in `format` (detected when None), as
-/// columns metric, value, unit, direction.
+/// columns metric, value, unit, direction, group (the run the file names; empty if none).
 #[pyfunction]
 #[pyo3(signature = (path, format=None))]
 fn read_results<'py>(
@@ -24,6 +24,7 @@ fn read_results<'py>(
     d.set_item("value", rows.iter().map(|r| r.value).collect::<Vec<_>>().into_pyarray(py))?;
     d.set_item("unit", rows.iter().map(|r| r.unit.as_str()).collect::<Vec<_>>())?;
     d.set_item("direction", rows.iter().map(|r| r.direction.name()).collect::<Vec<_>>())?;
+    d.set_item("group", rows.iter().map(|r| r.group.as_str()).collect::<Vec<_>>())?;
     Ok(d)
 }
 

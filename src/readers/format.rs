@@ -21,10 +21,14 @@ pub enum Format {
     Pyperf,
     /// `--benchmark_out_format=json` of google-benchmark.
     GoogleBenchmark,
+    /// The Phoronix Test Suite's result file (`composite.xml`).
+    Pts,
+    /// MMTests' JSON exports (`extract-mmtests.pl --print-json`, `compare-mmtests.pl --json-export`).
+    MmtestsJson,
 }
 
 /// The format names, as [`Format::parse`] takes them.
-pub const FORMAT_NAMES: [&str; 8] = [
+pub const FORMAT_NAMES: [&str; 10] = [
     "perf-stat",
     "perf-stat-csv",
     "perf-stat-json",
@@ -33,9 +37,11 @@ pub const FORMAT_NAMES: [&str; 8] = [
     "pytest-benchmark",
     "pyperf",
     "google-benchmark",
+    "pts",
+    "mmtests-json",
 ];
 
-const ALL: [Format; 8] = [
+const ALL: [Format; 10] = [
     Format::PerfStatText,
     Format::PerfStatCsv,
     Format::PerfStatJson,
@@ -44,6 +50,8 @@ const ALL: [Format; 8] = [
     Format::PytestBenchmark,
     Format::Pyperf,
     Format::GoogleBenchmark,
+    Format::Pts,
+    Format::MmtestsJson,
 ];
 
 impl Format {
@@ -73,6 +81,14 @@ impl Format {
         }
         if head.contains("Performance counter stats for") {
             return Some(Format::PerfStatText);
+        }
+        if head.contains("<PhoronixTestSuite>") {
+            return Some(Format::Pts);
+        }
+        // Perl's JSON writer, compact: the modules' fields all start with '_'
+        let compact: String = head.chars().filter(|c| !c.is_whitespace()).take(4).collect();
+        if compact.starts_with("{\"_") || compact.starts_with("[{\"_") {
+            return Some(Format::MmtestsJson);
         }
         if head.trim_start().starts_with('{') {
             if head.contains("\"machine_info\"") {

@@ -3,17 +3,20 @@
 //! direction the tool implies (docs/readers.md).
 //!
 //! perf stat (text, `-x` CSV, `-j` JSON), fio JSON, hyperfine JSON,
-//! pytest-benchmark JSON, pyperf JSON and google-benchmark JSON; [`Format::detect`]
-//! tells them apart by their content.
+//! pytest-benchmark JSON, pyperf JSON, google-benchmark JSON, the Phoronix Test
+//! Suite's result XML and MMTests' JSON exports; [`Format::detect`] tells them
+//! apart by their content, after undoing zstd or xz compression.
 
 pub mod fio;
 pub mod format;
 pub mod google_benchmark;
 pub mod hyperfine;
 pub mod json;
+pub mod mmtests_json;
 pub mod perf_stat_csv;
 pub mod perf_stat_json;
 pub mod perf_stat_text;
+pub mod pts;
 pub mod pyperf;
 pub mod pytest_benchmark;
 
@@ -33,17 +36,22 @@ pub struct Sample {
     pub unit: String,
     /// Which way is better, when the tool's field says so (times lower, rates higher).
     pub direction: Direction,
+    /// The run or system the file names the value for (a PTS system, an MMTests
+    /// kernel); empty when the file is one run.
+    pub group: String,
 }
 
 impl Sample {
     fn new(metric: impl Into<String>, value: f64, unit: impl Into<String>, direction: Direction) -> Self {
-        Sample { metric: metric.into(), value, unit: unit.into(), direction }
+        Sample { metric: metric.into(), value, unit: unit.into(), direction, group: String::new() }
     }
 }
 
 /// The samples of `bytes` in `format` (detected from the content when `None`);
 /// `path` names the input in errors.
 pub fn read(bytes: &[u8], path: Option<&str>, format: Option<Format>) -> Result<Vec<Sample>> {
+    let decoded = decompress(bytes, path)?;
+    let bytes = decoded.as_deref().unwrap_or(bytes);
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let line = bytes.get(..e.valid_up_to()).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count()) + 1;
         Error::parse(path, Some(line), "not UTF-8 text")
@@ -67,6 +75,8 @@ pub fn read(bytes: &[u8], path: Option<&str>, format: Option<Format>) -> Result<
         Format::PytestBenchmark => pytest_benchmark::parse(text, path)?,
         Format::Pyperf => pyperf::parse(text, path)?,
         Format::GoogleBenchmark => google_benchmark::parse(text, path)?,
+        Format::Pts => pts::parse(text, path)?,
+        Format::MmtestsJson => mmtests_json::parse(text, path)?,
     };
     if samples.is_empty() {
         return Err(Error::insufficient(format!(
@@ -78,10 +88,34 @@ pub fn read(bytes: &[u8], path: Option<&str>, format: Option<Format>) -> Result<
     Ok(samples)
 }
 
+/// The largest result file read, compressed or not.
+const LIMIT: u64 = 256 << 20;
+
+/// `bytes` decompressed when they start as a zstd or xz stream (MMTests compresses
+/// its JSON exports with one or the other), else `None`; at most [`LIMIT`] bytes.
+fn decompress(bytes: &[u8], path: Option<&str>) -> Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    let reader: Box<dyn Read + '_> = if bytes.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+        Box::new(zstd::stream::read::Decoder::new(bytes).map_err(|e| Error::parse(path, None, format!("zstd: {e}")))?)
+    } else if bytes.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0]) {
+        Box::new(xz2::read::XzDecoder::new_multi_decoder(bytes))
+    } else {
+        return Ok(None);
+    };
+    let mut out = Vec::new();
+    reader
+        .take(LIMIT + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| Error::parse(path, None, format!("not a whole compressed stream: {e}")))?;
+    if out.len() as u64 > LIMIT {
+        return Err(Error::parse(path, None, format!("larger than {LIMIT} bytes once decompressed")));
+    }
+    Ok(Some(out))
+}
+
 /// [`read`] of the file at `path` (at most 256 MiB).
 pub fn read_file(path: &std::path::Path, format: Option<Format>) -> Result<Vec<Sample>> {
     use std::io::Read;
-    const LIMIT: u64 = 256 << 20;
     let name = path.display().to_string();
     let f = std::fs::File::open(path).map_err(|e| Error::io(path, &e))?;
     let mut bytes = Vec::new();

@@ -1,14 +1,17 @@
 #!/bin/sh
 # Capture the result files the readers are tested on, with the real tools on this
 # machine: perf stat (text, -x CSV, -j JSON), fio JSON, hyperfine JSON,
-# pytest-benchmark JSON, pyperf JSON and google-benchmark JSON. The Python tools
-# come from a virtualenv of their own (VENV, made here when missing), so the
+# pytest-benchmark JSON, pyperf JSON, google-benchmark JSON, and (capture_xml_mm.sh)
+# the Phoronix Test Suite's composite.xml and MMTests' JSON exports. The Python
+# tools come from a virtualenv of their own (VENV, made here when missing), so the
 # project's environment does not get their pytest plugins.
 #
 #     sh tools/oracles/readers/capture.sh [OUT=tests/data/readers] [VENV=/work/oracles/readers-venv]
+#         [PTS=/work/oracles/pts]
 set -eu
 OUT=${1:-tests/data/readers}
 VENV=${2:-/work/oracles/readers-venv}
+PTS=${3:-/work/oracles/pts}
 mkdir -p "$OUT"
 if [ ! -x "$VENV/bin/python" ]; then
     python3 -m venv "$VENV"
@@ -76,3 +79,5 @@ PY
 
 # pyperf's own summary of its file: the reference for the values read from it
 "$VENV/bin/python" -m pyperf stats "$OUT/pyperf.json" > "$OUT/pyperf-stats.txt"
+
+sh "$(dirname "$0")/capture_xml_mm.sh" "$OUT" "$PTS"
