@@ -196,7 +196,8 @@ def record(
         path = f"/proc/{pid}/sched"
         readings: list[str] = []
         last = None
-        prev, prev_t = "", 0
+        prev: list[str] = []
+        prev_t = 0
         if governor and avail:
             # switching governors resets the new one's state (menu_enable_device): the
             # replay starts from the same empty history, so the switch is made just
@@ -223,13 +224,15 @@ def record(
                 break
             t = time.monotonic_ns()
             # the file is printed field by field while the task runs: a reading is kept
-            # only when the next one is the same (no update tore it)
-            if text == prev:
-                key = next((ln for ln in text.splitlines() if ln.startswith("se.avg.last_update_time")), None)
+            # only when the next one has the same se.* fields (no update tore it; other
+            # lines, e.g. schedstats' clock-delta, change at every read)
+            se = [ln for ln in text.splitlines() if ln.startswith("se.")]
+            if se == prev:
+                key = next((ln for ln in se if ln.startswith("se.avg.last_update_time")), None)
                 if key != last:
                     last = key
                     readings.append(f"# t_mono_ns={prev_t}\n{text}")
-            prev, prev_t = text, t
+            prev, prev_t = se, t
             time.sleep(sample_us / 1e6)
         _write(os.path.join(inst, "tracing_on"), 0)
         os.sched_setscheduler(0, old_policy, old_param)
