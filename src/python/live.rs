@@ -83,6 +83,10 @@ fn live_pelt_check<'py>(
     Ok((s, c, notes.messages()))
 }
 
+/// The idle check as Python sees it: the summary (None when the CPU never idled), the
+/// notes, the records of each event.
+type IdleResult<'py> = (Option<Bound<'py, PyDict>>, Vec<String>, Vec<(String, u64)>);
+
 /// The idle live check of `cpu`: (summary dict, None when the CPU never idled; notes;
 /// [(event, records)]).
 #[pyfunction]
@@ -97,7 +101,7 @@ fn live_idle_check<'py>(
     kernel: &str,
     hz: u32,
     strict: bool,
-) -> PyResult<(Option<Bound<'py, PyDict>>, Vec<String>, Vec<(String, u64)>)> {
+) -> PyResult<IdleResult<'py>> {
     let idle_check::FileCheck { check: r, notes, event_counts: counts } = run(py, || {
         let spec = Spec::new(governor, kernel)?;
         idle_check::check_files(&trace, &states, cpu, spec, hz, ImportOptions { strict, sort: false })
