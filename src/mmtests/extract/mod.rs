@@ -130,6 +130,11 @@ pub const BENCHMARKS: &[&str] = &[
     "stream",
     "perffutexwake",
     "libmicro",
+    "siege",
+    "sysbench",
+    "sysbenchthread",
+    "mutilate",
+    "stockfish",
 ];
 
 /// Benchmarks known in an era (for messages).
