@@ -9,7 +9,8 @@ use super::gnu_time::{RatioOps, TimeFactors, TimeField, TimeSpec};
 use super::line_parse::{AwkField, LineSpec, Sed};
 use super::perl_scan::{Factors, Op, ScanSpec, Take, Value};
 use super::{
-    aim9, awk_bench, coremark, ebizzy, gnu_time, libmicro, line_parse, perl_scan, stream, Ctx, Extractor, Meta, Samples,
+    aim9, awk_bench, coremark, cyclictest, ebizzy, gnu_time, libmicro, line_parse, perl_scan, pmqtest, stream, Ctx,
+    Extractor, Meta, Samples,
 };
 use crate::error::Result;
 use crate::mmtests::era::{Era, Preferred};
@@ -255,6 +256,18 @@ const SIEGE: ScanSpec = scan_factors("siege-", "-1.log", ".log", r"Transaction r
 /// sysbench OLTP's `    transactions: N (R per sec.)`: the fourth field of the split line
 /// (its leading blanks make an empty first field) with its `(` removed.
 const SYSBENCH: ScanSpec = scan_factors("sysbench-raw-", "-1", "", r"^\s+transactions:\s+\S+\s+\((\S+)\s.*per sec");
+
+/// A family's own reader in `eras`.
+const fn reader(
+    eras: &'static [Era],
+    read: Reader,
+    kind: SummaryKind,
+    preferred: Preferred,
+    precision: usize,
+    opname: &'static str,
+) -> Variant {
+    Variant { eras, layout: Layout::Reader(read), preferred, kind, precision, opname }
+}
 
 /// A family read the same way by head's `extract-report.pl` (rows of `metric`) and by the
 /// 2024/2025 module (operations named for the factor alone).
@@ -667,6 +680,57 @@ pub static SPECS: &[FamilySpec] = &[
                 2,
             ),
         ],
+    },
+    FamilySpec {
+        family: "pmqtest",
+        prefix_names: false,
+        variants: &[
+            reader(HEAD, pmqtest::head, MULTI, LOWER, 2, "Ops"),
+            reader(LEGACY, pmqtest::legacy, SummaryKind::Singleops, LOWER, 2, "Lat"),
+        ],
+    },
+    FamilySpec {
+        family: "cyclictest",
+        prefix_names: false,
+        variants: &[
+            Variant {
+                layout: Layout::PerlDies(
+                    "its parse-results calls parseResults, which its extract-report.pl does not define \
+                     (Undefined subroutine &main::parseResults)",
+                ),
+                ..reader(HEAD, cyclictest::legacy, MULTI, LOWER, 2, "Ops")
+            },
+            // 2 decimals although extractReport sets `_Precision = 0` (what the Perl prints)
+            reader(LEGACY, cyclictest::legacy, SummaryKind::Singleops, LOWER, 2, "Lat"),
+        ],
+    },
+    FamilySpec {
+        family: "futexwait",
+        prefix_names: false,
+        variants: &[legacy_scan(
+            LEGACY,
+            scan_factors("futexwait-", "-1.log", ".log", r"Result: ([0-9]+) Kiter/s"),
+            MULTI,
+            HIGHER,
+            2,
+        )],
+    },
+    FamilySpec {
+        family: "phpbench",
+        prefix_names: false,
+        variants: &[legacy_scan(
+            LEGACY,
+            scan_all("phpbench-", ".log", r"^Score\s+\S+\s+(\S+)", "Score"),
+            MULTI,
+            HIGHER,
+            2,
+        )],
+    },
+    FamilySpec {
+        family: "netpipe",
+        prefix_names: false,
+        // every line of NPtcp's output: the second field (Mbps)
+        variants: &[legacy_scan(LEGACY, scan_all("netpipe.log", "", r"^\s*\S+\s+(\S+)", "tput"), MULTI, HIGHER, 2)],
     },
 ];
 

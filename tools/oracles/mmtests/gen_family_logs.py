@@ -545,13 +545,91 @@ def legacy_stockfish(d, k):
 
 
 
+def pmqtest(d, k):
+    # pmqtest -p99 --threads=4 --distance=0 --quiet: the thread lines, then one summary per pair
+    lines = []
+    for p in range(4):
+        s, r = 2 * p, 2 * p + 1
+        lines.append(f"#{s}: ID{7649 + s}, P{99 - p}, CPU{p % 2}, I1000; #{r}: ID{7650 + s}, P{99 - p}, CPU{p % 2}, "
+                     f"TO 0, Cycles {60000 - p * 13}")
+    for p in range(4):
+        s, r = 2 * p, 2 * p + 1
+        lo, avg = int(jitter(3 * k, 0.3)) + 1, int(jitter(6 * k, 0.15)) + 2
+        lines.append(f"#{r} -> #{s}, Min {lo:4d}, Cur {int(jitter(avg)):4d}, Avg {avg:4d}, Max {int(jitter(40 * k, 0.5)):4d}")
+    write(f"{d}/pmqtest.log", "\n".join(lines) + "\n")
+
+
+def cyclictest_histogram(d, k):
+    # cyclictest --mlockall -p99 --threads 4 --histogram=40 --quiet: buckets, then the summary
+    nthr = 4
+    mins = [int(jitter(3 * k, 0.3)) + 1 for _ in range(nthr)]
+    avgs = [int(jitter(9 * k, 0.15)) + 3 for _ in range(nthr)]
+    maxs = [int(jitter(60 * k, 0.5)) + 20 for _ in range(nthr)]
+    over = [random.randint(0, 40) for _ in range(nthr)]
+    rows = ["# /dev/cpu_dma_latency set to 0us", "# Histogram"]
+    for b in range(40):
+        rows.append(f"{b:06d} " + "\t".join(f"{max(0, int(6000 * 2.7 ** -abs(b - a))):06d}" for a in avgs))
+    rows.append("# Total: " + " ".join(f"{60000 - o:09d}" for o in over))
+    rows += ["# Min Latencies: " + " ".join(f"{v:05d}" for v in mins),
+             "# Avg Latencies: " + " ".join(f"{v:05d}" for v in avgs),
+             "# Max Latencies: " + " ".join(f"{v:05d}" for v in maxs),
+             "# Histogram Overflows: " + " ".join(f"{v:05d}" for v in over),
+             "# Histogram Overflow at cycle number:"]
+    rows += [f"# Thread {t}: " + " ".join(f"{random.randint(0, 59999):05d}" for _ in range(over[t])) +
+             (f" # {over[t] - 20:05d} others" if over[t] > 20 else "") for t in range(nthr)]
+    write(f"{d}/cyclictest-histogram.log", "\n".join(rows) + "\n")
+
+
+def cyclictest_summary(d, k):
+    # cyclictest --mlockall -p99 --threads 4 --quiet, then xz'd by the shellpack
+    rows = ["# /dev/cpu_dma_latency set to 0us"]
+    for t in range(4):
+        lo, avg = int(jitter(3 * k, 0.3)) + 1, int(jitter(9 * k, 0.15)) + 3
+        rows.append(f"T: {t} ({7872 + t:5d}) P:99 I:{1000 + 500 * t} C: {60000 // (2 + t):6d} Min: {lo:6d} "
+                    f"Act: {int(jitter(avg, 0.5)):4d} Avg: {avg:4d} Max: {int(jitter(60 * k, 0.5)) + 20:8d}")
+    import lzma
+    os.makedirs(d, exist_ok=True)
+    with open(f"{d}/cyclictest.log.xz", "wb") as f:
+        f.write(lzma.compress(("\n".join(rows) + "\n").encode()))
+
+
+
+def futexwait(d, k):
+    # futex_wait -n T: one result line per second of the run
+    for t in THREADS:
+        for i in range(1, ITERS + 1):
+            write(f"{d}/futexwait-{t}-{i}.log", f"Running {t} threads for 5 seconds\n" + "".join(
+                f"Result: {int(jitter(2400.0 * t / k))} Kiter/s\n" for _ in range(5)))
+
+
+def phpbench(d, k):
+    # php-bench's summary after the per-test times
+    for i in range(1, ITERS + 1):
+        tests = "".join(f"{n:<24s}: {jitter(0.9 * k):.3f} sec\n" for n in ("simple", "simplecall", "mandel", "fibo"))
+        write(f"{d}/phpbench-{i}.log", "PHPBench 0.8.1\n" + tests + "-" * 40 + f"\nScore                   : {int(jitter(61000 / k))}\n")
+        write(f"{d}/phpbench-{i}.time", gnu_time(jitter(40.0 * k)))
+
+
+def netpipe(d, k):
+    # NPtcp -o netpipe.log: bytes, Mbps, seconds per transfer for each size
+    write(f"{d}/protocols", "TCP_STREAM\n")
+    rows = []
+    for e in range(0, 20):
+        for size in sorted({max(1, 2 ** e - 3), 2 ** e, 2 ** e + 3}):
+            t = jitter((25e-6 + size / 1.2e9) * k)
+            rows.append(f"{size:8d} {size * 8 / t / 1e6:12.6f} {t:12.8f}\n")
+    write(f"{d}/netpipe.log", "".join(rows))
+
+
+
 HEAD = {
     "stream": head_stream, "perffutexwake": head_perffutexwake,
     "perfpipe": head_perfpipe, "perfsyscall": head_perfsyscall, "sembench": head_sembench,
     "sysbenchcpu": head_sysbench("cpu"), "sysbenchmutex": head_sysbench("mutex"), "xsbench": head_xsbench,
     "pedsort": head_pedsort, "wis": head_wis, "sqlite": head_sqlite, "xfsrepair": head_xfsrepair,
     "coremark": coremark_run, "ebizzy": ebizzy, "aim9": aim9, "libmicro": libmicro,
-    "siege": siege, "sysbench": sysbench_run, "stockfish": head_stockfish,
+    "siege": siege, "sysbench": sysbench_run, "stockfish": head_stockfish, "pmqtest": pmqtest,
+    "cyclictest": cyclictest_histogram,
 }
 LEGACY = {
     "stream": legacy_stream, "perffutexwake": legacy_perffutexwake,
@@ -561,13 +639,16 @@ LEGACY = {
     "autonumabench": legacy_autonumabench, "nas": legacy_nas, "xfsrepair": legacy_xfsrepair,
     "coremark": coremark_run, "ebizzy": ebizzy, "aim9": aim9, "libmicro": libmicro,
     "siege": siege, "sysbench": sysbench_run, "stockfish": legacy_stockfish, "mutilate": mutilate,
-    "sysbenchthread": sysbenchthread,
+    "sysbenchthread": sysbenchthread, "pmqtest": pmqtest, "futexwait": futexwait, "phpbench": phpbench,
+    "netpipe": netpipe,
 }
 
 
 def main():
     root = sys.argv[1]
-    per_era = {"gitcheckout": legacy_gitcheckout, "trunc": legacy_trunc}
+    per_era = {"gitcheckout": legacy_gitcheckout, "trunc": legacy_trunc,
+               # 2025 reads the histogram when there is no summary; 2024 reads only the summary
+               "cyclictest": lambda era: cyclictest_histogram if era == "2025" else cyclictest_summary}
     for era, families in [("head", HEAD), ("2025", LEGACY), ("2024", LEGACY)]:
         if era != "head":
             families = dict(families, **{b: g(era) for b, g in per_era.items()})
