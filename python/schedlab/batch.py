@@ -32,7 +32,6 @@ statistics run in the Rust core, in parallel; the result is a :class:`BatchResul
 
 from __future__ import annotations
 
-import html
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator
@@ -230,7 +229,7 @@ class BatchResult:
         """The result in one of :data:`FORMATS` (what ``schedlab batch --format`` writes):
         ``"json"``, ``"jsonl"`` (JSON lines), ``"junit"``, ``"markdown"`` (within
         ``max_bytes``, default :data:`MARKDOWN_BUDGET`), ``"github"`` (workflow-command
-        annotations) or ``"text"``."""
+        annotations), ``"html"`` (the table :meth:`_repr_html_` shows) or ``"text"``."""
         return _core.batch_render(self.to_json(), format, max_bytes)
 
     def to_jsonl(self) -> str:
@@ -261,7 +260,7 @@ class BatchResult:
         """The result for Jupyter, styled as :meth:`schedlab.table.Comparison._repr_html_`:
         the headline, then up to 50 rows that are not equivalent (regressions first)
         with p, q and the equivalence p visible; every text escaped."""
-        return _html(self)
+        return self.render("html")
 
     def to_text(self) -> str:
         """Plain text for a terminal."""
@@ -278,57 +277,6 @@ class BatchResult:
         for c in ("mean_base", "mean_new", "change_pct", "p", "q", "p_equivalent", "power"):
             df[c] = pd.to_numeric(df[c], errors="coerce").astype("float64")
         return df
-
-
-_HTML_ROWS = 50
-_RANK = {"worse": 0, "changed": 1, "better": 2, "inconclusive": 3, "not_enough_data": 4}
-
-
-def _num(x: Any, digits: int = 4) -> str:
-    return "n/a" if x is None else f"{x:.{digits}g}"
-
-
-def _html(r: BatchResult) -> str:
-    from ._core import HTML_CELL_STYLE as _CELL_STYLE
-    from ._core import HTML_HEAD_STYLE as _HEAD_STYLE
-    from ._core import HTML_TABLE_STYLE as _TABLE_STYLE
-    from ._core import VERDICT_COLOURS as _VERDICT_COLOURS
-
-    s = r.summary
-    counts = ", ".join(f"{s.get(k, 0)} {k.replace('_', ' ')}" for k in
-                       ("worse", "better", "changed", "inconclusive", "not_enough_data", "equivalent"))
-    head = (f"schedlab batch against {r.options['baseline']}: exit code {r.exit_code}; {counts} "
-            f"in {s['rows']} rows of {s['comparisons']} comparisons ({s['inputs']} inputs)")
-    shown = sorted((x for x in r.rows if x["verdict"] in _RANK), key=lambda x: _RANK[x["verdict"]])
-    cols = ("verdict", "benchmark", "setup", "metric", "kernel", "baseline", "base", "new", "change", "p", "q",
-            "equivalence p", "runs needed")
-    out = [f'<table class="schedlab-batch" style="{_TABLE_STYLE}">',
-           f'<caption style="text-align:left;font-weight:bold">{html.escape(head)}</caption>',
-           "<thead><tr>" + "".join(f'<th style="{_HEAD_STYLE};font-weight:bold">{c}</th>' for c in cols)
-           + "</tr></thead><tbody>"]
-    for x in shown[:_HTML_ROWS]:
-        bg, fg = _VERDICT_COLOURS.get(x["verdict"], ("transparent", "inherit"))
-        text = [x["verdict"], x["benchmark"], x["setup"], x["metric"], x["kernel"], x["baseline"]]
-        nums = [_num(x["mean_base"], 6), _num(x["mean_new"], 6),
-                "n/a" if x["change_pct"] is None else f"{x['change_pct']:+.2f}%", _num(x["p"], 3), _num(x["q"], 3),
-                _num(x.get("p_equivalent"), 3), "n/a" if x.get("runs_needed") is None else str(x["runs_needed"])]
-        out.append("<tr>" + f'<td style="{_HEAD_STYLE};background:{bg};color:{fg}">{html.escape(text[0])}</td>'
-                   + "".join(f'<td style="{_HEAD_STYLE}">{html.escape(str(t))}</td>' for t in text[1:])
-                   + "".join(f'<td style="{_CELL_STYLE}">{html.escape(n)}</td>' for n in nums) + "</tr>")
-    out.append("</tbody></table>")
-    notes = []
-    if len(shown) > _HTML_ROWS:
-        notes.append(f"{len(shown) - _HTML_ROWS} more rows that are not equivalent are not shown "
-                     "(.to_pandas() has every row)")
-    if s.get("equivalent"):
-        notes.append(f"{s['equivalent']} equivalent rows are not shown")
-    for what, items in (("input errors", r.errors), ("missing data", r.missing)):
-        if items:
-            notes.append(f"{len(items)} {what}: " + "; ".join(e["message"] for e in items[:5])
-                         + ("; ..." if len(items) > 5 else ""))
-    if notes:
-        out.append('<p style="margin:0.2em 0;font-size:90%">' + "<br>".join(html.escape(n) for n in notes) + "</p>")
-    return "".join(out)
 
 
 def _check(test: str, fail_on: str) -> None:

@@ -14,6 +14,7 @@
 //! is both on one machine, the scans in parallel within `jobs` threads.
 
 pub mod github;
+pub mod html;
 pub mod markdown;
 pub mod options;
 pub mod progress;

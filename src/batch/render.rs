@@ -324,7 +324,7 @@ pub fn text(res: &BatchResult) -> String {
 }
 
 /// The output formats of [`render`].
-pub const FORMATS: [&str; 6] = ["json", "jsonl", "junit", "markdown", "github", "text"];
+pub const FORMATS: [&str; 7] = ["json", "jsonl", "junit", "markdown", "github", "html", "text"];
 
 /// Render `res` as "json", "jsonl" (JSON lines), "junit", "markdown" (within
 /// `budget` bytes, [`super::markdown::DEFAULT_BUDGET`] when None), "github"
@@ -336,6 +336,7 @@ pub fn render(res: &BatchResult, format: &str, budget: Option<usize>) -> Result<
         "junit" => Ok(junit(res)),
         "markdown" => Ok(super::markdown::markdown(res, budget.unwrap_or(super::markdown::DEFAULT_BUDGET))),
         "github" => Ok(super::github::annotations(res)),
+        "html" => Ok(super::html::html(res)),
         "text" => Ok(text(res)),
         _ => Err(Error::domain(format!("format must be one of {}, got '{format}'", FORMATS.join(", ")))),
     }
