@@ -16,7 +16,7 @@ Recorded (`python benchmarks/reader_memory.py --mb 16`, this sandbox, other buil
 
     reader                    input MiB  peak MiB over imports  ratio
     samples (stats)                17.0                   20.9   1.23 ok
-    idle trace CSV                 16.0                   59.3   3.70 ok   (7.73 before the streamed, columnar read)
+    idle trace CSV                 16.0                   30.0   1.87 ok   (7.73 before the streamed, columnar read)
     idle ftrace text               17.0                   31.1   1.83 ok
     PELT trace CSV                 17.0                   51.2   3.01 ok
     lkp matrix.json pair            6.7                   28.9   4.31 OVER 4x
