@@ -59,7 +59,7 @@ fn every_governor_golden_is_reproduced() {
     for name in &names {
         let (gov, kernel, states, hz, tr) = parse_name(name);
         let table = StateTable::read_csv(&data().join(format!("inputs/states_{states}.csv"))).unwrap();
-        let periods = trace::read_csv(&data().join(format!("inputs/gov_{tr}.csv"))).unwrap();
+        let periods: Vec<trace::IdlePeriod> = trace::read_csv(&data().join(format!("inputs/gov_{tr}.csv"))).unwrap();
         let spec = Spec::new(&gov, &kernel).unwrap();
         let sim = simulate(spec, &table, &periods, hz, true).unwrap();
         let mut out = Vec::new();

@@ -219,7 +219,7 @@ def _trace_frame(d: Mapping[str, Any], extra: Mapping[str, Any] | None = None) -
     cols = {c: np.asarray(d[c], dtype=np.int64) for c in TRACE_COLUMNS}
     if extra:
         cols.update(extra)
-    return pd.DataFrame(cols)
+    return pd.DataFrame(cols, copy=False)  # the core's columns as they are: no second copy
 
 
 def read_trace(path: str | os.PathLike[str]) -> pd.DataFrame:
@@ -421,7 +421,7 @@ def _result_frame(arrays: tuple[np.ndarray, ...], r: Mapping[str, Any], hz: int)
     state = np.asarray(r["state"])
     for j, name in enumerate(r["state_columns"]):
         cols[name] = state[:, j]
-    return pd.DataFrame(cols)
+    return pd.DataFrame(cols, copy=False)  # the core's columns as they are: no second copy
 
 
 def simulate(governor: str, trace: TraceLike, states: StatesLike, kernel: str = "6.12", hz: int = 250) -> pd.DataFrame:
