@@ -7,10 +7,14 @@
 pub mod v5_1;
 pub mod v6_1;
 pub mod v6_12;
+pub mod v6_18;
+pub mod v6_6;
 
 pub use v5_1::TeoV5_1;
 pub use v6_1::TeoV6_1;
 pub use v6_12::TeoV6_12;
+pub use v6_18::TeoV6_18;
+pub use v6_6::TeoV6_6;
 
 use crate::idle::states::Drv;
 
