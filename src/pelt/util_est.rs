@@ -78,6 +78,12 @@ pub trait UtilEstRule: Debug + Send + Sync {
     fn util_avg_changed(&self, ue: &mut TaskUtilEst);
     /// Whether the `UTIL_AVG_UNCHANGED` flag is set (always false without a flag).
     fn unchanged(&self, ue: &TaskUtilEst) -> bool;
+    /// Set the `UTIL_AVG_UNCHANGED` flag where this version keeps it (the LSB of
+    /// `enqueued` for the v4.17 rules, the MSB of `enqueued` for 6.6, of the single word
+    /// for 6.8+).
+    fn set_unchanged(&self, ue: &mut TaskUtilEst) {
+        ue.enqueued |= UTIL_AVG_UNCHANGED_LSB;
+    }
     /// The task's EWMA without the flag (the `p_util_est` column).
     fn ewma(&self, ue: &TaskUtilEst) -> u32;
     /// What `cpu_util_wake`/`cpu_util_without` subtracts with the execl fix (c469933e7721).
@@ -153,6 +159,9 @@ impl UtilEstRule for OneWord {
     fn unchanged(&self, ue: &TaskUtilEst) -> bool {
         ue.ewma & UTIL_AVG_UNCHANGED_MSB != 0
     }
+    fn set_unchanged(&self, ue: &mut TaskUtilEst) {
+        ue.ewma |= UTIL_AVG_UNCHANGED_MSB;
+    }
     fn ewma(&self, ue: &TaskUtilEst) -> u32 {
         ue.ewma & !UTIL_AVG_UNCHANGED_MSB
     }
@@ -214,6 +223,9 @@ impl UtilEstRule for V6_6 {
     }
     fn unchanged(&self, ue: &TaskUtilEst) -> bool {
         ue.enqueued & UTIL_AVG_UNCHANGED_MSB != 0
+    }
+    fn set_unchanged(&self, ue: &mut TaskUtilEst) {
+        ue.enqueued |= UTIL_AVG_UNCHANGED_MSB;
     }
     fn ewma(&self, ue: &TaskUtilEst) -> u32 {
         ue.ewma

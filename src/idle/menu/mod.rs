@@ -199,7 +199,7 @@ pub fn typical_interval(v: &[u32; INTERVALS], thresh0: u32, early: EarlyExit) ->
     }
 }
 
-/// `get_typical_interval()` of 6.16+ (6.18.35; docs/idle-governors.md §3.6): the samples
+/// `get_typical_interval()` of 6.16+ (6.18.35; docs/idle-governors.md §3.9): the samples
 /// kept lie strictly between a lower and an upper threshold (`s64`, starting at `-1` and
 /// `UINT_MAX`, so a `UINT_MAX` sample is never kept); one pass sums the values and their
 /// squares (`u64`), both are divided by the count (`>> 3` for 8), and the variance is

@@ -1,5 +1,5 @@
 //! menu as in Linux 6.1.192 and 6.6.57 (`drivers/cpuidle/governors/menu.c`,
-//! docs/idle-governors.md §3.2–3.5, §3.6): ns units, 12 buckets (6 more when tasks are in
+//! docs/idle-governors.md §3.2–3.5, §3.9): ns units, 12 buckets (6 more when tasks are in
 //! iowait), the performance multiplier `1 + 10·nr_iowait` applied to the latency limit
 //! while the tick runs. 6.1 always queries the sleep length and has the `min >= predicted`
 //! early exit of the pattern detector; like the 6.12 stable tree it pushes `UINT_MAX`

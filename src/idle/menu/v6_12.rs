@@ -1,5 +1,5 @@
 //! menu as in Linux 6.12.117 and 6.18.35 (`drivers/cpuidle/governors/menu.c`,
-//! docs/idle-governors.md §3.2–3.4, §3.6): 6 buckets, no iowait input and no performance
+//! docs/idle-governors.md §3.2–3.4, §3.9): 6 buckets, no iowait input and no performance
 //! multiplier; the typical interval is computed first and the sleep length is only
 //! queried when it exceeds 15 µs or the tick is stopped; failed (zero-length) entries
 //! push `UINT_MAX` into the ring. The two versions differ only in the pattern detector
