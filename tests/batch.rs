@@ -158,7 +158,7 @@ fn lkp_compare_reads_archives_as_the_golden_directories() {
     let base = archives(&data().join(A).join(BASE_A), BASE_A, tmp.path(), "base");
     let head = archives(&data().join(A).join(HEAD_A), HEAD_A, tmp.path(), "head");
     for (b, h) in base.iter().zip(&head) {
-        let roots = [ResultRoot::load(b).unwrap(), ResultRoot::load(h).unwrap()];
+        let roots = [ResultRoot::open(b).unwrap(), ResultRoot::open(h).unwrap()];
         assert_eq!(render(&compare_roots(&roots, LkpOptions::default())), want, "{}", b.display());
     }
     // a root at the archive's top is named after the archive
@@ -167,15 +167,15 @@ fn lkp_compare_reads_archives_as_the_golden_directories() {
     std::fs::write(top.join("matrix.json"), r#"{"unixbench.score": [1, 2]}"#).unwrap();
     let bare = tmp.path().join("deadbeef.tar.gz");
     std::fs::write(&bare, gz(&tar_of(&top, "."))).unwrap();
-    let r = ResultRoot::load(&bare).unwrap();
+    let r = ResultRoot::open(&bare).unwrap();
     assert_eq!(r.commit(), "deadbeef");
     assert_eq!(r.path, PathBuf::from(bare.display().to_string()));
     // two roots in one archive: which one?
-    let e = ResultRoot::load(&base[0].with_file_name("none.tar")).unwrap_err().to_string();
+    let e = ResultRoot::open(&base[0].with_file_name("none.tar")).unwrap_err().to_string();
     assert!(e.contains("none.tar") && e.contains("no such"), "{e}");
     let both = tmp.path().join("both.tar");
     std::fs::write(&both, tar_of(&data().join(A), "gcc-7")).unwrap();
-    let e = ResultRoot::load(&both).unwrap_err().to_string();
+    let e = ResultRoot::open(&both).unwrap_err().to_string();
     assert!(e.contains("2 result roots") && e.contains(BASE_A) && e.contains(HEAD_A), "{e}");
 }
 

@@ -22,7 +22,7 @@ fn run(args: &[&str]) -> String {
             "-m" => opt.more = true,
             "-k" => opt.kpi = true,
             "-p" => opt.perf_profile_threshold = Some(args.next().unwrap().parse().unwrap()),
-            p => roots.push(ResultRoot::load(&data().join(p)).unwrap_or_else(|e| panic!("{p}: {e}"))),
+            p => roots.push(ResultRoot::open(&data().join(p)).unwrap_or_else(|e| panic!("{p}: {e}"))),
         }
     }
     let res = compare_roots(&roots, opt);

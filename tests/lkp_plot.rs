@@ -1,6 +1,7 @@
 //! The robot's ASCII plots (tests/data/lkp/golden/out_C_plot*.txt, drawn by gnuplot 5.4
 //! from lkp's mmplot script) reproduced byte for byte.
 
+use schedlab::archive::DirTree;
 use schedlab::lkp::matrix::Matrix;
 use schedlab::lkp::textplot::{gnuplot_script, text_plot};
 use std::path::{Path, PathBuf};
@@ -10,7 +11,8 @@ fn golden() -> PathBuf {
 }
 
 fn samples(p: &Path, key: &str) -> Vec<f64> {
-    Matrix::read(p).unwrap().get(key).unwrap().iter().map(|n| n.f()).collect()
+    let (dir, name) = DirTree::of_file(p);
+    Matrix::read(&dir, &name).unwrap().get(key).unwrap().iter().map(|n| n.f()).collect()
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! against scenario A of tests/data/lkp/golden (written by lkp-tests' own parsers,
 //! dump-stat and unite code).
 
+use schedlab::archive::{DirTree, Tree};
 use schedlab::lkp::stats::{dump_stat, run_dirs, run_monitors, run_stats, stats_json, unite};
 use std::path::{Path, PathBuf};
 
@@ -18,38 +19,45 @@ fn commits() -> [&'static str; 2] {
 #[test]
 fn monitor_json_and_stats_json_byte_for_byte() {
     for c in commits() {
-        for run in run_dirs(&root().join(c)).unwrap() {
-            for (monitor, series) in run_monitors(&run).unwrap() {
+        let commit = DirTree::at(&root().join(c));
+        for rel in run_dirs(&commit, "").unwrap() {
+            let run = root().join(c).join(&rel);
+            for (monitor, series) in run_monitors(&commit, &rel).unwrap() {
                 let want = std::fs::read_to_string(run.join(format!("{monitor}.json"))).unwrap();
                 assert_eq!(series.to_json(), want, "{}/{monitor}.json", run.display());
             }
             let want = std::fs::read_to_string(run.join("stats.json")).unwrap();
-            assert_eq!(stats_json(&run_stats(&run).unwrap()), want, "{}/stats.json", run.display());
+            assert_eq!(stats_json(&run_stats(&commit, &rel).unwrap()), want, "{}/stats.json", run.display());
         }
     }
 }
 
 #[test]
 fn unite_byte_for_byte() {
-    let mut all = Vec::new();
+    let top = DirTree::at(&root());
+    let mut all: Vec<(String, String)> = Vec::new();
     for c in commits() {
-        let runs: Vec<(PathBuf, String)> = run_dirs(&root().join(c))
+        let runs: Vec<(String, String)> = run_dirs(&top, c)
             .unwrap()
             .into_iter()
-            .map(|p| {
-                let n = p.file_name().unwrap().to_string_lossy().into_owned();
-                (p, format!("result/{A}/{c}/{n}"))
+            .map(|rel| {
+                let label = format!("result/{A}/{rel}");
+                (rel, label)
             })
             .collect();
         all.extend(runs.clone());
-        let u = unite(&runs).unwrap();
+        let refs: Vec<(&dyn Tree, &str, &str)> =
+            runs.iter().map(|(r, l)| (&top as &dyn Tree, r.as_str(), l.as_str())).collect();
+        let u = unite(&refs).unwrap();
         for (name, got) in [("matrix.json", &u.matrix), ("avg.json", &u.avg), ("stddev.json", &u.stddev)] {
             let want = std::fs::read_to_string(root().join(c).join(name)).unwrap();
             assert_eq!(got, &want, "{c}/{name}");
         }
     }
     // the compiler-level root (__rt) unites every run of both commits
-    let u = unite(&all).unwrap();
+    let refs: Vec<(&dyn Tree, &str, &str)> =
+        all.iter().map(|(r, l)| (&top as &dyn Tree, r.as_str(), l.as_str())).collect();
+    let u = unite(&refs).unwrap();
     for (name, got) in [("matrix.json", &u.matrix), ("avg.json", &u.avg), ("stddev.json", &u.stddev)] {
         let want = std::fs::read_to_string(root().join(name)).unwrap();
         assert_eq!(got, &want, "__rt {name}");

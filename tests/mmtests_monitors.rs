@@ -3,6 +3,7 @@
 //! MMTests' own Perl of each era). An empty golden means the Perl printed no table:
 //! schedlab must refuse with an error there.
 
+use schedlab::archive::DirTree;
 use schedlab::mmtests::monitors::{compare_monitor, Monitor, MonitorOptions};
 use schedlab::mmtests::Era;
 use std::path::PathBuf;
@@ -34,7 +35,7 @@ fn check(tree: &str, cases: &str, prefix: &str) -> (usize, Vec<String>) {
                 era: Era::parse(era).unwrap(),
                 subheading: sub.to_string(),
             };
-            let got = compare_monitor(&d.join(tree), "hackbench-process-pipes", &names(), &opts);
+            let got = compare_monitor(&DirTree::at(&d.join(tree)), "", "hackbench-process-pipes", &names(), &opts);
             checked += 1;
             match (want.is_empty(), got) {
                 (true, Err(_)) => {}
@@ -69,17 +70,19 @@ fn older_sysstat_and_turbostat_layouts_match_compare_mmtests() {
 #[test]
 fn mpstat_needs_a_node_and_unknown_monitors_are_refused() {
     let opts = MonitorOptions { monitor: Monitor::Mpstat, era: Era::Head, subheading: String::new() };
-    let e = compare_monitor(&data().join("tree"), "hackbench-process-pipes", &names(), &opts).unwrap_err();
+    let e = compare_monitor(&DirTree::at(&data().join("tree")), "", "hackbench-process-pipes", &names(), &opts)
+        .unwrap_err();
     assert!(e.to_string().contains("node-N"), "{e}");
     assert!(Monitor::parse("top").unwrap_err().to_string().contains("proc-vmstat"));
     let opts = MonitorOptions { monitor: Monitor::Vmstat, era: Era::Head, subheading: "nope".into() };
-    let e = compare_monitor(&data().join("tree"), "hackbench-process-pipes", &names(), &opts).unwrap_err();
+    let e = compare_monitor(&DirTree::at(&data().join("tree")), "", "hackbench-process-pipes", &names(), &opts)
+        .unwrap_err();
     assert!(e.to_string().contains("Unrecognised heading"), "{e}");
 }
 
 #[test]
 fn a_benchmark_without_monitor_logs_is_an_error() {
     let opts = MonitorOptions { monitor: Monitor::Vmstat, era: Era::Head, subheading: String::new() };
-    let e = compare_monitor(&data().join("tree"), "no-such-benchmark", &names(), &opts).unwrap_err();
+    let e = compare_monitor(&DirTree::at(&data().join("tree")), "", "no-such-benchmark", &names(), &opts).unwrap_err();
     assert!(e.to_string().contains("no vmstat monitor data"), "{e}");
 }

@@ -34,6 +34,14 @@ impl DirTree {
         DirTree { root: root.to_path_buf(), origin: root.display().to_string() }
     }
 
+    /// The directory holding the file `path` as a tree, and the file's name in it: how
+    /// a reader of trees reads one file given by its path.
+    pub fn of_file(path: &Path) -> (Self, String) {
+        let parent = path.parent().unwrap_or(Path::new(""));
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        (DirTree::at(parent), name)
+    }
+
     /// The directory this tree reads.
     pub fn root(&self) -> &Path {
         &self.root

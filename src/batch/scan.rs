@@ -330,7 +330,7 @@ fn read_mmtests(tree: &dyn Tree, input: &str, r: &FoundRun) -> Result<Option<Rea
 /// Read one lkp result root: the metrics of its complete runs that lkp shows
 /// without `-m`, are not failure counts, and have a known direction.
 fn read_lkp(tree: &dyn Tree, input: &str, rel: &str) -> Result<RunData> {
-    let root = ResultRoot::load_in(tree, rel)?;
+    let root = ResultRoot::load(tree, rel)?;
     let kernel = root.commit();
     let benchmark =
         root.axes.iter().find(|(k, _)| k == "testcase").map(|(_, v)| v.clone()).unwrap_or_else(|| "lkp".to_string());

@@ -113,16 +113,9 @@ impl Matrix {
         Ok(m)
     }
 
-    /// Read `matrix.json` or `matrix.json.gz` (gzip by extension).
-    pub fn read(path: &Path) -> Result<Matrix> {
-        let parent = path.parent().unwrap_or(Path::new(""));
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        Matrix::read_in(&DirTree::at(parent), name)
-    }
-
-    /// Read the matrix file `rel` of `tree` (gzip by extension, decompressed to at
-    /// most `tree.max_file_bytes()`).
-    pub fn read_in(tree: &dyn Tree, rel: &str) -> Result<Matrix> {
+    /// Read the matrix file `rel` of `tree`, `matrix.json` or `matrix.json.gz` (gzip by
+    /// extension, decompressed to at most `tree.max_file_bytes()`).
+    pub fn read(tree: &dyn Tree, rel: &str) -> Result<Matrix> {
         let shown = tree.display(rel);
         let raw =
             tree.read(rel).map_err(|e| Error::parse(Some(&shown), None, format!("cannot read: {}", io_msg(&e))))?;
@@ -339,10 +332,10 @@ fn matrix_file_bytes(dir: &Path) -> u64 {
 pub fn load_roots(paths: &[PathBuf]) -> Result<Vec<ResultRoot>> {
     let total: u64 = paths.iter().map(|p| matrix_file_bytes(p)).sum();
     if total > PARALLEL_LOAD_BYTES {
-        return paths.iter().map(|p| ResultRoot::load(p)).collect();
+        return paths.iter().map(|p| ResultRoot::open(p)).collect();
     }
     std::thread::scope(|s| {
-        let handles: Vec<_> = paths.iter().map(|p| s.spawn(move || ResultRoot::load(p))).collect();
+        let handles: Vec<_> = paths.iter().map(|p| s.spawn(move || ResultRoot::open(p))).collect();
         handles
             .into_iter()
             .map(|h| h.join().unwrap_or_else(|_| Err(Error::Internal("result root loader panicked".into()))))
@@ -370,7 +363,7 @@ impl ResultRoot {
     /// one result root (at its top or anywhere inside, [`find_roots`]); it is read in
     /// memory within [`archive::Limits::default`], and a root at the archive's top is
     /// named after the archive file without its extension.
-    pub fn load(dir: &Path) -> Result<ResultRoot> {
+    pub fn open(dir: &Path) -> Result<ResultRoot> {
         if !dir.is_dir() {
             let shown = dir.display().to_string();
             if !dir.exists() {
@@ -386,7 +379,7 @@ impl ResultRoot {
             let tree = archive::open(dir, &archive::Limits::default())?;
             let roots = find_roots(tree.as_ref())?;
             return match roots.as_slice() {
-                [one] => ResultRoot::load_in(tree.as_ref(), one),
+                [one] => ResultRoot::load(tree.as_ref(), one),
                 [] => Err(Error::parse(
                     Some(&shown),
                     None,
@@ -399,17 +392,17 @@ impl ResultRoot {
                 )),
             };
         }
-        ResultRoot::load_in(&DirTree::at(dir), "")
+        ResultRoot::load(&DirTree::at(dir), "")
     }
 
-    /// Load the result root at directory `rel` of `tree` (as [`ResultRoot::load`]).
-    pub fn load_in(tree: &dyn Tree, rel: &str) -> Result<ResultRoot> {
+    /// Load the result root at directory `rel` of `tree` (as [`ResultRoot::open`]).
+    pub fn load(tree: &dyn Tree, rel: &str) -> Result<ResultRoot> {
         let gz = join(rel, "matrix.json.gz");
         let plain = join(rel, "matrix.json");
         let matrix = if tree.is_file(&gz) {
-            Matrix::read_in(tree, &gz)?
+            Matrix::read(tree, &gz)?
         } else if tree.is_file(&plain) {
-            Matrix::read_in(tree, &plain)?
+            Matrix::read(tree, &plain)?
         } else {
             return Err(Error::parse(
                 Some(&tree.display(&plain)),
@@ -489,13 +482,9 @@ fn dir_name(p: &Path) -> String {
     canon.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
-/// The job.yaml of a result root: `dir/job.yaml`, else the first `dir/<digits…>/job.yaml`.
-pub fn job_file(dir: &Path) -> Option<PathBuf> {
-    job_file_in(&DirTree::at(dir), "").map(|rel| if rel.is_empty() { dir.to_path_buf() } else { dir.join(rel) })
-}
-
-/// [`job_file`] for directory `rel` of `tree`: the job.yaml's path in `tree`.
-pub fn job_file_in(tree: &dyn Tree, rel: &str) -> Option<String> {
+/// The job.yaml of the result root `rel` of `tree`: `rel/job.yaml`, else the first
+/// `rel/<digits…>/job.yaml`; its path in `tree`.
+pub fn job_file(tree: &dyn Tree, rel: &str) -> Option<String> {
     let direct = join(rel, "job.yaml");
     if tree.is_file(&direct) {
         return Some(direct);
@@ -512,14 +501,14 @@ pub fn job_file_in(tree: &dyn Tree, rel: &str) -> Option<String> {
 /// The job axes of the result root `rel` of `tree` (its job.yaml or its first run's),
 /// with `commit` = the directory name when no job names it; sorted by key.
 pub fn load_axes(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, String)>> {
-    let mut axes = match job_file_in(tree, rel) {
+    let mut axes = match job_file(tree, rel) {
         Some(f) => {
             let shown = tree.display(&f);
             let text =
                 tree.read(&f).map_err(|e| Error::parse(Some(&shown), None, format!("cannot read: {}", io_msg(&e))))?;
             let text = std::str::from_utf8(&text)
                 .map_err(|_| Error::parse(Some(&shown), None, "job.yaml is not UTF-8 text"))?;
-            jobyaml::axes(text)
+            jobyaml::axes(text, &shown)?
         }
         None => Vec::new(),
     };

@@ -14,6 +14,7 @@ pub mod lookup;
 pub mod matrix;
 pub mod num;
 pub mod parse_report;
+pub mod psych_scalar;
 pub mod query;
 pub mod render_text;
 pub mod rubyfmt;

@@ -94,7 +94,7 @@ pub fn search(dir: &Path, queries: &[Query]) -> Result<Vec<ResultRoot>> {
             }
         }
     }
-    picked.into_iter().filter_map(|i| candidates.get(i)).map(|(rel, _)| ResultRoot::load_in(&tree, rel)).collect()
+    picked.into_iter().filter_map(|i| candidates.get(i)).map(|(rel, _)| ResultRoot::load(&tree, rel)).collect()
 }
 
 /// lkp's `AxesGrouper#group`: roots with the same axes other than `compare_keys` form a

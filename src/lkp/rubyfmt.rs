@@ -441,8 +441,9 @@ pub fn fmt_d_int(n: i64, width: usize, left: bool) -> String {
     pad(n.to_string(), width, left)
 }
 
-/// Ruby `Float#to_s`: shortest round-trip digits; fixed notation for decimal exponents
-/// −4 < decpt ≤ 16 (always with a fraction, `1.0`), else `1.0e+16` / `1.5e-05`.
+/// Ruby `Float#to_s`: shortest round-trip digits; fixed notation when the decimal point
+/// falls inside the digits or −4 < decpt ≤ 15 (always with a fraction, `1.0`), else
+/// `1.0e+15` / `1.5e-05`.
 pub fn float_to_s(x: f64) -> String {
     if x.is_nan() {
         return "NaN".into();
@@ -460,7 +461,7 @@ pub fn float_to_s(x: f64) -> String {
     let decpt = exp + 1;
     let mut s = String::from(if x < 0.0 { "-" } else { "" });
     let nd = digits.len() as i32;
-    if decpt > 0 && decpt <= 16 {
+    if decpt > 0 && (nd > decpt || decpt <= 15) {
         if nd <= decpt {
             s.push_str(&digits);
             for _ in nd..decpt {
@@ -629,7 +630,14 @@ mod tests {
         assert_eq!(float_to_s(36.1), "36.1");
         assert_eq!(float_to_s(98.0), "98.0");
         assert_eq!(float_to_s(82.60000000000001), "82.60000000000001");
-        assert_eq!(float_to_s(1e15), "1000000000000000.0");
+        // ruby 3.1.2: puts 1e14, 1e15, 999999999999999.0, 1234567890123450.0,
+        // 1234567890123456.0, 1234567890123456.8, 1e16
+        assert_eq!(float_to_s(1e14), "100000000000000.0");
+        assert_eq!(float_to_s(1e15), "1.0e+15");
+        assert_eq!(float_to_s(999999999999999.0), "999999999999999.0");
+        assert_eq!(float_to_s(1234567890123450.0), "1.23456789012345e+15");
+        assert_eq!(float_to_s(1234567890123456.0), "1.234567890123456e+15");
+        assert_eq!(float_to_s(1234567890123456.8), "1234567890123456.8");
         assert_eq!(float_to_s(1e16), "1.0e+16");
         assert_eq!(float_to_s(1e-5), "1.0e-05");
         assert_eq!(float_to_s(0.0001), "0.0001");

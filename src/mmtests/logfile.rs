@@ -40,17 +40,9 @@ impl LogFile {
     }
 }
 
-/// Read `path`, decompressing by its extension (`.gz`, `.xz`, else plain).
-pub fn read_log(path: &Path) -> Result<LogFile> {
-    let parent = path.parent().unwrap_or(Path::new(""));
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    let tree = DirTree::at(parent);
-    read_log_in(&tree, name)
-}
-
 /// Read the log at `rel` of `tree`, decompressing by its extension (`.gz`, `.xz`,
 /// else plain), at most `min(MAX_LOG_BYTES, tree.max_file_bytes())` bytes.
-pub fn read_log_in(tree: &dyn Tree, rel: &str) -> Result<LogFile> {
+pub fn read_log(tree: &dyn Tree, rel: &str) -> Result<LogFile> {
     let shown = tree.display(rel);
     let raw = tree.read(rel)?;
     let name = rel.rsplit('/').next().unwrap_or(rel);
@@ -112,7 +104,7 @@ impl<'a> LogDir<'a> {
 
     /// Read the log `name` of this directory ([`read_log_in`]).
     pub fn read(&self, name: &str) -> Result<LogFile> {
-        read_log_in(self.tree, &self.join(name))
+        read_log(self.tree, &self.join(name))
     }
 
     /// Whether `name` is a regular file of this directory.
@@ -168,12 +160,14 @@ mod tests {
         xz.write_all(text).unwrap();
         std::fs::write(dir.join("x.log.xz"), xz.finish().unwrap()).unwrap();
         for n in ["x.log", "x.log.gz", "x.log.xz"] {
-            let l = read_log(&dir.join(n)).unwrap();
+            let (t, name) = DirTree::of_file(&dir.join(n));
+            let l = read_log(&t, &name).unwrap();
             assert_eq!(l.lines().collect::<Vec<_>>(), ["a line", "second \u{fffd} line"], "{n}");
         }
         std::fs::write(dir.join("bad.gz"), b"not gzip").unwrap();
-        assert!(matches!(read_log(&dir.join("bad.gz")), Err(Error::Parse { .. })));
-        assert!(matches!(read_log(&dir.join("missing")), Err(Error::Io { not_found: true, .. })));
+        let t = DirTree::at(&dir);
+        assert!(matches!(read_log(&t, "bad.gz"), Err(Error::Parse { .. })));
+        assert!(matches!(read_log(&t, "missing"), Err(Error::Io { not_found: true, .. })));
         let names = list_dir(&dir).unwrap();
         assert_eq!(glob_middle(&names, "x.", ".gz"), vec![("x.log.gz", "log")]);
         std::fs::remove_dir_all(&dir).unwrap();

@@ -63,20 +63,9 @@ pub struct Report {
     pub warnings: Vec<String>,
 }
 
-/// Choose the era: the given one, else the newest that knows `benchmark` and
-/// whose log layout holds `first_name`'s logs under `dir`.
-pub fn resolve_era(dir: &Path, benchmark: &str, first_name: &str, compat: Option<Era>) -> Result<Era> {
-    resolve_era_in(&DirTree::at(dir), "", benchmark, first_name, compat)
-}
-
-/// [`resolve_era`] for the `work/log` directory `root` of `tree`.
-pub fn resolve_era_in(
-    tree: &dyn Tree,
-    root: &str,
-    benchmark: &str,
-    first_name: &str,
-    compat: Option<Era>,
-) -> Result<Era> {
+/// Choose the era: the given one, else the newest that knows `benchmark` and whose log
+/// layout holds `first_name`'s logs under the `work/log` directory `root` of `tree`.
+pub fn resolve_era(tree: &dyn Tree, root: &str, benchmark: &str, first_name: &str, compat: Option<Era>) -> Result<Era> {
     if let Some(e) = compat {
         return Ok(e);
     }
@@ -204,7 +193,7 @@ pub fn compare_in(
     check_names(names)?;
     let first = names.first().ok_or_else(|| Error::domain("give at least one run name (-n)"))?;
     check_runs_exist(tree, root, benchmark, names)?;
-    let era = resolve_era_in(tree, root, benchmark, first, opts.compat)?;
+    let era = resolve_era(tree, root, benchmark, first, opts.compat)?;
     let ctx = extract::Ctx { era, benchmark: benchmark.to_string(), subheading: opts.subheading.clone() };
     let runs: Vec<extract::Run> = parallel::install(opts.threads, || {
         names.par_iter().map(|n| extract::extract_run(&ctx, tree, root, n)).collect::<Result<Vec<_>>>()

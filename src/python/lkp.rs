@@ -4,6 +4,7 @@
 
 use super::comparison::PyComparison;
 use super::errors::run;
+use crate::archive::{DirTree, Tree};
 use crate::error::Error;
 use crate::lkp::compare::{compare_roots, CompareResult, Options};
 use crate::lkp::comparison::{to_comparison, Test};
@@ -105,7 +106,7 @@ type Loaded = (String, Vec<(String, String)>, Vec<String>, Vec<Vec<f64>>, Vec<Ve
 #[pyfunction]
 fn lkp_load(py: Python<'_>, path: PathBuf) -> PyResult<Loaded> {
     run(py, || {
-        let r = ResultRoot::load(&path)?;
+        let r = ResultRoot::open(&path)?;
         let commit = r.commit();
         let m = r.matrix;
         let vals = m.values.iter().map(|v| v.iter().map(|n| n.f()).collect()).collect();
@@ -120,7 +121,8 @@ type MatrixTuple = (Vec<String>, Vec<Vec<f64>>, Option<Vec<String>>);
 #[pyfunction]
 fn lkp_read_matrix(py: Python<'_>, path: PathBuf) -> PyResult<MatrixTuple> {
     run(py, || {
-        let m = Matrix::read(&path)?;
+        let (dir, name) = DirTree::of_file(&path);
+        let m = Matrix::read(&dir, &name)?;
         Ok((m.keys, m.values.iter().map(|v| v.iter().map(|n| n.f()).collect()).collect(), m.stats_source))
     })
 }
@@ -128,19 +130,22 @@ fn lkp_read_matrix(py: Python<'_>, path: PathBuf) -> PyResult<MatrixTuple> {
 /// The stats.json text of one run directory, computed from its raw outputs.
 #[pyfunction]
 fn lkp_run_stats(py: Python<'_>, run_dir: PathBuf) -> PyResult<String> {
-    run(py, || stats::run_stats(&run_dir).map(|s| stats::stats_json(&s)))
+    run(py, || stats::run_stats(&DirTree::at(&run_dir), "").map(|s| stats::stats_json(&s)))
 }
 
 /// unite: (matrix.json, avg.json, stddev.json) texts of the runs [(dir, stats_source label)].
 #[pyfunction]
 fn lkp_unite(py: Python<'_>, runs: Vec<(PathBuf, String)>) -> PyResult<(String, String, String)> {
-    run(py, || stats::unite(&runs).map(|u| (u.matrix, u.avg, u.stddev)))
+    let trees: Vec<DirTree> = runs.iter().map(|(dir, _)| DirTree::at(dir)).collect();
+    let refs: Vec<(&dyn Tree, &str, &str)> =
+        trees.iter().zip(&runs).map(|(t, (_, label))| (t as &dyn Tree, "", label.as_str())).collect();
+    run(py, || stats::unite(&refs).map(|u| (u.matrix, u.avg, u.stddev)))
 }
 
 /// The run directories of a result root, in numeric order.
 #[pyfunction]
 fn lkp_run_dirs(py: Python<'_>, root: PathBuf) -> PyResult<Vec<PathBuf>> {
-    run(py, || stats::run_dirs(&root))
+    run(py, || Ok(stats::run_dirs(&DirTree::at(&root), "")?.into_iter().map(|r| root.join(r)).collect()))
 }
 
 /// A pasted report parsed into rows (JSON).

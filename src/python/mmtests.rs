@@ -2,6 +2,7 @@
 
 use super::comparison::PyComparison;
 use super::errors::run;
+use crate::archive::DirTree;
 use crate::mmtests::{self, beyond, monitors, CompareOptions, Era};
 use pyo3::prelude::*;
 use std::path::PathBuf;
@@ -47,9 +48,10 @@ fn mmtests_monitor(
     let (c, text, era, warnings) = run(py, || {
         let compat = compat.as_deref().map(Era::parse).transpose()?;
         let first = names.first().map(String::as_str).unwrap_or_default();
-        let era = monitors::monitor_era(&directory, &benchmark, first, compat);
+        let tree = DirTree::at(&directory);
+        let era = monitors::monitor_era(&tree, "", &benchmark, first, compat);
         let opts = monitors::MonitorOptions { monitor: monitors::Monitor::parse(&monitor)?, era, subheading };
-        let r = monitors::compare_monitor(&directory, &benchmark, &names, &opts)?;
+        let r = monitors::compare_monitor(&tree, "", &benchmark, &names, &opts)?;
         Ok((r.comparison, r.text, era.name().to_string(), r.warnings))
     })?;
     Ok((PyComparison::from_core(c), text, era, warnings))

@@ -68,7 +68,7 @@ pub fn archive(data: &[u8]) {
     match schedlab::lkp::matrix::find_roots(&t) {
         Ok(roots) => {
             for r in roots.iter().take(2) {
-                if let Err(e) = schedlab::lkp::matrix::ResultRoot::load_in(&t, r) {
+                if let Err(e) = schedlab::lkp::matrix::ResultRoot::load(&t, r) {
                     typed_error(&e);
                 }
             }

@@ -103,12 +103,12 @@ pub fn stats_json(data: &[u8]) {
     }
 }
 
-/// One run directory (`0/`) of raw outputs ([`schedlab::lkp::stats::run_stats_in`],
-/// then [`schedlab::lkp::stats::unite_in`]): errors are typed and name a file of the
+/// One run directory (`0/`) of raw outputs ([`schedlab::lkp::stats::run_stats`],
+/// then [`schedlab::lkp::stats::unite`]): errors are typed and name a file of the
 /// tree; the stats written as stats.json read back with the same numbers; the
 /// matrix.json that unite writes is one [`Matrix::parse`] reads.
 pub fn raw(data: &[u8]) {
-    use schedlab::lkp::stats::{run_stats_in, stats_json as write_stats, unite_in};
+    use schedlab::lkp::stats::{run_stats, stats_json as write_stats, unite};
     let (_, files) = tree::split(data);
     let t = tree::mem_tree("fuzz", "0", &files);
     let check = |e: &Error| {
@@ -117,7 +117,7 @@ pub fn raw(data: &[u8]) {
             assert!(loc.path.as_deref().unwrap_or("").starts_with("fuzz"), "a parse error names no file: {e}");
         }
     };
-    match run_stats_in(&t, "0") {
+    match run_stats(&t, "0") {
         Ok(stats) => {
             let written = write_stats(&stats);
             bounded(written.len(), data.len() * 4, "stats.json");
@@ -139,7 +139,7 @@ pub fn raw(data: &[u8]) {
         }
         Err(e) => check(&e),
     }
-    match unite_in(&[(&t, "0", "fuzz/0")]) {
+    match unite(&[(&t, "0", "fuzz/0")]) {
         Ok(u) => {
             if let Err(e) = Matrix::parse(u.matrix.as_bytes(), "matrix.json") {
                 // non-finite floats have no JSON form: Ruby writes NaN/Infinity too
@@ -153,10 +153,14 @@ pub fn raw(data: &[u8]) {
     }
 }
 
-/// [`schedlab::lkp::jobyaml::axes`]: any text gives axes, each key once, bounded by the input.
+/// [`schedlab::lkp::jobyaml::axes`]: any text gives axes (each key once, bounded by the
+/// input) or an error naming the file.
 pub fn jobyaml(data: &[u8]) {
     let Some(t) = text(data) else { return };
-    let axes = schedlab::lkp::jobyaml::axes(t);
+    let axes = match schedlab::lkp::jobyaml::axes(t, "job.yaml") {
+        Ok(a) => a,
+        Err(e) => return parse_error(&e, Some("job.yaml"), line_count(data)),
+    };
     let mut keys: Vec<&str> = axes.iter().map(|(k, _)| k.as_str()).collect();
     bounded(axes.iter().map(|(k, v)| k.len() + v.len()).sum(), data.len(), "axes");
     keys.sort_unstable();

@@ -38,11 +38,10 @@ use super::matrix::{io_msg, STATS_SOURCE};
 use super::num::{ruby_sum, ruby_sum_f0, standard_deviation, Num, Sum};
 use super::rubyfmt::{pretty_json, Json};
 use crate::archive::tree::join;
-use crate::archive::{DirTree, Tree};
+use crate::archive::Tree;
 use crate::error::{Error, Result};
 use ojson::JValue;
 use regex::Regex;
-use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 /// One monitor's series (`<run>/<monitor>.json`): keys in order, one value per record.
@@ -373,16 +372,9 @@ fn push_stat(stats: &mut Vec<(String, Num)>, pos: &mut std::collections::HashMap
     }
 }
 
-/// Read a raw file as UTF-8 text; unreadable or non-UTF-8 files are parse errors naming
-/// the file (and the line of the first bad byte).
-pub fn read_text(path: &Path) -> Result<String> {
-    let parent = path.parent().unwrap_or(Path::new(""));
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    read_text_in(&DirTree::at(parent), name)
-}
-
-/// [`read_text`] for the file `rel` of `tree`.
-pub fn read_text_in(tree: &dyn Tree, rel: &str) -> Result<String> {
+/// Read the raw file `rel` of `tree` as UTF-8 text; unreadable or non-UTF-8 files are
+/// parse errors naming the file (and the line of the first bad byte).
+pub fn read_text(tree: &dyn Tree, rel: &str) -> Result<String> {
     let shown = tree.display(rel);
     let bytes = tree
         .read(rel)
@@ -395,14 +387,10 @@ pub fn read_text_in(tree: &dyn Tree, rel: &str) -> Result<String> {
     })
 }
 
-/// Parse every known raw output of one run directory into monitor series, in monitor
-/// name order (plus existing `<monitor>.json` files of monitors without a raw parser).
-pub fn run_monitors(run_dir: &Path) -> Result<Vec<(String, Series)>> {
-    run_monitors_in(&DirTree::at(run_dir), "")
-}
-
-/// [`run_monitors`] for the run directory `rel` of `tree`.
-pub fn run_monitors_in(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, Series)>> {
+/// Parse every known raw output of the run directory `rel` of `tree` into monitor
+/// series, in monitor name order (plus existing `<monitor>.json` files of monitors
+/// without a raw parser).
+pub fn run_monitors(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, Series)>> {
     let shown = tree.display(rel);
     let names = tree
         .list(rel)
@@ -414,7 +402,7 @@ pub fn run_monitors_in(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, Series
         if !tree.is_file(&path) {
             continue;
         }
-        let text = read_text_in(tree, &path)?;
+        let text = read_text(tree, &path)?;
         let p = tree.display(&path);
         let Some(lines) = program::parse_in_run(program, &text, &p, tree, rel) else { continue };
         let lines = lines?;
@@ -439,14 +427,9 @@ pub fn run_monitors_in(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, Series
     Ok(out)
 }
 
-/// A run's stats.json content, computed from its raw outputs.
-pub fn run_stats(run_dir: &Path) -> Result<Vec<(String, Num)>> {
-    Ok(reduce(&run_monitors(run_dir)?))
-}
-
-/// [`run_stats`] for the run directory `rel` of `tree`.
-pub fn run_stats_in(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, Num)>> {
-    Ok(reduce(&run_monitors_in(tree, rel)?))
+/// The stats.json content of the run directory `rel` of `tree`, computed from its raw outputs.
+pub fn run_stats(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, Num)>> {
+    Ok(reduce(&run_monitors(tree, rel)?))
 }
 
 /// stats.json text (Ruby's pretty JSON).
@@ -454,15 +437,8 @@ pub fn stats_json(stats: &[(String, Num)]) -> String {
     pretty_json(&Json::Obj(stats.iter().map(|(k, v)| (k.clone(), num_json(*v))).collect()))
 }
 
-/// Read a run's existing `stats.json`.
-pub fn read_stats_json(path: &Path) -> Result<Vec<(String, JValue)>> {
-    let parent = path.parent().unwrap_or(Path::new(""));
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    read_stats_json_in(&DirTree::at(parent), name)
-}
-
-/// [`read_stats_json`] for the file `rel` of `tree`.
-pub fn read_stats_json_in(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, JValue)>> {
+/// Read a run's existing `stats.json`, the file `rel` of `tree`.
+pub fn read_stats_json(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, JValue)>> {
     let shown = tree.display(rel);
     let bytes = tree.read(rel).map_err(|e| Error::parse(Some(&shown), None, format!("cannot read: {}", io_msg(&e))))?;
     match ojson::parse(&bytes, &shown)? {
@@ -490,18 +466,12 @@ fn jnum(v: &JValue, key: &str, path: &str) -> Result<Num> {
     }
 }
 
-/// lib/matrix.rb `unite_to` for a fresh result root: append each run's stats (from its
+/// lib/matrix.rb `unite_to` for a fresh result root, over run directories given as
+/// (tree, directory in it, stats_source label): append each run's stats (from its
 /// stats.json if present, else computed from raw outputs) as one column with
 /// `stats_source` = `<label>/stats.json`; drop per-CPU sched_debug keys and keys that are
 /// all Integer 0; then avg.json and stddev.json over the zero-filled matrix.
-pub fn unite(runs: &[(PathBuf, String)]) -> Result<United> {
-    let trees: Vec<(DirTree, &String)> = runs.iter().map(|(dir, label)| (DirTree::at(dir), label)).collect();
-    let refs: Vec<(&dyn Tree, &str, &str)> = trees.iter().map(|(t, l)| (t as &dyn Tree, "", l.as_str())).collect();
-    unite_in(&refs)
-}
-
-/// [`unite`] for run directories given as (tree, directory in it, stats_source label).
-pub fn unite_in(runs: &[(&dyn Tree, &str, &str)]) -> Result<United> {
+pub fn unite(runs: &[(&dyn Tree, &str, &str)]) -> Result<United> {
     let mut keys: Vec<String> = Vec::new();
     let mut cols: Vec<Vec<Json>> = Vec::new();
     let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
@@ -509,12 +479,12 @@ pub fn unite_in(runs: &[(&dyn Tree, &str, &str)]) -> Result<United> {
         let sj = join(dir, "stats.json");
         let mut stats: Vec<(String, Json)> = if tree.is_file(&sj) {
             let shown = tree.display(&sj);
-            read_stats_json_in(tree, &sj)?
+            read_stats_json(tree, &sj)?
                 .into_iter()
                 .map(|(k, v)| jnum(&v, &k, &shown).map(|n| (k, num_json(n))))
                 .collect::<Result<_>>()?
         } else {
-            run_stats_in(tree, dir)?.into_iter().map(|(k, v)| (k, num_json(v))).collect()
+            run_stats(tree, dir)?.into_iter().map(|(k, v)| (k, num_json(v))).collect()
         };
         stats.retain(|(k, _)| k != STATS_SOURCE);
         stats.push((STATS_SOURCE.to_string(), Json::Str(format!("{label}/stats.json"))));
@@ -565,14 +535,9 @@ pub fn unite_in(runs: &[(&dyn Tree, &str, &str)]) -> Result<United> {
     Ok(United { matrix, avg: pretty_json(&Json::Obj(avg)), stddev: pretty_json(&Json::Obj(sd)) })
 }
 
-/// The run directories of a result root (`<root>/<digits>/`), in numeric order.
-pub fn run_dirs(root: &Path) -> Result<Vec<PathBuf>> {
-    let runs = run_dirs_in(&DirTree::at(root), "")?;
-    Ok(runs.into_iter().map(|r| root.join(r)).collect())
-}
-
-/// [`run_dirs`] for the result root `rel` of `tree`: the runs' paths in `tree`.
-pub fn run_dirs_in(tree: &dyn Tree, rel: &str) -> Result<Vec<String>> {
+/// The run directories (`<digits>/`) of the result root `rel` of `tree`, in numeric
+/// order: their paths in `tree`.
+pub fn run_dirs(tree: &dyn Tree, rel: &str) -> Result<Vec<String>> {
     let shown = tree.display(rel);
     let names = tree
         .list(rel)

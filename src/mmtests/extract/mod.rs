@@ -351,8 +351,7 @@ fn all_empty(tree: &dyn Tree, dirs: &[String]) -> bool {
 fn exit_code_note(tree: &dyn Tree, dirs: &[String], benchmark: &str) -> String {
     for d in dirs {
         let Some(iter_dir) = d.strip_suffix(&format!("/{benchmark}/logs")) else { continue };
-        let Ok(log) = super::logfile::read_log_in(tree, &crate::archive::tree::join(iter_dir, "tests-timestamp"))
-        else {
+        let Ok(log) = super::logfile::read_log(tree, &crate::archive::tree::join(iter_dir, "tests-timestamp")) else {
             continue;
         };
         let code = super::timestamp::parse(&log)

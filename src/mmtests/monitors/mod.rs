@@ -18,13 +18,12 @@ pub mod vmstat;
 
 use super::era::{Era, Preferred};
 use super::extract::Samples;
-use super::logfile::{read_log_in, LogFile};
+use super::logfile::{read_log, LogFile};
 use super::summarise::{self, Stat, SummaryKind};
 use crate::archive::tree::join;
-use crate::archive::{DirTree, Tree};
+use crate::archive::Tree;
 use crate::error::{Error, Result};
 use crate::table::{Cell, ChangeKind, Comparison, Direction, Row};
-use std::path::Path;
 
 /// The monitors schedlab reads, by the name `--print-monitor` takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,7 +147,7 @@ impl IterDir<'_> {
         for candidate in [format!("{name}.gz"), format!("{name}.xz"), name.to_string()] {
             let rel = join(&self.dir, &candidate);
             if self.tree.is_file(&rel) {
-                return read_log_in(self.tree, &rel).map(Some);
+                return read_log(self.tree, &rel).map(Some);
             }
         }
         Ok(None)
@@ -207,19 +206,13 @@ pub struct MonitorReport {
     pub warnings: Vec<String>,
 }
 
-/// `compare-mmtests.pl -d DIR -b BENCHMARK -n NAMES --print-monitor MONITOR [--sub-heading S]`
-/// on the `work/log` directory `dir`.
-pub fn compare_monitor(dir: &Path, benchmark: &str, names: &[String], opts: &MonitorOptions) -> Result<MonitorReport> {
-    compare_monitor_in(&DirTree::at(dir), "", benchmark, names, opts)
-}
-
 /// The era for a monitor table: `compat` when given, else the era
 /// [`crate::mmtests::resolve_era`] finds for the benchmark's own logs, else head (the
 /// monitor modules are read the same way by every era from 2024 on; the eras differ in
 /// field widths and the 2024 preferred directions, see docs/mmtests-monitors.md §1).
-pub fn monitor_era(dir: &Path, benchmark: &str, first: &str, compat: Option<Era>) -> Era {
+pub fn monitor_era(tree: &dyn Tree, root: &str, benchmark: &str, first: &str, compat: Option<Era>) -> Era {
     compat.unwrap_or_else(|| {
-        super::resolve_era(dir, benchmark, first, None).ok().filter(|e| *e != Era::E2018).unwrap_or(Era::Head)
+        super::resolve_era(tree, root, benchmark, first, None).ok().filter(|e| *e != Era::E2018).unwrap_or(Era::Head)
     })
 }
 
@@ -238,8 +231,9 @@ fn iter_dirs(tree: &dyn Tree, root: &str, name: &str) -> Result<Vec<String>> {
     Ok(iters.into_iter().map(|n| join(&run, &n)).collect())
 }
 
-/// [`compare_monitor`] on the `work/log` directory `root` of `tree`.
-pub fn compare_monitor_in(
+/// `compare-mmtests.pl -d DIR -b BENCHMARK -n NAMES --print-monitor MONITOR [--sub-heading S]`
+/// on the `work/log` directory `root` of `tree`.
+pub fn compare_monitor(
     tree: &dyn Tree,
     root: &str,
     benchmark: &str,
