@@ -5,7 +5,9 @@
 //! a flag (`artificial_wakeup`) rather than a time span, and the sleep length skipped when
 //! a shallow candidate meets frequent short idles or a tight latency limit.
 
-use super::{decay, find_shallower_state_ns, PULSE};
+use super::{
+    bin_columns, decay, find_shallower_state_ns, keep_tick_or_stop, measured_ns, scan, write_bin_columns, Bin, PULSE,
+};
 use crate::idle::governor::{Cpu, Governor};
 use crate::idle::menu::RESIDENCY_THRESHOLD_NS;
 use crate::idle::states::{Drv, MAX_STATES};
@@ -13,12 +15,6 @@ use crate::idle::states::{Drv, MAX_STATES};
 const KTIME_MAX: i64 = i64::MAX;
 /// `LATENCY_THRESHOLD_NS` = `RESIDENCY_THRESHOLD_NS / 2`.
 const LATENCY_THRESHOLD_NS: i64 = RESIDENCY_THRESHOLD_NS as i64 / 2;
-
-#[derive(Debug, Clone, Copy, Default)]
-struct Bin {
-    intercepts: u32,
-    hits: u32,
-}
 
 /// `struct teo_cpu` of 6.18 plus `dev->last_state_idx` (-1: nothing to learn from yet).
 #[derive(Debug, Clone)]
@@ -59,20 +55,14 @@ impl TeoV6_18 {
             // A safety net ended the period: as if the CPU idled for the sleep length.
             u64::MAX
         } else {
+            // Take half of the exit latency as its average; a residency below the exit
+            // latency counts as short too.
+            let m = measured_ns(drv, self.last_state_idx, cpu.last_residency_ns);
             let last = (self.last_state_idx.max(0) as usize).min(drv.count - 1);
-            let lat_ns = drv.el_ns[last] as u64;
-            let m = cpu.last_residency_ns as u64;
-            // Take half of the exit latency as its average.
-            if m >= lat_ns {
-                let m = m - lat_ns / 2;
-                if m < RESIDENCY_THRESHOLD_NS {
-                    self.short_idles = self.short_idles.wrapping_add(PULSE);
-                }
-                m
-            } else {
+            if m < RESIDENCY_THRESHOLD_NS || (cpu.last_residency_ns as u64) < drv.el_ns[last] as u64 {
                 self.short_idles = self.short_idles.wrapping_add(PULSE);
-                m / 2
             }
+            m
         };
 
         let (mut idx_timer, mut idx_duration) = (0usize, 0usize);
@@ -127,30 +117,10 @@ impl Governor for TeoV6_18 {
             return 0;
         }
 
-        let mut idx: Option<usize> = if drv.disabled[0] { None } else { Some(0) };
-        let mut idx0 = 0usize;
-        let mut constraint_idx = 0usize;
-        let (mut intercept_sum, mut hit_sum) = (0u32, 0u32);
-        let (mut idx_intercept_sum, mut idx_hit_sum) = (0u32, 0u32);
-        for i in 1..drv.count {
-            let prev = self.bins[i - 1];
-            intercept_sum = intercept_sum.wrapping_add(prev.intercepts);
-            hit_sum = hit_sum.wrapping_add(prev.hits);
-            if drv.disabled[i] {
-                continue;
-            }
-            if idx.is_none() {
-                idx0 = i; // first enabled state
-            }
-            idx = Some(i);
-            if drv.el_ns[i] <= latency_req {
-                constraint_idx = i;
-            }
-            idx_intercept_sum = intercept_sum;
-            idx_hit_sum = hit_sum;
-        }
-
-        let Some(mut idx) = idx else {
+        let sc = scan(drv, &self.bins, latency_req);
+        let (idx0, constraint_idx, idx_intercept_sum, idx_hit_sum) =
+            (sc.idx0, sc.constraint_idx, sc.idx_intercept_sum, sc.idx_hit_sum);
+        let Some(mut idx) = sc.idx else {
             // No states enabled: must use 0.
             *stop_tick = false;
             return 0;
@@ -169,7 +139,7 @@ impl Governor for TeoV6_18 {
             // half of the relevant cases.
             if idx_intercept_sum.wrapping_mul(2) > self.total.wrapping_sub(idx_hit_sum) {
                 let mut first_suitable_idx = idx;
-                intercept_sum = 0;
+                let mut intercept_sum = 0u32;
                 for i in (0..idx).rev() {
                     intercept_sum = intercept_sum.wrapping_add(self.bins[i].intercepts);
                     if intercept_sum.wrapping_mul(2) > idx_intercept_sum {
@@ -224,17 +194,7 @@ impl Governor for TeoV6_18 {
             }
         }
 
-        // Allow the tick to be stopped unless the state is a polling one or the expected
-        // idle duration is shorter than the tick period.
-        if (!drv.polling[idx] && duration_ns >= tick_nsec) || cpu.tick_stopped {
-            return idx;
-        }
-        // The tick stays: the state should fit the time till the tick.
-        if idx > idx0 && drv.tr_ns[idx] > delta_tick {
-            idx = find_shallower_state_ns(drv, idx, delta_tick, false);
-        }
-        *stop_tick = false;
-        idx
+        keep_tick_or_stop(cpu, idx, idx0, duration_ns, delta_tick, stop_tick)
     }
 
     fn reflect(&mut self, cpu: &mut Cpu, idx: usize) {
@@ -249,23 +209,14 @@ impl Governor for TeoV6_18 {
     }
 
     fn columns(&self, drv: &Drv) -> Vec<String> {
-        let mut c = vec!["teo_sleep_length_ns".to_string(), "total".to_string()];
-        for i in 0..drv.count {
-            c.push(format!("hits{i}"));
-            c.push(format!("intercepts{i}"));
-        }
+        let mut c = bin_columns(drv, false);
         c.push("tick_intercepts".to_string());
         c.push("short_idles".to_string());
         c
     }
 
     fn write_columns(&self, out: &mut Vec<i64>) {
-        out.push(self.sleep_length_ns);
-        out.push(i64::from(self.total));
-        for b in self.bins.iter().take(self.n) {
-            out.push(i64::from(b.hits));
-            out.push(i64::from(b.intercepts));
-        }
+        write_bin_columns(self.sleep_length_ns, self.total, &self.bins, self.n, false, out);
         out.push(i64::from(self.tick_intercepts));
         out.push(i64::from(self.short_idles));
     }

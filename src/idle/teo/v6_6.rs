@@ -7,7 +7,10 @@
 //! utilization, which an idle trace does not carry: the CPU is taken as not utilized,
 //! as the kernel-oracle harness does.
 
-use super::{decay, find_shallower_state_ns, PULSE};
+use super::{
+    bin_columns, decay, find_shallower_state_ns, keep_tick_or_stop, measured_ns, reflect_time_span, scan,
+    write_bin_columns, Bin, PULSE,
+};
 use crate::idle::governor::{Cpu, Governor};
 use crate::idle::menu::RESIDENCY_THRESHOLD_NS;
 use crate::idle::states::{Drv, MAX_STATES};
@@ -15,13 +18,6 @@ use crate::idle::states::{Drv, MAX_STATES};
 const KTIME_MAX: i64 = i64::MAX;
 /// `NR_RECENT`: how many recent events are remembered.
 const NR_RECENT: usize = 9;
-
-#[derive(Debug, Clone, Copy, Default)]
-struct Bin {
-    intercepts: u32,
-    hits: u32,
-    recent: u32,
-}
 
 /// `struct teo_cpu` of 6.6 plus `dev->last_state_idx` (-1: nothing to learn from yet).
 #[derive(Debug, Clone)]
@@ -63,14 +59,7 @@ impl TeoV6_6 {
         let measured_ns: u64 = if self.time_span_ns >= self.sleep_length_ns {
             u64::MAX
         } else {
-            let last = (self.last_state_idx.max(0) as usize).min(drv.count - 1);
-            let lat_ns = drv.el_ns[last] as u64;
-            let m = cpu.last_residency_ns as u64;
-            if m >= lat_ns {
-                m - lat_ns / 2
-            } else {
-                m / 2
-            }
+            measured_ns(drv, self.last_state_idx, cpu.last_residency_ns)
         };
 
         self.total = 0;
@@ -154,32 +143,11 @@ impl Governor for TeoV6_6 {
             return 0;
         }
 
-        let mut idx: Option<usize> = if drv.disabled[0] { None } else { Some(0) };
-        let mut idx0 = 0usize;
-        let mut constraint_idx = 0usize;
-        let (mut intercept_sum, mut hit_sum, mut recent_sum) = (0u32, 0u32, 0u32);
-        let (mut idx_intercept_sum, mut idx_hit_sum, mut idx_recent_sum) = (0u32, 0u32, 0u32);
-        for i in 1..drv.count {
-            let prev = self.bins[i - 1];
-            intercept_sum = intercept_sum.wrapping_add(prev.intercepts);
-            hit_sum = hit_sum.wrapping_add(prev.hits);
-            recent_sum = recent_sum.wrapping_add(prev.recent);
-            if drv.disabled[i] {
-                continue;
-            }
-            if idx.is_none() {
-                idx0 = i; // first enabled state
-            }
-            idx = Some(i);
-            if drv.el_ns[i] <= latency_req {
-                constraint_idx = i;
-            }
-            idx_intercept_sum = intercept_sum;
-            idx_hit_sum = hit_sum;
-            idx_recent_sum = recent_sum;
-        }
-
-        let Some(mut idx) = idx else {
+        let sc = scan(drv, &self.bins, latency_req);
+        let (idx0, constraint_idx) = (sc.idx0, sc.constraint_idx);
+        let (idx_intercept_sum, idx_hit_sum, idx_recent_sum) =
+            (sc.idx_intercept_sum, sc.idx_hit_sum, sc.idx_recent_sum);
+        let Some(mut idx) = sc.idx else {
             // No states enabled: must use 0.
             *stop_tick = false;
             return 0;
@@ -193,7 +161,7 @@ impl Governor for TeoV6_6 {
                 break 'end;
             }
 
-            let tick_intercept_sum = intercept_sum.wrapping_add(self.bins[drv.count - 1].intercepts);
+            let tick_intercept_sum = sc.intercept_sum.wrapping_add(self.bins[drv.count - 1].intercepts);
 
             // Intercepts dominate overall or among the recent events: look for the
             // deepest shallower state that had not been too deep in over half of them.
@@ -201,8 +169,7 @@ impl Governor for TeoV6_6 {
             let alt_recent = idx_recent_sum > (NR_RECENT / 2) as u32;
             if alt_recent || alt_intercepts {
                 let mut first_suitable_idx = idx;
-                intercept_sum = 0;
-                recent_sum = 0;
+                let (mut intercept_sum, mut recent_sum) = (0u32, 0u32);
                 for i in (0..idx).rev() {
                     intercept_sum = intercept_sum.wrapping_add(self.bins[i].intercepts);
                     recent_sum = recent_sum.wrapping_add(self.bins[i].recent);
@@ -260,50 +227,22 @@ impl Governor for TeoV6_6 {
             }
         }
 
-        // Allow the tick to be stopped unless the state is a polling one or the expected
-        // idle duration is shorter than the tick period.
-        if (!drv.polling[idx] && duration_ns >= tick_nsec) || cpu.tick_stopped {
-            return idx;
-        }
-        // The tick stays: the state should fit the time till the tick.
-        if idx > idx0 && drv.tr_ns[idx] > delta_tick {
-            idx = find_shallower_state_ns(drv, idx, delta_tick, false);
-        }
-        *stop_tick = false;
-        idx
+        keep_tick_or_stop(cpu, idx, idx0, duration_ns, delta_tick, stop_tick)
     }
 
     fn reflect(&mut self, cpu: &mut Cpu, idx: usize) {
         self.last_state_idx = idx as i32;
-        // A wakeup by a safety net (poll time limit, or the tick on a long sleep length)
-        // counts as if the CPU could have idled for the whole sleep length.
-        if cpu.poll_time_limit || (cpu.take_got_tick() && self.sleep_length_ns > cpu.tick.nsec) {
-            cpu.poll_time_limit = false;
-            self.time_span_ns = self.sleep_length_ns;
-        } else {
-            self.time_span_ns = (cpu.clock_ns as i64).wrapping_sub(self.time_span_ns);
-        }
+        reflect_time_span(cpu, &mut self.time_span_ns, self.sleep_length_ns);
     }
 
     fn columns(&self, drv: &Drv) -> Vec<String> {
-        let mut c = vec!["teo_sleep_length_ns".to_string(), "total".to_string()];
-        for i in 0..drv.count {
-            c.push(format!("hits{i}"));
-            c.push(format!("intercepts{i}"));
-        }
-        c.extend((0..drv.count).map(|i| format!("recent{i}")));
+        let mut c = bin_columns(drv, true);
         c.push("tick_hits".to_string());
         c
     }
 
     fn write_columns(&self, out: &mut Vec<i64>) {
-        out.push(self.sleep_length_ns);
-        out.push(i64::from(self.total));
-        for b in self.bins.iter().take(self.n) {
-            out.push(i64::from(b.hits));
-            out.push(i64::from(b.intercepts));
-        }
-        out.extend(self.bins.iter().take(self.n).map(|b| i64::from(b.recent)));
+        write_bin_columns(self.sleep_length_ns, self.total, &self.bins, self.n, true, out);
         out.push(i64::from(self.tick_hits));
     }
 }
