@@ -2,7 +2,8 @@
 //! pelt.c/fair.c compiled unmodified in userspace by tools/oracles/kernel; MANIFEST.txt
 //! names the sources): every value must be reproduced exactly. The top-level files are
 //! 6.12.117's; `6.6/` holds 6.6.57's; 6.18.35's scenario files are byte-identical to
-//! 6.12's (the harness checks it), so only its `util_est_update.csv` differs and is kept.
+//! 6.12's (compared with cmp when they were made: MANIFEST.txt), so only its
+//! `util_est_update.csv` differs and is kept.
 
 use schedlab::pelt::driver::{simulate, Config, Init};
 use schedlab::pelt::row::CsvWriter;
