@@ -1,7 +1,8 @@
 //! cpuidle governor simulation: the kernel's `menu` and `teo` governors of several
 //! versions replayed bit-exactly over idle traces (docs/idle-governors.md).
 //!
-//! - [`states`]: idle-state tables (CSV, sysfs, presets) and the kernel's view of them.
+//! - [`states`]: idle-state tables (CSV, sysfs, presets) and the kernel's view of them;
+//!   [`state_source`]: a table from a path, a preset name or columns.
 //! - [`trace`]: idle traces and the idle-period model (docs/idle-governors.md §2.2) every replay uses.
 //! - [`governor`]: the [`Governor`] trait, the kernel services it sees, version names.
 //! - [`menu`], [`teo`]: one type per governor version behind the trait.
@@ -15,6 +16,7 @@ pub mod ftrace;
 pub mod governor;
 pub mod menu;
 pub mod simulate;
+pub mod state_source;
 pub mod states;
 pub mod summary;
 pub mod synth;

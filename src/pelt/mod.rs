@@ -19,6 +19,7 @@
 //! - [`ftrace`]: a task's trace from `sched_switch`/`sched_wakeup` text.
 
 pub mod clock;
+pub mod columns;
 pub mod consts;
 pub mod cpu_util;
 pub mod driver;

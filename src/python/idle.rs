@@ -9,7 +9,7 @@ use super::errors::run;
 use crate::error::{Error, Result};
 use crate::idle::ftrace::{self, FtraceImport};
 use crate::idle::simulate::{simulate, simulate_columns, simulate_many_columns, write_csv, Simulation};
-use crate::idle::states::{IdleState, StateTable, PRESETS};
+use crate::idle::states::{StateTable, PRESETS};
 use crate::idle::synth::{self, Pattern};
 use crate::idle::trace::{self, IdlePeriod, TraceColumns};
 use crate::idle::{summary, Spec};
@@ -34,30 +34,7 @@ fn slice<'a, T: numpy::Element + Copy>(a: &'a PyReadonlyArray1<'_, T>) -> Cow<'a
 /// A validated table from the tuple-of-lists form.
 fn table_from(arg: StatesArg) -> Result<StateTable> {
     let (names, el, tr, polling, disabled, power) = arg;
-    let n = names.len();
-    if [el.len(), tr.len(), polling.len(), disabled.len(), power.len()].iter().any(|&l| l != n) {
-        return Err(Error::domain("state table columns have different lengths"));
-    }
-    let mut states = Vec::with_capacity(n);
-    let rows = names.into_iter().zip(el).zip(tr).zip(polling).zip(disabled).zip(power);
-    for (i, (((((name, el), tr), polling), disabled), power_mw)) in rows.enumerate() {
-        let us = |v: i64, col: &str| -> Result<u32> {
-            if v < 0 {
-                return Err(Error::parse_col(None, None, col, format!("state {i}: negative duration {v} µs")));
-            }
-            u32::try_from(v)
-                .map_err(|_| Error::parse_col(None, None, col, format!("state {i}: {v} µs is out of range")))
-        };
-        states.push(IdleState {
-            name,
-            exit_latency_us: us(el, "exit_latency_us")?,
-            target_residency_us: us(tr, "target_residency_us")?,
-            polling,
-            disabled,
-            power_mw,
-        });
-    }
-    StateTable::new(states)
+    StateTable::from_columns(names, &el, &tr, &polling, &disabled, &power)
 }
 
 fn table_dict<'py>(py: Python<'py>, t: &StateTable) -> PyResult<Bound<'py, PyDict>> {
@@ -204,7 +181,7 @@ fn idle_simulate_csv_files(
     let (governor, kernel) = (governor.to_owned(), kernel.to_owned());
     run(py, || {
         let spec = Spec::new(&governor, &kernel)?;
-        let table = load_states(&states)?;
+        let table = StateTable::load(&states)?;
         let periods = trace::read_csv(&trace_path)?;
         let sim = simulate(spec, &table, &periods, hz, true)?;
         let mut out = Vec::new();
@@ -213,44 +190,10 @@ fn idle_simulate_csv_files(
     })
 }
 
-/// A state table from a CSV file, a sysfs directory or `grep .` dump, or a preset name.
-fn load_states(path: &std::path::Path) -> Result<StateTable> {
-    if path.is_dir() {
-        return StateTable::read_sysfs(path);
-    }
-    if !path.exists() {
-        if let Some(name) = path.to_str() {
-            if PRESETS.iter().any(|p| p.0.eq_ignore_ascii_case(name)) {
-                return StateTable::preset(name);
-            }
-            if !name.contains(['/', '.']) {
-                // a name, not a path: most likely a misspelled preset
-                let names: Vec<&str> = PRESETS.iter().map(|p| p.0).collect();
-                return Err(Error::domain(format!(
-                    "'{name}' is not a file, a directory or a state-table preset (presets: {})",
-                    names.join(", ")
-                )));
-            }
-        }
-    }
-    let bytes = crate::archive::dir::read_file(path, crate::archive::tree::DEFAULT_MAX_FILE_BYTES)?;
-    let label = path.display().to_string();
-    // A `grep .` dump has lines like `.../cpuidle/state0/name:POLL`; a CSV has a header.
-    let first = bytes
-        .split(|&b| b == b'\n')
-        .find(|l| !l.iter().all(u8::is_ascii_whitespace) && !l.starts_with(b"#"))
-        .unwrap_or(&[]);
-    if first.starts_with(b"state") || first.windows(6).any(|w| w == b"/state") {
-        StateTable::parse_sysfs_dump(&bytes, Some(&label))
-    } else {
-        StateTable::parse_csv(&bytes, Some(&label))
-    }
-}
-
 /// A state table (dict of lists) from a file: CSV, sysfs directory/dump, or preset name.
 #[pyfunction]
 fn idle_load_states<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDict>> {
-    let t = run(py, || load_states(&path))?;
+    let t = run(py, || StateTable::load(&path))?;
     table_dict(py, &t)
 }
 

@@ -5,19 +5,16 @@
 use super::errors::run;
 use crate::error::{Error, Result};
 use crate::import_notes::ImportOptions;
-use crate::parallel;
+use crate::pelt::columns::{self, Column, Select};
 use crate::pelt::cpu_util::{cpu_util, CpuSignals, Dst, TaskSignals};
 use crate::pelt::driver::{self, Config, Init};
 use crate::pelt::ftrace::{self, FtraceTask};
-use crate::pelt::row::{CsvWriter, Event, Row, Sink};
+use crate::pelt::row::CsvWriter;
 use crate::pelt::schedutil;
 use crate::pelt::signal::{decay_load, SchedAvg};
-use crate::pelt::speculate::{self, RowStore};
-use crate::pelt::trace::TraceColumns;
-use crate::pelt::trace::{self, Segment, State};
+use crate::pelt::trace::{self, Segment};
 use crate::pelt::util_est::{rule_by_name, Sample, TaskUtilEst, UtilEstRule};
-use crate::pelt::util_model::{UtilRow, UTIL_COLUMNS};
-use crate::pelt::util_only;
+use crate::pelt::util_model::UTIL_COLUMNS;
 use numpy::{IntoPyArray, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -31,263 +28,17 @@ fn slice<'a, T: numpy::Element + Copy>(a: &'a PyReadonlyArray1<'_, T>) -> Cow<'a
     }
 }
 
-/// Rows a column store holds back before writing them to its columns.
-const ROWS_PER_FLUSH: usize = 256;
-
-/// Declares the output columns once: name, numpy dtype, and the value from a [`Row`].
-/// Utilization-like values are bounded by the model (≤ a few thousand), times by
-/// `trace::MAX_TRACE_NS` (< 2^62) and util_est by 2^32: the conversions are exact.
-macro_rules! columns {
-    ($cols:ident, $row:ty, $names:ident; $($name:ident: $ty:ty = |$r:ident| $val:expr;)*) => {
-        /// The rows as column vectors (only the selected columns are filled). Rows
-        /// arrive one at a time and wait in `pending` until [`ROWS_PER_FLUSH`] have
-        /// come; then each kept column takes them in one loop. (Pushing each value
-        /// as its row came tested every column per row and reloaded each vector after
-        /// every store: about 70 instructions a row for 2 columns, against ~20.)
-        struct $cols {
-            $($name: Option<Vec<$ty>>,)*
-            events: u8,
-            pending: Vec<$row>,
+fn columns_dict<'py>(py: Python<'py>, cols: Vec<(&'static str, Column)>) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (name, c) in cols {
+        match c {
+            Column::I64(v) => d.set_item(name, v.into_pyarray(py))?,
+            Column::I32(v) => d.set_item(name, v.into_pyarray(py))?,
+            Column::U8(v) => d.set_item(name, v.into_pyarray(py))?,
+            Column::I8(v) => d.set_item(name, v.into_pyarray(py))?,
         }
-
-        /// Every column name, in output order.
-        const $names: &[&str] = &[$(stringify!($name)),*];
-
-        impl $cols {
-            /// Columns named in `select` (all when None), sized for `n` rows, keeping the
-            /// events whose bit is set in `events`.
-            fn new(select: Option<&[String]>, n: usize, events: u8) -> Result<Self> {
-                if let Some(sel) = select {
-                    if let Some(bad) = sel.iter().find(|c| !$names.contains(&c.as_str())) {
-                        return Err(Error::domain(format!("unknown column '{bad}'; columns: {}", $names.join(", "))));
-                    }
-                }
-                let want = |name: &str| select.is_none_or(|s| s.iter().any(|c| c == name));
-                // try_reserve: a trace too long for memory is an error, not an abort.
-                let oom = || Error::domain(format!(
-                    "not enough memory for {n} rows; keep fewer columns/events, or write CSV instead"
-                ));
-                Ok($cols {
-                    $($name: if want(stringify!($name)) {
-                        let mut v = Vec::new();
-                        v.try_reserve_exact(n).map_err(|_| oom())?;
-                        Some(v)
-                    } else {
-                        None
-                    },)*
-                    events,
-                    pending: Vec::with_capacity(ROWS_PER_FLUSH),
-                })
-            }
-
-            /// Move the pending rows into the columns.
-            #[inline(never)]
-            fn flush(&mut self) {
-                if self.pending.is_empty() {
-                    return;
-                }
-                $(
-                    if let Some(v) = &mut self.$name {
-                        v.extend(self.pending.iter().map(|$r| $val));
-                    }
-                )*
-                self.pending.clear();
-            }
-
-            /// An empty copy of this selection with room for `n` rows.
-            #[allow(dead_code)]
-            fn fresh_like(&self, n: usize) -> Result<Self> {
-                let kept: Vec<String> = [$((stringify!($name), self.$name.is_some())),*]
-                    .iter()
-                    .filter(|(_, kept)| *kept)
-                    .map(|(name, _)| name.to_string())
-                    .collect();
-                Self::new(Some(&kept), n, self.events)
-            }
-
-            /// Overwrite stored row `i`.
-            #[allow(dead_code)]
-            fn set_row(&mut self, i: usize, row: &$row) {
-                self.flush();
-                $(
-                    if let Some(v) = &mut self.$name {
-                        let $r = row;
-                        if let Some(x) = v.get_mut(i) {
-                            *x = $val;
-                        }
-                    }
-                )*
-            }
-
-            /// Move `other`'s rows after these.
-            #[allow(dead_code)]
-            fn append_rows(&mut self, mut other: Self) {
-                self.flush();
-                other.flush();
-                $(
-                    if let (Some(v), Some(o)) = (&mut self.$name, &mut other.$name) {
-                        v.append(o);
-                    }
-                )*
-            }
-
-            /// Rows there is room for.
-            #[allow(dead_code)]
-            fn room(&self) -> usize {
-                let mut n = usize::MAX;
-                $(
-                    if let Some(v) = &self.$name {
-                        n = n.min(v.capacity());
-                    }
-                )*
-                if n == usize::MAX { 0 } else { n }
-            }
-
-            fn into_dict<'py>(mut self, py: Python<'py>, enqueued: bool) -> PyResult<Bound<'py, PyDict>> {
-                self.flush();
-                let d = PyDict::new(py);
-                $(
-                    if let Some(v) = self.$name {
-                        if stringify!($name) != "p_ue_enqueued" || enqueued {
-                            d.set_item(stringify!($name), v.into_pyarray(py))?;
-                        }
-                    }
-                )*
-                Ok(d)
-            }
-        }
-
-        impl Sink<$row> for $cols {
-            #[inline]
-            fn wants(&self, event: Event) -> bool {
-                self.events & (1 << (event as u8)) != 0
-            }
-
-            #[inline(always)]
-            fn row(&mut self, row: &$row) -> Result<()> {
-                self.pending.push(*row);
-                if self.pending.len() >= ROWS_PER_FLUSH {
-                    self.flush();
-                }
-                Ok(())
-            }
-        }
-    };
-}
-
-// The golden columns, then `p_ue_enqueued`.
-columns! { Columns, Row, COLUMN_NAMES;
-    t_ns: i64 = |r| r.t_ns as i64;
-    event: u8 = |r| r.event as u8;
-    seg: i64 = |r| r.seg as i64;
-    state: u8 = |r| state_code(r.state);
-    cpu_cap: i32 = |r| r.cpu_cap as i32;
-    freq_cap: i32 = |r| r.freq_cap as i32;
-    clock_task: i64 = |r| r.clock_task as i64;
-    clock_pelt: i64 = |r| r.clock_pelt as i64;
-    lost_idle_time: i64 = |r| r.lost_idle_time as i64;
-    p_util_avg: i32 = |r| r.p_util_avg as i32;
-    p_util_sum: i64 = |r| i64::from(r.p_util_sum);
-    p_period_contrib: i32 = |r| r.p_period_contrib as i32;
-    p_runnable_avg: i32 = |r| r.p_runnable_avg as i32;
-    p_load_avg: i32 = |r| r.p_load_avg as i32;
-    p_last_update_time: i64 = |r| r.p_last_update_time as i64;
-    p_util_est: i32 = |r| r.p_util_est as i32;
-    p_ue_unchanged: i8 = |r| i8::from(r.p_ue_unchanged);
-    cfs_util_avg: i32 = |r| r.cfs_util_avg as i32;
-    cfs_util_sum: i64 = |r| i64::from(r.cfs_util_sum);
-    cfs_runnable_avg: i32 = |r| r.cfs_runnable_avg as i32;
-    cfs_load_avg: i32 = |r| r.cfs_load_avg as i32;
-    cfs_util_est: i64 = |r| i64::from(r.cfs_util_est);
-    cpu_util_cfs: i32 = |r| r.cpu_util_cfs as i32;
-    cpu_util_cfs_boost: i32 = |r| r.cpu_util_cfs_boost as i32;
-    cpu_util_without_p: i32 = |r| r.cpu_util_without_p as i32;
-    task_util_est_p: i32 = |r| r.task_util_est_p as i32;
-    sugov_perf: i32 = |r| r.sugov_perf as i32;
-    cpufreq_calls: i64 = |r| r.cpufreq_calls as i64;
-    p_ue_enqueued: i64 = |r| i64::from(r.p_ue_enqueued);
-}
-
-// The columns the util-only replay keeps: crate::pelt::util_model::UTIL_COLUMNS, with the
-// dtypes of the full list above (tests/test_pelt_util_only.py asks for every UTIL_COLUMNS
-// name and compares frames, dtypes included, with the full replay's).
-columns! { UtilColumns, UtilRow, UTIL_COLUMN_NAMES;
-    t_ns: i64 = |r| r.t_ns as i64;
-    event: u8 = |r| r.event as u8;
-    seg: i64 = |r| r.seg as i64;
-    state: u8 = |r| state_code(r.state);
-    cpu_cap: i32 = |r| r.cpu_cap as i32;
-    freq_cap: i32 = |r| r.freq_cap as i32;
-    clock_task: i64 = |r| r.clock_task as i64;
-    clock_pelt: i64 = |r| r.clock_pelt as i64;
-    lost_idle_time: i64 = |r| r.lost_idle_time as i64;
-    p_util_avg: i32 = |r| r.p_util_avg as i32;
-    p_util_sum: i64 = |r| i64::from(r.p_util_sum);
-    p_period_contrib: i32 = |r| r.p_period_contrib as i32;
-    p_last_update_time: i64 = |r| r.p_last_update_time as i64;
-}
-
-impl RowStore for UtilColumns {
-    fn fresh(&self, rows: usize) -> Result<Self> {
-        self.fresh_like(rows)
     }
-    fn set(&mut self, index: usize, row: &UtilRow) {
-        self.set_row(index, row)
-    }
-    fn append(&mut self, other: Self) {
-        self.append_rows(other)
-    }
-    fn room(&self) -> usize {
-        UtilColumns::room(self)
-    }
-}
-
-/// Whether only columns of the util-only replay are asked for.
-fn util_only_columns(sel: &Select) -> bool {
-    sel.columns.as_deref().is_some_and(|s| s.iter().all(|c| UTIL_COLUMNS.contains(&c.as_str())))
-}
-
-/// The util-only replay of a trace read in place from its columns, on the default
-/// number of threads (crate::pelt::speculate).
-fn util_dict<'py>(
-    py: Python<'py>,
-    cols: (&[i64], &[u8], &[i64], &[i64]),
-    cfg: Result<Config>,
-    sel: Select,
-) -> PyResult<Bound<'py, PyDict>> {
-    let out = run(py, || {
-        let cfg = cfg?;
-        let mask = event_mask(sel.events.as_deref())?;
-        let trace = TraceColumns::new(cols.0, cols.1, cols.2, cols.3)?;
-        let hint = util_only::rows_hint(&trace, &cfg, |e| mask & (1 << (e as u8)) != 0);
-        let mut out = UtilColumns::new(sel.columns.as_deref(), hint, mask)?;
-        let threads = parallel::default_threads();
-        parallel::install(Some(threads), || speculate::simulate_util_columns(&trace, &cfg, &mut out, threads))??;
-        Ok(out)
-    })?;
-    out.into_dict(py, false)
-}
-
-fn state_code(s: State) -> u8 {
-    match s {
-        State::Run => 0,
-        State::Wait => 1,
-        State::Sleep => 2,
-    }
-}
-
-/// Bit `Event as u8` set for each event named (all when None).
-fn event_mask(events: Option<&[String]>) -> Result<u8> {
-    let Some(names) = events else { return Ok(0xff) };
-    let mut mask = 0u8;
-    for n in names {
-        let e = Event::ALL.iter().find(|e| e.name() == n.as_str()).ok_or_else(|| {
-            let all: Vec<&str> = Event::ALL.iter().map(|e| e.name()).collect();
-            Error::domain(format!("unknown event '{n}'; events: {}", all.join(", ")))
-        })?;
-        mask |= 1 << (*e as u8);
-    }
-    Ok(mask)
+    Ok(d)
 }
 
 fn config(
@@ -299,47 +50,6 @@ fn config(
     start_ns: u64,
 ) -> Result<Config> {
     Ok(Config { init: Init::parse(init)?, util_est, rule: rule_by_name(rule)?, execl_fix, tick_ns, start_ns })
-}
-
-/// Which rows and columns to return.
-struct Select {
-    columns: Option<Vec<String>>,
-    events: Option<Vec<String>>,
-}
-
-fn rows_dict<'py>(
-    py: Python<'py>,
-    segs: Vec<Segment>,
-    cfg: Result<Config>,
-    sel: Select,
-) -> PyResult<Bound<'py, PyDict>> {
-    // Only util_avg-side columns asked for: the util-only replay gives the same values
-    // at about a third of the work (crate::pelt::util_only), split across threads.
-    if util_only_columns(&sel) {
-        let cols = run(py, || {
-            let cfg = cfg?;
-            let mask = event_mask(sel.events.as_deref())?;
-            let hint = util_only::rows_hint(segs.as_slice(), &cfg, |e| mask & (1 << (e as u8)) != 0);
-            let mut cols = UtilColumns::new(sel.columns.as_deref(), hint, mask)?;
-            let threads = parallel::default_threads();
-            parallel::install(Some(threads), || speculate::simulate_util_parallel(&segs, &cfg, &mut cols, threads))??;
-            Ok(cols)
-        })?;
-        return cols.into_dict(py, false);
-    }
-    let (cols, enqueued) = run(py, || {
-        let cfg = cfg?;
-        let mask = event_mask(sel.events.as_deref())?;
-        crate::pelt::sequence::check_ticks(segs.as_slice(), cfg.tick_ns)?; // before sizing
-                                                                           // Sized exactly up front: no reallocation of the ~130 bytes/row.
-        let by_event = driver::count_rows_by_event(&segs, &cfg);
-        let n: u64 = Event::ALL.iter().filter(|e| mask & (1 << (**e as u8)) != 0).map(|e| by_event[*e as usize]).sum();
-        let n = usize::try_from(n).map_err(|_| Error::domain(format!("{n} rows do not fit in memory")))?;
-        let mut cols = Columns::new(sel.columns.as_deref(), n, mask)?;
-        driver::simulate(&segs, &cfg, &mut cols)?;
-        Ok((cols, cfg.rule.has_enqueued()))
-    })?;
-    cols.into_dict(py, enqueued)
 }
 
 /// Simulate a trace given as columns; returns a dict of numpy columns.
@@ -363,12 +73,11 @@ fn pelt_simulate_arrays<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let (d, s, c, f) = (slice(&dur_ns), slice(&state), slice(&cpu_cap), slice(&freq_cap));
     let sel = Select { columns, events };
-    let cfg = config(init, util_est, rule, execl_fix, tick_ns, start_ns);
-    if util_only_columns(&sel) {
-        return util_dict(py, (&d, &s, &c, &f), cfg, sel);
-    }
-    let segs = run(py, || trace::segments_from_columns(&d, &s, &c, &f))?;
-    rows_dict(py, segs, cfg, sel)
+    let cols = run(py, || {
+        let cfg = config(init, util_est, rule, execl_fix, tick_ns, start_ns)?;
+        columns::replay_trace_columns(&d, &s, &c, &f, &cfg, &sel)
+    })?;
+    columns_dict(py, cols)
 }
 
 /// Simulate a trace CSV file; returns a dict of numpy columns.
@@ -387,8 +96,13 @@ fn pelt_simulate_file<'py>(
     columns: Option<Vec<String>>,
     events: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let segs = run(py, || trace::read_trace_csv(&path))?;
-    rows_dict(py, segs, config(init, util_est, rule, execl_fix, tick_ns, start_ns), Select { columns, events })
+    let sel = Select { columns, events };
+    let cols = run(py, || {
+        let cfg = config(init, util_est, rule, execl_fix, tick_ns, start_ns)?;
+        let segs = trace::read_trace_csv(&path)?;
+        columns::replay_segments(&segs, &cfg, &sel)
+    })?;
+    columns_dict(py, cols)
 }
 
 /// A Python `write(bytes)` callable as an `io::Write`: each chunk is handed over with the
