@@ -32,6 +32,7 @@ pub mod archive;
 pub mod batch;
 pub mod cancel;
 pub mod cfmt;
+pub mod csv_table;
 pub mod direction;
 pub mod error;
 pub mod idle;

@@ -16,6 +16,8 @@ fn parse_name(name: &str) -> (String, String, String, u32, String) {
     let kernel = match ver {
         "" => "6.12",
         "61" => "6.1",
+        "618" => "6.18",
+        "66" => "6.6",
         "418" => "4.18",
         "419" => "4.19",
         "420" => "4.20",
@@ -54,12 +56,12 @@ fn every_governor_golden_is_reproduced() {
         .filter(|n| n.ends_with(".golden.csv") && (n.starts_with("menu") || n.starts_with("teo")))
         .collect();
     names.sort();
-    assert_eq!(names.len(), 70, "expected the 70 menu/teo goldens");
+    assert_eq!(names.len(), 110, "expected the 110 menu/teo goldens");
     let mut failures = Vec::new();
     for name in &names {
         let (gov, kernel, states, hz, tr) = parse_name(name);
         let table = StateTable::read_csv(&data().join(format!("inputs/states_{states}.csv"))).unwrap();
-        let periods = trace::read_csv(&data().join(format!("inputs/gov_{tr}.csv"))).unwrap();
+        let periods: Vec<trace::IdlePeriod> = trace::read_csv(&data().join(format!("inputs/gov_{tr}.csv"))).unwrap();
         let spec = Spec::new(&gov, &kernel).unwrap();
         let sim = simulate(spec, &table, &periods, hz, true).unwrap();
         let mut out = Vec::new();

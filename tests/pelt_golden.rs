@@ -1,6 +1,9 @@
 //! The PELT/util_est golden files of the kernel oracle (tests/data/pelt: the kernel's own
-//! pelt.c/fair.c compiled unmodified in userspace; MANIFEST.txt names the sources): every
-//! value must be reproduced exactly.
+//! pelt.c/fair.c compiled unmodified in userspace by tools/oracles/kernel; MANIFEST.txt
+//! names the sources): every value must be reproduced exactly. The top-level files are
+//! 6.12.117's; `6.6/` holds 6.6.57's; 6.18.35's scenario files are byte-identical to
+//! 6.12's (compared with cmp when they were made: MANIFEST.txt), so only its
+//! `util_est_update.csv` differs and is kept.
 
 use schedlab::pelt::driver::{simulate, Config, Init};
 use schedlab::pelt::row::CsvWriter;
@@ -82,36 +85,82 @@ fn accumulate_golden() {
 
 #[test]
 fn util_est_update_golden() {
-    let (h, rows) = csv_rows("util_est_update.csv");
-    assert_eq!(
-        h,
-        ["step", "cpu_cap", "ewma_in", "flag_in", "util_avg", "runnable_avg", "task_sleep", "ewma_out", "flag_out"]
-    );
-    assert_eq!(rows.len(), 20000);
-    let rule = rule_by_name("6.12").unwrap();
-    for r in &rows {
-        let mut ue =
-            TaskUtilEst { ewma: r[2] as u32 | if r[3] != 0 { UTIL_AVG_UNCHANGED_MSB } else { 0 }, enqueued: 0 };
-        rule.update(&mut ue, r[6] != 0, Sample { util_avg: r[4], runnable_avg: r[5], cpu_cap: r[1] });
-        assert_eq!((u64::from(rule.ewma(&ue)), u64::from(rule.unchanged(&ue))), (r[7], r[8]), "step {}", r[0]);
+    for (rule, file) in [("6.12", "util_est_update.csv"), ("6.18", "6.18/util_est_update.csv")] {
+        let (h, rows) = csv_rows(file);
+        assert_eq!(
+            h,
+            ["step", "cpu_cap", "ewma_in", "flag_in", "util_avg", "runnable_avg", "task_sleep", "ewma_out", "flag_out"]
+        );
+        assert_eq!(rows.len(), 20000);
+        let rule = rule_by_name(rule).unwrap();
+        for r in &rows {
+            let mut ue =
+                TaskUtilEst { ewma: r[2] as u32 | if r[3] != 0 { UTIL_AVG_UNCHANGED_MSB } else { 0 }, enqueued: 0 };
+            rule.update(&mut ue, r[6] != 0, Sample { util_avg: r[4], runnable_avg: r[5], cpu_cap: r[1] });
+            let got = (u64::from(rule.ewma(&ue)), u64::from(rule.unchanged(&ue)));
+            assert_eq!(got, (r[7], r[8]), "{file} step {}", r[0]);
+        }
     }
 }
 
-fn replay(trace: &str, init: Init, util_est: bool) -> String {
+#[test]
+fn util_est_update_golden_6_6() {
+    let (h, rows) = csv_rows("6.6/util_est_update.csv");
+    assert_eq!(
+        h,
+        [
+            "step",
+            "cpu_cap",
+            "ewma_in",
+            "flag_in",
+            "enqueued_in",
+            "util_avg",
+            "runnable_avg",
+            "task_sleep",
+            "ewma_out",
+            "flag_out",
+            "enqueued_out"
+        ]
+    );
+    assert_eq!(rows.len(), 20000);
+    let rule = rule_by_name("6.6").unwrap();
+    for r in &rows {
+        let flag = if r[3] != 0 { UTIL_AVG_UNCHANGED_MSB } else { 0 };
+        let mut ue = TaskUtilEst { ewma: r[2] as u32, enqueued: r[4] as u32 | flag };
+        rule.update(&mut ue, r[7] != 0, Sample { util_avg: r[5], runnable_avg: r[6], cpu_cap: r[1] });
+        let got =
+            (u64::from(ue.ewma), u64::from(rule.unchanged(&ue)), u64::from(ue.enqueued & !UTIL_AVG_UNCHANGED_MSB));
+        assert_eq!(got, (r[8], r[9], r[10]), "step {}", r[0]);
+    }
+}
+
+fn replay(trace: &str, init: Init, util_est: bool, rule: &str) -> String {
     let segs = read_trace_csv(&data(&format!("inputs/pelt_{trace}.csv"))).unwrap();
-    let cfg = Config { init, util_est, ..Config::default() };
-    let mut w = CsvWriter::new(Vec::new(), false, "<memory>").unwrap();
+    let rule = rule_by_name(rule).unwrap();
+    let cfg = Config { init, util_est, rule, ..Config::default() };
+    let mut w = CsvWriter::new(Vec::new(), rule.has_enqueued(), "<memory>").unwrap();
     simulate(&segs, &cfg, &mut w).unwrap();
     String::from_utf8(w.finish().unwrap()).unwrap()
 }
 
+/// Every rule whose kernel's oracle wrote `golden`: 6.12 and 6.18 for the top-level
+/// files, 6.6 for `6.6/`.
 fn check(trace: &str, golden: &str, init: Init, util_est: bool) {
+    if golden.starts_with("6.6/") {
+        check_rule(trace, golden, init, util_est, "6.6");
+    } else {
+        check_rule(trace, golden, init, util_est, "6.12");
+        check_rule(trace, golden, init, util_est, "6.18");
+    }
+}
+
+fn check_rule(trace: &str, golden: &str, init: Init, util_est: bool, rule: &str) {
     let want = std::fs::read_to_string(data(golden)).unwrap();
-    let got = replay(trace, init, util_est);
+    let got = replay(trace, init, util_est, rule);
     if got != want {
         let (gl, wl): (Vec<&str>, Vec<&str>) = (got.lines().collect(), want.lines().collect());
         for (i, (g, w)) in gl.iter().zip(&wl).enumerate() {
-            assert_eq!(g, w, "{golden}: first difference at line {}", i + 1);
+            assert_eq!(g, w, "{golden} ({rule}): first difference at line {}", i + 1);
         }
         assert_eq!(gl.len(), wl.len(), "{golden}: row count");
         panic!("{golden}: differs (line ends?)");
@@ -151,6 +200,21 @@ fn scenario_execl_like_noue() {
 #[test]
 fn scenario_invariance() {
     check("invariance", "pelt_invariance.golden.csv", Init::Kernel, true);
+}
+
+#[test]
+fn scenarios_6_6() {
+    for (trace, golden, init, ue) in [
+        ("periodic25", "pelt_periodic25", Init::Kernel, true),
+        ("periodic50", "pelt_periodic50", Init::Kernel, true),
+        ("periodic50", "pelt_periodic50.init0", Init::Zero, true),
+        ("step10to80", "pelt_step10to80", Init::Kernel, true),
+        ("execl_like", "pelt_execl_like", Init::Kernel, true),
+        ("execl_like", "pelt_execl_like.noue", Init::Kernel, false),
+        ("invariance", "pelt_invariance", Init::Kernel, true),
+    ] {
+        check(trace, &format!("6.6/{golden}.golden.csv"), init, ue);
+    }
 }
 
 #[test]

@@ -105,3 +105,71 @@ def test_thousands_separators_in_samples_are_an_error_not_extra_samples(tmp_path
     assert p.returncode == 2 and f"{base}:1" in p.stderr and "thousands separators" in p.stderr, p.stderr
     base.write_text("1234.5, 1240.0\n1236.5\n")  # commas between samples still work
     assert run("stats", str(base), str(new)).returncode == 0
+
+
+# CSV inputs as a spreadsheet saves them (one reader, src/csv_table.rs): a UTF-8 byte
+# order mark, quoted header names, CRLF line ends, a quoted field holding a comma.
+IDLE_TRACE = "sleep_length_ns,next_tick_ns,wake_ns,tick_stopped,latency_req_ns\n2000000,750000,-1,0,-1\n"
+SPREADSHEET_IDLE_TRACE = ('\ufeff"sleep_length_ns","next_tick_ns","wake_ns","tick_stopped","latency_req_ns","note"\r\n'
+                          '2000000,750000,-1,0,-1,"a, b"\r\n')
+
+
+def test_a_spreadsheet_idle_trace_reads_as_the_plain_one(tmp_path):
+    from schedlab import idle
+
+    p = tmp_path / "t.csv"
+    p.write_text(SPREADSHEET_IDLE_TRACE, encoding="utf-8", newline="")
+    plain = idle.parse_trace(IDLE_TRACE)
+    assert idle.read_trace(p).equals(plain)
+    assert idle.parse_trace(SPREADSHEET_IDLE_TRACE.encode()).equals(plain)
+
+
+def test_a_spreadsheet_state_table_and_pelt_trace_read_as_the_plain_ones(tmp_path):
+    from schedlab import idle, pelt
+
+    states = "name,exit_latency_us,target_residency_us,flags\nPOLL,0,0,P\nC1,2,2,-\n"
+    quoted = '\ufeff"name","exit_latency_us","target_residency_us","flags"\r\n"POLL",0,0,P\r\nC1,2,2,-\r\n'
+    p = tmp_path / "s.csv"
+    p.write_text(quoted, encoding="utf-8", newline="")
+    (tmp_path / "plain.csv").write_text(states)
+    assert idle.read_states(p).equals(idle.read_states(tmp_path / "plain.csv"))
+    task = "dur_ns,state\n3000000,R\n500000,S\n"
+    q = tmp_path / "task.csv"
+    q.write_text('\ufeff"dur_ns","state"\r\n3000000,R\r\n500000,S\r\n', encoding="utf-8", newline="")
+    assert pelt.read_trace(q).equals(pelt.parse_trace(task))
+
+
+@pytest.mark.parametrize("text, where, what", [
+    (IDLE_TRACE + "1,2,3\n", "t.csv:3: column 'tick_stopped'", "missing value"),
+    (IDLE_TRACE + "1,2,3,0,-1,9\n", "t.csv:3", "expected 5 comma-separated fields as in the header, got 6"),
+    (IDLE_TRACE + '1,2,"3\n', "t.csv:3", "missing value"),
+    (IDLE_TRACE.replace("wake_ns", "wake"), "t.csv:1: column 'wake_ns'", "missing column 'wake_ns' in the header"),
+    (IDLE_TRACE + "1,2,x,0,-1\n", "t.csv:3: column 'wake_ns'", "expected an integer, got 'x'"),
+    ("\ufeff# only a comment\n", "t.csv", "empty input: expected a header line"),
+])
+def test_malformed_idle_trace_csv_names_file_line_and_column(tmp_path, text, where, what):
+    import schedlab
+    from schedlab import idle
+
+    p = tmp_path / "t.csv"
+    p.write_text(text, encoding="utf-8")
+    with pytest.raises(schedlab.ParseError) as e:
+        idle.read_trace(p)
+    assert str(e.value).startswith(f"{tmp_path}/{where}") and what in str(e.value), str(e.value)
+
+
+def test_an_idle_trace_read_streams_the_file(tmp_path):
+    """The file is not held in memory: a trace much larger than the columns it yields
+    (long comment lines) reads in a fresh process within half its size."""
+    p = tmp_path / "big.csv"
+    with p.open("w") as f:
+        f.write(IDLE_TRACE.splitlines()[0] + "\n")
+        row = "2000000,750000,-1,0,-1\n" + "#" * 200 + "\n"
+        f.write(row * 200_000)  # 45 MB of text for 200,000 periods (11 MB of columns)
+    code = ("import resource, sys\nfrom schedlab import idle\n"
+            "b = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+            "assert len(idle.read_trace(sys.argv[1])) == 200_000\n"
+            "print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - b) * 1024)\n")
+    r = subprocess.run([sys.executable, "-c", code, str(p)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert int(r.stdout) < p.stat().st_size / 2, (r.stdout, p.stat().st_size)

@@ -153,8 +153,9 @@ def test_cli_summary_and_presets(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_governor_list() -> None:
     assert set(idle.GOVERNORS) == {
-        ("menu", "6.12"), ("menu", "6.1"), ("menu", "4.20"), ("menu", "4.19"), ("menu", "4.18"),
-        ("teo", "6.12"), ("teo", "6.1"), ("teo", "5.1"),
+        ("menu", "6.18"), ("menu", "6.12"), ("menu", "6.6"), ("menu", "6.1"), ("menu", "4.20"),
+        ("menu", "4.19"), ("menu", "4.18"),
+        ("teo", "6.18"), ("teo", "6.12"), ("teo", "6.6"), ("teo", "6.1"), ("teo", "5.1"),
     }
     assert np.issubdtype(idle.simulate("menu", idle.periodic(3, 1_000_000), "intel-skx").idx.dtype, np.integer)
 

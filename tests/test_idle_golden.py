@@ -11,7 +11,8 @@ from schedlab import cli, idle
 
 DATA = Path(__file__).parent / "data" / "idle"
 GOLDENS = sorted(p.name for p in DATA.glob("*.golden.csv") if p.name.startswith(("menu", "teo")))
-VERSIONS = {"": "6.12", "61": "6.1", "418": "4.18", "419": "4.19", "420": "4.20", "51": "5.1"}
+VERSIONS = {"": "6.12", "61": "6.1", "66": "6.6", "618": "6.18", "418": "4.18", "419": "4.19", "420": "4.20",
+            "51": "5.1"}
 
 
 def inputs_of(name: str) -> tuple[str, str, Path, int, Path]:
@@ -29,9 +30,10 @@ def inputs_of(name: str) -> tuple[str, str, Path, int, Path]:
 
 
 def test_all_goldens_are_present() -> None:
-    assert len(GOLDENS) == 70
+    assert len(GOLDENS) == 110
     prefixes = {n.split("_")[0] for n in GOLDENS}
-    assert prefixes == {"menu", "menu61", "menu418", "menu419", "menu420", "teo", "teo61", "teo51"}
+    assert prefixes == {"menu", "menu61", "menu66", "menu618", "menu418", "menu419", "menu420",
+                        "teo", "teo61", "teo66", "teo618", "teo51"}
 
 
 @pytest.mark.parametrize("name", GOLDENS)

@@ -27,4 +27,15 @@ def test_cli_prints_the_figures_and_what_limits_idle(capsys) -> None:  # type: i
     assert cli.main(["live", "check", os.path.join(DATA, "periodic-b")]) == 0
     out = capsys.readouterr().out
     assert "util_est exact: 68/68 (100.0%)" in out
-    assert "menu: no idle period traced on CPU 1" in out
+    assert "idle: no idle period traced on CPU 1" in out
+
+
+def test_cli_reads_the_trace_dat_of_a_loaded_recording(capsys) -> None:  # type: ignore[no-untyped-def]
+    # recorded by tools/oracles/live/record.sh; sched.txt holds the kernel's own values
+    assert cli.main(["live", "check", os.path.join(DATA, "loaded-fifo")]) == 0
+    out = capsys.readouterr().out
+    assert "PELT util_avg within ±1 of the kernel's: 303/303 (100.0%)" in out
+    assert "util_est exact: 303/303 (100.0%)" in out
+    # both CPUs busy: the sysfs usage counters did not move, no idle period to compare
+    assert "idle: no idle period traced on CPU 1 (sysfs counted 0 entries" in out
+    assert "read as trace.dat" in out

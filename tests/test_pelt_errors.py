@@ -22,7 +22,7 @@ BAD_FILES = [
     ("10,R,0,1024\n", 2, "cpu_cap", "outside 1..1024"),
     ("10,R,1024,1025\n", 2, "freq_cap", "outside 1..1024"),
     ("10,R,big,1024\n", 2, "cpu_cap", "expected an integer"),
-    ("10,R,1024,1024\n10,S,1024\n", 3, None, "truncated"),
+    ("10,R,1024,1024\n10,S,1024\n", 3, "freq_cap", "truncated"),  # the first column the row lacks
     ("10,R,1024,1024\n10,S,1024,1024,7\n", 3, None, "expected 4"),
 ]
 

@@ -73,7 +73,7 @@ def test_json_round_trip_and_views():
     df = c.to_pandas()
     assert df.loc[1, "verdict"] == "worse" and df.loc[1, "value"] == 4167.0
     md = c.to_markdown()
-    assert "| Hmean lps | 4626.00 | 4167.00 (-9.92%)* |" in md
+    assert "| Hmean lps | 4626.00 | 4167.00 (-9.92%)* worse welch p=1e-09 |" in md  # verdict, test and p in the cell
     assert "background" in c._repr_html_()
     assert c.to_csv().splitlines()[0].startswith("group,name,kernel")
 

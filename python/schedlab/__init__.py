@@ -9,7 +9,7 @@ Submodules load on first use, so ``import schedlab`` stays fast:
 - :mod:`schedlab.mmtests`: compare-mmtests.pl's tables from MMTests log trees,
   exactly per MMTests era, pasted-table parsing and overview tables.
 - :mod:`schedlab.pelt`: PELT and util_est replayed with the kernel's integer math.
-- :mod:`schedlab.idle`: cpuidle governors (menu, teo; 4.18–6.12) replayed exactly over idle traces.
+- :mod:`schedlab.idle`: cpuidle governors (menu, teo; 4.18–6.18) replayed exactly over idle traces.
 - :mod:`schedlab.verdicts`: :func:`compare` (your own DataFrame of runs: many metrics,
   mixed directions, one call, better/worse/equivalent/inconclusive) and :func:`direction`.
 - :mod:`schedlab.series`: :func:`change_points` (the commits where each metric of a

@@ -387,6 +387,15 @@ def idle_governors() -> list[tuple[str, str]]: ...
 def live_pelt_check(
     trace: str | PathLike[str], samples: str | PathLike[str], pid: int, rule: str = "6.12", strict: bool = False
 ) -> tuple[dict[str, int], dict[str, list[Any]], list[str]]: ...
+def live_idle_check(
+    trace: str | PathLike[str],
+    states: str | PathLike[str],
+    cpu: int,
+    governor: str = "menu",
+    kernel: str = "6.12",
+    hz: int = 250,
+    strict: bool = False,
+) -> tuple[dict[str, Any] | None, list[str], list[tuple[str, int]]]: ...
 
 # --- batch (src/python/batch.rs) --------------------------------------------
 _Bounds = tuple[int | None, int | None, int | None]

@@ -3,8 +3,8 @@
 Give an idle trace (one row per idle period of one CPU) and an idle-state table, and
 get, per period, the state each governor version picks, whether it stops the tick, how
 the period ends, and the governor's internal state — equal to the integer to what the
-kernel's own C code computes (menu of 4.18, 4.19, 4.20, 6.1 and 6.12; teo of 5.1, 6.1
-and 6.12). The replay runs in Rust with the GIL released.
+kernel's own C code computes (menu of 4.18, 4.19, 4.20, 6.1, 6.6, 6.12 and 6.18; teo of
+5.1, 6.1, 6.6, 6.12 and 6.18). The replay runs in Rust with the GIL released.
 
 Inputs
 ------
@@ -219,7 +219,7 @@ def _trace_frame(d: Mapping[str, Any], extra: Mapping[str, Any] | None = None) -
     cols = {c: np.asarray(d[c], dtype=np.int64) for c in TRACE_COLUMNS}
     if extra:
         cols.update(extra)
-    return pd.DataFrame(cols)
+    return pd.DataFrame(cols, copy=False)  # the core's columns as they are: no second copy
 
 
 def read_trace(path: str | os.PathLike[str]) -> pd.DataFrame:
@@ -421,7 +421,7 @@ def _result_frame(arrays: tuple[np.ndarray, ...], r: Mapping[str, Any], hz: int)
     state = np.asarray(r["state"])
     for j, name in enumerate(r["state_columns"]):
         cols[name] = state[:, j]
-    return pd.DataFrame(cols)
+    return pd.DataFrame(cols, copy=False)  # the core's columns as they are: no second copy
 
 
 def simulate(governor: str, trace: TraceLike, states: StatesLike, kernel: str = "6.12", hz: int = 250) -> pd.DataFrame:
@@ -432,10 +432,12 @@ def simulate(governor: str, trace: TraceLike, states: StatesLike, kernel: str = 
     shown as 2000 s), the decision (``idx``, ``stop_tick``), how the period ended
     (``residency_ns``, ``got_tick``, ``poll_time_limit``) and the governor's state after it
     (menu: bucket, next timer, correction factors, intervals; teo: sleep length, total and
-    per-bin hits/intercepts, then ``tick_hits`` (6.12) or ``recent`` (6.1); 5.1:
+    per-bin hits/intercepts, then ``tick_hits`` (6.12), ``recent`` (6.1), ``recent`` and
+    ``tick_hits`` (6.6), or ``tick_intercepts`` and ``short_idles`` (6.18); 5.1:
     early_hits/hits/misses and intervals).
 
-    ``kernel`` is one of ``6.12``, ``6.1``, ``5.1`` (teo), ``4.20``, ``4.19``, ``4.18`` (menu).
+    ``kernel`` is one of ``6.18``, ``6.12``, ``6.6``, ``6.1``, ``5.1`` (teo), ``4.20``,
+    ``4.19``, ``4.18`` (menu).
 
     >>> from schedlab import idle
     >>> trace = idle.periodic(500, 2_000_000, jitter_ns=10_000, seed=1)

@@ -79,7 +79,8 @@ STATES: tuple[str, ...] = ("R", "W", "S")
 """Trace states: running, runnable but preempted, sleeping."""
 
 RULES: tuple[str, ...] = tuple(_core.pelt_rules())
-"""util_est rules: ``"6.12"`` (v6.8+), ``"d519329f72"`` (v4.17, update only after
+"""util_est rules: ``"6.18"`` (6.12 without the capacity skip), ``"6.12"`` (v6.8+), ``"6.6"``
+(v5.13–v6.7: ``enqueued``/``ewma`` with the MSB flag, fast up), ``"d519329f72"`` (v4.17, update only after
 util_avg changed, LSB flag), ``"4.17"`` (7f65ea42eb00, the original rule)."""
 
 UTIL_COLUMNS: tuple[str, ...] = tuple(_core.pelt_util_columns())

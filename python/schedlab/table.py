@@ -22,7 +22,7 @@ True
 >>> print(c.to_markdown(), end="")
 | | base | head |
 |---|---:|---:|
-| Hmean lps | 4626.00 | 4167.00 (-9.92%)* |
+| Hmean lps | 4626.00 | 4167.00 (-9.92%)* worse p=1e-09 |
 """
 
 from __future__ import annotations

@@ -60,24 +60,61 @@ impl DirTree {
 /// (so a 2 GiB file costs nothing), and one that grows while read (a pipe, /proc) once
 /// `limit` bytes are in.
 pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>> {
-    let f = std::fs::File::open(path).map_err(|e| Error::io(path, &e))?;
-    let too_big = |size: String| {
-        Error::parse(
-            Some(&path.display().to_string()),
-            None,
-            format!("{size} larger than the limit of {limit} bytes schedlab reads from one file"),
-        )
-    };
-    let declared = f.metadata().map(|m| if m.is_file() { m.len() } else { 0 }).unwrap_or(0);
-    if declared > limit {
-        return Err(too_big(format!("{declared} bytes,")));
-    }
-    let mut buf = Vec::with_capacity(usize::try_from(declared).unwrap_or(0));
-    f.take(limit.saturating_add(1)).read_to_end(&mut buf).map_err(|e| Error::io(path, &e))?;
-    if buf.len() as u64 > limit {
-        return Err(too_big("it is".into()));
-    }
+    let mut f = open_file(path, limit)?;
+    let mut buf = Vec::with_capacity(usize::try_from(f.declared).unwrap_or(0));
+    f.read_to_end(&mut buf).map_err(|e| limited_error(path, &e))?;
     Ok(buf)
+}
+
+/// The file at `path` opened for a streaming read of at most `limit` bytes: refused
+/// at once when its size says it is larger (a parse error naming it and the limit);
+/// a read past `limit` bytes fails with an [`std::io::ErrorKind::InvalidData`] error
+/// saying so ([`limited_error`] turns it into the same parse error).
+pub fn open_file(path: &Path, limit: u64) -> Result<LimitedFile> {
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, &e))?;
+    let declared = file.metadata().map(|m| if m.is_file() { m.len() } else { 0 }).unwrap_or(0);
+    if declared > limit {
+        return Err(too_big(path, &format!("{declared} bytes, larger than the limit of {limit} bytes {PER_FILE}")));
+    }
+    Ok(LimitedFile { file, declared, limit, read: 0 })
+}
+
+/// A file read through [`open_file`].
+pub struct LimitedFile {
+    file: std::fs::File,
+    declared: u64,
+    limit: u64,
+    read: u64,
+}
+
+impl Read for LimitedFile {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.file.read(buf)?;
+        self.read += n as u64;
+        if self.read > self.limit {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("it is larger than the limit of {} bytes {PER_FILE}", self.limit),
+            ));
+        }
+        Ok(n)
+    }
+}
+
+const PER_FILE: &str = "schedlab reads from one file";
+
+fn too_big(path: &Path, msg: &str) -> Error {
+    Error::parse(Some(&path.display().to_string()), None, msg)
+}
+
+/// The error of a failed read of a [`LimitedFile`]: the size limit as a parse error,
+/// anything else as the I/O error naming `path`.
+pub fn limited_error(path: &Path, e: &std::io::Error) -> Error {
+    if e.kind() == std::io::ErrorKind::InvalidData {
+        too_big(path, &e.to_string())
+    } else {
+        Error::io(path, e)
+    }
 }
 
 impl Tree for DirTree {

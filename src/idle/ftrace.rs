@@ -76,6 +76,13 @@ pub struct CpuTrace {
     pub timestamp_ns: Vec<i64>,
     /// The state the running kernel's governor chose (`cpu_idle state=`).
     pub actual_state: Vec<u32>,
+    /// The kernel stopped the tick on this entry (a `tick_stop success=1` between the
+    /// previous exit and this entry): its governor said `stop_tick` and
+    /// `tick_nohz_next_event` found no event within a tick.
+    pub actual_stop_tick: Vec<bool>,
+    /// A pending timer gave the period's sleep length (false: assumed, see
+    /// [`FtraceStats::sleep_length_unknown`]).
+    pub sleep_length_known: Vec<bool>,
     /// How each value was obtained.
     pub stats: FtraceStats,
 }
@@ -121,7 +128,9 @@ struct Event {
     kind: Kind,
 }
 
-fn is_tick_function(f: &str) -> bool {
+/// True for the tick's hrtimer callback (`function=` of the hrtimer events) across kernel
+/// versions: `tick_sched_timer`, `tick_nohz_highres_handler`, `tick_nohz_handler`.
+pub fn is_tick_function(f: &str) -> bool {
     ["tick_sched_timer", "tick_nohz_highres_handler", "tick_nohz_handler"].iter().any(|t| f.starts_with(t))
 }
 
@@ -246,6 +255,7 @@ struct Open {
     t0_mono: i64,
     state: u32,
     tick_stopped: bool,
+    stopped_here: bool,
     next_tick: Option<i64>,
     sleep: Option<i64>,
     t1_mono: Option<i64>,
@@ -354,7 +364,9 @@ pub fn from_tracedat(trace: &Trace<'_>, path: Option<&str>, tick: Tick, opts: Im
                 (r.cpu, Kind::TimerExpire { id: hrtimer, now, tick: is_tick(function) })
             }
             DatEvent::TickStop { success } => (r.cpu, Kind::TickStop { success }),
-            DatEvent::Switch { .. } | DatEvent::Wakeup { .. } => return Ok(()),
+            DatEvent::Switch { .. } | DatEvent::Wakeup { .. } | DatEvent::Runtime { .. } | DatEvent::Migrate { .. } => {
+                return Ok(())
+            }
         };
         read.push(Event { cpu, ts, kind }, r.number);
         Ok(())
@@ -476,6 +488,7 @@ fn build(
                     t0_mono,
                     state,
                     tick_stopped: tick_stopped_now && !st.stop_since_exit,
+                    stopped_here: st.stop_since_exit,
                     next_tick,
                     sleep,
                     t1_mono: None,
@@ -557,6 +570,7 @@ fn finish(st: &mut CpuState, tick: Tick, expiries: &[i64]) {
         }
         None => wake = d,
     }
+    let known = sleep.is_some();
     let sleep = match sleep {
         // A timer wakeup ends at the timer (the exit is traced after the exit latency);
         // a non-timer wakeup cannot come after a timer that did not fire.
@@ -579,6 +593,8 @@ fn finish(st: &mut CpuState, tick: Tick, expiries: &[i64]) {
     });
     st.out.timestamp_ns.push(o.t0);
     st.out.actual_state.push(o.state);
+    st.out.actual_stop_tick.push(o.stopped_here);
+    st.out.sleep_length_known.push(known);
 }
 
 /// Read an ftrace text file (see [`parse`]).
@@ -633,6 +649,8 @@ mod tests {
         let c = &t[0];
         assert_eq!(c.cpu, 1);
         assert_eq!(c.actual_state, vec![2, 3, 3]);
+        // the tick_stop at 100.004100 came between the 2nd exit and the 3rd entry
+        assert_eq!(c.actual_stop_tick, vec![false, false, true]);
         let p = &c.periods;
         // 1st: an interrupt after 300 µs; timer at 10 ms → sleep 9 ms, tick at 4 ms → 3 ms
         assert_eq!(

@@ -154,14 +154,27 @@ pub enum Kernel {
     V5_1,
     /// 6.1.192 (menu with iowait buckets, teo with `recent`).
     V6_1,
+    /// 6.6.57 (menu with iowait and 6.12's order, teo with `recent` and `tick_hits`).
+    V6_6,
     /// 6.12.117 (menu without iowait, teo with `tick_hits`).
     V6_12,
+    /// 6.18.35 (menu's two-sided pattern detector, teo with `tick_intercepts` and
+    /// `short_idles`).
+    V6_18,
 }
 
 impl Kernel {
     /// All versions, newest first.
-    pub const ALL: [Kernel; 6] =
-        [Kernel::V6_12, Kernel::V6_1, Kernel::V5_1, Kernel::V4_20, Kernel::V4_19, Kernel::V4_18];
+    pub const ALL: [Kernel; 8] = [
+        Kernel::V6_18,
+        Kernel::V6_12,
+        Kernel::V6_6,
+        Kernel::V6_1,
+        Kernel::V5_1,
+        Kernel::V4_20,
+        Kernel::V4_19,
+        Kernel::V4_18,
+    ];
 
     /// The version as written on the command line (`6.12`, `4.18`, ...).
     pub fn name(self) -> &'static str {
@@ -171,7 +184,9 @@ impl Kernel {
             Kernel::V4_20 => "4.20",
             Kernel::V5_1 => "5.1",
             Kernel::V6_1 => "6.1",
+            Kernel::V6_6 => "6.6",
             Kernel::V6_12 => "6.12",
+            Kernel::V6_18 => "6.18",
         }
     }
 
@@ -207,13 +222,17 @@ pub struct Spec {
 
 impl Spec {
     /// Every governor/version pair that is implemented.
-    pub const ALL: [Spec; 8] = [
+    pub const ALL: [Spec; 12] = [
+        Spec { family: Family::Menu, kernel: Kernel::V6_18 },
         Spec { family: Family::Menu, kernel: Kernel::V6_12 },
+        Spec { family: Family::Menu, kernel: Kernel::V6_6 },
         Spec { family: Family::Menu, kernel: Kernel::V6_1 },
         Spec { family: Family::Menu, kernel: Kernel::V4_20 },
         Spec { family: Family::Menu, kernel: Kernel::V4_19 },
         Spec { family: Family::Menu, kernel: Kernel::V4_18 },
+        Spec { family: Family::Teo, kernel: Kernel::V6_18 },
         Spec { family: Family::Teo, kernel: Kernel::V6_12 },
+        Spec { family: Family::Teo, kernel: Kernel::V6_6 },
         Spec { family: Family::Teo, kernel: Kernel::V6_1 },
         Spec { family: Family::Teo, kernel: Kernel::V5_1 },
     ];
@@ -267,7 +286,7 @@ mod tests {
         assert_eq!(Spec::new("MENU", "v4.18").unwrap().kernel, Kernel::V4_18);
         assert_eq!(Kernel::parse("6.12.117").unwrap(), Kernel::V6_12);
         let e = Spec::new("teo", "4.18").unwrap_err().to_string();
-        assert_eq!(e, "teo is not available for kernel 4.18 (available: 6.12, 6.1, 5.1)");
+        assert_eq!(e, "teo is not available for kernel 4.18 (available: 6.18, 6.12, 6.6, 6.1, 5.1)");
         assert!(Spec::new("ladder", "6.12").is_err());
         assert!(Kernel::parse("5.15").is_err());
     }

@@ -11,7 +11,6 @@
 //! - [`ftrace`]: idle traces from `trace-cmd report` / tracefs text.
 //! - [`synth`]: seeded synthetic idle patterns.
 
-mod csv;
 pub mod ftrace;
 pub mod governor;
 pub mod menu;

@@ -6,7 +6,7 @@
 use super::governor::{Cpu, Family, Governor, Kernel, Spec};
 use super::menu::{MenuV4_18, MenuV4_19, MenuV4_20, MenuV6_1, MenuV6_12};
 use super::states::StateTable;
-use super::teo::{TeoV5_1, TeoV6_1, TeoV6_12};
+use super::teo::{TeoV5_1, TeoV6_1, TeoV6_12, TeoV6_18, TeoV6_6};
 use super::trace::{outcome, IdlePeriod, Tick, TraceColumns, BUSY_BETWEEN_PERIODS_NS, NO_LATENCY_REQ_NS};
 use crate::error::Result;
 use rayon::prelude::*;
@@ -138,12 +138,16 @@ fn dispatch(
     let drv = table.drv();
     let (t, r) = (table, record_state);
     match (spec.family, spec.kernel) {
+        (Family::Menu, Kernel::V6_18) => run(MenuV6_12::v6_18(), spec, t, trace, n, tick, r),
         (Family::Menu, Kernel::V6_12) => run(MenuV6_12::new(), spec, t, trace, n, tick, r),
+        (Family::Menu, Kernel::V6_6) => run(MenuV6_1::v6_6(), spec, t, trace, n, tick, r),
         (Family::Menu, Kernel::V6_1) => run(MenuV6_1::new(), spec, t, trace, n, tick, r),
         (Family::Menu, Kernel::V4_20) => run(MenuV4_20::new(), spec, t, trace, n, tick, r),
         (Family::Menu, Kernel::V4_19) => run(MenuV4_19::new(), spec, t, trace, n, tick, r),
         (Family::Menu, Kernel::V4_18) => run(MenuV4_18::new(), spec, t, trace, n, tick, r),
+        (Family::Teo, Kernel::V6_18) => run(TeoV6_18::new(&drv), spec, t, trace, n, tick, r),
         (Family::Teo, Kernel::V6_12) => run(TeoV6_12::new(&drv), spec, t, trace, n, tick, r),
+        (Family::Teo, Kernel::V6_6) => run(TeoV6_6::new(&drv), spec, t, trace, n, tick, r),
         (Family::Teo, Kernel::V6_1) => run(TeoV6_1::new(&drv), spec, t, trace, n, tick, r),
         (Family::Teo, Kernel::V5_1) => run(TeoV5_1::new(&drv), spec, t, trace, n, tick, r),
         (family, kernel) => {

@@ -21,7 +21,7 @@
 // Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
-use super::csv;
+use crate::csv_table;
 use crate::error::{Error, Result};
 use std::path::Path;
 
@@ -294,14 +294,14 @@ impl StateTable {
     /// Parse the CSV form (see the module docs); `path` names the input in errors.
     pub fn parse_csv(bytes: &[u8], path: Option<&str>) -> Result<Self> {
         const REQ: [&str; 4] = ["name", "exit_latency_us", "target_residency_us", "flags"];
-        let t = csv::parse(bytes, path, &REQ, &["disable", "power_mw"])?;
-        let mut states = Vec::with_capacity(t.rows.len());
-        let mut lines = Vec::with_capacity(t.rows.len());
-        for row in &t.rows {
+        let spec = csv_table::Spec { what: "input", required: &REQ, optional: &["disable", "power_mw"] };
+        let mut t = csv_table::Table::open(bytes, path, &spec)?;
+        let (mut states, mut lines) = (Vec::new(), Vec::new());
+        while let Some(row) = t.next_row()? {
             let line = row.line;
             let field = |k: usize| row.get(k).unwrap_or("");
             let us = |k: usize, col: &str| -> Result<u32> {
-                let v = csv::int(field(k), path, line, col)?;
+                let v = csv_table::int(field(k), path, line, col)?;
                 if v < 0 {
                     return Err(Error::parse_col(path, Some(line), col, format!("negative duration {v} µs")));
                 }
@@ -342,7 +342,7 @@ impl StateTable {
                 }
             }
             let power_mw = match row.get(5) {
-                Some(p) if !p.is_empty() => Some(csv::float(p, path, line, "power_mw")?),
+                Some(p) if !p.is_empty() => Some(csv_table::float(p, path, line, "power_mw")?),
                 _ => None,
             };
             states.push(IdleState {

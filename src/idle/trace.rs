@@ -23,7 +23,7 @@
 // Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
-use super::csv;
+use crate::csv_table;
 use crate::error::{Error, Result};
 use std::path::Path;
 
@@ -148,18 +148,15 @@ fn check(p: &IdlePeriod, at: &dyn Fn(&str, String) -> Error) -> Result<()> {
     Ok(())
 }
 
-/// Parse a trace CSV (header with at least [`REQUIRED_COLUMNS`]); errors name file, line and column.
-pub fn parse_csv(bytes: &[u8], path: Option<&str>) -> Result<Vec<IdlePeriod>> {
-    let t = csv::parse(bytes, path, &REQUIRED_COLUMNS, &OPTIONAL_COLUMNS)?;
-    let mut out = Vec::with_capacity(t.rows.len());
-    for row in &t.rows {
+/// Read a trace CSV (header with at least [`REQUIRED_COLUMNS`]) row by row from
+/// `input` into `out` (a `Vec<IdlePeriod>`, or a [`TraceTable`] of columns); errors
+/// name file, line and column.
+pub fn read_csv_into<R: std::io::Read>(input: R, path: Option<&str>, out: &mut impl Extend<IdlePeriod>) -> Result<()> {
+    let spec = csv_table::Spec { what: "input", required: &REQUIRED_COLUMNS, optional: &OPTIONAL_COLUMNS };
+    let mut t = csv_table::Table::open(input, path, &spec)?;
+    while let Some(row) = t.next_row()? {
         let line = row.line;
-        let num = |k: usize, col: &str| -> Result<i64> {
-            match row.get(k) {
-                Some(f) => csv::int(f, path, line, col),
-                None => Ok(0),
-            }
-        };
+        let num = |k: usize, col: &str| -> Result<i64> { Ok(row.int(k, col)?.unwrap_or(0)) };
         let tick_stopped = match num(3, "tick_stopped")? {
             0 => false,
             1 => true,
@@ -190,15 +187,67 @@ pub fn parse_csv(bytes: &[u8], path: Option<&str>) -> Result<Vec<IdlePeriod>> {
             cpu_load: small(6, "cpu_load", i64::from(u32::MAX))?,
         };
         check(&p, &|col, msg| Error::parse_col(path, Some(line), col, msg))?;
-        out.push(p);
+        out.extend(std::iter::once(p));
     }
+    Ok(())
+}
+
+/// Parse a trace CSV in memory (see [`read_csv_into`]).
+pub fn parse_csv<T: Default + Extend<IdlePeriod>>(bytes: &[u8], path: Option<&str>) -> Result<T> {
+    let mut out = T::default();
+    read_csv_into(bytes, path, &mut out)?;
     Ok(out)
 }
 
-/// Read a trace CSV file.
-pub fn read_csv(path: &Path) -> Result<Vec<IdlePeriod>> {
-    let bytes = crate::archive::dir::read_file(path, crate::archive::tree::MAX_TRACE_FILE_BYTES)?;
-    parse_csv(&bytes, Some(&path.display().to_string()))
+/// Read a trace CSV file as a stream (see [`read_csv_into`]).
+pub fn read_csv<T: Default + Extend<IdlePeriod>>(path: &Path) -> Result<T> {
+    let limit = crate::archive::tree::MAX_TRACE_FILE_BYTES;
+    let input = crate::archive::dir::open_file(path, limit)?;
+    let mut out = T::default();
+    read_csv_into(input, Some(&path.display().to_string()), &mut out)?;
+    Ok(out)
+}
+
+/// A trace held as its seven columns (what the Python binding hands to numpy without a
+/// copy): 56 bytes a period, filled by [`read_csv_into`] or from periods.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TraceTable {
+    /// `sleep_length_ns`.
+    pub sleep_length_ns: Vec<i64>,
+    /// `next_tick_ns`.
+    pub next_tick_ns: Vec<i64>,
+    /// `wake_ns` (-1 = none).
+    pub wake_ns: Vec<i64>,
+    /// `tick_stopped` (0/1).
+    pub tick_stopped: Vec<i64>,
+    /// `latency_req_ns` (-1 = none).
+    pub latency_req_ns: Vec<i64>,
+    /// `nr_iowait`.
+    pub nr_iowait: Vec<i64>,
+    /// `cpu_load`.
+    pub cpu_load: Vec<i64>,
+}
+
+impl FromIterator<IdlePeriod> for TraceTable {
+    fn from_iter<I: IntoIterator<Item = IdlePeriod>>(iter: I) -> Self {
+        let mut t = TraceTable::default();
+        t.extend(iter);
+        t
+    }
+}
+
+impl Extend<IdlePeriod> for TraceTable {
+    fn extend<I: IntoIterator<Item = IdlePeriod>>(&mut self, iter: I) {
+        for p in iter {
+            self.sleep_length_ns.push(p.sleep_length_ns);
+            self.next_tick_ns.push(p.next_tick_ns);
+            self.wake_ns.push(p.wake_ns);
+            self.tick_stopped.push(i64::from(p.tick_stopped));
+            self.latency_req_ns.push(p.latency_req_ns);
+            self.nr_iowait.push(i64::from(p.nr_iowait));
+            self.cpu_load.push(i64::from(p.cpu_load));
+        }
+    }
 }
 
 /// Columns of a trace given as arrays (e.g. numpy); all of the same length.
@@ -436,7 +485,7 @@ mod tests {
 
     #[test]
     fn csv_trace_and_bad_rows() {
-        let ok = parse_csv(
+        let ok: Vec<IdlePeriod> = parse_csv(
             b"sleep_length_ns,next_tick_ns,wake_ns,tick_stopped,latency_req_ns\n10,20,-1,0,-1\n",
             Some("t.csv"),
         )
@@ -446,12 +495,16 @@ mod tests {
             IdlePeriod { sleep_length_ns: 10, next_tick_ns: 20, wake_ns: -1, latency_req_ns: -1, ..Default::default() }
         );
         let h = "sleep_length_ns,next_tick_ns,wake_ns,tick_stopped,latency_req_ns,nr_iowait\n";
-        let e = |body: &str| parse_csv(format!("{h}{body}").as_bytes(), Some("t.csv")).unwrap_err().to_string();
+        let e = |body: &str| {
+            parse_csv::<Vec<IdlePeriod>>(format!("{h}{body}").as_bytes(), Some("t.csv")).unwrap_err().to_string()
+        };
         assert_eq!(e("-5,20,-1,0,-1,0\n"), "t.csv:2: column 'sleep_length_ns': negative duration -5 ns");
         assert!(e("5,20,-2,0,-1,0\n").starts_with("t.csv:2: column 'wake_ns': negative duration"));
         assert!(e("5,20,1,2,-1,0\n").starts_with("t.csv:2: column 'tick_stopped': expected 0 or 1"));
         assert!(e("5,20,1,0,-1,0\n5,20,1\n").starts_with("t.csv:3: column 'tick_stopped': missing value"));
-        let e = parse_csv(b"sleep_length_ns,next_tick_ns,tick_stopped,latency_req_ns\n", Some("t.csv")).unwrap_err();
+        let e =
+            parse_csv::<Vec<IdlePeriod>>(b"sleep_length_ns,next_tick_ns,tick_stopped,latency_req_ns\n", Some("t.csv"))
+                .unwrap_err();
         assert!(e.to_string().starts_with("t.csv:1: column 'wake_ns': missing column"));
     }
 }

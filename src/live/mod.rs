@@ -3,11 +3,12 @@
 //! what the kernel itself computed (docs/live.md).
 //!
 //! - [`proc_sched`]: `/proc/PID/sched` readings.
-//! - [`task_events`]: the task's scheduler events and the ticks, from ftrace text.
-//! - [`task_clock`]: the kernel's update points of the task on its PELT clock.
+//! - [`task_clock`]: the kernel's update points (from the task's events as
+//!   [`crate::pelt::ftrace::read_task_events`] reads them) of the task on its PELT clock.
 //! - [`pelt_check`]: the replay from a reading's state and the comparison.
+//! - [`idle_check`]: a cpuidle governor's replay against the kernel's choices.
 
+pub mod idle_check;
 pub mod pelt_check;
 pub mod proc_sched;
 pub mod task_clock;
-pub mod task_events;

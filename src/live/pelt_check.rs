@@ -5,9 +5,9 @@
 
 use super::proc_sched::ProcSample;
 use super::task_clock::{attach_readings, timeline, Placed, Point, PointKind, Timeline};
-use super::task_events::Event;
 use crate::error::{Error, Result};
 use crate::pelt::consts::SCHED_CAPACITY_SCALE;
+use crate::pelt::ftrace::{Detail, Timed};
 use crate::pelt::signal::SchedAvg;
 use crate::pelt::util_est::{Sample, TaskUtilEst, Timing, UtilEstRule};
 
@@ -112,7 +112,7 @@ fn step(sa: &mut SchedAvg, ue: &mut TaskUtilEst, flags: &mut Flags, p: &Point, r
 
 /// Replay the task of `events` from the first reading of `samples` that falls on a
 /// point of the trace and compare every later reading (docs/live.md §4).
-pub fn check(events: &[Event], samples: &[ProcSample], rule: &dyn UtilEstRule) -> Result<PeltCheck> {
+pub fn check(events: &[Timed], samples: &[ProcSample], rule: &dyn UtilEstRule) -> Result<PeltCheck> {
     let mut samples: Vec<ProcSample> = samples.to_vec();
     samples.dedup_by_key(|s| s.last_update_time);
     let mut tl = timeline(events, &samples);
@@ -153,8 +153,8 @@ pub fn check(events: &[Event], samples: &[ProcSample], rule: &dyn UtilEstRule) -
     Ok(PeltCheck { compared, start, timeline: tl, skipped })
 }
 
-/// [`check`] on files: the trace as ftrace text (`trace-cmd report -t`, the tracefs
-/// `trace` file; a trace.dat is refused with the command that renders it), the readings as a samples
+/// [`check`] on files: the trace a trace.dat (read directly) or ftrace text
+/// (`trace-cmd report -t`, the tracefs `trace` file), the readings a samples
 /// file ([`super::proc_sched::parse_samples`]). Returns the import's notes with it.
 pub fn check_files(
     trace: &std::path::Path,
@@ -164,24 +164,7 @@ pub fn check_files(
     opts: crate::import_notes::ImportOptions,
 ) -> Result<(PeltCheck, crate::import_notes::ImportNotes)> {
     use crate::archive::{dir::read_file, tree::MAX_TRACE_FILE_BYTES};
-    let mut notes = crate::import_notes::ImportNotes::default();
-    let tpath = trace.display().to_string();
-    let bytes = read_file(trace, MAX_TRACE_FILE_BYTES)?;
-    if crate::tracedat::is_tracedat(&bytes) {
-        return Err(Error::parse(
-            Some(&tpath),
-            None,
-            "a trace.dat: the live check reads text, give `trace-cmd report -t -i trace.dat` (what `schedlab live` writes)",
-        ));
-    }
-    let text = String::from_utf8(bytes).map_err(|e| {
-        Error::parse(
-            Some(&tpath),
-            None,
-            format!("not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to()),
-        )
-    })?;
-    let events = super::task_events::read(&text, pid, Some(&tpath), opts, &mut notes)?;
+    let (events, mut notes) = crate::pelt::ftrace::read_task_events(trace, pid, Detail::Clock, opts)?;
     let spath = samples.display().to_string();
     let stext = read_file(samples, MAX_TRACE_FILE_BYTES)?;
     let stext = std::str::from_utf8(&stext).map_err(|e| {

@@ -22,7 +22,7 @@
 //! task) becomes a point of its own.
 
 use super::proc_sched::ProcSample;
-use super::task_events::{Event, Kind};
+use crate::pelt::ftrace::{TaskEvent, Timed};
 use crate::pelt::trace::State;
 use std::collections::HashMap;
 
@@ -143,7 +143,7 @@ fn shift(x: u64, o: i128) -> u64 {
 /// The runs of the task (switch-in to switch-out), how many events did not fit, and how
 /// many runs had no switch-in (started at their first runtime event). `cum` is the sum
 /// of runtimes after each event.
-fn runs_of(events: &[Event], cum: &[u64]) -> (Vec<Run>, u64, u64) {
+fn runs_of(events: &[Timed], cum: &[u64]) -> (Vec<Run>, u64, u64) {
     let mut runs: Vec<Run> = Vec::new();
     let mut unexpected = 0;
     let mut repaired = 0;
@@ -152,8 +152,8 @@ fn runs_of(events: &[Event], cum: &[u64]) -> (Vec<Run>, u64, u64) {
     let mut tick_pending = false;
     let mut run_cpu = u32::MAX;
     for (i, e) in events.iter().enumerate() {
-        match e.kind {
-            Kind::SwitchIn => {
+        match e.event {
+            TaskEvent::SwitchIn => {
                 if running {
                     unexpected += 1;
                 }
@@ -168,7 +168,7 @@ fn runs_of(events: &[Event], cum: &[u64]) -> (Vec<Run>, u64, u64) {
                 run_cpu = e.cpu;
                 tick_pending = false;
             }
-            Kind::Runtime(r) => {
+            TaskEvent::Runtime(r) => {
                 if !running {
                     // update_curr runs only for the current task: it was switched in
                     // without an event (exec_start = its clock less this runtime)
@@ -185,8 +185,8 @@ fn runs_of(events: &[Event], cum: &[u64]) -> (Vec<Run>, u64, u64) {
                     }
                 }
             }
-            Kind::Tick(_) => tick_pending = running && e.cpu == run_cpu,
-            Kind::SwitchOut { state, .. } => {
+            TaskEvent::Tick(_) => tick_pending = running && e.cpu == run_cpu,
+            TaskEvent::SwitchOut { state, .. } => {
                 tick_pending = false;
                 match runs.last_mut() {
                     Some(r) if running => r.switch_out = Some((i, state)),
@@ -194,16 +194,16 @@ fn runs_of(events: &[Event], cum: &[u64]) -> (Vec<Run>, u64, u64) {
                 }
                 running = false;
             }
-            Kind::Wakeup | Kind::Migrate => tick_pending = false,
+            TaskEvent::Wakeup | TaskEvent::Migrate => tick_pending = false,
         }
     }
     (runs, unexpected, repaired)
 }
 
 /// The update points of the task from its `events` and the `samples` read while it ran.
-pub fn timeline(events: &[Event], samples: &[ProcSample]) -> Timeline {
+pub fn timeline(events: &[Timed], samples: &[ProcSample]) -> Timeline {
     let mut tl = Timeline::default();
-    let end = events.iter().position(|e| e.kind == Kind::Migrate).unwrap_or(events.len());
+    let end = events.iter().position(|e| e.event == TaskEvent::Migrate).unwrap_or(events.len());
     tl.migrated_at_line = events.get(end).map(|e| e.line);
     let events = events.get(..end).unwrap_or(events);
     // running sum of runtimes after each event; the sum before each event
@@ -211,7 +211,7 @@ pub fn timeline(events: &[Event], samples: &[ProcSample]) -> Timeline {
     let mut sums = Vec::new();
     let mut total = 0u64;
     for e in events {
-        if let Kind::Runtime(r) = e.kind {
+        if let TaskEvent::Runtime(r) = e.event {
             total = total.wrapping_add(r);
             sums.push(total);
         }
@@ -225,8 +225,8 @@ pub fn timeline(events: &[Event], samples: &[ProcSample]) -> Timeline {
     // trace time of each reading, from the ticks' CLOCK_MONOTONIC `now=`
     let mono: Vec<(u64, i128)> = events
         .iter()
-        .filter_map(|e| match e.kind {
-            Kind::Tick(now) if now > 0 => Some((e.ts, i128::from(now) - i128::from(e.ts))),
+        .filter_map(|e| match e.event {
+            TaskEvent::Tick(now) if now > 0 => Some((e.ts, i128::from(now) - i128::from(e.ts))),
             _ => None,
         })
         .collect();
@@ -247,31 +247,63 @@ pub fn timeline(events: &[Event], samples: &[ProcSample]) -> Timeline {
     tl.runtime_base = base;
     let mut by_cum: HashMap<u64, usize> = HashMap::new();
     for (i, e) in events.iter().enumerate() {
-        if matches!(e.kind, Kind::Runtime(_)) {
+        if matches!(e.event, TaskEvent::Runtime(_)) {
             by_cum.insert(cum_at(i), i);
         }
     }
     // the task clock at the start of a run, from a reading: either at one of its
     // runtime events (exec_start = that update_curr) or, read after the next switch-in
-    // and before any update_curr there, at that run's start (set_next_entity).
+    // and before any update_curr there, at that run's start (set_next_entity). The
+    // two readings after a run's last update_curr have the same sum: the smaller
+    // exec_start is the run's end, the larger the next run's start. A lone such reading
+    // is the next run's when it contradicts the run's start known from a reading
+    // within the run, else it is told by its time (mapped from CLOCK_MONOTONIC).
     let mut start_of: HashMap<usize, u64> = HashMap::new();
+    let put = |start_of: &mut HashMap<usize, u64>, n: usize, start: u64, conflicts: &mut u64| {
+        if start_of.get(&n).is_some_and(|&old| old != start) {
+            *conflicts += 1;
+        } else {
+            start_of.insert(n, start);
+        }
+    };
+    // (run, its start if the reading is its end, exec_start, read after the next switch-in)
+    let mut after_last: Vec<(usize, u64, u64, bool)> = Vec::new();
+    let mut exec_starts: HashMap<usize, Vec<u64>> = HashMap::new();
     if let Some(base) = base {
         for s in samples {
             let Some(c) = s.sum_exec_runtime.checked_sub(base) else { continue };
             let Some(&i) = by_cum.get(&c) else { continue };
             let Some(&n) = run_of.get(&i) else { continue };
             let Some(r) = runs.get(n) else { continue };
-            let next = runs.get(n + 1).filter(|_| r.runtimes.last() == Some(&i));
-            let read_at = mono_to_trace(s.t_mono_ns);
-            let (n, start) = match (next, read_at, events.get(i)) {
-                (Some(nr), Some(t), _) if events.get(nr.switch_in).is_some_and(|e| e.ts <= t) => (n + 1, s.exec_start),
-                _ => (n, s.exec_start.wrapping_sub(c.wrapping_sub(r.c0))),
-            };
             tl.anchored_readings += 1;
-            match start_of.insert(n, start) {
-                Some(old) if old != start => tl.anchor_conflicts += 1,
-                _ => {}
+            let start = s.exec_start.wrapping_sub(c.wrapping_sub(r.c0));
+            match runs.get(n + 1).filter(|_| r.runtimes.last() == Some(&i)) {
+                None => put(&mut start_of, n, start, &mut tl.anchor_conflicts),
+                Some(nr) => {
+                    let later =
+                        mono_to_trace(s.t_mono_ns).is_some_and(|t| events.get(nr.switch_in).is_some_and(|e| e.ts <= t));
+                    after_last.push((n, start, s.exec_start, later));
+                    let v = exec_starts.entry(n).or_default();
+                    if !v.contains(&s.exec_start) {
+                        v.push(s.exec_start);
+                    }
+                }
             }
+        }
+    }
+    for (n, start, exec_start, later) in after_last {
+        let seen = exec_starts.get(&n).map_or(&[][..], Vec::as_slice);
+        let next = if seen.len() >= 2 {
+            seen.iter().any(|&x| x < exec_start)
+        } else if let Some(&known) = start_of.get(&n) {
+            known != start
+        } else {
+            later
+        };
+        if next {
+            put(&mut start_of, n + 1, exec_start, &mut tl.anchor_conflicts);
+        } else {
+            put(&mut start_of, n, start, &mut tl.anchor_conflicts);
         }
     }
     tl.anchored_runs = start_of.len() as u64;
@@ -291,14 +323,14 @@ pub fn timeline(events: &[Event], samples: &[ProcSample]) -> Timeline {
     let mut next_run = 0usize;
     let mut asleep = true;
     for (i, e) in events.iter().enumerate() {
-        match e.kind {
-            Kind::Wakeup if asleep => {
+        match e.event {
+            TaskEvent::Wakeup if asleep => {
                 asleep = false;
                 if let Some(clock) = place(e.ts) {
                     points.push(Point { clock, kind: PointKind::Wake, placed: Placed::Interpolated, line: e.line });
                 }
             }
-            Kind::SwitchIn | Kind::Runtime(_) => {
+            TaskEvent::SwitchIn | TaskEvent::Runtime(_) => {
                 let n = next_run;
                 let Some(r) = runs.get(n).filter(|r| r.switch_in == i) else { continue };
                 next_run += 1;

@@ -107,6 +107,19 @@ impl<'a> LogDir<'a> {
         read_log(self.tree, &self.join(name))
     }
 
+    /// MMTests' `open_log`: `name` without `.gz`/`.xz`, then `<base>.gz`, else `<base>.xz`,
+    /// else `<base>`; `None` when none exists (the Perl's handle is then undefined).
+    pub fn open_log(&self, name: &str) -> Result<Option<LogFile>> {
+        let base = name.strip_suffix(".gz").or_else(|| name.strip_suffix(".xz")).unwrap_or(name);
+        for ext in [".gz", ".xz", ""] {
+            let c = format!("{base}{ext}");
+            if self.is_file(&c) {
+                return self.read(&c).map(Some);
+            }
+        }
+        Ok(None)
+    }
+
     /// Whether `name` is a regular file of this directory.
     pub fn is_file(&self, name: &str) -> bool {
         self.tree.is_file(&self.join(name))

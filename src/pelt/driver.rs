@@ -43,7 +43,8 @@ use super::sequence::{replay, Model};
 use super::signal::{pelt_divider, SchedAvg};
 use super::trace::{validate, Segment, State};
 use super::util_est::{
-    cfs_dequeue, cfs_enqueue, rule_by_name, D519329f72, Sample, TaskUtilEst, Timing, UtilEstRule, V4_17, V6_12,
+    cfs_dequeue, cfs_enqueue, rule_by_name, D519329f72, Sample, TaskUtilEst, Timing, UtilEstRule, V4_17, V6_12, V6_18,
+    V6_6,
 };
 use crate::error::{Error, Result};
 
@@ -386,7 +387,9 @@ pub fn simulate<S: Sink + ?Sized>(trace: &[Segment], cfg: &Config, sink: &mut S)
     validate(trace)?;
     cfg.check()?;
     match cfg.rule.name() {
+        "6.18" => run(trace, Cpu::new(*cfg, &V6_18), sink),
         "6.12" => run(trace, Cpu::new(*cfg, &V6_12), sink),
+        "6.6" => run(trace, Cpu::new(*cfg, &V6_6), sink),
         "4.17" => run(trace, Cpu::new(*cfg, &V4_17), sink),
         "d519329f72" => run(trace, Cpu::new(*cfg, &D519329f72), sink),
         _ => run(trace, Cpu::new(*cfg, cfg.rule), sink),

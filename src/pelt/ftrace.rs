@@ -51,6 +51,42 @@ pub enum TaskEvent {
     SwitchIn,
     /// `sched_wakeup` / `sched_wakeup_new` of the task.
     Wakeup,
+    /// `sched_stat_runtime` of the task: it ran this many ns of task clock since its
+    /// last `update_curr` ([`Detail::Clock`] only).
+    Runtime(u64),
+    /// `sched_migrate_task` of the task ([`Detail::Clock`] only).
+    Migrate,
+    /// The tick's hrtimer expired on the event's CPU, whatever task ran; the value is the
+    /// hrtimer base's CLOCK_MONOTONIC time it printed (`now=`), 0 when absent
+    /// ([`Detail::Clock`] only).
+    Tick(u64),
+}
+
+/// Which events of a task are read: its run/wait/sleep changes (the PELT importer), or
+/// also what places them on the task clock (the live check, docs/live.md §3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// `sched_switch`, `sched_wakeup`, `sched_wakeup_new`.
+    Segments,
+    /// Also `sched_stat_runtime`, `sched_migrate_task` and every tick.
+    Clock,
+}
+
+impl Detail {
+    /// The event names read, a name that is a prefix of another after it.
+    fn names(self) -> &'static [&'static str] {
+        match self {
+            Detail::Segments => &["sched_switch", "sched_wakeup_new", "sched_wakeup"],
+            Detail::Clock => &[
+                "sched_switch",
+                "sched_wakeup_new",
+                "sched_wakeup",
+                "sched_stat_runtime",
+                "sched_migrate_task",
+                "hrtimer_expire_entry",
+            ],
+        }
+    }
 }
 
 /// An event of the task at trace time `ts` (ns), read at `line` (1-based) of the input.
@@ -60,6 +96,8 @@ pub struct Timed {
     pub ts: u64,
     /// Where it was read (a line of text, or a record number of a binary trace).
     pub line: usize,
+    /// The CPU that recorded it.
+    pub cpu: u32,
     /// What it does.
     pub event: TaskEvent,
 }
@@ -205,10 +243,41 @@ struct TextEvents {
     numeric_state: bool,
 }
 
+impl TextEvents {
+    /// Events out of time order refused at the first one's line, or sorted under
+    /// `opts.sort` (noted); a numeric `prev_state` noted with the `bits` that read it.
+    fn settle(
+        &mut self,
+        bits: &PrevStateBits,
+        path: Option<&str>,
+        opts: ImportOptions,
+        notes: &mut ImportNotes,
+    ) -> Result<()> {
+        if let Some((line, ts, prev)) = self.out_of_order {
+            if !opts.sort {
+                return Err(Error::parse(
+                    path,
+                    Some(line),
+                    format!(
+                        "timestamp {ts} ns goes backwards (previous {prev} ns); sort the trace by time (or ask to sort)"
+                    ),
+                ));
+            }
+            notes.assume(format!("events out of time order (first at line {line}) were sorted by time"));
+            self.events.sort_by_key(|e| e.ts);
+        }
+        if self.numeric_state {
+            notes.assume(numeric_state_note(bits));
+        }
+        Ok(())
+    }
+}
+
 fn read_text_events(
     bytes: &[u8],
     pid: u32,
     bits: &PrevStateBits,
+    detail: Detail,
     path: Option<&str>,
     opts: ImportOptions,
     notes: &mut ImportNotes,
@@ -230,10 +299,18 @@ fn read_text_events(
         if t.is_empty() || t.starts_with('#') || t.starts_with("CPU ") || t.starts_with("cpus=") {
             continue;
         }
-        let Some((ts, name, body)) = split_event(line) else { continue };
-        let Some(ts) = parse_timestamp(ts) else {
-            notes.malformed(opts, err(format!("bad timestamp '{ts}' before '{name}:'")))?;
+        let Some((ts_text, name, body)) = split_event_of(line, detail.names()) else { continue };
+        let Some(ts) = parse_timestamp(ts_text) else {
+            notes.malformed(opts, err(format!("bad timestamp '{ts_text}' before '{name}:'")))?;
             continue;
+        };
+        let cpu = match line.split(ts_text).next().and_then(cpu_of) {
+            Some(c) => c,
+            None if detail == Detail::Clock => {
+                notes.malformed(opts, err(format!("no [CPU] field before the timestamp of '{name}:'")))?;
+                continue;
+            }
+            None => 0,
         };
         match out.end {
             Some((prev, _)) if ts < prev => {
@@ -271,10 +348,31 @@ fn read_text_events(
                     continue;
                 }
             },
+            "sched_migrate_task" => match value_after(body, "pid=").and_then(|p| p.parse::<u32>().ok()) {
+                Some(p) => (p == pid).then_some(TaskEvent::Migrate),
+                None => {
+                    notes.malformed(opts, err("sched_migrate_task without a pid".into()))?;
+                    continue;
+                }
+            },
+            "sched_stat_runtime" => {
+                let p = value_after(body, "pid=").and_then(|p| p.parse::<u32>().ok());
+                let r = value_after(body, "runtime=").and_then(|r| r.parse::<u64>().ok());
+                match (p, r) {
+                    (Some(p), Some(r)) => (p == pid).then_some(TaskEvent::Runtime(r)),
+                    _ => {
+                        notes.malformed(opts, err("sched_stat_runtime without pid= and runtime=".into()))?;
+                        continue;
+                    }
+                }
+            }
+            "hrtimer_expire_entry" => value_after(body, "function=")
+                .is_some_and(crate::idle::ftrace::is_tick_function)
+                .then(|| TaskEvent::Tick(value_after(body, "now=").and_then(|n| n.parse().ok()).unwrap_or(0))),
             _ => None,
         };
         if let Some(event) = ev {
-            out.events.push(Timed { ts, line: line_no, event });
+            out.events.push(Timed { ts, line: line_no, cpu, event });
         }
     }
     Ok(out)
@@ -285,6 +383,7 @@ fn read_text_events(
 fn read_tracedat_events(
     trace: &Trace<'_>,
     pid: u32,
+    detail: Detail,
     path: Option<&str>,
     opts: ImportOptions,
     notes: &mut ImportNotes,
@@ -296,7 +395,13 @@ fn read_tracedat_events(
         .find(|f| f.name == "sched_switch")
         .and_then(|f| PrevStateBits::from_print_fmt(&f.print_fmt))
         .unwrap_or_default();
-    let decoder = Decoder::new(&trace.header.formats, &["sched_switch", "sched_wakeup", "sched_wakeup_new"]);
+    let decoder = Decoder::new(&trace.header.formats, detail.names());
+    let mut tick_fn: std::collections::HashMap<u64, bool> = std::collections::HashMap::new();
+    let mut is_tick = |addr: u64| {
+        *tick_fn
+            .entry(addr)
+            .or_insert_with(|| trace.header.symbol(addr).is_some_and(|f| crate::idle::ftrace::is_tick_function(&f)))
+    };
     let mut out = TextEvents { events: Vec::new(), end: None, out_of_order: None, numeric_state: !bits.from_format };
     let pid = i64::from(pid);
     trace.records(|r| {
@@ -318,9 +423,14 @@ fn read_tracedat_events(
             }
             Event::Switch { next_pid, .. } if next_pid == pid => TaskEvent::SwitchIn,
             Event::Wakeup { pid: w } if w == pid => TaskEvent::Wakeup,
+            Event::Runtime { pid: p, runtime } if p == pid => TaskEvent::Runtime(runtime),
+            Event::Migrate { pid: p } if p == pid => TaskEvent::Migrate,
+            Event::HrtimerExpireEntry { now, function, .. } if is_tick(function) => {
+                TaskEvent::Tick(u64::try_from(now).unwrap_or(0))
+            }
             _ => return Ok(()),
         };
-        out.events.push(Timed { ts: r.ts, line: r.number, event });
+        out.events.push(Timed { ts: r.ts, line: r.number, cpu: r.cpu, event });
         Ok(())
     })?;
     Ok((out, bits))
@@ -343,7 +453,7 @@ pub fn task_trace_from_ftrace(
     }
     let mut notes = ImportNotes::default();
     let bits = PrevStateBits::default();
-    let text = read_text_events(bytes, pid, &bits, path, opts, &mut notes)?;
+    let text = read_text_events(bytes, pid, &bits, Detail::Segments, path, opts, &mut notes)?;
     task_trace_from(text, &bits, pid, cpu_cap, freq_cap, path, opts, notes)
 }
 
@@ -358,7 +468,7 @@ pub fn task_trace_from_tracedat(
 ) -> Result<FtraceTask> {
     let mut notes = ImportNotes::default();
     notes.assume(trace.note());
-    let (events, bits) = read_tracedat_events(trace, pid, path, opts, &mut notes)?;
+    let (events, bits) = read_tracedat_events(trace, pid, Detail::Segments, path, opts, &mut notes)?;
     task_trace_from(events, &bits, pid, cpu_cap, freq_cap, path, opts, notes)
 }
 
@@ -374,22 +484,7 @@ fn task_trace_from(
     opts: ImportOptions,
     mut notes: ImportNotes,
 ) -> Result<FtraceTask> {
-    if let Some((line, ts, prev)) = text.out_of_order {
-        if !opts.sort {
-            return Err(Error::parse(
-                path,
-                Some(line),
-                format!(
-                    "timestamp {ts} ns goes backwards (previous {prev} ns); sort the trace by time (or ask to sort)"
-                ),
-            ));
-        }
-        notes.assume(format!("events out of time order (first at line {line}) were sorted by time"));
-        text.events.sort_by_key(|e| e.ts);
-    }
-    if text.numeric_state {
-        notes.assume(numeric_state_note(bits));
-    }
+    text.settle(bits, path, opts, &mut notes)?;
     task_trace_from_events(&text.events, text.end, pid, cpu_cap, freq_cap, path, notes)
 }
 
@@ -470,6 +565,7 @@ pub fn task_trace_from_events(
             }
             (Some(State::Sleep) | None, TaskEvent::Wakeup) => State::Wait,
             (Some(s), TaskEvent::Wakeup) => s,
+            (_, TaskEvent::Runtime(_) | TaskEvent::Migrate | TaskEvent::Tick(_)) => continue,
         };
         match state {
             Some(old) if start_ns.is_some() => {
@@ -530,9 +626,39 @@ pub fn read_ftrace(
     task_trace_from_ftrace(&bytes, pid, cpu_cap, freq_cap, Some(&name), opts)
 }
 
-/// Split `… TIMESTAMP: event_name: body` into (timestamp, event name, body).
-fn split_event(line: &str) -> Option<(&str, &'static str, &str)> {
-    split_event_of(line, &["sched_switch", "sched_wakeup_new", "sched_wakeup"])
+/// The events of `pid` with [`Detail`] `detail` from the trace file at `path` (a
+/// trace.dat read a piece at a time, or ftrace text), in time order, with the import's
+/// notes: malformed lines skipped and counted (fatal under `opts.strict`), events out
+/// of time order an error at their line unless `opts.sort`.
+pub fn read_task_events(
+    path: &std::path::Path,
+    pid: u32,
+    detail: Detail,
+    opts: ImportOptions,
+) -> Result<(Vec<Timed>, ImportNotes)> {
+    let name = path.display().to_string();
+    let mut notes = ImportNotes::default();
+    let (mut read, bits) = match crate::tracedat::open_file(path)? {
+        Some(file) => {
+            let trace = Trace::open(&file, Some(&name))?;
+            notes.assume(trace.note());
+            read_tracedat_events(&trace, pid, detail, Some(&name), opts, &mut notes)?
+        }
+        None => {
+            let bytes = crate::archive::dir::read_file(path, crate::archive::tree::MAX_TRACE_FILE_BYTES)?;
+            let bits = PrevStateBits::default();
+            (read_text_events(&bytes, pid, &bits, detail, Some(&name), opts, &mut notes)?, bits)
+        }
+    };
+    read.settle(&bits, Some(&name), opts, &mut notes)?;
+    Ok((read.events, notes))
+}
+
+/// The `[NNN]` CPU field before the timestamp of an ftrace line.
+fn cpu_of(head: &str) -> Option<u32> {
+    let (_, after) = head.rsplit_once('[')?;
+    let (num, _) = after.split_once(']')?;
+    num.trim().parse().ok()
 }
 
 /// Split `… TIMESTAMP: NAME: body` into (timestamp, NAME, body) for the first of `names`
@@ -705,6 +831,39 @@ cpus=2
         assert!(e.to_string().starts_with("t.txt:1: bad timestamp"), "{e}");
         assert_eq!(parse_timestamp("12.5"), Some(12_500_000_000));
         assert_eq!(parse_timestamp("1.000000001:"), Some(1_000_000_001));
+    }
+
+    #[test]
+    fn the_live_check_reads_runtimes_and_every_tick() {
+        // lines of a `trace-cmd report -t` of this machine (Linux 6.18, pid 12554)
+        let txt = "\
+cpus=2
+schedlab-live:        lto cgu.3-12486 [001] 11280.677233742: sched_switch:         lto cgu.3:12486 [120] R ==> python3:12554 [120]
+schedlab-live:          python3-12554 [001] 11280.679508389: hrtimer_expire_entry: hrtimer=0xffff888627d1c6f8 now=11280652017713 function=tick_nohz_handler/0x0
+schedlab-live:          python3-12554 [001] 11280.679511384: sched_stat_runtime:   comm=python3 pid=12554 runtime=2301118 [ns]
+schedlab-live:          python3-12554 [001] 11280.683638237: hrtimer_start:        hrtimer=0xffffc90008f87ad8 function=hrtimer_wakeup/0x0 expires=11280661191479 softexpires=11280661141479
+schedlab-live:          python3-12554 [001] 11280.683641118: sched_switch:         python3:12554 [120] S ==> lto cgu.3:12486 [120]
+schedlab-live:               sh-12561 [000] 11280.688697940: sched_wakeup:         python3:12554 [120] CPU:001
+";
+        let mut notes = ImportNotes::default();
+        let bits = PrevStateBits::default();
+        let opts = ImportOptions::default();
+        let r = read_text_events(txt.as_bytes(), 12554, &bits, Detail::Clock, None, opts, &mut notes).unwrap();
+        let got: Vec<(u64, u32, usize, TaskEvent)> = r.events.iter().map(|e| (e.ts, e.cpu, e.line, e.event)).collect();
+        assert_eq!(
+            got,
+            vec![
+                (11_280_677_233_742, 1, 2, TaskEvent::SwitchIn),
+                (11_280_679_508_389, 1, 3, TaskEvent::Tick(11_280_652_017_713)),
+                (11_280_679_511_384, 1, 4, TaskEvent::Runtime(2_301_118)),
+                (11_280_683_641_118, 1, 6, TaskEvent::SwitchOut { state: State::Sleep, exit: false }),
+                (11_280_688_697_940, 0, 7, TaskEvent::Wakeup),
+            ]
+        );
+        assert_eq!(notes.malformed, 0);
+        // the PELT importer reads the same lines without the clock events
+        let r = read_text_events(txt.as_bytes(), 12554, &bits, Detail::Segments, None, opts, &mut notes).unwrap();
+        assert_eq!(r.events.len(), 3);
     }
 
     #[test]

@@ -15,6 +15,7 @@
 // Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
+use crate::csv_table;
 use crate::error::{Error, Result};
 use crate::pelt::consts::SCHED_CAPACITY_SCALE;
 
@@ -474,76 +475,36 @@ fn column_error(i: usize, d: i64, code: Option<u8>, c: i64, f: i64) -> Error {
     at(col, format!("capacity {v} is outside 1..1024"))
 }
 
-/// Parse a trace CSV (see the module docs). `path` names the input in errors, which give
-/// the 1-based line and the column.
-pub fn parse_trace_csv(bytes: &[u8], path: Option<&str>) -> Result<Vec<Segment>> {
-    let mut header: Option<Header> = None;
+/// Read a trace CSV (see the module docs) row by row from `input`. `path` names the
+/// input in errors, which give the 1-based line and the column.
+pub fn read_trace_csv_from<R: std::io::Read>(input: R, path: Option<&str>) -> Result<Vec<Segment>> {
+    let spec = csv_table::Spec { what: "trace", required: &["dur_ns", "state"], optional: &["cpu_cap", "freq_cap"] };
+    let mut t = csv_table::Table::open(input, path, &spec)?;
     let mut out = Vec::new();
     let mut total: u64 = 0;
     let mut prev: Option<State> = None;
-    for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
-        crate::cancel::check_every(i)?;
-        let line_no = i + 1;
-        let line = std::str::from_utf8(raw).map_err(|e| {
-            Error::parse(
-                path,
-                Some(line_no),
-                format!("not UTF-8 text (invalid byte at column {})", e.valid_up_to() + 1),
-            )
-        })?;
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        let trimmed = line.trim();
-        if trimmed.is_empty() || trimmed.starts_with('#') {
-            continue;
-        }
-        let Some(h) = &header else {
-            header = Some(Header::parse(trimmed, path, line_no)?);
-            continue;
-        };
-        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
-        if fields.len() != h.n_fields {
-            return Err(Error::parse(
-                path,
-                Some(line_no),
-                format!(
-                    "expected {} comma-separated fields as in the header, got {} (truncated line?)",
-                    h.n_fields,
-                    fields.len()
-                ),
-            ));
-        }
-        let get = |idx: usize| fields.get(idx).copied().unwrap_or("");
-        let err = |col: &str, msg: String| Error::parse_col(path, Some(line_no), col, msg);
-        let dur_ns = parse_duration(get(h.dur)).map_err(|m| err("dur_ns", m))?;
-        let state_s = get(h.state);
+    while let Some(row) = t.next_row()? {
+        let get = |k: usize| row.get(k).unwrap_or("");
+        let err = |col: &str, msg: String| Error::parse_col(path, Some(row.line), col, msg);
+        let dur_ns = parse_duration(get(0)).map_err(|m| err("dur_ns", m))?;
+        let state_s = get(1);
         let state = State::from_letter(state_s).ok_or_else(|| {
             err(
                 "state",
                 format!(
                     "unknown state '{}': expected R (running), W (runnable, preempted) or S (sleeping)",
-                    short(state_s)
+                    csv_table::short(state_s)
                 ),
             )
         })?;
-        let cpu_cap = match h.cpu_cap {
-            Some(c) => parse_cap(get(c)).map_err(|m| err("cpu_cap", m))?,
-            None => SCHED_CAPACITY_SCALE as u32,
+        let cap = |k: usize, col: &str| match row.get(k) {
+            Some(c) => parse_cap(c).map_err(|m| err(col, m)),
+            None => Ok(SCHED_CAPACITY_SCALE as u32),
         };
-        let freq_cap = match h.freq_cap {
-            Some(c) => parse_cap(get(c)).map_err(|m| err("freq_cap", m))?,
-            None => SCHED_CAPACITY_SCALE as u32,
-        };
-        let seg = Segment { dur_ns, state, cpu_cap, freq_cap };
+        let seg = Segment { dur_ns, state, cpu_cap: cap(2, "cpu_cap")?, freq_cap: cap(3, "freq_cap")? };
         check_segment(&seg, prev, &mut total).map_err(|(col, msg)| err(col, msg))?;
         prev = Some(state);
         out.push(seg);
-    }
-    if header.is_none() {
-        return Err(Error::parse(
-            path,
-            Some(1),
-            "empty trace: expected a header such as 'dur_ns,state,cpu_cap,freq_cap'",
-        ));
     }
     if out.is_empty() {
         return Err(Error::parse(path, None, "the trace has a header but no segments"));
@@ -551,55 +512,22 @@ pub fn parse_trace_csv(bytes: &[u8], path: Option<&str>) -> Result<Vec<Segment>>
     Ok(out)
 }
 
-/// Read and parse a trace file (see [`parse_trace_csv`]).
+/// Parse a trace CSV in memory (see [`read_trace_csv_from`]).
+pub fn parse_trace_csv(bytes: &[u8], path: Option<&str>) -> Result<Vec<Segment>> {
+    read_trace_csv_from(bytes, path)
+}
+
+/// Read a trace file as a stream (see [`read_trace_csv_from`]).
 pub fn read_trace_csv(path: &std::path::Path) -> Result<Vec<Segment>> {
-    let bytes = crate::archive::dir::read_file(path, crate::archive::tree::MAX_TRACE_FILE_BYTES)?;
-    parse_trace_csv(&bytes, Some(&path.display().to_string()))
-}
-
-struct Header {
-    n_fields: usize,
-    dur: usize,
-    state: usize,
-    cpu_cap: Option<usize>,
-    freq_cap: Option<usize>,
-}
-
-impl Header {
-    fn parse(line: &str, path: Option<&str>, line_no: usize) -> Result<Header> {
-        let names: Vec<&str> = line.split(',').map(str::trim).collect();
-        let find = |n: &str| names.iter().position(|&x| x == n);
-        let mut seen = std::collections::HashSet::new();
-        for n in names.iter().filter(|n| !n.is_empty()) {
-            if !seen.insert(*n) {
-                return Err(Error::parse_col(path, Some(line_no), *n, "column named twice in the header"));
-            }
-        }
-        let need = |n: &str| {
-            find(n).ok_or_else(|| {
-                Error::parse_col(
-                    path,
-                    Some(line_no),
-                    n,
-                    format!("missing column '{n}' in the header '{}'", short(line)),
-                )
-            })
-        };
-        Ok(Header {
-            n_fields: names.len(),
-            dur: need("dur_ns")?,
-            state: need("state")?,
-            cpu_cap: find("cpu_cap"),
-            freq_cap: find("freq_cap"),
-        })
-    }
+    let input = crate::archive::dir::open_file(path, crate::archive::tree::MAX_TRACE_FILE_BYTES)?;
+    read_trace_csv_from(input, Some(&path.display().to_string()))
 }
 
 fn parse_duration(s: &str) -> std::result::Result<u64, String> {
     if s.starts_with('-') {
-        return Err(format!("duration must be > 0 ns, got '{}'", short(s)));
+        return Err(format!("duration must be > 0 ns, got '{}'", csv_table::short(s)));
     }
-    let v: u64 = s.parse().map_err(|_| format!("expected a whole number of ns, got '{}'", short(s)))?;
+    let v: u64 = s.parse().map_err(|_| format!("expected a whole number of ns, got '{}'", csv_table::short(s)))?;
     if v == 0 {
         return Err("duration must be > 0 ns, got 0".into());
     }
@@ -607,19 +535,12 @@ fn parse_duration(s: &str) -> std::result::Result<u64, String> {
 }
 
 fn parse_cap(s: &str) -> std::result::Result<u32, String> {
-    let v: i64 = s.parse().map_err(|_| format!("expected an integer capacity 1..1024, got '{}'", short(s)))?;
+    let v: i64 =
+        s.parse().map_err(|_| format!("expected an integer capacity 1..1024, got '{}'", csv_table::short(s)))?;
     if !(1..=SCHED_CAPACITY_SCALE as i64).contains(&v) {
         return Err(format!("capacity {v} is outside 1..1024"));
     }
     Ok(v as u32)
-}
-
-fn short(s: &str) -> String {
-    if s.chars().count() > 40 {
-        format!("{}...", s.chars().take(40).collect::<String>())
-    } else {
-        s.to_string()
-    }
 }
 
 #[cfg(test)]
@@ -651,6 +572,10 @@ mod tests {
         let t = parse_trace_csv(b"# a trace\nstate,dur_ns,note\nR,100,x\r\n\nS,200,y", Some("t.csv")).unwrap();
         assert_eq!(t.len(), 2);
         assert_eq!(t[1], Segment { dur_ns: 200, state: State::Sleep, cpu_cap: 1024, freq_cap: 1024 });
+        // a spreadsheet's export: byte-order mark, quoted header, CRLF
+        let q = parse_trace_csv(b"\xef\xbb\xbf\"state\",\"dur_ns\",\"note\"\r\nR,100,x\r\nS,200,\"y, z\"\r\n", None)
+            .unwrap();
+        assert_eq!(q, t);
     }
 
     #[test]
@@ -671,12 +596,13 @@ mod tests {
         );
         assert!(e(format!("{h}5,R,1025,1024\n").as_bytes()).starts_with("t.csv:2: column 'cpu_cap': capacity 1025"));
         assert!(e(format!("{h}5,R,1024,0\n").as_bytes()).starts_with("t.csv:2: column 'freq_cap': capacity 0"));
-        assert!(e(format!("{h}5,R,1024\n").as_bytes()).starts_with("t.csv:2: expected 4 comma-separated fields"));
+        assert!(e(format!("{h}5,R,1024\n").as_bytes()).starts_with("t.csv:2: column 'freq_cap': missing value"));
         assert!(e(b"dur_ns,cpu_cap\n5,1024\n").starts_with("t.csv:1: column 'state': missing column"));
         assert!(e(format!("{h}5,S,1024,1024\n").as_bytes()).contains("first segment must be R or W"));
         let mut bad = format!("{h}5,R,1024,1024\n").into_bytes();
         bad.push(0xff);
         assert!(e(&bad).starts_with("t.csv:3: not UTF-8"));
-        assert!(e(b"").starts_with("t.csv:1: empty trace"));
+        assert!(e(b"").starts_with("t.csv: empty trace"));
+        assert!(e(h.as_bytes()).starts_with("t.csv: the trace has a header but no segments"));
     }
 }

@@ -8,7 +8,9 @@
 //!
 //! | name | kernel | rule |
 //! |---|---|---|
+//! | `6.18` | 6.18.35 | as `6.12` without the skip of a sample above the CPU capacity |
 //! | `6.12` | v6.8+ (11137d384996, 50181c0cff31), 6.12.117 | one `u32` with the MSB flag, fast up, margin, skips, `ewma -= diff/4`; sampled **before** the dequeue PELT update |
+//! | `6.6` | v5.13–v6.7, 6.6.57 | `{enqueued, ewma}` with the MSB flag in `enqueued`, fast up (`UTIL_EST_FASTUP`), margins on both fields, the capacity skip; sampled **after** the dequeue |
 //! | `4.17` | 7f65ea42eb00 "Add util_est on top of PELT" | `{enqueued, ewma}`, update at every sleep, both directions, no flag; sampled **after** the dequeue |
 //! | `d519329f72` | v4.17 "Update util_est only on util_avg updates" | as `4.17` plus the LSB `UTIL_AVG_UNCHANGED` flag; skip when util_avg did not change |
 
@@ -76,6 +78,12 @@ pub trait UtilEstRule: Debug + Send + Sync {
     fn util_avg_changed(&self, ue: &mut TaskUtilEst);
     /// Whether the `UTIL_AVG_UNCHANGED` flag is set (always false without a flag).
     fn unchanged(&self, ue: &TaskUtilEst) -> bool;
+    /// Set the `UTIL_AVG_UNCHANGED` flag where this version keeps it (the LSB of
+    /// `enqueued` for the v4.17 rules, the MSB of `enqueued` for 6.6, of the single word
+    /// for 6.8+).
+    fn set_unchanged(&self, ue: &mut TaskUtilEst) {
+        ue.enqueued |= UTIL_AVG_UNCHANGED_LSB;
+    }
     /// The task's EWMA without the flag (the `p_util_est` column).
     fn ewma(&self, ue: &TaskUtilEst) -> u32;
     /// What `cpu_util_wake`/`cpu_util_without` subtracts with the execl fix (c469933e7721).
@@ -95,13 +103,24 @@ pub fn within_margin(value: i32, margin: i32) -> bool {
     (value.wrapping_add(margin).wrapping_sub(1) as u32) < (2 * margin - 1) as u32
 }
 
-/// The 6.12 rule (docs/pelt.md §6.3; fair.c `util_est_update` of 6.8+).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct V6_12;
+/// The single-word rules of 6.8+ (docs/pelt.md §6.3; fair.c `util_est_update`): [`V6_12`]
+/// and [`V6_18`], which differ only in `capacity_skip`.
+#[derive(Debug, Clone, Copy)]
+pub struct OneWord {
+    name: &'static str,
+    /// Skip a sample above `arch_scale_cpu_capacity()` (no idle time: not a valid
+    /// sample); 6.12 has it, 6.18 does not.
+    capacity_skip: bool,
+}
 
-impl UtilEstRule for V6_12 {
+/// The 6.12 rule.
+pub const V6_12: OneWord = OneWord { name: "6.12", capacity_skip: true };
+/// The 6.18 rule: 6.12's without the capacity skip (docs/pelt.md §6.5).
+pub const V6_18: OneWord = OneWord { name: "6.18", capacity_skip: false };
+
+impl UtilEstRule for OneWord {
     fn name(&self) -> &'static str {
-        "6.12"
+        self.name
     }
     fn timing(&self) -> Timing {
         Timing::BeforeDequeue
@@ -123,7 +142,7 @@ impl UtilEstRule for V6_12 {
         } else {
             let diff = ewma - dequeued;
             if diff >= UTIL_EST_MARGIN {
-                if u64::from(dequeued) > s.cpu_cap {
+                if self.capacity_skip && u64::from(dequeued) > s.cpu_cap {
                     return; // no idle time: not a valid sample, flag not set
                 }
                 if u64::from(dequeued.wrapping_add(UTIL_EST_MARGIN)) >= s.runnable_avg {
@@ -140,6 +159,9 @@ impl UtilEstRule for V6_12 {
     fn unchanged(&self, ue: &TaskUtilEst) -> bool {
         ue.ewma & UTIL_AVG_UNCHANGED_MSB != 0
     }
+    fn set_unchanged(&self, ue: &mut TaskUtilEst) {
+        ue.ewma |= UTIL_AVG_UNCHANGED_MSB;
+    }
     fn ewma(&self, ue: &TaskUtilEst) -> u32 {
         ue.ewma & !UTIL_AVG_UNCHANGED_MSB
     }
@@ -148,6 +170,71 @@ impl UtilEstRule for V6_12 {
     }
     fn has_enqueued(&self) -> bool {
         false
+    }
+}
+
+/// The rule of v5.13–v6.7 as in 6.6.57 (docs/pelt.md §6.5): `struct util_est {enqueued,
+/// ewma}` with the MSB `UTIL_AVG_UNCHANGED` flag in `enqueued`; at a sleep with the flag
+/// clear, `enqueued = task_util(p)`; with `UTIL_EST_FASTUP` an increase is taken at once;
+/// when the EWMA is within 1 % of the sample only a change of `enqueued` by 1 % or more is
+/// stored; a sample above the CPU's original capacity is dropped; otherwise the EWMA moves
+/// a quarter of the way. Sampled after the dequeue's PELT update.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct V6_6;
+
+impl UtilEstRule for V6_6 {
+    fn name(&self) -> &'static str {
+        "6.6"
+    }
+    fn timing(&self) -> Timing {
+        Timing::AfterDequeue
+    }
+    fn task_util_est(&self, ue: &TaskUtilEst) -> u32 {
+        ue.ewma.max(ue.enqueued & !UTIL_AVG_UNCHANGED_MSB)
+    }
+    fn update(&self, ue: &mut TaskUtilEst, task_sleep: bool, s: Sample) {
+        if !task_sleep || ue.enqueued & UTIL_AVG_UNCHANGED_MSB != 0 {
+            return;
+        }
+        let last_enqueued = ue.enqueued;
+        let enqueued = s.util_avg as u32; // ue.enqueued = task_util(p)
+        let mut ewma = ue.ewma;
+        if ewma < enqueued {
+            ewma = enqueued; // UTIL_EST_FASTUP
+        } else {
+            // long = unsigned int difference, read back as int by within_margin()
+            let last_ewma_diff = enqueued.wrapping_sub(ewma);
+            let last_enqueued_diff = i64::from(last_enqueued) - i64::from(enqueued);
+            if within_margin(last_ewma_diff as i32, UTIL_EST_MARGIN as i32) {
+                if within_margin(last_enqueued_diff as i32, UTIL_EST_MARGIN as i32) {
+                    return;
+                }
+            } else {
+                if s.util_avg > s.cpu_cap {
+                    return;
+                }
+                ewma = (ewma << UTIL_EST_WEIGHT_SHIFT).wrapping_add(last_ewma_diff) >> UTIL_EST_WEIGHT_SHIFT;
+            }
+        }
+        *ue = TaskUtilEst { ewma, enqueued: enqueued | UTIL_AVG_UNCHANGED_MSB };
+    }
+    fn util_avg_changed(&self, ue: &mut TaskUtilEst) {
+        ue.enqueued &= !UTIL_AVG_UNCHANGED_MSB;
+    }
+    fn unchanged(&self, ue: &TaskUtilEst) -> bool {
+        ue.enqueued & UTIL_AVG_UNCHANGED_MSB != 0
+    }
+    fn set_unchanged(&self, ue: &mut TaskUtilEst) {
+        ue.enqueued |= UTIL_AVG_UNCHANGED_MSB;
+    }
+    fn ewma(&self, ue: &TaskUtilEst) -> u32 {
+        ue.ewma
+    }
+    fn has_execl_fix(&self) -> bool {
+        true
+    }
+    fn has_enqueued(&self) -> bool {
+        true
     }
 }
 
@@ -256,18 +343,22 @@ impl UtilEstRule for D519329f72 {
 }
 
 /// The names [`rule_by_name`] accepts, newest first.
-pub const RULE_NAMES: [&str; 3] = ["6.12", "d519329f72", "4.17"];
+pub const RULE_NAMES: [&str; 5] = ["6.18", "6.12", "6.6", "d519329f72", "4.17"];
 
 /// The util_est rule called `name` (see the table in the module docs); a leading `v`
 /// is accepted (`v6.12`).
 pub fn rule_by_name(name: &str) -> Result<&'static dyn UtilEstRule> {
-    static R612: V6_12 = V6_12;
+    static R618: OneWord = V6_18;
+    static R612: OneWord = V6_12;
+    static R66: V6_6 = V6_6;
     static R417: V4_17 = V4_17;
     static RD51: D519329f72 = D519329f72;
     let n = name.trim();
     let n = n.strip_prefix('v').unwrap_or(n);
     match n {
+        "6.18" => Ok(&R618),
         "6.12" => Ok(&R612),
+        "6.6" => Ok(&R66),
         "4.17" | "7f65ea42eb00" => Ok(&R417),
         "d519329f72" | "d519329f72a6" => Ok(&RD51),
         _ => Err(Error::domain(format!("unknown util_est rule '{name}'; expected one of {}", RULE_NAMES.join(", ")))),
@@ -293,6 +384,45 @@ mod tests {
 
     fn s(util: u64, runnable: u64, cap: u64) -> Sample {
         Sample { util_avg: util, runnable_avg: runnable, cpu_cap: cap }
+    }
+
+    #[test]
+    fn v6_6_by_hand() {
+        let r = V6_6;
+        let flag = UTIL_AVG_UNCHANGED_MSB;
+        // fast up: the EWMA jumps to the sample, enqueued flagged
+        let mut ue = TaskUtilEst { ewma: 100, enqueued: 100 };
+        r.update(&mut ue, true, s(300, 300, 1024));
+        assert_eq!(ue, TaskUtilEst { ewma: 300, enqueued: 300 | flag });
+        r.update(&mut ue, true, s(100, 100, 1024)); // flag set: skipped
+        assert_eq!(ue.ewma, 300);
+        r.util_avg_changed(&mut ue);
+        // down: ((300 << 2) + (100 - 300)) >> 2 = 1000 >> 2 = 250
+        r.update(&mut ue, true, s(100, 100, 1024));
+        assert_eq!(ue, TaskUtilEst { ewma: 250, enqueued: 100 | flag });
+        r.util_avg_changed(&mut ue);
+        // EWMA within 1 % (250 - 245 = 5) but enqueued moved by 145: only enqueued stored
+        r.update(&mut ue, true, s(245, 245, 1024));
+        assert_eq!(ue, TaskUtilEst { ewma: 250, enqueued: 245 | flag });
+        r.util_avg_changed(&mut ue);
+        // both within 1 %: nothing stored, the flag stays clear
+        r.update(&mut ue, true, s(248, 248, 1024));
+        assert_eq!(ue, TaskUtilEst { ewma: 250, enqueued: 245 });
+        // a sample above the original capacity is dropped
+        r.update(&mut ue, true, s(200, 200, 150));
+        assert_eq!(ue, TaskUtilEst { ewma: 250, enqueued: 245 });
+        assert_eq!(r.task_util_est(&ue), 250);
+    }
+
+    #[test]
+    fn v6_18_keeps_a_sample_above_capacity() {
+        // 6.12 drops a sample above the capacity (446); 6.18 takes it:
+        // ((600 << 2) - (600 - 500)) >> 2 = 2300 >> 2 = 575
+        let mut a = TaskUtilEst { ewma: 600, enqueued: 0 };
+        let mut b = a;
+        V6_12.update(&mut a, true, s(500, 500, 446));
+        V6_18.update(&mut b, true, s(500, 500, 446));
+        assert_eq!((a.ewma, V6_18.ewma(&b)), (600, 575));
     }
 
     #[test]
@@ -343,6 +473,8 @@ mod tests {
     #[test]
     fn names() {
         assert_eq!(rule_by_name("v6.12").unwrap().name(), "6.12");
+        assert_eq!(rule_by_name("6.18").unwrap().name(), "6.18");
+        assert_eq!(rule_by_name("6.6").unwrap().name(), "6.6");
         assert_eq!(rule_by_name("d519329f72").unwrap().name(), "d519329f72");
         assert!(rule_by_name("5.0").is_err());
     }

@@ -11,7 +11,7 @@ use crate::idle::ftrace::{self, FtraceImport};
 use crate::idle::simulate::{simulate, simulate_columns, simulate_many_columns, write_csv, Simulation};
 use crate::idle::states::{StateTable, PRESETS};
 use crate::idle::synth::{self, Pattern};
-use crate::idle::trace::{self, IdlePeriod, TraceColumns};
+use crate::idle::trace::{self, IdlePeriod, TraceColumns, TraceTable};
 use crate::idle::{summary, Spec};
 use crate::import_notes::ImportOptions;
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1};
@@ -50,16 +50,15 @@ fn table_dict<'py>(py: Python<'py>, t: &StateTable) -> PyResult<Bound<'py, PyDic
     Ok(d)
 }
 
-fn trace_dict<'py>(py: Python<'py>, periods: &[IdlePeriod]) -> PyResult<Bound<'py, PyDict>> {
+fn trace_dict(py: Python<'_>, t: TraceTable) -> PyResult<Bound<'_, PyDict>> {
     let d = PyDict::new(py);
-    let col = |f: fn(&IdlePeriod) -> i64| periods.iter().map(f).collect::<Vec<i64>>();
-    d.set_item("sleep_length_ns", col(|p| p.sleep_length_ns).into_pyarray(py))?;
-    d.set_item("next_tick_ns", col(|p| p.next_tick_ns).into_pyarray(py))?;
-    d.set_item("wake_ns", col(|p| p.wake_ns).into_pyarray(py))?;
-    d.set_item("tick_stopped", col(|p| i64::from(p.tick_stopped)).into_pyarray(py))?;
-    d.set_item("latency_req_ns", col(|p| p.latency_req_ns).into_pyarray(py))?;
-    d.set_item("nr_iowait", col(|p| i64::from(p.nr_iowait)).into_pyarray(py))?;
-    d.set_item("cpu_load", col(|p| i64::from(p.cpu_load)).into_pyarray(py))?;
+    d.set_item("sleep_length_ns", t.sleep_length_ns.into_pyarray(py))?;
+    d.set_item("next_tick_ns", t.next_tick_ns.into_pyarray(py))?;
+    d.set_item("wake_ns", t.wake_ns.into_pyarray(py))?;
+    d.set_item("tick_stopped", t.tick_stopped.into_pyarray(py))?;
+    d.set_item("latency_req_ns", t.latency_req_ns.into_pyarray(py))?;
+    d.set_item("nr_iowait", t.nr_iowait.into_pyarray(py))?;
+    d.set_item("cpu_load", t.cpu_load.into_pyarray(py))?;
     Ok(d)
 }
 
@@ -182,7 +181,7 @@ fn idle_simulate_csv_files(
     run(py, || {
         let spec = Spec::new(&governor, &kernel)?;
         let table = StateTable::load(&states)?;
-        let periods = trace::read_csv(&trace_path)?;
+        let periods: Vec<IdlePeriod> = trace::read_csv(&trace_path)?;
         let sim = simulate(spec, &table, &periods, hz, true)?;
         let mut out = Vec::new();
         write_csv(&sim, &periods, &mut out)?;
@@ -238,21 +237,21 @@ fn idle_check_states<'py>(py: Python<'py>, states: StatesArg) -> PyResult<Bound<
 #[pyfunction]
 #[pyo3(signature = (data, path=None))]
 fn idle_parse_trace<'py>(py: Python<'py>, data: &[u8], path: Option<String>) -> PyResult<Bound<'py, PyDict>> {
-    let p = run(py, || trace::parse_csv(data, path.as_deref()))?;
-    trace_dict(py, &p)
+    let t = run(py, || trace::parse_csv(data, path.as_deref()))?;
+    trace_dict(py, t)
 }
 
 /// A trace from a CSV file.
 #[pyfunction]
 fn idle_read_trace<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDict>> {
-    let p = run(py, || trace::read_csv(&path))?;
-    trace_dict(py, &p)
+    let t = run(py, || trace::read_csv(&path))?;
+    trace_dict(py, t)
 }
 
 fn ftrace_list<'py>(py: Python<'py>, import: FtraceImport) -> PyResult<(Bound<'py, PyList>, Vec<String>)> {
     let out = PyList::empty(py);
     for c in import.cpus {
-        let d = trace_dict(py, &c.periods)?;
+        let d = trace_dict(py, c.periods.into_iter().collect())?;
         d.set_item("cpu", c.cpu)?;
         d.set_item("timestamp_ns", c.timestamp_ns.into_pyarray(py))?;
         d.set_item("actual_state", c.actual_state.into_pyarray(py))?;
@@ -326,7 +325,7 @@ fn idle_synth<'py>(
         };
         synth::generate(pat, n, hz, seed)
     })?;
-    trace_dict(py, &periods)
+    trace_dict(py, periods.into_iter().collect())
 }
 
 /// Per-state counters of a replay (`idx`, `residency_ns`); `power_mw` per state, optional.

@@ -2,7 +2,9 @@
 //! `/proc/PID/sched` readings, returned as a summary and per-reading columns.
 
 use super::errors::run;
+use crate::idle::governor::Spec;
 use crate::import_notes::ImportOptions;
+use crate::live::idle_check;
 use crate::live::pelt_check::{check_files, PeltCheck};
 use crate::live::task_clock::{Placed, PointKind};
 use crate::pelt::util_est::rule_by_name;
@@ -81,8 +83,51 @@ fn live_pelt_check<'py>(
     Ok((s, c, notes.messages()))
 }
 
+/// The idle check as Python sees it: the summary (None when the CPU never idled), the
+/// notes, the records of each event.
+type IdleResult<'py> = (Option<Bound<'py, PyDict>>, Vec<String>, Vec<(String, u64)>);
+
+/// The idle live check of `cpu`: (summary dict, None when the CPU never idled; notes;
+/// [(event, records)]).
+#[pyfunction]
+#[pyo3(signature = (trace, states, cpu, governor="menu", kernel="6.12", hz=250, strict=false))]
+#[allow(clippy::too_many_arguments)]
+fn live_idle_check<'py>(
+    py: Python<'py>,
+    trace: PathBuf,
+    states: PathBuf,
+    cpu: u32,
+    governor: &str,
+    kernel: &str,
+    hz: u32,
+    strict: bool,
+) -> PyResult<IdleResult<'py>> {
+    let idle_check::FileCheck { check: r, notes, event_counts: counts } = run(py, || {
+        let spec = Spec::new(governor, kernel)?;
+        idle_check::check_files(&trace, &states, cpu, spec, hz, ImportOptions { strict, sort: false })
+    })?;
+    let s = PyDict::new(py);
+    let Some(r) = r else { return Ok((None, notes.messages(), counts)) };
+    s.set_item("cpu", r.cpu)?;
+    s.set_item("replayed", r.spec.to_string())?;
+    s.set_item("periods", r.periods)?;
+    s.set_item("agree", r.agree)?;
+    s.set_item("cold_start_disagree", r.cold_start_disagree)?;
+    s.set_item("unknown_sleep_disagree", r.unknown_sleep_disagree)?;
+    s.set_item("confusion", r.confusion)?;
+    let t = r.tick;
+    s.set_item("tick_decided", t.decided)?;
+    s.set_item("tick_agree", t.agree)?;
+    s.set_item("tick_kernel_only", t.kernel_only)?;
+    s.set_item("tick_replay_only", t.replay_only)?;
+    s.set_item("tick_replay_only_timer_within_tick", t.replay_only_timer_within_tick)?;
+    s.set_item("tick_already_stopped", t.already_stopped)?;
+    Ok((Some(s), notes.messages(), counts))
+}
+
 /// Adds the live-check functions to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(live_pelt_check, m)?)?;
+    m.add_function(wrap_pyfunction!(live_idle_check, m)?)?;
     Ok(())
 }

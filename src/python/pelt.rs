@@ -13,9 +13,7 @@ use crate::pelt::row::CsvWriter;
 use crate::pelt::schedutil;
 use crate::pelt::signal::{decay_load, SchedAvg};
 use crate::pelt::trace::{self, Segment};
-use crate::pelt::util_est::{
-    rule_by_name, Sample, TaskUtilEst, UtilEstRule, UTIL_AVG_UNCHANGED_LSB, UTIL_AVG_UNCHANGED_MSB,
-};
+use crate::pelt::util_est::{rule_by_name, Sample, TaskUtilEst, UtilEstRule};
 use crate::pelt::util_model::UTIL_COLUMNS;
 use numpy::{IntoPyArray, PyReadonlyArray1};
 use pyo3::prelude::*;
@@ -365,11 +363,7 @@ fn pelt_util_est_update<'py>(
             }
             let mut ue = TaskUtilEst { ewma: ew as u32, enqueued: enq as u32 };
             if flag {
-                if r.has_enqueued() {
-                    ue.enqueued |= UTIL_AVG_UNCHANGED_LSB;
-                } else {
-                    ue.ewma |= UTIL_AVG_UNCHANGED_MSB;
-                }
+                r.set_unchanged(&mut ue);
             }
             r.update(&mut ue, get(6) != 0, Sample { util_avg: get(3), runnable_avg: get(4), cpu_cap: get(5) });
             e.push(u64::from(r.ewma(&ue)));

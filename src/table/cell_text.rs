@@ -41,6 +41,23 @@ pub fn cell_text(c: &Comparison, row: &Row, cell: &Cell, i: usize) -> String {
     s
 }
 
+/// The statistics behind a cell's verdict as words, `welch p=0.0123 q=0.0456` (the
+/// test, then p and q in three significant digits, as C's `%.3g`); `None` when the
+/// cell records none of them.
+pub fn stat_words(cell: &Cell) -> Option<String> {
+    let mut parts = Vec::new();
+    if let Some(t) = cell.test.as_deref().filter(|t| !t.is_empty()) {
+        parts.push(t.to_string());
+    }
+    if let Some(p) = cell.p.filter(|p| p.is_finite()) {
+        parts.push(format!("p={}", c_fmt_g(p, 3)));
+    }
+    if let Some(q) = cell.q.filter(|q| q.is_finite()) {
+        parts.push(format!("q={}", c_fmt_g(q, 3)));
+    }
+    (!parts.is_empty()).then(|| parts.join(" "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,10 +3,9 @@
 //! text colour (so it reads in light and dark themes), and each changed cell's test,
 //! p and q printed under its value.
 
-use super::cell_text::cell_text;
+use super::cell_text::{cell_text, stat_words};
 use super::comparison::{Cell, Comparison};
 use super::verdict::Verdict;
-use crate::cfmt::c_fmt_g;
 
 /// The inline style of the `<table>`.
 pub const TABLE_STYLE: &str = "border-collapse:collapse;font-variant-numeric:tabular-nums;margin:0.5em 0";
@@ -44,20 +43,10 @@ pub fn escape(text: &str) -> String {
 }
 
 fn stat_line(cell: &Cell) -> String {
-    let mut parts = Vec::new();
-    if let Some(t) = cell.test.as_deref().filter(|t| !t.is_empty()) {
-        parts.push(escape(t));
+    match stat_words(cell) {
+        Some(w) => format!("<br><span style=\"font-size:80%;opacity:0.8\">{}</span>", escape(&w)),
+        None => String::new(),
     }
-    if let Some(p) = cell.p.filter(|p| p.is_finite()) {
-        parts.push(format!("p={}", c_fmt_g(p, 3)));
-    }
-    if let Some(q) = cell.q.filter(|q| q.is_finite()) {
-        parts.push(format!("q={}", c_fmt_g(q, 3)));
-    }
-    if parts.is_empty() {
-        return String::new();
-    }
-    format!("<br><span style=\"font-size:80%;opacity:0.8\">{}</span>", parts.join(" "))
 }
 
 /// The HTML table.

@@ -1,7 +1,9 @@
 //! A comparison as a GitHub-flavoured markdown table: one column per kernel, the
-//! change in brackets, `*` where significant (the cell text of [`super::cell_text`]).
+//! change in brackets, `*` where significant (the cell text of [`super::cell_text`]),
+//! then, for the compared kernels, the verdict and the test with its p and q (what
+//! the HTML table prints under each value), so a pasted table says why a cell is marked.
 
-use super::cell_text::cell_text;
+use super::cell_text::{cell_text, stat_words};
 use super::comparison::Comparison;
 
 /// `text` as one markdown table cell: CR, LF and tab (which would end the row or the
@@ -40,7 +42,14 @@ pub fn render(c: &Comparison) -> String {
         out.push_str(" |");
         for (i, cell) in r.cells.iter().enumerate() {
             out.push(' ');
-            out.push_str(&md_cell(&cell_text(c, r, cell, i)));
+            let mut text = cell_text(c, r, cell, i);
+            if i > 0 {
+                for word in [cell.verdict.map(|v| v.name().to_string()), stat_words(cell)].into_iter().flatten() {
+                    text.push(' ');
+                    text.push_str(&word);
+                }
+            }
+            out.push_str(&md_cell(&text));
             out.push_str(" |");
         }
         out.push('\n');
@@ -64,6 +73,26 @@ mod tests {
         });
         // written out by hand from the rules above
         let want = "| | a\\|b | &lt;new&gt; |\n|---|---:|---:|\n| Hmean x y | 1.00 | - |\n";
+        assert_eq!(render(&c), want);
+    }
+
+    #[test]
+    fn compared_cells_carry_verdict_test_p_and_q() {
+        use crate::table::Verdict;
+        let mut c = Comparison::new("schedlab", "", vec!["base".into(), "new".into()]);
+        let new = Cell {
+            value: Some(2.0),
+            change: Some(100.0),
+            verdict: Some(Verdict::Better),
+            test: Some("welch".into()),
+            p: Some(0.0123456),
+            q: Some(0.5),
+            ..Default::default()
+        };
+        let base = Cell { value: Some(1.0), verdict: Some(Verdict::Baseline), ..Default::default() };
+        c.rows.push(Row { name: "lps".into(), cells: vec![base, new], ..Default::default() });
+        // C's printf("%.3g", 0.0123456) is 0.0123; the baseline cell carries no verdict words
+        let want = "| | base | new |\n|---|---:|---:|\n| lps | 1.00 | 2.00 (+100.00%)* better welch p=0.0123 q=0.5 |\n";
         assert_eq!(render(&c), want);
     }
 }

@@ -22,6 +22,18 @@ pub enum Event {
         /// `pid`.
         pid: i64,
     },
+    /// `sched_stat_runtime`.
+    Runtime {
+        /// `pid`.
+        pid: i64,
+        /// `runtime`, ns of task clock.
+        runtime: u64,
+    },
+    /// `sched_migrate_task`.
+    Migrate {
+        /// `pid`.
+        pid: i64,
+    },
     /// `cpu_idle`.
     CpuIdle {
         /// `state` (4294967295 = the exit).
@@ -85,6 +97,8 @@ impl Slot {
 enum Layout {
     Switch([Slot; 3]),
     Wakeup([Slot; 1]),
+    Runtime([Slot; 2]),
+    Migrate([Slot; 1]),
     CpuIdle([Slot; 2]),
     HrtimerStart([Slot; 3]),
     HrtimerCancel([Slot; 1]),
@@ -93,10 +107,12 @@ enum Layout {
 }
 
 /// The events read and the fields each needs.
-const EVENTS: [(&str, &[&str]); 8] = [
+const EVENTS: [(&str, &[&str]); 10] = [
     ("sched_switch", &["prev_pid", "prev_state", "next_pid"]),
     ("sched_wakeup", &["pid"]),
     ("sched_wakeup_new", &["pid"]),
+    ("sched_stat_runtime", &["pid", "runtime"]),
+    ("sched_migrate_task", &["pid"]),
     ("cpu_idle", &["state", "cpu_id"]),
     ("hrtimer_start", &["hrtimer", "function", "expires"]),
     ("hrtimer_cancel", &["hrtimer"]),
@@ -136,6 +152,8 @@ impl Decoder {
         Ok(Some(match *layout {
             Layout::Switch([p, s, n]) => Event::Switch { prev_pid: v(p)?, prev_state: v(s)? as u64, next_pid: v(n)? },
             Layout::Wakeup([p]) => Event::Wakeup { pid: v(p)? },
+            Layout::Runtime([p, r]) => Event::Runtime { pid: v(p)?, runtime: v(r)? as u64 },
+            Layout::Migrate([p]) => Event::Migrate { pid: v(p)? },
             Layout::CpuIdle([s, c]) => Event::CpuIdle { state: v(s)? as u64, cpu_id: v(c)? as u64 },
             Layout::HrtimerStart([t, f, e]) => {
                 Event::HrtimerStart { hrtimer: v(t)? as u64, function: v(f)? as u64, expires: v(e)? }
@@ -162,6 +180,8 @@ fn layout(f: &Format, name: &str, fields: &[&str]) -> std::result::Result<Layout
     Ok(match name {
         "sched_switch" => Layout::Switch([s(0)?, s(1)?, s(2)?]),
         "sched_wakeup" | "sched_wakeup_new" => Layout::Wakeup([s(0)?]),
+        "sched_stat_runtime" => Layout::Runtime([s(0)?, s(1)?]),
+        "sched_migrate_task" => Layout::Migrate([s(0)?]),
         "cpu_idle" => Layout::CpuIdle([s(0)?, s(1)?]),
         "hrtimer_start" => Layout::HrtimerStart([s(0)?, s(1)?, s(2)?]),
         "hrtimer_cancel" => Layout::HrtimerCancel([s(0)?]),

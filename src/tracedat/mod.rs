@@ -86,6 +86,23 @@ impl<'a> Trace<'a> {
         self.header.formats.get(&id).map(|f| f.name.as_str())
     }
 
+    /// The number of records of each event in the buffer, by name (records of an ID
+    /// without a format counted as `#ID`), sorted by name.
+    pub fn event_counts(&self) -> Result<Vec<(String, u64)>> {
+        let mut by_id: std::collections::BTreeMap<u16, u64> = std::collections::BTreeMap::new();
+        self.records(|r| {
+            let id = r.data.get(..2).map_or(u16::MAX, |b| bytes::le(b) as u16);
+            *by_id.entry(id).or_default() += 1;
+            Ok(())
+        })?;
+        let mut out: Vec<(String, u64)> = by_id
+            .into_iter()
+            .map(|(id, n)| (self.header.formats.get(&id).map_or_else(|| format!("#{id}"), |f| f.name.clone()), n))
+            .collect();
+        out.sort();
+        Ok(out)
+    }
+
     /// The note an importer adds when its input was this trace.dat.
     pub fn note(&self) -> String {
         let h = &self.header;

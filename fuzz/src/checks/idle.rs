@@ -26,13 +26,14 @@ fn replay(periods: &[idle_trace::IdlePeriod]) {
 /// [`idle_trace::parse_csv`]: errors name file, line and column; the trace written by
 /// [`idle_trace::to_csv`] reads back equal; the governors replay it.
 pub fn trace(data: &[u8]) {
-    let periods = match idle_trace::parse_csv(data, Some(PATH)) {
+    let periods = match idle_trace::parse_csv::<Vec<schedlab::idle::IdlePeriod>>(data, Some(PATH)) {
         Ok(p) => p,
         Err(e) => return parse_error(&e, Some(PATH), line_count(data)),
     };
     bounded(periods.len() * 8, data.len(), "trace rows");
     let csv = idle_trace::to_csv(&periods);
-    let back = idle_trace::parse_csv(csv.as_bytes(), None).unwrap_or_else(|e| panic!("to_csv does not read back: {e}"));
+    let back = idle_trace::parse_csv::<Vec<schedlab::idle::IdlePeriod>>(csv.as_bytes(), None)
+        .unwrap_or_else(|e| panic!("to_csv does not read back: {e}"));
     assert_eq!(back, periods);
     replay(&periods);
 }
@@ -81,7 +82,7 @@ pub(crate) fn accepted(cpus: &[idle_ftrace::CpuTrace]) {
         assert_eq!(c.periods.len(), c.timestamp_ns.len());
         assert_eq!(c.periods.len(), c.actual_state.len());
         let csv = idle_trace::to_csv(&c.periods);
-        let back = idle_trace::parse_csv(csv.as_bytes(), None)
+        let back = idle_trace::parse_csv::<Vec<schedlab::idle::IdlePeriod>>(csv.as_bytes(), None)
             .unwrap_or_else(|e| panic!("ftrace gave CPU {} a period the trace checker refuses: {e}", c.cpu));
         assert_eq!(back, c.periods);
         replay(&c.periods);

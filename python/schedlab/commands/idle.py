@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from argparse import _SubParsersAction as SubparsersSpec
 
 
-KERNELS = ("6.12", "6.1", "5.1", "4.20", "4.19", "4.18")
+KERNELS = ("6.18", "6.12", "6.6", "6.1", "5.1", "4.20", "4.19", "4.18")
 HZ = (100, 250, 300, 1000)
 
 

@@ -43,7 +43,7 @@ def register(sub: SubparsersSpec) -> None:
     s.add_argument("--no-util-est", dest="util_est", action="store_false",
                    help="run with the UTIL_EST scheduler feature off")
     s.add_argument("--rule", default="6.12",
-                   help="util_est rule version: 6.12 (default), d519329f72 or 4.17")
+                   help="util_est rule version: 6.18, 6.12 (default), 6.6, d519329f72 or 4.17")
     fix = s.add_mutually_exclusive_group()
     fix.add_argument("--execl-fix", dest="execl_fix", action="store_true", default=None,
                      help="cpu_util_without/cpu_util_wake subtracts the task's own util_est (c469933e7721)")

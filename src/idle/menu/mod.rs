@@ -199,6 +199,57 @@ pub fn typical_interval(v: &[u32; INTERVALS], thresh0: u32, early: EarlyExit) ->
     }
 }
 
+/// `get_typical_interval()` of 6.16+ (6.18.35; docs/idle-governors.md §3.9): the samples
+/// kept lie strictly between a lower and an upper threshold (`s64`, starting at `-1` and
+/// `UINT_MAX`, so a `UINT_MAX` sample is never kept); one pass sums the values and their
+/// squares (`u64`), both are divided by the count (`>> 3` for 8), and the variance is
+/// `E[v²] − avg²` with the truncated averages. The acceptance test is the old one; a
+/// rejected round moves the threshold on the side farther from the average (the lower
+/// one to the minimum when `avg − min > max − avg`, else the upper one to the maximum).
+pub fn typical_interval_two_sided(v: &[u32; INTERVALS]) -> u32 {
+    let (mut min_thresh, mut max_thresh): (i64, i64) = (-1, i64::from(u32::MAX));
+    loop {
+        let (mut max, mut min, mut divisor) = (0u32, u32::MAX, 0u64);
+        let (mut avg, mut variance) = (0u64, 0u64);
+        for &x in v {
+            let value = i64::from(x);
+            if value <= min_thresh || value >= max_thresh {
+                continue;
+            }
+            divisor += 1;
+            avg = avg.wrapping_add(value as u64);
+            variance = variance.wrapping_add(value.wrapping_mul(value) as u64);
+            max = max.max(x);
+            min = min.min(x);
+        }
+        if max == 0 {
+            return u32::MAX;
+        }
+        if divisor == INTERVALS as u64 {
+            avg >>= 3;
+            variance >>= 3;
+        } else {
+            avg = div_count(avg, divisor);
+            variance = div_count(variance, divisor);
+        }
+        let avg_sq = avg.wrapping_mul(avg);
+        variance = variance.wrapping_sub(avg_sq);
+        if variance <= u64::MAX / 36
+            && ((avg_sq > variance * 36 && divisor * 4 >= INTERVALS as u64 * 3) || variance <= 400)
+        {
+            return avg as u32;
+        }
+        if divisor * 4 <= INTERVALS as u64 * 3 {
+            return u32::MAX;
+        }
+        if avg.wrapping_sub(u64::from(min)) > u64::from(max).wrapping_sub(avg) {
+            min_thresh = i64::from(min);
+        } else {
+            max_thresh = i64::from(max);
+        }
+    }
+}
+
 /// `INT_MAX` as the `unsigned int` outlier threshold of v5.1+ `get_typical_interval()`.
 pub const INT_MAX_U32: u32 = i32::MAX as u32;
 
@@ -363,6 +414,23 @@ pub fn performance_multiplier_with_load(nr_iowait: u32, load: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn two_sided_detector_by_hand() {
+        // Eight equal intervals: average 100, variance 0.
+        assert_eq!(typical_interval_two_sided(&[100; 8]), 100);
+        // A UINT_MAX sample (a failed entry) is never kept: seven 300s, variance 0.
+        assert_eq!(typical_interval_two_sided(&[300, 300, 300, 300, 300, 300, 300, u32::MAX]), 300);
+        // One low outlier: round 1 sum 3501 >> 3 = 437, squares 1 750 001 >> 3 = 218 750,
+        // variance 218 750 - 437² = 27 781 (> 400, 437² < 36·27 781); avg - min = 436 >
+        // max - avg = 63, so the lower threshold moves to 1 and the seven 500s give 500.
+        let ring = [1, 500, 500, 500, 500, 500, 500, 500];
+        assert_eq!(typical_interval_two_sided(&ring), 500);
+        // The 6.12 detector only drops the largest values: threshold 499 keeps the 1 alone.
+        assert_eq!(typical_interval(&ring, INT_MAX_U32, EarlyExit::MaxZero), 1);
+        // All zero: no sample counts (max stays 0).
+        assert_eq!(typical_interval_two_sided(&[0; 8]), u32::MAX);
+    }
 
     /// The detector's answer computed the long way, from its definition: mean and
     /// population variance as exact rationals over the kept samples, accepting when

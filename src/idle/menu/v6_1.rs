@@ -1,19 +1,25 @@
-//! menu as in Linux 6.1.192 (`drivers/cpuidle/governors/menu.c`, docs/idle-governors.md §3.2–3.5):
-//! ns units, 12 buckets (6 more when tasks are in iowait), the performance multiplier
-//! `1 + 10·nr_iowait` applied to the latency limit while the tick runs, the sleep length
-//! always queried, and the `min >= predicted` early exit of the pattern detector. Like
-//! the 6.12 stable tree it pushes `UINT_MAX` into the ring after a failed (zero-length)
-//! entry.
+//! menu as in Linux 6.1.192 and 6.6.57 (`drivers/cpuidle/governors/menu.c`,
+//! docs/idle-governors.md §3.2–3.5, §3.9): ns units, 12 buckets (6 more when tasks are in
+//! iowait), the performance multiplier `1 + 10·nr_iowait` applied to the latency limit
+//! while the tick runs. 6.1 always queries the sleep length and has the `min >= predicted`
+//! early exit of the pattern detector; like the 6.12 stable tree it pushes `UINT_MAX`
+//! into the ring after a failed (zero-length) entry. 6.6 computes the typical interval
+//! first (`!max` early exit) and queries the sleep length only when it exceeds 15 µs,
+//! as 6.12 does, but keeps the rest of 6.1 and has no `UINT_MAX` push.
 
-use super::{typical_interval, update_ns, which_bucket_ns, EarlyExit, Intervals, INT_MAX_U32, UNITY};
+use super::{
+    typical_interval, update_ns, which_bucket_ns, EarlyExit, Intervals, INT_MAX_U32, RESIDENCY_THRESHOLD_NS, UNITY,
+};
 use crate::idle::governor::{Cpu, Governor};
 use crate::idle::states::Drv;
 
 const BUCKETS: usize = 12;
 
-/// `struct menu_device` of 6.1 plus `dev->last_state_idx`.
+/// `struct menu_device` of 6.1/6.6 plus `dev->last_state_idx`.
 #[derive(Debug, Clone)]
 pub struct MenuV6_1 {
+    /// 6.6's order: the typical interval first, the sleep length only when needed.
+    typical_first: bool,
     needs_update: bool,
     tick_wakeup: bool,
     next_timer_ns: u64,
@@ -30,9 +36,19 @@ impl Default for MenuV6_1 {
 }
 
 impl MenuV6_1 {
-    /// `menu_enable_device()`: every correction factor at unity, the ring zeroed.
+    /// `menu_enable_device()` of 6.1: every correction factor at unity, the ring zeroed.
     pub fn new() -> Self {
+        Self::with_order(false)
+    }
+
+    /// The same for 6.6.
+    pub fn v6_6() -> Self {
+        Self::with_order(true)
+    }
+
+    fn with_order(typical_first: bool) -> Self {
         MenuV6_1 {
+            typical_first,
             needs_update: false,
             tick_wakeup: false,
             next_timer_ns: 0,
@@ -66,18 +82,45 @@ impl Governor for MenuV6_1 {
         if self.needs_update {
             self.update(cpu);
             self.needs_update = false;
-        } else if cpu.last_residency_ns == 0 {
+        } else if cpu.last_residency_ns == 0 && !self.typical_first {
             self.intervals.push(u32::MAX);
         }
-
-        let (mut delta, mut delta_tick) = (cpu.sleep_length_ns, cpu.delta_next_ns);
-        if delta < 0 {
-            delta = 0;
-            delta_tick = 0;
-        }
-        self.next_timer_ns = delta as u64;
         let nr_iowaiters = cpu.nr_iowait;
-        self.bucket = which_bucket_ns(self.next_timer_ns, if nr_iowaiters > 0 { BUCKETS / 2 } else { 0 });
+        let iowait_offset = if nr_iowaiters > 0 { BUCKETS / 2 } else { 0 };
+        let unit = u64::from(UNITY) * 1000;
+
+        let mut predicted_ns: u64;
+        let delta_tick: i64;
+        let typical_first =
+            self.typical_first.then(|| typical_interval(&self.intervals.v, INT_MAX_U32, EarlyExit::MaxZero));
+        if typical_first.is_some_and(|t| u64::from(t) * 1000 <= RESIDENCY_THRESHOLD_NS) {
+            // 6.6: a short typical interval; the next timer is assumed far away and the
+            // tick half a period away.
+            predicted_ns = typical_first.map_or(0, |t| u64::from(t) * 1000);
+            self.next_timer_ns = i64::MAX as u64;
+            delta_tick = tick_nsec / 2;
+            self.bucket = which_bucket_ns(self.next_timer_ns, iowait_offset);
+        } else {
+            let (mut delta, mut dt) = (cpu.sleep_length_ns, cpu.delta_next_ns);
+            if delta < 0 {
+                delta = 0;
+                dt = 0;
+            }
+            delta_tick = dt;
+            self.next_timer_ns = delta as u64;
+            self.bucket = which_bucket_ns(self.next_timer_ns, iowait_offset);
+            // Round up the result for half microseconds.
+            let cf = u64::from(self.correction_factor[self.bucket]);
+            let timer_us = ((unit / 2).wrapping_add(self.next_timer_ns.wrapping_mul(cf)) / unit) as u32;
+            // Use the lowest expected idle interval to pick the idle state.
+            predicted_ns = match typical_first {
+                Some(t) => (u64::from(timer_us) * 1000).min(u64::from(t) * 1000),
+                None => {
+                    let t = typical_interval(&self.intervals.v, INT_MAX_U32, EarlyExit::MinAtLeast(timer_us));
+                    u64::from(timer_us.min(t)) * 1000
+                }
+            };
+        }
 
         if drv.count <= 1
             || latency_req == 0
@@ -86,14 +129,6 @@ impl Governor for MenuV6_1 {
             *stop_tick = !drv.polling[0];
             return 0;
         }
-
-        // Round up the result for half microseconds.
-        let cf = u64::from(self.correction_factor[self.bucket]);
-        let unit = u64::from(UNITY) * 1000;
-        let timer_us = ((unit / 2).wrapping_add(self.next_timer_ns.wrapping_mul(cf)) / unit) as u32;
-        // Use the lowest expected idle interval to pick the idle state.
-        let typical = typical_interval(&self.intervals.v, INT_MAX_U32, EarlyExit::MinAtLeast(timer_us));
-        let mut predicted_ns = u64::from(timer_us.min(typical)) * 1000;
 
         if cpu.tick_stopped {
             if predicted_ns < tick_nsec as u64 {

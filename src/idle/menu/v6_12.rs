@@ -1,10 +1,13 @@
-//! menu as in Linux 6.12.117 (`drivers/cpuidle/governors/menu.c`, docs/idle-governors.md §3.2–3.4):
-//! 6 buckets, no iowait input and no performance multiplier; the typical interval is
-//! computed first and the sleep length is only queried when it exceeds 15 µs or the tick
-//! is stopped; failed (zero-length) entries push `UINT_MAX` into the ring.
+//! menu as in Linux 6.12.117 and 6.18.35 (`drivers/cpuidle/governors/menu.c`,
+//! docs/idle-governors.md §3.2–3.4, §3.9): 6 buckets, no iowait input and no performance
+//! multiplier; the typical interval is computed first and the sleep length is only
+//! queried when it exceeds 15 µs or the tick is stopped; failed (zero-length) entries
+//! push `UINT_MAX` into the ring. The two versions differ only in the pattern detector
+//! ([`Detector`]).
 
 use super::{
-    typical_interval, update_ns, which_bucket_ns, EarlyExit, Intervals, INT_MAX_U32, RESIDENCY_THRESHOLD_NS, UNITY,
+    typical_interval, typical_interval_two_sided, update_ns, which_bucket_ns, EarlyExit, Intervals, INT_MAX_U32,
+    RESIDENCY_THRESHOLD_NS, UNITY,
 };
 use crate::idle::governor::{Cpu, Governor};
 use crate::idle::states::Drv;
@@ -12,9 +15,19 @@ use crate::idle::states::Drv;
 const BUCKETS: usize = 6;
 const KTIME_MAX: i64 = i64::MAX;
 
-/// `struct menu_device` of 6.12 plus `dev->last_state_idx`.
+/// Which `get_typical_interval()` a version has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detector {
+    /// 6.12: drop the largest values (`thresh = max - 1`), `!max` early exit.
+    DropLargest,
+    /// 6.16+ (6.18): two thresholds, variance from the sum of squares.
+    TwoSided,
+}
+
+/// `struct menu_device` of 6.12/6.18 plus `dev->last_state_idx`.
 #[derive(Debug, Clone)]
 pub struct MenuV6_12 {
+    detector: Detector,
     needs_update: bool,
     tick_wakeup: bool,
     next_timer_ns: u64,
@@ -31,9 +44,19 @@ impl Default for MenuV6_12 {
 }
 
 impl MenuV6_12 {
-    /// `menu_enable_device()`: every correction factor at unity, the ring zeroed.
+    /// `menu_enable_device()` of 6.12: every correction factor at unity, the ring zeroed.
     pub fn new() -> Self {
+        Self::with_detector(Detector::DropLargest)
+    }
+
+    /// The same for 6.18 (the two-sided pattern detector).
+    pub fn v6_18() -> Self {
+        Self::with_detector(Detector::TwoSided)
+    }
+
+    fn with_detector(detector: Detector) -> Self {
         MenuV6_12 {
+            detector,
             needs_update: false,
             tick_wakeup: false,
             next_timer_ns: 0,
@@ -72,7 +95,11 @@ impl Governor for MenuV6_12 {
         }
 
         // Find the shortest expected idle interval.
-        let mut predicted_ns = u64::from(typical_interval(&self.intervals.v, INT_MAX_U32, EarlyExit::MaxZero)) * 1000;
+        let typical = match self.detector {
+            Detector::DropLargest => typical_interval(&self.intervals.v, INT_MAX_U32, EarlyExit::MaxZero),
+            Detector::TwoSided => typical_interval_two_sided(&self.intervals.v),
+        };
+        let mut predicted_ns = u64::from(typical) * 1000;
         let delta_tick: i64;
         if cpu.tick_stopped || predicted_ns > RESIDENCY_THRESHOLD_NS {
             let (mut delta, mut dt) = (cpu.sleep_length_ns, cpu.delta_next_ns);

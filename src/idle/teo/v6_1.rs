@@ -4,19 +4,14 @@
 //! (always queried), and an alternative is searched when intercepts dominate overall or
 //! among the recent events, the middle of a bin standing for its duration.
 
-use super::{decay, find_shallower_state_ns, PULSE};
+use super::{
+    bin_columns, decay, find_shallower_state_ns, measured_ns, reflect_time_span, write_bin_columns, Bin, PULSE,
+};
 use crate::idle::governor::{Cpu, Governor};
 use crate::idle::states::{Drv, MAX_STATES};
 
 /// `NR_RECENT`: how many recent events are remembered.
 const NR_RECENT: usize = 9;
-
-#[derive(Debug, Clone, Copy, Default)]
-struct Bin {
-    intercepts: u32,
-    hits: u32,
-    recent: u32,
-}
 
 /// `struct teo_cpu` of 6.1 plus `dev->last_state_idx` (-1: nothing to learn from yet).
 #[derive(Debug, Clone)]
@@ -54,14 +49,7 @@ impl TeoV6_1 {
         let measured_ns: u64 = if self.time_span_ns >= self.sleep_length_ns {
             u64::MAX
         } else {
-            let last = (self.last_state_idx.max(0) as usize).min(drv.count - 1);
-            let lat_ns = drv.el_ns[last] as u64;
-            let m = cpu.last_residency_ns as u64;
-            if m >= lat_ns {
-                m - lat_ns / 2
-            } else {
-                m / 2
-            }
+            measured_ns(drv, self.last_state_idx, cpu.last_residency_ns)
         };
 
         self.total = 0;
@@ -236,32 +224,15 @@ impl Governor for TeoV6_1 {
 
     fn reflect(&mut self, cpu: &mut Cpu, idx: usize) {
         self.last_state_idx = idx as i32;
-        if cpu.poll_time_limit || (cpu.take_got_tick() && self.sleep_length_ns > cpu.tick.nsec) {
-            cpu.poll_time_limit = false;
-            self.time_span_ns = self.sleep_length_ns;
-        } else {
-            self.time_span_ns = (cpu.clock_ns as i64).wrapping_sub(self.time_span_ns);
-        }
+        reflect_time_span(cpu, &mut self.time_span_ns, self.sleep_length_ns);
     }
 
     fn columns(&self, drv: &Drv) -> Vec<String> {
-        let mut c = vec!["teo_sleep_length_ns".to_string(), "total".to_string()];
-        for i in 0..drv.count {
-            c.push(format!("hits{i}"));
-            c.push(format!("intercepts{i}"));
-        }
-        c.extend((0..drv.count).map(|i| format!("recent{i}")));
-        c
+        bin_columns(drv, true)
     }
 
     fn write_columns(&self, out: &mut Vec<i64>) {
-        out.push(self.sleep_length_ns);
-        out.push(i64::from(self.total));
-        for b in self.bins.iter().take(self.n) {
-            out.push(i64::from(b.hits));
-            out.push(i64::from(b.intercepts));
-        }
-        out.extend(self.bins.iter().take(self.n).map(|b| i64::from(b.recent)));
+        write_bin_columns(self.sleep_length_ns, self.total, &self.bins, self.n, true, out);
     }
 }
 

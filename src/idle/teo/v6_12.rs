@@ -4,18 +4,15 @@
 //! the tick period (`tick_hits`), no `recent` ring and no utilization awareness; the
 //! sleep length is queried only when the candidate state needs it.
 
-use super::{decay, find_shallower_state_ns, PULSE};
+use super::{
+    bin_columns, decay, find_shallower_state_ns, keep_tick_or_stop, measured_ns, reflect_time_span, scan,
+    write_bin_columns, Bin, PULSE,
+};
 use crate::idle::governor::{Cpu, Governor};
 use crate::idle::menu::RESIDENCY_THRESHOLD_NS;
 use crate::idle::states::{Drv, MAX_STATES};
 
 const KTIME_MAX: i64 = i64::MAX;
-
-#[derive(Debug, Clone, Copy, Default)]
-struct Bin {
-    intercepts: u32,
-    hits: u32,
-}
 
 /// `struct teo_cpu` of 6.12 plus `dev->last_state_idx` (-1: nothing to learn from yet).
 #[derive(Debug, Clone)]
@@ -53,15 +50,7 @@ impl TeoV6_12 {
             // A safety net triggered, or the wakeup was the timer: no idle duration.
             u64::MAX
         } else {
-            let last = (self.last_state_idx.max(0) as usize).min(drv.count - 1);
-            let lat_ns = drv.el_ns[last] as u64;
-            let m = cpu.last_residency_ns as u64;
-            // Take half of the exit latency as its average.
-            if m >= lat_ns {
-                m - lat_ns / 2
-            } else {
-                m / 2
-            }
+            measured_ns(drv, self.last_state_idx, cpu.last_residency_ns)
         };
 
         self.total = 0;
@@ -137,30 +126,11 @@ impl Governor for TeoV6_12 {
             return 0;
         }
 
-        let mut idx: Option<usize> = if drv.disabled[0] { None } else { Some(0) };
-        let mut idx0 = 0usize;
-        let mut constraint_idx = 0usize;
-        let (mut intercept_sum, mut hit_sum) = (0u32, 0u32);
-        let (mut idx_intercept_sum, mut idx_hit_sum) = (0u32, 0u32);
-        for i in 1..drv.count {
-            let prev = self.bins[i - 1];
-            intercept_sum = intercept_sum.wrapping_add(prev.intercepts);
-            hit_sum = hit_sum.wrapping_add(prev.hits);
-            if drv.disabled[i] {
-                continue;
-            }
-            if idx.is_none() {
-                idx0 = i; // first enabled state
-            }
-            idx = Some(i);
-            if drv.el_ns[i] <= latency_req {
-                constraint_idx = i;
-            }
-            idx_intercept_sum = intercept_sum;
-            idx_hit_sum = hit_sum;
-        }
-
-        let Some(mut idx) = idx else {
+        let sc = scan(drv, &self.bins, latency_req);
+        let (idx0, constraint_idx, idx_intercept_sum, idx_hit_sum) =
+            (sc.idx0, sc.constraint_idx, sc.idx_intercept_sum, sc.idx_hit_sum);
+        let mut intercept_sum = sc.intercept_sum;
+        let Some(mut idx) = sc.idx else {
             // No states enabled: must use 0.
             *stop_tick = false;
             return 0;
@@ -243,48 +213,22 @@ impl Governor for TeoV6_12 {
             }
         }
 
-        // Allow the tick to be stopped unless the state is a polling one or the expected
-        // idle duration is shorter than the tick period.
-        if (!drv.polling[idx] && duration_ns >= tick_nsec) || cpu.tick_stopped {
-            return idx;
-        }
-        // The tick stays: the state should fit the time till the tick.
-        if idx > idx0 && drv.tr_ns[idx] > delta_tick {
-            idx = find_shallower_state_ns(drv, idx, delta_tick, false);
-        }
-        *stop_tick = false;
-        idx
+        keep_tick_or_stop(cpu, idx, idx0, duration_ns, delta_tick, stop_tick)
     }
 
     fn reflect(&mut self, cpu: &mut Cpu, idx: usize) {
         self.last_state_idx = idx as i32;
-        // A wakeup by a safety net (poll time limit, or the tick on a long sleep length)
-        // counts as if the CPU could have idled for the whole sleep length.
-        if cpu.poll_time_limit || (cpu.take_got_tick() && self.sleep_length_ns > cpu.tick.nsec) {
-            cpu.poll_time_limit = false;
-            self.time_span_ns = self.sleep_length_ns;
-        } else {
-            self.time_span_ns = (cpu.clock_ns as i64).wrapping_sub(self.time_span_ns);
-        }
+        reflect_time_span(cpu, &mut self.time_span_ns, self.sleep_length_ns);
     }
 
     fn columns(&self, drv: &Drv) -> Vec<String> {
-        let mut c = vec!["teo_sleep_length_ns".to_string(), "total".to_string()];
-        for i in 0..drv.count {
-            c.push(format!("hits{i}"));
-            c.push(format!("intercepts{i}"));
-        }
+        let mut c = bin_columns(drv, false);
         c.push("tick_hits".to_string());
         c
     }
 
     fn write_columns(&self, out: &mut Vec<i64>) {
-        out.push(self.sleep_length_ns);
-        out.push(i64::from(self.total));
-        for b in self.bins.iter().take(self.n) {
-            out.push(i64::from(b.hits));
-            out.push(i64::from(b.intercepts));
-        }
+        write_bin_columns(self.sleep_length_ns, self.total, &self.bins, self.n, false, out);
         out.push(i64::from(self.tick_hits));
     }
 }
@@ -318,7 +262,7 @@ mod tests {
     fn teo_with(intercepts: &[u32], hits: &[u32], drv: &Drv) -> TeoV6_12 {
         let mut t = TeoV6_12::new(drv);
         for (i, (&c, &h)) in intercepts.iter().zip(hits).enumerate() {
-            t.bins[i] = Bin { intercepts: c, hits: h };
+            t.bins[i] = Bin { intercepts: c, hits: h, recent: 0 };
         }
         t.total = intercepts.iter().sum::<u32>() + hits.iter().sum::<u32>();
         t

@@ -37,13 +37,7 @@ fn counts(names: &[String], prefix: &str, suffixes: &[&str]) -> Vec<String> {
 
 /// Open `<stem>.gz`, else `<stem>.xz`, else `<stem>` (MMTests' `open_log`).
 fn open_log(dir: &LogDir<'_>, stem: &str) -> Result<LogFile> {
-    for ext in [".gz", ".xz", ""] {
-        let name = format!("{stem}{ext}");
-        if dir.is_file(&name) {
-            return dir.read(&name);
-        }
-    }
-    dir.read(stem)
+    dir.open_log(stem)?.map_or_else(|| dir.read(stem), Ok)
 }
 
 /// Add every `completed in` line of `log` to `op`: value = field 3 (ms), skipped

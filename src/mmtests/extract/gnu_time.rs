@@ -56,7 +56,13 @@ fn cut_field(words: &[String], n: usize) -> String {
 /// iterations from `time-A-*` (`cut -f3 -d-`, numeric order), rows `User` (unless
 /// `exclude_user`: `PARSE_EXCLUDE_USER_TIME=yes`), `System`, `Elapsed` per (A, I), sorted
 /// `sort -k1,1 -k2,2n -k4,4n`; the label is `<metric>-<A>` (`<metric>` when A is `_`).
-pub fn shellpack_time(ctx: &Ctx, dir: &LogDir<'_>, exclude_user: bool, out: &mut Samples) -> Result<()> {
+pub fn shellpack_time(
+    ctx: &Ctx,
+    dir: &LogDir<'_>,
+    exclude_user: bool,
+    by_interval: bool,
+    out: &mut Samples,
+) -> Result<()> {
     let names = dir.list()?;
     let factors: Vec<&str> = names
         .iter()
@@ -92,7 +98,8 @@ pub fn shellpack_time(ctx: &Ctx, dir: &LogDir<'_>, exclude_user: bool, out: &mut
             }
         }
     }
-    sort_rows(&mut rows, &[Key::Metric, Key::A, Key::Interval]);
+    let keys: &[Key] = if by_interval { &[Key::Metric, Key::A, Key::Interval] } else { &[Key::Metric, Key::A] };
+    sort_rows(&mut rows, keys);
     emit(ctx, &rows, out);
     Ok(())
 }

@@ -9,6 +9,7 @@
 pub mod aim9;
 pub mod awk_bench;
 pub mod coremark;
+pub mod cyclictest;
 pub mod dbench;
 pub mod ebizzy;
 pub mod gnu_time;
@@ -17,6 +18,7 @@ pub mod libmicro;
 pub mod line_parse;
 pub mod netperf;
 pub mod perl_scan;
+pub mod pmqtest;
 pub mod schbench;
 pub mod shellpack;
 pub mod sockperf;
@@ -130,6 +132,16 @@ pub const BENCHMARKS: &[&str] = &[
     "stream",
     "perffutexwake",
     "libmicro",
+    "siege",
+    "sysbench",
+    "sysbenchthread",
+    "mutilate",
+    "stockfish",
+    "pmqtest",
+    "cyclictest",
+    "futexwait",
+    "phpbench",
+    "netpipe",
 ];
 
 /// Benchmarks known in an era (for messages).

@@ -5,7 +5,8 @@
 //! through `open_log` (`.gz`/`.xz` preferred), and a regex whose first group is the value
 //! on the lines it matches.
 
-use super::Samples;
+use super::shellpack::{emit, Row};
+use super::{Ctx, Samples};
 use crate::error::{Error, Result};
 use crate::mmtests::logfile::{glob_middle, sort_numeric, LogDir};
 use crate::mmtests::perlfmt::{looks_like_number, numify};
@@ -55,6 +56,8 @@ pub enum Value {
     NoCommas,
     /// Multiplied by the factor, then by this (pedsort's `$3*$nthr*60`).
     TimesFactor(f64),
+    /// Group 1 divided by group 2 (stockfish's `$1/$2`, nodes over milliseconds).
+    Quotient,
 }
 
 /// One module's reading.
@@ -80,6 +83,52 @@ pub struct ScanSpec {
 
 /// Read one iteration's files as the module's `extractReport` does.
 pub fn perl_scan(dir: &LogDir<'_>, benchmark: &str, spec: &ScanSpec, out: &mut Samples) -> Result<()> {
+    let mut found = Vec::new();
+    scan(dir, benchmark, spec, out, |a, v| found.push((a.to_string(), v)))?;
+    for (a, v) in found {
+        let op = match spec.op {
+            Op::Fixed(name) => name.to_string(),
+            Op::Factor(text) => format!("{text}{a}"),
+        };
+        match v {
+            Found::Text(t) => add(out, &op, &t, spec.value, &a),
+            Found::Number(x) => out.add(&op, x),
+        }
+    }
+    Ok(())
+}
+
+/// The same reading in MMTests head's shellpacks that kept the module as their
+/// `extract-report.pl` (through `parsers/legacy-support.pl`): each value is printed as the
+/// row `<metric> <A> _ <n> <value>` (A `_` without factors), unsorted.
+pub fn head_scan(ctx: &Ctx, dir: &LogDir<'_>, spec: &ScanSpec, metric: &str, out: &mut Samples) -> Result<()> {
+    let mut rows = Vec::new();
+    scan(dir, &ctx.benchmark, spec, out, |a, v| {
+        let value = match v {
+            Found::Text(t) => t,
+            Found::Number(x) => crate::mmtests::perlfmt::perl_str(x),
+        };
+        let (a, interval) = (if a.is_empty() { "_" } else { a }, rows.len() + 1);
+        rows.push(Row { metric: metric.into(), a: a.into(), b: "_".into(), interval: interval.to_string(), value });
+    })?;
+    emit(ctx, &rows, out);
+    Ok(())
+}
+
+/// A value the module found: the captured text, or a number it computed.
+enum Found {
+    Text(String),
+    Number(f64),
+}
+
+/// Each sample the module finds, with its factor.
+fn scan(
+    dir: &LogDir<'_>,
+    benchmark: &str,
+    spec: &ScanSpec,
+    out: &mut Samples,
+    mut found: impl FnMut(&str, Found),
+) -> Result<()> {
     let re = regex::Regex::new(spec.pattern)
         .map_err(|e| Error::domain(format!("schedlab bug: line pattern {:?}: {e}", spec.pattern)))?;
     let names = dir.list()?;
@@ -109,27 +158,38 @@ pub fn perl_scan(dir: &LogDir<'_>, benchmark: &str, spec: &ScanSpec, out: &mut S
         }
     };
     for (a, files) in groups {
-        let op = match spec.op {
-            Op::Fixed(name) => name.to_string(),
-            Op::Factor(text) => format!("{text}{a}"),
-        };
         for f in files {
             crate::cancel::check()?;
             let log = dir.read(&open_log_name(&names, f))?;
             out.files_read += 1;
             let mut last: Option<String> = None;
-            for line in log.lines() {
-                let Some(v) = re.captures(line).and_then(|c| c.get(1)) else { continue };
-                match spec.take {
-                    Take::Last => last = Some(v.as_str().to_string()),
-                    Take::Each | Take::First => add(out, &op, v.as_str(), spec.value, &a),
+            for (n, line) in log.lines().enumerate() {
+                let Some(c) = re.captures(line) else { continue };
+                let Some(v) = c.get(1) else { continue };
+                let value = match (spec.value, c.get(2)) {
+                    (Value::Quotient, Some(d)) => {
+                        let d = numify(d.as_str());
+                        if d == 0.0 {
+                            return Err(Error::parse(
+                                Some(&log.name()),
+                                Some(n + 1),
+                                "a divisor of 0: MMTests' module dies with \"Illegal division by zero\"",
+                            ));
+                        }
+                        Found::Number(numify(v.as_str()) / d)
+                    }
+                    _ => Found::Text(v.as_str().to_string()),
+                };
+                match (spec.take, value) {
+                    (Take::Last, Found::Text(t)) => last = Some(t),
+                    (_, value) => found(&a, value),
                 }
                 if spec.take == Take::First {
                     break;
                 }
             }
             if spec.take == Take::Last {
-                add(out, &op, last.as_deref().unwrap_or(""), spec.value, &a);
+                found(&a, Found::Text(last.unwrap_or_default()));
             }
         }
     }
@@ -139,7 +199,7 @@ pub fn perl_scan(dir: &LogDir<'_>, benchmark: &str, spec: &ScanSpec, out: &mut S
 /// `addData(op, _, value)` with the module's computation.
 fn add(out: &mut Samples, op: &str, text: &str, value: Value, factor: &str) {
     match value {
-        Value::Text => out.add_text(op, text),
+        Value::Text | Value::Quotient => out.add_text(op, text),
         Value::NoCommas => out.add_text(op, &text.replace(',', "")),
         Value::TimesFactor(k) => {
             if looks_like_number(text) {

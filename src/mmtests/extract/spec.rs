@@ -9,7 +9,8 @@ use super::gnu_time::{RatioOps, TimeFactors, TimeField, TimeSpec};
 use super::line_parse::{AwkField, LineSpec, Sed};
 use super::perl_scan::{Factors, Op, ScanSpec, Take, Value};
 use super::{
-    aim9, awk_bench, coremark, ebizzy, gnu_time, libmicro, line_parse, perl_scan, stream, Ctx, Extractor, Meta, Samples,
+    aim9, awk_bench, coremark, cyclictest, ebizzy, gnu_time, libmicro, line_parse, perl_scan, pmqtest, stream, Ctx,
+    Extractor, Meta, Samples,
 };
 use crate::error::Result;
 use crate::mmtests::era::{Era, Preferred};
@@ -29,7 +30,13 @@ pub enum Layout {
     ShellpackTime {
         /// `PARSE_EXCLUDE_USER_TIME=yes`: no `User` rows (xfsrepair).
         exclude_user: bool,
+        /// The sort has `-k4,4n` (the shared script); stockfish's own copy sorts
+        /// `-k1,1 -k2,2n` only, so the interval falls to the whole-line comparison.
+        by_interval: bool,
     },
+    /// MMTests head's shellpacks whose `extract-report.pl` kept the 2024/2025 module's
+    /// reading ([`perl_scan::head_scan`]): the rows `<metric> <A> _ <n> <value>`.
+    HeadScan(ScanSpec, &'static str),
     /// MMTests head's `line-parse-results`: one value per matching line of the
     /// `benchlog-<A>-<B>[-<N>]` files ([`line_parse`]).
     ShellpackLine(LineSpec),
@@ -84,7 +91,7 @@ const LEGACY: &[Era] = &[Era::E2024, Era::E2025];
 const fn head_time(precision: usize) -> Variant {
     Variant {
         eras: HEAD,
-        layout: Layout::ShellpackTime { exclude_user: false },
+        layout: Layout::ShellpackTime { exclude_user: false, by_interval: true },
         preferred: Preferred::Lower,
         kind: SummaryKind::Multiops,
         precision,
@@ -244,6 +251,40 @@ const MULTI: SummaryKind = SummaryKind::Multiops;
 const HIGHER: Preferred = Preferred::Higher;
 const LOWER: Preferred = Preferred::Lower;
 
+/// siege's `Transaction rate:` line, the second last field (`$elements[-2]`).
+const SIEGE: ScanSpec = scan_factors("siege-", "-1.log", ".log", r"Transaction rate:.*\s(\S+)\s+\S+\s*$");
+/// sysbench OLTP's `    transactions: N (R per sec.)`: the fourth field of the split line
+/// (its leading blanks make an empty first field) with its `(` removed.
+const SYSBENCH: ScanSpec = scan_factors("sysbench-raw-", "-1", "", r"^\s+transactions:\s+\S+\s+\((\S+)\s.*per sec");
+
+/// A family's own reader in `eras`.
+const fn reader(
+    eras: &'static [Era],
+    read: Reader,
+    kind: SummaryKind,
+    preferred: Preferred,
+    precision: usize,
+    opname: &'static str,
+) -> Variant {
+    Variant { eras, layout: Layout::Reader(read), preferred, kind, precision, opname }
+}
+
+/// A family read the same way by head's `extract-report.pl` (rows of `metric`) and by the
+/// 2024/2025 module (operations named for the factor alone).
+const fn scan_everywhere(scan: ScanSpec, metric: &'static str, preferred: Preferred) -> [Variant; 2] {
+    [
+        Variant {
+            eras: HEAD,
+            layout: Layout::HeadScan(scan, metric),
+            preferred,
+            kind: SummaryKind::Multiops,
+            precision: 2,
+            opname: "Ops",
+        },
+        legacy_scan(LEGACY, scan, SummaryKind::Multiops, preferred, 2),
+    ]
+}
+
 /// Every declarative family.
 pub static SPECS: &[FamilySpec] = &[
     FamilySpec {
@@ -344,7 +385,7 @@ pub static SPECS: &[FamilySpec] = &[
         family: "xfsrepair",
         prefix_names: false,
         variants: &[
-            Variant { layout: Layout::ShellpackTime { exclude_user: true }, ..head_time(2) },
+            Variant { layout: Layout::ShellpackTime { exclude_user: true, by_interval: true }, ..head_time(2) },
             // ExtractXfsrepair: time.<step>.<I> of fsmark and xfsrepair
             legacy_time(
                 LEGACY,
@@ -598,6 +639,99 @@ pub static SPECS: &[FamilySpec] = &[
             },
         ],
     },
+    FamilySpec { family: "siege", prefix_names: false, variants: &scan_everywhere(SIEGE, "txn/sec", HIGHER) },
+    FamilySpec { family: "sysbench", prefix_names: false, variants: &scan_everywhere(SYSBENCH, "txn/sec", HIGHER) },
+    FamilySpec {
+        family: "sysbenchthread",
+        prefix_names: false,
+        variants: &[legacy_scan(
+            LEGACY,
+            scan_factors("sysbench-raw-", "-1", "", r"95th percentile:\s*(.*)"),
+            MULTI,
+            LOWER,
+            2,
+        )],
+    },
+    FamilySpec {
+        family: "mutilate",
+        prefix_names: false,
+        variants: &[legacy_scan(
+            LEGACY,
+            scan_factors("mutilate-", "-1.log", "", r"^Total QPS\s+\S+\s+(\S+)"),
+            MULTI,
+            HIGHER,
+            2,
+        )],
+    },
+    FamilySpec {
+        family: "stockfish",
+        prefix_names: false,
+        variants: &[
+            Variant { layout: Layout::ShellpackTime { exclude_user: false, by_interval: false }, ..head_time(2) },
+            legacy_scan(
+                LEGACY,
+                ScanSpec {
+                    op: Op::Factor("totalnps-"),
+                    value: Value::Quotient,
+                    ..scan_factors("stockfish-", "-1.gz", "", r"^info nodes ([0-9]+) time ([0-9]+)")
+                },
+                MULTI,
+                HIGHER,
+                2,
+            ),
+        ],
+    },
+    FamilySpec {
+        family: "pmqtest",
+        prefix_names: false,
+        variants: &[
+            reader(HEAD, pmqtest::head, MULTI, LOWER, 2, "Ops"),
+            reader(LEGACY, pmqtest::legacy, SummaryKind::Singleops, LOWER, 2, "Lat"),
+        ],
+    },
+    FamilySpec {
+        family: "cyclictest",
+        prefix_names: false,
+        variants: &[
+            Variant {
+                layout: Layout::PerlDies(
+                    "its parse-results calls parseResults, which its extract-report.pl does not define \
+                     (Undefined subroutine &main::parseResults)",
+                ),
+                ..reader(HEAD, cyclictest::legacy, MULTI, LOWER, 2, "Ops")
+            },
+            // 2 decimals although extractReport sets `_Precision = 0` (what the Perl prints)
+            reader(LEGACY, cyclictest::legacy, SummaryKind::Singleops, LOWER, 2, "Lat"),
+        ],
+    },
+    FamilySpec {
+        family: "futexwait",
+        prefix_names: false,
+        variants: &[legacy_scan(
+            LEGACY,
+            scan_factors("futexwait-", "-1.log", ".log", r"Result: ([0-9]+) Kiter/s"),
+            MULTI,
+            HIGHER,
+            2,
+        )],
+    },
+    FamilySpec {
+        family: "phpbench",
+        prefix_names: false,
+        variants: &[legacy_scan(
+            LEGACY,
+            scan_all("phpbench-", ".log", r"^Score\s+\S+\s+(\S+)", "Score"),
+            MULTI,
+            HIGHER,
+            2,
+        )],
+    },
+    FamilySpec {
+        family: "netpipe",
+        prefix_names: false,
+        // every line of NPtcp's output: the second field (Mbps)
+        variants: &[legacy_scan(LEGACY, scan_all("netpipe.log", "", r"^\s*\S+\s+(\S+)", "tput"), MULTI, HIGHER, 2)],
+    },
 ];
 
 impl FamilySpec {
@@ -634,7 +768,10 @@ impl Extractor for FamilySpec {
     fn extract_dir(&self, ctx: &Ctx, dir: &LogDir<'_>, out: &mut Samples) -> Result<()> {
         let Some(v) = self.variant(ctx.era) else { return Ok(()) };
         match v.layout {
-            Layout::ShellpackTime { exclude_user } => gnu_time::shellpack_time(ctx, dir, exclude_user, out),
+            Layout::ShellpackTime { exclude_user, by_interval } => {
+                gnu_time::shellpack_time(ctx, dir, exclude_user, by_interval, out)
+            }
+            Layout::HeadScan(spec, metric) => perl_scan::head_scan(ctx, dir, &spec, metric, out),
             Layout::ShellpackLine(spec) => line_parse::line_parse(ctx, dir, &spec, out),
             Layout::PerlScan(spec) => perl_scan::perl_scan(dir, &ctx.benchmark, &spec, out),
             Layout::PerlTime(spec) => gnu_time::perl_time(dir, &spec, out),

@@ -427,12 +427,209 @@ def legacy_trunc(era):
     return gen
 
 
+def siege_text(clients, k):
+    # siege 4.0.4 -b: the summary block (HTTP/ lines are grepped out by the shellpack)
+    rate = jitter(410.0 * clients / k)
+    hits = int(rate * 30)
+    return ("** SIEGE 4.0.4\n** Preparing %d concurrent users for battle.\nThe server is now under siege...\n"
+            "Lifting the server siege...\n" % clients
+            + f"Transactions:\t\t{hits:12d} hits\nAvailability:\t\t      100.00 %\n"
+            f"Elapsed time:\t\t       30.00 secs\nData transferred:\t{hits * 0.0003:12.2f} MB\n"
+            f"Response time:\t\t{clients / rate:12.2f} secs\nTransaction rate:\t{rate:12.2f} trans/sec\n"
+            f"Throughput:\t\t{rate * 0.0003:12.2f} MB/sec\nConcurrency:\t\t{clients * 0.98:12.2f}\n"
+            f"Successful transactions:{hits:12d}\nFailed transactions:\t           0\n"
+            f"Longest transaction:\t{clients * 0.01:12.2f}\nShortest transaction:\t        0.00\n \n")
+
+
+def siege(d, k):
+    for c in [1, 4, 16]:
+        for i in range(1, ITERS + 1):
+            write(f"{d}/siege-{c}-{i}.log", siege_text(c, k))
+            write(f"{d}/siege-{c}-{i}.time", gnu_time(30.0))
+
+
+def sysbench_oltp(threads, k):
+    tps = jitter(520.0 * threads / k)
+    q = tps * 20
+    return (f"sysbench --db-driver=pgsql --oltp-table-size=1000000 --num-threads={threads} run\n"
+            "sysbench 1.0.20 (using bundled LuaJIT 2.1.0-beta2)\n\nRunning the test with following options:\n"
+            f"Number of threads: {threads}\nInitializing random number generator from current time\n\n\n"
+            "Initializing worker threads...\n\nThreads started!\n\nSQL statistics:\n    queries performed:\n"
+            f"        read:                            {int(q * 14):d}\n"
+            f"        write:                           {int(q * 4):d}\n"
+            f"        other:                           {int(q * 2):d}\n"
+            f"        total:                           {int(q * 20):d}\n"
+            f"    transactions:                        {int(tps * 60):d}  ({tps:.2f} per sec.)\n"
+            f"    queries:                             {int(q * 60):d} ({q:.2f} per sec.)\n"
+            "    ignored errors:                      0      (0.00 per sec.)\n"
+            "    reconnects:                          0      (0.00 per sec.)\n\nGeneral statistics:\n"
+            "    total time:                          60.0107s\n"
+            f"    total number of events:              {int(tps * 60):d}\n\n")
+
+
+def sysbench_run(d, k):
+    for t in THREADS:
+        for i in range(1, ITERS + 1):
+            write(f"{d}/sysbench-raw-{t}-{i}", sysbench_oltp(t, k))
+            write(f"{d}/time-{t}-{i}", gnu_time(60.0))
+
+
+def mutilate_text(clients, k):
+    qps = jitter(61000.0 * clients / k)
+    lat = jitter(52.0 * k)
+    return ("#type       avg     std     min     5th    10th    90th    95th    99th\n"
+            f"read    {lat:8.1f}{lat * 0.3:8.1f}{lat * 0.4:8.1f}{lat * 0.6:8.1f}{lat * 0.7:8.1f}"
+            f"{lat * 1.4:8.1f}{lat * 1.7:8.1f}{lat * 2.6:8.1f}\n"
+            "update       0.0     0.0     0.0     0.0     0.0     0.0     0.0     0.0\n"
+            "op_q         1.0     0.0     1.0     1.0     1.0     1.1     1.1     1.1\n\n"
+            f"Total QPS = {qps:.1f} ({int(qps * 30)} / 30.0s)\n\n"
+            "Misses = 0 (0.0%)\nSkipped TXs = 0 (0.0%)\n\n"
+            f"RX {int(qps * 30 * 1070):12d} bytes : {qps * 1070 / 1048576:8.1f} MB/s\n"
+            f"TX {int(qps * 30 * 27):12d} bytes : {qps * 27 / 1048576:8.1f} MB/s\n")
+
+
+def mutilate(d, k):
+    for c in [1, 4, 8]:
+        for i in range(1, ITERS + 1):
+            write(f"{d}/mutilate-{c}-{i}.log", mutilate_text(c, k))
+
+
+def sysbench_threads(threads, k):
+    lat = jitter(0.8 * k * threads)
+    return ("sysbench 1.0.20 (using bundled LuaJIT 2.1.0-beta2)\n\nRunning the test with following options:\n"
+            f"Number of threads: {threads}\nInitializing random number generator from current time\n\n\n"
+            "Initializing worker threads...\n\nThreads started!\n\n\nGeneral statistics:\n"
+            "    total time:                          10.0012s\n"
+            f"    total number of events:              {int(12500 / lat):d}\n\nLatency (ms):\n"
+            f"         min:                                  {lat * 0.2:7.2f}\n"
+            f"         avg:                                  {lat:7.2f}\n"
+            f"         max:                                  {lat * 9.1:7.2f}\n"
+            f"         95th percentile:                      {lat * 2.3:7.2f}\n"
+            f"         sum:                                {lat * 12500 / lat:9.2f}\n\nThreads fairness:\n"
+            "    events (avg/stddev):           1562.5000/12.40\n    execution time (avg/stddev):   9.9873/0.01\n\n")
+
+
+def sysbenchthread(d, k):
+    for t in THREADS:
+        for i in range(1, ITERS + 1):
+            write(f"{d}/sysbench-raw-{t}-{i}", sysbench_threads(t, k))
+            write(f"{d}/time-{t}-{i}", gnu_time(10.0))
+
+
+def stockfish_text(threads, k):
+    # UCI output of `go wtime ...` up to bestmove; the last info line before it
+    nps = jitter(1.1e6 * threads / k)
+    ms = int(jitter(42000.0))
+    lines = ["Stockfish 11 64 POPCNT by T. Romstad, M. Costalba, J. Kiiski, G. Linscott", "id name Stockfish 11 64 POPCNT",
+             "id author T. Romstad, M. Costalba, J. Kiiski, G. Linscott", "", "uciok"]
+    for depth in range(1, 24):
+        t = max(1, int(ms * (depth / 24) ** 4))
+        lines.append(f"info depth {depth} seldepth {depth + 4} multipv 1 score cp {20 + depth % 5} nodes {int(nps * t / 1000)} "
+                     f"nps {int(nps)} hashfull {depth * 9} tbhits 0 time {t} pv e2e4 e7e5")
+    lines.append(f"info nodes {int(nps * ms / 1000)} time {ms}")
+    lines.append("bestmove g1f3 ponder c7c5")
+    return "\n".join(lines) + "\n"
+
+
+def head_stockfish(d, k):
+    for t in [1, 2, 4]:
+        for i in range(1, ITERS + 1):
+            write(f"{d}/time-{t}-{i}", gnu_time(jitter(42.0 * k)))
+
+
+def legacy_stockfish(d, k):
+    for t in [1, 2, 4]:
+        for i in range(1, ITERS + 1):
+            write(f"{d}/stockfish-{t}-{i}.gz", stockfish_text(t, k), gz=True)
+            write(f"{d}/time-{t}-{i}", gnu_time(jitter(42.0 * k)))
+
+
+
+def pmqtest(d, k):
+    # pmqtest -p99 --threads=4 --distance=0 --quiet: the thread lines, then one summary per pair
+    lines = []
+    for p in range(4):
+        s, r = 2 * p, 2 * p + 1
+        lines.append(f"#{s}: ID{7649 + s}, P{99 - p}, CPU{p % 2}, I1000; #{r}: ID{7650 + s}, P{99 - p}, CPU{p % 2}, "
+                     f"TO 0, Cycles {60000 - p * 13}")
+    for p in range(4):
+        s, r = 2 * p, 2 * p + 1
+        lo, avg = int(jitter(3 * k, 0.3)) + 1, int(jitter(6 * k, 0.15)) + 2
+        lines.append(f"#{r} -> #{s}, Min {lo:4d}, Cur {int(jitter(avg)):4d}, Avg {avg:4d}, Max {int(jitter(40 * k, 0.5)):4d}")
+    write(f"{d}/pmqtest.log", "\n".join(lines) + "\n")
+
+
+def cyclictest_histogram(d, k):
+    # cyclictest --mlockall -p99 --threads 4 --histogram=40 --quiet: buckets, then the summary
+    nthr = 4
+    mins = [int(jitter(3 * k, 0.3)) + 1 for _ in range(nthr)]
+    avgs = [int(jitter(9 * k, 0.15)) + 3 for _ in range(nthr)]
+    maxs = [int(jitter(60 * k, 0.5)) + 20 for _ in range(nthr)]
+    over = [random.randint(0, 40) for _ in range(nthr)]
+    rows = ["# /dev/cpu_dma_latency set to 0us", "# Histogram"]
+    for b in range(40):
+        rows.append(f"{b:06d} " + "\t".join(f"{max(0, int(6000 * 2.7 ** -abs(b - a))):06d}" for a in avgs))
+    rows.append("# Total: " + " ".join(f"{60000 - o:09d}" for o in over))
+    rows += ["# Min Latencies: " + " ".join(f"{v:05d}" for v in mins),
+             "# Avg Latencies: " + " ".join(f"{v:05d}" for v in avgs),
+             "# Max Latencies: " + " ".join(f"{v:05d}" for v in maxs),
+             "# Histogram Overflows: " + " ".join(f"{v:05d}" for v in over),
+             "# Histogram Overflow at cycle number:"]
+    rows += [f"# Thread {t}: " + " ".join(f"{random.randint(0, 59999):05d}" for _ in range(over[t])) +
+             (f" # {over[t] - 20:05d} others" if over[t] > 20 else "") for t in range(nthr)]
+    write(f"{d}/cyclictest-histogram.log", "\n".join(rows) + "\n")
+
+
+def cyclictest_summary(d, k):
+    # cyclictest --mlockall -p99 --threads 4 --quiet, then xz'd by the shellpack
+    rows = ["# /dev/cpu_dma_latency set to 0us"]
+    for t in range(4):
+        lo, avg = int(jitter(3 * k, 0.3)) + 1, int(jitter(9 * k, 0.15)) + 3
+        rows.append(f"T: {t} ({7872 + t:5d}) P:99 I:{1000 + 500 * t} C: {60000 // (2 + t):6d} Min: {lo:6d} "
+                    f"Act: {int(jitter(avg, 0.5)):4d} Avg: {avg:4d} Max: {int(jitter(60 * k, 0.5)) + 20:8d}")
+    import lzma
+    os.makedirs(d, exist_ok=True)
+    with open(f"{d}/cyclictest.log.xz", "wb") as f:
+        f.write(lzma.compress(("\n".join(rows) + "\n").encode()))
+
+
+
+def futexwait(d, k):
+    # futex_wait -n T: one result line per second of the run
+    for t in THREADS:
+        for i in range(1, ITERS + 1):
+            write(f"{d}/futexwait-{t}-{i}.log", f"Running {t} threads for 5 seconds\n" + "".join(
+                f"Result: {int(jitter(2400.0 * t / k))} Kiter/s\n" for _ in range(5)))
+
+
+def phpbench(d, k):
+    # php-bench's summary after the per-test times
+    for i in range(1, ITERS + 1):
+        tests = "".join(f"{n:<24s}: {jitter(0.9 * k):.3f} sec\n" for n in ("simple", "simplecall", "mandel", "fibo"))
+        write(f"{d}/phpbench-{i}.log", "PHPBench 0.8.1\n" + tests + "-" * 40 + f"\nScore                   : {int(jitter(61000 / k))}\n")
+        write(f"{d}/phpbench-{i}.time", gnu_time(jitter(40.0 * k)))
+
+
+def netpipe(d, k):
+    # NPtcp -o netpipe.log: bytes, Mbps, seconds per transfer for each size
+    write(f"{d}/protocols", "TCP_STREAM\n")
+    rows = []
+    for e in range(0, 20):
+        for size in sorted({max(1, 2 ** e - 3), 2 ** e, 2 ** e + 3}):
+            t = jitter((25e-6 + size / 1.2e9) * k)
+            rows.append(f"{size:8d} {size * 8 / t / 1e6:12.6f} {t:12.8f}\n")
+    write(f"{d}/netpipe.log", "".join(rows))
+
+
+
 HEAD = {
     "stream": head_stream, "perffutexwake": head_perffutexwake,
     "perfpipe": head_perfpipe, "perfsyscall": head_perfsyscall, "sembench": head_sembench,
     "sysbenchcpu": head_sysbench("cpu"), "sysbenchmutex": head_sysbench("mutex"), "xsbench": head_xsbench,
     "pedsort": head_pedsort, "wis": head_wis, "sqlite": head_sqlite, "xfsrepair": head_xfsrepair,
     "coremark": coremark_run, "ebizzy": ebizzy, "aim9": aim9, "libmicro": libmicro,
+    "siege": siege, "sysbench": sysbench_run, "stockfish": head_stockfish, "pmqtest": pmqtest,
+    "cyclictest": cyclictest_histogram,
 }
 LEGACY = {
     "stream": legacy_stream, "perffutexwake": legacy_perffutexwake,
@@ -441,12 +638,17 @@ LEGACY = {
     "sqlite": legacy_sqlite, "gitsource": legacy_gitsource, "poundsyscall": legacy_poundsyscall,
     "autonumabench": legacy_autonumabench, "nas": legacy_nas, "xfsrepair": legacy_xfsrepair,
     "coremark": coremark_run, "ebizzy": ebizzy, "aim9": aim9, "libmicro": libmicro,
+    "siege": siege, "sysbench": sysbench_run, "stockfish": legacy_stockfish, "mutilate": mutilate,
+    "sysbenchthread": sysbenchthread, "pmqtest": pmqtest, "futexwait": futexwait, "phpbench": phpbench,
+    "netpipe": netpipe,
 }
 
 
 def main():
     root = sys.argv[1]
-    per_era = {"gitcheckout": legacy_gitcheckout, "trunc": legacy_trunc}
+    per_era = {"gitcheckout": legacy_gitcheckout, "trunc": legacy_trunc,
+               # 2025 reads the histogram when there is no summary; 2024 reads only the summary
+               "cyclictest": lambda era: cyclictest_histogram if era == "2025" else cyclictest_summary}
     for era, families in [("head", HEAD), ("2025", LEGACY), ("2024", LEGACY)]:
         if era != "head":
             families = dict(families, **{b: g(era) for b, g in per_era.items()})
