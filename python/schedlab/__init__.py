@@ -13,7 +13,8 @@ Submodules load on first use, so ``import schedlab`` stays fast:
 - :mod:`schedlab.verdicts`: :func:`compare` (your own DataFrame of runs: many metrics,
   mixed directions, one call, better/worse/equivalent/inconclusive) and :func:`direction`.
 - :mod:`schedlab.series`: :func:`change_points` (the commits where each metric of a
-  history changed: E-divisive means as Apache Otava).
+  history changed: E-divisive means as Apache Otava; a DataFrame, a CSV or result trees)
+  and :func:`schedlab.series.history` (MMTests and lkp result trees as a tidy history).
 - :mod:`schedlab.readers`: result files of perf stat, fio, hyperfine, pytest-benchmark,
   pyperf and google-benchmark as one tidy frame.
 - :mod:`schedlab.batch`: CI batch mode: result archives in, BH-controlled verdicts

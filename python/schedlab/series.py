@@ -16,7 +16,8 @@ away; docs/change-points.md), or by the original permutation test.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import os
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -28,11 +29,41 @@ from .verdicts import _direction_of
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["change_points", "plot", "COLUMNS"]
+__all__ = ["change_points", "history", "plot", "COLUMNS"]
 
 #: The columns of :func:`change_points`' result, in order.
 COLUMNS = ("metric", "commit", "index", "direction", "mean_before", "mean_after", "std_before", "std_after",
            "change", "p", "verdict", "test", "window", "max_p", "min_change")
+
+
+def history(paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], order: Sequence[str] | None = None) -> pd.DataFrame:
+    """The MMTests runs and lkp result roots in ``paths`` (directories or archives)
+    as a tidy frame: one row per run and metric with the mean of the run's samples
+    (columns ``commit``: the kernel or commit, ``metric``, ``value``, NaN where a
+    run lacks the metric, and ``direction``), the runs in history order: ``order``
+    (every run name once), else the natural order of MMTests kernel names (6.9
+    before 6.10), else as found (docs/change-points.md §5). What the scan skipped is
+    in ``.attrs["warnings"]``.
+
+    >>> from schedlab import examples
+    >>> h = history(examples.path("mmtests"), order=["4.18.0-menu", "4.18.0-teo-v1", "4.18.0-teo-v6"])
+    >>> list(h["commit"].unique())
+    ['4.18.0-menu', '4.18.0-teo-v1', '4.18.0-teo-v6']
+    """
+    import pandas as pd
+
+    many = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    t = _core.series_trees([os.fspath(p) for p in many], None if order is None else [str(o) for o in order])
+    runs, metrics = t["runs"], t["metrics"]
+    values = np.asarray(t["values"], dtype=np.float64).reshape(len(metrics), len(runs))
+    df = pd.DataFrame({
+        "commit": np.repeat(np.asarray(runs, dtype=object), len(metrics)),
+        "metric": np.tile(np.asarray(metrics, dtype=object), len(runs)),
+        "value": values.T.ravel(),
+        "direction": np.tile(np.asarray(t["directions"], dtype=object), len(runs)),
+    })
+    df.attrs["warnings"] = list(t["warnings"])
+    return df
 
 
 def _matrix(data: object, commit: str | None, metric: str | None, value: str | None
@@ -79,15 +110,18 @@ def change_points(
     permutations: int | None = None,
     seed: int = 0,
     threads: int | None = None,
+    order: Sequence[str] | None = None,
 ) -> pd.DataFrame:
     """The change points of every metric of ``data`` over its commits, in order.
 
     ``data`` is a tidy DataFrame (columns ``commit``, ``metric``, ``value``; the
     commits in history order, repeated runs of a commit averaged), a wide one (one
     column per metric, the commits in column ``commit`` or the index), or one
-    series (a list or numpy array). A missing value (NaN) takes the one before it,
+    series (a list or numpy array), or result trees: a path or a list of paths
+    (directories, archives) read by :func:`history` in ``order``. A missing value (NaN) takes the one before it,
     as Otava fills gaps. A metric's direction is ``directions[name]``, else
-    ``direction`` for all, else :func:`schedlab.direction` of its name.
+    ``direction`` for all, else the tree's (MMTests' or lkp's) or
+    :func:`schedlab.direction` of its name.
 
     ``window`` (values per sliding window, default 50), ``max_p`` (default 0.001)
     and ``min_change`` (the smallest change kept, in percent, default 0: Otava's
@@ -104,6 +138,14 @@ def change_points(
     """
     import pandas as pd
 
+    if isinstance(data, (str, os.PathLike)) or (isinstance(data, (list, tuple)) and data
+                                                  and all(isinstance(p, (str, os.PathLike)) for p in data)):
+        h = history(data, order)
+        if direction is None:
+            directions = {**dict(zip(h["metric"], h["direction"])), **(directions or {})}
+        data, commit, metric, value = h, "commit", "metric", "value"
+    elif order is not None:
+        raise DomainError("order= is for result trees (paths); order a DataFrame's rows instead")
     commits, names, x = _matrix(data, commit, metric, value)
     dirs = [_direction_of(m, direction, directions) for m in names]
     d_window, d_max_p, d_min_magnitude = _core.series_defaults()

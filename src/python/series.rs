@@ -2,11 +2,13 @@
 
 use super::arrays::F64;
 use super::errors::run;
-use crate::series::{analyze, Options, Significance};
+use crate::archive::Limits;
+use crate::series::{analyze, read_trees, Options, Significance};
 use crate::table::Direction;
 use numpy::{IntoPyArray, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use std::path::{Path, PathBuf};
 
 /// Change points of `values` (metrics × `commits`, row-major, NaN = missing), as
 /// columns: metric (row), index (commit), the segment figures, change, p, verdict.
@@ -52,6 +54,25 @@ fn change_points<'py>(
     Ok(d)
 }
 
+/// The history of the result trees (directories, archives) at `paths`, in `order`
+/// or the rule of [`read_trees`]: runs, metrics, directions, values (metrics × runs,
+/// row-major, NaN = no result) and the scanners' warnings.
+#[pyfunction]
+#[pyo3(signature = (paths, order=None))]
+fn series_trees<'py>(py: Python<'py>, paths: Vec<PathBuf>, order: Option<Vec<String>>) -> PyResult<Bound<'py, PyDict>> {
+    let h = run(py, || {
+        let p: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
+        read_trees(&p, order.as_deref(), &Limits::default())
+    })?;
+    let d = PyDict::new(py);
+    d.set_item("runs", h.runs)?;
+    d.set_item("metrics", h.metrics)?;
+    d.set_item("directions", h.directions.iter().map(|d| d.name()).collect::<Vec<_>>())?;
+    d.set_item("values", h.values.into_pyarray(py))?;
+    d.set_item("warnings", h.warnings)?;
+    Ok(d)
+}
+
 /// Otava's defaults: (window, max_p, min_magnitude).
 #[pyfunction]
 fn series_defaults() -> (usize, f64, f64) {
@@ -63,5 +84,6 @@ fn series_defaults() -> (usize, f64, f64) {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(change_points, m)?)?;
     m.add_function(wrap_pyfunction!(series_defaults, m)?)?;
+    m.add_function(wrap_pyfunction!(series_trees, m)?)?;
     Ok(())
 }

@@ -1,7 +1,11 @@
 """``schedlab series``: the commits where each metric of a history changed.
 
 Reads a CSV of results in history order, tidy (columns commit, metric, value: one
-row per run) or wide (a commit column and one column per metric), and prints every
+row per run) or wide (a commit column and one column per metric), or result trees
+(MMTests work/log directories, lkp result roots, or archives of them: every other
+PATH), one point per run (kernel or commit) and metric, the mean of its samples, in
+--order, else the natural order of MMTests kernel names (6.9 before 6.10), else as
+found (docs/change-points.md section 5); and prints every
 change point found by E-divisive means as Apache Otava finds them: the commit, the
 means before and after, the change in percent (positive = better) and its p-value
 (docs/change-points.md).
@@ -27,7 +31,11 @@ if TYPE_CHECKING:  # pragma: no cover
 def register(sub: SubparsersSpec) -> None:
     p = sub.add_parser("series", help="change points over a commit history (E-divisive means, as Apache Otava)",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("file", metavar="FILE", help="CSV of results in history order ('-': standard input)")
+    p.add_argument("paths", metavar="PATH", nargs="+",
+                   help="a CSV of results in history order (named *.csv, or '-': standard input), "
+                   "or result trees: directories or archives")
+    p.add_argument("--order", metavar="A,B,...", type=_names, default=None,
+                   help="the runs (kernels, commits) of the trees in history order, every one once")
     p.add_argument("--commit", metavar="COL", default=None,
                    help="column naming the commit (default: 'commit' if present, else the first column)")
     p.add_argument("--metric", metavar="COL", default=None, help="column naming the metric, in a tidy file "
@@ -59,7 +67,19 @@ def register(sub: SubparsersSpec) -> None:
     p.set_defaults(func=run)
 
 
-def _read(args: Namespace) -> tuple[pd.DataFrame, str, str | None, str | None]:
+def _names(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",")]
+    if not all(names):
+        raise argparse.ArgumentTypeError(f"an empty name in {text!r}; give names separated by commas")
+    return names
+
+
+def _is_csv(paths: list[str]) -> bool:
+    """One CSV file: '-' or a name ending in .csv; anything else is a result tree."""
+    return len(paths) == 1 and (paths[0] == "-" or paths[0].lower().endswith(".csv"))
+
+
+def _read(args: Namespace, file: str) -> tuple[pd.DataFrame, str, str | None, str | None]:
     import io
 
     import pandas as pd
@@ -67,8 +87,8 @@ def _read(args: Namespace) -> tuple[pd.DataFrame, str, str | None, str | None]:
     from .._input import read_bounded
     from ..errors import ParseError
 
-    data = read_bounded(args.file, args.max_input_bytes)
-    name = "<stdin>" if args.file == "-" else args.file
+    data = read_bounded(file, args.max_input_bytes)
+    name = "<stdin>" if file == "-" else file
     try:
         df = pd.read_csv(io.BytesIO(data))
     except (ValueError, pd.errors.ParserError) as e:
@@ -104,9 +124,21 @@ def _text(r: pd.DataFrame) -> str:
 
 def run(args: Namespace) -> int:
     from .. import series
+    from ..errors import DomainError
 
-    df, commit, metric, value = _read(args)
+    directions = None
+    if _is_csv(args.paths):
+        if args.order is not None:
+            raise DomainError("--order is for result trees; a CSV is read in its row order")
+        df, commit, metric, value = _read(args, args.paths[0])
+    else:
+        df = series.history(args.paths, args.order)
+        for w in df.attrs["warnings"]:
+            sys.stderr.write(f"warning: {w}\n")
+        commit, metric, value = "commit", "metric", "value"
+        directions = dict(zip(df["metric"], df["direction"]))
     r = series.change_points(df, commit=commit, metric=metric, value=value, direction=args.direction,
+                             directions=None if args.direction else directions,
                              window=args.window, max_p=args.max_p, min_change=args.min_change,
                              permutations=args.permutations, seed=args.seed, threads=args.jobs)
     if args.format == "csv":
@@ -118,7 +150,7 @@ def run(args: Namespace) -> int:
     if args.output:
         from .._output import write
 
-        write(args.output, out, [args.file])
+        write(args.output, out, args.paths)
     else:
         sys.stdout.write(out)
     if args.plot:
@@ -127,6 +159,6 @@ def run(args: Namespace) -> int:
         from .._output import replacing
 
         fig = series.plot(df, r, commit=commit, metric=metric, value=value)
-        with replacing(args.plot, [args.file]) as f:
+        with replacing(args.plot, args.paths) as f:
             fig.savefig(f, format=os.path.splitext(args.plot)[1].lstrip(".") or "png")
     return 1 if args.fail_on_worse and (r["verdict"] == "worse").any() else 0
