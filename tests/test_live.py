@@ -3,6 +3,7 @@ replay against the kernel's own /proc/PID/sched readings, through the command li
 
 from __future__ import annotations
 
+import json
 import os
 
 from schedlab import cli, live
@@ -39,3 +40,23 @@ def test_cli_reads_the_trace_dat_of_a_loaded_recording(capsys) -> None:  # type:
     # both CPUs busy: the sysfs usage counters did not move, no idle period to compare
     assert "idle: no idle period traced on CPU 1 (sysfs counted 0 entries" in out
     assert "read as trace.dat" in out
+
+
+def test_check_shows_as_one_line_and_as_an_escaped_table() -> None:
+    r = live.check(os.path.join(DATA, "quiet-cpu0-short"))
+    assert isinstance(r, dict) and len(repr(r)) < 200 and "\n" not in repr(r)
+    p, i = r["pelt"], r["idle"]
+    h = r._repr_html_()
+    # a row per figure under the heading row, each count as the dict holds it
+    assert h.count("<tr>") == 1 + 5
+    for agree, of in [(p["util_within_1"], p["readings"]), (i["agree"], i["periods"]),
+                      (i["tick_agree"], i["tick_decided"])]:
+        assert f">{agree}</td><td style=\"border:1px solid #999;padding:2px 6px;text-align:right;" \
+               f"white-space:nowrap\">{of}</td>" in h
+    hostile = live.LiveCheck(r, meta={**r["meta"], "kernel": "<script>alert(1)</script>"})
+    h = hostile._repr_html_()
+    assert "<script>" not in h and "Linux &lt;script&gt;alert(1)&lt;/script&gt;" in h
+    with open(os.path.join(DATA, "quiet-cpu0-short", "meta.json")) as f:
+        meta = json.load(f)  # the recording's own pid, CPU and HZ
+    assert live.render(hostile).startswith(
+        f"live check: pid {meta['pid']} on CPU {meta['cpu']}, Linux <script>alert(1)</script>, HZ={meta['hz']}\n")

@@ -69,6 +69,28 @@ def _sysfs_states(cpu: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+class LiveCheck(dict[str, Any]):
+    """What :func:`check` returns: a dict (``"meta"``, ``"pelt"``, ``"columns"``,
+    ``"notes"``, ``"idle"``) that Jupyter shows as a table of the agreement figures
+    (``_repr_html_``, rendered by the core: src/live/html.rs) and ``repr()`` as one
+    line.
+
+    >>> from schedlab import live
+    >>> r = live.check("tests/data/live/periodic-a")  # doctest: +SKIP
+    >>> r  # doctest: +SKIP
+    <LiveCheck pid 12554 on CPU 1: util_avg within ±1 183/183, util_est exact 183/183, 0 idle periods>
+    """
+
+    def __repr__(self) -> str:
+        m, p, i = self["meta"], self["pelt"], self["idle"]
+        n = p["readings"]
+        return (f"<LiveCheck pid {m['pid']} on CPU {m['cpu']}: util_avg within ±1 {p['util_within_1']}/{n},"
+                f" util_est exact {p['util_est_exact']}/{n}, {i['periods']} idle periods>")
+
+    def _repr_html_(self) -> str:
+        return _core.live_check_html(_figures(self))
+
+
 @dataclass
 class _Restore:
     """What :func:`record` changed, undone in reverse order."""
@@ -305,7 +327,7 @@ def _config_hz() -> int:
 
 
 def check(directory: str | os.PathLike[str], *, pid: int | None = None, rule: str = "6.12",
-          kernel: str = "6.12") -> dict[str, Any]:
+          kernel: str = "6.12") -> LiveCheck:
     """Replay a :func:`record` directory: PELT/util_est against the ``/proc/PID/sched``
     readings (``"pelt"``: counts and per-reading ``"columns"``) and the cpuidle governor
     that ran against the kernel's ``cpu_idle`` choices and tick stops on the task's CPU
@@ -321,8 +343,8 @@ def check(directory: str | os.PathLike[str], *, pid: int | None = None, rule: st
     pid = int(meta["pid"] if pid is None else pid)
     trace = _trace_file(d)
     summary, columns, notes = _core.live_pelt_check(trace, os.path.join(d, "sched.txt"), pid, rule)
-    return {"meta": meta, "pelt": dict(summary), "columns": dict(columns), "notes": list(notes),
-            "idle": _idle_check(d, trace, meta, kernel)}
+    return LiveCheck(meta=meta, pelt=dict(summary), columns=dict(columns), notes=list(notes),
+                     idle=_idle_check(d, trace, meta, kernel))
 
 
 def _trace_file(d: str) -> str:
@@ -352,40 +374,12 @@ def _idle_check(d: str, trace: str, meta: dict[str, Any], kernel: str) -> dict[s
     return out
 
 
-def _pct(a: int, n: int) -> str:
-    return f"{a}/{n} ({100.0 * a / n:.1f}%)" if n else "0/0"
+def _figures(result: dict[str, Any]) -> str:
+    """The check as JSON without its per-reading columns: what the core renders."""
+    return json.dumps({k: v for k, v in result.items() if k != "columns"})
 
 
 def render(result: dict[str, Any]) -> str:
-    """The check as the text ``schedlab live`` prints."""
-    m, p, i = result["meta"], result["pelt"], result["idle"]
-    n = p["readings"]
-    lines = [
-        f"live check: pid {m['pid']} on CPU {m['cpu']}, Linux {m['kernel']}, HZ={m.get('hz')}",
-        f"PELT util_avg within ±1 of the kernel's: {_pct(p['util_within_1'], n)}; exact {_pct(p['util_exact'], n)};"
-        f" max |error| {p['util_max_error']}",
-        f"util_est exact: {_pct(p['util_est_exact'], n)}",
-        f"  readings compared: {n} distinct last_update_time after the starting one"
-        f" (start {p['start_last_update_time']}); update points {p['points']}: runs {p['runs']}"
-        f" (anchored exactly {p['anchored_runs']}, switch-in missing {p['repaired_runs']}),"
-        f" ticks {p['tick_points']}, seen only in /proc {p['seen_only_points']}",
-    ]
-    if i["periods"]:
-        lines.append(f"{i['replayed']} vs the kernel's {i['governor']}: state choices {_pct(i['agree'], i['periods'])}"
-                     f" of the idle periods traced on CPU {i['cpu']} (sysfs counted {i['sysfs_entries']} entries;"
-                     f" driver {i['driver']})")
-        pairs = ", ".join(f"kernel {k} / replay {r}: {c}" for k, r, c in i["confusion"])
-        lines.append(f"  (kernel state, replay state): {pairs}; disagreements in the first 8 periods (no history yet)"
-                     f" {i['cold_start_disagree']}, with an assumed sleep length {i['unknown_sleep_disagree']}")
-        lines.append(f"tick stop: {_pct(i['tick_agree'], i['tick_decided'])} of the periods entered with the tick"
-                     f" running; kernel stopped, replay kept {i['tick_kernel_only']}; replay stopped, kernel kept"
-                     f" {i['tick_replay_only']} ({i['tick_replay_only_timer_within_tick']} ended by a timer within a"
-                     f" tick); already stopped {i['tick_already_stopped']}")
-        lines.append("  what limits it: tick_nohz_next_event also waits for timer-wheel timers, RCU callbacks and"
-                     " irq_work, which the replay's sleep length (hrtimers only) does not see")
-    else:
-        lines.append(f"idle: no idle period traced on CPU {i['cpu']} (sysfs counted {i['sysfs_entries']} entries;"
-                     f" the kernel's governor {i['governor']})")
-    lines.extend(f"note: {x}" for x in i["notes"])
-    lines.extend(f"note: {x}" for x in result["notes"])
-    return "\n".join(lines) + "\n"
+    """The check as the text ``schedlab live`` prints (rendered by the core,
+    src/live/text.rs)."""
+    return _core.live_check_text(_figures(result))

@@ -49,7 +49,7 @@ class ResultRoot:
     path: str
     commit: str
     axes: dict[str, str]
-    matrix: dict[str, list[float]]
+    matrix: dict[str, list[float]] = field(repr=False)
     integer: dict[str, list[bool]] = field(repr=False, default_factory=dict)
     stats_source: list[str] | None = field(repr=False, default=None)
 

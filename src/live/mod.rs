@@ -7,8 +7,13 @@
 //!   [`crate::pelt::ftrace::read_task_events`] reads them) of the task on its PELT clock.
 //! - [`pelt_check`]: the replay from a reading's state and the comparison.
 //! - [`idle_check`]: a cpuidle governor's replay against the kernel's choices.
+//! - [`summary`]: the two checks' figures as Python returns them; rendered as text
+//!   ([`text`]) and HTML ([`html`]).
 
+pub mod html;
 pub mod idle_check;
 pub mod pelt_check;
 pub mod proc_sched;
+pub mod summary;
 pub mod task_clock;
+pub mod text;

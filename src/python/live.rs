@@ -6,7 +6,9 @@ use crate::idle::governor::Spec;
 use crate::import_notes::ImportOptions;
 use crate::live::idle_check;
 use crate::live::pelt_check::{check_files, PeltCheck};
+use crate::live::summary::LiveCheck;
 use crate::live::task_clock::{Placed, PointKind};
+use crate::live::{html, text};
 use crate::pelt::util_est::rule_by_name;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -125,9 +127,23 @@ fn live_idle_check<'py>(
     Ok((Some(s), notes.messages(), counts))
 }
 
+/// The text `schedlab live` prints, from the JSON of a check (without its columns).
+#[pyfunction]
+fn live_check_text(py: Python<'_>, check: &str) -> PyResult<String> {
+    run(py, || Ok(text::text(&LiveCheck::from_json(check)?)))
+}
+
+/// The HTML table of a check, from its JSON (without its columns).
+#[pyfunction]
+fn live_check_html(py: Python<'_>, check: &str) -> PyResult<String> {
+    run(py, || Ok(html::html(&LiveCheck::from_json(check)?)))
+}
+
 /// Adds the live-check functions to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(live_pelt_check, m)?)?;
     m.add_function(wrap_pyfunction!(live_idle_check, m)?)?;
+    m.add_function(wrap_pyfunction!(live_check_text, m)?)?;
+    m.add_function(wrap_pyfunction!(live_check_html, m)?)?;
     Ok(())
 }
