@@ -1,17 +1,30 @@
 """Ctrl-C during a long native call: the core's loops stop (src/cancel.rs) and the
-command exits 130 within 0.5 s, without a traceback (src/python/sigint.rs, cli.main)."""
+command exits 130 within 0.5 s, without a traceback (src/python/sigint.rs, cli.main);
+in-process, every long call (PELT replay, idle replay, MMTests extraction, the batch
+scan, lkp's matrix.json, the ftrace imports, ``series``; trace.dat: tests/tracedat_cancel.rs) raises
+KeyboardInterrupt within 0.5 s of the signal. Each input takes seconds to read on this
+machine (measured uninterrupted, noted beside it) and is built in a fraction of one."""
 
 from __future__ import annotations
 
+import gzip
+import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
+import pandas  # noqa: F401  (imported by the calls' wrappers: not while the timer runs)
 import pytest
 import schedlab
-from schedlab import pelt
+from schedlab import batch, idle, lkp, mmtests, pelt, series
+
+DATA = Path(__file__).parent / "data"
+KERNELS = ["6.8-vanilla", "6.9-patched"]
 
 
 def interrupt(argv: list[str], after: float = 1.5) -> tuple[bool, float, int, str]:
@@ -63,3 +76,98 @@ def test_the_api_raises_keyboard_interrupt_and_the_next_call_works(tmp_path: Pat
     # the stop request ended with the call: the next one runs to its end
     assert pelt.simulate_csv(b"dur_ns,state\n1000000,R\n9000000,S\n").count(b"\n") == 5
     assert isinstance(schedlab.stats.amean([1.0, 2.0]), float)
+
+
+def seconds_to_stop(call: Callable[[], object], after: float = 0.3) -> float:
+    """Run ``call()``, raising SIGINT ``after`` seconds in from a timer thread (as a
+    terminal's Ctrl-C reaches the main thread): the seconds from the signal to the
+    KeyboardInterrupt. Fails when the call returns first."""
+    timer = threading.Timer(after, signal.raise_signal, (signal.SIGINT,))
+    start = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            call()
+    finally:
+        timer.cancel()
+        timer.join()
+    return time.monotonic() - start - after
+
+
+@pytest.fixture(scope="session")
+def long_runs(tmp_path_factory) -> Path:
+    """An MMTests work/log tree: two kernels of dbench4, each one loadfile log of
+    40,000 completions (one gzip member of them; 4.5 s to compare uninterrupted, its
+    subselection draws most of it) and a second of 400,000 (the same member ten times:
+    seconds to extract)."""
+    root = tmp_path_factory.mktemp("interrupt") / "work" / "log"
+    member = gzip.compress(b"   1 completed in 317 ms at time 317 ms\n   0 completed in 300 ms at time 600 ms\n"
+                           * 20_000, 1)
+    for k in KERNELS:
+        logs = root / k / "iter-0" / "dbench4" / "logs"
+        logs.mkdir(parents=True)
+        shutil.copy(DATA / "mmtests" / "logs-legacy" / k / "iter-0" / "tests-timestamp", root / k / "iter-0")
+        (logs / "dbench-loadfile-1.log.gz").write_bytes(member)
+        (logs / "dbench-loadfile-2.log.gz").write_bytes(member * 10)
+    return root
+
+
+def test_mmtests_compare_stops(long_runs: Path) -> None:
+    took = seconds_to_stop(lambda: mmtests.compare(long_runs, "dbench4", KERNELS))
+    assert took < 0.5, took
+
+
+def test_the_batch_scan_stops(long_runs: Path) -> None:
+    assert seconds_to_stop(lambda: batch.scan(long_runs)) < 0.5
+
+
+def test_series_history_stops(long_runs: Path) -> None:
+    assert seconds_to_stop(lambda: series.history(long_runs)) < 0.5
+
+
+def test_series_change_points_stop() -> None:
+    # one metric of 600,000 commits, a step every 500: 2.5 s of Otava's windows
+    values = np.tile(np.repeat([100.0, 120.0], 500), 600) + np.random.default_rng(0).normal(0, 1, 600_000)
+    series.change_points(values[:100])  # the imports of the first call, so that the signal finds the core
+    assert seconds_to_stop(lambda: series.change_points(values)) < 0.5
+
+
+def test_an_lkp_matrix_with_many_keys_stops(tmp_path: Path) -> None:
+    # 100,000 metrics of three runs in each of base and head (2 s to compare uninterrupted)
+    roots = []
+    for name in ("b", "h"):
+        d = tmp_path / name / (name * 40)
+        d.mkdir(parents=True)
+        (d / "matrix.json").write_text("{" + ",".join(f'"m.k{i}": [1, 2, 3]' for i in range(100_000)) + "}")
+        roots.append(d)
+    assert seconds_to_stop(lambda: lkp.compare(roots[0], roots[1])) < 0.5
+
+
+def repeated(path: Path, block: bytes, times: int) -> Path:
+    """``block`` (ftrace text with ``SSSSS`` for the seconds) once per second."""
+    with open(path, "wb") as f:
+        for s in range(10, 10 + times):
+            f.write(block.replace(b"SSSSS", b"%05d" % s))
+    return path
+
+
+def test_the_idle_ftrace_import_stops(tmp_path: Path) -> None:
+    # 400,000 lines: cpu_idle entries and exits on CPU 0, 5,000 periods a second for 40 s
+    block = b"".join(b"  <idle>-0 [000] d..1. SSSSS.%06d: cpu_idle: state=1 cpu_id=0\n"
+                     b"  <idle>-0 [000] d..1. SSSSS.%06d: cpu_idle: state=4294967295 cpu_id=0\n" % (u, u + 100)
+                     for u in range(0, 1_000_000, 200))
+    trace = repeated(tmp_path / "idle.txt", block, 40)
+    assert seconds_to_stop(lambda: idle.read_ftrace(trace)) < 0.5
+
+
+def test_the_pelt_ftrace_import_stops(tmp_path: Path) -> None:
+    # 450,000 lines: pid 42 switched in, out to sleep, woken, 5,000 times a second for 30 s
+    block = b"".join(
+        b"  foo-42 [001] d..2. SSSSS.%06d: sched_switch: prev_comm=a prev_pid=0 prev_prio=120 prev_state=R"
+        b" ==> next_comm=foo next_pid=42 next_prio=120\n"
+        b"  foo-42 [001] d..2. SSSSS.%06d: sched_switch: prev_comm=foo prev_pid=42 prev_prio=120 prev_state=S"
+        b" ==> next_comm=a next_pid=0 next_prio=120\n"
+        b"  <idle>-0 [001] d..2. SSSSS.%06d: sched_wakeup: comm=foo pid=42 prio=120 target_cpu=001\n"
+        % (u, u + 100, u + 150) for u in range(0, 1_000_000, 200))
+    trace = repeated(tmp_path / "task.txt", block, 30)
+    assert seconds_to_stop(lambda: pelt.ftrace_task(trace, 42)) < 0.5

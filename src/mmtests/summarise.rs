@@ -379,7 +379,7 @@ fn stat_value(
         Stat::CoeffVarMean => coeffvar(sd_of_mean(c.pref, x, mean), mean),
         Stat::SubMean | Stat::SubMeanCi => {
             if sub.is_none() {
-                *sub = Some(subselection(per_iter, c.era));
+                *sub = Some(subselection(per_iter, c.era)?);
             }
             let (m, h) = sub.unwrap_or((f64::NAN, f64::NAN));
             if stat == Stat::SubMean {
@@ -424,7 +424,8 @@ pub fn ci_band(mean: f64, sigma: f64) -> Option<(f64, f64)> {
 /// (E2's subselection-confidence-interval.py algorithm, 1000 draws with
 /// replacement of ⌊0.8·len⌋ samples per iteration). Upstream it is unseeded and
 /// random; schedlab draws from a fixed seed so its tables are reproducible.
-pub fn subselection(per_iter: &[Vec<f64>], era: Era) -> (f64, f64) {
+/// `Err(Interrupted)` on a stop request (the draws of a long log take seconds).
+pub fn subselection(per_iter: &[Vec<f64>], era: Era) -> Result<(f64, f64)> {
     let draws = if era == Era::E2018 { 100 } else { 1000 };
     let mut rng = Rng::new(0x5eed_0f5b_5e1e_u64, 0);
     let mut meds = Vec::new();
@@ -433,18 +434,20 @@ pub fn subselection(per_iter: &[Vec<f64>], era: Era) -> (f64, f64) {
     for xs in per_iter.iter().filter(|v| !v.is_empty()) {
         let l = (xs.len() as f64 * 0.8) as usize;
         if l == 0 {
-            return (f64::NAN, f64::NAN);
+            return Ok((f64::NAN, f64::NAN));
         }
         let mut means = Vec::with_capacity(draws);
         let mut vs = Vec::with_capacity(draws);
         // one buffer for every draw (the same picks, sums and order as collecting each)
         let mut pick: Vec<f64> = Vec::with_capacity(l);
         for _ in 0..draws {
+            crate::cancel::check()?;
             pick.clear();
             pick.extend((0..l).filter_map(|_| rng.choose(xs)));
             means.push(pick.iter().sum::<f64>() / l as f64);
         }
         for _ in 0..draws {
+            crate::cancel::check()?;
             pick.clear();
             pick.extend((0..l).filter_map(|_| rng.choose(xs)));
             let m = pick.iter().sum::<f64>() / l as f64;
@@ -455,7 +458,7 @@ pub fn subselection(per_iter: &[Vec<f64>], era: Era) -> (f64, f64) {
         lens.push(l as f64);
     }
     if meds.is_empty() {
-        return (f64::NAN, f64::NAN);
+        return Ok((f64::NAN, f64::NAN));
     }
     let k = meds.len() as f64;
     let m = meds.iter().sum::<f64>() / k;
@@ -466,7 +469,7 @@ pub fn subselection(per_iter: &[Vec<f64>], era: Era) -> (f64, f64) {
         0.0
     };
     let h = QNORM_975 * ((smean + svar) / lens.iter().sum::<f64>()).sqrt();
-    (m, h)
+    Ok((m, h))
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -553,7 +556,10 @@ fn summarise_op(
     let ci = if matches!(era, Era::E2025 | Era::Head) {
         match kind {
             SummaryKind::Subselection => {
-                let (m, h) = sub.unwrap_or_else(|| subselection(per_iter, era));
+                let (m, h) = match sub {
+                    Some(s) => s,
+                    None => subselection(per_iter, era)?,
+                };
                 if m.is_nan() || h.is_nan() {
                     None
                 } else {

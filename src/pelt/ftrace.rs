@@ -537,7 +537,8 @@ pub fn task_trace_from_events(
             ),
         )
     };
-    for e in events {
+    for (i, e) in events.iter().enumerate() {
+        crate::cancel::check_every(i)?;
         let (ts, line_no) = (e.ts, e.line);
         if let Some(start) = start_ns {
             if ts - start > crate::pelt::trace::MAX_TRACE_NS {

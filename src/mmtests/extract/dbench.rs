@@ -42,9 +42,10 @@ fn open_log(dir: &LogDir<'_>, stem: &str) -> Result<LogFile> {
 
 /// Add every `completed in` line of `log` to `op`: value = field 3 (ms), skipped
 /// above 2³¹ as MMTests does.
-fn add_completions(log: &LogFile, op: &str, out: &mut Samples) {
+fn add_completions(log: &LogFile, op: &str, out: &mut Samples) -> Result<()> {
     out.register(op);
-    for line in log.lines() {
+    for (i, line) in log.lines().enumerate() {
+        crate::cancel::check_every(i)?; // a loadfile log holds a line per completed operation
         if !line.contains("completed in") {
             continue;
         }
@@ -55,6 +56,7 @@ fn add_completions(log: &LogFile, op: &str, out: &mut Samples) {
             out.add_text(op, v);
         }
     }
+    Ok(())
 }
 
 impl Extractor for Dbench {
@@ -108,7 +110,7 @@ impl Extractor for Dbench {
                 for n in counts(&names, &format!("{t}-"), &[".log.gz", ".log"]) {
                     let log = open_log(dir, &format!("{t}-{n}.log"))?;
                     out.files_read += 1;
-                    add_completions(&log, &n, out);
+                    add_completions(&log, &n, out)?;
                 }
             }
             Era::E2025 => {
@@ -116,7 +118,7 @@ impl Extractor for Dbench {
                 for n in counts(&names, &prefix, &[".log.gz", ".log.xz"]) {
                     let log = open_log(dir, &format!("{prefix}{n}.log"))?;
                     out.files_read += 1;
-                    add_completions(&log, &n, out);
+                    add_completions(&log, &n, out)?;
                 }
             }
             Era::Head => extract_head(ctx, dir, &names, out)?,
