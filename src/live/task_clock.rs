@@ -10,9 +10,13 @@
 //!   `update_curr`) and `se.sum_exec_runtime`, which names *which* `sched_stat_runtime`
 //!   that was (the running sum of runtimes, less the sum before the trace): every run
 //!   holding such an event is placed exactly ("anchored");
-//! - everything else (wakeups, runs no reading fell in) is placed by interpolating the
-//!   offset task clock − trace clock between the nearest anchored events, and then moved
-//!   onto a reading's `last_update_time` when one lies within [`SNAP_WINDOW_NS`].
+//! - everything else (wakeups, runs no reading fell in) is placed from the offset task
+//!   clock − trace clock between the nearest anchored events, its fall (the steal time
+//!   `update_rq_clock_task` removes) put first where the CPU's hrtimers expired late
+//!   (`offset_along`), and then moved onto a reading's `last_update_time` when one lies
+//!   within [`SNAP_WINDOW_NS`]; a wakeup's enqueue is never after its run's
+//!   `set_next_entity` (the same clock after a wakeup on an idle CPU:
+//!   `wakeup_preempt`'s `rq_clock_skip_update`).
 //!
 //! The update points are the kernel's calls of `update_load_avg` for the task: the
 //! wakeup's enqueue, `set_next_entity` at the switch-in, `entity_tick` (the
