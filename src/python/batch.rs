@@ -3,13 +3,13 @@
 //! class; its lists and dicts are built from the core's values when asked for. Scans
 //! cross as JSON text, which pickles cheaply between workers.
 
-use super::errors::{run, to_pyerr};
+use super::errors::{run, text_arg, to_pyerr};
 use crate::archive::Limits;
 use crate::batch::progress::Mode;
 use crate::batch::{self, BatchResult, FailOn, InputError, Options, Outcome, Scan, Test};
 use crate::parallel;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple, PyType};
+use pyo3::types::{PyDict, PyString, PyTuple, PyType};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -53,13 +53,15 @@ impl PyBatchResult {
 
     /// Read a result document (as `to_json` or `schedlab batch --format json` writes it).
     #[classmethod]
-    fn from_json(cls: &Bound<'_, PyType>, text: String) -> PyResult<Self> {
+    fn from_json(cls: &Bound<'_, PyType>, text: &Bound<'_, PyString>) -> PyResult<Self> {
+        let text = text_arg(text, "<batch result json>")?;
         run(cls.py(), || BatchResult::from_json(&text)).map(Self::of)
     }
 
     /// Read the JSON-lines form (`to_jsonl`, `schedlab batch --format jsonl`).
     #[classmethod]
-    fn from_jsonl(cls: &Bound<'_, PyType>, text: String) -> PyResult<Self> {
+    fn from_jsonl(cls: &Bound<'_, PyType>, text: &Bound<'_, PyString>) -> PyResult<Self> {
+        let text = text_arg(text, "<batch result jsonl>")?;
         run(cls.py(), || BatchResult::from_jsonl(&text)).map(Self::of)
     }
 
