@@ -2,7 +2,7 @@
 //! `schedlab.live.check`'s result): one row per agreement figure (agreeing, compared,
 //! share, what else it counts), the notes under it; the comparison table's inline
 //! styles, so numbers are right-aligned and every cell takes the page's own text and
-//! background colours, light or dark (docs/live.md §6).
+//! background colours, light or dark (docs/live.md §7).
 
 use super::summary::{or_none, LiveCheck};
 use super::text::{confusion_words, TICK_LIMIT};

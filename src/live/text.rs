@@ -1,4 +1,4 @@
-//! The live check as the text `schedlab live` prints (docs/live.md §6).
+//! The live check as the text `schedlab live` prints (docs/live.md §7).
 
 use super::summary::{or_none, share, LiveCheck};
 
