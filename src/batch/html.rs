@@ -5,7 +5,7 @@
 
 use super::result::{BatchResult, InputError, Row};
 use crate::cfmt::c_fmt_g;
-use crate::table::html::{escape, verdict_colours, CELL_STYLE, HEAD_STYLE, TABLE_STYLE};
+use crate::table::html::{escape, notes_paragraph, verdict_colours, CELL_STYLE, HEAD_STYLE, TABLE_STYLE};
 use crate::table::Verdict;
 
 /// Rows shown; the rest are counted under the table.
@@ -114,10 +114,7 @@ pub fn html(res: &BatchResult) -> String {
     }
     notes.extend(quoted("input errors", &res.errors));
     notes.extend(quoted("missing data", &res.missing));
-    if !notes.is_empty() {
-        let body: Vec<String> = notes.iter().map(|n| escape(n)).collect();
-        out.push_str(&format!("<p style=\"margin:0.2em 0;font-size:90%\">{}</p>", body.join("<br>")));
-    }
+    out.push_str(&notes_paragraph(&notes));
     out
 }
 

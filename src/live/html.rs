@@ -6,7 +6,7 @@
 
 use super::summary::{or_none, LiveCheck};
 use super::text::{confusion_words, TICK_LIMIT};
-use crate::table::html::{escape, CELL_STYLE, HEAD_STYLE, TABLE_STYLE};
+use crate::table::html::{escape, notes_paragraph, CELL_STYLE, HEAD_STYLE, TABLE_STYLE};
 
 /// The column headings.
 const COLUMNS: [&str; 5] = ["check", "agree", "of", "share", "detail"];
@@ -78,10 +78,7 @@ pub fn html(c: &LiveCheck) -> String {
         ));
     }
     notes.extend(i.notes.iter().chain(&c.notes).map(|x| format!("note: {x}")));
-    if !notes.is_empty() {
-        let body: Vec<String> = notes.iter().map(|n| escape(n)).collect();
-        out.push_str(&format!("<p style=\"margin:0.2em 0;font-size:90%\">{}</p>", body.join("<br>")));
-    }
+    out.push_str(&notes_paragraph(&notes));
     out
 }
 

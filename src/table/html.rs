@@ -42,6 +42,16 @@ pub fn escape(text: &str) -> String {
     out
 }
 
+/// The notes under a table: one small paragraph, each note escaped, a line each;
+/// nothing without notes.
+pub fn notes_paragraph(notes: &[String]) -> String {
+    if notes.is_empty() {
+        return String::new();
+    }
+    let body: Vec<String> = notes.iter().map(|n| escape(n)).collect();
+    format!("<p style=\"margin:0.2em 0;font-size:90%\">{}</p>", body.join("<br>"))
+}
+
 fn stat_line(cell: &Cell) -> String {
     match stat_words(cell) {
         Some(w) => format!("<br><span style=\"font-size:80%;opacity:0.8\">{}</span>", escape(&w)),
