@@ -133,12 +133,12 @@ def test_series_change_points_stop() -> None:
 
 
 def test_an_lkp_matrix_with_many_keys_stops(tmp_path: Path) -> None:
-    # 100,000 metrics of three runs in each of base and head (2 s to compare uninterrupted)
+    # 400,000 metrics of three runs in each of base and head (seconds to compare uninterrupted)
     roots = []
     for name in ("b", "h"):
         d = tmp_path / name / (name * 40)
         d.mkdir(parents=True)
-        (d / "matrix.json").write_text("{" + ",".join(f'"m.k{i}": [1, 2, 3]' for i in range(100_000)) + "}")
+        (d / "matrix.json").write_text("{" + ",".join(f'"m.k{i}": [1, 2, 3]' for i in range(400_000)) + "}")
         roots.append(d)
     assert seconds_to_stop(lambda: lkp.compare(roots[0], roots[1])) < 0.5
 
@@ -152,16 +152,16 @@ def repeated(path: Path, block: bytes, times: int) -> Path:
 
 
 def test_the_idle_ftrace_import_stops(tmp_path: Path) -> None:
-    # 400,000 lines: cpu_idle entries and exits on CPU 0, 5,000 periods a second for 40 s
+    # 1,200,000 lines: cpu_idle entries and exits on CPU 0, 5,000 periods a second for 120 s
     block = b"".join(b"  <idle>-0 [000] d..1. SSSSS.%06d: cpu_idle: state=1 cpu_id=0\n"
                      b"  <idle>-0 [000] d..1. SSSSS.%06d: cpu_idle: state=4294967295 cpu_id=0\n" % (u, u + 100)
                      for u in range(0, 1_000_000, 200))
-    trace = repeated(tmp_path / "idle.txt", block, 40)
+    trace = repeated(tmp_path / "idle.txt", block, 120)
     assert seconds_to_stop(lambda: idle.read_ftrace(trace)) < 0.5
 
 
 def test_the_pelt_ftrace_import_stops(tmp_path: Path) -> None:
-    # 450,000 lines: pid 42 switched in, out to sleep, woken, 5,000 times a second for 30 s
+    # 900,000 lines: pid 42 switched in, out to sleep, woken, 5,000 times a second for 60 s
     block = b"".join(
         b"  foo-42 [001] d..2. SSSSS.%06d: sched_switch: prev_comm=a prev_pid=0 prev_prio=120 prev_state=R"
         b" ==> next_comm=foo next_pid=42 next_prio=120\n"
@@ -169,5 +169,5 @@ def test_the_pelt_ftrace_import_stops(tmp_path: Path) -> None:
         b" ==> next_comm=a next_pid=0 next_prio=120\n"
         b"  <idle>-0 [001] d..2. SSSSS.%06d: sched_wakeup: comm=foo pid=42 prio=120 target_cpu=001\n"
         % (u, u + 100, u + 150) for u in range(0, 1_000_000, 200))
-    trace = repeated(tmp_path / "task.txt", block, 30)
+    trace = repeated(tmp_path / "task.txt", block, 60)
     assert seconds_to_stop(lambda: pelt.ftrace_task(trace, 42)) < 0.5
