@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 import tarfile
@@ -43,6 +44,7 @@ import tempfile
 from pathlib import Path
 
 MiB = 1 << 20
+REPO = Path(__file__).resolve().parent.parent
 
 CHILD = r"""
 import json, resource, sys
@@ -74,6 +76,24 @@ def matrix(path: Path, size: int, shift: float, scale: float = 1.0) -> Path:
     return path
 
 
+def perf_script(path: Path, size: int) -> Path:
+    """tests/data/traces/perf-6.18/perf-script.txt (a real `perf script` of sched events)
+    repeated to `size` bytes, each copy's timestamps moved past the previous copy's."""
+    src = (REPO / "tests" / "data" / "traces" / "perf-6.18" / "perf-script.txt").read_text().splitlines(True)
+    stamp = re.compile(r"(\] +)(\d+)\.(\d{9}):")
+    ns = [int(m[2]) * 10**9 + int(m[3]) for m in map(stamp.search, src) if m]
+    span = max(ns) - min(ns) + 1000
+    with open(path, "w") as f:
+        k = 0
+        while f.tell() < size:
+            shift = k * span
+            for line in src:
+                f.write(stamp.sub(lambda m: f"{m[1]}{(int(m[2]) * 10**9 + int(m[3]) + shift) // 10**9}."
+                                            f"{(int(m[3]) + shift) % 10**9:09d}:", line, count=1))
+            k += 1
+    return path
+
+
 def netperf_archive(path: Path, size: int) -> Path:
     with tempfile.TemporaryDirectory() as d:
         root = Path(d) / "work" / "log"
@@ -98,6 +118,11 @@ def netperf_archive(path: Path, size: int) -> Path:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mb", type=int, default=32)
+    ap.add_argument("--tracedat", type=Path, default=REPO / "tests" / "data" / "traces" / "tracedat-6.18" / "trace-v6.dat",
+                    help="the trace.dat to import (default: the committed 0.45 MB one; give a recording of "
+                         "several MB, tools/traces/record.sh, for a steady figure)")
+    ap.add_argument("--tracedat-pid", type=int, default=30984, help="the pid to import from it (default: the "
+                    "committed file's hog)")
     args = ap.parse_args()
     size = args.mb * MiB
     worst = 0.0
@@ -128,6 +153,9 @@ def main() -> int:
                                              b"          4.18.0\n                            vanilla          "
                                              b"          teo        teo-v6+backport\n")],
              "schedlab.mmtests.parse_compare(open({0!r}).read())"),
+            ("trace.dat (PELT import)", [args.tracedat], f"pelt.ftrace_task({{0!r}}, {args.tracedat_pid}, sort=True)"),
+            ("perf script (PELT import)", [perf_script(t / "perf-script.txt", size)],
+             "pelt.ftrace_task({0!r}, 12116, sort=True)"),
             ("batch archive scan", [netperf_archive(t / "n.tar", size // 4)], "batch.scan({0!r})"),
         ]
         print(f"{'reader':24s} {'input MiB':>10s} {'peak MiB over imports':>22s} {'ratio':>6s}")
