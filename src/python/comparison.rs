@@ -2,7 +2,7 @@
 //! frozen Python class. Every view (tool text, markdown, CSV, JSON, HTML, the tidy
 //! columns of `to_pandas`) is rendered by the core; this file only converts.
 
-use super::errors::{run, to_pyerr};
+use super::errors::{run, text_arg, to_pyerr};
 use crate::table::cell_text::cell_text;
 use crate::table::{amd, html, markdown, tidy, Cell, ChangeKind, Comparison, Direction, Row, Verdict, SCHEMA_VERSION};
 use crate::tool_text;
@@ -243,11 +243,7 @@ impl PyComparison {
     #[classmethod]
     fn from_json<'py>(cls: &Bound<'py, PyType>, text: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
         let py = cls.py();
-        let text = match text.to_str() {
-            Ok(t) => t.to_owned(),
-            // lone surrogates: schedlab._text names the line as a ParseError
-            Err(_) => py.import("schedlab._text")?.call_method1("text", (text, "<json>"))?.extract()?,
-        };
+        let text = text_arg(text, "<json>")?;
         let c = run(py, || Comparison::from_json(&text))?;
         PyComparison::of_class(cls, c)
     }
