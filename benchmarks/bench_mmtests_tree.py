@@ -25,7 +25,22 @@ tests-timestamp). Then measures:
   needs more than 1 s. Both 2-kernel outputs are compared byte for byte (the SubAmean rows of
   dbench/tbench are dropped on both sides: random upstream).
 
-Run it by hand on a quiet machine (never in tests) and note the load average it prints:
+Run it by hand on a quiet machine (never in tests) and note the load average it prints.
+
+Recorded 2026-12-01, 23:31-23:58 UTC, on the 2-core sandbox while four other engineers
+built (load average 14-18, so wall times are 5-10x a quiet machine's; the CPU columns
+are the figures to read), `--era 2025 --repeat 3 --perl-jobs 2 --perl-timeout 300`: 37
+families (all of the 2025 era's byte-identical ones) x 10 kernels x 5 iterations with
+monitors, 45.3 MiB. Every 2-kernel table was byte-identical to compare-mmtests.pl's (0
+differ, 0 Perl calls failed or timed out). Whole tree in one process, 296 tables: 32.0 s
+wall, 5.60 s CPU (over the 2 s bound: the monitor tables cost 10-30 ms CPU each, 50 gzip
+logs per table). 2-kernel tables as whole processes: 0.65-1.18 s wall, 78-135 ms CPU
+(Python's start-up under that load; ~25-30 ms wall quiet, per bench_mmtests.py).
+compare-mmtests.pl (2025) on the same tables: 0.98-272 s wall, 0.09-32.5 s CPU, 1997 s
+wall in all (257 s CPU) against schedlab's 34.4 s (4.2 s CPU): 58x (62x CPU); per family
+2x (libmicro, stream: the Perl needs 1.6 s) to 283x (dbench4), >= 100x for perffutexwake,
+kernbench, usemem, dbench4, schbench, tbench4 (the families whose Perl forks R per test
+or reads every sample).
 
     python benchmarks/bench_mmtests_tree.py [--era 2025 --era head --era 2024] [--kernels 10]
         [--iterations 5] [--repeat 3] [--perl-jobs 1] [--perl-timeout 300] [--no-perl]
