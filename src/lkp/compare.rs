@@ -423,8 +423,7 @@ fn permute<T>(v: &mut [T], mut order: Vec<usize>) {
     const DONE: usize = usize::MAX;
     for start in 0..order.len() {
         let mut cur = start;
-        loop {
-            let Some(slot) = order.get_mut(cur) else { break };
+        while let Some(slot) = order.get_mut(cur) {
             let src = std::mem::replace(slot, DONE);
             if src == DONE || src == start {
                 break;
