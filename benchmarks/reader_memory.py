@@ -7,35 +7,46 @@ Inputs (about --mb MiB each, generated in a temporary directory): a samples file
 (`idle.read_ftrace`), a PELT task trace CSV (`pelt.read_trace`), an lkp matrix.json pair
 (`lkp.compare`, both sides counted as input) with few and with every metric changed, a
 perf stat CSV (`readers.read`), an MMTests compare table (`mmtests.parse_compare`), a
-batch archive of MMTests netperf logs (`batch.scan`). Prints one line per reader with
+trace.dat (`pelt.ftrace_task`; --tracedat, default the committed one), a `perf script`
+text (the committed capture repeated, timestamps moved on per copy; `pelt.ftrace_task`),
+a batch archive of MMTests netperf logs (`batch.scan`). Prints one line per reader with
 its ratio and whether it is within 4x; exits 1 when one is not.
 
-    python benchmarks/reader_memory.py [--mb 32]
+    python benchmarks/reader_memory.py [--mb 32] [--tracedat FILE --tracedat-pid PID]
 
-Recorded (`python benchmarks/reader_memory.py --mb 16`, this sandbox, other builds running):
+Recorded 2026-12-01 (`python benchmarks/reader_memory.py --mb 16 --tracedat big6.dat
+--tracedat-pid 8156`, this sandbox, load average ~17; big6.dat: 4 s of sched_switch,
+sched_wakeup and cpu_idle recorded in a private tracefs instance while the machine built,
+converted to file version 6, 7.6 MiB):
 
     reader                    input MiB  peak MiB over imports  ratio
-    samples (stats)                17.0                   20.9   1.23 ok
-    idle trace CSV                 16.0                   30.0   1.87 ok   (7.73 before the streamed, columnar read)
-    idle ftrace text               17.0                   31.1   1.83 ok
-    PELT trace CSV                 17.0                   51.2   3.01 ok
-    lkp matrix.json pair            6.7                   28.9   4.31 OVER 4x
-    lkp pair, all changed           6.7                  100.2  14.93 OVER 4x
-    perf stat CSV (readers)        17.0                   86.3   5.08 OVER 4x
-    mmtests parse (table)          17.0                  282.2  16.60 OVER 4x
-    batch archive scan            104.8                   28.9   0.28 ok
+    samples (stats)                17.0                   20.6   1.21 ok
+    idle trace CSV                 16.0                   30.1   1.88 ok
+    idle ftrace text               17.0                   30.9   1.82 ok
+    PELT trace CSV                 17.0                   50.6   2.98 ok
+    lkp matrix.json pair            6.7                   28.2   4.20 OVER 4x   (4.57 before)
+    lkp pair, all changed           6.7                   88.7  13.21 OVER 4x   (15.02 before)
+    perf stat CSV (readers)        17.0                   52.6   3.10 ok        (5.54 before)
+    mmtests parse (table)          17.0                  203.4  11.97 OVER 4x   (16.61 before)
+    trace.dat (PELT import)         7.6                   15.4   2.02 ok
+    perf script (PELT import)      16.1                   16.7   1.04 ok
+    batch archive scan            104.8                   29.4   0.28 ok
 
-The idle trace CSV is read as a stream (src/csv_table.rs) straight into seven int64
-columns that numpy and pandas take without a copy. Still over the bound: lkp compare
-holds the compare rows (each metric's values copied per root, seven per-root vectors)
-and then the Comparison (a Cell per kernel with its samples) at once; the perf stat
-reader and the MMTests table parser build a row object per line before the frame.
+The string columns of `readers.read` share one Python str per distinct value; lkp's
+matrix arrays are allocated once, its rows sorted by index and turned into the
+Comparison one at a time; the MMTests table parser borrows the text from Python and
+moves each parsed row into the Comparison. What is still over the bound is the
+Comparison itself: a Cell is ~170 bytes (six Option<f64>, the test name as a String, n,
+the samples) for a pasted cell of ~25 characters, and an lkp row holds its samples per
+kernel, so a table of 200 000 rows (MMTests) or 29 000 changed metrics (lkp) outweighs
+its text more than 4 times; that needs a compact Cell, a change to the shared model.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 import tarfile
@@ -43,6 +54,7 @@ import tempfile
 from pathlib import Path
 
 MiB = 1 << 20
+REPO = Path(__file__).resolve().parent.parent
 
 CHILD = r"""
 import json, resource, sys
@@ -74,6 +86,24 @@ def matrix(path: Path, size: int, shift: float, scale: float = 1.0) -> Path:
     return path
 
 
+def perf_script(path: Path, size: int) -> Path:
+    """tests/data/traces/perf-6.18/perf-script.txt (a real `perf script` of sched events)
+    repeated to `size` bytes, each copy's timestamps moved past the previous copy's."""
+    src = (REPO / "tests" / "data" / "traces" / "perf-6.18" / "perf-script.txt").read_text().splitlines(True)
+    stamp = re.compile(r"(\] +)(\d+)\.(\d{9}):")
+    ns = [int(m[2]) * 10**9 + int(m[3]) for m in map(stamp.search, src) if m]
+    span = max(ns) - min(ns) + 1000
+    with open(path, "w") as f:
+        k = 0
+        while f.tell() < size:
+            shift = k * span
+            for line in src:
+                f.write(stamp.sub(lambda m: f"{m[1]}{(int(m[2]) * 10**9 + int(m[3]) + shift) // 10**9}."
+                                            f"{(int(m[3]) + shift) % 10**9:09d}:", line, count=1))
+            k += 1
+    return path
+
+
 def netperf_archive(path: Path, size: int) -> Path:
     with tempfile.TemporaryDirectory() as d:
         root = Path(d) / "work" / "log"
@@ -98,6 +128,11 @@ def netperf_archive(path: Path, size: int) -> Path:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mb", type=int, default=32)
+    ap.add_argument("--tracedat", type=Path, default=REPO / "tests" / "data" / "traces" / "tracedat-6.18" / "trace-v6.dat",
+                    help="the trace.dat to import (default: the committed 0.45 MB one; give a recording of "
+                         "several MB, tools/traces/record.sh, for a steady figure)")
+    ap.add_argument("--tracedat-pid", type=int, default=30984, help="the pid to import from it (default: the "
+                    "committed file's hog)")
     args = ap.parse_args()
     size = args.mb * MiB
     worst = 0.0
@@ -128,6 +163,9 @@ def main() -> int:
                                              b"          4.18.0\n                            vanilla          "
                                              b"          teo        teo-v6+backport\n")],
              "schedlab.mmtests.parse_compare(open({0!r}).read())"),
+            ("trace.dat (PELT import)", [args.tracedat], f"pelt.ftrace_task({{0!r}}, {args.tracedat_pid}, sort=True)"),
+            ("perf script (PELT import)", [perf_script(t / "perf-script.txt", size)],
+             "pelt.ftrace_task({0!r}, 12116, sort=True)"),
             ("batch archive scan", [netperf_archive(t / "n.tar", size // 4)], "batch.scan({0!r})"),
         ]
         print(f"{'reader':24s} {'input MiB':>10s} {'peak MiB over imports':>22s} {'ratio':>6s}")

@@ -395,7 +395,13 @@ fn sort_rows(rows: &mut [StatRow]) {
             k.to_string()
         }
     };
-    rows.sort_by(|a, b| {
+    // sort indices, not the rows: a stable sort's scratch copy of the rows would cost as
+    // much as the rows themselves (issue 16's memory bound); same order, ties kept
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    order.sort_by(|&i, &j| {
+        let (Some(a), Some(b)) = (rows.get(i), rows.get(j)) else {
+            return Ordering::Equal;
+        };
         let ca = count.get(key_base(&a.key)).copied().unwrap_or(0);
         let cb = count.get(key_base(&b.key)).copied().unwrap_or(0);
         ca.cmp(&cb).then_with(|| sort_key(&a.key).cmp(&sort_key(&b.key))).then_with(|| {
@@ -408,6 +414,24 @@ fn sort_rows(rows: &mut [StatRow]) {
             a.changes.len().cmp(&b.changes.len())
         })
     });
+    permute(rows, order);
+}
+
+/// Reorder `v` in place so that `v[k]` becomes the old `v[order[k]]` (`order` a
+/// permutation of the indices), following each cycle once.
+fn permute<T>(v: &mut [T], mut order: Vec<usize>) {
+    const DONE: usize = usize::MAX;
+    for start in 0..order.len() {
+        let mut cur = start;
+        while let Some(slot) = order.get_mut(cur) {
+            let src = std::mem::replace(slot, DONE);
+            if src == DONE || src == start {
+                break;
+            }
+            v.swap(cur, src);
+            cur = src;
+        }
+    }
 }
 
 /// Compare heads with a base (`matrixes[0]`), as `lkp ncompare` does.
@@ -463,5 +487,19 @@ pub fn compare_group(
         options: opt,
         compare_keys: compare_keys.to_vec(),
         per_root_axes,
+    }
+}
+
+#[cfg(test)]
+mod permute_tests {
+    use super::permute;
+
+    #[test]
+    fn permute_follows_every_cycle() {
+        // order (2 0 1) is one 3-cycle, (3) a fixed point, (5 4) a swap: by hand,
+        // new[k] = old[order[k]] gives c a b d f e
+        let mut v = vec!['a', 'b', 'c', 'd', 'e', 'f'];
+        permute(&mut v, vec![2, 0, 1, 3, 5, 4]);
+        assert_eq!(v, vec!['c', 'a', 'b', 'd', 'f', 'e']);
     }
 }

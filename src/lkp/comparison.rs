@@ -71,7 +71,10 @@ fn row_to_table(r: &StatRow, test: Test, rule: &VerdictRule) -> Row {
 /// `fail:runs`, first), cells with value (mean or fail count), spread (lkp's %stddev; the
 /// SD itself where the mean is 0), change, the robot's rule as `significant`, p, verdict,
 /// n and the samples; `meta` keeps the header axes so the text can be rebuilt exactly.
-pub fn to_comparison(res: &CompareResult, test: Test, alpha: f64) -> Comparison {
+///
+/// It takes the result by value and frees each compare row as soon as its table row is
+/// made, so that the two never both hold every metric (issue 16's memory bound).
+pub fn to_comparison(res: CompareResult, test: Test, alpha: f64) -> Comparison {
     let benchmark = res
         .axes
         .first()
@@ -80,8 +83,18 @@ pub fn to_comparison(res: &CompareResult, test: Test, alpha: f64) -> Comparison 
         .unwrap_or_default();
     let mut c = Comparison::new("lkp", benchmark, res.commits.clone());
     let rule = VerdictRule { alpha, ..VerdictRule::default() };
-    let (fail, perf): (Vec<&StatRow>, Vec<&StatRow>) = res.rows.iter().partition(|r| r.failure);
-    c.rows = fail.into_iter().chain(perf).map(|r| row_to_table(r, test, &rule)).collect();
+    let mut rows: Vec<Option<StatRow>> = res.rows.into_iter().map(Some).collect();
+    c.rows = Vec::with_capacity(rows.len());
+    // failure rows first, each section in its own order
+    for want_failure in [true, false] {
+        for slot in rows.iter_mut() {
+            if slot.as_ref().is_some_and(|r| r.failure == want_failure) {
+                if let Some(r) = slot.take() {
+                    c.rows.push(row_to_table(&r, test, &rule));
+                }
+            }
+        }
+    }
     c.meta.insert("axes".into(), serde_json::to_string(&res.axes).unwrap_or_default());
     c.meta.insert("all_keys".into(), res.options.all_keys.to_string());
     c.meta.insert("more".into(), res.options.more.to_string());

@@ -110,6 +110,9 @@ impl Matrix {
         })?;
         m.path = path.to_string();
         m.check_and_fill()?;
+        // the key and value vectors grew by doubling: give back the unused half
+        m.keys.shrink_to_fit();
+        m.values.shrink_to_fit();
         Ok(m)
     }
 
@@ -234,6 +237,8 @@ impl<'de> Visitor<'de> for MatrixVisitor {
         let mut m = Matrix::default();
         let mut held = 0usize;
         let mut n = 0usize;
+        // every metric has one value per run: the last array's length sizes the next
+        let mut last_len = 0usize;
         while let Some(key) = map.next_key::<String>()? {
             if crate::cancel::check_every(n).is_err() {
                 return Err(de::Error::custom("interrupted"));
@@ -245,8 +250,9 @@ impl<'de> Visitor<'de> for MatrixVisitor {
                 })?;
                 m.stats_source = Some(v);
             } else {
-                let v = map.next_value_seed(NumArray { key: &key, left: MAX_MATRIX_VALUES - held })?;
+                let v = map.next_value_seed(NumArray { key: &key, left: MAX_MATRIX_VALUES - held, hint: last_len })?;
                 held += v.len();
+                last_len = v.len();
                 m.insert(key, v);
             }
         }
@@ -258,6 +264,8 @@ struct NumArray<'a> {
     key: &'a str,
     /// Values the matrix may still hold ([`MAX_MATRIX_VALUES`]).
     left: usize,
+    /// The expected length (the previous metric's), so the array is allocated once.
+    hint: usize,
 }
 
 impl<'de> DeserializeSeed<'de> for NumArray<'_> {
@@ -273,7 +281,7 @@ impl<'de> Visitor<'de> for NumArray<'_> {
         write!(f, "an array of numbers for metric '{}'", self.key)
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Vec<Num>, A::Error> {
-        let mut v = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(self.left));
+        let mut v = Vec::with_capacity(seq.size_hint().unwrap_or(self.hint).min(self.left));
         while let Some(x) = seq.next_element_seed(OneNum { key: self.key, index: v.len() })? {
             if v.len() >= self.left {
                 return Err(de::Error::custom(format!(

@@ -407,10 +407,9 @@ pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
             c.meta.insert("machine".into(), m.trim().to_string());
         }
     }
-    let upper = text.to_ascii_uppercase();
-    let mut pref = if upper.contains("HIGHER IS BETTER") {
+    let mut pref = if contains_ignore_case(&text, "HIGHER IS BETTER") {
         Some(true)
-    } else if upper.contains("LOWER IS BETTER") {
+    } else if contains_ignore_case(&text, "LOWER IS BETTER") {
         Some(false)
     } else {
         None
@@ -449,7 +448,13 @@ pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
     let widths = infer_widths(&lines, first, &rows, ratio_layout, &header);
     let fl = widths.map(|w| w.0).unwrap_or(12);
     let mean_group = if higher { "Hmean" } else { "Amean" };
-    for r in &rows {
+    // the runs the text printed formatted (compare-mmtests.pl: ratio operations + 1;
+    // an excerpt may hold fewer rows than that), and whether it printed normalised values
+    let formatted = rows.iter().filter(|r| r.group == "Ratio").map(|r| r.formatted).max().unwrap_or(0);
+    let norm = rows.iter().filter(|r| r.group == "Ratio").any(|r| r.cells.iter().any(|c| c.norm.flatten().is_some()));
+    // each parsed row is freed as its table row is made (issue 16's memory bound)
+    c.rows.reserve_exact(rows.len());
+    for r in rows {
         let always_lower =
             ["Stddev", "CoeffVar", "HStddev", "HCoeffVar", "SubAmeanCI", "SubmeanCI"].contains(&r.group.as_str());
         let marked_row = r.group.get(1..5) == Some("mean") || r.cells.iter().any(|c| c.star);
@@ -487,8 +492,8 @@ pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
             })
             .collect();
         c.rows.push(Row {
-            group: r.group.clone(),
-            name: r.name.clone(),
+            group: r.group,
+            name: r.name,
             direction: if always_lower { Direction::Lower } else { Direction::from_higher(higher) },
             change_kind: ChangeKind::Improvement,
             unit: None,
@@ -498,17 +503,12 @@ pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
     let m = &mut c.meta;
     m.insert("mmtests.layout".into(), if ratio_layout { "ratio" } else { "table" }.into());
     if ratio_layout {
-        // the runs the text printed formatted (compare-mmtests.pl: ratio operations + 1;
-        // an excerpt may hold fewer rows than that)
-        let formatted = rows.iter().filter(|r| r.group == "Ratio").map(|r| r.formatted).max().unwrap_or(0);
         m.insert("mmtests.formatted_runs".into(), formatted.to_string());
     }
     m.insert("mmtests.field_length".into(), fl.to_string());
     m.insert("mmtests.precision".into(), prec.to_string());
     m.insert("mmtests.preferred".into(), if higher { "Higher" } else { "Lower" }.into());
     if ratio_layout {
-        let norm =
-            rows.iter().filter(|r| r.group == "Ratio").any(|r| r.cells.iter().any(|c| c.norm.flatten().is_some()));
         m.insert("mmtests.norm".into(), if norm { "yes" } else { "no" }.into());
     } else {
         let group = if c.rows.iter().any(|r| r.group == mean_group) {
@@ -525,6 +525,13 @@ pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
     }
     c.validate()?;
     Ok(c)
+}
+
+/// Whether `text` contains the upper-case ASCII `needle` in any case (without an
+/// upper-cased copy of the whole text).
+fn contains_ignore_case(text: &str, needle: &str) -> bool {
+    let n = needle.as_bytes();
+    text.as_bytes().windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
 }
 
 /// Higher/Lower from the percentages of mean rows: which of (v/b − 1)·100 and

@@ -60,8 +60,8 @@ fn mmtests_monitor(
 /// Parse a pasted compare table.
 #[pyfunction]
 #[pyo3(signature = (text, source="<text>".to_string()))]
-fn mmtests_parse_compare(py: Python<'_>, text: String, source: String) -> PyResult<PyComparison> {
-    run(py, || mmtests::parse_text::parse_compare(&text, &source)).map(PyComparison::from_core)
+fn mmtests_parse_compare(py: Python<'_>, text: &str, source: String) -> PyResult<PyComparison> {
+    run(py, || mmtests::parse_text::parse_compare(text, &source)).map(PyComparison::from_core)
 }
 
 /// Direction-aligned Gmean ratio per kernel.

@@ -17,6 +17,7 @@ mod readers;
 mod series;
 mod sigint;
 mod stats;
+mod str_column;
 mod table;
 
 use pyo3::prelude::*;

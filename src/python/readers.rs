@@ -1,6 +1,7 @@
 //! Bindings of [`crate::readers`]: a result file's samples as columns.
 
 use super::errors::run;
+use super::str_column::shared;
 use crate::readers::{read_file, Format, FORMAT_NAMES};
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
@@ -20,11 +21,11 @@ fn read_results<'py>(
         read_file(&path, f)
     })?;
     let d = PyDict::new(py);
-    d.set_item("metric", rows.iter().map(|r| r.metric.as_str()).collect::<Vec<_>>())?;
+    d.set_item("metric", shared(py, rows.iter().map(|r| r.metric.as_str()))?)?;
     d.set_item("value", rows.iter().map(|r| r.value).collect::<Vec<_>>().into_pyarray(py))?;
-    d.set_item("unit", rows.iter().map(|r| r.unit.as_str()).collect::<Vec<_>>())?;
-    d.set_item("direction", rows.iter().map(|r| r.direction.name()).collect::<Vec<_>>())?;
-    d.set_item("group", rows.iter().map(|r| r.group.as_str()).collect::<Vec<_>>())?;
+    d.set_item("unit", shared(py, rows.iter().map(|r| r.unit.as_str()))?)?;
+    d.set_item("direction", shared(py, rows.iter().map(|r| r.direction.name()))?)?;
+    d.set_item("group", shared(py, rows.iter().map(|r| r.group.as_str()))?)?;
     Ok(d)
 }
 
