@@ -38,6 +38,7 @@ pub mod error;
 pub mod idle;
 pub mod import_notes;
 pub mod jiffies;
+pub mod json_text;
 pub mod live;
 pub mod lkp;
 pub mod mail_quote;

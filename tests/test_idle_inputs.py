@@ -163,3 +163,20 @@ def test_ftrace_event_with_a_bad_field(tmp_path: Path) -> None:
     # without strict the line is skipped, counted and named; the entry is left unterminated
     notes = idle.read_ftrace(p)[0].attrs["notes"]
     assert notes[:2] == ["1 malformed line(s) skipped", f"{p}:2: column 'state': expected an integer, got 'oops'"]
+
+
+def test_a_dataframe_state_table_takes_flag_letters_and_refuses_unknown_ones():
+    import pandas as pd
+
+    # as pandas reads a CSV whose flags cell is empty: NaN, meaning no flag
+    df = pd.DataFrame({"name": ["POLL", "C1", "C6"], "exit_latency_us": [0, 2.0, 133],
+                       "target_residency_us": [0, 2, 600], "flags": ["P", float("nan"), "d"]})
+    t = idle.states(df)
+    assert t["polling"].tolist() == [True, False, False] and t["disabled"].tolist() == [False, False, True]
+    with pytest.raises(schedlab.ParseError, match="state 1: unknown flag 'X'") as e:
+        idle.states(df.assign(flags=["P", "X", "-"]))
+    assert e.value.column == "flags"
+    with pytest.raises(schedlab.ParseError, match="state 1: expected a whole number of µs, got 2.5"):
+        idle.states(df.assign(exit_latency_us=[0, 2.5, 133]))
+    with pytest.raises(schedlab.ParseError, match="missing column 'target_residency_us'"):
+        idle.states(df.drop(columns="target_residency_us"))

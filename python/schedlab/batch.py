@@ -36,12 +36,9 @@ import json
 import os
 from collections.abc import Callable, Iterable, Iterator
 from importlib import resources
-from typing import TYPE_CHECKING, Any, NamedTuple, Union
+from typing import Any, NamedTuple, Union
 
 from . import _core
-
-if TYPE_CHECKING:  # pragma: no cover
-    import pandas as pd
 
 __all__ = [
     "SCHEMA_NAME",
@@ -62,10 +59,10 @@ __all__ = [
 
 PathLike = Union[str, "os.PathLike[str]"]
 
-#: The ``schema`` field of a result document.
-SCHEMA_NAME = "schedlab-batch"
-#: The ``version`` field of a result document (Rust ``batch::result::RESULT_VERSION``).
-SCHEMA_VERSION = 1
+#: The ``schema`` field of a result document (the core's).
+SCHEMA_NAME = _core.BATCH_SCHEMA_NAME
+#: The ``version`` field of a result document (the core's).
+SCHEMA_VERSION = _core.BATCH_SCHEMA_VERSION
 #: The JSON Schema of the result document, shipped in the package.
 SCHEMA_PATH = str(resources.files("schedlab") / "schemas" / "batch-result.schema.json")
 #: Output formats of :meth:`BatchResult.render` and ``schedlab batch --format`` (from the core).
@@ -78,11 +75,6 @@ FAIL_ON = ("regression", "any-change", "inconclusive", "never")
 TESTS = tuple(_core.TEST_NAMES)
 
 
-#: The fields every result document has (the schema's ``required``).
-_REQUIRED = ("schedlab_version", "options", "inputs", "rows", "unmatched", "summary", "warnings", "errors",
-             "missing", "exit_code")
-
-
 def schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of a result document.
 
@@ -93,190 +85,14 @@ def schema() -> dict[str, Any]:
         return json.load(f)
 
 
-class BatchResult:
-    """The result of a batch run: every compared metric with its verdict, counts, and
-    the exit code ``schedlab batch`` returns (0 fine, 1 a significant regression per
-    ``fail_on``, 2 an input could not be read).
-
-    The data is the JSON document (a dict, ``.data``), so a result pickles, travels
-    between processes and round-trips through :meth:`to_json`/:meth:`from_json`.
-
-    >>> r = BatchResult.from_json(json.dumps({
-    ...     "schema": "schedlab-batch", "version": 1, "schedlab_version": "0.1.0",
-    ...     "options": {"baseline": "a", "test": "welch", "alpha": 0.05,
-    ...                 "min_change": 0.0, "fail_on": "regression", "allow_missing": False},
-    ...     "inputs": [], "rows": [], "unmatched": [], "warnings": [], "errors": [], "missing": [],
-    ...     "summary": {"inputs": 0, "comparisons": 0, "rows": 0, "better": 0, "worse": 0,
-    ...                 "changed": 0, "noise": 0, "not_enough_data": 0},
-    ...     "exit_code": 0}))
-    >>> r.exit_code, len(r.rows)
-    (0, 0)
-    """
-
-    __slots__ = ("data",)
-
-    def __init__(self, data: dict[str, Any]) -> None:
-        if not isinstance(data, dict) or data.get("schema") != SCHEMA_NAME or data.get("version") != SCHEMA_VERSION:
-            from .errors import DomainError
-
-            raise DomainError(f"not a {SCHEMA_NAME} version {SCHEMA_VERSION} document: "
-                              + (f"schema={data.get('schema')!r} version={data.get('version')!r}"
-                                 if isinstance(data, dict) else f"a JSON {type(data).__name__}"))
-        absent = [k for k in _REQUIRED if k not in data]
-        if absent:
-            from .errors import ParseError
-
-            raise ParseError(f"not a complete {SCHEMA_NAME} document: no {', '.join(absent)}", "<json>")
-        self.data = data
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {"data": self.data}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.data = state["data"]
-
-    def __eq__(self, other: object) -> bool:
-        """Equal results: the same document apart from ``timings`` (measurements, which
-        differ between two runs on the same inputs)."""
-        if not isinstance(other, BatchResult):
-            return False
-        strip = ("timings",)
-        return ({k: v for k, v in self.data.items() if k not in strip}
-                == {k: v for k, v in other.data.items() if k not in strip})
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        s = self.summary
-        return (f"BatchResult(baseline={self.options['baseline']!r}, rows={s['rows']}, worse={s['worse']}, "
-                f"better={s['better']}, exit_code={self.exit_code})")
-
-    @classmethod
-    def from_json(cls, text: str) -> BatchResult:
-        """Read a result document (as :meth:`to_json` or ``schedlab batch --format json`` writes it)."""
-        from .errors import ParseError
-
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise ParseError(f"invalid batch result JSON: {e.msg}", "<json>", e.lineno) from None
-        except RecursionError:
-            raise ParseError("invalid batch result JSON: nested too deeply", "<json>") from None
-        return cls(data)
-
-    @classmethod
-    def from_jsonl(cls, text: str) -> BatchResult:
-        """Read the JSON-lines form (``to_jsonl``, ``schedlab batch --format jsonl``)."""
-        return cls(json.loads(_core.batch_from_jsonl(text)))
-
-    @property
-    def timings(self) -> dict[str, Any]:
-        """Measured seconds: ``total``, per input ``inputs``, per row ``rows`` (empty in
-        documents written before they were recorded)."""
-        return self.data.get("timings") or {"total": 0.0, "inputs": [], "rows": []}
-
-    @property
-    def exit_code(self) -> int:
-        """0: no significant regression; 1: a row fails under ``fail_on``; 2: an input could not be read."""
-        return int(self.data["exit_code"])
-
-    @property
-    def options(self) -> dict[str, Any]:
-        """The options the result was computed with (baseline, test, alpha, min_change, fail_on)."""
-        return self.data["options"]
-
-    @property
-    def rows(self) -> list[dict[str, Any]]:
-        """Every compared metric (see the schema for the fields)."""
-        return self.data["rows"]
-
-    @property
-    def summary(self) -> dict[str, int]:
-        """Counts: inputs, comparisons, rows, better, worse, changed, noise, not_enough_data."""
-        return self.data["summary"]
-
-    @property
-    def regressions(self) -> list[dict[str, Any]]:
-        """The rows judged worse."""
-        return [r for r in self.rows if r["verdict"] == "worse"]
-
-    @property
-    def unmatched(self) -> list[dict[str, Any]]:
-        """Runs found but not compared (no baseline with the same benchmark and setup)."""
-        return self.data["unmatched"]
-
-    @property
-    def warnings(self) -> list[str]:
-        """What was skipped and why."""
-        return self.data["warnings"]
-
-    @property
-    def errors(self) -> list[dict[str, str]]:
-        """Inputs that could not be read (``keep_going`` only): ``{"input", "message"}``."""
-        return self.data["errors"]
-
-    @property
-    def missing(self) -> list[dict[str, str]]:
-        """Data that should be there and is not (exit code 2 unless ``allow_missing``):
-        ``{"input", "message"}``, the message naming the directory or log."""
-        return self.data["missing"]
-
-    def to_json(self, indent: int | None = None) -> str:
-        """The result document as JSON text (schema :data:`SCHEMA_PATH`)."""
-        return json.dumps(self.data, indent=indent)
-
-    def render(self, format: str, max_bytes: int | None = None) -> str:
-        """The result in one of :data:`FORMATS` (what ``schedlab batch --format`` writes):
-        ``"json"``, ``"jsonl"`` (JSON lines), ``"junit"``, ``"markdown"`` (within
-        ``max_bytes``, default :data:`MARKDOWN_BUDGET`), ``"github"`` (workflow-command
-        annotations), ``"html"`` (the table :meth:`_repr_html_` shows) or ``"text"``."""
-        return _core.batch_render(self.to_json(), format, max_bytes)
-
-    def to_jsonl(self) -> str:
-        """JSON lines: a header record, one record per input and per row (each with its
-        measured ``seconds``), and an end record with the counts and lists (docs/batch.md)."""
-        return self.render("jsonl")
-
-    def to_github(self) -> str:
-        """GitHub Actions annotations: ``::error file=...,title=...::message`` for input
-        errors, missing data and failing rows, ``::warning`` for inconclusive rows and
-        warnings (at most 10 of each, as GitHub shows), then a ``::notice`` headline."""
-        return self.render("github")
-
-    def to_junit(self) -> str:
-        """JUnit XML: one testcase per compared metric, a ``<failure>`` per regression
-        (and per significant change with ``fail_on="any-change"``), ``<skipped>`` when
-        there is not enough data, and an ``inputs`` suite with an ``<error>`` per bad input."""
-        return self.render("junit")
-
-    def to_markdown(self, max_bytes: int | None = None) -> str:
-        """Markdown for a pull-request comment within ``max_bytes`` (default
-        :data:`MARKDOWN_BUDGET`): the headline, the comparisons with a row to look at,
-        then the rows that are not equivalent, regressions first, as many as fit; each
-        cut says what it left out."""
-        return self.render("markdown", max_bytes)
-
-    def _repr_html_(self) -> str:
-        """The result for Jupyter, styled as :meth:`schedlab.table.Comparison._repr_html_`:
-        the headline, then up to 50 rows that are not equivalent (regressions first)
-        with p, q and the equivalence p visible; every text escaped."""
-        return self.render("html")
-
-    def to_text(self) -> str:
-        """Plain text for a terminal."""
-        return self.render("text")
-
-    def to_pandas(self) -> pd.DataFrame:
-        """One row per compared metric, the columns of the schema's ``rows`` items."""
-        import pandas as pd
-
-        cols = ["tool", "benchmark", "setup", "era", "metric", "statistic", "direction", "kernel", "baseline",
-                "input", "base_input", "n_base", "n_new", "mean_base", "mean_new", "change_pct", "p", "q",
-                "test", "p_equivalent", "power", "runs_needed", "more_runs", "verdict"]
-        df = pd.DataFrame.from_records(self.rows, columns=cols)
-        for c in ("mean_base", "mean_new", "change_pct", "p", "q", "p_equivalent", "power"):
-            df[c] = pd.to_numeric(df[c], errors="coerce").astype("float64")
-        return df
+#: The result of a batch run (the core's own, immutable, picklable): every compared
+#: metric with its verdict (``.rows``, dicts of the schema's row fields), the counts
+#: (``.summary``) and the exit code ``schedlab batch`` returns (0 fine, 1 a significant
+#: regression per ``fail_on``, 2 an input could not be read or data is missing, 3 an
+#: inconclusive row with ``fail_on="inconclusive"``); ``.data`` is the whole JSON
+#: document as a dict, ``BatchResult(data)`` reads one back, and ``render(format)``
+#: writes each of :data:`FORMATS`.
+BatchResult = _core.BatchResult
 
 
 def _check(test: str, fail_on: str) -> None:
@@ -416,9 +232,8 @@ def reduce(scans: Iterable[Scan], baseline: str, *, test: str = "welch", alpha: 
         from .errors import DomainError
 
         raise DomainError("give at least one directory or archive")
-    text = _core.batch_reduce(items, baseline, test, float(alpha), float(min_change), fail_on, jobs, allow_missing,
+    return _core.batch_reduce(items, baseline, test, float(alpha), float(min_change), fail_on, jobs, allow_missing,
                               None if margin is None else float(margin), None if power is None else float(power))
-    return BatchResult(json.loads(text))
 
 
 Progress = bool | str | Callable[[int], object]
@@ -477,10 +292,9 @@ def run(paths: Iterable[PathLike] | PathLike, baseline: str, *, test: str = "wel
         from .errors import DomainError
 
         raise DomainError(f"progress must be True, False, 'lines' or a callable, got {progress!r}")
-    text = _core.batch_run(list[str | os.PathLike[str]](names), baseline, test, float(alpha), float(min_change), fail_on, jobs, keep_going, mode,
+    return _core.batch_run(list[str | os.PathLike[str]](names), baseline, test, float(alpha), float(min_change), fail_on, jobs, keep_going, mode,
                            allow_missing, None if margin is None else float(margin),
                            None if power is None else float(power), bounds)
-    return BatchResult(json.loads(text))
 
 
 def _scans(names: list[str], jobs: int | None, limits: Limits | None,

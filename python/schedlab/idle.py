@@ -103,44 +103,11 @@ def _states_frame(d: Mapping[str, Any]) -> pd.DataFrame:
     return df
 
 
-def _int_list(values: Any, column: str) -> list[int]:
-    a = np.asarray(values)
-    if a.dtype.kind == "f":
-        if not np.all(np.isfinite(a)) or not np.all(a == np.round(a)):
-            raise ParseError(f"states column '{column}': expected whole numbers of µs", None, None, column)
-        a = a.astype(np.int64)
-    elif a.dtype.kind not in "iub":
-        raise ParseError(f"states column '{column}': expected integers, got {a.dtype}", None, None, column)
-    return [int(v) for v in a]
-
-
 def _states_arg(source: StatesLike) -> tuple:
-    """The tuple-of-lists form the native module takes."""
+    """The tuple-of-lists form the native module takes, checked by the core."""
     if isinstance(source, (str, os.PathLike)):
-        d: Mapping[str, Any] = _core.idle_load_states(os.fspath(source))
-    else:
-        d = source
-        cols = set(d.keys()) if isinstance(d, Mapping) else set(getattr(d, "columns", ()))
-        for c in ("name", "exit_latency_us", "target_residency_us"):
-            if c not in cols:
-                raise ParseError(f"states: missing column '{c}'", None, None, c)
-    n = len(list(d["name"]))
-    flags = [str(f) for f in d["flags"]] if "flags" in d else [""] * n
-    polling = [bool(v) for v in d["polling"]] if "polling" in d else ["P" in f.upper() for f in flags]
-    disabled = [bool(v) for v in d["disabled"]] if "disabled" in d else ["D" in f.upper() for f in flags]
-    if "disable" in d and "disabled" not in d:
-        disabled = [bool(v) for v in d["disable"]]
-    power: list[float | None] = [None] * n
-    if "power_mw" in d:
-        power = [None if v is None or (isinstance(v, float) and np.isnan(v)) else float(v) for v in d["power_mw"]]
-    return (
-        [str(x) for x in d["name"]],
-        _int_list(d["exit_latency_us"], "exit_latency_us"),
-        _int_list(d["target_residency_us"], "target_residency_us"),
-        polling,
-        disabled,
-        power,
-    )
+        return _core.idle_state_columns(_core.idle_load_states(os.fspath(source)))
+    return _core.idle_state_columns(source)
 
 
 def states(source: StatesLike) -> pd.DataFrame:

@@ -69,6 +69,63 @@ def _sysfs_states(cpu: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _idle_usage(cpu: int) -> int:
+    """The CPU's cpuidle sysfs usage counters summed (0 without cpuidle)."""
+    base = f"/sys/devices/system/cpu/cpu{cpu}/cpuidle"
+    if not os.path.isdir(base):
+        return 0
+    return sum(int(_read(os.path.join(base, st, "usage"))) for st in os.listdir(base)
+               if st.startswith("state") and os.path.exists(os.path.join(base, st, "usage")))
+
+
+def probe_idle_tracing(seconds: float = 0.2) -> dict[int, tuple[int, int]]:
+    """Which CPUs' idle tasks emit ``cpu_idle`` events: a private tracefs instance records
+    only that event for ``seconds`` while this process sleeps. Returns, per CPU, (the
+    ``cpu_idle`` records, the cpuidle sysfs entries meanwhile); a CPU whose sysfs counted
+    entries with no record does not trace its idle (CPU 1 of the Firecracker VM in
+    docs/live.md §5). The instance is removed after, also on error. Needs root.
+
+    >>> from schedlab import live
+    >>> live.probe_idle_tracing(0.1)  # doctest: +SKIP
+    {0: (24, 12), 1: (0, 40)}
+    """
+    ncpu = os.cpu_count() or 1
+    inst = os.path.join(TRACEFS, "instances", f"schedlab-probe-{os.getpid()}")
+    os.mkdir(inst)
+    try:
+        _write(os.path.join(inst, "events", "power", "cpu_idle", "enable"), 1)
+        before = [_idle_usage(c) for c in range(ncpu)]
+        _write(os.path.join(inst, "tracing_on"), 1)
+        time.sleep(seconds)
+        _write(os.path.join(inst, "tracing_on"), 0)
+        after = [_idle_usage(c) for c in range(ncpu)]
+        out = {}
+        for c in range(ncpu):
+            stats = _read(os.path.join(inst, "per_cpu", f"cpu{c}", "stats"))
+            entries = next((int(ln.split(":")[1]) for ln in stats.splitlines() if ln.startswith("entries:")), 0)
+            out[c] = (entries, after[c] - before[c])
+        return out
+    finally:
+        os.rmdir(inst)
+
+
+def default_cpu(probe: dict[int, tuple[int, int]]) -> int:
+    """The CPU :func:`record` uses when none is given, from :func:`probe_idle_tracing`'s
+    counts: the last CPU whose idle was traced, else the last CPU not seen idling
+    untraced, else the last CPU.
+
+    >>> from schedlab import live
+    >>> live.default_cpu({0: (24, 12), 1: (0, 40)})
+    0
+    """
+    last = max(probe)
+    traced = [c for c, (rec, _) in probe.items() if rec > 0]
+    if traced:
+        return max(traced)
+    unknown = [c for c, (rec, ent) in probe.items() if ent == 0]
+    return max(unknown) if unknown else last
+
+
 @dataclass
 class _Restore:
     """What :func:`record` changed, undone in reverse order."""
@@ -104,7 +161,8 @@ def record(
     The task is the built-in periodic pattern (busy ``busy_ms``, sleep ``sleep_ms``, for
     ``seconds``), ``command`` (run until it exits), or the running ``pid`` (followed for
     ``seconds``; it should be pinned to one CPU). ``cpu`` is the CPU it runs on (default
-    the last); ``governor`` the cpuidle governor used meanwhile (``None``: leave it);
+    :func:`default_cpu` of a :func:`probe_idle_tracing`: the last CPU whose idle is
+    traced); ``governor`` the cpuidle governor used meanwhile (``None``: leave it);
     ``sample_us`` the sampler's sleep between two readings (it runs SCHED_FIFO).
     Needs root, tracefs and trace-cmd.
     """
@@ -130,7 +188,12 @@ def record(
             cpu = min(allowed) if cpu is None else cpu
             if len(allowed) != 1:
                 print(f"note: pid {pid} may run on CPUs {sorted(allowed)}; only CPU {cpu} is traced", file=sys.stderr)
-        cpu = (ncpu - 1) if cpu is None else cpu
+        if cpu is None:
+            probe = probe_idle_tracing()
+            cpu = default_cpu(probe)
+            if probe[cpu][0] == 0:
+                print(f"note: no CPU traced an idle period during the probe (cpu_idle records, sysfs entries"
+                      f" per CPU: {probe}); recording on CPU {cpu}", file=sys.stderr)
         others = {c for c in range(ncpu) if c != cpu} or {cpu}
         old_affinity = os.sched_getaffinity(0)
         os.sched_setaffinity(0, others)
@@ -342,13 +405,19 @@ def _idle_check(d: str, trace: str, meta: dict[str, Any], kernel: str) -> dict[s
     out: dict[str, Any] = {"governor": governor, "cpu": cpu, "periods": 0,
                            "sysfs_entries": sum(v[-1] - v[0] for v in usage.values() if len(v) == 2),
                            "driver": meta.get("cpuidle_driver"), "available": meta.get("available_governors"),
-                           "notes": []}
+                           "notes": [], "events": {}}
     if governor not in ("menu", "teo"):
         out["notes"] = [f"the kernel's governor was {governor!r}: schedlab replays menu and teo only"]
         return out
     summary, notes, counts = _core.live_idle_check(trace, os.path.join(d, "states.txt"), cpu, governor, kernel,
                                                    int(meta.get("hz") or 250))
     out.update(summary or {}, notes=list(notes), events=dict(counts))
+    records = out["events"].get("cpu_idle", 0)
+    if out["sysfs_entries"] > 0 and out["periods"] == 0 and records == 0:
+        out["notes"].insert(0, f"CPU {cpu}'s idle is not traced: sysfs counted {out['sysfs_entries']} idle entries"
+                               f" during the recording but the trace has {records} cpu_idle records (its idle task"
+                               f" emits no events on this machine, so every switch-in from idle is missing too);"
+                               f" record with --cpu of a CPU whose idle is traced (live.probe_idle_tracing())")
     return out
 
 

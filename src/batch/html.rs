@@ -130,7 +130,7 @@ mod tests {
             r#"{{"schema":"schedlab-batch","version":1,"schedlab_version":"0","options":{{"baseline":"a<b","test":"welch",
             "alpha":0.05,"min_change":0.0,"fail_on":"regression"}},"inputs":[],"rows":[{rows}],"unmatched":[],
             "summary":{{"inputs":1,"comparisons":2,"rows":2,"better":1,"worse":1,"changed":0,"noise":0,
-            "not_enough_data":0}},"warnings":[],"errors":[],"exit_code":1}}"#
+            "not_enough_data":0}},"warnings":[],"errors":[],"missing":[],"exit_code":1}}"#
         );
         BatchResult::from_json(&text).unwrap()
     }

@@ -11,6 +11,62 @@ use serde::{Deserialize, Serialize};
 pub const RESULT_SCHEMA: &str = "schedlab-batch";
 /// Version of the JSON form of [`BatchResult`]; bump on incompatible changes.
 pub const RESULT_VERSION: u32 = 1;
+/// The fields every result document has (the schema's `required`).
+pub const REQUIRED: [&str; 10] = [
+    "schedlab_version",
+    "options",
+    "inputs",
+    "rows",
+    "unmatched",
+    "summary",
+    "warnings",
+    "errors",
+    "missing",
+    "exit_code",
+];
+/// The columns of a result's table of rows (`BatchResult.to_pandas`): the fields of
+/// [`Row`] but its warnings.
+pub const ROW_COLUMNS: [&str; 24] = [
+    "tool",
+    "benchmark",
+    "setup",
+    "era",
+    "metric",
+    "statistic",
+    "direction",
+    "kernel",
+    "baseline",
+    "input",
+    "base_input",
+    "n_base",
+    "n_new",
+    "mean_base",
+    "mean_new",
+    "change_pct",
+    "p",
+    "q",
+    "test",
+    "p_equivalent",
+    "power",
+    "runs_needed",
+    "more_runs",
+    "verdict",
+];
+/// The columns of [`ROW_COLUMNS`] that are numbers with gaps (float, NaN where none).
+pub const ROW_FLOAT_COLUMNS: [&str; 7] = ["mean_base", "mean_new", "change_pct", "p", "q", "p_equivalent", "power"];
+/// How a document read from JSON text is named in errors.
+const JSON_NAME: &str = "<batch result json>";
+
+fn kind(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "a JSON null",
+        serde_json::Value::Bool(_) => "a JSON bool",
+        serde_json::Value::Number(_) => "a JSON number",
+        serde_json::Value::String(_) => "a JSON string",
+        serde_json::Value::Array(_) => "a JSON array",
+        serde_json::Value::Object(_) => "a JSON object",
+    }
+}
 
 /// One compared metric: a kernel against the baseline of its group.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -316,18 +372,49 @@ impl BatchResult {
         serde_json::to_string_pretty(self).map(|s| s + "\n").map_err(|e| Error::Internal(format!("JSON encoding: {e}")))
     }
 
-    /// Read the JSON document back, checking its schema name and version.
+    /// Read the JSON document back, checking its schema name, version and fields
+    /// ([`BatchResult::from_value`]); a syntax error names the line.
     pub fn from_json(text: &str) -> Result<Self> {
-        let r: BatchResult = serde_json::from_str(text).map_err(|e| {
-            Error::parse(Some("<batch result json>"), Some(e.line()), format!("invalid batch result JSON: {e}"))
-        })?;
-        if r.schema != RESULT_SCHEMA || r.version != RESULT_VERSION {
+        let v: serde_json::Value = serde_json::from_str(text)
+            .map_err(|e| Error::parse(Some(JSON_NAME), Some(e.line()), format!("invalid batch result JSON: {e}")))?;
+        Self::from_value(v)
+    }
+
+    /// The document from its parsed JSON value: a domain error when it is not a
+    /// [`RESULT_SCHEMA`] document of [`RESULT_VERSION`], a parse error naming the
+    /// first field of [`REQUIRED`] it lacks or the field whose value does not fit.
+    pub fn from_value(v: serde_json::Value) -> Result<Self> {
+        let Some(obj) = v.as_object() else {
             return Err(Error::domain(format!(
-                "batch result {} version {} is not supported (this schedlab reads {RESULT_SCHEMA} version {RESULT_VERSION})",
-                r.schema, r.version
+                "not a {RESULT_SCHEMA} version {RESULT_VERSION} document: {}",
+                kind(&v)
+            )));
+        };
+        let (schema, version) = (obj.get("schema"), obj.get("version"));
+        if schema.and_then(|s| s.as_str()) != Some(RESULT_SCHEMA)
+            || version.and_then(|v| v.as_u64()) != Some(u64::from(RESULT_VERSION))
+        {
+            let show = |x: Option<&serde_json::Value>| x.map_or_else(|| "none".to_string(), |x| x.to_string());
+            return Err(Error::domain(format!(
+                "not a {RESULT_SCHEMA} version {RESULT_VERSION} document: schema={} version={} (this schedlab reads {RESULT_SCHEMA} version {RESULT_VERSION})",
+                show(schema),
+                show(version)
             )));
         }
-        Ok(r)
+        let absent: Vec<&str> = REQUIRED.iter().copied().filter(|k| !obj.contains_key(*k)).collect();
+        if !absent.is_empty() {
+            let msg = format!("not a complete {RESULT_SCHEMA} document: no {}", absent.join(", "));
+            return Err(Error::parse(Some(JSON_NAME), None, msg));
+        }
+        serde_json::from_value(v)
+            .map_err(|e| Error::parse(Some(JSON_NAME), None, format!("invalid batch result document: {e}")))
+    }
+
+    /// The same result apart from the measured [`Timings`], which differ between two
+    /// runs on the same inputs.
+    pub fn same_result(&self, other: &BatchResult) -> bool {
+        let untimed = |r: &BatchResult| BatchResult { timings: Timings::default(), ..r.clone() };
+        untimed(self) == untimed(other)
     }
 }
 

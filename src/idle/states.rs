@@ -311,22 +311,8 @@ impl StateTable {
             };
             let exit_latency_us = us(1, REQ[1])?;
             let target_residency_us = us(2, REQ[2])?;
-            let (mut polling, mut disabled) = (false, false);
-            for c in field(3).chars() {
-                match c {
-                    'P' | 'p' => polling = true,
-                    'D' | 'd' => disabled = true,
-                    '-' | ' ' | '|' => {}
-                    other => {
-                        return Err(Error::parse_col(
-                            path,
-                            Some(line),
-                            "flags",
-                            format!("unknown flag '{other}' (expected P = polling, D = disabled, - = none)"),
-                        ))
-                    }
-                }
-            }
+            let (polling, mut disabled) =
+                parse_flags(field(3)).map_err(|msg| Error::parse_col(path, Some(line), "flags", msg))?;
             if let Some(d) = row.get(4) {
                 match d {
                     "0" | "" => {}
@@ -583,6 +569,22 @@ fn finish_sysfs(by_state: Vec<(usize, SysfsState)>, path: Option<&str>) -> Resul
         ));
     }
     Ok(table)
+}
+
+/// A state's `flags` column, as the CSV state tables write it (docs/idle-governors.md
+/// §2.4): `P` polling, `D` disabled (either case), `-`, space or `|` for none; (polling,
+/// disabled), or the message naming an unknown flag.
+pub fn parse_flags(flags: &str) -> std::result::Result<(bool, bool), String> {
+    let (mut polling, mut disabled) = (false, false);
+    for c in flags.chars() {
+        match c {
+            'P' | 'p' => polling = true,
+            'D' | 'd' => disabled = true,
+            '-' | ' ' | '|' => {}
+            other => return Err(format!("unknown flag '{other}' (expected P = polling, D = disabled, - = none)")),
+        }
+    }
+    Ok((polling, disabled))
 }
 
 #[cfg(test)]

@@ -10,9 +10,13 @@
 //!   `update_curr`) and `se.sum_exec_runtime`, which names *which* `sched_stat_runtime`
 //!   that was (the running sum of runtimes, less the sum before the trace): every run
 //!   holding such an event is placed exactly ("anchored");
-//! - everything else (wakeups, runs no reading fell in) is placed by interpolating the
-//!   offset task clock − trace clock between the nearest anchored events, and then moved
-//!   onto a reading's `last_update_time` when one lies within [`SNAP_WINDOW_NS`].
+//! - everything else (wakeups, runs no reading fell in) is placed from the offset task
+//!   clock − trace clock between the nearest anchored events, its fall (the steal time
+//!   `update_rq_clock_task` removes) put first where the CPU's hrtimers expired late
+//!   (`offset_along`), and then moved onto a reading's `last_update_time` when one lies
+//!   within [`SNAP_WINDOW_NS`]; a wakeup's enqueue is never after its run's
+//!   `set_next_entity` (the same clock after a wakeup on an idle CPU:
+//!   `wakeup_preempt`'s `rq_clock_skip_update`).
 //!
 //! The update points are the kernel's calls of `update_load_avg` for the task: the
 //! wakeup's enqueue, `set_next_entity` at the switch-in, `entity_tick` (the
@@ -126,10 +130,29 @@ struct Run {
 
 /// The offset `y - x` at `x`, linear between the nearest known offsets (constant beyond).
 fn offset_at(known: &[(u64, i128)], x: u64) -> Option<i128> {
+    offset_along(known, x, |_| 0)
+}
+
+/// The task clock's offset from the trace clock at `x` between the nearest known
+/// offsets (constant beyond): of the drop between two of them, each late hrtimer
+/// expiry (`late(t)`, the lateness summed up to trace time `t`) takes its own lateness,
+/// the rest is spread evenly in time; when the lateness exceeds the drop, the drop is
+/// spread in proportion to it; a rise is linear in time.
+fn offset_along(known: &[(u64, i128)], x: u64, late: impl Fn(u64) -> u64) -> Option<i128> {
     let k = known.partition_point(|&(t, _)| t <= x);
     match (k.checked_sub(1).and_then(|j| known.get(j)), known.get(k)) {
         (Some(&(t0, o0)), Some(&(t1, o1))) if t1 > t0 => {
-            Some(o0 + (o1 - o0) * i128::from(x - t0) / i128::from(t1 - t0))
+            let (span, into) = (i128::from(t1 - t0), i128::from(x - t0));
+            let drop = o0 - o1;
+            let total = i128::from(late(t1).saturating_sub(late(t0)));
+            let upto = i128::from(late(x).saturating_sub(late(t0)));
+            Some(if drop <= 0 {
+                o0 + (o1 - o0) * into / span
+            } else if total >= drop {
+                o0 - drop * upto / total
+            } else {
+                o0 - ((drop - total) * into / span + upto)
+            })
         }
         (Some(&(_, o)), _) | (None, Some(&(_, o))) => Some(o),
         (None, None) => None,
@@ -195,6 +218,7 @@ fn runs_of(events: &[Timed], cum: &[u64]) -> (Vec<Run>, u64, u64) {
                 running = false;
             }
             TaskEvent::Wakeup | TaskEvent::Migrate => tick_pending = false,
+            TaskEvent::TimerLate(_) => {}
         }
     }
     (runs, unexpected, repaired)
@@ -318,7 +342,28 @@ pub fn timeline(events: &[Timed], samples: &[ProcSample]) -> Timeline {
             }
         }
     }
-    let place = |ts: u64| offset_at(&offsets, ts).map(|o| shift(ts, o));
+    // the task clock falls behind the trace clock by the steal time, which
+    // update_rq_clock_task subtracts at the CPU's next clock update: between anchors it
+    // is spread in proportion to how late the CPU's hrtimers expired (a vCPU the host
+    // did not run is late for its timers and is charged that time as steal)
+    let task_cpu =
+        events.iter().find(|e| matches!(e.event, TaskEvent::SwitchIn | TaskEvent::Runtime(_))).map(|e| e.cpu);
+    let mut late_sum = 0u64;
+    let late: Vec<(u64, u64)> = events
+        .iter()
+        .filter_map(|e| match e.event {
+            TaskEvent::TimerLate(l) if Some(e.cpu) == task_cpu => {
+                late_sum = late_sum.saturating_add(l);
+                Some((e.ts, late_sum))
+            }
+            _ => None,
+        })
+        .collect();
+    let late_until = |t: u64| {
+        let k = late.partition_point(|&(ts, _)| ts <= t);
+        k.checked_sub(1).and_then(|j| late.get(j)).map_or(0, |&(_, c)| c)
+    };
+    let place = |ts: u64| offset_along(&offsets, ts, late_until).map(|o| shift(ts, o));
     let mut points: Vec<Point> = Vec::new();
     let mut next_run = 0usize;
     let mut asleep = true;
@@ -347,6 +392,12 @@ pub fn timeline(events: &[Timed], samples: &[ProcSample]) -> Timeline {
                 };
                 let Some(start) = start else { continue };
                 let at = |j: usize| start.wrapping_add(cum_at(j).wrapping_sub(c0));
+                // the wakeup's enqueue comes before this set_next_entity, on the same
+                // clock when the task was woken on an idle CPU (wakeup_preempt's
+                // rq_clock_skip_update: __schedule does not update the clock)
+                if let Some(w) = points.last_mut().filter(|w| w.kind == PointKind::Wake && w.placed != Placed::Exact) {
+                    w.clock = w.clock.min(start);
+                }
                 points.push(Point { clock: start, kind: PointKind::Pick, placed, line: e.line });
                 for &j in &r.ticks {
                     let line = events.get(j).map_or(0, |ev| ev.line);
@@ -447,4 +498,29 @@ pub fn attach_readings(points: &mut Vec<Point>, samples: &[ProcSample]) -> Vec<O
             j
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_drop_between_anchors_goes_first_to_late_timers() {
+        // by hand: 100 ns lost between t=0 and t=1000; a timer 40 ns late at t=300 takes
+        // 40, the other 60 are spread evenly: at t=200, -60*200/1000 = -12; at t=500,
+        // -(60*500/1000 + 40) = -70
+        let known = [(0, 0), (1000, -100)];
+        let late = |t: u64| if t >= 300 { 40 } else { 0 };
+        assert_eq!(offset_along(&known, 200, late), Some(-12));
+        assert_eq!(offset_along(&known, 500, late), Some(-70));
+        assert_eq!(offset_along(&known, 1000, late), Some(-100));
+        // lateness above the drop: the drop follows the lateness alone (150 at t=300)
+        let late = |t: u64| if t >= 300 { 150 } else { 0 };
+        assert_eq!(offset_along(&known, 200, late), Some(0));
+        assert_eq!(offset_along(&known, 500, late), Some(-100));
+        // no lateness, or a rise: linear in time; beyond the anchors: constant
+        assert_eq!(offset_at(&known, 250), Some(-25));
+        assert_eq!(offset_along(&[(0, 0), (1000, 100)], 500, late), Some(50));
+        assert_eq!(offset_at(&known, 2000), Some(-100));
+    }
 }

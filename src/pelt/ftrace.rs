@@ -22,6 +22,7 @@ use crate::error::{Error, Result};
 use crate::import_notes::{ImportNotes, ImportOptions};
 use crate::tracedat::decode::{Decoder, Event};
 use crate::tracedat::Trace;
+use std::collections::HashMap;
 
 /// A task's trace extracted from ftrace text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,6 +61,10 @@ pub enum TaskEvent {
     /// hrtimer base's CLOCK_MONOTONIC time it printed (`now=`), 0 when absent
     /// ([`Detail::Clock`] only).
     Tick(u64),
+    /// An hrtimer expired on the event's CPU this many ns after the `expires=` its
+    /// `hrtimer_start` set: the CPU ran late, whatever task ran ([`Detail::Clock`] only;
+    /// docs/live.md §3, the steal time it measures).
+    TimerLate(u64),
 }
 
 /// Which events of a task are read: its run/wait/sleep changes (the PELT importer), or
@@ -68,7 +73,8 @@ pub enum TaskEvent {
 pub enum Detail {
     /// `sched_switch`, `sched_wakeup`, `sched_wakeup_new`.
     Segments,
-    /// Also `sched_stat_runtime`, `sched_migrate_task` and every tick.
+    /// Also `sched_stat_runtime`, `sched_migrate_task`, every tick and how late each
+    /// hrtimer expired.
     Clock,
 }
 
@@ -84,6 +90,7 @@ impl Detail {
                 "sched_stat_runtime",
                 "sched_migrate_task",
                 "hrtimer_expire_entry",
+                "hrtimer_start",
             ],
         }
     }
@@ -283,6 +290,7 @@ fn read_text_events(
     notes: &mut ImportNotes,
 ) -> Result<TextEvents> {
     let mut out = TextEvents { events: Vec::new(), end: None, out_of_order: None, numeric_state: false };
+    let mut expires: HashMap<String, u64> = HashMap::new();
     for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         crate::cancel::check_every(i)?;
         let line_no = i + 1;
@@ -366,9 +374,24 @@ fn read_text_events(
                     }
                 }
             }
-            "hrtimer_expire_entry" => value_after(body, "function=")
-                .is_some_and(crate::idle::ftrace::is_tick_function)
-                .then(|| TaskEvent::Tick(value_after(body, "now=").and_then(|n| n.parse().ok()).unwrap_or(0))),
+            "hrtimer_start" => {
+                let t = value_after(body, "hrtimer=");
+                let e = value_after(body, "expires=").and_then(|e| e.parse::<u64>().ok());
+                if let (Some(t), Some(e)) = (t, e) {
+                    expires.insert(t.to_string(), e);
+                }
+                None
+            }
+            "hrtimer_expire_entry" => {
+                let now = value_after(body, "now=").and_then(|n| n.parse::<u64>().ok());
+                let due = value_after(body, "hrtimer=").and_then(|t| expires.remove(t));
+                if let Some(late) = now.zip(due).map(|(n, d)| n.saturating_sub(d)) {
+                    out.events.push(Timed { ts, line: line_no, cpu, event: TaskEvent::TimerLate(late) });
+                }
+                value_after(body, "function=")
+                    .is_some_and(crate::idle::ftrace::is_tick_function)
+                    .then(|| TaskEvent::Tick(now.unwrap_or(0)))
+            }
             _ => None,
         };
         if let Some(event) = ev {
@@ -396,13 +419,14 @@ fn read_tracedat_events(
         .and_then(|f| PrevStateBits::from_print_fmt(&f.print_fmt))
         .unwrap_or_default();
     let decoder = Decoder::new(&trace.header.formats, detail.names());
-    let mut tick_fn: std::collections::HashMap<u64, bool> = std::collections::HashMap::new();
+    let mut tick_fn: HashMap<u64, bool> = HashMap::new();
     let mut is_tick = |addr: u64| {
         *tick_fn
             .entry(addr)
             .or_insert_with(|| trace.header.symbol(addr).is_some_and(|f| crate::idle::ftrace::is_tick_function(&f)))
     };
     let mut out = TextEvents { events: Vec::new(), end: None, out_of_order: None, numeric_state: !bits.from_format };
+    let mut expires: HashMap<u64, i64> = HashMap::new();
     let pid = i64::from(pid);
     trace.records(|r| {
         let ev = match decoder.decode(r.data) {
@@ -425,7 +449,18 @@ fn read_tracedat_events(
             Event::Wakeup { pid: w } if w == pid => TaskEvent::Wakeup,
             Event::Runtime { pid: p, runtime } if p == pid => TaskEvent::Runtime(runtime),
             Event::Migrate { pid: p } if p == pid => TaskEvent::Migrate,
-            Event::HrtimerExpireEntry { now, function, .. } if is_tick(function) => {
+            Event::HrtimerStart { hrtimer, expires: e, .. } => {
+                expires.insert(hrtimer, e);
+                return Ok(());
+            }
+            Event::HrtimerExpireEntry { hrtimer, now, function } => {
+                if let Some(due) = expires.remove(&hrtimer) {
+                    let late = u64::try_from(now.saturating_sub(due)).unwrap_or(0);
+                    out.events.push(Timed { ts: r.ts, line: r.number, cpu: r.cpu, event: TaskEvent::TimerLate(late) });
+                }
+                if !is_tick(function) {
+                    return Ok(());
+                }
                 TaskEvent::Tick(u64::try_from(now).unwrap_or(0))
             }
             _ => return Ok(()),
@@ -565,7 +600,7 @@ pub fn task_trace_from_events(
             }
             (Some(State::Sleep) | None, TaskEvent::Wakeup) => State::Wait,
             (Some(s), TaskEvent::Wakeup) => s,
-            (_, TaskEvent::Runtime(_) | TaskEvent::Migrate | TaskEvent::Tick(_)) => continue,
+            (_, TaskEvent::Runtime(_) | TaskEvent::Migrate | TaskEvent::Tick(_) | TaskEvent::TimerLate(_)) => continue,
         };
         match state {
             Some(old) if start_ns.is_some() => {
@@ -834,7 +869,7 @@ cpus=2
     }
 
     #[test]
-    fn the_live_check_reads_runtimes_and_every_tick() {
+    fn the_live_check_reads_runtimes_every_tick_and_timer_lateness() {
         // lines of a `trace-cmd report -t` of this machine (Linux 6.18, pid 12554)
         let txt = "\
 cpus=2
@@ -843,6 +878,7 @@ schedlab-live:          python3-12554 [001] 11280.679508389: hrtimer_expire_entr
 schedlab-live:          python3-12554 [001] 11280.679511384: sched_stat_runtime:   comm=python3 pid=12554 runtime=2301118 [ns]
 schedlab-live:          python3-12554 [001] 11280.683638237: hrtimer_start:        hrtimer=0xffffc90008f87ad8 function=hrtimer_wakeup/0x0 expires=11280661191479 softexpires=11280661141479
 schedlab-live:          python3-12554 [001] 11280.683641118: sched_switch:         python3:12554 [120] S ==> lto cgu.3:12486 [120]
+schedlab-live:               sh-12561 [001] 11280.688696078: hrtimer_expire_entry: hrtimer=0xffffc90008f87ad8 now=11280661205836 function=hrtimer_wakeup/0x0
 schedlab-live:               sh-12561 [000] 11280.688697940: sched_wakeup:         python3:12554 [120] CPU:001
 ";
         let mut notes = ImportNotes::default();
@@ -857,7 +893,9 @@ schedlab-live:               sh-12561 [000] 11280.688697940: sched_wakeup:      
                 (11_280_679_508_389, 1, 3, TaskEvent::Tick(11_280_652_017_713)),
                 (11_280_679_511_384, 1, 4, TaskEvent::Runtime(2_301_118)),
                 (11_280_683_641_118, 1, 6, TaskEvent::SwitchOut { state: State::Sleep, exit: false }),
-                (11_280_688_697_940, 0, 7, TaskEvent::Wakeup),
+                // the nanosleep timer started at line 5: 11280661205836 - 11280661191479 late
+                (11_280_688_696_078, 1, 7, TaskEvent::TimerLate(14_357)),
+                (11_280_688_697_940, 0, 8, TaskEvent::Wakeup),
             ]
         );
         assert_eq!(notes.malformed, 0);

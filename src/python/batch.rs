@@ -1,14 +1,207 @@
 //! Bindings of [`crate::batch`]: the whole run, and its two halves (scan one input,
-//! reduce many scans) for Dask. Scans and results cross as JSON text (the batch
-//! result schema, `schedlab-batch` version 1), which pickles cheaply.
+//! reduce many scans) for Dask. The result is the core's [`BatchResult`] as one frozen
+//! class; its lists and dicts are built from the core's values when asked for. Scans
+//! cross as JSON text, which pickles cheaply between workers.
 
-use super::errors::run;
+use super::errors::{run, text_arg, to_pyerr};
 use crate::archive::Limits;
 use crate::batch::progress::Mode;
-use crate::batch::{self, FailOn, InputError, Options, Outcome, Scan, Test};
+use crate::batch::{self, BatchResult, FailOn, InputError, Options, Outcome, Scan, Test};
 use crate::parallel;
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString, PyTuple, PyType};
 use std::path::PathBuf;
+use std::sync::Arc;
+
+/// The result of a batch run (`batch::BatchResult`): every compared metric with its
+/// verdict, the counts and the exit code `schedlab batch` returns.
+#[pyclass(frozen, name = "BatchResult", module = "schedlab._core")]
+pub struct PyBatchResult {
+    inner: Arc<BatchResult>,
+}
+
+/// A core value as the Python object its JSON form would load as (dicts, lists, ...).
+fn to_py<'py, T: serde::Serialize>(py: Python<'py>, v: &T) -> PyResult<Bound<'py, PyAny>> {
+    pythonize::pythonize(py, v).map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))
+}
+
+/// The result document held by a JSON-shaped Python dict.
+fn from_dict(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<BatchResult> {
+    let value: serde_json::Value = if d.is_instance_of::<PyDict>() {
+        pythonize::depythonize(d).map_err(|e| {
+            to_pyerr(py, crate::Error::parse(Some("<dict>"), None, format!("not a batch result document: {e}")))
+        })?
+    } else {
+        serde_json::Value::Null
+    };
+    BatchResult::from_value(value).map_err(|e| to_pyerr(py, e))
+}
+
+impl PyBatchResult {
+    fn of(r: BatchResult) -> Self {
+        PyBatchResult { inner: Arc::new(r) }
+    }
+}
+
+#[pymethods]
+impl PyBatchResult {
+    /// `BatchResult(document)`: the result from its JSON-shaped dict (as `.data` gives).
+    #[new]
+    fn new(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Self> {
+        from_dict(py, data).map(Self::of)
+    }
+
+    /// Read a result document (as `to_json` or `schedlab batch --format json` writes it).
+    #[classmethod]
+    fn from_json(cls: &Bound<'_, PyType>, text: &Bound<'_, PyString>) -> PyResult<Self> {
+        let text = text_arg(text, "<batch result json>")?;
+        run(cls.py(), || BatchResult::from_json(&text)).map(Self::of)
+    }
+
+    /// Read the JSON-lines form (`to_jsonl`, `schedlab batch --format jsonl`).
+    #[classmethod]
+    fn from_jsonl(cls: &Bound<'_, PyType>, text: &Bound<'_, PyString>) -> PyResult<Self> {
+        let text = text_arg(text, "<batch result jsonl>")?;
+        run(cls.py(), || BatchResult::from_jsonl(&text)).map(Self::of)
+    }
+
+    /// The whole document as a dict (a new one each time).
+    #[getter]
+    fn data<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &*self.inner)
+    }
+    /// 0: no significant regression; 1: a row fails under `fail_on`; 2: an input could
+    /// not be read or data is missing; 3: an inconclusive row (`fail_on="inconclusive"`).
+    #[getter]
+    fn exit_code(&self) -> i32 {
+        self.inner.exit_code
+    }
+    /// The options the result was computed with.
+    #[getter]
+    fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.inner.options)
+    }
+    /// The inputs read, with what each held.
+    #[getter]
+    fn inputs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.inner.inputs)
+    }
+    /// Every compared metric (the fields of the schema's `rows` items).
+    #[getter]
+    fn rows<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.inner.rows)
+    }
+    /// The rows judged worse.
+    #[getter]
+    fn regressions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let worse: Vec<&batch::Row> =
+            self.inner.rows.iter().filter(|r| r.verdict == crate::table::Verdict::Worse).collect();
+        to_py(py, &worse)
+    }
+    /// Counts: inputs, comparisons, rows and each verdict.
+    #[getter]
+    fn summary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.inner.summary)
+    }
+    /// Runs found but not compared (no baseline with the same benchmark and setup).
+    #[getter]
+    fn unmatched<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.inner.unmatched)
+    }
+    /// What was skipped and why.
+    #[getter]
+    fn warnings(&self) -> Vec<String> {
+        self.inner.warnings.clone()
+    }
+    /// Inputs that could not be read (`keep_going` only): `{"input", "message"}`.
+    #[getter]
+    fn errors<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.inner.errors)
+    }
+    /// Data that should be there and is not (exit code 2 unless `allow_missing`).
+    #[getter]
+    fn missing<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.inner.missing)
+    }
+    /// Measured seconds: `total`, per input `inputs`, per row `rows`.
+    #[getter]
+    fn timings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.inner.timings)
+    }
+
+    /// The result document as JSON text, indented by `indent` spaces if given.
+    #[pyo3(signature = (indent=None))]
+    fn to_json(&self, py: Python<'_>, indent: Option<usize>) -> PyResult<String> {
+        let r = Arc::clone(&self.inner);
+        run(py, move || crate::json_text::to_string(&*r, indent))
+    }
+
+    /// The result in one of `BATCH_FORMATS` (what `schedlab batch --format` writes);
+    /// markdown within `max_bytes` (default the pull-request comment budget).
+    #[pyo3(signature = (format, max_bytes=None))]
+    fn render(&self, py: Python<'_>, format: String, max_bytes: Option<usize>) -> PyResult<String> {
+        let r = Arc::clone(&self.inner);
+        run(py, move || batch::render::render(&r, &format, max_bytes))
+    }
+
+    /// JSON lines: a header, one record per input and per row, an end record.
+    fn to_jsonl(&self, py: Python<'_>) -> PyResult<String> {
+        self.render(py, "jsonl".into(), None)
+    }
+    /// GitHub Actions annotations (`::error`, `::warning`, a `::notice` headline).
+    fn to_github(&self, py: Python<'_>) -> PyResult<String> {
+        self.render(py, "github".into(), None)
+    }
+    /// JUnit XML: one testcase per compared metric, a failure per failing row.
+    fn to_junit(&self, py: Python<'_>) -> PyResult<String> {
+        self.render(py, "junit".into(), None)
+    }
+    /// Markdown for a pull-request comment within `max_bytes`.
+    #[pyo3(signature = (max_bytes=None))]
+    fn to_markdown(&self, py: Python<'_>, max_bytes: Option<usize>) -> PyResult<String> {
+        self.render(py, "markdown".into(), max_bytes)
+    }
+    /// Plain text for a terminal.
+    fn to_text(&self, py: Python<'_>) -> PyResult<String> {
+        self.render(py, "text".into(), None)
+    }
+    /// The result for Jupyter: the headline, then the rows that are not equivalent.
+    fn _repr_html_(&self, py: Python<'_>) -> PyResult<String> {
+        self.render(py, "html".into(), None)
+    }
+
+    /// One row per compared metric, the columns of the schema's `rows` items.
+    fn to_pandas<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let pd = py.import("pandas")?;
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("columns", batch::result::ROW_COLUMNS.to_vec())?;
+        let df = pd.getattr("DataFrame")?.call_method("from_records", (self.rows(py)?,), Some(&kwargs))?;
+        for c in batch::result::ROW_FLOAT_COLUMNS {
+            let col = pd.call_method1("to_numeric", (df.get_item(c)?,))?.call_method1("astype", ("float64",))?;
+            df.set_item(c, col)?;
+        }
+        Ok(df)
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyBatchResult>().is_ok_and(|o| o.get().inner.same_result(&self.inner))
+    }
+
+    fn __repr__(&self) -> String {
+        let (r, s) = (&self.inner, &self.inner.summary);
+        format!(
+            "BatchResult(baseline='{}', rows={}, worse={}, better={}, exit_code={})",
+            r.options.baseline, s.rows, s.worse, s.better, r.exit_code
+        )
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let from_json = slf.get_type().getattr("from_json")?;
+        let text = slf.get().to_json(py, None)?;
+        PyTuple::new(py, [from_json, PyTuple::new(py, [text])?.into_any()])
+    }
+}
 
 #[allow(clippy::too_many_arguments)]
 fn options(
@@ -54,7 +247,7 @@ fn limits(limits: (Option<u64>, Option<u64>, Option<u64>)) -> Limits {
     }
 }
 
-/// Scan every input and reduce: the result JSON. `progress`: "off", "bar" or
+/// Scan every input and reduce: the result. `progress`: "off", "bar" or
 /// "lines"; `bounds`: (bytes per entry, bytes per archive, entries per archive).
 #[pyfunction]
 #[pyo3(signature = (paths, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None, keep_going=false, progress="off", allow_missing=false, margin=None, power=None, bounds=(None, None, None)))]
@@ -74,7 +267,7 @@ fn batch_run(
     margin: Option<f64>,
     power: Option<f64>,
     bounds: (Option<u64>, Option<u64>, Option<u64>),
-) -> PyResult<String> {
+) -> PyResult<PyBatchResult> {
     run(py, || {
         let o = options(
             baseline,
@@ -90,8 +283,9 @@ fn batch_run(
             power,
             limits(bounds),
         )?;
-        batch::run(&paths, &o)?.to_json()
+        batch::run(&paths, &o)
     })
+    .map(PyBatchResult::of)
 }
 
 /// Scan one input with at most `threads` rayon threads: the scan JSON.
@@ -119,7 +313,8 @@ fn batch_scan_bytes(
     run(py, || parallel::install(threads, || batch::scan_bytes(&data, &input, &limits(bounds)))??.to_json())
 }
 
-/// Reduce scans given in input order as (input, scan JSON or None, error message or None).
+/// Reduce scans given in input order as (input, scan JSON or None, error message or None):
+/// the result.
 #[pyfunction]
 #[pyo3(signature = (items, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None, allow_missing=false, margin=None, power=None))]
 #[allow(clippy::too_many_arguments)]
@@ -135,7 +330,7 @@ fn batch_reduce(
     allow_missing: bool,
     margin: Option<f64>,
     power: Option<f64>,
-) -> PyResult<String> {
+) -> PyResult<PyBatchResult> {
     run(py, || {
         let o = options(
             baseline,
@@ -161,32 +356,20 @@ fn batch_reduce(
                 })),
             })
             .collect::<crate::Result<Vec<_>>>()?;
-        batch::reduce(&outcomes, &o)?.to_json()
+        batch::reduce(&outcomes, &o)
     })
-}
-
-/// Render a result given as JSON in one of `batch::render::FORMATS` (markdown
-/// within `budget` bytes).
-#[pyfunction]
-#[pyo3(signature = (json, format, budget=None))]
-fn batch_render(py: Python<'_>, json: String, format: String, budget: Option<usize>) -> PyResult<String> {
-    run(py, || batch::render::render(&batch::BatchResult::from_json(&json)?, &format, budget))
-}
-
-/// The result JSON of a JSON-lines result.
-#[pyfunction]
-fn batch_from_jsonl(py: Python<'_>, text: String) -> PyResult<String> {
-    run(py, || batch::BatchResult::from_jsonl(&text)?.to_json())
+    .map(PyBatchResult::of)
 }
 
 /// Add the batch functions to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("BATCH_FORMATS", batch::render::FORMATS.to_vec())?;
+    m.add("BATCH_SCHEMA_NAME", batch::result::RESULT_SCHEMA)?;
+    m.add("BATCH_SCHEMA_VERSION", batch::result::RESULT_VERSION)?;
     m.add_function(wrap_pyfunction!(batch_run, m)?)?;
     m.add_function(wrap_pyfunction!(batch_scan, m)?)?;
     m.add_function(wrap_pyfunction!(batch_reduce, m)?)?;
     m.add_function(wrap_pyfunction!(batch_scan_bytes, m)?)?;
-    m.add_function(wrap_pyfunction!(batch_render, m)?)?;
-    m.add_function(wrap_pyfunction!(batch_from_jsonl, m)?)?;
+    m.add_class::<PyBatchResult>()?;
     Ok(())
 }

@@ -2,9 +2,11 @@
 //! frozen Python class. Every view (tool text, markdown, CSV, JSON, HTML, the tidy
 //! columns of `to_pandas`) is rendered by the core; this file only converts.
 
-use super::errors::{run, to_pyerr};
+use super::errors::{run, text_arg, to_pyerr};
 use crate::table::cell_text::cell_text;
-use crate::table::{amd, html, markdown, tidy, Cell, ChangeKind, Comparison, Direction, Row, Verdict, SCHEMA_VERSION};
+use crate::table::{
+    amd, benchstat, html, markdown, tidy, Cell, ChangeKind, Comparison, Direction, Row, Verdict, SCHEMA_VERSION,
+};
 use crate::tool_text;
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
@@ -243,11 +245,7 @@ impl PyComparison {
     #[classmethod]
     fn from_json<'py>(cls: &Bound<'py, PyType>, text: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
         let py = cls.py();
-        let text = match text.to_str() {
-            Ok(t) => t.to_owned(),
-            // lone surrogates: schedlab._text names the line as a ParseError
-            Err(_) => py.import("schedlab._text")?.call_method1("text", (text, "<json>"))?.extract()?,
-        };
+        let text = text_arg(text, "<json>")?;
         let c = run(py, || Comparison::from_json(&text))?;
         PyComparison::of_class(cls, c)
     }
@@ -290,6 +288,14 @@ impl PyComparison {
     fn to_markdown(&self, py: Python<'_>) -> PyResult<String> {
         let c = Arc::clone(&self.inner);
         run(py, move || Ok(markdown::render(&c)))
+    }
+
+    /// The benchstat view: per row and kernel the median ± the half-width of its
+    /// distribution-free 95% interval, the change of the medians (`~` where the
+    /// comparison decided no change) with p and n, and a geomean row.
+    fn to_benchstat(&self, py: Python<'_>) -> PyResult<String> {
+        let c = Arc::clone(&self.inner);
+        run(py, move || benchstat::render(&c))
     }
 
     /// The tidy table of `to_pandas` as CSV (as pandas' `to_csv(index=False)` writes it).
@@ -411,6 +417,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRow>()?;
     m.add_class::<PyComparison>()?;
     m.add("SCHEMA_VERSION", SCHEMA_VERSION)?;
+    m.add("TABLE_FORMATS", crate::table::FORMATS.to_vec())?;
     let colours = PyDict::new(m.py());
     for v in Verdict::ALL {
         if let Some(bg_fg) = html::verdict_colours(v) {

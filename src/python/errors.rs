@@ -19,6 +19,15 @@ fn errors_module(py: Python<'_>) -> PyResult<&Bound<'_, PyModule>> {
     ERRORS_MODULE.get_or_try_init(py, || py.import("schedlab.errors").map(Bound::unbind)).map(|m| m.bind(py))
 }
 
+/// A `str` argument as Rust text; one with lone surrogates (which UTF-8 cannot hold)
+/// is the `ParseError` `schedlab._text.text` raises, naming `source` and the line.
+pub fn text_arg(text: &Bound<'_, pyo3::types::PyString>, source: &str) -> PyResult<String> {
+    match text.to_str() {
+        Ok(t) => Ok(t.to_owned()),
+        Err(_) => text.py().import("schedlab._text")?.call_method1("text", (text, source))?.extract(),
+    }
+}
+
 /// Convert a core error into the matching `schedlab.errors` exception.
 pub fn to_pyerr(py: Python<'_>, err: Error) -> PyErr {
     let message = err.to_string();

@@ -5,10 +5,11 @@
 //! as int64 arrays (one per column). Results are dicts of numpy arrays that
 //! `schedlab/idle.py` turns into DataFrames.
 
-use super::errors::run;
+use super::errors::{run, to_pyerr};
 use crate::error::{Error, Result};
 use crate::idle::ftrace::{self, FtraceImport};
 use crate::idle::simulate::{simulate, simulate_columns, simulate_many_columns, write_csv, Simulation};
+use crate::idle::state_source::NamedColumns;
 use crate::idle::states::{StateTable, PRESETS};
 use crate::idle::synth::{self, Pattern};
 use crate::idle::trace::{self, IdlePeriod, TraceColumns, TraceTable};
@@ -226,6 +227,74 @@ fn idle_presets() -> Vec<(&'static str, &'static str)> {
     PRESETS.iter().map(|p| (p.0, p.1)).collect()
 }
 
+/// One column of a mapping or DataFrame (`tolist()` when it has one) as Python objects,
+/// None when absent.
+fn column<'py>(d: &Bound<'py, PyAny>, name: &str) -> PyResult<Option<Vec<Bound<'py, PyAny>>>> {
+    if !d.contains(name)? {
+        return Ok(None);
+    }
+    let v = d.get_item(name)?;
+    let v = if v.hasattr("tolist")? { v.call_method0("tolist")? } else { v };
+    v.try_iter()?.collect::<PyResult<Vec<_>>>().map(Some)
+}
+
+/// A column converted value by value (`str`, truth, float), a ParseError naming it when
+/// a value does not convert.
+fn convert<'py, T>(
+    d: &Bound<'py, PyAny>,
+    name: &str,
+    f: impl Fn(&Bound<'py, PyAny>) -> PyResult<T>,
+) -> PyResult<Option<Vec<T>>> {
+    let Some(values) = column(d, name)? else { return Ok(None) };
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            f(v).map_err(|e| {
+                let msg = format!("states column '{name}': state {i}: {}", e.value(d.py()));
+                to_pyerr(d.py(), Error::parse_col(None, None, name, msg))
+            })
+        })
+        .collect::<PyResult<Vec<T>>>()
+        .map(Some)
+}
+
+/// A state table's columns from a mapping or DataFrame (`idle::state_source::NamedColumns`:
+/// flags letters or booleans), validated, in the tuple-of-lists form the other functions take.
+#[pyfunction]
+fn idle_state_columns(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<StatesArg> {
+    let text = |v: &Bound<'_, PyAny>| Ok(v.str()?.to_string());
+    // an empty cell of a CSV read by pandas is NaN: no flags
+    let letters = |v: &Bound<'_, PyAny>| match v.extract::<Option<f64>>() {
+        Ok(None) => Ok(String::new()),
+        Ok(Some(x)) if x.is_nan() => Ok(String::new()),
+        _ => Ok(v.str()?.to_string()),
+    };
+    let truth = |v: &Bound<'_, PyAny>| v.is_truthy();
+    let number = |v: &Bound<'_, PyAny>| v.extract::<f64>();
+    let gap = |v: &Bound<'_, PyAny>| v.extract::<Option<f64>>();
+    let c = NamedColumns {
+        name: convert(d, "name", text)?,
+        exit_latency_us: convert(d, "exit_latency_us", number)?,
+        target_residency_us: convert(d, "target_residency_us", number)?,
+        flags: convert(d, "flags", letters)?,
+        polling: convert(d, "polling", truth)?,
+        disabled: convert(d, "disabled", truth)?,
+        disable: convert(d, "disable", truth)?,
+        power_mw: convert(d, "power_mw", gap)?,
+    };
+    let t = run(py, || StateTable::from_named_columns(c))?;
+    let s = t.states();
+    Ok((
+        s.iter().map(|x| x.name.clone()).collect(),
+        s.iter().map(|x| i64::from(x.exit_latency_us)).collect(),
+        s.iter().map(|x| i64::from(x.target_residency_us)).collect(),
+        s.iter().map(|x| x.polling).collect(),
+        s.iter().map(|x| x.disabled).collect(),
+        s.iter().map(|x| x.power_mw).collect(),
+    ))
+}
+
 /// Validate a state table given as lists; returns it normalised.
 #[pyfunction]
 fn idle_check_states<'py>(py: Python<'py>, states: StatesArg) -> PyResult<Bound<'py, PyDict>> {
@@ -409,6 +478,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(idle_preset, m)?)?;
     m.add_function(wrap_pyfunction!(idle_presets, m)?)?;
     m.add_function(wrap_pyfunction!(idle_check_states, m)?)?;
+    m.add_function(wrap_pyfunction!(idle_state_columns, m)?)?;
     m.add_function(wrap_pyfunction!(idle_parse_trace, m)?)?;
     m.add_function(wrap_pyfunction!(idle_read_trace, m)?)?;
     m.add_function(wrap_pyfunction!(idle_parse_ftrace, m)?)?;

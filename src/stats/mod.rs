@@ -19,6 +19,7 @@ pub mod confidence;
 pub mod descriptive;
 pub mod fdr;
 pub mod mann_whitney;
+pub mod median_ci;
 pub mod noncentral_t;
 pub mod power;
 pub mod rng;
@@ -39,6 +40,7 @@ pub use descriptive::{
 };
 pub use fdr::fdr_bh;
 pub use mann_whitney::{mann_whitney_u, MwuMethod, MwuResult};
+pub use median_ci::{median_ci, median_orders, MedianCi, MedianOrders};
 pub use power::{runs_needed, welch_power};
 pub use sample_text::{parse_samples, read_samples};
 pub use small_sample::{mann_whitney_min_p, mann_whitney_min_runs};

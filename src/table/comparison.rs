@@ -231,13 +231,7 @@ impl Comparison {
     /// The JSON form, pretty-printed with `indent` spaces per level when given (as
     /// Python's `json.dumps(indent=...)` lays it out), else on one line.
     pub fn to_json_indented(&self, indent: Option<usize>) -> Result<String> {
-        let Some(n) = indent else { return self.to_json() };
-        let pad = vec![b' '; n];
-        let mut out = Vec::new();
-        let mut ser =
-            serde_json::Serializer::with_formatter(&mut out, serde_json::ser::PrettyFormatter::with_indent(&pad));
-        self.serialize(&mut ser).map_err(|e| Error::Internal(format!("JSON encoding: {e}")))?;
-        String::from_utf8(out).map_err(|e| Error::Internal(format!("JSON encoding: {e}")))
+        crate::json_text::to_string(self, indent)
     }
 
     /// Read the JSON form back, validating it: a wrong shape (cells per row, schema) is

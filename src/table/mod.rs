@@ -12,12 +12,18 @@
 
 pub mod amd;
 pub mod assess;
+pub mod benchstat;
 pub mod cell_text;
 pub mod comparison;
 pub mod html;
 pub mod markdown;
 pub mod tidy;
 pub mod verdict;
+
+/// The output formats of a comparison on the command line (`--format` of `mmtests
+/// compare`/`parse` and `lkp compare`): the tool's text, the tidy CSV, the JSON form,
+/// markdown, HTML and the benchstat view.
+pub const FORMATS: [&str; 6] = ["text", "csv", "json", "markdown", "html", "benchstat"];
 
 pub use assess::{assess_many, Assessment};
 pub use comparison::{Cell, ChangeKind, Comparison, Direction, Row, SCHEMA_VERSION};

@@ -30,7 +30,8 @@ def register(sub: SubparsersSpec) -> None:
     r.add_argument("--seconds", type=float, default=1.0, help="pattern / --pid duration (default 1)")
     r.add_argument("--busy-ms", type=float, default=3.0, help="pattern: busy time per period (default 3)")
     r.add_argument("--sleep-ms", type=float, default=5.0, help="pattern: sleep per period (default 5)")
-    r.add_argument("--cpu", type=_flags.int_in(0, 4095), help="the CPU the task runs on (default the last)")
+    r.add_argument("--cpu", type=_flags.int_in(0, 4095),
+                   help="the CPU the task runs on (default: the last CPU a short probe saw trace its idle)")
     r.add_argument("--governor", default="menu", help="cpuidle governor during the run (default menu; restored after)")
     r.add_argument("--keep", metavar="DIR", help="keep the recording in DIR (default: a temporary directory)")
     r.set_defaults(func=run_run)

@@ -34,7 +34,7 @@ def register(sub: SubparsersSpec) -> None:
     c.add_argument("-p", "--perf-profile-threshold", type=_flags.percentage, metavar="VALUE",
                    help="perf-profile rows: shown when either median exceeds VALUE (a Float; default: lkp's "
                         "Integer 5, which applies to Integer medians only)")
-    c.add_argument("--format", choices=("text", "csv", "json", "markdown", "html"), default="text")
+    c.add_argument("--format", choices=_core.TABLE_FORMATS, default="text")
     c.add_argument("--test", choices=_core.TEST_NAMES, default="welch", help="test behind the verdicts")
     c.add_argument("--root", dest="search_root", metavar="DIR",
                    help="BASE/HEAD that are not paths are commit prefixes: find their result roots under DIR; "
@@ -89,7 +89,7 @@ def run_compare(args: Namespace) -> int:
     c = lkp.compare(*paths, all_keys=args.all_keys, more=args.more, test=args.test, kpi=args.kpi,
                     perf_profile_threshold=args.perf_profile_threshold)
     out = {"csv": c.to_csv, "json": lambda: c.to_json(indent=1) + "\n", "markdown": c.to_markdown,
-           "html": c._repr_html_}[args.format]()
+           "html": c._repr_html_, "benchstat": c.to_benchstat}[args.format]()
     sys.stdout.write(out if out.endswith("\n") else out + "\n")
     return 0
 

@@ -20,9 +20,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from argparse import _SubParsersAction as SubparsersSpec
 
 
-FORMATS = ("text", "csv", "json", "markdown", "html")
-
-
 def register(sub: SubparsersSpec) -> None:
     from .. import _core
 
@@ -40,7 +37,7 @@ def register(sub: SubparsersSpec) -> None:
     c.add_argument("--compat", choices=_core.MMTESTS_ERAS, default=None,
                    help="MMTests era to reproduce (default: the era the files tell, printed as a note; the newest "
                         "that knows the benchmark when they cannot tell)")
-    c.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    c.add_argument("--format", choices=_core.TABLE_FORMATS, default="text", help="output format (default: text)")
     c.add_argument("--test", choices=["mmtests", *_core.TEST_NAMES], default="mmtests",
                    help="what decides the verdict column of csv/json/markdown/html (default: MMTests' marker)")
     _flags.add_allow_missing(c, "a log without a result line, a run without some of the baseline's operations")
@@ -52,7 +49,7 @@ def register(sub: SubparsersSpec) -> None:
     c.set_defaults(func=run_compare)
     q = msub.add_parser("parse", help="read a compare table pasted from mail and reprint or convert it")
     q.add_argument("file", help="text file holding the table ('-' for stdin)")
-    q.add_argument("--format", choices=FORMATS + ("overview",), default="text",
+    q.add_argument("--format", choices=[*_core.TABLE_FORMATS, "overview"], default="text",
                    help="output format; 'overview' prints each kernel's Gmean ratio label")
     q.add_argument("--max-input-bytes", type=_flags.size, default=256 << 20, metavar="N",
                    help="refuse an input longer than N bytes (default 256 MiB)")
@@ -71,6 +68,8 @@ def _emit(c, fmt: str) -> None:
         sys.stdout.write(c.to_markdown())
     elif fmt == "html":
         sys.stdout.write(c._repr_html_() + "\n")
+    elif fmt == "benchstat":
+        sys.stdout.write(c.to_benchstat())
 
 
 def run_compare(args: Namespace) -> int:
