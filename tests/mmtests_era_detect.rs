@@ -13,12 +13,15 @@ fn data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mmtests")
 }
 
+/// A set of goldens: its `out` directory, the tree of an era, the first run name ("" = by era).
+type GoldenSet = (&'static str, fn(Era) -> String, &'static str);
+
 /// (tree, benchmark, first name, the era whose Perl printed the golden) for every
 /// golden of the per-era trees: families/<era>/ and logs-{head,legacy,2018}/.
 fn golden_cases() -> Vec<(PathBuf, String, String, Era)> {
     let d = data();
     let mut out = Vec::new();
-    let mut sets: Vec<(&str, fn(Era) -> String, &str)> = vec![
+    let mut sets: Vec<GoldenSet> = vec![
         ("families/out", |e| format!("families/{}", e.name()), "6.8-vanilla"),
         (
             "out",
