@@ -64,3 +64,13 @@ capacity = int_in(1, 1024)
 size = int_in(1, 2**62)
 #: Worker threads (at most parallel::MAX_THREADS).
 jobs = int_in(1, 1024)
+
+
+def add_allow_missing(parser: argparse.ArgumentParser, what: str) -> None:
+    """The one ``--allow-missing`` flag of the commands that fail closed (``batch``,
+    ``report``, ``mmtests compare``): without it missing data (``what``: a failed
+    or empty benchmark, a log without a result line, ...) makes the exit code 2;
+    with it the data is still listed and the exit code follows the verdicts."""
+    parser.add_argument("--allow-missing", action="store_true",
+                        help=f"missing data ({what}) is still listed on stderr but no longer makes the exit "
+                             "code 2; the exit code then follows the verdicts")

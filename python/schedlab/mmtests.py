@@ -69,6 +69,13 @@ class MMTestsComparison(Comparison):
         w = self.meta.get("schedlab.warnings", "")
         return w.split("\n") if w else []
 
+    @property
+    def era_reason(self) -> str:
+        """Why ``meta["mmtests.era"]`` was chosen: ``--compat``, the file and line that
+        only that era writes, or that the files cannot tell and the default taken
+        ("" for a table not made by :func:`compare`)."""
+        return self.meta.get("mmtests.era_reason", "")
+
     def gmean_ratio(self) -> dict[str, float]:
         """Kernel → direction-aligned Gmean of the per-operation ratios of the ratio
         statistic (new/base as ``--print-ratio`` computes them, inverted when lower
@@ -143,8 +150,9 @@ def compare(directory: str | os.PathLike[str], benchmark: str, names: Sequence[s
     ``.tar.xz`` or ``.zip`` archive of results (read in memory, the ``work/log``
     directory holding the first run's logs found wherever it is inside).
     ``names`` (a list or "a,b,c"): run names, the first is the baseline.
-    ``compat``: the MMTests era to reproduce (None: the newest that knows the
-    benchmark and finds the first run's logs in its layout). ``test``: what
+    ``compat``: the MMTests era to reproduce (None: the era the first run's files
+    tell, by layout, file names and line formats only one era writes; the newest
+    that knows the benchmark when they cannot tell; ``.era_reason`` says which). ``test``: what
     decides the verdicts of the mean rows (``"mmtests"``: MMTests' own marker;
     ``"welch"``/``"mann-whitney"``: that test with BH-FDR across rows).
     Raises FileNotFoundError (no such tree or run), ParseError (unreadable log)

@@ -12,6 +12,7 @@ use crate::lkp::matrix::{self, ResultRoot};
 use crate::lkp::rules;
 use crate::mmtests::discover::{eras_of, runs_at, FoundRun};
 use crate::mmtests::era::Era;
+use crate::mmtests::era_detect;
 use crate::mmtests::extract::{self, Ctx};
 use crate::table::Direction;
 use rayon::prelude::*;
@@ -256,23 +257,23 @@ fn unreadable_kernels(tree: &dyn Tree, found: &[Found]) -> Vec<String> {
     out
 }
 
-/// The eras that can read `benchmark` in `layout`'s log layout, newest first (head
-/// reads the legacy `netperf-{udp,tcp}[-rr]` names only through a fallback, so it
-/// is not tried for them, as [`crate::mmtests::resolve_era`] does).
-fn candidate_eras(r: &FoundRun) -> Vec<Era> {
-    let legacy_name =
-        matches!(r.benchmark.as_str(), "netperf-udp" | "netperf-tcp" | "netperf-udp-rr" | "netperf-tcp-rr");
-    eras_of(r.layout)
-        .into_iter()
-        .filter(|e| extract::find(*e, &r.benchmark).is_some() && !(legacy_name && *e == Era::Head))
-        .collect()
+/// The eras that can read run `r`, newest first: those of its layout that know its
+/// benchmark, narrowed by the file names and line formats only some eras write
+/// ([`era_detect::narrow`]: docs/mmtests.md §0.1).
+fn candidate_eras(tree: &dyn Tree, r: &FoundRun) -> Result<Vec<Era>> {
+    let layout = eras_of(r.layout);
+    match era_detect::narrow(tree, &r.root, &r.benchmark, &r.name) {
+        Ok((eras, _)) => Ok(eras.into_iter().filter(|e| layout.contains(e)).collect()),
+        Err(Error::Domain(_)) => Ok(Vec::new()), // no era knows the benchmark
+        Err(e) => Err(e),
+    }
 }
 
 /// Read one MMTests run with the newest era that knows its benchmark and finds
 /// results in its logs, with what is missing in it (logs without a result line,
 /// samples that are not numbers); None when no era has an extractor for the benchmark.
 fn read_mmtests(tree: &dyn Tree, input: &str, r: &FoundRun) -> Result<Option<Read>> {
-    let eras = candidate_eras(r);
+    let eras = candidate_eras(tree, r)?;
     let mut first_err: Option<Error> = None;
     for era in eras {
         let ctx = Ctx { era, benchmark: r.benchmark.clone(), subheading: String::new() };

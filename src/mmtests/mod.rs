@@ -15,6 +15,7 @@ pub mod beyond;
 pub mod compare;
 pub mod discover;
 pub mod era;
+pub mod era_detect;
 pub mod extract;
 pub mod logfile;
 pub mod monitors;
@@ -61,39 +62,14 @@ pub struct Report {
     pub text: String,
     /// Things MMTests does silently that a user should know (defaults, ...).
     pub warnings: Vec<String>,
+    /// Why `era` was chosen ([`era_detect::Detection::reason`]).
+    pub era_reason: String,
 }
 
-/// Choose the era: the given one, else the newest that knows `benchmark` and whose log
-/// layout holds `first_name`'s logs under the `work/log` directory `root` of `tree`.
+/// Choose the era: the given one, else the one the files tell ([`era_detect::detect`]:
+/// layout, markers, which extractors find results; the newest when they cannot tell).
 pub fn resolve_era(tree: &dyn Tree, root: &str, benchmark: &str, first_name: &str, compat: Option<Era>) -> Result<Era> {
-    if let Some(e) = compat {
-        return Ok(e);
-    }
-    // head reads netperf-{udp,tcp}[-rr] only through its prefix fallback; those
-    // names belong to the eras that had ExtractNetperf, so head is not guessed for them
-    let legacy_name = matches!(benchmark, "netperf-udp" | "netperf-tcp" | "netperf-udp-rr" | "netperf-tcp-rr");
-    let knowing: Vec<Era> = Era::newest_first()
-        .into_iter()
-        .filter(|e| extract::find(*e, benchmark).is_some() && !(legacy_name && *e == Era::Head))
-        .collect();
-    for e in &knowing {
-        if e.rules().log_dirs(tree, root, benchmark, first_name).is_ok() {
-            return Ok(*e);
-        }
-    }
-    knowing.first().copied().ok_or_else(|| {
-        Error::domain(format!(
-            "no MMTests version has an extractor for benchmark '{benchmark}' (known: {})",
-            extract::known_benchmarks(Era::E2025)
-                .into_iter()
-                .chain(extract::known_benchmarks(Era::Head))
-                .chain(extract::known_benchmarks(Era::E2018))
-                .collect::<std::collections::BTreeSet<_>>()
-                .into_iter()
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))
-    })
+    era_detect::detect(tree, root, benchmark, first_name, compat).map(|d| d.era)
 }
 
 /// `compare-mmtests.pl -d DIR -b BENCHMARK -n NAMES [--print-ratio] [--sub-heading S]`
@@ -193,7 +169,8 @@ pub fn compare_in(
     check_names(names)?;
     let first = names.first().ok_or_else(|| Error::domain("give at least one run name (-n)"))?;
     check_runs_exist(tree, root, benchmark, names)?;
-    let era = resolve_era(tree, root, benchmark, first, opts.compat)?;
+    let detection = era_detect::detect(tree, root, benchmark, first, opts.compat)?;
+    let era = detection.era;
     let ctx = extract::Ctx { era, benchmark: benchmark.to_string(), subheading: opts.subheading.clone() };
     let runs: Vec<extract::Run> = parallel::install(opts.threads, || {
         names.par_iter().map(|n| extract::extract_run(&ctx, tree, root, n)).collect::<Result<Vec<_>>>()
@@ -257,6 +234,7 @@ pub fn compare_in(
     };
     let m = &mut comparison.meta;
     m.insert("mmtests.era".into(), era.name().into());
+    m.insert("mmtests.era_reason".into(), detection.reason.clone());
     m.insert("mmtests.field_length".into(), fl.to_string());
     m.insert("mmtests.precision".into(), meta.precision.to_string());
     m.insert("mmtests.preferred".into(), meta.preferred.name().into());
@@ -270,5 +248,5 @@ pub fn compare_in(
         m.insert("schedlab.warnings".into(), warnings.join("\n"));
     }
     let text = render_text::render(&comparison);
-    Ok(Report { era, comparison, text, warnings })
+    Ok(Report { era, comparison, text, warnings, era_reason: detection.reason })
 }

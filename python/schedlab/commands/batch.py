@@ -62,9 +62,8 @@ def register(sub: SubparsersSpec) -> None:
                    help="worker threads (default: SCHEDLAB_NUM_THREADS, else the CPUs)")
     p.add_argument("--keep-going", action="store_true",
                    help="report unreadable inputs in the result (exit code 2) instead of stopping at the first")
-    p.add_argument("--allow-missing", action="store_true",
-                   help="missing data (an unreadable directory, a log without a result line, a metric without "
-                        "samples) is still listed but no longer makes the exit code 2")
+    _flags.add_allow_missing(p, "a benchmark that failed or aborted in a run, an unreadable directory, a log "
+                                "without a result line, a metric without samples")
     p.add_argument("--max-entry-bytes", type=_flags.size, default=None, metavar="N",
                    help="largest decompressed archive entry read (default 64 MiB)")
     p.add_argument("--max-archive-bytes", type=_flags.size, default=None, metavar="N",

@@ -35,13 +35,12 @@ def register(sub: SubparsersSpec) -> None:
     c.add_argument("--print-ratio", action="store_true", help="the ratio table with its Gmean line")
     c.add_argument("--sub-heading", default="", help="keep operations starting with this (a Perl regex)")
     c.add_argument("--compat", choices=_core.MMTESTS_ERAS, default=None,
-                   help="MMTests era to reproduce (default: newest that knows the benchmark and its layout)")
+                   help="MMTests era to reproduce (default: the era the files tell, printed as a note; the newest "
+                        "that knows the benchmark when they cannot tell)")
     c.add_argument("--format", choices=_core.TABLE_FORMATS, default="text", help="output format (default: text)")
     c.add_argument("--test", choices=["mmtests", *_core.TEST_NAMES], default="mmtests",
                    help="what decides the verdict column of csv/json/markdown/html (default: MMTests' marker)")
-    c.add_argument("--allow-missing", action="store_true",
-                   help="missing data (a log without a result line, a run without some of the baseline's "
-                        "operations) is reported as a warning, not exit code 2")
+    _flags.add_allow_missing(c, "a log without a result line, a run without some of the baseline's operations")
     c.add_argument("--alpha", type=_flags.probability, default=0.05, help="significance level of --test (default 0.05)")
     c.add_argument("--print-monitor", choices=_core.MMTESTS_MONITORS, default=None, metavar="MONITOR",
                    help="the table of a monitor's logs instead of the benchmark's, as compare-mmtests.pl "
@@ -83,17 +82,25 @@ def run_compare(args: Namespace) -> int:
 
         from .. import _core
 
-        _js, text, _era, warnings = _core.mmtests_compare(os.fspath(args.directory), args.benchmark, names,
-                                                          args.compat, args.print_ratio, args.sub_heading,
-                                                          args.test, args.alpha, None)
+        c, text, _era, warnings = _core.mmtests_compare(os.fspath(args.directory), args.benchmark, names,
+                                                        args.compat, args.print_ratio, args.sub_heading,
+                                                        args.test, args.alpha, None)
         sys.stdout.write(text)
+        _era_note(c.meta, args.compat)
         return _missing(warnings, args.allow_missing)
     from .. import mmtests
 
     c = mmtests.compare(args.directory, args.benchmark, names, args.compat, print_ratio=args.print_ratio,
                         sub_heading=args.sub_heading, test=args.test, alpha=args.alpha)
     _emit(c, args.format)
+    _era_note(c.meta, args.compat)
     return _missing(c.warnings, args.allow_missing)
+
+
+def _era_note(meta: dict[str, str], compat: str | None) -> None:
+    """Say on stderr which era the files told and why (nothing when ``--compat`` chose it)."""
+    if compat is None and meta.get("mmtests.era_reason"):
+        print(f"schedlab mmtests: note: MMTests {meta['mmtests.era']}: {meta['mmtests.era_reason']}", file=sys.stderr)
 
 
 def _run_monitor(args: Namespace, names: list[str]) -> int:

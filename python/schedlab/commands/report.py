@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
+from .. import _flags
+
 if TYPE_CHECKING:  # pragma: no cover
     from argparse import Namespace
     from argparse import _SubParsersAction as SubparsersSpec
@@ -30,8 +32,7 @@ def register(sub: SubparsersSpec) -> None:
     p.add_argument("--baseline", metavar="NAME", help="baseline kernel or commit (default: the first)")
     p.add_argument("-o", "--output", metavar="FILE", default="report.html",
                    help="HTML file to write (default report.html; '-' for none)")
-    p.add_argument("--allow-missing", action="store_true",
-                   help="a benchmark that failed or aborted in a run is a warning, not exit code 2")
+    _flags.add_allow_missing(p, "a benchmark that failed or aborted in a run")
     p.set_defaults(func=run)
 
 
@@ -61,6 +62,8 @@ def run(args: Namespace) -> int:
 
         write(args.output, report.to_html(), paths)
         print(f"\nwrote {args.output}")
+    for n in report.notes:
+        print(f"schedlab report: note: {n}", file=sys.stderr)
     level = "warning" if args.allow_missing else "error"
     for m in report.missing:
         print(f"schedlab report: {level}: missing data: {m}", file=sys.stderr)

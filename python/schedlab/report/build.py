@@ -48,5 +48,6 @@ def build(paths: list[str | os.PathLike[str]], baseline: str | None = None, exam
     if inputs.task_traces:
         sections.pelt_section(p, inputs.task_traces)
     r.missing = p.missing
+    r.notes = p.notes
     r.sections = [s for s in r.sections if s.blocks]
     return r

@@ -333,6 +333,8 @@ class Report:
     sections: list[Section] = field(default_factory=list)
     #: what should have been there and is not (a benchmark that failed in a run), one line each
     missing: list[str] = field(default_factory=list)
+    #: what was decided from the files and how (the MMTests era of each benchmark), one line each
+    notes: list[str] = field(default_factory=list)
 
     def section(self, title: str, anchor: str = "") -> Section:
         """Add and return a new section."""

@@ -17,10 +17,6 @@ from ..errors import InsufficientDataError, SchedlabError
 from .document import Grid, Report, Section
 from .inputs import Inputs, MMTestsTree
 
-#: MMTests era used for trees in the iter-0 layout holding benchmarks that the
-#: newest MMTests no longer parses (sockperf, tbench4, ...).
-MMTESTS_COMPAT = "2025"
-
 #: The y axis label MMTests' own graphs use per benchmark (its Extract modules'
 #: ``_PlotYaxis``), by benchmark name prefix.
 MMTESTS_Y_AXIS = {"hackbench": "Time (sec)", "netperf": "Mbits/sec", "sockperf-udp-throughput": "Mbits/sec",
@@ -40,6 +36,8 @@ class Parts:
     details: Section
     #: benchmarks of a run that failed or aborted, one line each with the reason (fail closed: exit 2)
     missing: list[str] = field(default_factory=list)
+    #: the MMTests era told from each benchmark's files, with the reason
+    notes: list[str] = field(default_factory=list)
 
 
 def parts(report: Report) -> Parts:
@@ -102,14 +100,15 @@ def mmtests_section(p: Parts, inputs: Inputs, tree: MMTestsTree, baseline: str |
         try:
             if base in failed:
                 raise InsufficientDataError(f"the baseline {base} has no results: {failed[base]}")
-            c = mmtests.compare(tree.log_dir, bench, ok, compat=MMTESTS_COMPAT, test=test)
-            ratio = mmtests.compare(tree.log_dir, bench, ok, compat=MMTESTS_COMPAT, print_ratio=True)
+            c = mmtests.compare(tree.log_dir, bench, ok, test=test)
+            ratio = mmtests.compare(tree.log_dir, bench, ok, compat=c.meta["mmtests.era"], print_ratio=True)
         except SchedlabError as e:
             msg = inputs.scrub(str(e))
             over_rows.append([bench] + [("not compared", None, "")] * (len(kernels) - 1))
             p.overview.summary_line(f"{bench}: not compared: {msg}")
             p.details.details(f"{tree.name} / {bench}").note(f"{bench}: not compared: {msg}")
             continue
+        p.notes.append(f"MMTests {tree.name}: {bench}: era {c.meta['mmtests.era']}: {inputs.scrub(c.era_reason)}")
         for k in failed:
             p.overview.summary_line(f"{bench}: {k} failed, not compared: {inputs.scrub(failed[k])}")
         g = c.gmean_ratio()
@@ -133,7 +132,7 @@ def mmtests_section(p: Parts, inputs: Inputs, tree: MMTestsTree, baseline: str |
             p.changes.summary_line(f"  {bench}: no row changed significantly ({test}, BH-FDR 5%)")
         d = p.details.details(f"{tree.name} / {bench}: every statistic, MMTests' own text, every sample")
         d.table(c, caption=f"{bench}: cells marked by {test} verdict (BH-FDR across rows)")
-        d.heading(f"compare-mmtests.pl table (MMTests {MMTESTS_COMPAT})")
+        d.heading(f"compare-mmtests.pl table (MMTests {c.meta['mmtests.era']})")
         d.text(c.to_text(), in_summary=False)
         d.heading("compare-mmtests.pl --print-ratio")
         d.text(ratio.to_text(), in_summary=False)
@@ -159,7 +158,7 @@ def _failed_runs(tree: MMTestsTree, bench: str, kernels: list[str]) -> dict[str,
     from .. import mmtests
 
     try:
-        mmtests.compare(tree.log_dir, bench, kernels, compat=MMTESTS_COMPAT)
+        mmtests.compare(tree.log_dir, bench, kernels)
         return {}
     except InsufficientDataError:
         pass
@@ -168,7 +167,7 @@ def _failed_runs(tree: MMTestsTree, bench: str, kernels: list[str]) -> dict[str,
     failed: dict[str, str] = {}
     for k in kernels:
         try:
-            mmtests.compare(tree.log_dir, bench, [k], compat=MMTESTS_COMPAT)
+            mmtests.compare(tree.log_dir, bench, [k])
         except InsufficientDataError as e:
             failed[k] = str(e)
         except SchedlabError:

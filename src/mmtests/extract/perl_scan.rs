@@ -58,6 +58,9 @@ pub enum Value {
     TimesFactor(f64),
     /// Group 1 divided by group 2 (stockfish's `$1/$2`, nodes over milliseconds).
     Quotient,
+    /// As captured, when group 2 is this unit; another unit is the module's `die`
+    /// (perffutexwake's "Units of time X not recognised").
+    InUnit(&'static str),
 }
 
 /// One module's reading.
@@ -178,6 +181,18 @@ fn scan(
                         }
                         Found::Number(numify(v.as_str()) / d)
                     }
+                    (Value::InUnit(unit), Some(u)) if u.as_str() != unit => {
+                        return Err(Error::parse(
+                            Some(&log.name()),
+                            Some(n + 1),
+                            format!(
+                                "benchmark '{benchmark}': time in '{}', expected '{unit}': MMTests' module dies \
+                                 with \"Units of time {} not recognised\"",
+                                u.as_str(),
+                                u.as_str()
+                            ),
+                        ));
+                    }
                     _ => Found::Text(v.as_str().to_string()),
                 };
                 match (spec.take, value) {
@@ -199,7 +214,7 @@ fn scan(
 /// `addData(op, _, value)` with the module's computation.
 fn add(out: &mut Samples, op: &str, text: &str, value: Value, factor: &str) {
     match value {
-        Value::Text | Value::Quotient => out.add_text(op, text),
+        Value::Text | Value::Quotient | Value::InUnit(_) => out.add_text(op, text),
         Value::NoCommas => out.add_text(op, &text.replace(',', "")),
         Value::TimesFactor(k) => {
             if looks_like_number(text) {

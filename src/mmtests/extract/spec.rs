@@ -609,6 +609,7 @@ pub static SPECS: &[FamilySpec] = &[
                 LEGACY,
                 ScanSpec {
                     factors: Factors::Scaling { first: ".log.gz", sep: ".log" },
+                    value: Value::InUnit("ms"),
                     ..scan_factors("perffutexwake-", "", ".gz", r"Run.*: Wokeup.* in ([0-9.]*) ([a-z]*)")
                 },
                 SummaryKind::Subselection,
