@@ -78,7 +78,7 @@ def test_the_api_raises_keyboard_interrupt_and_the_next_call_works(tmp_path: Pat
     assert isinstance(schedlab.stats.amean([1.0, 2.0]), float)
 
 
-def seconds_to_stop(call: Callable[[], object], after: float = 0.3) -> float:
+def seconds_to_stop(call: Callable[[], object], after: float = 0.15) -> float:
     """Run ``call()``, raising SIGINT ``after`` seconds in from a timer thread (as a
     terminal's Ctrl-C reaches the main thread): the seconds from the signal to the
     KeyboardInterrupt. Fails when the call returns first."""
