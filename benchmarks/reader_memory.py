@@ -98,7 +98,7 @@ def perf_script(path: Path, size: int) -> Path:
         while f.tell() < size:
             shift = k * span
             for line in src:
-                f.write(stamp.sub(lambda m: f"{m[1]}{(int(m[2]) * 10**9 + int(m[3]) + shift) // 10**9}."
+                f.write(stamp.sub(lambda m, shift=shift: f"{m[1]}{(int(m[2]) * 10**9 + int(m[3]) + shift) // 10**9}."
                                             f"{(int(m[3]) + shift) % 10**9:09d}:", line, count=1))
             k += 1
     return path
