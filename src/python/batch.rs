@@ -27,13 +27,14 @@ fn to_py<'py, T: serde::Serialize>(py: Python<'py>, v: &T) -> PyResult<Bound<'py
 
 /// The result document held by a JSON-shaped Python dict.
 fn from_dict(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<BatchResult> {
-    let value: serde_json::Value = if d.is_instance_of::<PyDict>() {
-        pythonize::depythonize(d).map_err(|e| {
-            to_pyerr(py, crate::Error::parse(Some("<dict>"), None, format!("not a batch result document: {e}")))
-        })?
-    } else {
-        serde_json::Value::Null
-    };
+    if !d.is_instance_of::<PyDict>() {
+        let (schema, version) = (batch::result::RESULT_SCHEMA, batch::result::RESULT_VERSION);
+        let msg = format!("not a {schema} version {version} document: a Python {}", d.get_type().name()?);
+        return Err(to_pyerr(py, crate::Error::domain(msg)));
+    }
+    let value: serde_json::Value = pythonize::depythonize(d).map_err(|e| {
+        to_pyerr(py, crate::Error::parse(Some("<dict>"), None, format!("not a batch result document: {e}")))
+    })?;
     BatchResult::from_value(value).map_err(|e| to_pyerr(py, e))
 }
 
