@@ -125,7 +125,9 @@ def states(source: StatesLike) -> pd.DataFrame:
     2   C1E               10                   20    False
     3    C6              133                  600    False
     """
-    return _states_frame(_core.idle_check_states(_states_arg(source)))
+    if isinstance(source, (str, os.PathLike)):
+        return read_states(source)
+    return _states_frame(_core.idle_check_states(source))
 
 
 def read_states(path: str | os.PathLike[str]) -> pd.DataFrame:

@@ -259,10 +259,9 @@ fn convert<'py, T>(
         .map(Some)
 }
 
-/// A state table's columns from a mapping or DataFrame (`idle::state_source::NamedColumns`:
-/// flags letters or booleans), validated, in the tuple-of-lists form the other functions take.
-#[pyfunction]
-fn idle_state_columns(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<StatesArg> {
+/// The validated table of a mapping or DataFrame's columns (`idle::state_source::NamedColumns`:
+/// flags letters or booleans); the binding only converts the values.
+fn named_table(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<StateTable> {
     let text = |v: &Bound<'_, PyAny>| Ok(v.str()?.to_string());
     // an empty cell of a CSV read by pandas is NaN: no flags
     let letters = |v: &Bound<'_, PyAny>| match v.extract::<Option<f64>>() {
@@ -283,7 +282,14 @@ fn idle_state_columns(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<StatesAr
         disable: convert(d, "disable", truth)?,
         power_mw: convert(d, "power_mw", gap)?,
     };
-    let t = run(py, || StateTable::from_named_columns(c))?;
+    run(py, || StateTable::from_named_columns(c))
+}
+
+/// A state table's columns from a mapping or DataFrame, validated, in the tuple-of-lists
+/// form the simulate functions take.
+#[pyfunction]
+fn idle_state_columns(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<StatesArg> {
+    let t = named_table(py, d)?;
     let s = t.states();
     Ok((
         s.iter().map(|x| x.name.clone()).collect(),
@@ -295,10 +301,10 @@ fn idle_state_columns(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<StatesAr
     ))
 }
 
-/// Validate a state table given as lists; returns it normalised.
+/// Validate a state table given as a mapping or DataFrame; returns it normalised.
 #[pyfunction]
-fn idle_check_states<'py>(py: Python<'py>, states: StatesArg) -> PyResult<Bound<'py, PyDict>> {
-    let t = run(py, || table_from(states))?;
+fn idle_check_states<'py>(py: Python<'py>, states: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+    let t = named_table(py, states)?;
     table_dict(py, &t)
 }
 
