@@ -205,7 +205,7 @@ pub fn compare_in(
             }
         }
         let sums = summarise_all(&runs, opts.threads, |r| summarise::summarise(r, era, &[rstat], &unique))?;
-        let mut c = ratio::build_ratio(era, benchmark, meta.kind, &sums, &ratio_ops);
+        let mut c = ratio::build_ratio(era, benchmark, meta.kind, meta.ratio_preferred, &sums, &ratio_ops);
         c.meta.insert("mmtests.layout".into(), "ratio".into());
         c
     } else {

@@ -51,7 +51,9 @@ fn ratio_cell(
     a: Option<&OpSummary>,
     b: Option<&OpSummary>,
     has_norm: bool,
+    swap: bool,
 ) -> (f64, f64, Option<f64>) {
+    let (a, b) = if swap { (b, a) } else { (a, b) };
     let av = a.map(|s| s.ratio_value).unwrap_or(f64::NAN);
     let bv = b.map(|s| s.ratio_value).unwrap_or(f64::NAN);
     if av == -1.0 || av.is_nan() || bv == -1.0 || bv.is_nan() {
@@ -103,12 +105,21 @@ fn has_norm(era: Era, kind: SummaryKind, base: &RunSummary) -> bool {
 }
 
 /// Build the `--print-ratio` table of `runs` (summaries of the ratio operations
-/// `ops`, duplicates kept as MMTests prints them).
-pub fn build_ratio(era: Era, benchmark: &str, kind: SummaryKind, runs: &[RunSummary], ops: &[String]) -> Comparison {
+/// `ops`, duplicates kept as MMTests prints them), in the direction `ratio_pref` when the
+/// module's ratio direction is not its operations' (each pair is then swapped).
+pub fn build_ratio(
+    era: Era,
+    benchmark: &str,
+    kind: SummaryKind,
+    ratio_pref: Option<Preferred>,
+    runs: &[RunSummary],
+    ops: &[String],
+) -> Comparison {
     let kernels: Vec<String> = runs.iter().map(|r| r.name.clone()).collect();
     let mut c = Comparison::new("mmtests", benchmark, kernels);
     let Some(base) = runs.first() else { return c };
-    let pref = base.preferred;
+    let pref = ratio_pref.unwrap_or(base.preferred);
+    let swap = pref != base.preferred;
     let norm = has_norm(era, kind, base);
     c.meta.insert("mmtests.norm".into(), if norm { "yes" } else { "no" }.into());
     let mut unique: Vec<&String> = Vec::new();
@@ -118,7 +129,7 @@ pub fn build_ratio(era: Era, benchmark: &str, kind: SummaryKind, runs: &[RunSumm
         }
     }
     let cells_of = |op: &str| -> Vec<(f64, f64, Option<f64>)> {
-        runs.iter().map(|r| ratio_cell(era, kind, pref, r.per_op.get(op), base.per_op.get(op), norm)).collect()
+        runs.iter().map(|r| ratio_cell(era, kind, pref, r.per_op.get(op), base.per_op.get(op), norm, swap)).collect()
     };
     for op in ops {
         let cells = cells_of(op)

@@ -77,8 +77,17 @@ pub fn futex_wake(line: &str) -> Vec<(&'static str, String)> {
     }
     let rest = line.rfind("threads in").map_or(line, |p| line.get(p + "threads in".len()..).unwrap_or(""));
     let v = numify(awk_fields(rest).first().copied().unwrap_or("0")) * 1000.0;
-    let text = if v.fract() == 0.0 && v.abs() < 1e15 { format!("{}", v as i64) } else { c_fmt_g(v, 6) };
-    vec![("wake-latency", text)]
+    vec![("wake-latency", awk_number(v))]
+}
+
+/// A number as awk's `print` writes it: an integral value whole, any other with `OFMT`
+/// (`%.6g`).
+pub fn awk_number(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        c_fmt_g(v, 6)
+    }
 }
 
 #[cfg(test)]

@@ -78,7 +78,7 @@ impl Extractor for Dbench {
             }
             _ => (Preferred::Lower, SummaryKind::Subselection, 2),
         };
-        Meta { preferred, kind, field_length: None, precision, value_label: "Ops".into() }
+        Meta { preferred, kind, field_length: None, precision, value_label: "Ops".into(), ratio_preferred: None }
     }
     fn extract_dir(&self, ctx: &Ctx, dir: &LogDir<'_>, out: &mut Samples) -> Result<()> {
         let Some(t) = tool(&ctx.benchmark) else { return Ok(()) };

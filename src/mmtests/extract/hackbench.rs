@@ -34,6 +34,7 @@ impl Extractor for Hackbench {
             field_length: None,
             precision: 4,
             value_label: "Ops".into(),
+            ratio_preferred: None,
         }
     }
     fn extract_dir(&self, ctx: &Ctx, dir: &LogDir<'_>, out: &mut Samples) -> Result<()> {

@@ -7,6 +7,7 @@
 //! values and keeps operations in the order MMTests registers them.
 
 pub mod aim9;
+pub mod apachebench;
 pub mod awk_bench;
 pub mod coremark;
 pub mod cyclictest;
@@ -14,16 +15,21 @@ pub mod dbench;
 pub mod ebizzy;
 pub mod gnu_time;
 pub mod hackbench;
+pub mod iperf3;
 pub mod libmicro;
 pub mod line_parse;
 pub mod netperf;
 pub mod perl_scan;
+pub mod pistress;
 pub mod pmqtest;
+pub mod redis;
 pub mod schbench;
 pub mod shellpack;
 pub mod sockperf;
 pub mod spec;
 pub mod stream;
+pub mod stressng;
+pub mod unixbenchd;
 
 use super::era::{Era, Preferred};
 use super::logfile::LogDir;
@@ -57,6 +63,10 @@ pub struct Meta {
     pub precision: usize,
     /// `_Opname`, the row label of Singleops tables.
     pub value_label: String,
+    /// `getRatioPreferredValue` where it differs from `preferred`: 2024's `--print-ratio`
+    /// takes a module without a data type for lower is better while its operations are
+    /// higher is better; each compared pair is then swapped (docs/mmtests.md §7.3).
+    pub ratio_preferred: Option<Preferred>,
 }
 
 /// One benchmark family's log parser.
@@ -142,6 +152,16 @@ pub const BENCHMARKS: &[&str] = &[
     "futexwait",
     "phpbench",
     "netpipe",
+    "stressng",
+    "redis",
+    "unixbenchd",
+    "pistress",
+    "apachebench",
+    "iperf3",
+    "iperf3-ipv4-tcp",
+    "iperf3-ipv4-udp",
+    "iperf3-ipv6-tcp",
+    "iperf3-ipv6-udp",
 ];
 
 /// Benchmarks known in an era (for messages).

@@ -59,6 +59,7 @@ impl Extractor for Netperf {
             field_length: None,
             precision: 2,
             value_label: "Ops".into(),
+            ratio_preferred: None,
         }
     }
     fn extract_dir(&self, ctx: &Ctx, dir: &LogDir<'_>, out: &mut Samples) -> Result<()> {

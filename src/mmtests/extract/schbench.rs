@@ -67,6 +67,7 @@ impl Extractor for Schbench {
             field_length: None,
             precision: 2,
             value_label: "Lat".into(),
+            ratio_preferred: None,
         }
     }
     fn extract_dir(&self, ctx: &Ctx, dir: &LogDir<'_>, out: &mut Samples) -> Result<()> {

@@ -51,6 +51,7 @@ impl Extractor for Sockperf {
             field_length: None,
             precision: 2,
             value_label: "Ops".into(),
+            ratio_preferred: None,
         }
     }
     fn extract_dir(&self, ctx: &Ctx, dir: &LogDir<'_>, out: &mut Samples) -> Result<()> {

@@ -9,8 +9,8 @@ use super::gnu_time::{RatioOps, TimeFactors, TimeField, TimeSpec};
 use super::line_parse::{AwkField, LineSpec, Sed};
 use super::perl_scan::{Factors, Op, ScanSpec, Take, Value};
 use super::{
-    aim9, awk_bench, coremark, cyclictest, ebizzy, gnu_time, libmicro, line_parse, perl_scan, pmqtest, stream, Ctx,
-    Extractor, Meta, Samples,
+    aim9, apachebench, awk_bench, coremark, cyclictest, ebizzy, gnu_time, iperf3, libmicro, line_parse, perl_scan,
+    pistress, pmqtest, redis, stream, stressng, unixbenchd, Ctx, Extractor, Meta, Samples,
 };
 use crate::error::Result;
 use crate::mmtests::era::{Era, Preferred};
@@ -70,6 +70,9 @@ pub struct Variant {
     pub precision: usize,
     /// `_Opname`: the row label of a Singleops table ("Ops" unless the module names it).
     pub opname: &'static str,
+    /// The direction `--print-ratio` takes when it is not the operations' own
+    /// ([`Meta::ratio_preferred`]).
+    pub ratio_preferred: Option<Preferred>,
 }
 
 /// A benchmark family as data.
@@ -77,12 +80,27 @@ pub struct Variant {
 pub struct FamilySpec {
     /// The family (MMTests' shellpack / module name).
     pub family: &'static str,
-    /// Whether head also reads `<family>-<config>` names (its ExtractFactory finds the
-    /// shellpack by stripping `-<suffix>` parts); the other eras load a module by exact name.
-    pub prefix_names: bool,
+    /// The `-b` names it reads besides its own.
+    pub names: Names,
     /// The eras and how each reads the logs.
     pub variants: &'static [Variant],
 }
+
+/// The `-b` names a family reads besides its own.
+#[derive(Debug, Clone, Copy)]
+pub struct Names {
+    /// Whether head also reads `<family>-<config>` names (its ExtractFactory finds the
+    /// shellpack by stripping `-<suffix>` parts); the other eras load a module by exact name.
+    pub head_prefix: bool,
+    /// Names every era that has the family reads as the family (2024/2025's one-line
+    /// modules that inherit the family's, e.g. `ExtractIperf3ipv4tcp`).
+    pub also: &'static [&'static str],
+}
+
+/// Only the family's own name.
+const EXACT: Names = Names { head_prefix: false, also: &[] };
+/// The family's name, and in head any `<family>-<config>`.
+const HEAD_PREFIX: Names = Names { head_prefix: true, also: &[] };
 
 const HEAD: &[Era] = &[Era::Head];
 const LEGACY: &[Era] = &[Era::E2024, Era::E2025];
@@ -96,6 +114,7 @@ const fn head_time(precision: usize) -> Variant {
         kind: SummaryKind::Multiops,
         precision,
         opname: "Ops",
+        ratio_preferred: None,
     }
 }
 
@@ -117,6 +136,7 @@ const fn head_line(
         kind,
         precision,
         opname: "Ops",
+        ratio_preferred: None,
     }
 }
 
@@ -128,7 +148,7 @@ const fn legacy_scan(
     preferred: Preferred,
     precision: usize,
 ) -> Variant {
-    Variant { eras, layout: Layout::PerlScan(scan), preferred, kind, precision, opname: "Ops" }
+    Variant { eras, layout: Layout::PerlScan(scan), preferred, kind, precision, opname: "Ops", ratio_preferred: None }
 }
 
 /// A scan of every file `<prefix>*<suffix>` taking each match of `pattern`'s group 1 as
@@ -201,6 +221,7 @@ const fn legacy_time(eras: &'static [Era], spec: TimeSpec) -> Variant {
         kind: SummaryKind::Multiops,
         precision: 2,
         opname: "Ops",
+        ratio_preferred: None,
     }
 }
 
@@ -241,6 +262,7 @@ const CPUTIME: Variant = Variant {
     kind: SummaryKind::Multiops,
     precision: 2,
     opname: "Ops",
+    ratio_preferred: None,
 };
 
 const PERFPIPE_LINE: &str = r"^\s*(\S+)\susecs/op(?:\s|$)";
@@ -266,7 +288,7 @@ const fn reader(
     precision: usize,
     opname: &'static str,
 ) -> Variant {
-    Variant { eras, layout: Layout::Reader(read), preferred, kind, precision, opname }
+    Variant { eras, layout: Layout::Reader(read), preferred, kind, precision, opname, ratio_preferred: None }
 }
 
 /// A family read the same way by head's `extract-report.pl` (rows of `metric`) and by the
@@ -280,6 +302,7 @@ const fn scan_everywhere(scan: ScanSpec, metric: &'static str, preferred: Prefer
             kind: SummaryKind::Multiops,
             precision: 2,
             opname: "Ops",
+            ratio_preferred: None,
         },
         legacy_scan(LEGACY, scan, SummaryKind::Multiops, preferred, 2),
     ]
@@ -289,7 +312,7 @@ const fn scan_everywhere(scan: ScanSpec, metric: &'static str, preferred: Prefer
 pub static SPECS: &[FamilySpec] = &[
     FamilySpec {
         family: "kernbench",
-        prefix_names: true,
+        names: HEAD_PREFIX,
         variants: &[
             head_time(2),
             Variant {
@@ -303,14 +326,15 @@ pub static SPECS: &[FamilySpec] = &[
                 kind: SummaryKind::Multiops,
                 precision: 2,
                 opname: "Ops",
+                ratio_preferred: None,
             },
         ],
     },
-    FamilySpec { family: "gitsource", prefix_names: false, variants: &[head_time(2), CPUTIME, CPUTIME_2025] },
-    FamilySpec { family: "gitcheckout", prefix_names: false, variants: &[head_time(2), CPUTIME, CPUTIME_2025] },
+    FamilySpec { family: "gitsource", names: EXACT, variants: &[head_time(2), CPUTIME, CPUTIME_2025] },
+    FamilySpec { family: "gitcheckout", names: EXACT, variants: &[head_time(2), CPUTIME, CPUTIME_2025] },
     FamilySpec {
         family: "poundsyscall",
-        prefix_names: false,
+        names: EXACT,
         variants: &[
             head_time(2),
             legacy_time(
@@ -325,7 +349,7 @@ pub static SPECS: &[FamilySpec] = &[
     },
     FamilySpec {
         family: "usemem",
-        prefix_names: false,
+        names: EXACT,
         variants: &[
             head_time(2),
             Variant {
@@ -335,12 +359,13 @@ pub static SPECS: &[FamilySpec] = &[
                 kind: SummaryKind::Multiops,
                 precision: 2,
                 opname: "Ops",
+                ratio_preferred: None,
             },
         ],
     },
     FamilySpec {
         family: "autonumabench",
-        prefix_names: false,
+        names: EXACT,
         variants: &[
             head_time(2),
             legacy_time(
@@ -355,7 +380,7 @@ pub static SPECS: &[FamilySpec] = &[
     },
     FamilySpec {
         family: "nas",
-        prefix_names: true,
+        names: HEAD_PREFIX,
         variants: &[
             head_time(2),
             legacy_scan(
@@ -374,7 +399,7 @@ pub static SPECS: &[FamilySpec] = &[
     },
     FamilySpec {
         family: "trunc",
-        prefix_names: false,
+        names: EXACT,
         variants: &[
             head_time(4),
             legacy_time(E2024, trunc(TimeField::System)),
@@ -383,7 +408,7 @@ pub static SPECS: &[FamilySpec] = &[
     },
     FamilySpec {
         family: "xfsrepair",
-        prefix_names: false,
+        names: EXACT,
         variants: &[
             Variant { layout: Layout::ShellpackTime { exclude_user: true, by_interval: true }, ..head_time(2) },
             // ExtractXfsrepair: time.<step>.<I> of fsmark and xfsrepair
@@ -404,7 +429,7 @@ pub static SPECS: &[FamilySpec] = &[
     },
     FamilySpec {
         family: "perfpipe",
-        prefix_names: false,
+        names: EXACT,
         variants: &[
             head_line("usecs/op", "usecs-op", AwkField::Nth(1), Sed::None, SummaryKind::Normalisedops, LOWER, 4),
             legacy_scan(LEGACY, scan_all("pipe-", ".log", PERFPIPE_LINE, "Time"), SummaryKind::Variabletime, LOWER, 2),
@@ -412,7 +437,7 @@ pub static SPECS: &[FamilySpec] = &[
     },
     FamilySpec {
         family: "perfsyscall",
-        prefix_names: false,
+        names: EXACT,
         variants: &[
             head_line("usecs/op", "usecs/syscall", AwkField::Nth(1), Sed::None, MULTI, LOWER, 4),
             legacy_scan(
@@ -426,12 +451,12 @@ pub static SPECS: &[FamilySpec] = &[
     },
     FamilySpec {
         family: "sembench",
-        prefix_names: false,
+        names: EXACT,
         variants: &[head_line("^run time", "burns/sec", AwkField::Nth(5), Sed::None, MULTI, HIGHER, 2)],
     },
     FamilySpec {
         family: "sysbenchcpu",
-        prefix_names: false,
+        names: EXACT,
         variants: &[
             head_line("events per second", "events/sec", AwkField::FromEnd(0), Sed::None, MULTI, LOWER, 2),
             legacy_scan(
@@ -445,7 +470,7 @@ pub static SPECS: &[FamilySpec] = &[
     },
     FamilySpec {
         family: "sysbenchmutex",
-        prefix_names: false,
+        names: EXACT,
         variants: &[
             head_line("95th percentile:", "latency", AwkField::Nth(3), Sed::None, MULTI, LOWER, 2),
             legacy_scan(LEGACY, scan_factors("sysbench-raw-", "-1", "", r"avg:\s*(.*)"), MULTI, LOWER, 2),
@@ -453,12 +478,12 @@ pub static SPECS: &[FamilySpec] = &[
     },
     FamilySpec {
         family: "wis",
-        prefix_names: false,
+        names: EXACT,
         variants: &[head_line("total:", "ops", AwkField::Nth(3), Sed::DeleteFirst("total:"), MULTI, HIGHER, 2)],
     },
     FamilySpec {
         family: "xsbench",
-        prefix_names: false,
+        names: EXACT,
         variants: &[
             head_line("^Lookups/s:", "lookups/sec", AwkField::Nth(2), Sed::DeleteAll(","), MULTI, HIGHER, 2),
             legacy_scan(E2024, xsbench("-1.log", ".log"), MULTI, HIGHER, 2),
@@ -467,7 +492,7 @@ pub static SPECS: &[FamilySpec] = &[
     },
     FamilySpec {
         family: "sqlite",
-        prefix_names: false,
+        names: EXACT,
         variants: &[
             head_line("^execute", "txn/sec", AwkField::Nth(5), Sed::None, MULTI, HIGHER, 2),
             legacy_scan(
@@ -481,7 +506,7 @@ pub static SPECS: &[FamilySpec] = &[
     },
     FamilySpec {
         family: "pedsort",
-        prefix_names: false,
+        names: EXACT,
         variants: &[
             head_line("jobs/hour/core", "jobs/core", AwkField::FromEnd(1), Sed::None, MULTI, LOWER, 2),
             legacy_scan(
@@ -503,7 +528,7 @@ pub static SPECS: &[FamilySpec] = &[
     },
     FamilySpec {
         family: "coremark",
-        prefix_names: false,
+        names: EXACT,
         variants: &[
             Variant {
                 eras: HEAD,
@@ -512,6 +537,7 @@ pub static SPECS: &[FamilySpec] = &[
                 kind: MULTI,
                 precision: 2,
                 opname: "Ops",
+                ratio_preferred: None,
             },
             Variant {
                 eras: LEGACY,
@@ -520,12 +546,13 @@ pub static SPECS: &[FamilySpec] = &[
                 kind: SummaryKind::Variabletime,
                 precision: 2,
                 opname: "Ops",
+                ratio_preferred: None,
             },
         ],
     },
     FamilySpec {
         family: "ebizzy",
-        prefix_names: false,
+        names: EXACT,
         variants: &[
             Variant {
                 eras: HEAD,
@@ -534,6 +561,7 @@ pub static SPECS: &[FamilySpec] = &[
                 kind: MULTI,
                 precision: 2,
                 opname: "Ops",
+                ratio_preferred: None,
             },
             legacy_scan(
                 LEGACY,
@@ -550,7 +578,7 @@ pub static SPECS: &[FamilySpec] = &[
     },
     FamilySpec {
         family: "aim9",
-        prefix_names: false,
+        names: EXACT,
         variants: &[
             Variant {
                 eras: HEAD,
@@ -559,6 +587,7 @@ pub static SPECS: &[FamilySpec] = &[
                 kind: MULTI,
                 precision: 2,
                 opname: "Ops",
+                ratio_preferred: None,
             },
             Variant {
                 eras: LEGACY,
@@ -567,12 +596,13 @@ pub static SPECS: &[FamilySpec] = &[
                 kind: MULTI,
                 precision: 2,
                 opname: "Ops",
+                ratio_preferred: None,
             },
         ],
     },
     FamilySpec {
         family: "stream",
-        prefix_names: false,
+        names: EXACT,
         variants: &[
             Variant {
                 eras: HEAD,
@@ -581,6 +611,7 @@ pub static SPECS: &[FamilySpec] = &[
                 kind: MULTI,
                 precision: 2,
                 opname: "Ops",
+                ratio_preferred: None,
             },
             Variant {
                 eras: LEGACY,
@@ -589,12 +620,13 @@ pub static SPECS: &[FamilySpec] = &[
                 kind: SummaryKind::Singleops,
                 precision: 2,
                 opname: "GB/sec",
+                ratio_preferred: None,
             },
         ],
     },
     FamilySpec {
         family: "perffutexwake",
-        prefix_names: false,
+        names: EXACT,
         variants: &[
             Variant {
                 eras: HEAD,
@@ -603,6 +635,7 @@ pub static SPECS: &[FamilySpec] = &[
                 kind: MULTI,
                 precision: 2,
                 opname: "Ops",
+                ratio_preferred: None,
             },
             // one perffutexwake-<T>.log.gz per thread count (the glob <T>.log*.gz names it alone)
             legacy_scan(
@@ -620,7 +653,7 @@ pub static SPECS: &[FamilySpec] = &[
     },
     FamilySpec {
         family: "libmicro",
-        prefix_names: false,
+        names: EXACT,
         variants: &[
             Variant {
                 eras: HEAD,
@@ -629,6 +662,7 @@ pub static SPECS: &[FamilySpec] = &[
                 kind: SummaryKind::Singleops,
                 precision: 5,
                 opname: "Ops",
+                ratio_preferred: None,
             },
             Variant {
                 eras: LEGACY,
@@ -637,14 +671,15 @@ pub static SPECS: &[FamilySpec] = &[
                 kind: SummaryKind::Singleops,
                 precision: 4,
                 opname: "Time",
+                ratio_preferred: None,
             },
         ],
     },
-    FamilySpec { family: "siege", prefix_names: false, variants: &scan_everywhere(SIEGE, "txn/sec", HIGHER) },
-    FamilySpec { family: "sysbench", prefix_names: false, variants: &scan_everywhere(SYSBENCH, "txn/sec", HIGHER) },
+    FamilySpec { family: "siege", names: EXACT, variants: &scan_everywhere(SIEGE, "txn/sec", HIGHER) },
+    FamilySpec { family: "sysbench", names: EXACT, variants: &scan_everywhere(SYSBENCH, "txn/sec", HIGHER) },
     FamilySpec {
         family: "sysbenchthread",
-        prefix_names: false,
+        names: EXACT,
         variants: &[legacy_scan(
             LEGACY,
             scan_factors("sysbench-raw-", "-1", "", r"95th percentile:\s*(.*)"),
@@ -655,7 +690,7 @@ pub static SPECS: &[FamilySpec] = &[
     },
     FamilySpec {
         family: "mutilate",
-        prefix_names: false,
+        names: EXACT,
         variants: &[legacy_scan(
             LEGACY,
             scan_factors("mutilate-", "-1.log", "", r"^Total QPS\s+\S+\s+(\S+)"),
@@ -666,7 +701,7 @@ pub static SPECS: &[FamilySpec] = &[
     },
     FamilySpec {
         family: "stockfish",
-        prefix_names: false,
+        names: EXACT,
         variants: &[
             Variant { layout: Layout::ShellpackTime { exclude_user: false, by_interval: false }, ..head_time(2) },
             legacy_scan(
@@ -684,7 +719,7 @@ pub static SPECS: &[FamilySpec] = &[
     },
     FamilySpec {
         family: "pmqtest",
-        prefix_names: false,
+        names: EXACT,
         variants: &[
             reader(HEAD, pmqtest::head, MULTI, LOWER, 2, "Ops"),
             reader(LEGACY, pmqtest::legacy, SummaryKind::Singleops, LOWER, 2, "Lat"),
@@ -692,7 +727,7 @@ pub static SPECS: &[FamilySpec] = &[
     },
     FamilySpec {
         family: "cyclictest",
-        prefix_names: false,
+        names: EXACT,
         variants: &[
             Variant {
                 layout: Layout::PerlDies(
@@ -707,7 +742,7 @@ pub static SPECS: &[FamilySpec] = &[
     },
     FamilySpec {
         family: "futexwait",
-        prefix_names: false,
+        names: EXACT,
         variants: &[legacy_scan(
             LEGACY,
             scan_factors("futexwait-", "-1.log", ".log", r"Result: ([0-9]+) Kiter/s"),
@@ -718,7 +753,7 @@ pub static SPECS: &[FamilySpec] = &[
     },
     FamilySpec {
         family: "phpbench",
-        prefix_names: false,
+        names: EXACT,
         variants: &[legacy_scan(
             LEGACY,
             scan_all("phpbench-", ".log", r"^Score\s+\S+\s+(\S+)", "Score"),
@@ -729,16 +764,76 @@ pub static SPECS: &[FamilySpec] = &[
     },
     FamilySpec {
         family: "netpipe",
-        prefix_names: false,
+        names: EXACT,
         // every line of NPtcp's output: the second field (Mbps)
         variants: &[legacy_scan(LEGACY, scan_all("netpipe.log", "", r"^\s*\S+\s+(\S+)", "tput"), MULTI, HIGHER, 2)],
+    },
+    FamilySpec {
+        family: "stressng",
+        names: EXACT,
+        variants: &[
+            // shellpack.yaml says `preferhigher: yes`, which ExtractShellpack does not take for higher
+            reader(HEAD, stressng::head, MULTI, LOWER, 2, "Ops"),
+            reader(LEGACY, stressng::legacy, MULTI, HIGHER, 2, "Ops"),
+        ],
+    },
+    FamilySpec {
+        family: "redis",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, redis::head, SummaryKind::Singleops, LOWER, 2, "Ops"),
+            reader(LEGACY, redis::legacy, MULTI, HIGHER, 2, "Ops"),
+        ],
+    },
+    FamilySpec {
+        family: "unixbenchd",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, unixbenchd::head, MULTI, HIGHER, 2, "Ops"),
+            // 2024's module sets no data type: its Summarise takes the operations for higher is
+            // better, its --print-ratio (getRatioPreferredValue) for lower
+            Variant { ratio_preferred: Some(LOWER), ..reader(E2024, unixbenchd::legacy, MULTI, HIGHER, 2, "Ops") },
+            reader(E2025, unixbenchd::legacy, MULTI, LOWER, 2, "Ops"),
+        ],
+    },
+    FamilySpec {
+        family: "pistress",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, pistress::head, SummaryKind::Singleops, LOWER, 2, "Ops"),
+            reader(LEGACY, pistress::legacy, SummaryKind::Singleops, LOWER, 2, "Test"),
+        ],
+    },
+    FamilySpec {
+        family: "apachebench",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, apachebench::head, MULTI, LOWER, 2, "Ops"),
+            // parse_time_elapsed of apachebench-<C>-<I>.time: the operation is C
+            legacy_time(
+                LEGACY,
+                TimeSpec { fields: &[(TimeField::Elapsed, "")], ..time_factors("apachebench-", "-1.time", ".time") },
+            ),
+        ],
+    },
+    FamilySpec {
+        family: "iperf3",
+        names: Names {
+            head_prefix: true,
+            also: &["iperf3-ipv4-tcp", "iperf3-ipv4-udp", "iperf3-ipv6-tcp", "iperf3-ipv6-udp"],
+        },
+        variants: &[
+            reader(HEAD, iperf3::head, MULTI, HIGHER, 2, "Ops"),
+            reader(LEGACY, iperf3::legacy, MULTI, HIGHER, 2, "Ops"),
+        ],
     },
 ];
 
 impl FamilySpec {
     fn names(&self, era: Era, benchmark: &str) -> bool {
         benchmark == self.family
-            || (self.prefix_names
+            || self.names.also.contains(&benchmark)
+            || (self.names.head_prefix
                 && era == Era::Head
                 && benchmark.strip_prefix(self.family).is_some_and(|r| r.starts_with('-')))
     }
@@ -764,6 +859,7 @@ impl Extractor for FamilySpec {
             field_length: None,
             precision: v.precision,
             value_label: v.opname.into(),
+            ratio_preferred: v.ratio_preferred,
         }
     }
     fn extract_dir(&self, ctx: &Ctx, dir: &LogDir<'_>, out: &mut Samples) -> Result<()> {

@@ -323,6 +323,7 @@ fn build(
                     field_length: Some(monitor.field_length(era)),
                     precision: 2,
                     value_label: "Duration".into(),
+                    ratio_preferred: None,
                 },
                 samples: samples.clone(),
             };

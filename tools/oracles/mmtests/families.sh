@@ -23,7 +23,10 @@ for b in $BENCHES; do
 		done
 		# An era that cannot extract the benchmark at all (the normal table dies, e.g. head's
 		# cyclictest/parse-results calls an undefined subroutine) still prints a lone
-		# `Gmean NaN` row with --print-ratio, from no data; schedlab refuses both.
-		[ -s "$OUT/out/$era-$b.oracle" ] || : > "$OUT/out/$era-$b--print-ratio.oracle"
+		# `Gmean NaN` row with --print-ratio, from no data; schedlab refuses both. (A normal
+		# table that dies on its bands, as 2025's does for an operation without samples, can
+		# still have a real ratio table: that one is kept.)
+		[ -s "$OUT/out/$era-$b.oracle" ] || grep -q '^Ratio ' "$OUT/out/$era-$b--print-ratio.oracle" ||
+			: > "$OUT/out/$era-$b--print-ratio.oracle"
 	done
 done

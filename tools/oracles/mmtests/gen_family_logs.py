@@ -622,6 +622,156 @@ def netpipe(d, k):
 
 
 
+def stressng_text(threads, k):
+    # stress-ng 0.17 --fork N --timeout 60s --metrics-brief: the metrc block, then the run summary
+    ops = jitter(30500.0 * threads / k, 0.04)
+    usr, sys_ = 0.5 * threads * 60 * 0.25, 0.5 * threads * 60 * 0.70
+    pid = random.randint(2000, 9000)
+    return (f"stress-ng: info:  [{pid}] setting to a 1 min, 0 secs run per stressor\n"
+            f"stress-ng: info:  [{pid}] dispatching hogs: {threads} fork\n"
+            f"stress-ng: metrc: [{pid}] stressor       bogo ops real time  usr time  sys time   bogo ops/s     bogo ops/s\n"
+            f"stress-ng: metrc: [{pid}]                           (secs)    (secs)    (secs)   (real time) (usr+sys time)\n"
+            f"stress-ng: metrc: [{pid}] fork           {int(ops * 60):9d}     60.00 {usr:9.2f} {sys_:9.2f} {ops:12.2f} "
+            f"{ops * 60 / (usr + sys_):14.2f}\n"
+            f"stress-ng: info:  [{pid}] skipped: 0\n"
+            f"stress-ng: info:  [{pid}] passed: {threads}: fork ({threads})\n"
+            f"stress-ng: info:  [{pid}] failed: 0\n"
+            f"stress-ng: info:  [{pid}] metrics untrustworthy: 0\n"
+            f"stress-ng: info:  [{pid}] successful run completed in 1 min, 0.0{random.randint(1, 9)} secs\n")
+
+
+def stressng(d, k):
+    # $TIME_CMD -o time-T-I ./stress-ng ... &> stressng-T-I.log (threads_powertwo)
+    write(f"{d}/commands.log", "./stress-ng --fork 1 --timeout 60s --metrics-brief\n")
+    for t in THREADS:
+        for i in range(1, ITERS + 1):
+            write(f"{d}/stressng-{t}-{i}.log", stressng_text(t, k))
+            write(f"{d}/time-{t}-{i}", gnu_time(60.0))
+
+
+REDIS_TESTS = [("PING_INLINE", 1.0), ("SET", 0.93), ("GET", 1.02), ("LPUSH (needed to benchmark LRANGE)", 0.9),
+               ("LRANGE_100 (first 100 elements)", 0.31), ("MSET (10 keys)", 0.52)]
+
+
+def redis_text(clients, k):
+    # redis-benchmark 7 --csv -c C -r 50000 -n 100000 -P 256
+    rows = ['"test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms",'
+            '"max_latency_ms"']
+    for test, f in REDIS_TESTS:
+        rps = jitter(980000.0 * f * min(clients, 4) / k / 4 + 40000.0)
+        avg = clients * 256 / rps * 1000
+        rows.append(f'"{test}","{rps:.2f}","{avg:.3f}","{avg * 0.2:.3f}","{avg * 0.95:.3f}","{avg * 1.6:.3f}",'
+                    f'"{avg * 2.3:.3f}","{avg * 4.1:.3f}"')
+    return "\n".join(rows) + "\n"
+
+
+def redis(d, k):
+    write(f"{d}/redis-server.log", "")
+    for c in [1, 4]:
+        for i in range(1, ITERS + 1):
+            write(f"{d}/redis-{c}-{i}.log", redis_text(c, k))
+
+
+def unixbenchd(d, k):
+    # ./pgms/syscall 5 getpid >> unixbenchd.log, once per iteration: its COUNT line
+    write(f"{d}/commands.log", "./pgms/syscall 5 getpid\n")
+    write(f"{d}/unixbenchd.log", "".join(f"COUNT|{int(jitter(41000000 / k))}|1|lps\n" for _ in range(ITERS * 2)))
+
+
+def pistress(d, k):
+    # pi_stress --groups=G --duration=60 | tee pistress-G.log; echo $? > pistress-G.status
+    for g in [1, 2, 4]:
+        fail = 1 if (k < 1.0 and g == 4) else 0
+        write(f"{d}/pistress-{g}.log", f"Starting PI Stress Test\nNumber of thread groups: {g}\n"
+              f"Duration of test run: 60 seconds\nNumber of inversions per group: unlimited\n"
+              f"     Admin thread SCHED_FIFO priority 4\n{g} groups of 3 threads will be created\n"
+              f"      High thread SCHED_FIFO priority 3\n       Med thread SCHED_FIFO priority 2\n"
+              f"       Low thread SCHED_FIFO priority 1\n"
+              f"Current Inversions: {int(jitter(120000 * g / k))}\nStopping test\nTotal inversion performed: "
+              f"{int(jitter(7.2e6 * g / k))}\nTest Duration: 0 days, 0 hours, 1 minutes, 0 seconds\n")
+        write(f"{d}/pistress-{g}.status", f"{fail}\n")
+
+
+def apachebench_text(clients, k):
+    # ab -n 20000 -c C http://localhost/...: the report (Time per request: the mean first)
+    rate = jitter(9800.0 * min(clients, 4) / k)
+    tpr = clients * 1000 / rate
+    return ("This is ApacheBench, Version 2.3 <$Revision: 1903618 $>\n\nBenchmarking localhost (be patient)\n"
+            "Completed 2000 requests\nFinished 20000 requests\n\n\nServer Software:        Apache/2.4.58\n"
+            "Server Hostname:        localhost\nServer Port:            80\n\n"
+            "Document Path:          /index.html\nDocument Length:        10918 bytes\n\n"
+            f"Concurrency Level:      {clients}\nTime taken for tests:   {20000 / rate:.3f} seconds\n"
+            "Complete requests:      20000\nFailed requests:        0\n"
+            f"Requests per second:    {rate:.2f} [#/sec] (mean)\n"
+            f"Time per request:       {tpr:.3f} [ms] (mean)\n"
+            f"Time per request:       {1000 / rate:.3f} [ms] (mean, across all concurrent requests)\n"
+            f"Transfer rate:          {rate * 11.2:.2f} [Kbytes/sec] received\n")
+
+
+def apachebench(d, k):
+    for c in [1, 4, 8]:
+        for i in range(1, ITERS + 1):
+            text = apachebench_text(c, k)
+            write(f"{d}/apachebench-{c}-{i}.log", text)
+            write(f"{d}/apachebench-{c}-{i}.time", gnu_time(20000 / float(text.split("Requests per second:")[1].split()[0])))
+
+
+def iperf3_text(proto, size, streams, k):
+    # iperf3 3.16 -c 127.0.0.1 -4 [-u] -l SIZE -b 0 -t 5 [-O 2] -P N -f m --get-server-output -V
+    udp = proto == "udp"
+    per = [jitter((2400.0 if udp else 21000.0) * size / 1420 ** 0.5 / 38 / k / streams ** 0.2, 0.05)
+           for _ in range(streams)]
+    ids = [5 + 2 * n for n in range(streams)]
+    kind = "UDP" if udp else "TCP"
+    out = ["iperf 3.16", "Linux mmtests 6.8.0 #1 SMP PREEMPT_DYNAMIC x86_64", "Control connection MSS 32768",
+           "Time: Tue, 02 Jul 2024 10:11:12 GMT", "Connecting to host 127.0.0.1, port 5201",
+           "      Cookie: xw3dc5kcbqjomjsdekxs2bdgmrzdbmcx2ppa"]
+    out += [f"[{i:3d}] local 127.0.0.1 port {45678 + i} connected to 127.0.0.1 port 5201" for i in ids]
+    omit = "" if udp else ", omitting 2 seconds"
+    out.append(f"Starting Test: protocol: {kind}, {streams} streams, {size} byte blocks{omit}, 5 second test, tos 0")
+    out.append("[ ID] Interval           Transfer     Bitrate" + ("         Total Datagrams" if udp else "         Retr  Cwnd"))
+    for t in range(5):
+        for i, r in zip(ids, per):
+            x = jitter(r, 0.02)
+            tail = f"  {int(x * 1e6 / 8 / size)}  " if udp else f"    0   {jitter(1.4):.2f} MBytes       "
+            out.append(f"[{i:3d}]   {t:.2f}-{t + 1:.2f}   sec  {x / 8:.0f} MBytes  {x:.0f} Mbits/sec{tail}")
+    out.append("- - - - - - - - - - - - - - - - - - - - - - - - -")
+    out.append("Test Complete. Summary Results:")
+    out.append("[ ID] Interval           Transfer     Bitrate" + ("         Jitter    Lost/Total Datagrams" if udp else "         Retr"))
+    for i, r in zip(ids, per):
+        recv = r * (random.uniform(0.55, 0.8) if udp else 0.999)
+        if udp:
+            total = int(r * 5e6 / 8 / size)
+            lost = int(total * (1 - recv / r))
+            out.append(f"[{i:3d}]   0.00-5.00   sec  {r * 5 / 8:.0f} MBytes  {r:.0f} Mbits/sec  0.000 ms  0/{total} (0%)  sender")
+            out.append(f"[{i:3d}]   0.00-5.04   sec  {recv * 5 / 8:.0f} MBytes  {recv:.0f} Mbits/sec  0.002 ms  "
+                       f"{lost}/{total} ({100 * lost // total}%)  receiver")
+        else:
+            out.append(f"[{i:3d}]   0.00-5.00   sec  {r * 5 / 8:.0f} MBytes  {r:.0f} Mbits/sec    0             sender")
+            out.append(f"[{i:3d}]   0.00-5.04   sec  {recv * 5 / 8:.0f} MBytes  {recv:.0f} Mbits/sec                  receiver")
+    if streams > 1:
+        out.append(f"[SUM]   0.00-5.00   sec  {sum(per) * 5 / 8:.0f} MBytes  {sum(per):.0f} Mbits/sec    0             sender")
+    out.append(f"CPU Utilization: local/sender {jitter(90.0):.1f}% (1.2%u/88.1%s), remote/receiver {jitter(60.0):.1f}% "
+               "(4.1%u/56.1%s)")
+    out += ["", "Server output:", "-----------------------------------------------------------",
+            "Accepted connection from 127.0.0.1, port 45670"]
+    out += [f"[{i:3d}]   0.00-5.04   sec  {r * 5 / 8:.0f} MBytes  {r:.0f} Mbits/sec                  receiver"
+            for i, r in zip(ids, per)]
+    out += ["", "", "iperf Done."]
+    return "\n".join(out) + "\n"
+
+
+def iperf3(proto):
+    # echo tcp > protocols; iperf3 ... > <proto>-<size>-<rate>-<streams>.<iteration>
+    def gen(d, k):
+        write(f"{d}/protocols", proto + "\n")
+        for size in [1420, 8920]:
+            for streams in [1, 2]:
+                for i in range(1, 4):
+                    write(f"{d}/{proto}-{size}-0-{streams}.{i}", iperf3_text(proto, size, streams, k))
+    return gen
+
+
 HEAD = {
     "stream": head_stream, "perffutexwake": head_perffutexwake,
     "perfpipe": head_perfpipe, "perfsyscall": head_perfsyscall, "sembench": head_sembench,
@@ -630,6 +780,8 @@ HEAD = {
     "coremark": coremark_run, "ebizzy": ebizzy, "aim9": aim9, "libmicro": libmicro,
     "siege": siege, "sysbench": sysbench_run, "stockfish": head_stockfish, "pmqtest": pmqtest,
     "cyclictest": cyclictest_histogram,
+    "stressng": stressng, "redis": redis, "unixbenchd": unixbenchd, "pistress": pistress,
+    "apachebench": apachebench, "iperf3-ipv4-tcp": iperf3("tcp"), "iperf3-ipv4-udp": iperf3("udp"),
 }
 LEGACY = {
     "stream": legacy_stream, "perffutexwake": legacy_perffutexwake,
@@ -640,7 +792,8 @@ LEGACY = {
     "coremark": coremark_run, "ebizzy": ebizzy, "aim9": aim9, "libmicro": libmicro,
     "siege": siege, "sysbench": sysbench_run, "stockfish": legacy_stockfish, "mutilate": mutilate,
     "sysbenchthread": sysbenchthread, "pmqtest": pmqtest, "futexwait": futexwait, "phpbench": phpbench,
-    "netpipe": netpipe,
+    "netpipe": netpipe, "stressng": stressng, "redis": redis, "unixbenchd": unixbenchd, "pistress": pistress,
+    "apachebench": apachebench, "iperf3-ipv4-tcp": iperf3("tcp"), "iperf3-ipv4-udp": iperf3("udp"),
 }
 
 
