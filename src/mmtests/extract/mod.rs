@@ -20,6 +20,7 @@ pub mod libmicro;
 pub mod line_parse;
 pub mod netperf;
 pub mod perl_scan;
+pub mod pgbench;
 pub mod pistress;
 pub mod pmqtest;
 pub mod redis;
@@ -162,6 +163,7 @@ pub const BENCHMARKS: &[&str] = &[
     "iperf3-ipv4-udp",
     "iperf3-ipv6-tcp",
     "iperf3-ipv6-udp",
+    "pgbench",
 ];
 
 /// Benchmarks known in an era (for messages).

@@ -10,7 +10,7 @@ use super::line_parse::{AwkField, LineSpec, Sed};
 use super::perl_scan::{Factors, Op, ScanSpec, Take, Value};
 use super::{
     aim9, apachebench, awk_bench, coremark, cyclictest, ebizzy, gnu_time, iperf3, libmicro, line_parse, perl_scan,
-    pistress, pmqtest, redis, stream, stressng, unixbenchd, Ctx, Extractor, Meta, Samples,
+    pgbench, pistress, pmqtest, redis, stream, stressng, unixbenchd, Ctx, Extractor, Meta, Samples,
 };
 use crate::error::Result;
 use crate::mmtests::era::{Era, Preferred};
@@ -825,6 +825,14 @@ pub static SPECS: &[FamilySpec] = &[
         variants: &[
             reader(HEAD, iperf3::head, MULTI, HIGHER, 2, "Ops"),
             reader(LEGACY, iperf3::legacy, MULTI, HIGHER, 2, "Ops"),
+        ],
+    },
+    FamilySpec {
+        family: "pgbench",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, pgbench::head, MULTI, HIGHER, 2, "Ops"),
+            reader(LEGACY, pgbench::legacy, MULTI, HIGHER, 2, "Ops"),
         ],
     },
 ];

@@ -765,10 +765,52 @@ def iperf3(proto):
     # echo tcp > protocols; iperf3 ... > <proto>-<size>-<rate>-<streams>.<iteration>
     def gen(d, k):
         write(f"{d}/protocols", proto + "\n")
-        for size in [1420, 8920]:
+        for size in [1420]:
             for streams in [1, 2]:
                 for i in range(1, 4):
                     write(f"{d}/{proto}-{size}-0-{streams}.{i}", iperf3_text(proto, size, streams, k))
+    return gen
+
+
+def pgbench_aggregate(clients, k, start):
+    # pgbench -l --aggregate-interval=1: interval_start num_transactions sum_latency sum_latency_2
+    # min_latency max_latency (microseconds), one line a second
+    rows = []
+    for t in range(60):
+        n = int(jitter(14500.0 * min(clients, 4) ** 0.9 / k * (0.6 if t < 3 else 1.0), 0.04))
+        lat = clients * 1e6 / max(n, 1)
+        rows.append(f"{start + t} {n} {int(n * lat)} {int(n * lat * lat * 1.1)} {int(lat * 0.3)} {int(lat * 9)}")
+    return "\n".join(rows) + "\n"
+
+
+def pgbench_summary(clients, tps):
+    return ("pgbench (18.3)\ntransaction type: <builtin: select only>\nscaling factor: 1\nquery mode: simple\n"
+            f"number of clients: {clients}\nnumber of threads: {clients}\nmaximum number of tries: 1\n"
+            f"duration: 60 s\nnumber of transactions actually processed: {int(tps * 60)}\n"
+            "number of failed transactions: 0 (0.000%)\n"
+            f"latency average = {clients * 1000 / tps:.3f} ms\ninitial connection time = 2.871 ms\n"
+            f"tps = {tps:.6f} (without initial connection time)\n")
+
+
+def pgbench(era):
+    def gen(d, k):
+        start = 1719915072
+        if era == "head":
+            write(f"{d}/pgbench-init.log", "dropping old tables...\ncreating tables...\ngenerating data (client-side)...\n"
+                  "vacuuming...\ncreating primary keys...\ndone in 0.21 s (drop tables 0.00 s, create tables 0.00 s, "
+                  "client-side generate 0.12 s, vacuum 0.05 s, primary keys 0.04 s).\n")
+            write(f"{d}/pgbench.param", "scale:       1\nwarm:        0\nrun:         60\nmin_threads: 1\n"
+                  "max_threads: 8\nmin_clients: 1\nmax_clients: 8\n")
+        else:
+            write(f"{d}/pgbench-scale", "1\n")
+            write(f"{d}/pgbench-time", "60\n")
+        for c in [1, 4, 8]:
+            agg = pgbench_aggregate(c, k, start)
+            tps = sum(int(l.split()[1]) for l in agg.splitlines()) / 60
+            write(f"{d}/pgbench-{c}.log", pgbench_summary(c, tps))
+            write(f"{d}/pgbench-transactions-{c}.log.gz", agg, gz=True)
+            write(f"{d}/time-{c}-1", gnu_time(62.0))
+            start += 75
     return gen
 
 
@@ -782,6 +824,7 @@ HEAD = {
     "cyclictest": cyclictest_histogram,
     "stressng": stressng, "redis": redis, "unixbenchd": unixbenchd, "pistress": pistress,
     "apachebench": apachebench, "iperf3-ipv4-tcp": iperf3("tcp"), "iperf3-ipv4-udp": iperf3("udp"),
+    "pgbench": pgbench("head"),
 }
 LEGACY = {
     "stream": legacy_stream, "perffutexwake": legacy_perffutexwake,
@@ -801,7 +844,8 @@ def main():
     root = sys.argv[1]
     per_era = {"gitcheckout": legacy_gitcheckout, "trunc": legacy_trunc,
                # 2025 reads the histogram when there is no summary; 2024 reads only the summary
-               "cyclictest": lambda era: cyclictest_histogram if era == "2025" else cyclictest_summary}
+               "cyclictest": lambda era: cyclictest_histogram if era == "2025" else cyclictest_summary,
+               "pgbench": pgbench}
     for era, families in [("head", HEAD), ("2025", LEGACY), ("2024", LEGACY)]:
         if era != "head":
             families = dict(families, **{b: g(era) for b, g in per_era.items()})
