@@ -24,9 +24,12 @@ fn clients(dir: &LogDir<'_>) -> Result<Vec<String>> {
     Ok(c)
 }
 
+/// A transaction log (when there is one) and its `(interval_start, num_transactions)` rows.
+type Seconds = (Option<LogFile>, Vec<(f64, f64)>);
+
 /// `(interval_start, num_transactions)` of each line of the client's transaction log
 /// (none when it is missing: the module's handle is then undefined).
-fn seconds(dir: &LogDir<'_>, client: &str, out: &mut Samples) -> Result<(Option<LogFile>, Vec<(f64, f64)>)> {
+fn seconds(dir: &LogDir<'_>, client: &str, out: &mut Samples) -> Result<Seconds> {
     let Some(log) = dir.open_log(&format!("pgbench-transactions-{client}.log"))? else { return Ok((None, Vec::new())) };
     out.files_read += 1;
     let rows = log
