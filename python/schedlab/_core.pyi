@@ -306,6 +306,9 @@ def pelt_util_est_update(
 ) -> dict[str, _U64]: ...
 def pelt_rules() -> list[str]: ...
 def pelt_util_columns() -> list[str]: ...
+PELT_COLUMNS: list[str]
+PELT_EVENTS: list[str]
+PELT_STATES: list[str]
 def pelt_cpu_util(
     util_avg: int,
     runnable_avg: int,
@@ -385,6 +388,9 @@ def idle_classify(
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]: ...
 def idle_reduce_next_tick(next_tick_ns: _I64, hz: int) -> _I64: ...
 def idle_governors() -> list[tuple[str, str]]: ...
+
+IDLE_TRACE_COLUMNS: list[str]
+IDLE_NO_LATENCY_REQ_NS: int
 
 # --- live (src/python/live.rs) ---------------------------------------------
 def live_check(
