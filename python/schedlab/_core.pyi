@@ -190,6 +190,19 @@ def assess(
     min_change: float = 0.0,
     threads: int | None = None,
 ) -> dict[str, object]: ...
+def compare_sample_groups(
+    groups: list[str],
+    names: list[str],
+    units: list[str | None],
+    directions: list[str],
+    values: _F64,
+    lengths: _U64,
+    test: str = "welch",
+    alpha: float | None = None,
+    margin: float | None = None,
+    power: float | None = None,
+    threads: int | None = None,
+) -> Comparison: ...
 
 # --- lkp (src/python/lkp.rs) -----------------------------------------------
 def lkp_compare_text(paths: list[str], all_keys: bool, more: bool, kpi: bool = False,
@@ -285,10 +298,14 @@ def pelt_ftrace(
     data: bytes | None,
     path: str | PathLike[str] | None,
     pid: int,
-    cpu_cap: int,
-    freq_cap: int,
+    cpu_cap: int | None = None,
+    freq_cap: int | None = None,
     strict: bool = False,
     sort: bool = False,
+    cpu_capacity: str | None = None,
+    max_freq: str | None = None,
+    plat_info: str | PathLike[str] | None = None,
+    sysfs: str | PathLike[str] | None = None,
 ) -> tuple[dict[str, np.ndarray], int, int, list[str]]: ...
 def pelt_decay_load(val: _U64, n: _U64) -> _U64: ...
 def pelt_accumulate(
@@ -503,7 +520,7 @@ def change_points(
     threads: int | None = None,
 ) -> dict[str, _U64 | _F64 | list[str]]: ...
 def series_defaults() -> tuple[int, float, float]: ...
-def series_trees(paths: list[str], order: list[str] | None = None) -> dict[str, list[str] | _F64]: ...
+def series_trees(paths: list[str], order: list[str] | None = None) -> dict[str, list[str] | str | _F64]: ...
 
 # --- readers (src/python/readers.rs) -----------------------------------------
 RESULT_FORMATS: list[str]
