@@ -190,6 +190,19 @@ def assess(
     min_change: float = 0.0,
     threads: int | None = None,
 ) -> dict[str, object]: ...
+def compare_sample_groups(
+    groups: list[str],
+    names: list[str],
+    units: list[str | None],
+    directions: list[str],
+    values: _F64,
+    lengths: _U64,
+    test: str = "welch",
+    alpha: float | None = None,
+    margin: float | None = None,
+    power: float | None = None,
+    threads: int | None = None,
+) -> Comparison: ...
 
 # --- lkp (src/python/lkp.rs) -----------------------------------------------
 def lkp_compare_text(paths: list[str], all_keys: bool, more: bool, kpi: bool = False,
@@ -503,7 +516,7 @@ def change_points(
     threads: int | None = None,
 ) -> dict[str, _U64 | _F64 | list[str]]: ...
 def series_defaults() -> tuple[int, float, float]: ...
-def series_trees(paths: list[str], order: list[str] | None = None) -> dict[str, list[str] | _F64]: ...
+def series_trees(paths: list[str], order: list[str] | None = None) -> dict[str, list[str] | str | _F64]: ...
 
 # --- readers (src/python/readers.rs) -----------------------------------------
 RESULT_FORMATS: list[str]
