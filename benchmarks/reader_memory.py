@@ -9,37 +9,56 @@ Inputs (about --mb MiB each, generated in a temporary directory): a samples file
 perf stat CSV (`readers.read`), an MMTests compare table (`mmtests.parse_compare`), a
 trace.dat (`pelt.ftrace_task`; --tracedat, default the committed one), a `perf script`
 text (the committed capture repeated, timestamps moved on per copy; `pelt.ftrace_task`),
-a batch archive of MMTests netperf logs (`batch.scan`). Prints one line per reader with
-its ratio and whether it is within 4x; exits 1 when one is not.
+a batch archive of MMTests netperf logs (`batch.scan`), then every other format of
+`readers.read` (perf stat JSON and text, hyperfine, google-benchmark, pytest-benchmark,
+pyperf, PTS XML, fio: the committed captures of tests/data/readers with their result
+lists repeated), an MMTests work/log tree with a long hackbench log (`mmtests.compare`)
+and an lkp run directory with a long vmstat log (`lkp.run_stats`). Prints one line per
+reader with its ratio and whether it is within 4x; exits 1 when one is not. `--only
+TEXT` runs the readers whose name contains TEXT.
 
-    python benchmarks/reader_memory.py [--mb 32] [--tracedat FILE --tracedat-pid PID]
+    python benchmarks/reader_memory.py [--mb 32] [--only TEXT] [--tracedat FILE --tracedat-pid PID]
 
-Recorded 2026-12-01 (`python benchmarks/reader_memory.py --mb 16 --tracedat big6.dat
---tracedat-pid 8156`, this sandbox, load average ~17; big6.dat: 4 s of sched_switch,
-sched_wakeup and cpu_idle recorded in a private tracefs instance while the machine built,
-converted to file version 6, 7.6 MiB):
+Recorded 2026-12-02 (`python benchmarks/reader_memory.py --mb 16`, this sandbox, load
+average 10-14; the committed 0.45 MB trace.dat, too small for a steady figure: give a
+recording of several MB, as the 2026-12-01 run did with a 7.6 MiB one, 2.02x):
 
-    reader                    input MiB  peak MiB over imports  ratio
-    samples (stats)                17.0                   20.6   1.21 ok
-    idle trace CSV                 16.0                   30.1   1.88 ok
-    idle ftrace text               17.0                   30.9   1.82 ok
-    PELT trace CSV                 17.0                   50.6   2.98 ok
-    lkp matrix.json pair            6.7                   28.2   4.20 OVER 4x   (4.57 before)
-    lkp pair, all changed           6.7                   88.7  13.21 OVER 4x   (15.02 before)
-    perf stat CSV (readers)        17.0                   52.6   3.10 ok        (5.54 before)
-    mmtests parse (table)          17.0                  203.4  11.97 OVER 4x   (16.61 before)
-    trace.dat (PELT import)         7.6                   15.4   2.02 ok
-    perf script (PELT import)      16.1                   16.7   1.04 ok
-    batch archive scan            104.8                   29.4   0.28 ok
+    reader                       input MiB  peak MiB over imports  ratio
+    samples (stats)                   17.0                   21.1   1.24 ok
+    idle trace CSV                    16.0                   31.2   1.95 ok
+    idle ftrace text                  17.0                   31.4   1.84 ok
+    PELT trace CSV                    17.0                   50.8   2.99 ok
+    lkp matrix.json pair               6.7                   28.6   4.26 OVER 4x
+    lkp pair, all changed              6.7                   89.5  13.33 OVER 4x
+    perf stat CSV (readers)           17.0                   52.6   3.09 ok
+    mmtests parse (table)             17.0                  161.9   9.53 OVER 4x   (11.93 before)
+    trace.dat (PELT import)            0.4                    1.8   4.18 OVER 4x
+    perf script (PELT import)         16.1                   17.1   1.07 ok
+    batch archive scan               104.8                   29.4   0.28 ok
+    perf stat JSON (readers)          17.0                   23.0   1.35 ok
+    perf stat text (readers)          17.0                   30.0   1.76 ok
+    hyperfine JSON (readers)          16.0                  149.1   9.32 OVER 4x
+    google-benchmark (readers)        16.0                  167.2  10.45 OVER 4x
+    pytest-benchmark (readers)        16.0                  122.2   7.64 OVER 4x
+    pyperf JSON (readers)             16.0                  156.4   9.77 OVER 4x
+    PTS XML (readers)                 16.0                  130.6   8.16 OVER 4x
+    fio JSON (readers)                16.0                  195.4  12.22 OVER 4x
+    mmtests work/log extract          18.0                   31.9   1.77 ok
+    lkp run dir (run_stats)           17.0                  139.0   8.18 OVER 4x
 
 The string columns of `readers.read` share one Python str per distinct value; lkp's
 matrix arrays are allocated once, its rows sorted by index and turned into the
 Comparison one at a time; the MMTests table parser borrows the text from Python and
-moves each parsed row into the Comparison. What is still over the bound is the
-Comparison itself: a Cell is ~170 bytes (six Option<f64>, the test name as a String, n,
-the samples) for a pasted cell of ~25 characters, and an lkp row holds its samples per
-kernel, so a table of 200 000 rows (MMTests) or 29 000 changed metrics (lkp) outweighs
-its text more than 4 times; that needs a compact Cell, a change to the shared model.
+turns each line straight into its table row (no second copy of the parsed rows). What
+is still over the bound: the Comparison itself (a Cell is ~150 bytes: five Option<f64>,
+the test name as a String, n, the samples; a row adds ~170 bytes of labels, so a pasted
+table of 200 000 rows costs ~140 MiB where its text is 17 MiB: a compact Cell and rows
+as struct-of-arrays, a change to the shared model); lkp's Matrix (a String and a
+Vec<Num> per metric, ~160 bytes for ~48 bytes of JSON) and its compare rows (nine Vecs
+per metric); the JSON and XML readers, which build the whole document tree
+(serde_json::Value, roxmltree) and a `Sample` of three Strings per value; lkp's
+run_stats of a long monitor log (not looked into yet). (Sizes per cell, row and metric
+are estimates from the types, not measured one by one.)
 """
 
 from __future__ import annotations
@@ -47,6 +66,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -125,9 +145,62 @@ def netperf_archive(path: Path, size: int) -> Path:
     return path
 
 
+def scaled_json(path: Path, src: str, key: str, size: int) -> Path:
+    """tests/data/readers/SRC (a real capture) with its list `key` repeated until the
+    file holds about `size` bytes (one JSON document, after what the tool prints before it)."""
+    text = (REPO / "tests" / "data" / "readers" / src).read_text()
+    start = text.index("{")  # fio prints its job lines before the document
+    doc = json.loads(text[start:])
+    one = len(json.dumps(doc[key]))
+    doc[key] = doc[key] * max(1, size // max(1, one))
+    path.write_text(text[:start] + json.dumps(doc))
+    return path
+
+
+def repeated_lines(path: Path, src: Path, size: int, keep: int = 0) -> Path:
+    """The first `keep` lines of SRC (a real capture) once, then its other lines repeated
+    to `size` bytes."""
+    head, *body = [src.read_bytes().splitlines(True)[:keep], src.read_bytes().splitlines(True)[keep:]]
+    return lines(path, b"".join(body[0]), size, b"".join(head))
+
+
+def pts_xml(path: Path, size: int) -> Path:
+    """tests/data/readers/pts-composite.xml (a real PTS result) with its <Result> blocks
+    repeated to about `size` bytes."""
+    text = (REPO / "tests" / "data" / "readers" / "pts-composite.xml").read_text()
+    start, end = text.index("  <Result>"), text.rindex("</Result>") + len("</Result>\n")
+    block = text[start:end]
+    path.write_text(text[:start] + block * max(1, size // len(block)) + text[end:])
+    return path
+
+
+def hackbench_tree(path: Path, size: int) -> Path:
+    """The MMTests work/log tree of tests/data/mmtests/logs-legacy (hackbench-process-pipes)
+    with each kernel's second run of group 1 a `Total time` log of `size`/2 bytes
+    (uncompressed): `mmtests.compare` extracts and summarises it."""
+    for k in ("6.8-vanilla", "6.9-patched"):
+        src = REPO / "tests" / "data" / "mmtests" / "logs-legacy" / k / "iter-0"
+        dst = path / k / "iter-0"
+        shutil.copytree(src / "hackbench-process-pipes", dst / "hackbench-process-pipes")
+        shutil.copy(src / "tests-timestamp", dst)
+        lines(dst / "hackbench-process-pipes" / "logs" / "hackbench-1-2", b"     Total time: 0.021 [sec]\n", size // 2)
+    return path
+
+
+def lkp_run(path: Path, size: int) -> Path:
+    """An lkp run directory whose vmstat (the committed scenario A capture) is repeated to
+    `size` bytes: `lkp.run_stats` turns it into stats."""
+    src = REPO / "tests" / "data" / "lkp" / "golden" / "scenario_a_raw" / "unixbench" / "performance-30s-1-execl" / \
+        "lkp-ivb-d04" / "debian-x86_64.cgz" / "x86_64-rhel" / "gcc-7" / "d519329f72a6f36bc4f2b85452aa7c3b0d1e2f3a" / "3"
+    path.mkdir(parents=True)
+    repeated_lines(path / "vmstat", src / "vmstat", size, keep=2)
+    return path
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mb", type=int, default=32)
+    ap.add_argument("--only", default="", help="run only the readers whose name contains this text")
     ap.add_argument("--tracedat", type=Path, default=REPO / "tests" / "data" / "traces" / "tracedat-6.18" / "trace-v6.dat",
                     help="the trace.dat to import (default: the committed 0.45 MB one; give a recording of "
                          "several MB, tools/traces/record.sh, for a steady figure)")
@@ -139,50 +212,71 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as d:
         t = Path(d)
         cases = [
-            ("samples (stats)", [lines(t / "s.txt", b"4626.5\n", size)], "_core.read_samples({0!r})"),
-            ("idle trace CSV", [lines(t / "i.csv", b"7829400,3998726,3176995,0,-1,0\n", size,
+            ("samples (stats)", lambda: [lines(t / "s.txt", b"4626.5\n", size)], "_core.read_samples({0!r})"),
+            ("idle trace CSV", lambda: [lines(t / "i.csv", b"7829400,3998726,3176995,0,-1,0\n", size,
                                       b"sleep_length_ns,next_tick_ns,wake_ns,tick_stopped,latency_req_ns,nr_iowait\n")],
              "idle.read_trace({0!r})"),
-            ("idle ftrace text", [lines(t / "f.txt", b"          <idle>-0       [000] d..1.   100.000001: cpu_idle: "
+            ("idle ftrace text", lambda: [lines(t / "f.txt", b"          <idle>-0       [000] d..1.   100.000001: cpu_idle: "
                                                     b"state=1 cpu_id=0\n          <idle>-0       [000] d..1.   "
                                                     b"100.000501: cpu_idle: state=4294967295 cpu_id=0\n", size)],
              "idle.read_ftrace({0!r}, sort=True)"),
-            ("PELT trace CSV", [lines(t / "p.csv", b"3000000,R,1024,1024\n500000,S,1024,1024\n", size,
+            ("PELT trace CSV", lambda: [lines(t / "p.csv", b"3000000,R,1024,1024\n500000,S,1024,1024\n", size,
                                       b"dur_ns,state,cpu_cap,freq_cap\n")], "pelt.read_trace({0!r})"),
-            ("lkp matrix.json pair", [matrix(t / "base" / ("a" * 40), size // 2, 0.0),
+            ("lkp matrix.json pair", lambda: [matrix(t / "base" / ("a" * 40), size // 2, 0.0),
                                       matrix(t / "head" / ("b" * 40), size // 2, 5.0)], "lkp.compare({0!r}, {1!r})"),
-            ("lkp pair, all changed", [matrix(t / "base2" / ("c" * 40), size // 2, 0.0),
+            ("lkp pair, all changed", lambda: [matrix(t / "base2" / ("c" * 40), size // 2, 0.0),
                                        matrix(t / "head2" / ("d" * 40), size // 2, 0.0, 2.0)],
              "lkp.compare({0!r}, {1!r})"),
-            ("perf stat CSV (readers)", [lines(t / "perf.csv", b"     0.127709479;1.74;msec;task-clock;1739069;100.00;"
+            ("perf stat CSV (readers)", lambda: [lines(t / "perf.csv", b"     0.127709479;1.74;msec;task-clock;1739069;100.00;"
                                                               b"0.017;CPUs utilized\n", size)],
              "schedlab.readers.read({0!r}, 'perf-stat-csv')"),
-            ("mmtests parse (table)", [lines(t / "m.txt", b"Amean     1       0.1334 (   0.00%)      0.1388 *  -4.05%*"
+            ("mmtests parse (table)", lambda: [lines(t / "m.txt", b"Amean     1       0.1334 (   0.00%)      0.1388 *  -4.05%*"
                                                          b"      0.1312 (   1.65%)\n", size,
                                              b"                             4.18.0                 4.18.0       "
                                              b"          4.18.0\n                            vanilla          "
                                              b"          teo        teo-v6+backport\n")],
              "schedlab.mmtests.parse_compare(open({0!r}).read())"),
-            ("trace.dat (PELT import)", [args.tracedat], f"pelt.ftrace_task({{0!r}}, {args.tracedat_pid}, sort=True)"),
-            ("perf script (PELT import)", [perf_script(t / "perf-script.txt", size)],
+            ("trace.dat (PELT import)", lambda: [args.tracedat], f"pelt.ftrace_task({{0!r}}, {args.tracedat_pid}, sort=True)"),
+            ("perf script (PELT import)", lambda: [perf_script(t / "perf-script.txt", size)],
              "pelt.ftrace_task({0!r}, 12116, sort=True)"),
-            ("batch archive scan", [netperf_archive(t / "n.tar", size // 4)], "batch.scan({0!r})"),
+            ("batch archive scan", lambda: [netperf_archive(t / "n.tar", size // 4)], "batch.scan({0!r})"),
+            ("perf stat JSON (readers)", lambda: [repeated_lines(t / "perf.json", REPO / "tests" / "data" / "readers" /
+                                                         "perf-stat-r5.json", size)],
+             "schedlab.readers.read({0!r}, 'perf-stat-json')"),
+            ("perf stat text (readers)", lambda: [repeated_lines(t / "perf.txt", REPO / "tests" / "data" / "readers" /
+                                                         "perf-stat-r5.txt", size, keep=4)],
+             "schedlab.readers.read({0!r}, 'perf-stat')"),
+            ("hyperfine JSON (readers)", lambda: [scaled_json(t / "hf.json", "hyperfine.json", "results", size)],
+             "schedlab.readers.read({0!r}, 'hyperfine')"),
+            ("google-benchmark (readers)", lambda: [scaled_json(t / "gb.json", "google-benchmark.json", "benchmarks", size)],
+             "schedlab.readers.read({0!r}, 'google-benchmark')"),
+            ("pytest-benchmark (readers)", lambda: [scaled_json(t / "pb.json", "pytest-benchmark.json", "benchmarks", size)],
+             "schedlab.readers.read({0!r}, 'pytest-benchmark')"),
+            ("pyperf JSON (readers)", lambda: [scaled_json(t / "pp.json", "pyperf.json", "benchmarks", size)],
+             "schedlab.readers.read({0!r}, 'pyperf')"),
+            ("PTS XML (readers)", lambda: [pts_xml(t / "pts.xml", size)], "schedlab.readers.read({0!r}, 'pts')"),
+            ("fio JSON (readers)", lambda: [scaled_json(t / "fio.json", "fio.json", "jobs", size)],
+             "schedlab.readers.read({0!r}, 'fio')"),
+            ("mmtests work/log extract", lambda: [hackbench_tree(t / "work" / "log", size)],
+             "mmtests.compare({0!r}, 'hackbench-process-pipes', ['6.8-vanilla', '6.9-patched'])"),
+            ("lkp run dir (run_stats)", lambda: [lkp_run(t / "lkp-run", size)], "lkp.run_stats({0!r})"),
         ]
-        print(f"{'reader':24s} {'input MiB':>10s} {'peak MiB over imports':>22s} {'ratio':>6s}")
-        for name, inputs, code in cases:
+        print(f"{'reader':27s} {'input MiB':>10s} {'peak MiB over imports':>22s} {'ratio':>6s}")
+        for name, make, code in (c for c in cases if args.only in c[0]):
+            inputs = make()
             nbytes = sum(f.stat().st_size for p in inputs for f in ([p] if p.is_file() else p.rglob("*"))
                          if f.is_file())
             r = subprocess.run([sys.executable, "-c", CHILD, code.format(*map(str, inputs))], capture_output=True,
                                text=True, timeout=600)
             if r.returncode != 0:
-                print(f"{name:24s} failed: {r.stderr.strip().splitlines()[-1]}")
+                print(f"{name:27s} failed: {r.stderr.strip().splitlines()[-1]}")
                 worst = float("inf")
                 continue
             out = json.loads(r.stdout.strip().splitlines()[-1])
             grew = out["peak"] - out["base"]
             ratio = grew / nbytes
             worst = max(worst, ratio)
-            print(f"{name:24s} {nbytes / MiB:10.1f} {grew / MiB:22.1f} {ratio:6.2f} {'ok' if ratio <= 4 else 'OVER 4x'}")
+            print(f"{name:27s} {nbytes / MiB:10.1f} {grew / MiB:22.1f} {ratio:6.2f} {'ok' if ratio <= 4 else 'OVER 4x'}", flush=True)
     return 0 if worst <= 4 else 1
 
 

@@ -28,7 +28,7 @@ fn run(args: &[&str]) -> String {
     let res = compare_roots(&roots, opt);
     let text = render(&res);
     // the shared Comparison model, through its JSON form, renders the same text
-    let json = to_comparison(res, Test::Welch, 0.05).to_json().unwrap();
+    let json = to_comparison(res, Test::Welch, 0.05).unwrap().to_json().unwrap();
     let back = render_comparison(&Comparison::from_json(&json).unwrap()).unwrap();
     assert_eq!(back, text, "Comparison round trip of {args:?}");
     text

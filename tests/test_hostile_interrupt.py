@@ -1,7 +1,8 @@
 """Ctrl-C during a long native call: the core's loops stop (src/cancel.rs) and the
 command exits 130 within 0.5 s, without a traceback (src/python/sigint.rs, cli.main);
-in-process, every long call (PELT replay, idle replay, MMTests extraction, the batch
-scan, lkp's matrix.json, the ftrace imports, ``series``; trace.dat: tests/tracedat_cancel.rs) raises
+in-process, every long call (PELT replay, idle replay, MMTests extraction, a pasted MMTests
+table, the batch scan, lkp's matrix.json, the ftrace imports, ``series``; trace.dat:
+tests/tracedat_cancel.rs; lkp's table of many changed metrics: tests/cancel_tables.rs) raises
 KeyboardInterrupt within 0.5 s of the signal. Each input takes seconds to read on this
 machine (measured uninterrupted, noted beside it) and is built in a fraction of one."""
 
@@ -171,3 +172,28 @@ def test_the_pelt_ftrace_import_stops(tmp_path: Path) -> None:
         % (u, u + 100, u + 150) for u in range(0, 1_000_000, 200))
     trace = repeated(tmp_path / "task.txt", block, 60)
     assert seconds_to_stop(lambda: pelt.ftrace_task(trace, 42)) < 0.5
+
+
+def test_parsing_a_long_pasted_mmtests_table_stops() -> None:
+    # 80,000 rows of a compare-mmtests.pl table (tests/data/mmtests/out/2018-*.oracle's
+    # layout): about a second to parse uninterrupted
+    header = ("                             4.18.0                 4.18.0                 4.18.0\n"
+              "                            vanilla                    teo        teo-v6+backport\n")
+    row = "Amean     1       0.1334 (   0.00%)      0.1388 *  -4.05%*      0.1312 (   1.65%)\n"
+    text = header + row * 80_000
+    mmtests.parse_compare(header + row)  # the first call's imports, so that the signal finds the core
+    assert seconds_to_stop(lambda: mmtests.parse_compare(text)) < 0.5
+
+
+def test_a_long_hackbench_log_stops(tmp_path: Path) -> None:
+    # MMTests legacy hackbench logs (tests/data/mmtests/logs-legacy), each kernel's group 1
+    # with a run of 500,000 "Total time" lines (one gzip member): 5 s to compare uninterrupted
+    root = tmp_path / "work" / "log"
+    member = gzip.compress(b"     Total time: 0.021 [sec]\n" * 500_000, 1)
+    for k in KERNELS:
+        src = DATA / "mmtests" / "logs-legacy" / k / "iter-0"
+        dst = root / k / "iter-0"
+        shutil.copytree(src / "hackbench-process-pipes", dst / "hackbench-process-pipes")
+        shutil.copy(src / "tests-timestamp", dst)
+        (dst / "hackbench-process-pipes" / "logs" / "hackbench-1-2.gz").write_bytes(member)
+    assert seconds_to_stop(lambda: mmtests.compare(root, "hackbench-process-pipes", KERNELS)) < 0.5

@@ -73,8 +73,10 @@ fn row_to_table(r: &StatRow, test: Test, rule: &VerdictRule) -> Row {
 /// n and the samples; `meta` keeps the header axes so the text can be rebuilt exactly.
 ///
 /// It takes the result by value and frees each compare row as soon as its table row is
-/// made, so that the two never both hold every metric (issue 16's memory bound).
-pub fn to_comparison(res: CompareResult, test: Test, alpha: f64) -> Comparison {
+/// made, so that the two never both hold every metric (issue 16's memory bound). Every
+/// row runs a significance test on its samples: the loop polls [`crate::cancel`] and
+/// returns `Error::Interrupted` on Ctrl-C.
+pub fn to_comparison(res: CompareResult, test: Test, alpha: f64) -> Result<Comparison> {
     let benchmark = res
         .axes
         .first()
@@ -87,7 +89,8 @@ pub fn to_comparison(res: CompareResult, test: Test, alpha: f64) -> Comparison {
     c.rows = Vec::with_capacity(rows.len());
     // failure rows first, each section in its own order
     for want_failure in [true, false] {
-        for slot in rows.iter_mut() {
+        for (i, slot) in rows.iter_mut().enumerate() {
+            crate::cancel::check_every(i)?;
             if slot.as_ref().is_some_and(|r| r.failure == want_failure) {
                 if let Some(r) = slot.take() {
                     c.rows.push(row_to_table(&r, test, &rule));
@@ -102,7 +105,7 @@ pub fn to_comparison(res: CompareResult, test: Test, alpha: f64) -> Comparison {
     c.meta.insert("per_root_axes".into(), res.per_root_axes.to_string());
     c.meta.insert("verdict_test".into(), test.name().into());
     c.meta.insert("alpha".into(), alpha.to_string());
-    c
+    Ok(c)
 }
 
 /// The exact lkp text of a `Comparison` made by [`to_comparison`] (possibly after a JSON

@@ -324,36 +324,118 @@ fn kernel_names(lines: &[&str], k: usize) -> Vec<String> {
     (0..k).map(|i| if i == 0 { "baseline".to_string() } else { format!("kernel{i}") }).collect()
 }
 
+/// A parsed row as a table row: the cells' verdicts from MMTests' markers, the
+/// direction left for the caller (it depends on the whole table).
+fn table_row(r: DataRow) -> Row {
+    let marked_row = r.group.get(1..5) == Some("mean") || r.cells.iter().any(|c| c.star);
+    let cells = r
+        .cells
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            // NaN is "no value" in the data model (and null in JSON)
+            let mut cell = Cell {
+                value: Some(p.value).filter(|v| !v.is_nan()),
+                change: p.change.filter(|v| !v.is_nan()),
+                ..Default::default()
+            };
+            if r.ratio {
+                cell.spread = p.norm.flatten();
+            } else if marked_row {
+                if i == 0 {
+                    cell.verdict = Some(Verdict::Baseline);
+                } else {
+                    cell.significant = Some(p.star);
+                    cell.test = Some("mmtests".into());
+                    let ch = p.change.unwrap_or(0.0);
+                    cell.verdict = Some(match (p.star, ch > 0.0, ch < 0.0) {
+                        (false, _, _) => Verdict::Noise,
+                        (true, true, _) => Verdict::Better,
+                        (true, _, true) => Verdict::Worse,
+                        _ => Verdict::Changed,
+                    });
+                }
+            } else if p.star {
+                cell.significant = Some(true);
+            }
+            cell
+        })
+        .collect();
+    Row {
+        group: r.group,
+        name: r.name,
+        direction: Direction::Unknown,
+        change_kind: ChangeKind::Improvement,
+        unit: None,
+        cells,
+    }
+}
+
+/// What the whole table's settings need of its rows, gathered as each row is read (the
+/// rows themselves go straight into the comparison: issue 16's memory bound).
+#[derive(Default)]
+struct Seen {
+    /// The first row: its line, group, operation and cell count.
+    first: Option<(usize, String, String, usize)>,
+    /// The most decimals of any value.
+    prec: Option<usize>,
+    /// Any Ratio row, and the line of the first row that is neither Ratio nor bare.
+    ratio: bool,
+    not_ratio_line: Option<(usize, String)>,
+    /// The most runs a Ratio row printed formatted, and whether one printed normalised values.
+    formatted: usize,
+    norm: bool,
+}
+
+impl Seen {
+    fn add(&mut self, r: &DataRow) {
+        if self.first.is_none() {
+            self.first = Some((r.line, r.group.clone(), r.name.clone(), r.cells.len()));
+        }
+        let prec = r.cells.iter().map(|c| c.decimals).max();
+        self.prec = self.prec.max(prec);
+        if r.group == "Ratio" {
+            self.ratio = true;
+            self.formatted = self.formatted.max(r.formatted);
+            self.norm |= r.cells.iter().any(|c| c.norm.flatten().is_some());
+        } else if !super::render_text::bare_values(&r.group) && self.not_ratio_line.is_none() {
+            self.not_ratio_line = Some((r.line, r.group.clone()));
+        }
+    }
+}
+
 /// Parse the first compare table of `text` (aligned or whitespace-collapsed).
 /// `source` names the text in error messages.
 pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
     let text = crate::mail_quote::unquote(text);
-    let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
-    let mut rows: Vec<DataRow> = Vec::new();
-    let mut first_data = None;
-    for (i, l) in lines.iter().enumerate() {
+    // the lines above the first row, and that row's line
+    let mut above: Vec<&str> = Vec::new();
+    let mut first_line = "";
+    let mut rows: Vec<Row> = Vec::new();
+    let mut seen = Seen::default();
+    for (i, l) in text.lines().map(|l| l.trim_end_matches('\r')).enumerate() {
+        crate::cancel::check_every(i)?;
         if let Some(r) = data_row(i + 1, l) {
-            if let Some(first) = rows.first() {
-                if r.cells.len() != first.cells.len() {
+            if let Some((line, _, _, k)) = &seen.first {
+                if r.cells.len() != *k {
                     return Err(Error::parse(
                         Some(source),
                         Some(i + 1),
-                        format!(
-                            "row has {} kernel cells, the table's first row (line {}) has {}",
-                            r.cells.len(),
-                            first.line,
-                            first.cells.len()
-                        ),
+                        format!("row has {} kernel cells, the table's first row (line {line}) has {k}", r.cells.len(),),
                     ));
                 }
+            } else {
+                first_line = l;
             }
-            first_data.get_or_insert(i);
-            rows.push(r);
-        } else if first_data.is_none() && looks_like_stat_row(l) {
+            seen.add(&r);
+            rows.push(table_row(r));
+        } else if seen.first.is_none() && looks_like_stat_row(l) {
             // a row that cannot be read must not pass for a header line (its kernels
             // would be renamed and the row lost)
             return Err(Error::parse(Some(source), Some(i + 1), format!("cannot read this table row: '{}'", l.trim())));
-        } else if first_data.is_some() && !l.trim().is_empty() && !is_rule(l) {
+        } else if seen.first.is_none() {
+            above.push(l);
+        } else if !l.trim().is_empty() && !is_rule(l) {
             let looks_like_row = l.contains('%') || l.contains("Ratio");
             if looks_like_row {
                 return Err(Error::parse(
@@ -365,16 +447,14 @@ pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
             break;
         }
     }
-    let first = first_data.ok_or_else(|| {
-        Error::parse(
+    let Some((_, first_group, first_name, k)) = seen.first.take() else {
+        return Err(Error::parse(
             Some(source),
             None,
             "no compare-mmtests.pl table rows found (expected lines like 'Hmean  send-64  421.71 (   0.00%) ...')",
-        )
-    })?;
-    let k = rows.first().map(|r| r.cells.len()).unwrap_or(0);
-    // the lines above the first row (first is a line index, so get() always succeeds)
-    let above = lines.get(..first).unwrap_or_default();
+        ));
+    };
+    let above = above.as_slice();
     let header: Vec<&str> = above.iter().copied().filter(|l| !l.trim().is_empty() && !is_rule(l)).collect();
     let mut name_lines = header.clone();
     // compare-mmtests.pl prints the second header line as spaces when every name's
@@ -430,86 +510,38 @@ pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
         pref = infer_direction(&rows);
     }
     let higher = pref.unwrap_or(false);
-    let ratio_layout = rows.iter().any(|r| r.group == "Ratio");
+    let ratio_layout = seen.ratio;
     if ratio_layout {
         // a --print-ratio table holds Ratio rows and their Dmean/Dmin/Dmax/Gmean summary
-        if let Some(r) = rows.iter().find(|r| r.group != "Ratio" && !super::render_text::bare_values(&r.group)) {
+        if let Some((line, group)) = &seen.not_ratio_line {
             return Err(Error::parse(
                 Some(source),
-                Some(r.line),
-                format!(
-                    "a '{}' row in a --print-ratio table (expected Ratio, Dmean, Dmin, Dmax or Gmean rows)",
-                    r.group
-                ),
+                Some(*line),
+                format!("a '{group}' row in a --print-ratio table (expected Ratio, Dmean, Dmin, Dmax or Gmean rows)"),
             ));
         }
     }
-    let prec = rows.iter().flat_map(|r| r.cells.iter().map(|c| c.decimals)).max().unwrap_or(2);
-    let widths = infer_widths(&lines, first, &rows, ratio_layout, &header);
+    let prec = seen.prec.unwrap_or(2);
+    let widths = infer_widths(first_line, (&first_group, &first_name, k), ratio_layout, &header);
     let fl = widths.map(|w| w.0).unwrap_or(12);
     let mean_group = if higher { "Hmean" } else { "Amean" };
-    // the runs the text printed formatted (compare-mmtests.pl: ratio operations + 1;
-    // an excerpt may hold fewer rows than that), and whether it printed normalised values
-    let formatted = rows.iter().filter(|r| r.group == "Ratio").map(|r| r.formatted).max().unwrap_or(0);
-    let norm = rows.iter().filter(|r| r.group == "Ratio").any(|r| r.cells.iter().any(|c| c.norm.flatten().is_some()));
-    // each parsed row is freed as its table row is made (issue 16's memory bound)
-    c.rows.reserve_exact(rows.len());
-    for r in rows {
+    for r in &mut rows {
         let always_lower =
             ["Stddev", "CoeffVar", "HStddev", "HCoeffVar", "SubAmeanCI", "SubmeanCI"].contains(&r.group.as_str());
-        let marked_row = r.group.get(1..5) == Some("mean") || r.cells.iter().any(|c| c.star);
-        let cells = r
-            .cells
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                // NaN is "no value" in the data model (and null in JSON)
-                let mut cell = Cell {
-                    value: Some(p.value).filter(|v| !v.is_nan()),
-                    change: p.change.filter(|v| !v.is_nan()),
-                    ..Default::default()
-                };
-                if r.ratio {
-                    cell.spread = p.norm.flatten();
-                } else if marked_row {
-                    if i == 0 {
-                        cell.verdict = Some(Verdict::Baseline);
-                    } else {
-                        cell.significant = Some(p.star);
-                        cell.test = Some("mmtests".into());
-                        let ch = p.change.unwrap_or(0.0);
-                        cell.verdict = Some(match (p.star, ch > 0.0, ch < 0.0) {
-                            (false, _, _) => Verdict::Noise,
-                            (true, true, _) => Verdict::Better,
-                            (true, _, true) => Verdict::Worse,
-                            _ => Verdict::Changed,
-                        });
-                    }
-                } else if p.star {
-                    cell.significant = Some(true);
-                }
-                cell
-            })
-            .collect();
-        c.rows.push(Row {
-            group: r.group,
-            name: r.name,
-            direction: if always_lower { Direction::Lower } else { Direction::from_higher(higher) },
-            change_kind: ChangeKind::Improvement,
-            unit: None,
-            cells,
-        });
+        r.direction = if always_lower { Direction::Lower } else { Direction::from_higher(higher) };
     }
+    rows.shrink_to_fit();
+    c.rows = rows;
     let m = &mut c.meta;
     m.insert("mmtests.layout".into(), if ratio_layout { "ratio" } else { "table" }.into());
     if ratio_layout {
-        m.insert("mmtests.formatted_runs".into(), formatted.to_string());
+        m.insert("mmtests.formatted_runs".into(), seen.formatted.to_string());
     }
     m.insert("mmtests.field_length".into(), fl.to_string());
     m.insert("mmtests.precision".into(), prec.to_string());
     m.insert("mmtests.preferred".into(), if higher { "Higher" } else { "Lower" }.into());
     if ratio_layout {
-        m.insert("mmtests.norm".into(), if norm { "yes" } else { "no" }.into());
+        m.insert("mmtests.norm".into(), if seen.norm { "yes" } else { "no" }.into());
     } else {
         let group = if c.rows.iter().any(|r| r.group == mean_group) {
             mean_group.to_string()
@@ -536,12 +568,13 @@ fn contains_ignore_case(text: &str, needle: &str) -> bool {
 
 /// Higher/Lower from the percentages of mean rows: which of (v/b − 1)·100 and
 /// (1 − v/b)·100 the printed change matches.
-fn infer_direction(rows: &[DataRow]) -> Option<bool> {
+/// (A NaN value or change is None in the rows: such a cell says nothing.)
+fn infer_direction(rows: &[Row]) -> Option<bool> {
     let (mut hi, mut lo) = (0, 0);
     for r in rows.iter().filter(|r| !["Stddev", "CoeffVar", "HStddev", "HCoeffVar"].contains(&r.group.as_str())) {
-        let Some(b) = r.cells.first().map(|c| c.value) else { continue };
+        let Some(Some(b)) = r.cells.first().map(|c| c.value) else { continue };
         for c in r.cells.iter().skip(1) {
-            let (Some(p), v) = (c.change, c.value) else { continue };
+            let (Some(p), Some(v)) = (c.change, c.value) else { continue };
             if b == 0.0 || v == b || !b.is_finite() || !v.is_finite() {
                 continue;
             }
@@ -565,36 +598,30 @@ fn infer_direction(rows: &[DataRow]) -> Option<bool> {
 
 /// Column widths of an aligned table: (`_FieldLength`, label width, op width).
 /// FL comes from the spacing of the header columns (FL + 11), the label width
-/// from where the operation starts; None for whitespace-collapsed text.
-fn infer_widths(
-    lines: &[&str],
-    first: usize,
-    rows: &[DataRow],
-    ratio: bool,
-    header: &[&str],
-) -> Option<(usize, usize, usize)> {
-    let r = rows.first()?;
-    let line = lines.get(first)?;
+/// from where the operation starts; None for whitespace-collapsed text. `line` is the
+/// first row's line, `first` its (group, operation, cell count).
+fn infer_widths(line: &str, first: (&str, &str, usize), ratio: bool, header: &[&str]) -> Option<(usize, usize, usize)> {
+    let (group, name, k) = first;
     // the names' last line with one name per kernel (a second line with names missing
     // or extra words says nothing about the spacing)
-    let toks = header.iter().rev().take(2).map(|l| header_tokens(l)).find(|t| t.len() == r.cells.len())?;
+    let toks = header.iter().rev().take(2).map(|l| header_tokens(l)).find(|t| t.len() == k)?;
     let [(_, end0), (_, end1), ..] = toks.as_slice() else { return None };
     let fl = end1.checked_sub(*end0)?.checked_sub(11)?;
     // the end column of the first value: where the first word of `rest` (a tail of line) ends
     let first_cell_after =
         |rest: &str| Some(line.len() - rest.trim_start().len() + rest.split_whitespace().next()?.len());
     if ratio {
-        let (_, rest) = line.split_once(format!("Ratio {}", r.name).as_str())?;
+        let (_, rest) = line.split_once(format!("Ratio {name}").as_str())?;
         let label_total = first_cell_after(rest)?.checked_sub(fl)?;
         return Some((fl, label_total, 0));
     }
-    let (_, after_group) = line.split_once(r.group.as_str())?;
-    let (_, after_name) = after_group.split_once(r.name.as_str())?;
+    let (_, after_group) = line.split_once(group)?;
+    let (_, after_name) = after_group.split_once(name)?;
     let label_total = first_cell_after(after_name)?.checked_sub(fl)?;
     let name_start = line.len() - after_group.trim_start().len();
     let l1 = name_start.checked_sub(1)?;
     let l2 = label_total.checked_sub(l1 + 1)?;
-    if l1 < r.group.len() || l2 < r.name.len() {
+    if l1 < group.len() || l2 < name.len() {
         None
     } else {
         Some((fl, l1, l2))

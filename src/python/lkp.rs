@@ -95,7 +95,7 @@ fn lkp_compare(
     run(py, || {
         let t = Test::parse(test)?;
         let r = compare(&paths, Options { all_keys, more, kpi, perf_profile_threshold })?;
-        Ok(to_comparison(r, t, alpha))
+        to_comparison(r, t, alpha)
     })
     .map(PyComparison::from_core)
 }

@@ -52,7 +52,8 @@ impl Extractor for Hackbench {
                 let log = dir.read(&format!("hackbench-{g}"))?;
                 out.files_read += 1;
                 let op = format!("time-{g}");
-                for line in log.lines() {
+                for (i, line) in log.lines().enumerate() {
+                    crate::cancel::check_every(i)?;
                     if line.contains("Total time:") {
                         if let Some(v) = fields(line).get(2) {
                             out.add_text(&op, v);
@@ -70,7 +71,8 @@ impl Extractor for Hackbench {
                 let log = dir.read(file)?;
                 out.files_read += 1;
                 out.register(&g);
-                for line in log.lines() {
+                for (i, line) in log.lines().enumerate() {
+                    crate::cancel::check_every(i)?;
                     if ctx.era == Era::E2018 {
                         if let Some(v) = line.strip_prefix("Time: ") {
                             out.add_text(&g, v);

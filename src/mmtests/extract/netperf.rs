@@ -95,6 +95,7 @@ impl Extractor for Netperf {
         let mut loss_sizes = Vec::new();
         for size in &sizes {
             for (file, _) in glob_middle(&names, &format!("{protocol}-{size}."), "") {
+                crate::cancel::check()?;
                 let log = dir.read(file)?;
                 out.files_read += 1;
                 let (send, recv) = parse_run(log.lines(), &protocol);

@@ -79,6 +79,7 @@ impl Extractor for Schbench {
             .collect();
         sort_numeric(&mut workers);
         for w in workers {
+            crate::cancel::check()?;
             let log = dir.read(&format!("schbench-{w}.log"))?;
             out.files_read += 1;
             match ctx.era {

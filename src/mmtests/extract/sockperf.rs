@@ -69,7 +69,8 @@ impl Extractor for Sockperf {
                 let log = dir.read(file)?;
                 out.files_read += 1;
                 out.register(&size);
-                for line in log.lines() {
+                for (i, line) in log.lines().enumerate() {
+                    crate::cancel::check_every(i)?;
                     if let Some(v) = bandwidth_mbps(line) {
                         out.add_text(&size, v);
                     }
@@ -104,7 +105,8 @@ fn under_load_dir(p: &str, dir: &LogDir<'_>, names: &[String], out: &mut Samples
         let log = dir.read(&file)?;
         out.files_read += 1;
         out.register(&op);
-        for line in log.lines() {
+        for (i, line) in log.lines().enumerate() {
+            crate::cancel::check_every(i)?; // a full log holds a line per message
             let f: Vec<&str> = line.split(',').map(str::trim).collect();
             let [a, tx, rx] = f[..] else { continue };
             let (Ok(tx), Ok(rx)) = (tx.parse::<f64>(), rx.parse::<f64>()) else { continue };

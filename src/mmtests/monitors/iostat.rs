@@ -77,7 +77,8 @@ impl Reader for Iostat {
         let mut reading = false;
         let mut format = -1;
         let mut seen: HashMap<String, usize> = HashMap::new();
-        for line in log.lines() {
+        for (n, line) in log.lines().enumerate() {
+            crate::cancel::check_every(n)?;
             let e = perl_split_ws(line);
             let at = |i: usize| e.get(i).copied().unwrap_or("");
             if at(5).contains("Device") {

@@ -253,6 +253,7 @@ pub fn compare_monitor(
         rd.begin_run();
         let mut samples = Samples::new(era);
         for (i, dir) in iter_dirs(tree, root, name)?.into_iter().enumerate() {
+            crate::cancel::check()?;
             samples.set_iteration(i);
             rd.read(&IterDir { tree, dir, benchmark }, &mut samples)?;
         }

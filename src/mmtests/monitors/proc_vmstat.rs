@@ -228,7 +228,8 @@ impl Reader for ProcVmstat {
         let Some(log) = it.monitor_log("proc-vmstat")? else { return Ok(()) };
         let mut started = false;
         let mut block: Vec<&str> = Vec::new();
-        for line in log.lines() {
+        for (n, line) in log.lines().enumerate() {
+            crate::cancel::check_every(n)?;
             let Some(rest) = line.strip_prefix("time: ") else {
                 block.push(line);
                 continue;

@@ -95,7 +95,8 @@ impl Reader for Turbostat {
                 cols.keys().cloned().collect::<Vec<_>>().join(", ")
             )));
         }
-        for line in log.lines() {
+        for (n, line) in log.lines().enumerate() {
+            crate::cancel::check_every(n)?;
             let e = perl_split_ws(line.trim_start());
             let offset = if e.get(3) == Some(&"--") { 4 } else { 0 };
             if e.get(offset) != Some(&"-") {

@@ -73,6 +73,7 @@ impl Reader for Vmstat {
         let total = if self.column == Column::PercentFree { mem_total_kb(it)? } else { None };
         let Some(log) = it.monitor_log("vmstat")? else { return Ok(()) };
         for (n, line) in log.lines().enumerate() {
+            crate::cancel::check_every(n)?;
             // split(/--/): the text between the first and second "--"
             let details = match line.split_once("--") {
                 Some((_, rest)) => rest.split("--").next().unwrap_or(""),

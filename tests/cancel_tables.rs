@@ -1,0 +1,37 @@
+//! Ctrl-C while a comparison table is built: lkp's `to_comparison` (a significance test
+//! per metric) and the pasted MMTests table parser (`mmtests::parse_text`) poll the
+//! process's stop flag (src/cancel.rs), so a stop request ends either with
+//! `Error::Interrupted`, and the next call runs normally. A binary of its own, because
+//! the flag stops every core call of the process. (From Python, with a signal:
+//! tests/test_hostile_interrupt.py.)
+
+use schedlab::cancel;
+use schedlab::error::Error;
+use schedlab::lkp::compare::{compare_roots, Options};
+use schedlab::lkp::comparison::{to_comparison, Test};
+use schedlab::lkp::matrix::ResultRoot;
+use schedlab::mmtests::parse_text::parse_compare;
+use std::path::Path;
+
+const LKP: &str = "tests/data/lkp/golden/scenario_a_raw/unixbench/performance-30s-1-execl/lkp-ivb-d04/debian-x86_64.cgz/x86_64-rhel/gcc-7";
+const TABLE: &str = "tests/data/mmtests/out/2018-netperf-udp.oracle";
+
+#[test]
+fn a_stop_request_ends_the_table_builders_and_the_next_call_runs() {
+    let roots: Vec<ResultRoot> =
+        ["a07630b8b2c16f82a2d7b5ecfa4a1c0a8e0c5a01", "d519329f72a6f36bc4f2b85452aa7c3b0d1e2f3a"]
+            .iter()
+            .map(|c| ResultRoot::open(&Path::new(LKP).join(c)).unwrap())
+            .collect();
+    let res = compare_roots(&roots, Options::default());
+    assert!(!res.rows.is_empty());
+    let table = std::fs::read_to_string(TABLE).unwrap();
+    cancel::request();
+    let lkp = to_comparison(res.clone(), Test::Welch, 0.05);
+    let mmtests = parse_compare(&table, TABLE);
+    cancel::clear();
+    assert_eq!(lkp.err(), Some(Error::Interrupted));
+    assert_eq!(mmtests.err(), Some(Error::Interrupted));
+    assert_eq!(to_comparison(res.clone(), Test::Welch, 0.05).unwrap().rows.len(), res.rows.len());
+    assert!(!parse_compare(&table, TABLE).unwrap().rows.is_empty());
+}
