@@ -17,6 +17,7 @@ pub mod hackbench;
 pub mod libmicro;
 pub mod line_parse;
 pub mod netperf;
+pub mod pattern;
 pub mod perl_scan;
 pub mod pmqtest;
 pub mod schbench;
