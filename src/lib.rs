@@ -24,6 +24,9 @@
 //! - [`readers`]: result files of perf stat, fio, hyperfine, pytest-benchmark, pyperf, google-benchmark.
 //! - [`series`]: change points over a commit history (E-divisive means, as Apache Otava).
 //! - [`batch`]: CI batch mode: archives in, BH-controlled verdicts and exit codes out.
+//! - [`report_inputs`]: what each path given to `schedlab report` is.
+//! - [`report_page`]: the report's self-contained HTML page and its text summary.
+//! - [`live`]: the live check of a recording against the running kernel's own values.
 //! - [`cancel`]: the stop request (Ctrl-C) that long loops poll.
 //! - [`cfmt`]: C's `%g` and Python's `repr(float)`, for the outputs that print them.
 //! - [`error`]: the one error type every fallible function returns.
@@ -47,6 +50,8 @@ pub mod order;
 pub mod parallel;
 pub mod pelt;
 pub mod readers;
+pub mod report_inputs;
+pub mod report_page;
 pub mod series;
 pub mod stats;
 pub mod table;

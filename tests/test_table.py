@@ -266,3 +266,16 @@ def test_a_table_quoted_in_a_reply_parses_as_the_original(data_dir, seed):
         assert mmtests.parse_compare(once) == mmtests.parse_compare(text)
     if seed.startswith("lkp"):
         assert lkp.parse_comparison(once) == lkp.parse_comparison(text)
+
+
+def test_from_dict_reads_the_dict_itself_round_trip_nan_and_errors() -> None:
+    c = _varied()
+    assert Comparison.from_dict(c.to_dict()) == c          # None for a missing value, as the JSON's null
+    nan = Comparison.from_dict({"schema": 1, "tool": "schedlab", "benchmark": "b", "kernels": ["a", "b"],
+                                "rows": [{"name": "x", "cells": [{"value": float("nan")}, {"value": 2.0}]}]})
+    assert nan.rows[0].cells[0].value is None              # missing; json.dumps would have written NaN (not JSON)
+    with pytest.raises(ParseError, match=r"<dict>.*not a valid comparison"):
+        Comparison.from_dict({"schema": 1, "tool": "schedlab", "benchmark": "b", "kernels": ["a", "b"],
+                              "rows": [{"name": "x", "cells": [{"value": 1.0}]}]})  # one cell for two kernels
+    with pytest.raises(ParseError, match=r"<dict>.*invalid comparison"):
+        Comparison.from_dict({"schema": 1, "tool": "schedlab", "kernels": "ab", "rows": 3})

@@ -88,7 +88,7 @@ class LiveCheck(dict[str, Any]):
                 f" util_est exact {p['util_est_exact']}/{n}, {i['periods']} idle periods>")
 
     def _repr_html_(self) -> str:
-        return _core.live_check_html(_figures(self))
+        return _core.live_check_html(self)
 
 
 def _idle_usage(cpu: int) -> int:
@@ -395,60 +395,23 @@ def check(directory: str | os.PathLike[str], *, pid: int | None = None, rule: st
     readings (``"pelt"``: counts and per-reading ``"columns"``) and the cpuidle governor
     that ran against the kernel's ``cpu_idle`` choices and tick stops on the task's CPU
     (``"idle"``). ``rule`` is the util_est rule and ``kernel`` the governor version
-    replayed. The trace is ``trace.dat`` when kept, else ``report.txt``.
+    replayed. The trace is ``trace.dat`` when kept, else ``report.txt`` (computed by the
+    core: src/live/check.rs).
 
     >>> from schedlab import live
-    >>> r = live.check("tests/data/live/periodic-b")  # doctest: +SKIP
-    >>> r["pelt"]["util_within_1"], r["idle"]["periods"]  # doctest: +SKIP
+    >>> r = live.check("tests/data/live/periodic-b")
+    >>> r["pelt"]["util_within_1"], r["pelt"]["readings"], r["idle"]["periods"]
+    (68, 68, 0)
     """
-    d = os.fspath(directory)
-    meta = json.load(open(os.path.join(d, "meta.json")))
-    pid = int(meta["pid"] if pid is None else pid)
-    trace = _trace_file(d)
-    summary, columns, notes = _core.live_pelt_check(trace, os.path.join(d, "sched.txt"), pid, rule)
-    return LiveCheck(meta=meta, pelt=dict(summary), columns=dict(columns), notes=list(notes),
-                     idle=_idle_check(d, trace, meta, kernel))
-
-
-def _trace_file(d: str) -> str:
-    dat = os.path.join(d, "trace.dat")
-    return dat if os.path.exists(dat) else os.path.join(d, "report.txt")
-
-
-def _idle_check(d: str, trace: str, meta: dict[str, Any], kernel: str) -> dict[str, Any]:
-    cpu, governor = int(meta["cpu"]), meta.get("governor")
-    usage: dict[str, list[int]] = {}
-    for name in ("states.txt", "states-after.txt"):
-        if not os.path.exists(os.path.join(d, name)):
-            continue
-        for ln in open(os.path.join(d, name)):
-            if "/usage:" in ln:
-                usage.setdefault(ln.split("/")[-2], []).append(int(ln.rsplit(":", 1)[1]))
-    out: dict[str, Any] = {"governor": governor, "cpu": cpu, "periods": 0,
-                           "sysfs_entries": sum(v[-1] - v[0] for v in usage.values() if len(v) == 2),
-                           "driver": meta.get("cpuidle_driver"), "available": meta.get("available_governors"),
-                           "notes": [], "events": {}}
-    if governor not in ("menu", "teo"):
-        out["notes"] = [f"the kernel's governor was {governor!r}: schedlab replays menu and teo only"]
-        return out
-    summary, notes, counts = _core.live_idle_check(trace, os.path.join(d, "states.txt"), cpu, governor, kernel,
-                                                   int(meta.get("hz") or 250))
-    out.update(summary or {}, notes=list(notes), events=dict(counts))
-    records = out["events"].get("cpu_idle", 0)
-    if out["sysfs_entries"] > 0 and out["periods"] == 0 and records == 0:
-        out["notes"].insert(0, f"CPU {cpu}'s idle is not traced: sysfs counted {out['sysfs_entries']} idle entries"
-                               f" during the recording but the trace has {records} cpu_idle records (its idle task"
-                               f" emits no events on this machine, so every switch-in from idle is missing too);"
-                               f" record with --cpu of a CPU whose idle is traced (live.probe_idle_tracing())")
-    return out
-
-
-def _figures(result: dict[str, Any]) -> str:
-    """The check as JSON without its per-reading columns: what the core renders."""
-    return json.dumps({k: v for k, v in result.items() if k != "columns"})
+    return LiveCheck(_core.live_check(directory, pid, rule, kernel))
 
 
 def render(result: dict[str, Any]) -> str:
     """The check as the text ``schedlab live`` prints (rendered by the core,
-    src/live/text.rs)."""
-    return _core.live_check_text(_figures(result))
+    src/live/text.rs).
+
+    >>> from schedlab import live
+    >>> print(live.render(live.check("tests/data/live/periodic-b")).splitlines()[2])
+    util_est exact: 68/68 (100.0%)
+    """
+    return _core.live_check_text(result)

@@ -156,6 +156,9 @@ fn per_state<T: Copy + Default>(states: &[IdleState], f: impl Fn(&IdleState) -> 
     a
 }
 
+/// The state table CSV's required columns, in the order of the files schedlab writes.
+pub const CSV_COLUMNS: [&str; 4] = ["name", "exit_latency_us", "target_residency_us", "flags"];
+
 impl StateTable {
     /// Validate `states` (see the module docs); `path` names the input in errors and
     /// `lines[i]` is the line state `i` came from (if known).
@@ -293,8 +296,7 @@ impl StateTable {
 
     /// Parse the CSV form (see the module docs); `path` names the input in errors.
     pub fn parse_csv(bytes: &[u8], path: Option<&str>) -> Result<Self> {
-        const REQ: [&str; 4] = ["name", "exit_latency_us", "target_residency_us", "flags"];
-        let spec = csv_table::Spec { what: "input", required: &REQ, optional: &["disable", "power_mw"] };
+        let spec = csv_table::Spec { what: "input", required: &CSV_COLUMNS, optional: &["disable", "power_mw"] };
         let mut t = csv_table::Table::open(bytes, path, &spec)?;
         let (mut states, mut lines) = (Vec::new(), Vec::new());
         while let Some(row) = t.next_row()? {
@@ -309,8 +311,8 @@ impl StateTable {
                     Error::parse_col(path, Some(line), col, format!("{v} µs does not fit the kernel's unsigned int"))
                 })
             };
-            let exit_latency_us = us(1, REQ[1])?;
-            let target_residency_us = us(2, REQ[2])?;
+            let exit_latency_us = us(1, CSV_COLUMNS[1])?;
+            let target_residency_us = us(2, CSV_COLUMNS[2])?;
             let (polling, mut disabled) =
                 parse_flags(field(3)).map_err(|msg| Error::parse_col(path, Some(line), "flags", msg))?;
             if let Some(d) = row.get(4) {

@@ -7,9 +7,10 @@
 //!   [`crate::pelt::ftrace::read_task_events`] reads them) of the task on its PELT clock.
 //! - [`pelt_check`]: the replay from a reading's state and the comparison.
 //! - [`idle_check`]: a cpuidle governor's replay against the kernel's choices.
-//! - [`summary`]: the two checks' figures as Python returns them; rendered as text
-//!   ([`text`]) and HTML ([`html`]).
+//! - [`check`]: both checks on a recording directory, into one [`summary::LiveCheck`]
+//!   (what Python returns), rendered as text ([`text`]) and HTML ([`html`]).
 
+pub mod check;
 pub mod html;
 pub mod idle_check;
 pub mod pelt_check;

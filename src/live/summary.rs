@@ -1,26 +1,42 @@
-//! The live check's figures as `schedlab.live.check` returns them (its dict without
-//! the per-reading columns), read back from JSON so that the core renders them: as
-//! the text `schedlab live` prints ([`super::text`]) and as HTML ([`super::html`]).
+//! The live check's result ([`super::check::check_dir`]): the recording's metadata,
+//! the PELT/util_est and idle figures, the per-reading columns and the notes. Python
+//! receives it as a dict of the same shape (`schedlab.live.check`), and hands a dict of
+//! it back to be rendered as the text `schedlab live` prints ([`super::text`]) or as
+//! HTML ([`super::html`]).
 
-use crate::error::{Error, Result};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
-/// The recording's `meta.json` (the fields the renderers print).
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+/// The recording's `meta.json`, as `schedlab.live.record` writes it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Meta {
     /// The recorded task.
-    pub pid: u64,
+    pub pid: u32,
     /// The CPU it ran on.
     pub cpu: u32,
+    /// The cpuidle governor the kernel ran during the recording.
+    #[serde(default)]
+    pub governor: Option<String>,
     /// The running kernel's release.
     pub kernel: String,
+    /// The governors the kernel offered.
+    #[serde(default)]
+    pub available_governors: Vec<String>,
+    /// The cpuidle driver.
+    #[serde(default)]
+    pub cpuidle_driver: Option<String>,
     /// CONFIG_HZ, when known.
     #[serde(default)]
     pub hz: Option<u32>,
+    /// `/proc/PID/sched` readings kept by the recorder.
+    #[serde(default)]
+    pub readings: Option<u64>,
+    /// The command recorded (None: the built-in periodic pattern or a followed pid).
+    #[serde(default)]
+    pub command: Option<Vec<String>>,
 }
 
 /// The PELT/util_est replay against the `/proc/PID/sched` readings.
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Pelt {
     /// Readings compared (distinct `last_update_time` after the starting one).
     pub readings: u64,
@@ -46,10 +62,53 @@ pub struct Pelt {
     pub tick_points: u64,
     /// Update points seen only in `/proc`.
     pub seen_only_points: u64,
+    /// Readings that could not be compared (before the trace's first point).
+    #[serde(default)]
+    pub skipped: u64,
+    /// Readings whose `se.sum_exec_runtime` named a `sched_stat_runtime` of the trace.
+    #[serde(default)]
+    pub anchored_readings: u64,
+    /// Readings that disagreed with an earlier one on the same event's task clock.
+    #[serde(default)]
+    pub anchor_conflicts: u64,
+    /// Events that did not fit the task's state (skipped).
+    #[serde(default)]
+    pub unexpected_events: u64,
+}
+
+/// Each compared reading: the kernel's value beside the replay's.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct Columns {
+    /// CLOCK_MONOTONIC of the reading, ns.
+    pub t_mono_ns: Vec<u64>,
+    /// The reading's `se.avg.last_update_time`.
+    pub last_update_time: Vec<u64>,
+    /// The replay's `last_update_time` at the same update.
+    pub replay_last_update_time: Vec<u64>,
+    /// `se.avg.util_avg` as the kernel printed it.
+    pub kernel_util_avg: Vec<u64>,
+    /// The replay's util_avg.
+    pub replay_util_avg: Vec<u64>,
+    /// `se.avg.util_sum` as the kernel printed it.
+    pub kernel_util_sum: Vec<u64>,
+    /// The replay's util_sum.
+    pub replay_util_sum: Vec<u64>,
+    /// `se.avg.runnable_avg` as the kernel printed it.
+    pub kernel_runnable_avg: Vec<u64>,
+    /// The replay's runnable_avg.
+    pub replay_runnable_avg: Vec<u64>,
+    /// `se.avg.util_est` as the kernel printed it.
+    pub kernel_util_est: Vec<u64>,
+    /// The replay's util_est.
+    pub replay_util_est: Vec<u64>,
+    /// The kind of update point (`wake`, `pick`, `tick`, `preempt`, `sleep`, `seen`).
+    pub point: Vec<&'static str>,
+    /// How the point was placed (`exact`, `reading`, `interpolated`).
+    pub placed: Vec<&'static str>,
 }
 
 /// The cpuidle governor's replay against the kernel's choices on the task's CPU.
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct Idle {
     /// The governor the kernel ran.
     #[serde(default)]
@@ -63,6 +122,9 @@ pub struct Idle {
     /// The cpuidle driver.
     #[serde(default)]
     pub driver: Option<String>,
+    /// The governors the kernel offered.
+    #[serde(default)]
+    pub available: Vec<String>,
     /// The governor and version replayed (`menu 6.12`).
     #[serde(default)]
     pub replayed: Option<String>,
@@ -99,29 +161,26 @@ pub struct Idle {
     /// What the idle import assumed and skipped.
     #[serde(default)]
     pub notes: Vec<String>,
+    /// Records of each event in a trace.dat, by name (empty for text).
+    #[serde(default)]
+    pub events: std::collections::BTreeMap<String, u64>,
 }
 
 /// One live check.
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct LiveCheck {
     /// The recording.
     pub meta: Meta,
     /// The PELT check.
     pub pelt: Pelt,
-    /// The idle check.
-    pub idle: Idle,
+    /// Per compared reading (not read back: the renderers print the figures only).
+    #[serde(skip_deserializing)]
+    pub columns: Columns,
     /// What the PELT import assumed and skipped.
     #[serde(default)]
     pub notes: Vec<String>,
-}
-
-impl LiveCheck {
-    /// The check from the JSON of `schedlab.live.check`'s result.
-    pub fn from_json(text: &str) -> Result<Self> {
-        serde_json::from_str(text).map_err(|e| {
-            Error::parse(Some("<live check json>"), Some(e.line()), format!("invalid live check JSON: {e}"))
-        })
-    }
+    /// The idle check.
+    pub idle: Idle,
 }
 
 /// `a/n (x.x%)`, `0/0` when `n` is 0.

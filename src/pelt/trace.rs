@@ -475,10 +475,13 @@ fn column_error(i: usize, d: i64, code: Option<u8>, c: i64, f: i64) -> Error {
     at(col, format!("capacity {v} is outside 1..1024"))
 }
 
+/// The task trace CSV's required columns, first in every file schedlab writes.
+pub const CSV_COLUMNS: [&str; 2] = ["dur_ns", "state"];
+
 /// Read a trace CSV (see the module docs) row by row from `input`. `path` names the
 /// input in errors, which give the 1-based line and the column.
 pub fn read_trace_csv_from<R: std::io::Read>(input: R, path: Option<&str>) -> Result<Vec<Segment>> {
-    let spec = csv_table::Spec { what: "trace", required: &["dur_ns", "state"], optional: &["cpu_cap", "freq_cap"] };
+    let spec = csv_table::Spec { what: "trace", required: &CSV_COLUMNS, optional: &["cpu_cap", "freq_cap"] };
     let mut t = csv_table::Table::open(input, path, &spec)?;
     let mut out = Vec::new();
     let mut total: u64 = 0;

@@ -3,7 +3,7 @@
 //! class; its lists and dicts are built from the core's values when asked for. Scans
 //! cross as JSON text, which pickles cheaply between workers.
 
-use super::errors::{run, text_arg, to_pyerr};
+use super::errors::{run, text_arg, to_py, to_pyerr};
 use crate::archive::Limits;
 use crate::batch::progress::Mode;
 use crate::batch::{self, BatchResult, FailOn, InputError, Options, Outcome, Scan, Test};
@@ -18,11 +18,6 @@ use std::sync::Arc;
 #[pyclass(frozen, name = "BatchResult", module = "schedlab._core")]
 pub struct PyBatchResult {
     inner: Arc<BatchResult>,
-}
-
-/// A core value as the Python object its JSON form would load as (dicts, lists, ...).
-fn to_py<'py, T: serde::Serialize>(py: Python<'py>, v: &T) -> PyResult<Bound<'py, PyAny>> {
-    pythonize::pythonize(py, v).map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))
 }
 
 /// The result document held by a JSON-shaped Python dict.

@@ -258,14 +258,9 @@ impl PyComparison {
             let e = crate::Error::parse(Some("<dict>"), None, format!("not a comparison: a {}", d.get_type().name()?));
             return Err(to_pyerr(py, e));
         }
-        let text: String = match py.import("json")?.call_method1("dumps", (d,)) {
-            Ok(t) => t.extract()?,
-            Err(e) => {
-                let msg = format!("not a comparison: {}", e.value(py));
-                return Err(to_pyerr(py, crate::Error::parse(Some("<dict>"), None, msg)));
-            }
-        };
-        let c = run(py, || Comparison::from_json(&text))?;
+        let c: Comparison = pythonize::depythonize(d)
+            .map_err(|e| to_pyerr(py, crate::Error::parse(Some("<dict>"), None, format!("invalid comparison: {e}"))))?;
+        let c = c.validated("<dict>").map_err(|e| to_pyerr(py, e))?;
         PyComparison::of_class(cls, c)
     }
 

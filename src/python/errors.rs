@@ -106,3 +106,8 @@ pub fn run<T: Send>(py: Python<'_>, f: impl FnOnce() -> Result<T> + Send) -> PyR
     }
     out.map_err(|e| to_pyerr(py, e))
 }
+
+/// A core value as the Python object its JSON form would load as (dicts, lists, ...).
+pub fn to_py<'py, T: serde::Serialize>(py: Python<'py>, v: &T) -> PyResult<Bound<'py, PyAny>> {
+    pythonize::pythonize(py, v).map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))
+}

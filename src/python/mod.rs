@@ -14,6 +14,7 @@ mod lkp;
 mod mmtests;
 mod pelt;
 mod readers;
+mod report;
 mod series;
 mod sigint;
 mod stats;
@@ -37,5 +38,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     batch::register(m)?;
     series::register(m)?;
     readers::register(m)?;
+    report::register(m)?;
     Ok(())
 }

@@ -242,8 +242,14 @@ impl Comparison {
             let line = (e.line() > 0).then_some(e.line());
             Error::parse(Some(SOURCE), line, format!("invalid comparison JSON: {e}"))
         })?;
-        c.validate().map_err(|e| Error::parse(Some(SOURCE), None, format!("not a valid comparison: {e}")))?;
-        Ok(c)
+        c.validated(SOURCE)
+    }
+
+    /// A comparison read from some form (`source` names it in errors), validated: a
+    /// wrong shape is a parse error of that source.
+    pub fn validated(self, source: &str) -> Result<Self> {
+        self.validate().map_err(|e| Error::parse(Some(source), None, format!("not a valid comparison: {e}")))?;
+        Ok(self)
     }
 }
 

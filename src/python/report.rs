@@ -1,0 +1,50 @@
+//! Bindings of [`crate::report_inputs`] (what each path given to `schedlab report` is)
+//! and [`crate::report_page`] (the page rendered from the document Python builds).
+
+use super::errors::{run, to_py, to_pyerr};
+use crate::report_inputs::detect;
+use crate::report_page::{self, Page};
+use crate::table::Comparison;
+use pyo3::prelude::*;
+use std::path::PathBuf;
+
+/// The paths classified: a dict of [`crate::report_inputs::Inputs`]'s shape (paths as str).
+#[pyfunction]
+fn report_inputs(py: Python<'_>, paths: Vec<PathBuf>) -> PyResult<Bound<'_, PyAny>> {
+    let found = run(py, || detect(&paths))?;
+    to_py(py, &found)
+}
+
+/// A value of the report document read from its dict (`what` names it in errors).
+fn from_dict<T: serde::de::DeserializeOwned>(py: Python<'_>, d: &Bound<'_, PyAny>, what: &str) -> PyResult<T> {
+    pythonize::depythonize(d).map_err(|e| {
+        to_pyerr(py, crate::Error::parse(Some(&format!("<{what}>")), None, format!("not a report {what}: {e}")))
+    })
+}
+
+/// The report page as HTML.
+#[pyfunction]
+fn report_html(py: Python<'_>, page: &Bound<'_, PyAny>) -> PyResult<String> {
+    Ok(report_page::html(&from_dict::<Page>(py, page, "page")?))
+}
+
+/// The report's plain-text summary.
+#[pyfunction]
+fn report_text(py: Python<'_>, page: &Bound<'_, PyAny>) -> PyResult<String> {
+    Ok(report_page::text(&from_dict::<Page>(py, page, "page")?))
+}
+
+/// One comparison (its dict) as the report's HTML table.
+#[pyfunction]
+fn report_comparison_html(py: Python<'_>, comparison: &Bound<'_, PyAny>) -> PyResult<String> {
+    Ok(report_page::comparison_html(&from_dict::<Comparison>(py, comparison, "comparison")?))
+}
+
+/// Adds the report functions to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(report_inputs, m)?)?;
+    m.add_function(wrap_pyfunction!(report_html, m)?)?;
+    m.add_function(wrap_pyfunction!(report_text, m)?)?;
+    m.add_function(wrap_pyfunction!(report_comparison_html, m)?)?;
+    Ok(())
+}

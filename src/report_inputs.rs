@@ -1,0 +1,284 @@
+//! What each path given to `schedlab report` is: MMTests `work/log` trees (directories,
+//! or archives holding one), lkp result roots, idle traces and state tables, PELT task
+//! traces (docs/report.md §1). Directories of results are searched two levels deep; a
+//! CSV is known by its header, an archive by its name.
+
+use crate::archive::tree::{join, walk, Tree};
+use crate::archive::{self, Limits};
+use crate::error::{Error, Result};
+use serde::Serialize;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+/// Archive names the MMTests reader of the core opens.
+pub const ARCHIVE_SUFFIXES: [&str; 5] = [".tar", ".tar.gz", ".tgz", ".tar.xz", ".zip"];
+/// How deep plain directories are searched below a given path.
+const MAX_DEPTH: usize = 2;
+/// The longest header line read to tell one CSV from another.
+const MAX_HEADER_BYTES: u64 = 4096;
+
+/// An MMTests tree found: its runs (kernels) and benchmarks.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MmtestsTree {
+    /// The `work/log` directory, or the archive.
+    pub log_dir: PathBuf,
+    /// What the report names it after: the archive, or the machine's result
+    /// directory holding `work/log`.
+    pub machine: PathBuf,
+    /// The run names with an `iter-0` directory, sorted.
+    pub kernels: Vec<String>,
+    /// Every benchmark with a `logs` directory in some run's `iter-0`, sorted.
+    pub benchmarks: Vec<String>,
+}
+
+/// Everything found in the paths, by kind, in path order.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Inputs {
+    /// MMTests trees.
+    pub mmtests: Vec<MmtestsTree>,
+    /// lkp result roots (directories holding `matrix.json[.gz]`).
+    pub lkp_roots: Vec<PathBuf>,
+    /// Idle period trace CSVs.
+    pub idle_traces: Vec<PathBuf>,
+    /// cpuidle state table CSVs.
+    pub idle_states: Vec<PathBuf>,
+    /// PELT task trace CSVs.
+    pub task_traces: Vec<PathBuf>,
+}
+
+/// The kinds of CSV the report reads, known by their first columns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CsvKind {
+    IdleTrace,
+    IdleStates,
+    TaskTrace,
+}
+
+fn csv_kind(path: &Path) -> Option<CsvKind> {
+    let f = std::fs::File::open(path).ok()?;
+    let mut head = Vec::new();
+    BufReader::new(f.take(MAX_HEADER_BYTES)).read_until(b'\n', &mut head).ok()?;
+    let head = String::from_utf8_lossy(&head).trim().to_ascii_lowercase();
+    let starts = |cols: &[&str]| head.starts_with(&cols.join(","));
+    if starts(&crate::idle::trace::REQUIRED_COLUMNS[..1]) {
+        Some(CsvKind::IdleTrace)
+    } else if starts(&crate::idle::states::CSV_COLUMNS[..2]) {
+        Some(CsvKind::IdleStates)
+    } else if starts(&crate::pelt::trace::CSV_COLUMNS) {
+        Some(CsvKind::TaskTrace)
+    } else {
+        None
+    }
+}
+
+fn is_archive(path: &Path) -> bool {
+    let name = path.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
+    ARCHIVE_SUFFIXES.iter().any(|s| name.ends_with(s))
+}
+
+fn sorted_children(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> =
+        std::fs::read_dir(dir).map_or_else(|_| Vec::new(), |rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect());
+    out.sort();
+    out
+}
+
+fn name_of(p: &Path) -> String {
+    p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+/// `path` itself, or `path/work/log` or `path/log`, when it holds `<kernel>/iter-0/` runs.
+fn mmtests_log_dir(path: &Path) -> Option<PathBuf> {
+    [path.join("work").join("log"), path.join("log"), path.to_path_buf()]
+        .into_iter()
+        .find(|c| c.is_dir() && sorted_children(c).iter().any(|k| k.join("iter-0").is_dir()))
+}
+
+/// The directory a `work/log` tree belongs to (the machine's result directory).
+fn machine_dir(log: &Path) -> PathBuf {
+    let parent = log.parent().map(Path::to_path_buf).unwrap_or_default();
+    if name_of(log) == "log" && name_of(&parent) == "work" {
+        parent.parent().map(Path::to_path_buf).unwrap_or_default()
+    } else if name_of(log) == "log" {
+        parent
+    } else {
+        log.to_path_buf()
+    }
+}
+
+fn dir_tree(log: PathBuf) -> MmtestsTree {
+    let kernels: Vec<PathBuf> = sorted_children(&log).into_iter().filter(|k| k.join("iter-0").is_dir()).collect();
+    let mut benchmarks: Vec<String> = kernels
+        .iter()
+        .flat_map(|k| sorted_children(&k.join("iter-0")))
+        .filter(|b| b.join("logs").is_dir())
+        .map(|b| name_of(&b))
+        .collect();
+    benchmarks.sort();
+    benchmarks.dedup();
+    MmtestsTree {
+        machine: machine_dir(&log),
+        kernels: kernels.iter().map(|k| name_of(k)).collect(),
+        benchmarks,
+        log_dir: log,
+    }
+}
+
+/// Kernels and benchmarks of the first `<kernel>/iter-0/<benchmark>/logs/` tree in an
+/// archive (by path order of its directory).
+fn archive_tree(path: &Path) -> Result<MmtestsTree> {
+    let shown = path.display().to_string();
+    let tree = archive::open(path, &Limits::default())
+        .map_err(|e| Error::parse(Some(&shown), None, format!("not a readable archive: {e}")))?;
+    let mut found: Option<(Vec<String>, Vec<String>)> = None;
+    walk(tree.as_ref(), &mut |dir: &str| {
+        if found.is_some() {
+            return Ok(false);
+        }
+        let (kernels, benchmarks) = runs_in(tree.as_ref(), dir);
+        if kernels.is_empty() {
+            return Ok(true);
+        }
+        found = Some((kernels, benchmarks));
+        Ok(false)
+    })?;
+    let (kernels, benchmarks) = found.ok_or_else(|| {
+        Error::parse(Some(&shown), None, "the archive holds no MMTests <kernel>/iter-0/<benchmark>/logs/ tree")
+    })?;
+    Ok(MmtestsTree { log_dir: path.to_path_buf(), machine: path.to_path_buf(), kernels, benchmarks })
+}
+
+/// The kernels of `dir` in an archive that have some `iter-0/<benchmark>/logs`, and
+/// those benchmarks, both sorted.
+fn runs_in(tree: &dyn Tree, dir: &str) -> (Vec<String>, Vec<String>) {
+    let (mut kernels, mut benchmarks) = (Vec::new(), Vec::new());
+    for k in tree.list(dir).unwrap_or_default() {
+        let iter0 = join(&join(dir, &k), "iter-0");
+        let here: Vec<String> = tree
+            .list(&iter0)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|b| tree.is_dir(&join(&join(&iter0, b), "logs")))
+            .collect();
+        if !here.is_empty() {
+            kernels.push(k);
+            benchmarks.extend(here);
+        }
+    }
+    kernels.sort();
+    benchmarks.sort();
+    benchmarks.dedup();
+    (kernels, benchmarks)
+}
+
+fn classify(p: &Path, found: &mut Inputs, depth: usize) -> Result<()> {
+    crate::cancel::check()?;
+    if p.is_file() {
+        match csv_kind(p) {
+            Some(CsvKind::IdleTrace) => found.idle_traces.push(p.to_path_buf()),
+            Some(CsvKind::IdleStates) => found.idle_states.push(p.to_path_buf()),
+            Some(CsvKind::TaskTrace) => found.task_traces.push(p.to_path_buf()),
+            None if depth == 0 && is_archive(p) => found.mmtests.push(archive_tree(p)?),
+            None if depth == 0 => {
+                return Err(Error::parse(
+                    Some(&p.display().to_string()),
+                    None,
+                    "not a result tree or a trace schedlab recognises (expected an MMTests work/log tree or archive of one, an lkp result root, or an idle/task trace CSV)",
+                ))
+            }
+            None => {}
+        }
+        return Ok(());
+    }
+    if let Some(log) = mmtests_log_dir(p) {
+        found.mmtests.push(dir_tree(log));
+    } else if p.join("matrix.json").is_file() || p.join("matrix.json.gz").is_file() {
+        found.lkp_roots.push(p.to_path_buf());
+    } else if depth < MAX_DEPTH {
+        for child in sorted_children(p) {
+            classify(&child, found, depth + 1)?;
+        }
+    }
+    Ok(())
+}
+
+/// Classify every path (each must exist). Fails when nothing the report can use is found.
+pub fn detect(paths: &[PathBuf]) -> Result<Inputs> {
+    let mut found = Inputs::default();
+    for p in paths {
+        std::fs::metadata(p).map_err(|e| Error::io(p, &e))?;
+        classify(p, &mut found, 0)?;
+    }
+    let empty = found.mmtests.is_empty()
+        && found.lkp_roots.is_empty()
+        && found.idle_traces.is_empty()
+        && found.task_traces.is_empty();
+    if empty {
+        let given = paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ");
+        return Err(Error::parse(
+            Some(&given),
+            None,
+            "nothing to report: no MMTests work/log tree or archive, lkp result root (a directory with matrix.json) or idle/task trace CSV found (searched two levels deep)",
+        ));
+    }
+    Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tmp(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("schedlab-report-inputs-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn finds_trees_roots_and_csvs_two_levels_deep() {
+        let d = tmp("kinds");
+        for k in ["6.9", "6.8"] {
+            std::fs::create_dir_all(d.join("m1/work/log").join(k).join("iter-0/hackbench/logs")).unwrap();
+        }
+        std::fs::create_dir_all(d.join("m1/work/log/6.8/iter-0/schbench/logs")).unwrap();
+        std::fs::create_dir_all(d.join("a/lkp")).unwrap();
+        std::fs::write(d.join("a/lkp/matrix.json"), "{}").unwrap();
+        std::fs::write(d.join("idle.csv"), "Sleep_Length_ns,next_tick_ns\n1,2\n").unwrap();
+        std::fs::write(d.join("states.csv"), "name,exit_latency_us,target_residency_us,flags\n").unwrap();
+        std::fs::write(d.join("task.csv"), "dur_ns,state\n5,R\n").unwrap();
+        std::fs::write(d.join("notes.txt"), "x").unwrap();
+        std::fs::create_dir_all(d.join("a/b/c/deep")).unwrap();
+        std::fs::write(d.join("a/b/c/deep/matrix.json"), "{}").unwrap();
+        let f = detect(std::slice::from_ref(&d)).unwrap();
+        assert_eq!(f.mmtests.len(), 1);
+        let t = &f.mmtests[0];
+        assert_eq!((t.log_dir.clone(), t.machine.clone()), (d.join("m1/work/log"), d.join("m1")));
+        assert_eq!(
+            (t.kernels.clone(), t.benchmarks.clone()),
+            (vec!["6.8".into(), "6.9".into()], vec!["hackbench".into(), "schbench".into()])
+        );
+        // three levels below the given path: not searched
+        assert_eq!(f.lkp_roots, vec![d.join("a/lkp")]);
+        assert_eq!(
+            (f.idle_traces, f.idle_states, f.task_traces),
+            (vec![d.join("idle.csv")], vec![d.join("states.csv")], vec![d.join("task.csv")])
+        );
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn a_given_file_must_be_known_and_nothing_found_is_an_error() {
+        let d = tmp("errors");
+        std::fs::write(d.join("notes.txt"), "x").unwrap();
+        let e = detect(&[d.join("notes.txt")]).unwrap_err().to_string();
+        assert!(e.contains("notes.txt") && e.contains("not a result tree or a trace schedlab recognises"), "{e}");
+        let e = detect(std::slice::from_ref(&d)).unwrap_err().to_string();
+        assert!(e.contains("nothing to report") && e.contains("searched two levels deep"), "{e}");
+        std::fs::write(d.join("bad.tar.gz"), "not gzip").unwrap();
+        let e = detect(&[d.join("bad.tar.gz")]).unwrap_err().to_string();
+        assert!(e.contains("bad.tar.gz") && e.contains("not a readable archive"), "{e}");
+        assert!(detect(&[d.join("absent")]).unwrap_err().to_string().contains("absent"));
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+}
