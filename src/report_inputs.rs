@@ -1,7 +1,7 @@
 //! What each path given to `schedlab report` is: MMTests `work/log` trees (directories,
 //! or archives holding one), lkp result roots, idle traces and state tables, PELT task
-//! traces (docs/report.md §1). Directories of results are searched two levels deep; a
-//! CSV is known by its header, an archive by its name.
+//! traces (docs/report.md). Directories of results are searched two levels deep; a CSV
+//! is known by its header, an archive by its name.
 
 use crate::archive::tree::{join, walk, Tree};
 use crate::archive::{self, Limits};

@@ -182,6 +182,7 @@ fn a_baseline_prefix_of_several_commits_lists_them() {
         kernel: commit.into(),
         era: None,
         metrics: Vec::new(),
+        started: None,
     };
     let scan = Scan {
         version: batch::scan::SCAN_VERSION,
@@ -189,6 +190,7 @@ fn a_baseline_prefix_of_several_commits_lists_them() {
         kind: "dir".into(),
         mmtests_runs: 0,
         lkp_roots: 3,
+        result_files: 0,
         runs: vec![run("a07630b8aaaa"), run("a07630b8bbbb"), run("ffff000011")],
         warnings: Vec::new(),
         missing: Vec::new(),

@@ -190,6 +190,19 @@ def assess(
     min_change: float = 0.0,
     threads: int | None = None,
 ) -> dict[str, object]: ...
+def compare_sample_groups(
+    groups: list[str],
+    names: list[str],
+    units: list[str | None],
+    directions: list[str],
+    values: _F64,
+    lengths: _U64,
+    test: str = "welch",
+    alpha: float | None = None,
+    margin: float | None = None,
+    power: float | None = None,
+    threads: int | None = None,
+) -> Comparison: ...
 
 # --- lkp (src/python/lkp.rs) -----------------------------------------------
 def lkp_compare_text(paths: list[str], all_keys: bool, more: bool, kpi: bool = False,
@@ -306,6 +319,9 @@ def pelt_util_est_update(
 ) -> dict[str, _U64]: ...
 def pelt_rules() -> list[str]: ...
 def pelt_util_columns() -> list[str]: ...
+PELT_COLUMNS: list[str]
+PELT_EVENTS: list[str]
+PELT_STATES: list[str]
 def pelt_cpu_util(
     util_avg: int,
     runnable_avg: int,
@@ -385,6 +401,9 @@ def idle_classify(
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]: ...
 def idle_reduce_next_tick(next_tick_ns: _I64, hz: int) -> _I64: ...
 def idle_governors() -> list[tuple[str, str]]: ...
+
+IDLE_TRACE_COLUMNS: list[str]
+IDLE_NO_LATENCY_REQ_NS: int
 
 # --- live (src/python/live.rs) ---------------------------------------------
 def live_check(
@@ -499,7 +518,7 @@ def change_points(
     threads: int | None = None,
 ) -> dict[str, _U64 | _F64 | list[str]]: ...
 def series_defaults() -> tuple[int, float, float]: ...
-def series_trees(paths: list[str], order: list[str] | None = None) -> dict[str, list[str] | _F64]: ...
+def series_trees(paths: list[str], order: list[str] | None = None) -> dict[str, list[str] | str | _F64]: ...
 
 # --- readers (src/python/readers.rs) -----------------------------------------
 RESULT_FORMATS: list[str]

@@ -75,9 +75,9 @@ __all__ = [
 GOVERNORS: tuple[tuple[str, str], ...] = tuple(_core.idle_governors())
 
 #: Trace columns in their golden-file order (``nr_iowait`` and ``cpu_load`` are optional).
-TRACE_COLUMNS = ("sleep_length_ns", "next_tick_ns", "wake_ns", "tick_stopped", "latency_req_ns", "nr_iowait", "cpu_load")
+TRACE_COLUMNS: tuple[str, ...] = tuple(_core.IDLE_TRACE_COLUMNS)
 _REQUIRED_TRACE = TRACE_COLUMNS[:5]
-_NO_LATENCY_REQ_NS = 2_000_000_000_000
+_NO_LATENCY_REQ_NS = _core.IDLE_NO_LATENCY_REQ_NS
 
 StatesLike = Union[str, "os.PathLike[str]", "pd.DataFrame", Mapping[str, Any]]
 TraceLike = Union[str, "os.PathLike[str]", "pd.DataFrame", Mapping[str, Any]]

@@ -61,21 +61,15 @@ __all__ = [
     "Schedutil",
 ]
 
-COLUMNS: tuple[str, ...] = (
-    "t_ns", "event", "seg", "state", "cpu_cap", "freq_cap", "clock_task", "clock_pelt",
-    "lost_idle_time", "p_util_avg", "p_util_sum", "p_period_contrib", "p_runnable_avg",
-    "p_load_avg", "p_last_update_time", "p_util_est", "p_ue_unchanged", "cfs_util_avg",
-    "cfs_util_sum", "cfs_runnable_avg", "cfs_load_avg", "cfs_util_est", "cpu_util_cfs",
-    "cpu_util_cfs_boost", "cpu_util_without_p", "task_util_est_p", "sugov_perf", "cpufreq_calls",
-)
+COLUMNS: tuple[str, ...] = tuple(_core.PELT_COLUMNS)
 """Columns of :func:`simulate`, as in the kernel oracle's golden files (the pre-6.8 rules
 add ``p_ue_enqueued``, the raw ``util_est.enqueued``)."""
 
-EVENTS: tuple[str, ...] = ("fork", "run", "tick", "preempt", "sleep", "wake_pre", "wake", "end")
+EVENTS: tuple[str, ...] = tuple(_core.PELT_EVENTS)
 """Event names: ``wake_pre`` is the wakeup as ``select_task_rq`` sees it, before the rq
 clock update (the view of ``cpu_util_without`` at wakeup)."""
 
-STATES: tuple[str, ...] = ("R", "W", "S")
+STATES: tuple[str, ...] = tuple(_core.PELT_STATES)
 """Trace states: running, runnable but preempted, sleeping."""
 
 RULES: tuple[str, ...] = tuple(_core.pelt_rules())

@@ -37,13 +37,16 @@ COLUMNS = ("metric", "commit", "index", "direction", "mean_before", "mean_after"
 
 
 def history(paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], order: Sequence[str] | None = None) -> pd.DataFrame:
-    """The MMTests runs and lkp result roots in ``paths`` (directories or archives)
-    as a tidy frame: one row per run and metric with the mean of the run's samples
-    (columns ``commit``: the kernel or commit, ``metric``, ``value``, NaN where a
-    run lacks the metric, and ``direction``), the runs in history order: ``order``
-    (every run name once), else the natural order of MMTests kernel names (6.9
-    before 6.10), else as found (docs/change-points.md §5). What the scan skipped is
-    in ``.attrs["warnings"]``.
+    """The MMTests runs, lkp result roots and result files of benchmark tools (perf
+    stat, fio, hyperfine, ...: a directory or a file per commit) in ``paths``
+    (directories, archives or files) as a tidy frame: one row per run and metric
+    with the mean of the run's samples (columns ``commit``: the kernel, commit or
+    directory, ``metric``, ``value``, NaN where a run lacks the metric, and
+    ``direction``), the runs in history order: ``order`` (every run name once), else
+    by the start dates the files record when every run has one, else the natural
+    order of the names (6.9 before 6.10), else as found (docs/change-points.md §5).
+    What the scan skipped is in ``.attrs["warnings"]``, what ordered the runs in
+    ``.attrs["order"]``.
 
     >>> from schedlab import examples
     >>> h = history(examples.path("mmtests"), order=["4.18.0-menu", "4.18.0-teo-v1", "4.18.0-teo-v6"])
@@ -63,6 +66,7 @@ def history(paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], or
         "direction": np.tile(np.asarray(t["directions"], dtype=object), len(runs)),
     })
     df.attrs["warnings"] = list(t["warnings"])
+    df.attrs["order"] = str(t["order"])
     return df
 
 

@@ -21,6 +21,7 @@ pub mod progress;
 pub mod reduce;
 pub mod render;
 pub mod result;
+pub mod results;
 pub mod scan;
 
 pub use options::{batch_limits, FailOn, Options, Test};

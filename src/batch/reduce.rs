@@ -138,6 +138,7 @@ pub fn reduce(outcomes: &[Outcome], opts: &Options) -> Result<BatchResult> {
                     kind: Some(s.kind.clone()),
                     mmtests_runs: s.mmtests_runs,
                     lkp_roots: s.lkp_roots,
+                    result_files: s.result_files,
                 });
                 res.warnings.extend(s.warnings.iter().cloned());
                 res.notes.extend(s.notes.iter().cloned());
@@ -146,7 +147,13 @@ pub fn reduce(outcomes: &[Outcome], opts: &Options) -> Result<BatchResult> {
                 res.timings.inputs.push(s.seconds);
             }
             Outcome::Failed(e) => {
-                res.inputs.push(InputSummary { path: e.input.clone(), kind: None, mmtests_runs: 0, lkp_roots: 0 });
+                res.inputs.push(InputSummary {
+                    path: e.input.clone(),
+                    kind: None,
+                    mmtests_runs: 0,
+                    lkp_roots: 0,
+                    result_files: 0,
+                });
                 res.errors.push(e.clone());
                 res.timings.inputs.push(0.0);
             }
@@ -241,7 +248,7 @@ pub fn reduce(outcomes: &[Outcome], opts: &Options) -> Result<BatchResult> {
                 "{}: no metric in common with the baseline {}; nothing compared",
                 pair.new.location, pair.base.location
             )));
-        } else if !missing.is_empty() && pair.new.tool == "mmtests" {
+        } else if !missing.is_empty() && pair.new.tool != "lkp" {
             res.missing.push(gap(format!(
                 "{}: no results for {} of the baseline's operations ({})",
                 pair.new.location,

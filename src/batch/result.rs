@@ -71,7 +71,7 @@ fn kind(v: &serde_json::Value) -> &'static str {
 /// One compared metric: a kernel against the baseline of its group.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Row {
-    /// "mmtests" or "lkp".
+    /// "mmtests", "lkp" or "results" (result files of benchmark tools).
     pub tool: String,
     /// MMTests benchmark (`-b`) or lkp `testcase`.
     pub benchmark: String,
@@ -150,18 +150,25 @@ impl Row {
 pub struct InputSummary {
     /// The path as given.
     pub path: String,
-    /// "dir", "tar", "tar.gz", "tar.xz" or "zip" (None when it could not be read).
+    /// "dir", "tar", "tar.gz", "tar.xz", "zip" or "file" (None when it could not be read).
     pub kind: Option<String>,
     /// MMTests runs (kernel × benchmark) found.
     pub mmtests_runs: u64,
     /// lkp result roots found.
     pub lkp_roots: u64,
+    /// Result files of benchmark tools read (docs/batch.md); left out when none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub result_files: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// A run that could not be compared, and why.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Unmatched {
-    /// "mmtests" or "lkp".
+    /// "mmtests", "lkp" or "results" (result files of benchmark tools).
     pub tool: String,
     /// Benchmark.
     pub benchmark: String,

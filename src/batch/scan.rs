@@ -3,8 +3,9 @@
 //! samples ([`Scan`]). A scan depends only on its input, so scans can run anywhere
 //! (rayon threads, Dask workers) and be combined later by [`super::reduce`].
 
+use super::results;
 use crate::archive::tree::walk;
-use crate::archive::{self, Kind, Limits, Tree};
+use crate::archive::{self, Kind, Limits, MemTree, Tree};
 use crate::direction::mmtests_op_direction;
 use crate::error::{Error, Result};
 use crate::lkp::direction::direction;
@@ -54,6 +55,10 @@ pub struct RunData {
     pub era: Option<String>,
     /// The metrics, in the tool's order.
     pub metrics: Vec<Metric>,
+    /// When the run started, as its files say (seconds since the epoch), and which
+    /// field said so: MMTests' `tests-timestamp` start, perf stat's or fio's date.
+    #[serde(default)]
+    pub started: Option<(i64, String)>,
 }
 
 /// Everything read from one input.
@@ -69,6 +74,9 @@ pub struct Scan {
     pub mmtests_runs: u64,
     /// lkp result roots found.
     pub lkp_roots: u64,
+    /// Result files of benchmark tools read ([`super::results`]).
+    #[serde(default)]
+    pub result_files: u64,
     /// Every run read, in path order.
     pub runs: Vec<RunData>,
     /// What was skipped and why.
@@ -123,6 +131,11 @@ fn kind_name(k: Kind) -> &'static str {
 pub fn scan(path: &Path, limits: &Limits) -> Result<Scan> {
     let start = Instant::now();
     let input = path.display().to_string();
+    if let Some(file) = result_file(path, limits)? {
+        let mut s = scan_tree(&file, &input, "file")?;
+        s.seconds = start.elapsed().as_secs_f64();
+        return Ok(s);
+    }
     let kind = archive::detect(path)?;
     let tree = archive::open(path, limits)?;
     let mut s = scan_tree(tree.as_ref(), &input, kind_name(kind))?;
@@ -134,11 +147,33 @@ pub fn scan(path: &Path, limits: &Limits) -> Result<Scan> {
 /// in the result and in errors; bounded by `limits` as [`scan`].
 pub fn scan_bytes(bytes: &[u8], input: &str, limits: &Limits) -> Result<Scan> {
     let start = Instant::now();
-    let kind = archive::kind_of(bytes).unwrap_or(Kind::Dir);
-    let tree = archive::read_bytes(bytes, input, limits)?;
-    let mut s = scan_tree(&tree, input, kind_name(kind))?;
+    let mut s = match archive::kind_of(bytes) {
+        Some(kind) => scan_tree(&archive::read_bytes(bytes, input, limits)?, input, kind_name(kind))?,
+        None => scan_tree(&one_file(input, bytes.to_vec(), limits), input, "file")?,
+    };
     s.seconds = start.elapsed().as_secs_f64();
     Ok(s)
+}
+
+/// The file at `path` as a tree of that one file, when it is a regular file and no
+/// archive (a result file holding the runs of one side: docs/batch.md); None for a
+/// directory or an archive. Read within the per-entry limit.
+fn result_file(path: &Path, limits: &Limits) -> Result<Option<MemTree>> {
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) || archive::detect(path).is_ok() {
+        return Ok(None);
+    }
+    let bytes = crate::archive::dir::read_file(path, limits.max_entry_bytes)?;
+    Ok(Some(one_file(&path.display().to_string(), bytes, limits)))
+}
+
+/// A tree holding `bytes` as the file named after `input`'s last component.
+fn one_file(input: &str, bytes: Vec<u8>, limits: &Limits) -> MemTree {
+    let name = input.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or("result");
+    let parent = input.strip_suffix(name).unwrap_or("").trim_end_matches('/');
+    let mut t = MemTree::new(if parent.is_empty() { "." } else { parent });
+    t.set_max_file_bytes(limits.max_entry_bytes);
+    t.add_file(name, bytes);
+    t
 }
 
 /// A run read, with the messages of what is missing in it.
@@ -175,12 +210,32 @@ pub fn scan_tree(tree: &dyn Tree, input: &str, kind: &str) -> Result<Scan> {
     let mut warnings: Vec<String> =
         unknown.iter().map(|u| format!("{}: not a benchmark schedlab can read; skipped", tree.display(u))).collect();
     if found.is_empty() {
-        return Err(Error::parse(
-            Some(input),
-            None,
-            "no MMTests results (work/log/<kernel>/iter-N/<benchmark>/logs or <benchmark>-<kernel>/noprofile) \
-             and no lkp result root (a directory with matrix.json[.gz]) found",
-        ));
+        let r = results::scan_results(tree, input, kind)?;
+        if r.runs.is_empty() && r.missing.is_empty() {
+            return Err(Error::parse(
+                Some(input),
+                None,
+                format!(
+                    "no MMTests results (work/log/<kernel>/iter-N/<benchmark>/logs or <benchmark>-<kernel>/noprofile), \
+                     no lkp result root (a directory with matrix.json[.gz]) and no result file of a benchmark tool \
+                     ({}) found",
+                    crate::readers::FORMAT_NAMES.join(", ")
+                ),
+            ));
+        }
+        return Ok(Scan {
+            version: SCAN_VERSION,
+            input: input.to_string(),
+            kind: kind.to_string(),
+            mmtests_runs: 0,
+            lkp_roots: 0,
+            result_files: r.files,
+            runs: r.runs,
+            warnings: r.warnings,
+            missing: r.missing,
+            seconds: 0.0,
+            notes: Vec::new(),
+        });
     }
     missing.extend(unreadable_kernels(tree, &found));
     let mmtests_runs = found.iter().filter(|f| matches!(f, Found::Mmtests(_))).count() as u64;
@@ -237,6 +292,7 @@ pub fn scan_tree(tree: &dyn Tree, input: &str, kind: &str) -> Result<Scan> {
         kind: kind.to_string(),
         mmtests_runs,
         lkp_roots,
+        result_files: 0,
         runs,
         warnings,
         missing,
@@ -341,6 +397,8 @@ fn read_mmtests(tree: &dyn Tree, input: &str, r: &FoundRun) -> Result<Option<Rea
                     kernel: r.name.clone(),
                     era: Some(era.name().to_string()),
                     metrics,
+                    started: crate::mmtests::timestamp::run_start(tree, &crate::archive::tree::join(&r.root, &r.name))
+                        .map(|t| (t, crate::mmtests::timestamp::START_SOURCE.to_string())),
                 };
                 return Ok(Some((data, gaps, era_note(tree, r, &eras, chosen, reasons))));
             }
@@ -402,5 +460,6 @@ fn read_lkp(tree: &dyn Tree, input: &str, rel: &str) -> Result<RunData> {
         kernel,
         era: None,
         metrics,
+        started: None,
     })
 }

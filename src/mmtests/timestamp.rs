@@ -13,7 +13,8 @@
 //! monitor's input). Other lines (`raid-create ::`, the `status ::` run-kvm.sh adds, lines of
 //! older MMTests) are skipped, so a file of any era reads.
 
-use super::logfile::LogFile;
+use super::logfile::{read_log, LogFile};
+use crate::archive::tree::{join, Tree};
 
 /// One benchmark's record in `tests-timestamp`.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -28,6 +29,27 @@ pub struct TestRecord {
     pub exit_code: Option<i64>,
     /// User, system and elapsed seconds from `time ::`.
     pub time: Option<(f64, f64, f64)>,
+}
+
+/// What [`run_start`] is called in messages.
+pub const START_SOURCE: &str = "the 'start' line of tests-timestamp";
+
+/// The `start :: T` time of `log` (seconds since the epoch), its first such line.
+pub fn start(log: &LogFile) -> Option<i64> {
+    log.lines().find_map(|l| l.trim().strip_prefix("start :: ").and_then(|t| t.trim().parse().ok()))
+}
+
+/// When the run in directory `run_dir` (`work/log/<kernel>`) started: the earliest
+/// [`start`] of its iterations' `iter-N/tests-timestamp`; None when no iteration
+/// records one (or the run is of the 2018 layout, which keeps no such file).
+pub fn run_start(tree: &dyn Tree, run_dir: &str) -> Option<i64> {
+    let iters = tree.list(run_dir).ok()?;
+    iters
+        .iter()
+        .filter(|n| n.starts_with("iter-"))
+        .filter_map(|n| read_log(tree, &join(&join(run_dir, n), "tests-timestamp")).ok())
+        .filter_map(|log| start(&log))
+        .min()
 }
 
 /// Every benchmark `log` records, in the order they began.

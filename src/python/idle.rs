@@ -494,5 +494,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(idle_classify, m)?)?;
     m.add_function(wrap_pyfunction!(idle_governors, m)?)?;
     m.add_function(wrap_pyfunction!(idle_reduce_next_tick, m)?)?;
+    let trace = crate::idle::trace::REQUIRED_COLUMNS.iter().chain(&crate::idle::trace::OPTIONAL_COLUMNS);
+    m.add("IDLE_TRACE_COLUMNS", trace.copied().collect::<Vec<&str>>())?;
+    m.add("IDLE_NO_LATENCY_REQ_NS", crate::idle::trace::NO_LATENCY_REQ_NS)?;
     Ok(())
 }

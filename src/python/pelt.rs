@@ -492,5 +492,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pelt_schedutil, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_tick_ns_for_hz, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_map_util_perf, m)?)?;
+    m.add("PELT_COLUMNS", crate::pelt::row::COLUMNS.to_vec())?;
+    m.add("PELT_EVENTS", crate::pelt::row::Event::ALL.map(crate::pelt::row::Event::name).to_vec())?;
+    let states = [crate::pelt::trace::State::Run, crate::pelt::trace::State::Wait, crate::pelt::trace::State::Sleep];
+    m.add("PELT_STATES", states.map(|s| s.letter().to_string()).to_vec())?;
     Ok(())
 }

@@ -56,7 +56,7 @@ fn change_points<'py>(
 
 /// The history of the result trees (directories, archives) at `paths`, in `order`
 /// or the rule of [`read_trees`]: runs, metrics, directions, values (metrics × runs,
-/// row-major, NaN = no result) and the scanners' warnings.
+/// row-major, NaN = no result), the scanners' warnings and what ordered the runs.
 #[pyfunction]
 #[pyo3(signature = (paths, order=None))]
 fn series_trees<'py>(py: Python<'py>, paths: Vec<PathBuf>, order: Option<Vec<String>>) -> PyResult<Bound<'py, PyDict>> {
@@ -70,6 +70,7 @@ fn series_trees<'py>(py: Python<'py>, paths: Vec<PathBuf>, order: Option<Vec<Str
     d.set_item("directions", h.directions.iter().map(|d| d.name()).collect::<Vec<_>>())?;
     d.set_item("values", h.values.into_pyarray(py))?;
     d.set_item("warnings", h.warnings)?;
+    d.set_item("order", h.order)?;
     Ok(d)
 }
 

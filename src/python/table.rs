@@ -6,6 +6,7 @@ use super::comparison::PyComparison;
 use super::errors::run;
 use crate::stats::batch::split_ragged;
 use crate::stats::Test;
+use crate::table::groups::{compare_groups, GroupMetric};
 use crate::table::{amd, assess_many, Direction, VerdictRule};
 use crate::tool_text;
 use numpy::{IntoPyArray, PyReadonlyArray1};
@@ -50,6 +51,69 @@ fn direction(name: &str) -> &'static str {
     crate::direction::direction(name).name()
 }
 
+/// The verdict rule of the given thresholds, the defaults for those not given.
+fn rule_of(alpha: Option<f64>, margin: Option<f64>, power: Option<f64>, min_change: f64) -> VerdictRule {
+    let d = VerdictRule::default();
+    VerdictRule {
+        alpha: alpha.unwrap_or(d.alpha),
+        margin: margin.unwrap_or(d.margin),
+        power: power.unwrap_or(d.power),
+        min_change,
+        ..d
+    }
+}
+
+/// The comparison of sample `groups` (the first the baseline) over metrics `names`
+/// ([`compare_groups`]): `values` packed as one series per metric and group, metric by
+/// metric (`lengths` has len(names) × len(groups) entries, 0 where a group lacks it).
+#[pyfunction]
+#[pyo3(signature = (groups, names, units, directions, values, lengths, test="welch", alpha=None, margin=None, power=None, threads=None))]
+#[allow(clippy::too_many_arguments)]
+fn compare_sample_groups(
+    py: Python<'_>,
+    groups: Vec<String>,
+    names: Vec<String>,
+    units: Vec<Option<String>>,
+    directions: Vec<String>,
+    values: PyReadonlyArray1<'_, f64>,
+    lengths: PyReadonlyArray1<'_, u64>,
+    test: &str,
+    alpha: Option<f64>,
+    margin: Option<f64>,
+    power: Option<f64>,
+    threads: Option<usize>,
+) -> PyResult<PyComparison> {
+    let v = F64::new(values);
+    let vs = v.slice();
+    let ls = super::arrays::lengths(&lengths);
+    let test = test.to_owned();
+    let c = run(py, || {
+        let series = split_ragged(&vs, &ls)?;
+        if names.len() != units.len() || names.len() != directions.len() || series.len() != names.len() * groups.len() {
+            return Err(crate::Error::domain(format!(
+                "{} names, {} units, {} directions and {} series for {} groups",
+                names.len(),
+                units.len(),
+                directions.len(),
+                series.len(),
+                groups.len()
+            )));
+        }
+        let mut metrics = Vec::with_capacity(names.len());
+        for (i, ((name, unit), d)) in names.iter().zip(&units).zip(&directions).enumerate() {
+            let samples = series.iter().skip(i * groups.len()).take(groups.len()).map(|s| s.to_vec()).collect();
+            metrics.push(GroupMetric {
+                name: name.clone(),
+                unit: unit.clone(),
+                direction: Direction::parse(d)?,
+                samples,
+            });
+        }
+        compare_groups("stats", &groups, &metrics, Test::parse(&test)?, &rule_of(alpha, margin, power, 0.0), threads)
+    })?;
+    Ok(PyComparison::from_core(c))
+}
+
 /// Decide base/new series packed as values + lengths, one direction each, with BH
 /// across all of them; returns a dict of columns (NaN or None where undefined).
 #[pyfunction]
@@ -74,14 +138,7 @@ fn assess<'py>(
     let (bl, nl) = (super::arrays::lengths(&base_lengths), super::arrays::lengths(&new_lengths));
     let test = test.to_owned();
     let rows = run(py, || {
-        let d = VerdictRule::default();
-        let rule = VerdictRule {
-            alpha: alpha.unwrap_or(d.alpha),
-            margin: margin.unwrap_or(d.margin),
-            power: power.unwrap_or(d.power),
-            min_change,
-            ..d
-        };
+        let rule = rule_of(alpha, margin, power, min_change);
         let dirs = directions.iter().map(|s| Direction::parse(s)).collect::<crate::Result<Vec<_>>>()?;
         let (bases, news) = (split_ragged(&bvs, &bl)?, split_ragged(&nvs, &nl)?);
         if bases.len() != news.len() {
@@ -111,6 +168,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(direction, m)?)?;
     m.add_function(wrap_pyfunction!(verdict_rule_text, m)?)?;
     m.add_function(wrap_pyfunction!(assess, m)?)?;
+    m.add_function(wrap_pyfunction!(compare_sample_groups, m)?)?;
     m.add_function(wrap_pyfunction!(parse_tables, m)?)?;
     m.add_function(wrap_pyfunction!(parse_amd, m)?)?;
     Ok(())

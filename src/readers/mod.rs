@@ -19,11 +19,13 @@ pub mod perf_stat_text;
 pub mod pts;
 pub mod pyperf;
 pub mod pytest_benchmark;
+pub mod started;
 
 pub use format::{Format, FORMAT_NAMES};
 
 use crate::error::{Error, Result};
 use crate::table::Direction;
+use std::borrow::Cow;
 
 /// One measured value of a metric.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,25 +49,34 @@ impl Sample {
     }
 }
 
-/// The samples of `bytes` in `format` (detected from the content when `None`);
-/// `path` names the input in errors.
-pub fn read(bytes: &[u8], path: Option<&str>, format: Option<Format>) -> Result<Vec<Sample>> {
-    let decoded = decompress(bytes, path)?;
-    let bytes = decoded.as_deref().unwrap_or(bytes);
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        let line = bytes.get(..e.valid_up_to()).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count()) + 1;
-        Error::parse(path, Some(line), "not UTF-8 text")
-    })?;
-    let format = match format {
-        Some(f) => f,
-        None => Format::detect(text).ok_or_else(|| {
-            Error::parse(
-                path,
-                None,
-                format!("not a result file schedlab recognises (expected one of: {})", FORMAT_NAMES.join(", ")),
-            )
-        })?,
-    };
+/// One result file read: its format, its samples and when it says it was run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResultFile {
+    /// The format it was read as.
+    pub format: Format,
+    /// Its samples, at least one.
+    pub samples: Vec<Sample>,
+    /// When the file says the run started ([`started::started`]), if it does.
+    pub started: Option<started::Started>,
+}
+
+/// The text of a result file's `bytes`: zstd or xz undone, then UTF-8; None when
+/// the bytes are not UTF-8 text (the line of the first bad byte with it).
+pub fn text_of<'a>(bytes: &'a [u8], path: Option<&str>) -> Result<std::result::Result<Cow<'a, str>, usize>> {
+    let line_of = |b: &[u8], at: usize| b.get(..at).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count()) + 1;
+    Ok(match decompress(bytes, path)? {
+        Some(d) => {
+            String::from_utf8(d).map(Cow::Owned).map_err(|e| line_of(e.as_bytes(), e.utf8_error().valid_up_to()))
+        }
+        None => std::str::from_utf8(bytes).map(Cow::Borrowed).map_err(|e| line_of(bytes, e.valid_up_to())),
+    })
+}
+
+/// The result file `text` in `format`, detected from the content when `None`
+/// (then `Ok(None)` for a text no reader recognises); `path` names it in errors.
+/// A file without any measured value is [`Error::InsufficientData`].
+pub fn parse_text(text: &str, path: Option<&str>, format: Option<Format>) -> Result<Option<ResultFile>> {
+    let Some(format) = format.or_else(|| Format::detect(text)) else { return Ok(None) };
     let samples = match format {
         Format::PerfStatText => perf_stat_text::parse(text, path)?,
         Format::PerfStatCsv => perf_stat_csv::parse(text, path)?,
@@ -85,7 +96,21 @@ pub fn read(bytes: &[u8], path: Option<&str>, format: Option<Format>) -> Result<
             format.name()
         )));
     }
-    Ok(samples)
+    Ok(Some(ResultFile { format, samples, started: started::started(text, format) }))
+}
+
+/// The samples of `bytes` in `format` (detected from the content when `None`);
+/// `path` names the input in errors.
+pub fn read(bytes: &[u8], path: Option<&str>, format: Option<Format>) -> Result<Vec<Sample>> {
+    let text = text_of(bytes, path)?.map_err(|line| Error::parse(path, Some(line), "not UTF-8 text"))?;
+    match parse_text(&text, path, format)? {
+        Some(r) => Ok(r.samples),
+        None => Err(Error::parse(
+            path,
+            None,
+            format!("not a result file schedlab recognises (expected one of: {})", FORMAT_NAMES.join(", ")),
+        )),
+    }
 }
 
 /// The largest result file read, compressed or not.

@@ -27,6 +27,9 @@ pub struct TreeHistory {
     pub values: Vec<f64>,
     /// What the scans skipped or could not read, each naming where.
     pub warnings: Vec<String>,
+    /// What put the runs in their order (`--order`, the runs' start dates and the
+    /// field they came from, the names' natural order and why, the order found).
+    pub order: String,
 }
 
 /// Read every path (a directory or archive, bounded by `limits`) with the batch
@@ -37,10 +40,14 @@ pub fn read(paths: &[&Path], order: Option<&[String]>, limits: &Limits) -> Resul
 }
 
 /// The series of every metric in `scans` over their runs. The order of the runs is
-/// `order` when given (it must name every run exactly once); otherwise the natural
-/// (version-aware) order of the names when every run is an MMTests run (6.8, 6.9,
-/// 6.10), and else the order found: inputs as given, each in path order. Runs of
-/// one name in several places count as one point, the mean of all their samples.
+/// `order` when given (it must name every run exactly once); otherwise the runs'
+/// start dates when every run has one (MMTests' `tests-timestamp` start, perf stat's
+/// `# started on`, fio's `timestamp`: the earliest of a run's files), ties in the
+/// names' natural order; else the natural (version-aware) order of the names when
+/// every run is an MMTests run or a result file's (6.8, 6.9, 6.10); else the order
+/// found: inputs as given, each in path order. [`TreeHistory::order`] says which.
+/// Runs of one name in several places count as one point, the mean of all their
+/// samples.
 pub fn history(scans: &[Scan], order: Option<&[String]>) -> Result<TreeHistory> {
     let all: Vec<&RunData> = scans.iter().flat_map(|s| s.runs.iter()).collect();
     let mut runs: Vec<String> = Vec::new();
@@ -52,11 +59,13 @@ pub fn history(scans: &[Scan], order: Option<&[String]>) -> Result<TreeHistory> 
     if runs.is_empty() {
         return Err(Error::InsufficientData("no run with results in the inputs".into()));
     }
-    match order {
-        Some(order) => runs = ordered(runs, order)?,
-        None if all.iter().all(|r| r.tool == "mmtests") => runs.sort_by(|a, b| natural_cmp(a, b)),
-        None => {}
-    }
+    let how = match order {
+        Some(order) => {
+            runs = ordered(runs, order)?;
+            "the order given (--order)".to_string()
+        }
+        None => by_default(&mut runs, &all),
+    };
     let position: HashMap<&str, usize> = runs.iter().enumerate().map(|(i, r)| (r.as_str(), i)).collect();
     // each metric: (setup, label) -> its samples per run
     let mut keys: Vec<(String, String, Direction)> = Vec::new();
@@ -96,7 +105,47 @@ pub fn history(scans: &[Scan], order: Option<&[String]>) -> Result<TreeHistory> 
         .flat_map(|per_run| per_run.iter().map(|s| if s.is_empty() { f64::NAN } else { numpy_sum::mean(s) }))
         .collect();
     let warnings = scans.iter().flat_map(|s| s.warnings.iter().chain(&s.missing).cloned()).collect();
-    Ok(TreeHistory { runs, metrics, directions: keys.iter().map(|k| k.2).collect(), values, warnings })
+    Ok(TreeHistory { runs, metrics, directions: keys.iter().map(|k| k.2).collect(), values, warnings, order: how })
+}
+
+/// Put `runs` (of the runs `all`) in their default order ([`history`]) and say
+/// what it is.
+fn by_default(runs: &mut [String], all: &[&RunData]) -> String {
+    // each run's earliest start, and the fields the starts came from
+    let mut starts: HashMap<&str, Option<i64>> = HashMap::new();
+    let mut sources: Vec<&str> = Vec::new();
+    for r in all {
+        let s = starts.entry(r.kernel.as_str()).or_insert(Some(i64::MAX));
+        *s = match (*s, &r.started) {
+            (Some(a), Some((b, source))) => {
+                if !sources.contains(&source.as_str()) {
+                    sources.push(source);
+                }
+                Some(a.min(*b))
+            }
+            _ => None,
+        };
+    }
+    let undated: Vec<&str> =
+        runs.iter().map(String::as_str).filter(|r| starts.get(r).is_some_and(Option::is_none)).collect();
+    if undated.is_empty() {
+        let at = |r: &str| starts.get(r).copied().flatten().unwrap_or(i64::MAX);
+        runs.sort_by(|a, b| at(a).cmp(&at(b)).then_with(|| natural_cmp(a, b)));
+        return format!("the runs' start dates ({})", sources.join(", "));
+    }
+    let shown = undated.iter().take(3).copied().collect::<Vec<_>>().join(", ");
+    let why = format!(
+        "{} of the {} runs have no start date ({shown}{}); give --order",
+        undated.len(),
+        runs.len(),
+        if undated.len() > 3 { ", ..." } else { "" }
+    );
+    if all.iter().all(|r| r.tool == "mmtests" || r.tool == crate::batch::results::TOOL) {
+        runs.sort_by(|a, b| natural_cmp(a, b));
+        format!("the natural order of the names: {why}")
+    } else {
+        format!("the order found (inputs as given, each in path order): {why}")
+    }
 }
 
 /// `runs` in the order of `order`, which must name each of them once and nothing else.

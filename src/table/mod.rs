@@ -15,6 +15,7 @@ pub mod assess;
 pub mod benchstat;
 pub mod cell_text;
 pub mod comparison;
+pub mod groups;
 pub mod html;
 pub mod markdown;
 pub mod tidy;

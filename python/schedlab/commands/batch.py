@@ -31,9 +31,11 @@ def register(sub: SubparsersSpec) -> None:
 
     p = sub.add_parser("batch", help="CI batch mode: archives in, verdicts and an exit code out",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("paths", nargs="+", metavar="PATH", help="result directories or archives")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="result directories or archives, or result files of benchmark tools (one per side)")
     p.add_argument("--baseline", required=True, metavar="NAME",
-                   help="baseline kernel (MMTests run name) or commit (lkp; a 7+ character prefix works)")
+                   help="baseline kernel (MMTests run name), commit (lkp; a 7+ character prefix works), or the "
+                        "directory or file name (without extension) of the baseline's result files")
     p.add_argument("--format", choices=_core.BATCH_FORMATS, default="text",
                    help="output format (default: text; jsonl: JSON lines, one record per row; github: GitHub "
                         "Actions ::error/::warning annotations)")

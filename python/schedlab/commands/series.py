@@ -3,9 +3,13 @@
 Reads a CSV of results in history order, tidy (columns commit, metric, value: one
 row per run) or wide (a commit column and one column per metric), or result trees
 (MMTests work/log directories, lkp result roots, or archives of them: every other
-PATH), one point per run (kernel or commit) and metric, the mean of its samples, in
---order, else the natural order of MMTests kernel names (6.9 before 6.10), else as
-found (docs/change-points.md section 5); and prints every
+PATH), or result files of benchmark tools (perf stat, fio, hyperfine, ...: a
+directory of run files, or a file, per commit), one point per run (kernel, commit,
+directory) and metric, the mean of its samples, in --order, else by the start dates
+the files record (MMTests' tests-timestamp, perf stat -o's header, fio's timestamp)
+when every run has one, else the natural order of the names (6.9 before 6.10), else
+as found (docs/change-points.md section 5); what ordered them is printed on stderr
+("order: ..."); and prints every
 change point found by E-divisive means as Apache Otava finds them: the commit, the
 means before and after, the change in percent (positive = better) and its p-value
 (docs/change-points.md).
@@ -33,9 +37,10 @@ def register(sub: SubparsersSpec) -> None:
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("paths", metavar="PATH", nargs="+",
                    help="a CSV of results in history order (named *.csv, or '-': standard input), "
-                   "or result trees: directories or archives")
+                   "or result trees: directories, archives or result files")
     p.add_argument("--order", metavar="A,B,...", type=_names, default=None,
-                   help="the runs (kernels, commits) of the trees in history order, every one once")
+                   help="the runs (kernels, commits, directories) of the trees in history order, every one once "
+                        "(default: by the start dates the files record, else by name; stderr says which)")
     p.add_argument("--commit", metavar="COL", default=None,
                    help="column naming the commit (default: 'commit' if present, else the first column)")
     p.add_argument("--metric", metavar="COL", default=None, help="column naming the metric, in a tidy file "
@@ -135,6 +140,7 @@ def run(args: Namespace) -> int:
         df = series.history(args.paths, args.order)
         for w in df.attrs["warnings"]:
             sys.stderr.write(f"warning: {w}\n")
+        sys.stderr.write(f"order: {df.attrs['order']}\n")
         commit, metric, value = "commit", "metric", "value"
         directions = dict(zip(df["metric"], df["direction"]))
     r = series.change_points(df, commit=commit, metric=metric, value=value, direction=args.direction,

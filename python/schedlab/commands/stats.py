@@ -53,7 +53,26 @@ def register(sub: SubparsersSpec) -> None:
                         "(perf stat, fio, hyperfine, ...; 'auto': told by content); with a tool's format each FILE, "
                         "or each file of a directory FILE, is a run of that group, and every metric is compared "
                         "(docs/readers.md)")
+    p.add_argument("--view", choices=("table", "benchstat"), default="table",
+                   help="how the comparison is printed: schedlab's table (default) or benchstat's view (per group "
+                        "the median ± its 95%% interval, the change of the medians or '~' where the verdict is no "
+                        "change, a geomean row; docs/tables.md section 4)")
     p.set_defaults(func=run)
+
+
+def _benchstat(groups: list[str], metrics: list[tuple[str, str | None, str, list[np.ndarray]]],
+               args: Namespace) -> int:
+    """Print benchstat's view of ``metrics`` (name, unit, direction, the samples of
+    each group) over ``groups``, the first the baseline, decided by the core."""
+    import numpy as np
+
+    lengths = np.array([len(x) for _, _, _, per in metrics for x in per], dtype=np.uint64)
+    values = np.concatenate([np.asarray(x, dtype=np.float64) for _, _, _, per in metrics for x in per])
+    c = _core.compare_sample_groups(groups, [m[0] for m in metrics], [m[1] for m in metrics],
+                                    [m[2] for m in metrics], values, lengths, args.test, args.alpha, args.margin,
+                                    args.power)
+    sys.stdout.write(c.to_benchstat())
+    return 0
 
 
 def _example_paths() -> list[Path]:
@@ -83,6 +102,14 @@ def _run_results(args: Namespace) -> int:
     given = None if args.higher is None else ("higher" if args.higher else "lower")
     tool = df.drop_duplicates("metric").set_index("metric")["direction"]
     directions = {m: given or (d if d != "unknown" else verdicts.direction(str(m))) for m, d in tool.items()}
+    if args.view == "benchstat":
+        import numpy as np
+
+        units = df.drop_duplicates("metric").set_index("metric")["unit"]
+        by = {k: v.to_numpy() for k, v in df.groupby(["metric", "group"], sort=False)["value"]}
+        empty = np.empty(0)
+        return _benchstat(groups, [(str(m), str(units[m]) or None, directions[m], [by.get((m, g), empty) for g in groups])
+                                   for m in directions], args)
     r = verdicts.compare(df, value="value", group="group", baseline=groups[0], metric="metric",
                          directions=directions, test=args.test, alpha=args.alpha, margin=args.margin,
                          power=args.power)
@@ -130,6 +157,11 @@ def run(args: Namespace) -> int:
 
             raise InsufficientDataError(f"{p}: no samples (an empty file, or only comments)", str(p))
     names = [p.stem for p in paths]
+    if args.view == "benchstat":
+        if len(samples) < 2:
+            print("schedlab stats: give at least two sample files to compare", file=sys.stderr)
+            return 2
+        return _benchstat(names, [("value", None, "higher" if higher else "lower", samples)], args)
     width = builtins_max(len(n) for n in names)
     mean_name = "hmean" if higher else "amean"
     print(f"\n{'':{width}}  {'n':>4} {'min':>10} {'amean':>10} {'hmean':>10} {'median':>10}"
