@@ -7,6 +7,7 @@
 //! truncated to the µs.
 
 use schedlab::import_notes::ImportOptions;
+use schedlab::pelt::cpu_capacity::Platform;
 use schedlab::pelt::ftrace::task_trace_from_ftrace;
 use schedlab::pelt::State;
 
@@ -33,7 +34,7 @@ fn the_periodic_task_from_perf_script_is_what_perf_sched_timehist_reckons() {
     let pid: u32 = pids.trim().rsplit_once("periodic=").unwrap().1.parse().unwrap();
     let script = std::fs::read(format!("{DIR}/perf-script.txt")).unwrap();
     let strict = ImportOptions { strict: true, sort: false };
-    let t = task_trace_from_ftrace(&script, pid, 1024, 1024, Some("perf-script.txt"), strict).unwrap();
+    let t = task_trace_from_ftrace(&script, pid, &Platform::default(), Some("perf-script.txt"), strict).unwrap();
     // ours before each run: (time off the CPU, runnable part after a sleep (0 after a
     // preemption), run), truncated to the µs
     let mut ours = Vec::new();

@@ -4,10 +4,12 @@ schedutil and the notebook helpers (numbers computed by hand in each test)."""
 from __future__ import annotations
 
 import doctest
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from schedlab import errors as schedlab_errors
 from schedlab import pelt
 from schedlab.cli import main
 
@@ -126,6 +128,32 @@ def test_cli_ftrace_then_simulate(tmp_path, capsys):
     csv = tmp_path / "sim.csv"
     assert main(["pelt", "simulate", str(out), "-o", str(csv)]) == 0
     assert csv.read_bytes() == pelt.simulate_csv(out)
+
+
+LISA = Path(__file__).parent / "data" / "traces" / "lisa"
+
+
+def test_cli_ftrace_per_cpu_capacity(tmp_path, capsys):
+    # LISA's Juno r0 trace (big.LITTLE): sshd (pid 2928) runs on cpu1 (big: 1024 in the
+    # plat-info's cpu-capacities) and on LITTLE CPUs (446); the LITTLE domain's
+    # cpu_frequency at 2084.227212 s sets 450000 of 850000 kHz: (450000 << 10) // 850000
+    assert (450000 << 10) // 850000 == 542
+    out = tmp_path / "sshd.csv"
+    args = ["pelt", "ftrace", str(LISA / "sched_load.report.txt"), "--pid", "2928", "-o", str(out)]
+    assert main([*args, "--plat-info", str(LISA / "sched_load.plat_info.yml")]) == 0
+    df = pd.read_csv(out)
+    assert set(df["cpu_cap"]) == {446, 1024}
+    assert 542 in set(df["freq_cap"])
+    err = capsys.readouterr().err
+    assert "note: CPU capacity cpu0=446 cpu1=1024 cpu3=446 cpu4=446 cpu5=446 (plat-info" in err
+    # the same capacities given by hand, and the old single values
+    given = pelt.ftrace_task(LISA / "sched_load.report.txt", 2928, cpu_capacity=[446, 1024, 1024, 446, 446, 446],
+                             max_freq={0: 850000, 1: 1100000, 2: 1100000, 3: 850000, 4: 850000, 5: 850000})
+    assert set(given["cpu_cap"]) == {446, 1024}
+    one = pelt.ftrace_task(LISA / "sched_load.report.txt", 2928, cpu_cap=512, freq_cap=1024)
+    assert set(one["cpu_cap"]) == {512} and set(one["freq_cap"]) == {1024}
+    with pytest.raises(schedlab_errors.DomainError, match="CPU=VALUE"):
+        pelt.ftrace_task(LISA / "sched_load.report.txt", 2928, cpu_capacity="big")
 
 
 def test_ftrace_errors(tmp_path):

@@ -9,6 +9,7 @@ use schedlab::cancel;
 use schedlab::error::Error;
 use schedlab::idle::ftrace as idle_ftrace;
 use schedlab::import_notes::ImportOptions;
+use schedlab::pelt::cpu_capacity::Platform;
 use schedlab::pelt::ftrace::read_ftrace;
 use std::path::Path;
 
@@ -19,12 +20,12 @@ const IDLE_DAT: &str = "tests/data/traces/lisa-sched_load/trace-zlib.dat";
 fn a_stop_request_ends_both_trace_dat_imports_and_the_next_runs() {
     let opts = ImportOptions::default();
     cancel::request();
-    let pelt = read_ftrace(Path::new(PELT_DAT), 30985, 1024, 1024, opts);
+    let pelt = read_ftrace(Path::new(PELT_DAT), 30985, &Platform::default(), opts);
     let idle = idle_ftrace::read(Path::new(IDLE_DAT), 250, opts);
     cancel::clear();
     assert_eq!(pelt.err(), Some(Error::Interrupted));
     assert_eq!(idle.err(), Some(Error::Interrupted));
     // pids.txt: periodic=30985; LISA's Juno trace has six CPUs (tests/tracedat_real.rs)
-    assert!(!read_ftrace(Path::new(PELT_DAT), 30985, 1024, 1024, opts).unwrap().segments.is_empty());
+    assert!(!read_ftrace(Path::new(PELT_DAT), 30985, &Platform::default(), opts).unwrap().segments.is_empty());
     assert_eq!(idle_ftrace::read(Path::new(IDLE_DAT), 250, opts).unwrap().cpus.len(), 6);
 }

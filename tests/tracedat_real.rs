@@ -6,6 +6,7 @@
 
 use schedlab::idle::ftrace as idle_ftrace;
 use schedlab::import_notes::ImportOptions;
+use schedlab::pelt::cpu_capacity::Platform;
 use schedlab::pelt::ftrace::task_trace_from_ftrace;
 use schedlab::tracedat::Trace;
 use std::collections::BTreeMap;
@@ -80,8 +81,8 @@ fn pelt_import_of_every_task_is_that_of_the_report() {
         assert!(by_count.len() > 10, "{by_count:?}");
         let mut imported = 0;
         for pid in pids {
-            let a = task_trace_from_ftrace(&dat_bytes, pid, 1024, 1024, None, strict);
-            let b = task_trace_from_ftrace(&txt, pid, 1024, 1024, None, strict);
+            let a = task_trace_from_ftrace(&dat_bytes, pid, &Platform::default(), None, strict);
+            let b = task_trace_from_ftrace(&txt, pid, &Platform::default(), None, strict);
             match (a, b) {
                 (Ok(a), Ok(b)) => {
                     assert_eq!(
@@ -130,9 +131,11 @@ fn a_trace_dat_file_is_read_a_piece_at_a_time_as_its_bytes_are() {
     let strict = ImportOptions { strict: true, sort: false };
     for (dat, _) in TRACES {
         let path = std::path::PathBuf::from(format!("tests/data/traces/{dat}"));
-        let a = schedlab::pelt::ftrace::read_ftrace(&path, 30985, 1024, 1024, strict).map_err(|e| e.to_string());
-        let b = task_trace_from_ftrace(&read(dat), 30985, 1024, 1024, Some(&path.display().to_string()), strict)
-            .map_err(|e| e.to_string());
+        let a =
+            schedlab::pelt::ftrace::read_ftrace(&path, 30985, &Platform::default(), strict).map_err(|e| e.to_string());
+        let b =
+            task_trace_from_ftrace(&read(dat), 30985, &Platform::default(), Some(&path.display().to_string()), strict)
+                .map_err(|e| e.to_string());
         assert_eq!(a, b, "{dat}");
     }
 }

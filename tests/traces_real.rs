@@ -5,6 +5,7 @@
 //! own format (`R+` for a preemption), `-t` with ns timestamps.
 
 use schedlab::import_notes::ImportOptions;
+use schedlab::pelt::cpu_capacity::Platform;
 use schedlab::pelt::ftrace::{task_trace_from_ftrace, FtraceTask, PrevStateBits};
 use schedlab::pelt::State;
 use std::collections::BTreeSet;
@@ -16,7 +17,7 @@ fn read(name: &str) -> Vec<u8> {
 }
 
 fn import(bytes: &[u8], pid: u32) -> Result<FtraceTask, String> {
-    task_trace_from_ftrace(bytes, pid, 1024, 1024, None, ImportOptions { strict: true, sort: false })
+    task_trace_from_ftrace(bytes, pid, &Platform::default(), None, ImportOptions { strict: true, sort: false })
         .map_err(|e| e.to_string())
 }
 

@@ -298,10 +298,14 @@ def pelt_ftrace(
     data: bytes | None,
     path: str | PathLike[str] | None,
     pid: int,
-    cpu_cap: int,
-    freq_cap: int,
+    cpu_cap: int | None = None,
+    freq_cap: int | None = None,
     strict: bool = False,
     sort: bool = False,
+    cpu_capacity: str | None = None,
+    max_freq: str | None = None,
+    plat_info: str | PathLike[str] | None = None,
+    sysfs: str | PathLike[str] | None = None,
 ) -> tuple[dict[str, np.ndarray], int, int, list[str]]: ...
 def pelt_decay_load(val: _U64, n: _U64) -> _U64: ...
 def pelt_accumulate(

@@ -25,7 +25,7 @@ to build a trace from ``sched_switch``/``sched_wakeup`` text.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, Union
 
 import numpy as np
@@ -331,33 +331,57 @@ def parse_trace(text: str | bytes, name: str | None = None) -> pd.DataFrame:
     return _trace_frame(_core.pelt_parse_trace(data, name))
 
 
+def _cpu_values(x: str | Mapping[int, int] | Sequence[int] | None) -> str | None:
+    """Per-CPU values as the core reads them: ``"0=446,1=1024"`` (text as given)."""
+    if x is None or isinstance(x, str):
+        return x
+    items = x.items() if isinstance(x, Mapping) else enumerate(x)
+    return ",".join(f"{int(cpu)}={int(v)}" for cpu, v in items)
+
+
 def ftrace_task(
     source: str | os.PathLike[str] | bytes,
     pid: int,
-    cpu_cap: int = 1024,
-    freq_cap: int = 1024,
+    cpu_cap: int | None = None,
+    freq_cap: int | None = None,
     strict: bool = False,
     sort: bool = False,
+    *,
+    cpu_capacity: str | Mapping[int, int] | Sequence[int] | None = None,
+    max_freq: str | Mapping[int, int] | Sequence[int] | None = None,
+    plat_info: str | os.PathLike[str] | None = None,
+    sysfs: str | os.PathLike[str] | None = None,
 ) -> pd.DataFrame:
-    """The trace of ``pid`` from ftrace text (a file path, or the text as bytes).
+    """The trace of ``pid`` from ftrace text or a trace.dat (a file path, or the bytes).
 
     Reads ``sched_switch``/``sched_wakeup(_new)`` lines in the kernel's format or
     ``trace-cmd report``'s: switched in → R, switched out runnable (``R``/``R+``) → W,
-    otherwise → S, woken while S → W. The result feeds :func:`simulate`; its
-    ``attrs["start_ns"]`` is the trace time of the first segment. A line that cannot be
-    read is skipped and counted (an error with ``strict``); events out of time order are
-    an error unless ``sort``. ``attrs["notes"]`` lists the skipped lines (``file:line:
-    message``) and every assumption made (e.g. the bit layout of a numeric ``prev_state``).
+    otherwise → S, woken while S → W. Each segment gets the capacities of the CPU the
+    task is on (switched in on, woken onto, migrated to): ``arch_scale_cpu_capacity``
+    from ``cpu_capacity`` (``"0=446,1=1024"``, a dict or a list by CPU), else
+    ``cpu_cap`` (every CPU), else a LISA ``plat_info`` YAML, else a ``sysfs`` CPU
+    directory (``/sys/devices/system/cpu``), else 1024; the frequency capacity from the
+    trace's ``cpu_frequency`` events (and LISA's ``cpu_frequency_devlib`` markers) over
+    each CPU's maximum frequency (``max_freq`` in kHz, plat-info ``freqs``, sysfs
+    ``cpuinfo_max_freq``), unless ``freq_cap`` fixes it for every CPU. The result feeds
+    :func:`simulate`; its ``attrs["start_ns"]`` is the trace time of the first segment. A
+    line that cannot be read is skipped and counted (an error with ``strict``); events
+    out of time order are an error unless ``sort``. ``attrs["notes"]`` lists the skipped
+    lines (``file:line: message``) and every assumption made (each CPU's capacity and
+    where it came from, the frequency before a CPU's first event, the bit layout of a
+    numeric ``prev_state``).
 
     >>> txt = (b"  foo-42 [001] d..2. 10.000000: sched_switch: prev_comm=a prev_pid=0 prev_prio=120 "
     ...        b"prev_state=R ==> next_comm=foo next_pid=42 next_prio=120\\n"
     ...        b"  foo-42 [001] d..2. 10.004000: sched_switch: prev_comm=foo prev_pid=42 prev_prio=120 "
     ...        b"prev_state=S ==> next_comm=a next_pid=0 next_prio=120\\n"
     ...        b"  <idle>-0 [001] d..2. 10.010000: sched_wakeup: comm=foo pid=42 prio=120 target_cpu=001\\n")
-    >>> ftrace_task(txt, 42).to_dict("list")
-    {'dur_ns': [4000000, 6000000], 'state': ['R', 'S'], 'cpu_cap': [1024, 1024], 'freq_cap': [1024, 1024]}
+    >>> ftrace_task(txt, 42, cpu_capacity="0=1024,1=446").to_dict("list")
+    {'dur_ns': [4000000, 6000000], 'state': ['R', 'S'], 'cpu_cap': [446, 446], 'freq_cap': [1024, 1024]}
     """
-    args = (int(pid), int(cpu_cap), int(freq_cap), bool(strict), bool(sort))
+    args = (int(pid), None if cpu_cap is None else int(cpu_cap), None if freq_cap is None else int(freq_cap),
+            bool(strict), bool(sort), _cpu_values(cpu_capacity), _cpu_values(max_freq),
+            None if plat_info is None else os.fspath(plat_info), None if sysfs is None else os.fspath(sysfs))
     if isinstance(source, (bytes, bytearray, memoryview)):
         cols, start, events, notes = _core.pelt_ftrace(bytes(source), None, *args)
     else:

@@ -364,9 +364,11 @@ pub fn from_tracedat(trace: &Trace<'_>, path: Option<&str>, tick: Tick, opts: Im
                 (r.cpu, Kind::TimerExpire { id: hrtimer, now, tick: is_tick(function) })
             }
             DatEvent::TickStop { success } => (r.cpu, Kind::TickStop { success }),
-            DatEvent::Switch { .. } | DatEvent::Wakeup { .. } | DatEvent::Runtime { .. } | DatEvent::Migrate { .. } => {
-                return Ok(())
-            }
+            DatEvent::Switch { .. }
+            | DatEvent::Wakeup { .. }
+            | DatEvent::Runtime { .. }
+            | DatEvent::Migrate { .. }
+            | DatEvent::CpuFrequency { .. } => return Ok(()),
         };
         read.push(Event { cpu, ts, kind }, r.number);
         Ok(())

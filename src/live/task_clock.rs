@@ -217,8 +217,8 @@ fn runs_of(events: &[Timed], cum: &[u64]) -> (Vec<Run>, u64, u64) {
                 }
                 running = false;
             }
-            TaskEvent::Wakeup | TaskEvent::Migrate => tick_pending = false,
-            TaskEvent::TimerLate(_) => {}
+            TaskEvent::Wakeup { .. } | TaskEvent::Migrate { .. } => tick_pending = false,
+            TaskEvent::TimerLate(_) | TaskEvent::Frequency(_) => {}
         }
     }
     (runs, unexpected, repaired)
@@ -227,7 +227,7 @@ fn runs_of(events: &[Timed], cum: &[u64]) -> (Vec<Run>, u64, u64) {
 /// The update points of the task from its `events` and the `samples` read while it ran.
 pub fn timeline(events: &[Timed], samples: &[ProcSample]) -> Timeline {
     let mut tl = Timeline::default();
-    let end = events.iter().position(|e| e.event == TaskEvent::Migrate).unwrap_or(events.len());
+    let end = events.iter().position(|e| matches!(e.event, TaskEvent::Migrate { .. })).unwrap_or(events.len());
     tl.migrated_at_line = events.get(end).map(|e| e.line);
     let events = events.get(..end).unwrap_or(events);
     // running sum of runtimes after each event; the sum before each event
@@ -369,7 +369,7 @@ pub fn timeline(events: &[Timed], samples: &[ProcSample]) -> Timeline {
     let mut asleep = true;
     for (i, e) in events.iter().enumerate() {
         match e.event {
-            TaskEvent::Wakeup if asleep => {
+            TaskEvent::Wakeup { .. } if asleep => {
                 asleep = false;
                 if let Some(clock) = place(e.ts) {
                     points.push(Point { clock, kind: PointKind::Wake, placed: Placed::Interpolated, line: e.line });

@@ -11,12 +11,15 @@
 //! States: switched in → R; switched out with `prev_state` R/R+ → W (preempted), any
 //! other state → S; `sched_wakeup`/`sched_wakeup_new` while S → W. `X`/`Z` (exit) end the
 //! trace. Time before the task is first runnable is dropped (the driver forks it
-//! runnable); the last segment ends at the last timestamp of the file. CPU numbers are
-//! ignored: the task is replayed on one CPU with the given capacities.
+//! runnable); the last segment ends at the last timestamp of the file. Each segment
+//! carries the capacities of the CPU the task is on ([`super::cpu_capacity`],
+//! docs/pelt.md §5.6): the task is replayed on one runqueue whose capacities follow it.
 
 // Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
+use super::consts::SCHED_CAPACITY_SCALE;
+use super::cpu_capacity::{CpuCaps, FreqEvent, Platform, NO_CPU};
 use super::trace::{Segment, State};
 use crate::error::{Error, Result};
 use crate::import_notes::{ImportNotes, ImportOptions};
@@ -50,13 +53,23 @@ pub enum TaskEvent {
     },
     /// `sched_switch` to the task.
     SwitchIn,
-    /// `sched_wakeup` / `sched_wakeup_new` of the task.
-    Wakeup,
+    /// `sched_wakeup` / `sched_wakeup_new` of the task, queued on `target` (its
+    /// `target_cpu`, when the line has one).
+    Wakeup {
+        /// `target_cpu`.
+        target: Option<u32>,
+    },
     /// `sched_stat_runtime` of the task: it ran this many ns of task clock since its
     /// last `update_curr` ([`Detail::Clock`] only).
     Runtime(u64),
-    /// `sched_migrate_task` of the task ([`Detail::Clock`] only).
-    Migrate,
+    /// `sched_migrate_task` of the task, to `dest` (its `dest_cpu`, when the line has one).
+    Migrate {
+        /// `dest_cpu`.
+        dest: Option<u32>,
+    },
+    /// A CPU's frequency, whatever task runs: `cpu_frequency` (a change) or LISA's
+    /// `cpu_frequency_devlib` marker (a snapshot) ([`Detail::Segments`] only).
+    Frequency(FreqEvent),
     /// The tick's hrtimer expired on the event's CPU, whatever task ran; the value is the
     /// hrtimer base's CLOCK_MONOTONIC time it printed (`now=`), 0 when absent
     /// ([`Detail::Clock`] only).
@@ -71,7 +84,9 @@ pub enum TaskEvent {
 /// also what places them on the task clock (the live check, docs/live.md §3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Detail {
-    /// `sched_switch`, `sched_wakeup`, `sched_wakeup_new`.
+    /// `sched_switch`, `sched_wakeup`, `sched_wakeup_new`, `sched_migrate_task`,
+    /// `cpu_frequency` and the `cpu_frequency_devlib` markers (`print` /
+    /// `tracing_mark_write`).
     Segments,
     /// Also `sched_stat_runtime`, `sched_migrate_task`, every tick and how late each
     /// hrtimer expired.
@@ -82,7 +97,16 @@ impl Detail {
     /// The event names read, a name that is a prefix of another after it.
     fn names(self) -> &'static [&'static str] {
         match self {
-            Detail::Segments => &["sched_switch", "sched_wakeup_new", "sched_wakeup"],
+            Detail::Segments => &[
+                "sched_switch",
+                "sched_wakeup_new",
+                "sched_wakeup",
+                "sched_migrate_task",
+                "cpu_frequency",
+                // trace-cmd prints a marker as `print: tracing_mark_write: ...`
+                "print",
+                "tracing_mark_write",
+            ],
             Detail::Clock => &[
                 "sched_switch",
                 "sched_wakeup_new",
@@ -221,7 +245,7 @@ pub(crate) fn parse_number(s: &str) -> Option<u64> {
 /// after a wait it is kept as 1 ns taken from that wait (a preempted task runs before
 /// it sleeps, and 1 ns is below anything PELT resolves); as the task's first segment
 /// the trace has not started yet (it starts at the next wakeup).
-fn run_below_resolution(segments: &mut Vec<Segment>, start_ns: &mut Option<u64>, cpu_cap: u32, freq_cap: u32) {
+fn run_below_resolution(segments: &mut Vec<Segment>, start_ns: &mut Option<u64>, (cpu_cap, freq_cap): (u32, u32)) {
     match segments.last_mut() {
         Some(w) if w.state == State::Wait && w.dur_ns > 1 => {
             w.dur_ns -= 1;
@@ -318,7 +342,7 @@ fn read_text_events(
                 notes.malformed(opts, err(format!("no [CPU] field before the timestamp of '{name}:'")))?;
                 continue;
             }
-            None => 0,
+            None => NO_CPU,
         };
         match out.end {
             Some((prev, _)) if ts < prev => {
@@ -350,19 +374,40 @@ fn read_text_events(
                 }
             }
             "sched_wakeup" | "sched_wakeup_new" => match parse_wakeup(body) {
-                Some(wpid) => (wpid == pid).then_some(TaskEvent::Wakeup),
+                Some(wpid) => (wpid == pid).then(|| TaskEvent::Wakeup { target: wakeup_target(body) }),
                 None => {
                     notes.malformed(opts, err(format!("{name} without a pid")))?;
                     continue;
                 }
             },
             "sched_migrate_task" => match value_after(body, "pid=").and_then(|p| p.parse::<u32>().ok()) {
-                Some(p) => (p == pid).then_some(TaskEvent::Migrate),
+                Some(p) => (p == pid).then(|| TaskEvent::Migrate { dest: number_after(body, "dest_cpu=") }),
                 None => {
                     notes.malformed(opts, err("sched_migrate_task without a pid".into()))?;
                     continue;
                 }
             },
+            "cpu_frequency" => match frequency_of(body, ts, line_no, false) {
+                Some(f) => Some(TaskEvent::Frequency(f)),
+                None => {
+                    notes.malformed(opts, err("cpu_frequency without state= and cpu_id=".into()))?;
+                    continue;
+                }
+            },
+            "tracing_mark_write" | "print" => {
+                let body = body.trim_start();
+                let body = body.strip_prefix("tracing_mark_write:").map_or(body, str::trim_start);
+                match body.strip_prefix("cpu_frequency_devlib:") {
+                    Some(b) => match frequency_of(b, ts, line_no, true) {
+                        Some(f) => Some(TaskEvent::Frequency(f)),
+                        None => {
+                            notes.malformed(opts, err("cpu_frequency_devlib without state= and cpu_id=".into()))?;
+                            continue;
+                        }
+                    },
+                    None => None,
+                }
+            }
             "sched_stat_runtime" => {
                 let p = value_after(body, "pid=").and_then(|p| p.parse::<u32>().ok());
                 let r = value_after(body, "runtime=").and_then(|r| r.parse::<u64>().ok());
@@ -446,9 +491,17 @@ fn read_tracedat_events(
                 TaskEvent::SwitchOut { state, exit }
             }
             Event::Switch { next_pid, .. } if next_pid == pid => TaskEvent::SwitchIn,
-            Event::Wakeup { pid: w } if w == pid => TaskEvent::Wakeup,
+            Event::Wakeup { pid: w, target_cpu } if w == pid => {
+                TaskEvent::Wakeup { target: target_cpu.and_then(|c| u32::try_from(c).ok()) }
+            }
             Event::Runtime { pid: p, runtime } if p == pid => TaskEvent::Runtime(runtime),
-            Event::Migrate { pid: p } if p == pid => TaskEvent::Migrate,
+            Event::Migrate { pid: p, dest_cpu } if p == pid => {
+                TaskEvent::Migrate { dest: dest_cpu.and_then(|c| u32::try_from(c).ok()) }
+            }
+            Event::CpuFrequency { state, cpu_id, snapshot } => match u32::try_from(cpu_id) {
+                Ok(cpu) => TaskEvent::Frequency(FreqEvent { ts: r.ts, line: r.number, cpu, khz: state, snapshot }),
+                Err(_) => return Ok(()),
+            },
             Event::HrtimerStart { hrtimer, expires: e, .. } => {
                 expires.insert(hrtimer, e);
                 return Ok(());
@@ -472,55 +525,52 @@ fn read_tracedat_events(
 }
 
 /// Build the trace of `pid` from ftrace text or a trace.dat (its records decoded
-/// directly, [`crate::tracedat`]); every segment gets `cpu_cap`/`freq_cap`. `path`
-/// names the input in errors. Malformed lines (records) are skipped and counted (fatal
-/// under `opts.strict`); events out of time order are an error unless `opts.sort`.
+/// directly, [`crate::tracedat`]); each segment gets the capacities of the CPU the task is
+/// on, from `platform` and the trace's frequency events ([`CpuCaps`]). `path` names the
+/// input in errors. Malformed lines (records) are skipped and counted (fatal under
+/// `opts.strict`); events out of time order are an error unless `opts.sort`.
 pub fn task_trace_from_ftrace(
     bytes: &[u8],
     pid: u32,
-    cpu_cap: u32,
-    freq_cap: u32,
+    platform: &Platform,
     path: Option<&str>,
     opts: ImportOptions,
 ) -> Result<FtraceTask> {
     if crate::tracedat::is_tracedat(bytes) {
-        return task_trace_from_tracedat(&Trace::open(&bytes, path)?, pid, cpu_cap, freq_cap, path, opts);
+        return task_trace_from_tracedat(&Trace::open(&bytes, path)?, pid, platform, path, opts);
     }
     let mut notes = ImportNotes::default();
     let bits = PrevStateBits::default();
     let text = read_text_events(bytes, pid, &bits, Detail::Segments, path, opts, &mut notes)?;
-    task_trace_from(text, &bits, pid, cpu_cap, freq_cap, path, opts, notes)
+    task_trace_from(text, &bits, pid, platform, path, opts, notes)
 }
 
 /// [`task_trace_from_ftrace`] of an opened trace.dat.
 pub fn task_trace_from_tracedat(
     trace: &Trace<'_>,
     pid: u32,
-    cpu_cap: u32,
-    freq_cap: u32,
+    platform: &Platform,
     path: Option<&str>,
     opts: ImportOptions,
 ) -> Result<FtraceTask> {
     let mut notes = ImportNotes::default();
     notes.assume(trace.note());
     let (events, bits) = read_tracedat_events(trace, pid, Detail::Segments, path, opts, &mut notes)?;
-    task_trace_from(events, &bits, pid, cpu_cap, freq_cap, path, opts, notes)
+    task_trace_from(events, &bits, pid, platform, path, opts, notes)
 }
 
 /// The task trace from its events as read (sorted on request, refused out of order).
-#[allow(clippy::too_many_arguments)]
 fn task_trace_from(
     mut text: TextEvents,
     bits: &PrevStateBits,
     pid: u32,
-    cpu_cap: u32,
-    freq_cap: u32,
+    platform: &Platform,
     path: Option<&str>,
     opts: ImportOptions,
     mut notes: ImportNotes,
 ) -> Result<FtraceTask> {
     text.settle(bits, path, opts, &mut notes)?;
-    task_trace_from_events(&text.events, text.end, pid, cpu_cap, freq_cap, path, notes)
+    task_trace_from_events(&text.events, text.end, pid, platform, path, notes)
 }
 
 /// The note for a numeric `prev_state` read with `bits`.
@@ -536,29 +586,44 @@ pub fn numeric_state_note(bits: &PrevStateBits) -> String {
 
 /// The segments of `pid` from its events in time order; `end` is the trace's last event
 /// time and where it was read. States: switched in → R; switched out runnable → W,
-/// otherwise S; woken while S → W; an exit ends the trace.
+/// otherwise S; woken while S → W; an exit ends the trace. The task's CPU is the one it
+/// is switched in on, woken onto (`target_cpu`) or migrated to (`dest_cpu`); a R or W
+/// segment is split where that CPU's capacities change (a migration, a frequency event
+/// of its domain). A sleep keeps the capacities it started with (the idle CPU's PELT
+/// clock does not scale).
 pub fn task_trace_from_events(
     events: &[Timed],
     end: Option<(u64, usize)>,
     pid: u32,
-    cpu_cap: u32,
-    freq_cap: u32,
+    platform: &Platform,
     path: Option<&str>,
-    notes: ImportNotes,
+    mut notes: ImportNotes,
 ) -> Result<FtraceTask> {
+    let freqs: Vec<FreqEvent> = events
+        .iter()
+        .filter_map(|e| match e.event {
+            TaskEvent::Frequency(f) => Some(f),
+            _ => None,
+        })
+        .collect();
+    let mut caps = CpuCaps::new(platform, &freqs, path);
     let mut state: Option<State> = None;
     let mut seg_start: u64 = 0;
     let mut start_ns: Option<u64> = None;
     let mut segments: Vec<Segment> = Vec::new();
     let mut used = 0u64;
     let mut last = end;
-    let push = |segments: &mut Vec<Segment>, st: State, from: u64, to: u64| {
+    let mut cpu = NO_CPU;
+    let mut cur = (SCHED_CAPACITY_SCALE as u32, SCHED_CAPACITY_SCALE as u32);
+    let push = |segments: &mut Vec<Segment>, st: State, from: u64, to: u64, (cpu_cap, freq_cap): (u32, u32)| {
         if to <= from {
             return;
         }
         let dur = to - from;
         match segments.last_mut() {
-            Some(last) if last.state == st => last.dur_ns += dur,
+            Some(last) if last.state == st && (last.cpu_cap, last.freq_cap) == (cpu_cap, freq_cap) => {
+                last.dur_ns += dur
+            }
             _ => segments.push(Segment { dur_ns: dur, state: st, cpu_cap, freq_cap }),
         }
     };
@@ -581,6 +646,29 @@ pub fn task_trace_from_events(
             }
         }
         let err = |msg: String| Error::parse(path, Some(line_no), msg);
+        // what the event does to the task's CPU and its capacities
+        let placed = match e.event {
+            TaskEvent::Frequency(f) => {
+                caps.apply(&f);
+                None
+            }
+            TaskEvent::Migrate { dest } => dest,
+            TaskEvent::SwitchIn => Some(e.cpu),
+            TaskEvent::Wakeup { target } => Some(target.unwrap_or(e.cpu)),
+            _ => None,
+        };
+        if matches!(e.event, TaskEvent::Frequency(_) | TaskEvent::Migrate { .. }) {
+            cpu = placed.unwrap_or(cpu);
+            if let (Some(st @ (State::Run | State::Wait)), Some(_)) = (state, start_ns) {
+                let now = caps.caps(cpu, line_no)?;
+                if now != cur {
+                    push(&mut segments, st, seg_start, ts, cur);
+                    seg_start = ts;
+                    cur = now;
+                }
+            }
+            continue;
+        }
         used += 1;
         let mut exited = false;
         let new = match (state, e.event) {
@@ -599,21 +687,29 @@ pub fn task_trace_from_events(
                 exited = exit;
                 s
             }
-            (Some(State::Sleep) | None, TaskEvent::Wakeup) => State::Wait,
-            (Some(s), TaskEvent::Wakeup) => s,
-            (_, TaskEvent::Runtime(_) | TaskEvent::Migrate | TaskEvent::Tick(_) | TaskEvent::TimerLate(_)) => continue,
+            (Some(State::Sleep) | None, TaskEvent::Wakeup { .. }) => State::Wait,
+            (Some(s), TaskEvent::Wakeup { .. }) => s,
+            (_, TaskEvent::Runtime(_) | TaskEvent::Tick(_) | TaskEvent::TimerLate(_)) => continue,
+            (_, TaskEvent::Migrate { .. } | TaskEvent::Frequency(_)) => continue,
         };
+        cpu = placed.unwrap_or(cpu);
         match state {
             Some(old) if start_ns.is_some() => {
+                let now = caps.caps(cpu, line_no)?;
                 if old != new {
                     if old == State::Run && ts == seg_start && new == State::Sleep {
                         // switched in and out within one tick of the trace clock (µs
                         // timestamps): the run has no length, yet W -> S is no trace
-                        run_below_resolution(&mut segments, &mut start_ns, cpu_cap, freq_cap);
+                        run_below_resolution(&mut segments, &mut start_ns, cur);
                     } else {
-                        push(&mut segments, old, seg_start, ts);
+                        push(&mut segments, old, seg_start, ts, cur);
                     }
                     seg_start = ts;
+                    cur = now;
+                } else if new != State::Sleep && now != cur {
+                    push(&mut segments, old, seg_start, ts, cur);
+                    seg_start = ts;
+                    cur = now;
                 }
             }
             _ => {
@@ -621,6 +717,7 @@ pub fn task_trace_from_events(
                 if new != State::Sleep {
                     start_ns = Some(ts);
                     seg_start = ts;
+                    cur = caps.caps(cpu, line_no)?;
                 }
             }
         }
@@ -637,29 +734,24 @@ pub fn task_trace_from_events(
         if end.saturating_sub(start) > crate::pelt::trace::MAX_TRACE_NS {
             return Err(too_long(end, line, start));
         }
-        push(&mut segments, st, seg_start, end);
+        push(&mut segments, st, seg_start, end, cur);
     }
     if segments.is_empty() {
         return Err(Error::parse(path, None, format!("pid {pid} has no segment longer than 0 ns")));
     }
+    caps.notes(&mut notes);
     Ok(FtraceTask { segments, start_ns: start, events: used, notes })
 }
 
 /// Read a trace file and extract `pid` (see [`task_trace_from_ftrace`]).
-pub fn read_ftrace(
-    path: &std::path::Path,
-    pid: u32,
-    cpu_cap: u32,
-    freq_cap: u32,
-    opts: ImportOptions,
-) -> Result<FtraceTask> {
+pub fn read_ftrace(path: &std::path::Path, pid: u32, platform: &Platform, opts: ImportOptions) -> Result<FtraceTask> {
     let name = path.display().to_string();
     if let Some(file) = crate::tracedat::open_file(path)? {
         // read a piece at a time: a trace.dat is not bounded by the text limit
-        return task_trace_from_tracedat(&Trace::open(&file, Some(&name))?, pid, cpu_cap, freq_cap, Some(&name), opts);
+        return task_trace_from_tracedat(&Trace::open(&file, Some(&name))?, pid, platform, Some(&name), opts);
     }
     let bytes = crate::archive::dir::read_file(path, crate::archive::tree::MAX_TRACE_FILE_BYTES)?;
-    task_trace_from_ftrace(&bytes, pid, cpu_cap, freq_cap, Some(&name), opts)
+    task_trace_from_ftrace(&bytes, pid, platform, Some(&name), opts)
 }
 
 /// The events of `pid` with [`Detail`] `detail` from the trace file at `path` (a
@@ -707,7 +799,7 @@ pub(crate) fn split_event_of<'a>(line: &'a str, names: &[&'static str]) -> Optio
             let after = line.get(pos + name.len()..)?;
             // `perf script` names the event with its system (`sched:sched_switch:`)
             let before = line.get(..pos)?;
-            let before = before.strip_suffix("sched:").unwrap_or(before);
+            let before = before.strip_suffix("sched:").or_else(|| before.strip_suffix("power:")).unwrap_or(before);
             let head = before.trim_end();
             if after.starts_with(": ") && head.len() < before.len() && head.ends_with(':') {
                 let head = head.get(..head.len() - 1)?;
@@ -777,9 +869,30 @@ pub(crate) fn parse_wakeup(body: &str) -> Option<u32> {
     head.rsplit_once(':')?.1.trim().parse().ok()
 }
 
+/// The number after `key` in an event body (`dest_cpu=3`, `target_cpu=001`).
+fn number_after(body: &str, key: &str) -> Option<u32> {
+    value_after(body, key)?.parse().ok()
+}
+
+/// A wakeup's `target_cpu`: the kernel's `target_cpu=001` or trace-cmd's `CPU:001`.
+fn wakeup_target(body: &str) -> Option<u32> {
+    number_after(body, "target_cpu=").or_else(|| number_after(body, "CPU:"))
+}
+
+/// `state=KHZ cpu_id=N` of a `cpu_frequency` event (or a `cpu_frequency_devlib` marker).
+fn frequency_of(body: &str, ts: u64, line: usize, snapshot: bool) -> Option<FreqEvent> {
+    let khz = value_after(body, "state=")?.parse().ok()?;
+    Some(FreqEvent { ts, line, cpu: number_after(body, "cpu_id=")?, khz, snapshot })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Capacity and frequency capacity 1024 on every CPU.
+    fn full() -> Platform {
+        Platform::every_cpu(Some(1024), Some(1024)).unwrap()
+    }
 
     const RAW: &str = "\
 # tracer: nop
@@ -793,11 +906,46 @@ mod tests {
 
     #[test]
     fn kernel_format() {
-        let t = task_trace_from_ftrace(RAW.as_bytes(), 42, 1024, 1024, None, ImportOptions::default()).unwrap();
+        let t = task_trace_from_ftrace(RAW.as_bytes(), 42, &full(), None, ImportOptions::default()).unwrap();
         let got: Vec<(u64, char)> = t.segments.iter().map(|s| (s.dur_ns, s.state.letter())).collect();
         assert_eq!(got, vec![(100_000, 'W'), (3_000_000, 'R'), (1_000_000, 'W'), (1_000_000, 'R'), (5_000_000, 'S')]);
         assert_eq!(t.start_ns, 100_000_000_000);
         assert_eq!(t.events, 5);
+    }
+
+    #[test]
+    fn capacities_follow_the_cpu_and_its_frequency() {
+        // cpu 1 (capacity 446, max 1000000 kHz) halves its frequency 2 ms into the run:
+        // (500000 << 10) / 1000000 = 512; the task sleeps, is migrated to and woken on
+        // cpu 0 (1024, no frequency event: 1024), runs there
+        let txt = "\
+  <idle>-0 [001] 100.000000: sched_switch: swapper/1:0 [120] R ==> foo:42 [120]
+ sugov-9   [000] 100.002000: cpu_frequency: state=500000 cpu_id=1
+  foo-42   [001] 100.004000: sched_switch: foo:42 [120] S ==> swapper/1:0 [120]
+  bar-7    [000] 100.005000: sched_migrate_task: comm=foo pid=42 prio=120 orig_cpu=1 dest_cpu=0
+  bar-7    [000] 100.005000: sched_wakeup: foo:42 [120] CPU:000
+  <idle>-0 [000] 100.006000: sched_switch: swapper/0:0 [120] R ==> foo:42 [120]
+  foo-42   [000] 100.007000: sched_switch: foo:42 [120] S ==> swapper/0:0 [120]
+";
+        let p = Platform::given_capacities("1024,446").unwrap().or(Platform::given_max_freqs("1=1000000").unwrap());
+        let t = task_trace_from_ftrace(txt.as_bytes(), 42, &p, None, ImportOptions::default()).unwrap();
+        let got: Vec<(u64, char, u32, u32)> =
+            t.segments.iter().map(|s| (s.dur_ns, s.state.letter(), s.cpu_cap, s.freq_cap)).collect();
+        assert_eq!(
+            got,
+            vec![
+                (2_000_000, 'R', 446, 1024),
+                (2_000_000, 'R', 446, 512),
+                (1_000_000, 'S', 446, 512),
+                (1_000_000, 'W', 1024, 1024),
+                (1_000_000, 'R', 1024, 1024),
+            ]
+        );
+        assert_eq!(t.events, 5, "the frequency and migration events are not the task's own");
+        let notes = t.notes.assumptions.join("\n");
+        assert!(notes.contains("CPU capacity cpu0=1024 cpu1=446 (given)"), "{notes}");
+        assert!(notes.contains("cpu0: no cpu_frequency event: frequency capacity 1024 assumed"), "{notes}");
+        assert!(notes.contains("cpu1: frequency before its first cpu_frequency event (100.002000 s"), "{notes}");
     }
 
     #[test]
@@ -809,7 +957,14 @@ cpus=2
           <idle>-0     [001]   100.004100: sched_wakeup:         foo:42 [120] CPU:001
              foo-42    [001]   100.004600: sched_switch:         swapper/1:0 [120] R ==> foo:42 [120]
 ";
-        let t = task_trace_from_ftrace(txt.as_bytes(), 42, 512, 1024, Some("t.txt"), ImportOptions::default()).unwrap();
+        let t = task_trace_from_ftrace(
+            txt.as_bytes(),
+            42,
+            &Platform::every_cpu(Some(512), Some(1024)).unwrap(),
+            Some("t.txt"),
+            ImportOptions::default(),
+        )
+        .unwrap();
         let got: Vec<(u64, char)> = t.segments.iter().map(|s| (s.dur_ns, s.state.letter())).collect();
         assert_eq!(got, vec![(2_000_000, 'R'), (2_000_000, 'S'), (500_000, 'W')]);
         assert_eq!(t.segments[0].cpu_cap, 512);
@@ -824,7 +979,7 @@ cpus=2
   foo-42   [001] 100.000300: sched_switch: foo:42 [120] S ==> swapper/1:0 [120]
   <idle>-0 [001] 100.000500: sched_wakeup: foo:42 [120] CPU:001
 ";
-        let t = task_trace_from_ftrace(txt.as_bytes(), 42, 1024, 1024, None, ImportOptions::default()).unwrap();
+        let t = task_trace_from_ftrace(txt.as_bytes(), 42, &full(), None, ImportOptions::default()).unwrap();
         let got: Vec<(u64, char)> = t.segments.iter().map(|s| (s.dur_ns, s.state.letter())).collect();
         // W 200 µs less 1 ns, R 1 ns, S 200 µs (the last W has no length)
         assert_eq!(got, vec![(199_999, 'W'), (1, 'R'), (200_000, 'S')]);
@@ -836,7 +991,7 @@ cpus=2
   <idle>-0 [001] 100.000500: sched_wakeup: foo:42 [120] CPU:001
   foo-42   [001] 100.000700: sched_switch: swapper/1:0 [120] R ==> foo:42 [120]
 ";
-        let t = task_trace_from_ftrace(first.as_bytes(), 42, 1024, 1024, None, ImportOptions::default()).unwrap();
+        let t = task_trace_from_ftrace(first.as_bytes(), 42, &full(), None, ImportOptions::default()).unwrap();
         assert_eq!(t.start_ns, 100_000_500_000);
         assert_eq!(t.segments.iter().map(|s| (s.dur_ns, s.state.letter())).collect::<Vec<_>>(), vec![(200_000, 'W')]);
     }
@@ -847,7 +1002,7 @@ cpus=2
   foo-42 [001] 100.000100: sched_wakeup: foo:42 [120] CPU:001
   foo-42 [001] 11111121110.000200: sched_switch: swapper/1:0 [120] R ==> foo:42 [120]
 ";
-        let e = task_trace_from_ftrace(txt.as_bytes(), 42, 1024, 1024, Some("t.txt"), ImportOptions::default())
+        let e = task_trace_from_ftrace(txt.as_bytes(), 42, &full(), Some("t.txt"), ImportOptions::default())
             .unwrap_err()
             .to_string();
         assert!(
@@ -858,12 +1013,12 @@ cpus=2
 
     #[test]
     fn errors() {
-        let e = task_trace_from_ftrace(RAW.as_bytes(), 99, 1024, 1024, Some("t.txt"), ImportOptions::default())
-            .unwrap_err();
+        let e =
+            task_trace_from_ftrace(RAW.as_bytes(), 99, &full(), Some("t.txt"), ImportOptions::default()).unwrap_err();
         assert!(e.to_string().contains("pid 99"));
         let bad = "  foo-42 [001] d..2. 1.0x: sched_switch: prev_pid=42 prev_state=S next_pid=0\n";
         let strict = ImportOptions { strict: true, sort: false };
-        let e = task_trace_from_ftrace(bad.as_bytes(), 42, 1024, 1024, Some("t.txt"), strict).unwrap_err();
+        let e = task_trace_from_ftrace(bad.as_bytes(), 42, &full(), Some("t.txt"), strict).unwrap_err();
         assert!(e.to_string().starts_with("t.txt:1: bad timestamp"), "{e}");
         assert_eq!(parse_timestamp("12.5"), Some(12_500_000_000));
         assert_eq!(parse_timestamp("1.000000001:"), Some(1_000_000_001));
@@ -896,7 +1051,7 @@ schedlab-live:               sh-12561 [000] 11280.688697940: sched_wakeup:      
                 (11_280_683_641_118, 1, 6, TaskEvent::SwitchOut { state: State::Sleep, exit: false }),
                 // the nanosleep timer started at line 5: 11280661205836 - 11280661191479 late
                 (11_280_688_696_078, 1, 7, TaskEvent::TimerLate(14_357)),
-                (11_280_688_697_940, 0, 8, TaskEvent::Wakeup),
+                (11_280_688_697_940, 0, 8, TaskEvent::Wakeup { target: Some(1) }),
             ]
         );
         assert_eq!(notes.malformed, 0);

@@ -17,10 +17,12 @@
 //! - [`speculate`]: [`util_only`] split across threads by speculation, verified exactly.
 //! - [`row`]: the per-event rows, their columns and the golden-identical CSV writer.
 //! - [`ftrace`]: a task's trace from `sched_switch`/`sched_wakeup` text.
+//! - [`cpu_capacity`]: each CPU's capacity and frequency capacity for [`ftrace`] (given, plat-info, sysfs, the trace's frequency events).
 
 pub mod clock;
 pub mod columns;
 pub mod consts;
+pub mod cpu_capacity;
 pub mod cpu_util;
 pub mod driver;
 pub mod ftrace;

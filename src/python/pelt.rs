@@ -6,6 +6,7 @@ use super::errors::run;
 use crate::error::{Error, Result};
 use crate::import_notes::ImportOptions;
 use crate::pelt::columns::{self, Column, Select};
+use crate::pelt::cpu_capacity::{Platform, Sources};
 use crate::pelt::cpu_util::{cpu_util, CpuSignals, Dst, TaskSignals};
 use crate::pelt::driver::{self, Config, Init};
 use crate::pelt::ftrace::{self, FtraceTask};
@@ -211,31 +212,41 @@ fn pelt_read_trace(py: Python<'_>, path: PathBuf) -> PyResult<Bound<'_, PyDict>>
 }
 
 /// A pid's task trace from ftrace text (`data`) or the file at `path`:
-/// (columns, start_ns, events, notes); `strict` makes a malformed line an error, `sort`
-/// sorts events out of time order.
+/// (columns, start_ns, events, notes); the CPUs' capacities from the given values, a
+/// plat-info YAML or a sysfs directory (`pelt::cpu_capacity::Platform::from_sources`);
+/// `strict` makes a malformed line an error, `sort` sorts events out of time order.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
-#[pyo3(signature = (data, path, pid, cpu_cap, freq_cap, strict=false, sort=false))]
+#[pyo3(signature = (data, path, pid, cpu_cap=None, freq_cap=None, strict=false, sort=false, cpu_capacity=None, max_freq=None, plat_info=None, sysfs=None))]
 fn pelt_ftrace<'py>(
     py: Python<'py>,
     data: Option<Vec<u8>>,
     path: Option<PathBuf>,
     pid: u32,
-    cpu_cap: u32,
-    freq_cap: u32,
+    cpu_cap: Option<u32>,
+    freq_cap: Option<u32>,
     strict: bool,
     sort: bool,
+    cpu_capacity: Option<String>,
+    max_freq: Option<String>,
+    plat_info: Option<PathBuf>,
+    sysfs: Option<PathBuf>,
 ) -> PyResult<(Bound<'py, PyDict>, u64, u64, Vec<String>)> {
     let opts = ImportOptions { strict, sort };
     let t: FtraceTask = run(py, || {
-        if !(1..=1024).contains(&cpu_cap) || !(1..=1024).contains(&freq_cap) {
-            return Err(Error::domain(format!("capacities must be in 1..1024, got cpu {cpu_cap}, freq {freq_cap}")));
-        }
+        let platform = Platform::from_sources(&Sources {
+            capacities: cpu_capacity.as_deref(),
+            max_freqs: max_freq.as_deref(),
+            cpu_cap,
+            freq_cap,
+            plat_info: plat_info.as_deref(),
+            sysfs: sysfs.as_deref(),
+        })?;
         match (&data, &path) {
             (Some(d), p) => {
-                ftrace::task_trace_from_ftrace(d, pid, cpu_cap, freq_cap, p.as_ref().and_then(|p| p.to_str()), opts)
+                ftrace::task_trace_from_ftrace(d, pid, &platform, p.as_ref().and_then(|p| p.to_str()), opts)
             }
-            (None, Some(p)) => ftrace::read_ftrace(p, pid, cpu_cap, freq_cap, opts),
+            (None, Some(p)) => ftrace::read_ftrace(p, pid, &platform, opts),
             (None, None) => Err(Error::domain("give ftrace text or a path")),
         }
     })?;

@@ -21,6 +21,8 @@ pub enum Event {
     Wakeup {
         /// `pid`.
         pid: i64,
+        /// `target_cpu` (absent from formats without it).
+        target_cpu: Option<i64>,
     },
     /// `sched_stat_runtime`.
     Runtime {
@@ -33,6 +35,18 @@ pub enum Event {
     Migrate {
         /// `pid`.
         pid: i64,
+        /// `dest_cpu` (absent from formats without it).
+        dest_cpu: Option<i64>,
+    },
+    /// `cpu_frequency`, or a `print` (`tracing_mark_write`) of LISA's
+    /// `cpu_frequency_devlib: state=KHZ cpu_id=N` marker (a snapshot).
+    CpuFrequency {
+        /// `state`, kHz.
+        state: u64,
+        /// `cpu_id`.
+        cpu_id: u64,
+        /// From a devlib marker.
+        snapshot: bool,
     },
     /// `cpu_idle`.
     CpuIdle {
@@ -96,9 +110,12 @@ impl Slot {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Layout {
     Switch([Slot; 3]),
-    Wakeup([Slot; 1]),
+    Wakeup([Slot; 1], Option<Slot>),
     Runtime([Slot; 2]),
-    Migrate([Slot; 1]),
+    Migrate([Slot; 1], Option<Slot>),
+    CpuFrequency([Slot; 2]),
+    /// `print`: the offset of its `buf` text.
+    Marker(usize),
     CpuIdle([Slot; 2]),
     HrtimerStart([Slot; 3]),
     HrtimerCancel([Slot; 1]),
@@ -107,7 +124,7 @@ enum Layout {
 }
 
 /// The events read and the fields each needs.
-const EVENTS: [(&str, &[&str]); 10] = [
+const EVENTS: [(&str, &[&str]); 12] = [
     ("sched_switch", &["prev_pid", "prev_state", "next_pid"]),
     ("sched_wakeup", &["pid"]),
     ("sched_wakeup_new", &["pid"]),
@@ -118,6 +135,8 @@ const EVENTS: [(&str, &[&str]); 10] = [
     ("hrtimer_cancel", &["hrtimer"]),
     ("hrtimer_expire_entry", &["hrtimer", "now", "function"]),
     ("tick_stop", &["success"]),
+    ("cpu_frequency", &["state", "cpu_id"]),
+    ("print", &[]),
 ];
 
 /// Decodes the records of one trace's events by their `common_type`.
@@ -151,9 +170,16 @@ impl Decoder {
         let v = |s: Slot| s.get(data).ok_or_else(short);
         Ok(Some(match *layout {
             Layout::Switch([p, s, n]) => Event::Switch { prev_pid: v(p)?, prev_state: v(s)? as u64, next_pid: v(n)? },
-            Layout::Wakeup([p]) => Event::Wakeup { pid: v(p)? },
+            Layout::Wakeup([p], t) => Event::Wakeup { pid: v(p)?, target_cpu: t.map(v).transpose()? },
             Layout::Runtime([p, r]) => Event::Runtime { pid: v(p)?, runtime: v(r)? as u64 },
-            Layout::Migrate([p]) => Event::Migrate { pid: v(p)? },
+            Layout::Migrate([p], d) => Event::Migrate { pid: v(p)?, dest_cpu: d.map(v).transpose()? },
+            Layout::CpuFrequency([s, c]) => {
+                Event::CpuFrequency { state: v(s)? as u64, cpu_id: v(c)? as u64, snapshot: false }
+            }
+            Layout::Marker(offset) => {
+                let Some(m) = data.get(offset..).and_then(devlib_frequency) else { return Ok(None) };
+                m
+            }
             Layout::CpuIdle([s, c]) => Event::CpuIdle { state: v(s)? as u64, cpu_id: v(c)? as u64 },
             Layout::HrtimerStart([t, f, e]) => {
                 Event::HrtimerStart { hrtimer: v(t)? as u64, function: v(f)? as u64, expires: v(e)? }
@@ -177,17 +203,32 @@ fn layout(f: &Format, name: &str, fields: &[&str]) -> std::result::Result<Layout
         })?);
     }
     let s = |i: usize| slots.get(i).copied().ok_or_else(|| format!("{name}: field {i} missing"));
+    let optional = |want: &str| f.field(want).and_then(Slot::of);
     Ok(match name {
         "sched_switch" => Layout::Switch([s(0)?, s(1)?, s(2)?]),
-        "sched_wakeup" | "sched_wakeup_new" => Layout::Wakeup([s(0)?]),
+        "sched_wakeup" | "sched_wakeup_new" => Layout::Wakeup([s(0)?], optional("target_cpu")),
         "sched_stat_runtime" => Layout::Runtime([s(0)?, s(1)?]),
-        "sched_migrate_task" => Layout::Migrate([s(0)?]),
+        "sched_migrate_task" => Layout::Migrate([s(0)?], optional("dest_cpu")),
+        "cpu_frequency" => Layout::CpuFrequency([s(0)?, s(1)?]),
+        "print" => {
+            Layout::Marker(f.field("buf").ok_or_else(|| "print's format has no field 'buf'".to_string())?.offset)
+        }
         "cpu_idle" => Layout::CpuIdle([s(0)?, s(1)?]),
         "hrtimer_start" => Layout::HrtimerStart([s(0)?, s(1)?, s(2)?]),
         "hrtimer_cancel" => Layout::HrtimerCancel([s(0)?]),
         "hrtimer_expire_entry" => Layout::HrtimerExpireEntry([s(0)?, s(1)?, s(2)?]),
         _ => Layout::TickStop([s(0)?]),
     })
+}
+
+/// LISA's `cpu_frequency_devlib: state=KHZ cpu_id=N` marker at the start of a `print`
+/// record's text (NUL-terminated); `None` for any other text.
+fn devlib_frequency(buf: &[u8]) -> Option<Event> {
+    let text = buf.split(|&b| b == 0).next()?;
+    let text = std::str::from_utf8(text).ok()?.trim_start();
+    let body = text.strip_prefix("cpu_frequency_devlib:")?;
+    let num = |key: &str| body.split_whitespace().find_map(|w| w.strip_prefix(key)).and_then(|v| v.parse::<u64>().ok());
+    Some(Event::CpuFrequency { state: num("state=")?, cpu_id: num("cpu_id=")?, snapshot: true })
 }
 
 #[cfg(test)]

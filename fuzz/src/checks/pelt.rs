@@ -2,6 +2,7 @@
 
 use super::common::{bounded, line_count, parse_error};
 use schedlab::import_notes::ImportOptions;
+use schedlab::pelt::cpu_capacity::Platform;
 use schedlab::pelt::driver::{count_rows, simulate_rows, Config};
 use schedlab::pelt::ftrace::task_trace_from_ftrace;
 use schedlab::pelt::trace::{parse_trace_csv, validate, Segment};
@@ -51,8 +52,13 @@ pub fn ftrace(data: &[u8]) {
         .and_then(|r| r.split(|&b| b == b'\n').next())
         .and_then(|p| std::str::from_utf8(p).ok()?.trim().parse().ok())
         .unwrap_or(42);
-    match task_trace_from_ftrace(data, pid, 1024, 1024, Some("trace.txt"), ImportOptions { strict: true, sort: false })
-    {
+    match task_trace_from_ftrace(
+        data,
+        pid,
+        &Platform::default(),
+        Some("trace.txt"),
+        ImportOptions { strict: true, sort: false },
+    ) {
         Ok(t) => {
             bounded(t.segments.len() * 8, data.len(), "segments");
             accepted(&t.segments);

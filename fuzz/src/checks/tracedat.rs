@@ -3,6 +3,7 @@
 use super::common::{bounded, parse_error};
 use schedlab::idle::ftrace as idle_ftrace;
 use schedlab::import_notes::ImportOptions;
+use schedlab::pelt::cpu_capacity::Platform;
 use schedlab::pelt::ftrace::task_trace_from_ftrace;
 use schedlab::tracedat::decode::{Decoder, Event};
 use schedlab::tracedat::Trace;
@@ -40,7 +41,7 @@ pub fn tracedat(data: &[u8]) {
         return parse_error(&e, PATH, n);
     }
     let strict = ImportOptions { strict: true, sort: false };
-    match task_trace_from_ftrace(data, pid.unwrap_or(42), 1024, 1024, PATH, strict) {
+    match task_trace_from_ftrace(data, pid.unwrap_or(42), &Platform::default(), PATH, strict) {
         Ok(t) => {
             bounded(t.segments.len(), n, "segments of a task");
             super::pelt::accepted(&t.segments);

@@ -61,14 +61,28 @@ def register(sub: SubparsersSpec) -> None:
         "ftrace",
         help="a task trace CSV from ftrace sched_switch/sched_wakeup text",
         description=(
-            "Read ftrace text (the kernel's format or trace-cmd report's) and write the R/W/S "
-            "segments of one pid as a trace CSV for 'schedlab pelt simulate'."
+            "Read ftrace text (the kernel's format or trace-cmd report's) or a trace.dat and write "
+            "the R/W/S segments of one pid as a trace CSV for 'schedlab pelt simulate'. Each "
+            "segment gets the capacity of the CPU the task is on (--cpu-capacity, --cpu-cap, "
+            "--plat-info, --sysfs, else 1024) and its frequency capacity from the trace's "
+            "cpu_frequency events over the CPU's maximum frequency; every value assumed is "
+            "printed as a note."
         ),
     )
     f.add_argument("ftrace", metavar="TRACE.txt", help="ftrace text output")
     f.add_argument("--pid", type=_flags.pid, required=True, help="the task to extract")
-    f.add_argument("--cpu-cap", type=_flags.capacity, default=1024, help="CPU capacity for every segment (default 1024)")
-    f.add_argument("--freq-cap", type=_flags.capacity, default=1024, help="frequency capacity for every segment (default 1024)")
+    f.add_argument("--cpu-capacity", metavar="LIST",
+                   help="each CPU's capacity: 0=446,1=1024,... or 446,1024,... by CPU (first choice)")
+    f.add_argument("--cpu-cap", type=_flags.capacity, default=None,
+                   help="one capacity for every CPU without a --cpu-capacity value")
+    f.add_argument("--plat-info", metavar="YAML",
+                   help="LISA platform-info YAML: cpu-capacities.orig, freq-domains, freqs")
+    f.add_argument("--sysfs", metavar="DIR",
+                   help="a sysfs CPU directory (/sys/devices/system/cpu): cpuN/cpu_capacity, cpufreq/cpuinfo_max_freq")
+    f.add_argument("--max-freq", metavar="LIST",
+                   help="each CPU's maximum frequency in kHz (0=850000,1=1100000,...): the frequency capacity's 1024")
+    f.add_argument("--freq-cap", type=_flags.capacity, default=None,
+                   help="one frequency capacity for every CPU, ignoring the trace's cpu_frequency events")
     f.add_argument("--strict", action="store_true", help="a malformed line is an error (default: skipped, counted)")
     f.add_argument("--sort", action="store_true", help="sort events out of time order (default: an error)")
     f.add_argument("-o", "--output", metavar="FILE", help="write the trace CSV to FILE instead of stdout")
@@ -132,7 +146,8 @@ def run_ftrace(args: Namespace) -> int:
     from .. import pelt
 
     df = pelt.ftrace_task(args.ftrace, args.pid, cpu_cap=args.cpu_cap, freq_cap=args.freq_cap,
-                          strict=args.strict, sort=args.sort)
+                          strict=args.strict, sort=args.sort, cpu_capacity=args.cpu_capacity,
+                          max_freq=args.max_freq, plat_info=args.plat_info, sysfs=args.sysfs)
     text = df.to_csv(index=False, lineterminator="\n")
     if args.output:
         from .._output import write
