@@ -27,20 +27,29 @@ tests-timestamp). Then measures:
 
 Run it by hand on a quiet machine (never in tests) and note the load average it prints.
 
-Recorded 2026-12-01, 23:31-23:58 UTC, on the 2-core sandbox while four other engineers
-built (load average 14-18, so wall times are 5-10x a quiet machine's; the CPU columns
-are the figures to read), `--era 2025 --repeat 3 --perl-jobs 2 --perl-timeout 300`: 37
-families (all of the 2025 era's byte-identical ones) x 10 kernels x 5 iterations with
-monitors, 45.3 MiB. Every 2-kernel table was byte-identical to compare-mmtests.pl's (0
-differ, 0 Perl calls failed or timed out). Whole tree in one process, 296 tables: 32.0 s
-wall, 5.60 s CPU (over the 2 s bound: the monitor tables cost 10-30 ms CPU each, 50 gzip
-logs per table). 2-kernel tables as whole processes: 0.65-1.18 s wall, 78-135 ms CPU
-(Python's start-up under that load; ~25-30 ms wall quiet, per bench_mmtests.py).
-compare-mmtests.pl (2025) on the same tables: 0.98-272 s wall, 0.09-32.5 s CPU, 1997 s
-wall in all (257 s CPU) against schedlab's 34.4 s (4.2 s CPU): 58x (62x CPU); per family
-2x (libmicro, stream: the Perl needs 1.6 s) to 283x (dbench4), >= 100x for perffutexwake,
-kernbench, usemem, dbench4, schbench, tbench4 (the families whose Perl forks R per test
-or reads every sample).
+Recorded 2026-12-02, 02:52-02:56 UTC, on the 2-core sandbox while four other engineers
+built (load average 46 falling to 14 during the run, so wall times are several times a
+quiet machine's; the CPU columns are the figures to read), after the monitor readers
+stopped building a String per line and the run check stopped listing the whole work/log
+per table: `--era 2025 --repeat 3 --no-perl --tree-dir /tmp/speedbench`, 37 families x 10
+kernels x 5 iterations with monitors, 45.3 MiB. Whole tree in one process, 296 tables:
+8.15 s wall, 2.66 s CPU (before: 32.0 s wall, 5.60 s CPU at load 14-18; about 1.3-1.5 s
+wall on 2 quiet cores, not measured quiet here). The native calls alone, one after the other
+in one thread at load 10 (5.55 s CPU before, 3.33 s after): the 37 family tables 0.83 s
+(2.07 s before: every table listed the whole work/log), proc-interrupts 0.81 s (1.07),
+iostat 0.43 s (0.59), turbostat 0.39 s (0.39), mpstat 0.38 s (0.49), proc-vmstat 0.29 s
+(0.75), vmstat 0.14 s (0.13), duration 0.04 s (0.05); gzip inflation is a quarter of
+proc-interrupts. (This run's build used flate2's zlib-rs backend; the committed default,
+miniz_oxide, measured the same: proc-interrupts 0.81 s against 0.83 s.) 2-kernel
+tables as whole processes: 79-251 ms wall, 48-82 ms CPU (before: 0.65-1.18 s wall, 78-135 ms
+CPU); of that CPU, `python -c pass` is 10-20 ms and `import schedlab.cli` (argparse) another
+~30 ms at this load. Then with the Perl, `--era 2025 --repeat 3 --family stream --family
+libmicro --family kernbench --perl-jobs 1` (load 14): libmicro 152 ms (49 ms CPU) against
+compare-mmtests.pl's 0.34 s (2x), stream 136 ms against 0.38 s (3x; neither Perl needs 1 s
+at this load, the earlier run's 1.6 s was at load 18), kernbench 144 ms against 32.1 s (222x,
+174x CPU); all three byte-identical. The earlier full Perl run (2026-12-01, load 14-18, same
+tree): compare-mmtests.pl 0.98-272 s per 2-kernel table, >= 100x for perffutexwake,
+kernbench, usemem, dbench4, schbench, tbench4.
 
     python benchmarks/bench_mmtests_tree.py [--era 2025 --era head --era 2024] [--kernels 10]
         [--iterations 5] [--repeat 3] [--perl-jobs 1] [--perl-timeout 300] [--no-perl]

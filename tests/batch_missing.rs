@@ -195,6 +195,7 @@ fn a_baseline_prefix_of_several_commits_lists_them() {
         warnings: Vec::new(),
         missing: Vec::new(),
         seconds: 0.0,
+        notes: Vec::new(),
     };
     let e = batch::reduce(&[Outcome::Scanned(scan)], &Options::new("a07630b")).unwrap_err().to_string();
     assert!(e.contains("prefix of 2 commits: a07630b8aaaa, a07630b8bbbb"), "{e}");

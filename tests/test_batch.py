@@ -355,8 +355,8 @@ def test_schema_documents_every_field(archives):
     repo = Path(__file__).parent.parent / "schemas" / "batch-result.schema.json"
     assert Path(batch.SCHEMA_PATH).read_bytes() == repo.read_bytes()
     r = batch.run([archives["tar"]["legacy"]], "6.8-vanilla")
-    # every field is described; timings (added in version 1) is optional for older documents
-    assert set(s["required"]) | {"timings"} == set(r.data) == set(s["properties"])
+    # every field is described; timings and notes (added in version 1) are optional for older documents
+    assert set(s["required"]) | {"timings", "notes"} == set(r.data) == set(s["properties"])
     assert set(s["$defs"]["row"]["required"]) == set(r.rows[0])
     assert s["properties"]["version"]["const"] == batch.SCHEMA_VERSION
     doc = (Path(__file__).parent.parent / "docs" / "batch.md").read_text()

@@ -1,11 +1,13 @@
 """`schedlab report` and `schedlab batch` on an MMTests tree where one benchmark failed in
 one run (its logs/ holds only mmtests.log, as tests/data/mmtests/failed/ has it from
 tools/oracles/mmtests/failed.sh): exit code 2 naming it, unless --allow-missing; then
-batch's exit code follows the verdicts (1 for the regression the other benchmark has).
-And the era note: the MMTests era each benchmark's files tell, printed on stderr."""
+the exit code follows the verdicts (1 for the regression the other benchmark has, 0 when it
+improved instead). And the era note: the MMTests era each benchmark's files tell, printed on
+stderr by report and kept in batch's result (`notes`)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -20,12 +22,13 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "schedlab", *args], capture_output=True, text=True, timeout=300)
 
 
-def _tree(root: Path) -> Path:
+def _tree(root: Path, regressed: bool = True) -> Path:
     """work/log with runs base and new: hackbench-process-pipes in both (new takes 0.9 s
-    where base takes 0.1 s: a regression however it is tested), netperf-udp good in base
-    and failed in new."""
+    where base takes 0.1 s: a regression however it is tested; the other way round with
+    `regressed` false: an improvement), netperf-udp good in base and failed in new."""
     log = root / "work" / "log"
-    for kernel, secs in (("base", "0.1"), ("new", "0.9")):
+    times = ("0.1", "0.9") if regressed else ("0.9", "0.1")
+    for kernel, secs in zip(("base", "new"), times):
         logs = log / kernel / "iter-0" / "hackbench-process-pipes" / "logs"
         logs.mkdir(parents=True)
         for i in range(1, 6):
@@ -47,6 +50,31 @@ def test_batch_fails_closed_then_follows_the_verdicts(tmp_path):
     assert r.returncode == 0, r.stderr
 
 
+def test_batch_allowing_missing_data_exits_0_without_a_regression(tmp_path):
+    root = _tree(tmp_path, regressed=False)
+    r = _cli("batch", str(root), "--baseline", "base")
+    assert r.returncode == 2, r.stderr
+    r = _cli("batch", str(root), "--baseline", "base", "--allow-missing", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    res = json.loads(r.stdout)
+    assert res["exit_code"] == 0 and res["summary"]["better"] > 0 and res["summary"]["worse"] == 0
+
+
+def test_batch_keeps_the_era_note(tmp_path):
+    root = _tree(tmp_path)
+    r = _cli("batch", str(root), "--baseline", "base", "--allow-missing", "--format", "json")
+    notes = json.loads(r.stdout)["notes"]
+    # one note per benchmark and era (the first run's), as report and mmtests compare say it
+    hb = [n for n in notes if ": hackbench-process-pipes: MMTests 2025: " in n]
+    assert len(hb) == 1 and "hackbench-4-1: MMTests before head" in hb[0], notes
+    assert "cannot tell MMTests 2025, 2024 apart" in hb[0] and hb[0].startswith(str(root)), hb
+    # netperf-udp was read for base only (new failed): its note names base's logs
+    nu = [n for n in notes if ": netperf-udp: MMTests " in n]
+    assert len(nu) == 1 and "/base: netperf-udp: " in nu[0], notes
+    r = _cli("batch", str(root), "--baseline", "base", "--allow-missing", "--format", "junit")
+    assert "note: " in r.stdout and ": hackbench-process-pipes: MMTests 2025: " in r.stdout, r.stdout
+
+
 def test_report_fails_closed_and_notes_the_era(tmp_path):
     root = _tree(tmp_path)
     r = _cli("report", str(root), "--baseline", "base", "-o", "-")
@@ -57,7 +85,16 @@ def test_report_fails_closed_and_notes_the_era(tmp_path):
     assert "schedlab report: note: MMTests " in r.stderr and ": hackbench-process-pipes: era 2025: " in r.stderr
     assert "hackbench-4-1: MMTests before head" in r.stderr and "cannot tell MMTests 2025, 2024" in r.stderr
     r = _cli("report", str(root), "--baseline", "base", "-o", "-", "--allow-missing")
+    assert r.returncode == 1 and "warning: missing data:" in r.stderr, r.stderr  # hackbench regressed
+
+
+def test_report_allowing_missing_data_exits_0_without_a_regression(tmp_path):
+    root = _tree(tmp_path, regressed=False)
+    r = _cli("report", str(root), "--baseline", "base", "-o", "-")
+    assert r.returncode == 2, r.stderr
+    r = _cli("report", str(root), "--baseline", "base", "-o", "-", "--allow-missing")
     assert r.returncode == 0 and "warning: missing data:" in r.stderr, r.stderr
+    assert "hackbench-process-pipes (Lower is better): new" in r.stdout and "better" in r.stdout
 
 
 def test_mmtests_compare_notes_the_era_unless_compat_is_given():

@@ -141,6 +141,7 @@ pub fn reduce(outcomes: &[Outcome], opts: &Options) -> Result<BatchResult> {
                     result_files: s.result_files,
                 });
                 res.warnings.extend(s.warnings.iter().cloned());
+                res.notes.extend(s.notes.iter().cloned());
                 res.missing.extend(s.missing.iter().map(|m| InputError { input: s.input.clone(), message: m.clone() }));
                 runs.extend(s.runs.iter());
                 res.timings.inputs.push(s.seconds);

@@ -110,7 +110,7 @@ fn suite_name(r: &Row) -> String {
 /// change with `fail_on` any-change), `<skipped>` when there is not enough data;
 /// and a suite `inputs` with one testcase per input, an `<error>` for each input
 /// that could not be read, one testcase `missing data` with an `<error>` listing
-/// what is missing, and the warnings as its `<system-out>`.
+/// what is missing, and the warnings and era notes as its `<system-out>`.
 pub fn junit(res: &BatchResult) -> String {
     let fail_on = res.fail_on();
     let mut suites: Vec<(String, Vec<(&Row, f64)>)> = Vec::new();
@@ -216,13 +216,14 @@ pub fn junit(res: &BatchResult) -> String {
             xml_escape(&what.join("\n"))
         );
     }
-    if !res.warnings.is_empty() || !res.unmatched.is_empty() {
+    if !res.warnings.is_empty() || !res.unmatched.is_empty() || !res.notes.is_empty() {
         let mut out: Vec<String> = res.warnings.clone();
         out.extend(
             res.unmatched
                 .iter()
                 .map(|u| format!("{} {} {} ({}): not compared: {}", u.tool, u.benchmark, u.kernel, u.input, u.reason)),
         );
+        out.extend(res.notes.iter().map(|n| format!("note: {n}")));
         let _ = writeln!(x, "    <system-out>{}</system-out>", xml_escape(&out.join("\n")));
     }
     x.push_str("  </testsuite>\n</testsuites>\n");
@@ -313,6 +314,9 @@ pub fn text(res: &BatchResult) -> String {
     }
     for w in &res.warnings {
         let _ = writeln!(t, "warning: {w}");
+    }
+    for n in &res.notes {
+        let _ = writeln!(t, "note: {n}");
     }
     for e in &res.errors {
         let _ = writeln!(t, "error: {}", e.message);

@@ -290,6 +290,10 @@ pub struct BatchResult {
     /// How long it took ([`Timings`]; absent in documents of schedlab 0.1.0).
     #[serde(default)]
     pub timings: Timings,
+    /// Why each MMTests benchmark was read with its era (what the era detection
+    /// found in the files, or that they cannot tell); absent in older documents.
+    #[serde(default)]
+    pub notes: Vec<String>,
 }
 
 impl Summary {
@@ -346,6 +350,7 @@ impl BatchResult {
             missing: Vec::new(),
             exit_code: 0,
             timings: Timings::default(),
+            notes: Vec::new(),
         }
     }
 
@@ -474,6 +479,9 @@ pub enum Line {
         exit_code: i32,
         /// Wall time of the run.
         total_seconds: f64,
+        /// Why each MMTests benchmark was read with its era.
+        #[serde(default)]
+        notes: Vec<String>,
     },
 }
 
@@ -506,6 +514,7 @@ impl BatchResult {
             missing: self.missing.clone(),
             exit_code: self.exit_code,
             total_seconds: self.timings.total,
+            notes: self.notes.clone(),
         });
         let mut out = String::new();
         for l in &lines {
@@ -550,7 +559,10 @@ impl BatchResult {
                     r.rows.push(*row);
                     r.timings.rows.push(seconds);
                 }
-                (Line::End { unmatched, summary, warnings, errors, missing, exit_code, total_seconds }, Some(r)) => {
+                (
+                    Line::End { unmatched, summary, warnings, errors, missing, exit_code, total_seconds, notes },
+                    Some(r),
+                ) => {
                     r.unmatched = unmatched;
                     r.summary = summary;
                     r.warnings = warnings;
@@ -558,6 +570,7 @@ impl BatchResult {
                     r.missing = missing;
                     r.exit_code = exit_code;
                     r.timings.total = total_seconds;
+                    r.notes = notes;
                     ended = true;
                 }
             }

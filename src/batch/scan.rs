@@ -88,6 +88,11 @@ pub struct Scan {
     /// Seconds the scan took (a measurement: [`super::result::Timings::inputs`]).
     #[serde(default)]
     pub seconds: f64,
+    /// Why each MMTests benchmark was read with its era (the era detection's reason:
+    /// the file and line that told, or that the files cannot tell), once per setup,
+    /// benchmark and era.
+    #[serde(default)]
+    pub notes: Vec<String>,
 }
 
 impl Scan {
@@ -172,7 +177,8 @@ fn one_file(input: &str, bytes: Vec<u8>, limits: &Limits) -> MemTree {
 }
 
 /// A run read, with the messages of what is missing in it.
-type Read = (RunData, Vec<String>);
+/// A run read: its data, what is missing in it, and why its era was chosen (MMTests).
+type Read = (RunData, Vec<String>, Option<String>);
 
 enum Found {
     Mmtests(FoundRun),
@@ -228,6 +234,7 @@ pub fn scan_tree(tree: &dyn Tree, input: &str, kind: &str) -> Result<Scan> {
             warnings: r.warnings,
             missing: r.missing,
             seconds: 0.0,
+            notes: Vec::new(),
         });
     }
     missing.extend(unreadable_kernels(tree, &found));
@@ -239,11 +246,13 @@ pub fn scan_tree(tree: &dyn Tree, input: &str, kind: &str) -> Result<Scan> {
             crate::cancel::check()?;
             match f {
                 Found::Mmtests(r) => read_mmtests(tree, input, r),
-                Found::Lkp(rel) => read_lkp(tree, input, rel).map(|r| Some((r, Vec::new()))),
+                Found::Lkp(rel) => read_lkp(tree, input, rel).map(|r| Some((r, Vec::new(), None))),
             }
         })
         .collect();
     let mut runs = Vec::with_capacity(read.len());
+    let mut notes: Vec<String> = Vec::new();
+    let mut noted: Vec<(String, String, Option<String>)> = Vec::new();
     for (f, r) in found.iter().zip(read) {
         let r = match (f, r) {
             // a benchmark that failed or aborted in one run (MMTests kept only mmtests.log,
@@ -256,8 +265,14 @@ pub fn scan_tree(tree: &dyn Tree, input: &str, kind: &str) -> Result<Scan> {
             (_, r) => r,
         };
         match r? {
-            Some((run, gaps)) => {
+            Some((run, gaps, note)) => {
                 missing.extend(gaps);
+                // one note per setup, benchmark and era: the first run's
+                let key = (run.setup.clone(), run.benchmark.clone(), run.era.clone());
+                if let Some(n) = note.filter(|_| !noted.contains(&key)) {
+                    noted.push(key);
+                    notes.push(n);
+                }
                 runs.push(run);
             }
             None => {
@@ -282,6 +297,7 @@ pub fn scan_tree(tree: &dyn Tree, input: &str, kind: &str) -> Result<Scan> {
         warnings,
         missing,
         seconds: 0.0,
+        notes,
     })
 }
 
@@ -314,23 +330,40 @@ fn unreadable_kernels(tree: &dyn Tree, found: &[Found]) -> Vec<String> {
 
 /// The eras that can read run `r`, newest first: those of its layout that know its
 /// benchmark, narrowed by the file names and line formats only some eras write
-/// ([`era_detect::narrow`]: docs/mmtests.md §0.1).
-fn candidate_eras(tree: &dyn Tree, r: &FoundRun) -> Result<Vec<Era>> {
+/// ([`era_detect::narrow`]: docs/mmtests.md §0.1), and the reasons the others were left out.
+fn candidate_eras(tree: &dyn Tree, r: &FoundRun) -> Result<(Vec<Era>, Vec<String>)> {
     let layout = eras_of(r.layout);
     match era_detect::narrow(tree, &r.root, &r.benchmark, &r.name) {
-        Ok((eras, _)) => Ok(eras.into_iter().filter(|e| layout.contains(e)).collect()),
-        Err(Error::Domain(_)) => Ok(Vec::new()), // no era knows the benchmark
+        Ok((eras, reasons)) => Ok((eras.into_iter().filter(|e| layout.contains(e)).collect(), reasons)),
+        Err(Error::Domain(_)) => Ok((Vec::new(), Vec::new())), // no era knows the benchmark
         Err(e) => Err(e),
     }
+}
+
+/// The note saying why run `r` was read with `eras[chosen]`: the detection's reasons,
+/// the eras tried before it that found no results, and whether the files tell the
+/// remaining eras apart ([`era_detect::decision`], as `schedlab mmtests compare` says it).
+fn era_note(tree: &dyn Tree, r: &FoundRun, eras: &[Era], chosen: usize, mut reasons: Vec<String>) -> Option<String> {
+    let (tried, left) = eras.split_at_checked(chosen)?;
+    let era = *left.first()?;
+    if !tried.is_empty() {
+        let names: Vec<&str> = tried.iter().map(|e| e.name()).collect();
+        reasons.push(format!("the extractor of MMTests {} finds no results in these logs", names.join(", ")));
+    }
+    let d = era_detect::decision(era, left.to_vec(), reasons);
+    (!d.reason.is_empty()).then(|| {
+        let at = tree.display(&crate::archive::tree::join(&r.root, &r.name));
+        format!("{at}: {}: MMTests {}: {}", r.benchmark, era.name(), d.reason)
+    })
 }
 
 /// Read one MMTests run with the newest era that knows its benchmark and finds
 /// results in its logs, with what is missing in it (logs without a result line,
 /// samples that are not numbers); None when no era has an extractor for the benchmark.
 fn read_mmtests(tree: &dyn Tree, input: &str, r: &FoundRun) -> Result<Option<Read>> {
-    let eras = candidate_eras(tree, r)?;
+    let (eras, reasons) = candidate_eras(tree, r)?;
     let mut first_err: Option<Error> = None;
-    for era in eras {
+    for (chosen, &era) in eras.iter().enumerate() {
         let ctx = Ctx { era, benchmark: r.benchmark.clone(), subheading: String::new() };
         match extract::extract_run(&ctx, tree, &r.root, &r.name) {
             Ok(run) => {
@@ -367,7 +400,7 @@ fn read_mmtests(tree: &dyn Tree, input: &str, r: &FoundRun) -> Result<Option<Rea
                     started: crate::mmtests::timestamp::run_start(tree, &crate::archive::tree::join(&r.root, &r.name))
                         .map(|t| (t, crate::mmtests::timestamp::START_SOURCE.to_string())),
                 };
-                return Ok(Some((data, gaps)));
+                return Ok(Some((data, gaps, era_note(tree, r, &eras, chosen, reasons))));
             }
             Err(e) => {
                 // an era whose extractor finds nothing in these logs gives way to a

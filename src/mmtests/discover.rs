@@ -99,6 +99,27 @@ pub fn runs_at(tree: &dyn Tree, dir: &str, unknown: &mut Vec<String>) -> Vec<Fou
     out
 }
 
+/// Whether [`runs_at`]`(tree, dir)` would find run `name` of `benchmark`, looking only
+/// at that run's own directories (not the whole `work/log` directory).
+pub fn has_run(tree: &dyn Tree, dir: &str, name: &str, benchmark: &str) -> bool {
+    let profile = |run: &str| ["noprofile", "fine-profile-timer"].iter().any(|p| tree.is_dir(&join(run, p)));
+    let run_2018 = join(dir, &format!("{benchmark}-{name}"));
+    if profile(&run_2018)
+        && split_2018(&format!("{benchmark}-{name}")).is_some_and(|(b, n)| b == benchmark && n == name)
+    {
+        return true;
+    }
+    let run = join(dir, name);
+    if !tree.is_dir(&run) || profile(&run) {
+        return false;
+    }
+    let Ok(iters) = tree.list(&run) else { return false };
+    iters
+        .iter()
+        .filter(|n| n.starts_with("iter-"))
+        .any(|it| tree.is_dir(&format!("{}/logs", join(&join(&run, it), benchmark))))
+}
+
 /// Every MMTests run in `tree` (a log directory is not searched below itself),
 /// in path order; and the 2018-style run directories of unknown benchmarks.
 pub fn find_runs(tree: &dyn Tree) -> Result<(Vec<FoundRun>, Vec<String>)> {
@@ -138,6 +159,14 @@ mod tests {
             ]
         );
         assert_eq!(unknown, vec!["old/specjbb-4.18.0-teo".to_string()]);
+        // has_run finds exactly the runs runs_at finds, looking at the run alone
+        for r in &runs {
+            assert!(has_run(&t, &r.root, &r.name, &r.benchmark), "{r:?}");
+        }
+        assert!(!has_run(&t, "m1/work/log", "k1", "netperf-udp"));
+        assert!(!has_run(&t, "m1/work/log", "k3", "netperf-udp"));
+        assert!(!has_run(&t, "old", "4.18.0-teo", "specjbb"));
+        assert!(!has_run(&t, "old", "rr-4.18.0-teo", "netperf-udp"));
     }
 
     #[test]

@@ -132,6 +132,10 @@ pub fn locate_root(tree: &dyn Tree, benchmark: &str, first: &str) -> Result<Stri
 /// Refuse a run name that `root` has no logs of `benchmark` for, listing the runs it
 /// has (when discovery knows the benchmark there; otherwise extraction reports).
 fn check_runs_exist(tree: &dyn Tree, root: &str, benchmark: &str, names: &[String]) -> Result<()> {
+    // the usual case, without listing the whole work/log directory
+    if names.iter().all(|n| discover::has_run(tree, root, n, benchmark)) {
+        return Ok(());
+    }
     let found = discover::runs_at(tree, root, &mut Vec::new());
     let mut have: Vec<&str> = found.iter().filter(|r| r.benchmark == benchmark).map(|r| r.name.as_str()).collect();
     have.sort_unstable();

@@ -101,8 +101,7 @@ pub fn looks_like_number(s: &str) -> bool {
         return false;
     }
     let u = t.strip_prefix(['+', '-']).unwrap_or(t);
-    let lower = u.to_ascii_lowercase();
-    if matches!(lower.as_str(), "inf" | "infinity" | "nan") {
+    if ["inf", "infinity", "nan"].iter().any(|w| u.eq_ignore_ascii_case(w)) {
         return true;
     }
     numeric_prefix_len(t) == t.len()
@@ -155,12 +154,13 @@ fn numeric_prefix_len(s: &str) -> usize {
 /// numeric prefix read, 0 when there is none ("12abc" → 12, "abc" → 0).
 pub fn numify(s: &str) -> f64 {
     let t = s.trim_start();
-    let u = t.strip_prefix(['+', '-']).unwrap_or(t).to_ascii_lowercase();
+    let u = t.strip_prefix(['+', '-']).unwrap_or(t).as_bytes();
+    let starts = |word: &[u8]| u.get(..word.len()).is_some_and(|p| p.eq_ignore_ascii_case(word));
     let neg = t.starts_with('-');
-    if u.starts_with("inf") {
+    if starts(b"inf") {
         return if neg { f64::NEG_INFINITY } else { f64::INFINITY };
     }
-    if u.starts_with("nan") {
+    if starts(b"nan") {
         return f64::NAN;
     }
     // the prefix is ASCII, so its length is a char boundary
@@ -220,6 +220,9 @@ mod tests {
         assert!(!looks_like_number("."));
         assert_eq!(numify("12abc"), 12.0);
         assert_eq!(numify("abc"), 0.0);
+        // perl -e 'print 0+"-INF", " ", 0+"NaNx", " ", 0+" +Infinity"'
+        assert_eq!((numify("-INF"), numify(" +Infinity")), (f64::NEG_INFINITY, f64::INFINITY));
+        assert!(numify("NaNx").is_nan() && looks_like_number("Infinity") && !looks_like_number("infx"));
         assert!(e0_numeric("-3") && !e0_numeric(".5"));
     }
 }

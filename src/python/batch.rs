@@ -109,6 +109,11 @@ impl PyBatchResult {
     fn warnings(&self) -> Vec<String> {
         self.inner.warnings.clone()
     }
+    /// Why each MMTests benchmark was read with its era (the files' marker, or that they cannot tell).
+    #[getter]
+    fn notes(&self) -> Vec<String> {
+        self.inner.notes.clone()
+    }
     /// Inputs that could not be read (`keep_going` only): `{"input", "message"}`.
     #[getter]
     fn errors<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {

@@ -22,7 +22,8 @@ def register(sub: SubparsersSpec) -> None:
             "trace), compare and simulate, write one self-contained HTML report (overview first, "
             "then what changed, the simulations, folded details) and print a plain-text summary. "
             "Exits 2 when nothing to report is found, or when a benchmark failed or aborted in a run "
-            "(listed on stderr; the other benchmarks and runs are still reported) unless --allow-missing."
+            "(listed on stderr; the other benchmarks and runs are still reported) unless --allow-missing; "
+            "otherwise 1 when a verdict is worse (a regression, as batch mode), else 0."
         ),
     )
     p.add_argument("paths", nargs="*", metavar="PATH",
@@ -67,7 +68,14 @@ def run(args: Namespace) -> int:
     level = "warning" if args.allow_missing else "error"
     for m in report.missing:
         print(f"schedlab report: {level}: missing data: {m}", file=sys.stderr)
-    return 2 if report.missing and not args.allow_missing else 0
+    if report.missing and not args.allow_missing:
+        return 2
+    if args.example and not args.paths:
+        if report.worse:
+            print(f"schedlab report: note: exit 0 for the bundled example; with real results, its {len(report.worse)}"
+                  " worse verdict(s) would exit 1", file=sys.stderr)
+        return 0
+    return 1 if report.worse else 0
 
 
 def _check_paths(paths: list[str]) -> None:

@@ -49,5 +49,6 @@ def build(paths: list[str | os.PathLike[str]], baseline: str | None = None, exam
         sections.pelt_section(p, inputs.task_traces)
     r.missing = p.missing
     r.notes = p.notes
+    r.worse = p.worse
     r.sections = [s for s in r.sections if s.blocks]
     return r

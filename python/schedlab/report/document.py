@@ -161,6 +161,8 @@ class Report:
     missing: list[str] = field(default_factory=list)
     #: what was decided from the files and how (the MMTests era of each benchmark), one line each
     notes: list[str] = field(default_factory=list)
+    #: the cells whose verdict is worse (a regression), one line each
+    worse: list[str] = field(default_factory=list)
 
     def section(self, title: str, anchor: str = "") -> Section:
         """Add and return a new section."""

@@ -38,6 +38,8 @@ class Parts:
     missing: list[str] = field(default_factory=list)
     #: the MMTests era told from each benchmark's files, with the reason
     notes: list[str] = field(default_factory=list)
+    #: every cell whose verdict is worse, one line each (exit 1, as batch mode's regressions)
+    worse: list[str] = field(default_factory=list)
 
 
 def parts(report: Report) -> Parts:
@@ -121,6 +123,8 @@ def mmtests_section(p: Parts, inputs: Inputs, tree: MMTestsTree, baseline: str |
                                 + ", ".join(f"{k} {labels[k]} (Gmean {g[k]:.3f})" for k in ok[1:]) + ".")
         changed = [(r, k, cell) for r in c.rows for k, cell in zip(c.kernels, r.cells) if cell.verdict in CHANGED]
         for r, k, cell in changed:
+            if cell.verdict == "worse":
+                p.worse.append(f"MMTests {tree.name}: {bench} {k}: {r.group} {r.name} {_pct(cell.change, 2)}")
             margin = getattr(cell, "margin", None)
             margins = margins or margin is not None
             changed_rows.append([bench, k, f"{r.group} {r.name}", _pct(cell.change, 2),
@@ -239,6 +243,8 @@ def lkp_section(p: Parts, inputs: Inputs, roots: Sequence[Path], baseline: str |
     changed = sorted(((r, k, cell) for r in c.rows for k, cell in zip(heads, r.cells[1:]) if cell.verdict in CHANGED),
                      key=lambda x: order[x[2].verdict or "changed"])
     for r, k, cell in changed:
+        if cell.verdict == "worse":
+            p.worse.append(f"lkp-tests {name} ({case}) {k}: {r.name} {_pct(cell.change, 1)}")
         rows.append([case, k, r.name, _pct(cell.change, 1), (cell.verdict, cell.verdict, ""), cell.test or "",
                      _num(cell.p), _num(cell.q)])
         if cell.verdict != "changed":

@@ -13,7 +13,7 @@
 
 use super::shellpack::{emit, sort_rows, Key, Row};
 use super::{Ctx, Samples};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::mmtests::logfile::{sort_numeric, LogDir};
 
 /// An awk field: `$N`, `$NF` or `$(NF-k)`.
@@ -90,8 +90,7 @@ fn edit(row: Row, sed: Sed) -> Row {
 
 /// Read one iteration's `benchlog-*` files as `line-parse-results` does.
 pub fn line_parse(ctx: &Ctx, dir: &LogDir<'_>, spec: &LineSpec, out: &mut Samples) -> Result<()> {
-    let re = regex::Regex::new(spec.pattern)
-        .map_err(|e| Error::domain(format!("schedlab bug: line pattern {:?}: {e}", spec.pattern)))?;
+    let re = super::pattern::compiled(spec.pattern)?;
     let names = dir.list()?;
     let logs: Vec<&String> = names.iter().filter(|n| n.starts_with("benchlog-")).collect();
     let mut rows = Vec::new();

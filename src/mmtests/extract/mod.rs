@@ -19,6 +19,7 @@ pub mod iperf3;
 pub mod libmicro;
 pub mod line_parse;
 pub mod netperf;
+pub mod pattern;
 pub mod perl_scan;
 pub mod pgbench;
 pub mod pistress;

@@ -132,8 +132,7 @@ fn scan(
     out: &mut Samples,
     mut found: impl FnMut(&str, Found),
 ) -> Result<()> {
-    let re = regex::Regex::new(spec.pattern)
-        .map_err(|e| Error::domain(format!("schedlab bug: line pattern {:?}: {e}", spec.pattern)))?;
+    let re = super::pattern::compiled(spec.pattern)?;
     let names = dir.list()?;
     let groups: Vec<(String, Vec<&str>)> = match spec.factors {
         Factors::None => {

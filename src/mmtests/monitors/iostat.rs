@@ -10,10 +10,11 @@
 use super::{num, perl_split_ws, IterDir, Reader};
 use crate::error::Result;
 use crate::mmtests::extract::Samples;
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 /// The fields recorded, in order.
-const FIELDS: &[&str] = &["avgqusz", "await", "r_await", "w_await", "svctm", "avgrqsz", "rrqm", "wrqm"];
+const FIELDS: [&str; 8] = ["avgqusz", "await", "r_await", "w_await", "svctm", "avgrqsz", "rrqm", "wrqm"];
 
 /// The iostat reader.
 pub struct Iostat {
@@ -28,40 +29,26 @@ impl Iostat {
     }
 }
 
-/// One device line's fields by MMTests' names (text as logged, or computed).
-fn record(format: i32, e: &[&str]) -> HashMap<&'static str, String> {
-    let s = |i: usize| e.get(i).map(|x| x.to_string()).unwrap_or_default();
-    let mut m: HashMap<&'static str, String> = HashMap::new();
+/// One device line's fields in [`FIELDS`] order (text as logged, or computed).
+fn record<'a>(format: i32, e: &[&'a str]) -> [Cow<'a, str>; FIELDS.len()] {
+    let s = |i: usize| Cow::Borrowed(e.get(i).copied().unwrap_or_default());
+    let none = || Cow::Borrowed("");
     match format {
-        0 | 1 => {
-            m.insert("rrqm", s(6));
-            m.insert("wrqm", s(7));
-            m.insert("avgrqsz", s(12));
-            m.insert("avgqusz", s(13));
-            m.insert("await", s(14));
-            if format == 0 {
-                m.insert("r_await", "-1".into());
-                m.insert("w_await", "-1".into());
-                m.insert("svctm", s(15));
-            } else {
-                m.insert("r_await", s(15));
-                m.insert("w_await", s(16));
-                m.insert("svctm", s(17));
-            }
-        }
-        2 => {
-            m.insert("rrqm", s(10));
-            m.insert("wrqm", s(11));
-            m.insert("avgqusz", s(16));
-            m.insert("r_await", s(14));
-            m.insert("w_await", s(15));
-            m.insert("svctm", s(19));
-            m.insert("await", perl_num_str((num(e.get(14)) + num(e.get(15))) / 2.0));
-            m.insert("avgrqsz", perl_num_str((num(e.get(17)) + num(e.get(18))) / 2.0));
-        }
-        _ => {}
+        // avgqusz await r_await w_await svctm avgrqsz rrqm wrqm
+        0 => [s(13), s(14), Cow::Borrowed("-1"), Cow::Borrowed("-1"), s(15), s(12), s(6), s(7)],
+        1 => [s(13), s(14), s(15), s(16), s(17), s(12), s(6), s(7)],
+        2 => [
+            s(16),
+            Cow::Owned(perl_num_str((num(e.get(14)) + num(e.get(15))) / 2.0)),
+            s(14),
+            s(15),
+            s(19),
+            Cow::Owned(perl_num_str((num(e.get(17)) + num(e.get(18))) / 2.0)),
+            s(10),
+            s(11),
+        ],
+        _ => [none(), none(), none(), none(), none(), none(), none(), none()],
     }
-    m
 }
 
 /// A computed number carried as text that reads back as the same double.
@@ -76,7 +63,8 @@ impl Reader for Iostat {
         let Some(log) = it.monitor_log("iostat")? else { return Ok(()) };
         let mut reading = false;
         let mut format = -1;
-        let mut seen: HashMap<String, usize> = HashMap::new();
+        // the devices reported in this log, with their operation names
+        let mut seen: HashMap<String, [String; FIELDS.len()]> = HashMap::new();
         for (n, line) in log.lines().enumerate() {
             crate::cancel::check_every(n)?;
             let e = perl_split_ws(line);
@@ -106,36 +94,36 @@ impl Reader for Iostat {
             if num(e.get(13)) == 0.0 && num(e.get(14)) == 0.0 && num(e.get(15)) == 0.0 {
                 continue;
             }
-            let dev = at(5).to_string();
-            if num(e.get(13)) > 1.0 {
-                self.devices.insert(dev.clone());
+            let dev = at(5);
+            if num(e.get(13)) > 1.0 && !self.devices.contains(dev) {
+                self.devices.insert(dev.to_string());
             }
-            if !self.devices.contains(&dev) {
+            if !self.devices.contains(dev) {
                 continue;
             }
             let m = record(format, &e);
-            let val = |k: &str| m.get(k).map_or(0.0, |t| crate::mmtests::perlfmt::numify(t));
-            if val("avgqusz") > 1_000_000.0
-                || val("await") > 3_600_000.0
-                || val("r_await") > 3_600_000.0
-                || val("w_await") > 3_600_000.0
-            {
+            let val = |i: usize| m.get(i).map_or(0.0, |t| crate::mmtests::perlfmt::numify(t));
+            // avgqusz, await, r_await, w_await
+            if val(0) > 1_000_000.0 || val(1) > 3_600_000.0 || val(2) > 3_600_000.0 || val(3) > 3_600_000.0 {
                 continue;
             }
-            let n = seen.entry(dev.clone()).or_insert(0);
-            *n += 1;
-            if *n == 1 {
+            if !seen.contains_key(dev) {
+                // the device's first report is the since-boot one: skipped
+                let ops = FIELDS.map(|f| format!("{dev}-{f}"));
+                seen.insert(dev.to_string(), ops);
                 continue;
             }
             if self.sub.is_empty() {
-                for f in FIELDS {
-                    out.add_text(&format!("{dev}-{f}"), m.get(f).map_or("", String::as_str));
+                let Some(ops) = seen.get(dev) else { continue };
+                for (op, text) in ops.iter().zip(&m) {
+                    out.add_text(op, text);
                 }
             } else {
                 let mut parts = self.sub.split('-');
-                if parts.next() == Some(dev.as_str()) {
+                if parts.next() == Some(dev) {
                     let field = parts.next().unwrap_or("");
-                    out.add_text(&self.sub, m.get(field).map_or("", String::as_str));
+                    let text = FIELDS.iter().position(|f| *f == field).and_then(|i| m.get(i));
+                    out.add_text(&self.sub, text.map_or("", |t| t.as_ref()));
                 }
             }
         }

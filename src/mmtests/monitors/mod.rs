@@ -17,7 +17,7 @@ pub mod turbostat;
 pub mod vmstat;
 
 use super::era::{Era, Preferred};
-use super::extract::Samples;
+use super::extract::{Meta, Run, Samples};
 use super::logfile::{read_log, LogFile};
 use super::summarise::{self, Stat, SummaryKind};
 use crate::archive::tree::join;
@@ -248,7 +248,7 @@ pub fn compare_monitor(
         return Err(Error::domain("give at least one run name (-n)"));
     }
     let mut rd = reader(monitor, era, &opts.subheading)?;
-    let mut runs: Vec<(String, Samples)> = Vec::with_capacity(names.len());
+    let mut runs: Vec<Run> = Vec::with_capacity(names.len());
     for name in names {
         rd.begin_run();
         let mut samples = Samples::new(era);
@@ -257,9 +257,17 @@ pub fn compare_monitor(
             samples.set_iteration(i);
             rd.read(&IterDir { tree, dir, benchmark }, &mut samples)?;
         }
-        runs.push((name.clone(), samples));
+        let meta = Meta {
+            preferred: Preferred::Lower,
+            kind: monitor.kind(),
+            field_length: Some(monitor.field_length(era)),
+            precision: 2,
+            value_label: "Duration".into(),
+            ratio_preferred: None,
+        };
+        runs.push(Run { name: name.clone(), meta, samples });
     }
-    let base = runs.first().map(|(_, s)| s).ok_or_else(|| Error::domain("no runs"))?;
+    let base = runs.first().map(|r| &r.samples).ok_or_else(|| Error::domain("no runs"))?;
     let ops = monitor.filter_ops(&base.operations(), &opts.subheading);
     if ops.is_empty() {
         return Err(Error::insufficient(format!(
@@ -273,7 +281,7 @@ pub fn compare_monitor(
             },
         )));
     }
-    let mut comparison = build(monitor, era, benchmark, &runs, &ops)?;
+    let mut comparison = build(monitor, era, benchmark, &mut runs, &ops)?;
     let text = super::render_text::render(&comparison);
     let warnings = rd.warnings();
     if !warnings.is_empty() {
@@ -299,37 +307,21 @@ impl Monitor {
     }
 }
 
-fn build(
-    monitor: Monitor,
-    era: Era,
-    benchmark: &str,
-    runs: &[(String, Samples)],
-    ops: &[String],
-) -> Result<Comparison> {
+/// The table of `runs` (each run's `meta.preferred` is set per operation here).
+fn build(monitor: Monitor, era: Era, benchmark: &str, runs: &mut [Run], ops: &[String]) -> Result<Comparison> {
     let stats = monitor.stats(era);
     let rules = era.rules();
-    let kernels: Vec<String> = runs.iter().map(|(n, _)| n.clone()).collect();
+    let kernels: Vec<String> = runs.iter().map(|r| r.name.clone()).collect();
     let mut c = Comparison::new("mmtests", benchmark, kernels);
     // per operation: its direction and each run's summary
     let mut per_op = Vec::with_capacity(ops.len());
     for op in ops {
         let pref = monitor.preferred(era, op);
         let mut sums = Vec::with_capacity(runs.len());
-        for (name, samples) in runs {
-            let run = super::extract::Run {
-                name: name.clone(),
-                meta: super::extract::Meta {
-                    preferred: pref,
-                    kind: monitor.kind(),
-                    field_length: Some(monitor.field_length(era)),
-                    precision: 2,
-                    value_label: "Duration".into(),
-                    ratio_preferred: None,
-                },
-                samples: samples.clone(),
-            };
-            let s = summarise::summarise(&run, era, &stats, std::slice::from_ref(op))?;
-            sums.push(s.per_op.get(op).map(|o| (o.values.clone(), o.n)));
+        for run in runs.iter_mut() {
+            run.meta.preferred = pref;
+            let mut s = summarise::summarise(run, era, &stats, std::slice::from_ref(op))?;
+            sums.push(s.per_op.remove(op).map(|o| (o.values, o.n)));
         }
         per_op.push((op, pref, sums));
     }

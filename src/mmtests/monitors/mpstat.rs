@@ -11,6 +11,7 @@
 use super::{num, perl_split_ws, IterDir, Reader};
 use crate::error::{Error, Result};
 use crate::mmtests::extract::Samples;
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// Children by key, in first-seen order.
@@ -20,8 +21,11 @@ type Level<T> = Vec<(String, T)>;
 #[derive(Default)]
 struct Topology {
     nodes: Level<Level<Level<Level<Vec<String>>>>>,
-    /// "cpu N" → its leaf path (the last line naming it wins).
-    lookup: HashMap<String, String>,
+    /// CPU N → the number of its leaf path in `paths` (the last line naming it wins).
+    lookup: HashMap<String, usize>,
+    /// Every leaf path `node/socket/llc/core/cpu`, numbered: a sample's values are
+    /// kept per path number.
+    paths: HashMap<String, usize>,
 }
 
 /// The entry `key` of `v`, added at the end when new.
@@ -48,13 +52,15 @@ impl Topology {
             if let Some(cpus) = cpus.filter(|c| !c.contains(&cpu)) {
                 cpus.push(cpu.clone());
             }
-            t.lookup.insert(format!("cpu {cpu}"), format!("{node}/{socket}/{llc}/{core}/{cpu}"));
+            let n = t.paths.len();
+            let path = *t.paths.entry(format!("{node}/{socket}/{llc}/{core}/{cpu}")).or_insert(n);
+            t.lookup.insert(cpu, path);
         }
         t
     }
 
     /// The node's hierarchical sum of the CPUs' values (unset = 0), in the Perl's order.
-    fn node_sum(&self, nid: &str, values: &HashMap<String, f64>) -> Option<f64> {
+    fn node_sum(&self, nid: &str, values: &[Option<f64>]) -> Option<f64> {
         let (node, sockets) = self.nodes.iter().find(|(n, _)| n == nid)?;
         let mut ns = 0.0;
         for (socket, llcs) in sockets {
@@ -64,7 +70,8 @@ impl Topology {
                 for (core, cpus) in cores {
                     let mut cs = 0.0;
                     for cpu in cpus {
-                        cs += values.get(&format!("{node}/{socket}/{llc}/{core}/{cpu}")).copied().unwrap_or(0.0);
+                        let path = self.paths.get(&format!("{node}/{socket}/{llc}/{core}/{cpu}"));
+                        cs += path.and_then(|p| values.get(*p)).copied().flatten().unwrap_or(0.0);
                     }
                     ls += cs;
                 }
@@ -142,7 +149,7 @@ impl Reader for Mpstat {
         i += 2;
         let mut reading_fixed = false;
         let op = format!("node-{}", self.nid);
-        let mut values: HashMap<String, f64> = HashMap::new();
+        let mut values: Vec<Option<f64>> = vec![None; topo.paths.len()];
         // parseOne
         while let Some(first) = lines.get(i) {
             i += 1;
@@ -159,7 +166,11 @@ impl Reader for Mpstat {
                 if *line == "\n" || line.is_empty() {
                     break;
                 }
-                let line = line.replacen(" AM", "", 1).replacen(" PM", "", 1);
+                let line = if line.contains(" AM") || line.contains(" PM") {
+                    Cow::Owned(line.replacen(" AM", "", 1).replacen(" PM", "", 1))
+                } else {
+                    Cow::Borrowed(*line)
+                };
                 let e = perl_split_ws(&line);
                 let value = 100.0 - num(e.last());
                 let n = e.len().saturating_sub(1);
@@ -189,11 +200,16 @@ impl Reader for Mpstat {
                 {
                     continue;
                 }
-                let key = format!("cpu {c1}");
-                let path = topo.lookup.get(&key).ok_or_else(|| {
-                    Error::parse(Some(&name), Some(i), format!("{key} is not in cpu-topology-mmtests.txt (MMTests dies: \"Unable to identify unique key\")"))
+                let path = topo.lookup.get(c1).ok_or_else(|| {
+                    Error::parse(
+                        Some(&name),
+                        Some(i),
+                        format!("cpu {c1} is not in cpu-topology-mmtests.txt (MMTests dies: \"Unable to identify unique key\")"),
+                    )
                 })?;
-                values.insert(path.clone(), value);
+                if let Some(v) = values.get_mut(*path) {
+                    *v = Some(value);
+                }
             }
             // propogateValues on this iteration's model
             let sum = topo.node_sum(&self.nid, &values);
@@ -215,7 +231,7 @@ impl Reader for Mpstat {
                 reading_fixed = true;
             }
             out.add(&op, self.fixed.unwrap_or(0.0));
-            values.clear();
+            values.iter_mut().for_each(|v| *v = None);
         }
         Ok(())
     }

@@ -9,7 +9,6 @@ use super::{IterDir, Reader};
 use crate::error::Result;
 use crate::mmtests::extract::Samples;
 use crate::mmtests::perlfmt::numify;
-use std::collections::HashMap;
 
 /// Fields printed as they are (`_fieldCounters`).
 const GAUGES: &[&str] = &[
@@ -78,34 +77,62 @@ const KSWAPD_STEAL: &[&str] = &[
     "pgsteal_kswapd",
 ];
 
+/// The fields the derived values read from the current or the previous sample (the
+/// only ones of the module's `%last_values` whose value is ever used).
+const KEPT: [&str; 10] = [
+    "nr_inactive_anon",
+    "nr_slab_reclaimable",
+    "nr_slab_unreclaimable",
+    "nr_inactive_file",
+    "nr_active_file",
+    "nr_active_anon",
+    "numa_hint_faults",
+    "numa_hint_faults_local",
+    "pgfault",
+    "pgmajfault",
+];
+
+/// The numeric values of the [`KEPT`] fields in one sample (0 where absent, as Perl
+/// reads an absent key).
+type Kept = [f64; KEPT.len()];
+
 /// The proc-vmstat reader: the module's memory of the previous sample.
 pub struct ProcVmstat {
     sub: String,
     last_value: f64,
     last_steal: f64,
     last_scan: f64,
-    last_values: Option<HashMap<String, String>>,
+    last_values: Kept,
 }
 
 impl ProcVmstat {
     /// A reader of sub-heading `sub` ("" = `pgpgin`).
     pub fn new(sub: &str) -> ProcVmstat {
         let sub = if sub.is_empty() { "pgpgin" } else { sub };
-        ProcVmstat { sub: sub.to_string(), last_value: 0.0, last_steal: 0.0, last_scan: 0.0, last_values: None }
+        ProcVmstat {
+            sub: sub.to_string(),
+            last_value: 0.0,
+            last_steal: 0.0,
+            last_scan: 0.0,
+            last_values: [0.0; KEPT.len()],
+        }
     }
 
     /// `parseVMStat`: the value of one sample (None = -1, which the Perl skips).
     fn sample(&mut self, block: &[&str]) -> f64 {
         let sub = self.sub.as_str();
         let (mut value, mut scan, mut steal) = (0.0f64, 0.0f64, 0.0f64);
-        let mut current: HashMap<String, String> = HashMap::new();
+        let mut current: Kept = [0.0; KEPT.len()];
         for line in block {
             // split(/\s/, $line): the first two single-space-separated fields
             let mut it = line.split(|c: char| c.is_ascii_whitespace());
             let stat = it.next().unwrap_or("");
             let text = it.next().unwrap_or("");
             let v = numify(text);
-            current.insert(stat.to_string(), text.to_string());
+            // the last line of a field wins, as the Perl's hash assignment does
+            if let Some(slot) = KEPT.iter().position(|k| *k == stat).and_then(|i| current.get_mut(i)) {
+                *slot = v;
+            }
             // how many of the lists the Perl walks name `stat` (each match adds once)
             let hits =
                 |sets: &[&[&str]]| sets.iter().map(|set| set.iter().filter(|k| **k == stat).count()).sum::<usize>();
@@ -156,9 +183,10 @@ impl ProcVmstat {
                 _ => {}
             }
         }
-        let last = self.last_values.replace(current.clone()).unwrap_or_default();
-        let cur = |k: &str| current.get(k).map_or(0.0, |t| numify(t));
-        let prev = |k: &str| last.get(k).map_or(0.0, |t| numify(t));
+        let last = std::mem::replace(&mut self.last_values, current);
+        let at = |values: &Kept, k: &str| KEPT.iter().position(|x| *x == k).and_then(|i| values.get(i)).copied();
+        let cur = |k: &str| at(&current, k).unwrap_or(0.0);
+        let prev = |k: &str| at(&last, k).unwrap_or(0.0);
         let delta = |k: &str| cur(k) - prev(k);
         if GAUGES.contains(&sub) || sub == "mmtests_vmscan_process_pages" {
             return value;
