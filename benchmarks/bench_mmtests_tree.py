@@ -51,6 +51,15 @@ at this load, the earlier run's 1.6 s was at load 18), kernbench 144 ms against 
 tree): compare-mmtests.pl 0.98-272 s per 2-kernel table, >= 100x for perffutexwake,
 kernbench, usemem, dbench4, schbench, tbench4.
 
+Quiet machine, 2026-12-02 03:25 UTC (load average 1.47 before, 1.44 after; nothing else
+running), with the seven families added that day: `--era 2025 --repeat 3 --no-perl
+--tree-dir /tmp/speedbench`, 43 benchmark names x 10 kernels x 5 iterations with monitors,
+53.2 MiB. Whole tree in one process: 344 tables in 1.62 s wall, 2.99 s CPU (best of 3): under
+the 2 s bound. 2-kernel tables as whole processes: 50.1-78.3 ms (sysbenchthread the
+slowest; 35 of 43 between 50 and 66 ms): over the 50 ms bound. In-process, the native
+compare of such a table takes 4 ms (aim9) to 20 ms (dbench4); the rest is the interpreter
+(`python -c pass` 10 ms), importing schedlab.cli (8-15 ms) and building its argparse parser.
+
     python benchmarks/bench_mmtests_tree.py [--era 2025 --era head --era 2024] [--kernels 10]
         [--iterations 5] [--repeat 3] [--perl-jobs 1] [--perl-timeout 300] [--no-perl]
 """
