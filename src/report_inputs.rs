@@ -10,8 +10,6 @@ use serde::Serialize;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
-/// Archive names the MMTests reader of the core opens.
-pub const ARCHIVE_SUFFIXES: [&str; 5] = [".tar", ".tar.gz", ".tgz", ".tar.xz", ".zip"];
 /// How deep plain directories are searched below a given path.
 const MAX_DEPTH: usize = 2;
 /// The longest header line read to tell one CSV from another.
@@ -72,8 +70,7 @@ fn csv_kind(path: &Path) -> Option<CsvKind> {
 }
 
 fn is_archive(path: &Path) -> bool {
-    let name = path.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
-    ARCHIVE_SUFFIXES.iter().any(|s| name.ends_with(s))
+    path.file_name().is_some_and(|n| archive::name_stem(&n.to_string_lossy()).is_some())
 }
 
 fn sorted_children(dir: &Path) -> Vec<PathBuf> {

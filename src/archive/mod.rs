@@ -22,6 +22,19 @@ pub mod zipfile;
 pub use dir::DirTree;
 pub use limits::Limits;
 pub use memory::MemTree;
+
+/// The file names of the archives read ([`Kind`]), longest first where one ends another.
+pub const NAME_SUFFIXES: [&str; 6] = [".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar", ".zip"];
+
+/// `name` without its archive suffix ([`NAME_SUFFIXES`], compared case-insensitively),
+/// None when it has none or nothing is left.
+pub fn name_stem(name: &str) -> Option<&str> {
+    let lower = name.to_ascii_lowercase();
+    NAME_SUFFIXES.iter().find(|ext| lower.ends_with(*ext)).and_then(|ext| {
+        let stem = name.get(..name.len() - ext.len())?;
+        (!stem.is_empty()).then_some(stem)
+    })
+}
 pub use tree::Tree;
 
 use crate::error::{Error, Result};
@@ -103,4 +116,18 @@ pub fn open(path: &Path, limits: &Limits) -> Result<Box<dyn Tree>> {
         Kind::Tar | Kind::TarGz | Kind::TarXz => Box::new(tarball::read(path, limits)?),
         Kind::Zip => Box::new(zipfile::read(path, limits)?),
     })
+}
+
+#[cfg(test)]
+mod name_tests {
+    use super::*;
+
+    #[test]
+    fn archive_names_lose_their_suffix() {
+        assert_eq!(name_stem("runs.tar.gz"), Some("runs"));
+        assert_eq!(name_stem("v6.8.TGZ"), Some("v6.8"));
+        assert_eq!(name_stem("a.txz"), Some("a"));
+        assert_eq!(name_stem("b.zip"), Some("b"));
+        assert_eq!((name_stem(".tar.gz"), name_stem("log.gz"), name_stem("x.json")), (None, None, None));
+    }
 }

@@ -40,10 +40,12 @@ pub fn input_stem(input: &str, kind: &str) -> String {
     if kind == "dir" {
         return name.to_string();
     }
-    let exts: &[&str] = if kind == "file" { &[".zst", ".xz"] } else { &[".gz", ".tgz", ".xz", ".tar", ".zip"] };
-    let stem = exts.iter().fold(name, |s, ext| s.strip_suffix(ext).unwrap_or(s));
+    if kind != "file" {
+        return crate::archive::name_stem(name).unwrap_or(name).to_string();
+    }
+    let stem = [".zst", ".xz"].iter().fold(name, |s, ext| s.strip_suffix(ext).unwrap_or(s));
     match stem.rsplit_once('.') {
-        Some((s, _)) if kind == "file" && !s.is_empty() => s.to_string(),
+        Some((s, _)) if !s.is_empty() => s.to_string(),
         _ => stem.to_string(),
     }
 }

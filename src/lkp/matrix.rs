@@ -477,12 +477,7 @@ pub fn root_name(tree: &dyn Tree, rel: &str) -> String {
         return dir_name(origin);
     }
     let file = origin.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    for ext in [".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar", ".zip"] {
-        if let Some(stem) = file.strip_suffix(ext).filter(|s| !s.is_empty()) {
-            return stem.to_string();
-        }
-    }
-    file
+    archive::name_stem(&file).map_or_else(|| file.clone(), str::to_string)
 }
 
 fn dir_name(p: &Path) -> String {
