@@ -30,11 +30,11 @@ fn load(case: &str) -> (Comparison, String) {
                 if i == 0 {
                     cell.verdict = Some(Verdict::Baseline);
                 } else {
-                    cell.test = Some("mann-whitney".into());
+                    cell.test = Some(Test::MannWhitney.into());
                     cell.p = Test::MannWhitney.verdict_p(&base, &s);
                     cell.significant = cell.p.map(|p| p <= 0.05);
                 }
-                cell.samples = Some(s);
+                cell.samples = Some(s.into());
                 cell
             })
             .collect();

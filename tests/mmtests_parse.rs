@@ -3,6 +3,7 @@
 
 use schedlab::mmtests::parse_text::parse_compare;
 use schedlab::mmtests::render_text::render;
+use schedlab::table::Direction;
 use std::path::Path;
 
 #[test]
@@ -30,14 +31,14 @@ fn seeds_parse() {
     let c = parse_compare(&t, "seed").unwrap();
     assert_eq!(c.kernels.len(), 6);
     assert_eq!(c.kernels[5], "4.18.0-teo-v6+backport");
-    assert_eq!(c.meta["machine"], "8x-SKYLAKE-UMA");
+    assert_eq!(c.meta.machine.as_deref(), Some("8x-SKYLAKE-UMA"));
     assert_eq!(c.benchmark, "netperf-udp");
     // the seed's row "Hmean send-64 362.27 ... 318.85 * -11.99%*"
     assert_eq!(c.rows[0].cells[2].value, Some(318.85));
     assert_eq!(c.rows[0].cells[2].change, Some(-11.99));
     assert_eq!(c.rows[0].cells[2].significant, Some(true));
-    assert_eq!(c.meta["mmtests.preferred"], "Higher");
+    assert_eq!(c.meta.mmtests.as_ref().and_then(|m| m.preferred), Some(Direction::Higher));
     let d = parse_compare(&std::fs::read_to_string(dir.join("mmtests-dbench4.txt")).unwrap(), "seed").unwrap();
-    assert_eq!(d.meta["mmtests.preferred"], "Lower");
+    assert_eq!(d.meta.mmtests.as_ref().and_then(|m| m.preferred), Some(Direction::Lower));
     assert_eq!(d.rows.len(), 7);
 }

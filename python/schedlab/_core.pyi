@@ -137,7 +137,7 @@ class Comparison:
         kernels: Sequence[str],
         rows: Sequence[Row] | None = None,
         benchmark: str = ...,
-        meta: Mapping[str, str] | None = None,
+        meta: Mapping[str, Any] | None = None,
         schema: int = ...,
     ) -> Self: ...
     @overload
@@ -167,7 +167,7 @@ class Comparison:
     @property
     def kernels(self) -> list[str]: ...
     @property
-    def meta(self) -> dict[str, str]: ...
+    def meta(self) -> dict[str, Any]: ...
     @property
     def rows(self) -> list[Row]: ...
 

@@ -66,8 +66,7 @@ class MMTestsComparison(Comparison):
     @property
     def warnings(self) -> list[str]:
         """What MMTests does silently that matters here (defaulted values, missing operations)."""
-        w = self.meta.get("schedlab.warnings", "")
-        return w.split("\n") if w else []
+        return list(self.meta.get("schedlab.warnings", []))
 
     @property
     def era_reason(self) -> str:

@@ -8,8 +8,10 @@ use super::compare::{CompareResult, StatRow};
 use super::direction::direction;
 use super::num::Num;
 use super::render_text::render;
-use crate::error::{Error, Result};
-use crate::table::{decide, evidence, Cell, ChangeKind, Comparison, Direction, Row, Verdict, VerdictRule};
+use crate::error::Result;
+use crate::table::{
+    decide, evidence, Cell, ChangeKind, Comparison, Direction, LkpMeta, Row, Verdict, VerdictMeta, VerdictRule,
+};
 
 pub use crate::stats::Test;
 
@@ -33,7 +35,7 @@ fn row_to_table(r: &StatRow, test: Test, rule: &VerdictRule) -> Row {
         let samples = floats(v);
         let mut c = Cell {
             n: Some(if r.failure { r.runs.get(i).copied().unwrap_or(0) as u64 } else { samples.len() as u64 }),
-            samples: v.as_ref().map(|_| samples.clone()),
+            samples: v.as_ref().map(|_| samples.clone().into_boxed_slice()),
             ..Default::default()
         };
         if r.failure {
@@ -49,7 +51,7 @@ fn row_to_table(r: &StatRow, test: Test, rule: &VerdictRule) -> Row {
             let change = r.changes.get(i - 1).copied();
             c.change = change.filter(|x| x.is_finite());
             c.significant = r.robot.get(i - 1).copied();
-            c.test = Some(test.name().to_string());
+            c.test = Some(test.into());
             c.p = test.verdict_p(&base_samples, &samples);
             let improvement = change.unwrap_or(f64::NAN) * sign;
             let e = evidence(&base_samples, &samples, test, rule);
@@ -98,13 +100,15 @@ pub fn to_comparison(res: CompareResult, test: Test, alpha: f64) -> Result<Compa
             }
         }
     }
-    c.meta.insert("axes".into(), serde_json::to_string(&res.axes).unwrap_or_default());
-    c.meta.insert("all_keys".into(), res.options.all_keys.to_string());
-    c.meta.insert("more".into(), res.options.more.to_string());
-    c.meta.insert("compare_keys".into(), res.compare_keys.join(","));
-    c.meta.insert("per_root_axes".into(), res.per_root_axes.to_string());
-    c.meta.insert("verdict_test".into(), test.name().into());
-    c.meta.insert("alpha".into(), alpha.to_string());
+    c.meta.lkp = Some(LkpMeta {
+        axes: Some(res.axes),
+        all_keys: res.options.all_keys,
+        more: res.options.more,
+        compare_keys: res.compare_keys,
+        per_root_axes: res.per_root_axes,
+        source: None,
+    });
+    c.meta.verdicts = Some(VerdictMeta { test: test.name().into(), alpha: Some(alpha) });
     Ok(c)
 }
 
@@ -112,10 +116,10 @@ pub fn to_comparison(res: CompareResult, test: Test, alpha: f64) -> Result<Compa
 /// round trip).
 pub fn render_comparison(c: &Comparison) -> Result<String> {
     c.validate()?;
-    let axes: Vec<Vec<(String, String)>> = match c.meta.get("axes") {
-        Some(s) => {
-            serde_json::from_str(s).map_err(|e| Error::parse(Some("<comparison meta.axes>"), None, e.to_string()))?
-        }
+    let none = LkpMeta::default();
+    let lkp = c.meta.lkp.as_ref().unwrap_or(&none);
+    let axes: Vec<Vec<(String, String)>> = match &lkp.axes {
+        Some(a) => a.clone(),
         None => c.kernels.iter().map(|k| vec![("commit".to_string(), k.clone())]).collect(),
     };
     let rows = c
@@ -153,22 +157,13 @@ pub fn render_comparison(c: &Comparison) -> Result<String> {
             }
         })
         .collect();
-    let bool_meta = |k: &str| c.meta.get(k).is_some_and(|v| v == "true");
     let res = CompareResult {
         commits: c.kernels.clone(),
         axes,
         rows,
-        options: super::compare::Options {
-            all_keys: bool_meta("all_keys"),
-            more: bool_meta("more"),
-            ..Default::default()
-        },
-        compare_keys: c
-            .meta
-            .get("compare_keys")
-            .filter(|k| !k.is_empty())
-            .map_or_else(|| vec!["commit".to_string()], |k| k.split(',').map(str::to_string).collect()),
-        per_root_axes: bool_meta("per_root_axes"),
+        options: super::compare::Options { all_keys: lkp.all_keys, more: lkp.more, ..Default::default() },
+        compare_keys: if lkp.compare_keys.is_empty() { vec!["commit".to_string()] } else { lkp.compare_keys.clone() },
+        per_root_axes: lkp.per_root_axes,
     };
     Ok(render(&res))
 }

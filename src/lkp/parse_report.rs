@@ -209,7 +209,7 @@ pub fn to_comparison(report: &Report) -> crate::Result<crate::table::Comparison>
         std::iter::once("base".to_string()).chain((1..width).map(|i| format!("head{i}"))).collect()
     };
     let mut c = Comparison::new("lkp", "", kernels);
-    c.meta.insert("lkp.source".into(), "parsed report".into());
+    c.meta.lkp = Some(crate::table::LkpMeta { source: Some("parsed report".into()), ..Default::default() });
     for r in &report.rows {
         let failure = r.section == "failure";
         let mut cells: Vec<Cell> = r

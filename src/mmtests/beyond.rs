@@ -8,22 +8,22 @@ use crate::error::{Error, Result};
 use crate::parallel;
 use crate::stats::rng::Rng;
 use crate::stats::{fdr_bh, Test};
-use crate::table::{decide, evidence, Comparison, Row, Verdict, VerdictRule};
+use crate::table::{decide, evidence, Comparison, Direction, Row, Verdict, VerdictMeta, VerdictRule};
 use rayon::prelude::*;
 
 fn higher(c: &Comparison) -> bool {
-    c.meta.get("mmtests.preferred").map(String::as_str) == Some("Higher")
+    c.meta.mmtests.as_ref().and_then(|m| m.preferred) == Some(Direction::Higher)
 }
 
 /// The rows (one per unique operation) whose values `--print-ratio` divides:
 /// the `Ratio` rows of a ratio table, else the rows of the ratio statistic
 /// (`mmtests.ratio_group`, e.g. Hmean) restricted to `mmtests.ratio_ops`.
 fn ratio_rows(c: &Comparison) -> Result<Vec<&Row>> {
-    let ratio_layout = c.meta.get("mmtests.layout").map(String::as_str) == Some("ratio");
-    let group = if ratio_layout {
+    let mm = c.meta.mmtests.as_ref();
+    let group = if c.meta.is_mmtests_ratio() {
         "Ratio".to_string()
     } else {
-        c.meta.get("mmtests.ratio_group").cloned().filter(|g| !g.is_empty()).unwrap_or_else(|| {
+        mm.and_then(|m| m.ratio_group.clone()).filter(|g| !g.is_empty()).unwrap_or_else(|| {
             if higher(c) {
                 "Hmean".into()
             } else {
@@ -31,7 +31,7 @@ fn ratio_rows(c: &Comparison) -> Result<Vec<&Row>> {
             }
         })
     };
-    let ops: Option<Vec<String>> = c.meta.get("mmtests.ratio_ops").and_then(|j| serde_json::from_str(j).ok());
+    let ops = mm.and_then(|m| m.ratio_ops.as_ref());
     let mut seen = Vec::new();
     let mut out = Vec::new();
     for r in &c.rows {
@@ -58,7 +58,7 @@ fn ratio_rows(c: &Comparison) -> Result<Vec<&Row>> {
 /// lower is better, so > 1 always means better. The baseline gets 1.
 pub fn gmean_ratio(c: &Comparison) -> Result<Vec<f64>> {
     let rows = ratio_rows(c)?;
-    let ratio_layout = c.meta.get("mmtests.layout").map(String::as_str) == Some("ratio");
+    let ratio_layout = c.meta.is_mmtests_ratio();
     let hi = higher(c);
     let mut out = Vec::with_capacity(c.kernels.len());
     for k in 0..c.kernels.len() {
@@ -138,7 +138,7 @@ pub fn apply_test(c: &mut Comparison, test: VerdictTest, alpha: f64) -> Result<(
                 ps.push((ri, p));
             }
             if let Some(cell) = r.cells.get_mut(k) {
-                cell.test = Some(name.into());
+                cell.test = Some(test.into());
                 cell.p = p;
                 cell.q = None;
                 cell.verdict = Some(Verdict::NotEnoughData);
@@ -156,7 +156,7 @@ pub fn apply_test(c: &mut Comparison, test: VerdictTest, alpha: f64) -> Result<(
             }
         }
     }
-    c.meta.insert("schedlab.verdict_test".into(), name.into());
+    c.meta.verdicts = Some(VerdictMeta { test: name.into(), alpha: Some(alpha) });
     Ok(())
 }
 
@@ -209,7 +209,7 @@ pub fn bootstrap_gmean_ci(
         };
         let ok = |v: &[f64]| v.len() >= 2 && v.iter().all(|x| x.is_finite() && (!hi || *x > 0.0));
         if ok(&b) && ok(&n) {
-            pairs.push((b, n));
+            pairs.push((b.into_vec(), n.into_vec()));
         }
     }
     if pairs.is_empty() {
@@ -273,12 +273,11 @@ pub fn bootstrap_gmean_ci(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::table::{Cell, ChangeKind, Direction, Row};
+    use crate::table::{Cell, ChangeKind, MmtestsMeta, Row};
 
     fn table(higher: bool) -> Comparison {
         let mut c = Comparison::new("mmtests", "x", vec!["a".into(), "b".into()]);
-        c.meta.insert("mmtests.preferred".into(), if higher { "Higher" } else { "Lower" }.into());
-        c.meta.insert("mmtests.layout".into(), "table".into());
+        c.meta.mmtests = Some(MmtestsMeta { preferred: Some(Direction::from_higher(higher)), ..Default::default() });
         let g = if higher { "Hmean" } else { "Amean" };
         for (name, b, n) in [("1", [10.0, 10.0, 10.0], [20.0, 20.0, 20.0]), ("2", [4.0, 4.0, 4.0], [2.0, 2.0, 2.0])] {
             c.rows.push(Row {
@@ -288,8 +287,8 @@ mod tests {
                 change_kind: ChangeKind::Improvement,
                 unit: None,
                 cells: vec![
-                    Cell { value: Some(b[0]), samples: Some(b.to_vec()), ..Default::default() },
-                    Cell { value: Some(n[0]), samples: Some(n.to_vec()), ..Default::default() },
+                    Cell { value: Some(b[0]), samples: Some(b.into()), ..Default::default() },
+                    Cell { value: Some(n[0]), samples: Some(n.into()), ..Default::default() },
                 ],
             });
         }

@@ -6,7 +6,7 @@ use super::era::{Era, Preferred, SigRule};
 use super::perlfmt::perl_str_roundtrip;
 use super::significance::Mark;
 use super::summarise::{RunSummary, Stat};
-use crate::table::{Cell, ChangeKind, Comparison, Direction, Row, Verdict};
+use crate::table::{Cell, CellTest, ChangeKind, Comparison, Direction, Row, Verdict};
 use std::collections::HashMap;
 
 /// MMTests' `pdiff`: percentage gain of `v` over `b` (higher is better).
@@ -95,8 +95,8 @@ pub fn build_table(
     let Some(base) = runs.first() else { return c };
     let pref = base.preferred;
     let test_name = match era.rules().sig_rule() {
-        SigRule::TTest => "mmtests-ttest",
-        SigRule::CiOverlap { .. } => "mmtests-ci",
+        SigRule::TTest => CellTest::MmtestsTtest,
+        SigRule::CiOverlap { .. } => CellTest::MmtestsCi,
     };
     for (si, &stat) in base.stats.iter().enumerate() {
         let name = names.get(si).cloned().unwrap_or_default();
@@ -117,13 +117,13 @@ pub fn build_table(
                 }
                 cell.n = s.map(|s| s.n as u64);
                 if is_marked {
-                    cell.samples = s.map(|s| s.samples.clone());
+                    cell.samples = s.map(|s| s.samples.clone().into_boxed_slice());
                     if i == 0 {
                         cell.verdict = Some(Verdict::Baseline);
                     } else if let Some(m) = marks.get(i).and_then(|m| m.get(op)) {
                         cell.significant = Some(m.significant);
                         cell.p = m.p;
-                        cell.test = Some(test_name.to_string());
+                        cell.test = Some(test_name);
                         let ch = cell.change.unwrap_or(0.0);
                         cell.verdict = Some(if !m.significant {
                             Verdict::Noise

@@ -43,6 +43,14 @@ impl Preferred {
             Preferred::Lower => "Lower",
         }
     }
+
+    /// The table's direction of the benchmark's values.
+    pub fn direction(self) -> crate::table::Direction {
+        match self {
+            Preferred::Higher => crate::table::Direction::Higher,
+            Preferred::Lower => crate::table::Direction::Lower,
+        }
+    }
 }
 
 /// How significance markers are decided.

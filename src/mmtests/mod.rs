@@ -32,7 +32,7 @@ pub use era::{Era, Preferred};
 use crate::archive::{self, DirTree, Tree};
 use crate::error::{Error, Result};
 use crate::parallel;
-use crate::table::Comparison;
+use crate::table::{Comparison, MmtestsLayout};
 use rayon::prelude::*;
 use std::path::Path;
 use summarise::{filter_ops, ratio_stat, SummaryKind};
@@ -210,7 +210,7 @@ pub fn compare_in(
         }
         let sums = summarise_all(&runs, opts.threads, |r| summarise::summarise(r, era, &[rstat], &unique))?;
         let mut c = ratio::build_ratio(era, benchmark, meta.kind, meta.ratio_preferred, &sums, &ratio_ops);
-        c.meta.insert("mmtests.layout".into(), "ratio".into());
+        c.meta.mmtests.get_or_insert_with(Default::default).layout = MmtestsLayout::Ratio;
         c
     } else {
         let stats = rules.summary_stats(meta.kind);
@@ -228,29 +228,23 @@ pub fn compare_in(
             era::SigRule::TTest => None,
             era::SigRule::CiOverlap { .. } => Some(rstat),
         };
-        let mut c = compare::build_table(era, benchmark, &sums, &names, marked, &marks);
-        c.meta.insert("mmtests.layout".into(), "table".into());
-        c
+        compare::build_table(era, benchmark, &sums, &names, marked, &marks)
     };
     let ratio_ops: Vec<String> = match base.samples.ratio_operations() {
         Some(r) => filter_ops(r, &opts.subheading),
         None => filter_ops(&base.samples.operations(), &opts.subheading),
     };
-    let m = &mut comparison.meta;
-    m.insert("mmtests.era".into(), era.name().into());
-    m.insert("mmtests.era_reason".into(), detection.reason.clone());
-    m.insert("mmtests.field_length".into(), fl.to_string());
-    m.insert("mmtests.precision".into(), meta.precision.to_string());
-    m.insert("mmtests.preferred".into(), meta.preferred.name().into());
-    m.insert("mmtests.ratio_group".into(), rules.stat_name(rstat, meta.preferred, &meta.value_label));
-    m.insert("mmtests.ratio_ops".into(), serde_json::to_string(&ratio_ops).unwrap_or_default());
-    m.insert("mmtests.summary".into(), format!("{:?}", meta.kind));
-    if !opts.subheading.is_empty() {
-        m.insert("mmtests.subheading".into(), opts.subheading.clone());
-    }
-    if !warnings.is_empty() {
-        m.insert("schedlab.warnings".into(), warnings.join("\n"));
-    }
+    let m = comparison.meta.mmtests.get_or_insert_with(Default::default);
+    m.era = Some(era.name().into());
+    m.era_reason = Some(detection.reason.clone());
+    m.field_length = Some(fl);
+    m.precision = Some(meta.precision);
+    m.preferred = Some(meta.preferred.direction());
+    m.ratio_group = Some(rules.stat_name(rstat, meta.preferred, &meta.value_label));
+    m.ratio_ops = Some(ratio_ops);
+    m.summary = Some(format!("{:?}", meta.kind));
+    m.subheading = (!opts.subheading.is_empty()).then(|| opts.subheading.clone());
+    comparison.meta.warnings = warnings.clone();
     let text = render_text::render(&comparison);
     Ok(Report { era, comparison, text, warnings, era_reason: detection.reason })
 }

@@ -6,7 +6,7 @@
 //! `HIGHER/LOWER is better` lines around the table are understood or skipped.
 
 use crate::error::{Error, Result};
-use crate::table::{Cell, ChangeKind, Comparison, Direction, Row, Verdict};
+use crate::table::{Cell, CellTest, ChangeKind, Comparison, Direction, MmtestsLayout, MmtestsMeta, Row, Verdict};
 
 #[derive(Debug, Clone, PartialEq)]
 enum Tok {
@@ -346,7 +346,7 @@ fn table_row(r: DataRow) -> Row {
                     cell.verdict = Some(Verdict::Baseline);
                 } else {
                     cell.significant = Some(p.star);
-                    cell.test = Some("mmtests".into());
+                    cell.test = Some(CellTest::Mmtests);
                     let ch = p.change.unwrap_or(0.0);
                     cell.verdict = Some(match (p.star, ch > 0.0, ch < 0.0) {
                         (false, _, _) => Verdict::Noise,
@@ -484,7 +484,7 @@ pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
     }
     for l in above {
         if let Some(m) = l.trim().strip_prefix("machine:") {
-            c.meta.insert("machine".into(), m.trim().to_string());
+            c.meta.machine = Some(m.trim().to_string());
         }
     }
     let mut pref = if contains_ignore_case(&text, "HIGHER IS BETTER") {
@@ -532,29 +532,26 @@ pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
     }
     rows.shrink_to_fit();
     c.rows = rows;
-    let m = &mut c.meta;
-    m.insert("mmtests.layout".into(), if ratio_layout { "ratio" } else { "table" }.into());
-    if ratio_layout {
-        m.insert("mmtests.formatted_runs".into(), seen.formatted.to_string());
-    }
-    m.insert("mmtests.field_length".into(), fl.to_string());
-    m.insert("mmtests.precision".into(), prec.to_string());
-    m.insert("mmtests.preferred".into(), if higher { "Higher" } else { "Lower" }.into());
-    if ratio_layout {
-        m.insert("mmtests.norm".into(), if seen.norm { "yes" } else { "no" }.into());
-    } else {
-        let group = if c.rows.iter().any(|r| r.group == mean_group) {
+    let ratio_group = (!ratio_layout).then(|| {
+        if c.rows.iter().any(|r| r.group == mean_group) {
             mean_group.to_string()
         } else {
             c.rows.iter().find(|r| r.group.get(1..5) == Some("mean")).map(|r| r.group.clone()).unwrap_or_default()
-        };
-        m.insert("mmtests.ratio_group".into(), group);
-    }
-    m.insert("mmtests.source".into(), "parsed".into());
-    if let Some((_, l1, l2)) = widths {
-        m.insert("mmtests.label_width".into(), l1.to_string());
-        m.insert("mmtests.op_width".into(), l2.to_string());
-    }
+        }
+    });
+    c.meta.mmtests = Some(MmtestsMeta {
+        layout: if ratio_layout { MmtestsLayout::Ratio } else { MmtestsLayout::Table },
+        parsed: true,
+        formatted_runs: ratio_layout.then_some(seen.formatted),
+        field_length: Some(fl),
+        precision: Some(prec),
+        preferred: Some(Direction::from_higher(higher)),
+        norm: ratio_layout.then_some(seen.norm),
+        ratio_group,
+        label_width: widths.map(|w| w.1),
+        op_width: widths.map(|w| w.2),
+        ..Default::default()
+    });
     c.validate()?;
     Ok(c)
 }
@@ -645,7 +642,7 @@ Hmean     send-64        421.71 (   0.00%)      409.46 *  -2.90%*
         assert_eq!(c.rows.len(), 2);
         assert_eq!(c.rows[1].cells[1].change, Some(-2.90));
         assert_eq!(c.rows[1].cells[1].significant, Some(true));
-        assert_eq!(c.meta["mmtests.field_length"], "12");
+        assert_eq!(c.meta.mmtests.as_ref().and_then(|m| m.field_length), Some(12));
         assert_eq!(super::super::render_text::render(&c), ALIGNED);
     }
 

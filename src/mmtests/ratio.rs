@@ -121,7 +121,7 @@ pub fn build_ratio(
     let pref = ratio_pref.unwrap_or(base.preferred);
     let swap = pref != base.preferred;
     let norm = has_norm(era, kind, base);
-    c.meta.insert("mmtests.norm".into(), if norm { "yes" } else { "no" }.into());
+    c.meta.mmtests.get_or_insert_with(Default::default).norm = Some(norm);
     let mut unique: Vec<&String> = Vec::new();
     for op in ops {
         if !unique.contains(&op) {

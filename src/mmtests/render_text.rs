@@ -1,12 +1,12 @@
 //! compare-mmtests.pl's text layout (`PrintGeneric.pm`, `Compare.pm`'s render
 //! tables), byte for byte, from a [`Comparison`] (reference: docs/mmtests.md §5.4, §7.5).
 //!
-//! Layout facts travel in the comparison's `meta`: `mmtests.layout` (`table` or
-//! `ratio`), `mmtests.field_length`, `mmtests.precision` and, for ratio tables,
-//! `mmtests.norm` (`no` prints `(NaNs)` cells and no D rows).
+//! Layout facts travel in the comparison's typed `meta.mmtests` ([`MmtestsMeta`]): the
+//! layout (table or ratio), field length, precision, label widths, whether the table is
+//! values only, parsed from text, and of which era.
 
 use super::perlfmt::{fmt_f, pad};
-use crate::table::Comparison;
+use crate::table::{Comparison, MmtestsLayout, MmtestsMeta};
 
 /// The two header parts of a run name as `_generateHeaderTable` splits it: at
 /// the first `-`, moved 4 characters right when the text after it holds `-rc[0-9]`;
@@ -26,14 +26,10 @@ pub fn split_name(name: &str) -> (String, String) {
     (first, second)
 }
 
-fn meta_usize(c: &Comparison, key: &str, default: usize) -> usize {
-    c.meta.get(key).and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
-fn header(c: &Comparison, first_width: usize, fl: usize) -> String {
+fn header(c: &Comparison, m: &MmtestsMeta, first_width: usize, fl: usize) -> String {
     let mut out = String::new();
     // a table without the comparison (`--print-monitor`, `--no-compare`) has value-wide columns
-    let width = if values_only(c) { fl } else { fl + 11 };
+    let width = if m.values_only { fl } else { fl + 11 };
     let parts: Vec<(String, String)> = c.kernels.iter().map(|k| split_name(k)).collect();
     for line in 0..2 {
         out.push_str(&pad("", first_width, false));
@@ -47,17 +43,13 @@ fn header(c: &Comparison, first_width: usize, fl: usize) -> String {
 
 /// Render `c` in MMTests' own layout (a comparison table or a `--print-ratio` table).
 pub fn render(c: &Comparison) -> String {
-    if c.meta.get("mmtests.layout").map(String::as_str) == Some("ratio") {
-        render_ratio(c)
-    } else {
-        render_table(c)
+    // a table of another tool has the defaults
+    let none = MmtestsMeta::default();
+    let m = c.meta.mmtests.as_ref().unwrap_or(&none);
+    match m.layout {
+        MmtestsLayout::Ratio => render_ratio(c, m),
+        MmtestsLayout::Table => render_table(c, m),
     }
-}
-
-/// Whether the table prints values without percentages (`mmtests.compare` = `hidden`:
-/// compare-mmtests.pl's `--print-monitor` tables).
-fn values_only(c: &Comparison) -> bool {
-    c.meta.get("mmtests.compare").is_some_and(|v| v == "hidden")
 }
 
 /// Dmean/Dmin/Dmax/Gmean: the summary rows of `--print-ratio`, printed as values only.
@@ -65,12 +57,11 @@ pub(crate) fn bare_values(group: &str) -> bool {
     matches!(group, "Dmean" | "Dmin" | "Dmax" | "Gmean")
 }
 
-fn render_table(c: &Comparison) -> String {
-    let fl = meta_usize(c, "mmtests.field_length", 12);
-    let prec = meta_usize(c, "mmtests.precision", 2);
-    let l1 =
-        c.rows.iter().map(|r| r.group.chars().count()).max().unwrap_or(0).max(meta_usize(c, "mmtests.label_width", 0));
-    let l2 = c.rows.iter().map(|r| r.name.chars().count()).max().unwrap_or(0).max(meta_usize(c, "mmtests.op_width", 0));
+fn render_table(c: &Comparison, m: &MmtestsMeta) -> String {
+    let fl = m.field_length.unwrap_or(12);
+    let prec = m.precision.unwrap_or(2);
+    let l1 = c.rows.iter().map(|r| r.group.chars().count()).max().unwrap_or(0).max(m.label_width.unwrap_or(0));
+    let l2 = c.rows.iter().map(|r| r.name.chars().count()).max().unwrap_or(0).max(m.op_width.unwrap_or(0));
     let mut groups: Vec<&str> = Vec::new();
     for r in &c.rows {
         if !groups.contains(&r.group.as_str()) {
@@ -82,10 +73,10 @@ fn render_table(c: &Comparison) -> String {
     // statistics + 2) runs and printed the rest with the default `%{fl}.2f`. A table parsed
     // from mail is usually an excerpt (a few statistics of the full set), so its statistic
     // count says nothing about the formats: print them all.
-    let parsed = c.meta.get("mmtests.source").is_some_and(|s| s == "parsed");
-    let era_2018 = c.meta.get("mmtests.era").is_some_and(|e| e == "2018");
+    let parsed = m.parsed;
+    let era_2018 = m.era.as_deref() == Some("2018");
     let formatted_runs = if era_2018 && !parsed { groups.len() + 2 } else { usize::MAX };
-    let mut out = header(c, l1 + l2 + 1, fl);
+    let mut out = header(c, m, l1 + l2 + 1, fl);
     for r in &c.rows {
         out.push_str(&pad(&r.group, l1, true));
         out.push(' ');
@@ -95,7 +86,7 @@ fn render_table(c: &Comparison) -> String {
             // text has no value only where the text said NaN (JSON keeps NaN as null)
             let v = cell.value.unwrap_or(if parsed { f64::NAN } else { 0.0 });
             let p = if cell.value.is_some() || parsed { cell.change.unwrap_or(f64::NAN) } else { 0.0 };
-            if bare_values(&r.group) || values_only(c) {
+            if bare_values(&r.group) || m.values_only {
                 // the --print-ratio summary rows hold values only, whatever the layout
                 out.push_str(&fmt_f(v, fl, prec, false, false));
             } else if j < formatted_runs {
@@ -115,19 +106,15 @@ fn render_table(c: &Comparison) -> String {
     out
 }
 
-fn render_ratio(c: &Comparison) -> String {
-    let fl = meta_usize(c, "mmtests.field_length", 12);
-    let prec = meta_usize(c, "mmtests.precision", 2);
+fn render_ratio(c: &Comparison, m: &MmtestsMeta) -> String {
+    let fl = m.field_length.unwrap_or(12);
+    let prec = m.precision.unwrap_or(2);
     let ratio_rows: Vec<_> = c.rows.iter().filter(|r| r.group == "Ratio").collect();
-    let w = (ratio_rows.iter().map(|r| r.name.chars().count()).max().unwrap_or(0) + 6).max(meta_usize(
-        c,
-        "mmtests.label_width",
-        0,
-    ));
+    let w = (ratio_rows.iter().map(|r| r.name.chars().count()).max().unwrap_or(0) + 6).max(m.label_width.unwrap_or(0));
     // formats exist for (number of ratio operations + 1) runs; a parsed table says how
     // many runs its text printed formatted
-    let formatted_runs = meta_usize(c, "mmtests.formatted_runs", ratio_rows.len() + 1);
-    let mut out = header(c, w, fl);
+    let formatted_runs = m.formatted_runs.unwrap_or(ratio_rows.len() + 1);
+    let mut out = header(c, m, w, fl);
     for r in &c.rows {
         let label = if r.group == "Ratio" { format!("Ratio {}", r.name) } else { format!("{:<5} {}", r.group, r.name) };
         out.push_str(&pad(&label, w, true));

@@ -5,7 +5,8 @@
 use super::errors::{run, text_arg, to_pyerr};
 use crate::table::cell_text::cell_text;
 use crate::table::{
-    amd, benchstat, html, markdown, tidy, Cell, ChangeKind, Comparison, Direction, Row, Verdict, SCHEMA_VERSION,
+    amd, benchstat, html, markdown, tidy, Cell, CellTest, ChangeKind, Comparison, Direction, Meta, Row, Verdict,
+    SCHEMA_VERSION,
 };
 use crate::tool_text;
 use numpy::IntoPyArray;
@@ -13,7 +14,6 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
 use pyo3::BoundObject;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 fn repr_of<'py>(py: Python<'py>, v: impl IntoPyObject<'py>) -> PyResult<String> {
@@ -46,6 +46,8 @@ impl PyCell {
         samples: Option<Vec<f64>>,
     ) -> PyResult<Self> {
         let verdict = verdict.map(Verdict::parse).transpose().map_err(|e| to_pyerr(py, e))?;
+        let test = test.as_deref().map(CellTest::parse).transpose().map_err(|e| to_pyerr(py, e))?;
+        let samples = samples.map(Vec::into_boxed_slice);
         let inner = Cell { value, spread, change, significant, p, q, test, verdict, n, samples };
         Ok(PyCell { inner: inner.finite_only() })
     }
@@ -75,8 +77,8 @@ impl PyCell {
         self.inner.q
     }
     #[getter]
-    fn test(&self) -> Option<String> {
-        self.inner.test.clone()
+    fn test(&self) -> Option<&'static str> {
+        self.inner.test.map(CellTest::name)
     }
     #[getter]
     fn verdict(&self) -> Option<&'static str> {
@@ -88,7 +90,7 @@ impl PyCell {
     }
     #[getter]
     fn samples(&self) -> Option<Vec<f64>> {
-        self.inner.samples.clone()
+        self.inner.samples.as_deref().map(<[f64]>::to_vec)
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
@@ -97,11 +99,17 @@ impl PyCell {
         macro_rules! field { ($($f:ident),*) => {$(
             if let Some(v) = c.$f.clone() { parts.push(format!(concat!(stringify!($f), "={}"), repr_of(py, v)?)); }
         )*} }
-        field!(value, spread, change, significant, p, q, test);
+        field!(value, spread, change, significant, p, q);
+        if let Some(t) = c.test {
+            parts.push(format!("test={}", repr_of(py, t.name())?));
+        }
         if let Some(v) = c.verdict {
             parts.push(format!("verdict={}", repr_of(py, v.name())?));
         }
-        field!(n, samples);
+        field!(n);
+        if let Some(s) = &c.samples {
+            parts.push(format!("samples={}", repr_of(py, s.to_vec())?));
+        }
         Ok(format!("Cell({})", parts.join(", ")))
     }
 }
@@ -216,7 +224,7 @@ impl PyComparison {
         kernels: Option<Vec<String>>,
         rows: Option<Vec<PyRef<'_, PyRow>>>,
         benchmark: String,
-        meta: Option<BTreeMap<String, String>>,
+        meta: Option<&Bound<'_, PyAny>>,
         schema: u32,
     ) -> PyResult<Self> {
         if let Ok(other) = tool.cast::<PyComparison>() {
@@ -235,7 +243,12 @@ impl PyComparison {
             benchmark,
             kernels,
             rows: rows.unwrap_or_default().iter().map(|r| r.inner.clone()).collect(),
-            meta: meta.unwrap_or_default(),
+            meta: match meta {
+                Some(m) => pythonize::depythonize(m).map_err(|e| {
+                    to_pyerr(py, crate::Error::parse(Some("<meta>"), None, format!("invalid comparison meta: {e}")))
+                })?,
+                None => Meta::default(),
+            },
         };
         c.validate().map_err(|e| to_pyerr(py, e))?;
         Ok(PyComparison::from_core(c))
@@ -391,10 +404,11 @@ impl PyComparison {
     fn kernels(&self) -> Vec<String> {
         self.inner.kernels.clone()
     }
-    /// Facts about the table (a new dict each time).
+    /// What the table records about itself, as its JSON form's `meta` object (a new
+    /// dict each time; keys in docs/tables.md §1.1).
     #[getter]
-    fn meta(&self) -> BTreeMap<String, String> {
-        self.inner.meta.clone()
+    fn meta<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        super::errors::to_py(py, &self.inner.meta.to_map())
     }
     /// The rows in display order (a new list each time, of the same Row objects).
     #[getter]

@@ -18,6 +18,7 @@
 //! (row name `%12s`, cells ` %.2f [%6.2f](%5.2f)`).
 
 use super::comparison::{Cell, ChangeKind, Comparison, Direction, Row};
+use super::meta::Meta;
 use crate::error::{Error, Result};
 
 const RULE: &str = "==================================================================";
@@ -55,7 +56,7 @@ pub fn parse(text: &str) -> Result<Vec<Comparison>> {
             continue;
         };
         let start = i;
-        let mut meta = std::collections::BTreeMap::new();
+        let mut meta = Meta::default();
         let (mut units, mut interp, mut statistic) = (None, None, None);
         i += 1;
         while let Some(&line) = lines.get(i).filter(|l| !l.trim_start().starts_with("===")) {
@@ -82,10 +83,7 @@ pub fn parse(text: &str) -> Result<Vec<Comparison>> {
         };
         let statistic = statistic.unwrap_or_else(|| "AMean".to_string());
         // kept for a table without rows, whose rows cannot say it
-        meta.insert(
-            "interpretation".to_string(),
-            if direction == Direction::Lower { "lower" } else { "higher" }.into(),
-        );
+        meta.interpretation = Some(direction);
         while lines.get(i).is_some_and(|l| l.trim().is_empty()) {
             i += 1;
         }
@@ -105,11 +103,9 @@ pub fn parse(text: &str) -> Result<Vec<Comparison>> {
         if kernels.is_empty() {
             return Err(err(i, "the column header names no kernels".into()));
         }
-        meta.insert("label".to_string(), label.trim().to_string());
-        if let Some(u) = &units {
-            meta.insert("units".to_string(), u.clone());
-        }
-        meta.insert("statistic".to_string(), statistic.clone());
+        meta.label = Some(label.trim().to_string());
+        meta.units.clone_from(&units);
+        meta.statistic = Some(statistic.clone());
         let mut c = Comparison::new("amd", test, kernels.clone());
         c.meta = meta;
         i += 1;
@@ -154,12 +150,7 @@ fn fmt2(v: Option<f64>) -> String {
 /// as stored: use [`normalise`] first for a table of raw values.
 pub fn render(c: &Comparison) -> Result<String> {
     c.validate()?;
-    let direction = match (c.rows.first().map(|r| r.direction), c.meta.get("interpretation").map(String::as_str)) {
-        (Some(d), _) => d,
-        (None, Some("lower")) => Direction::Lower,
-        (None, Some("higher")) => Direction::Higher,
-        (None, _) => Direction::Unknown,
-    };
+    let direction = c.rows.first().map(|r| r.direction).or(c.meta.interpretation).unwrap_or(Direction::Unknown);
     let interp = match direction {
         Direction::Lower => "Lower is better",
         Direction::Higher => "Higher is better",
@@ -167,17 +158,17 @@ pub fn render(c: &Comparison) -> Result<String> {
             return Err(Error::domain("an AMD table needs a known direction (higher or lower is better)"))
         }
     };
-    let get = |k: &str, d: &str| c.meta.get(k).cloned().unwrap_or_else(|| d.to_string());
+    let get = |v: &Option<String>, d: &str| v.clone().unwrap_or_else(|| d.to_string());
     let mut s = String::new();
     s.push_str(RULE);
     s.push('\n');
     s.push_str(&format!("Test          : {}\n", c.benchmark));
-    s.push_str(&format!("Units         : {}\n", get("units", "Normalized")));
+    s.push_str(&format!("Units         : {}\n", get(&c.meta.units, "Normalized")));
     s.push_str(&format!("Interpretation: {interp}\n"));
-    s.push_str(&format!("Statistic     : {}\n", get("statistic", "AMean")));
+    s.push_str(&format!("Statistic     : {}\n", get(&c.meta.statistic, "AMean")));
     s.push_str(RULE);
     s.push('\n');
-    s.push_str(&get("label", "Case"));
+    s.push_str(&get(&c.meta.label, "Case"));
     s.push(':');
     for k in &c.kernels {
         s.push_str(&format!(" {k}[pct imp](CV)"));

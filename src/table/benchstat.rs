@@ -7,6 +7,7 @@
 //! runs leave unbounded. Numbers are scaled with SI prefixes to four significant
 //! digits, as benchstat's `benchunit` does. docs/tables.md §4 gives the rules.
 
+use super::cell_test::CellTest;
 use super::comparison::{Cell, Comparison, Row};
 use super::verdict::Verdict;
 use crate::error::{Error, Result};
@@ -446,7 +447,7 @@ pub fn render(c: &Comparison) -> Result<String> {
         let mut t: Vec<&str> = Vec::new();
         for r in &rows {
             for cell in r.cells.iter().skip(1) {
-                if let Some(name) = cell.test.as_deref().filter(|n| !t.contains(n)) {
+                if let Some(name) = cell.test.map(CellTest::name).filter(|n| !t.contains(n)) {
                     t.push(name);
                 }
             }

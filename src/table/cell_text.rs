@@ -7,14 +7,11 @@ use super::verdict::Verdict;
 use crate::cfmt::c_fmt_g;
 
 /// A value as the generic views print it: the tool's own decimals where the table's
-/// meta records them (`precision`, or `mmtests.precision`), else two decimals, with
+/// meta records them ([`crate::table::Meta::value_precision`]), else two decimals, with
 /// four significant digits (C's `%.4g`) below 1 and from 10⁷ up.
 pub fn value_text(v: f64, c: &Comparison) -> String {
-    let prec = c.meta.get("precision").or_else(|| c.meta.get("mmtests.precision"));
-    if let Some(p) = prec.filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())) {
-        if let Ok(p) = p.parse::<usize>() {
-            return format!("{v:.p$}");
-        }
+    if let Some(p) = c.meta.value_precision() {
+        return format!("{v:.p$}");
     }
     let a = v.abs();
     if a >= 1e7 || (a > 0.0 && a < 1.0) {
@@ -46,8 +43,8 @@ pub fn cell_text(c: &Comparison, row: &Row, cell: &Cell, i: usize) -> String {
 /// cell records none of them.
 pub fn stat_words(cell: &Cell) -> Option<String> {
     let mut parts = Vec::new();
-    if let Some(t) = cell.test.as_deref().filter(|t| !t.is_empty()) {
-        parts.push(t.to_string());
+    if let Some(t) = cell.test {
+        parts.push(t.name().to_string());
     }
     if let Some(p) = cell.p.filter(|p| p.is_finite()) {
         parts.push(format!("p={}", c_fmt_g(p, 3)));
@@ -64,7 +61,8 @@ mod tests {
 
     fn table(meta: &[(&str, &str)]) -> Comparison {
         let mut c = Comparison::new("schedlab", "", vec!["a".into(), "b".into()]);
-        c.meta = meta.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let map = meta.iter().map(|(k, v)| (k.to_string(), serde_json::Value::from(*v))).collect();
+        c.meta = crate::table::Meta::from_map(map).unwrap();
         c
     }
 
@@ -79,7 +77,9 @@ mod tests {
         assert_eq!(value_text(12345678.0, &c), "1.235e+07");
         assert_eq!(value_text(0.0, &c), "0.00");
         assert_eq!(value_text(5.5, &table(&[("mmtests.precision", "3")])), "5.500");
-        assert_eq!(value_text(5.5, &table(&[("precision", "x")])), "5.50");
+        // a precision that is not a count is refused when the table is read (meta.rs)
+        let bad = [("precision".to_string(), serde_json::Value::from("x"))].into_iter().collect();
+        assert!(crate::table::Meta::from_map(bad).is_err());
     }
 
     #[test]

@@ -1,10 +1,11 @@
 //! [`Comparison`]: rows × kernels of cells, serialisable to the versioned JSON
 //! schema that the Python layer, `schedlab batch` and the renderers share.
 
+use super::cell_test::CellTest;
+use super::meta::Meta;
 use super::verdict::Verdict;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// Version of the JSON form of [`Comparison`]; bump on incompatible changes.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -107,18 +108,19 @@ pub struct Cell {
     /// Multiple-comparison adjusted p-value (BH q), where computed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub q: Option<f64>,
-    /// Name of the test or rule behind `p`/`significant` (e.g. "welch", "mmtests-ci").
+    /// The test or rule behind `p`/`significant` (e.g. "welch", "mmtests-ci").
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub test: Option<String>,
+    pub test: Option<CellTest>,
     /// The decision for this cell.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verdict: Option<Verdict>,
     /// Number of samples behind the value.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub n: Option<u64>,
-    /// The raw samples, where known (for plots and re-testing).
+    /// The raw samples, where known (for plots and re-testing); a boxed slice, which
+    /// keeps no spare capacity.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub samples: Option<Vec<f64>>,
+    pub samples: Option<Box<[f64]>>,
 }
 
 impl Cell {
@@ -170,9 +172,10 @@ pub struct Comparison {
     pub kernels: Vec<String>,
     /// The rows, in display order.
     pub rows: Vec<Row>,
-    /// Free-form facts about the table (era, machine, units, options used).
+    /// What the table records about itself: its tool's layout, the verdicts' test,
+    /// warnings, a user's facts ([`Meta`]).
     #[serde(default)]
-    pub meta: BTreeMap<String, String>,
+    pub meta: Meta,
 }
 
 impl Comparison {
@@ -184,7 +187,7 @@ impl Comparison {
             benchmark: benchmark.into(),
             kernels,
             rows: Vec::new(),
-            meta: BTreeMap::new(),
+            meta: Meta::default(),
         }
     }
 

@@ -71,7 +71,7 @@ pub fn compare_groups(
                 .map(|s| Cell {
                     value: crate::stats::amean(s).ok(),
                     n: Some(s.len() as u64),
-                    samples: Some(s.clone()),
+                    samples: Some(s.clone().into_boxed_slice()),
                     ..Cell::default()
                 })
                 .collect(),
@@ -82,7 +82,7 @@ pub fn compare_groups(
             cell.change = a.change;
             cell.p = a.p;
             cell.q = a.q;
-            cell.test = Some(test.name().to_string());
+            cell.test = Some(test.into());
             cell.verdict = Some(a.verdict);
         }
     }

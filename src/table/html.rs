@@ -105,7 +105,7 @@ mod tests {
                     value: Some(2.0),
                     change: Some(100.0),
                     verdict: Some(Verdict::Better),
-                    test: Some("welch".into()),
+                    test: Some(crate::table::Test::Welch.into()),
                     p: Some(0.012345),
                     ..Default::default()
                 },

@@ -13,11 +13,13 @@
 pub mod amd;
 pub mod assess;
 pub mod benchstat;
+pub mod cell_test;
 pub mod cell_text;
 pub mod comparison;
 pub mod groups;
 pub mod html;
 pub mod markdown;
+pub mod meta;
 pub mod tidy;
 pub mod verdict;
 
@@ -27,5 +29,7 @@ pub mod verdict;
 pub const FORMATS: [&str; 6] = ["text", "csv", "json", "markdown", "html", "benchstat"];
 
 pub use assess::{assess_many, Assessment};
+pub use cell_test::CellTest;
 pub use comparison::{Cell, ChangeKind, Comparison, Direction, Row, SCHEMA_VERSION};
+pub use meta::{LkpMeta, Meta, MmtestsLayout, MmtestsMeta, VerdictMeta};
 pub use verdict::{decide, evidence, more_runs, Evidence, Test, Verdict, VerdictRule};

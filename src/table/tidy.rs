@@ -2,6 +2,7 @@
 //! but the samples, in [`COLUMNS`] order. `to_pandas()` builds its DataFrame from
 //! these columns and `to_csv()` writes them as pandas' `to_csv(index=False)` would.
 
+use super::cell_test::CellTest;
 use super::comparison::Comparison;
 use crate::cfmt::py_float_repr;
 
@@ -49,7 +50,7 @@ pub struct Tidy {
     /// BH q-value.
     pub q: Vec<Option<f64>>,
     /// The test's name.
-    pub test: Vec<Option<String>>,
+    pub test: Vec<Option<&'static str>>,
     /// The verdict's name.
     pub verdict: Vec<Option<&'static str>>,
     /// Number of samples.
@@ -76,7 +77,7 @@ pub fn tidy(c: &Comparison) -> Tidy {
             t.significant.push(cell.significant);
             t.p.push(finite(cell.p));
             t.q.push(finite(cell.q));
-            t.test.push(cell.test.clone());
+            t.test.push(cell.test.map(CellTest::name));
             t.verdict.push(cell.verdict.map(|v| v.name()));
             t.n.push(cell.n);
         }
@@ -129,7 +130,7 @@ pub fn to_csv(c: &Comparison) -> String {
             sig.to_string(),
             num(t.p.get(i).copied().flatten()),
             num(t.q.get(i).copied().flatten()),
-            t.test.get(i).cloned().flatten().unwrap_or_default(),
+            t.test.get(i).copied().flatten().unwrap_or_default().to_string(),
             t.verdict.get(i).copied().flatten().unwrap_or_default().to_string(),
             n,
         ];

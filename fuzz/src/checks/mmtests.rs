@@ -80,11 +80,11 @@ fn family(data: &[u8], benches: &[&'static str]) {
                     continue;
                 }
                 let c = &rep.comparison;
-                let prec: usize = c.meta.get("mmtests.precision").and_then(|p| p.parse().ok()).unwrap_or(2);
+                let prec: usize = c.meta.mmtests.as_ref().and_then(|m| m.precision).unwrap_or(2);
                 // a value as wide as its field (MMTests prints it whole) touches the
                 // operation name before it ("Amean     302222222222221.7681" is op 3 or
                 // 30 or 302...): ambiguous to any reader, so nothing to read back
-                let fl: usize = c.meta.get("mmtests.field_length").and_then(|p| p.parse().ok()).unwrap_or(12);
+                let fl: usize = c.meta.mmtests.as_ref().and_then(|m| m.field_length).unwrap_or(12);
                 if c.rows
                     .iter()
                     .flat_map(|r| &r.cells)

@@ -79,8 +79,8 @@ pub fn mmtests_text(data: &[u8]) {
     // values as wide as their field (a precision of dozens of decimals read from the
     // input, or huge numbers) touch their neighbours as compare-mmtests.pl prints
     // them: ambiguous to any reader, so nothing to read back
-    let prec: usize = c.meta.get("mmtests.precision").and_then(|p| p.parse().ok()).unwrap_or(2);
-    let fl: usize = c.meta.get("mmtests.field_length").and_then(|p| p.parse().ok()).unwrap_or(12);
+    let prec: usize = c.meta.mmtests.as_ref().and_then(|m| m.precision).unwrap_or(2);
+    let fl: usize = c.meta.mmtests.as_ref().and_then(|m| m.field_length).unwrap_or(12);
     let wide = |v: f64, p: usize| format!("{v:.p$}").len() >= fl;
     if c.rows.iter().flat_map(|r| &r.cells).any(|x| {
         x.value.is_some_and(|v| wide(v, prec))

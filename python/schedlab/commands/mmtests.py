@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import _flags
 
@@ -97,7 +97,7 @@ def run_compare(args: Namespace) -> int:
     return _missing(c.warnings, args.allow_missing)
 
 
-def _era_note(meta: dict[str, str], compat: str | None) -> None:
+def _era_note(meta: dict[str, Any], compat: str | None) -> None:
     """Say on stderr which era the files told and why (nothing when ``--compat`` chose it)."""
     if compat is None and meta.get("mmtests.era_reason"):
         print(f"schedlab mmtests: note: MMTests {meta['mmtests.era']}: {meta['mmtests.era_reason']}", file=sys.stderr)

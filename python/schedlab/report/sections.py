@@ -5,7 +5,6 @@ folded details."""
 
 from __future__ import annotations
 
-import json
 import math
 import textwrap
 from collections.abc import Sequence
@@ -195,12 +194,10 @@ def _label_strip_plot(fig: Any, bench: str) -> Any:
     return fig
 
 
-def _lkp_case(meta: dict[str, str]) -> str:
+def _lkp_case(meta: dict[str, Any]) -> str:
     """The testcase and test of an lkp comparison ("unixbench execl")."""
-    try:
-        axes = dict(json.loads(meta.get("axes", "[]"))[0])
-    except (ValueError, IndexError, TypeError):
-        return "lkp"
+    roots = meta.get("lkp.axes") or [[]]
+    axes = dict(roots[0])
     return " ".join(v for v in (axes.get("testcase"), axes.get("test")) if v) or "lkp"
 
 

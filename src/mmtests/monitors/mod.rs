@@ -23,7 +23,7 @@ use super::summarise::{self, Stat, SummaryKind};
 use crate::archive::tree::join;
 use crate::archive::Tree;
 use crate::error::{Error, Result};
-use crate::table::{Cell, ChangeKind, Comparison, Direction, Row};
+use crate::table::{Cell, ChangeKind, Comparison, Direction, MmtestsMeta, Row};
 
 /// The monitors schedlab reads, by the name `--print-monitor` takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -284,9 +284,7 @@ pub fn compare_monitor(
     let mut comparison = build(monitor, era, benchmark, &mut runs, &ops)?;
     let text = super::render_text::render(&comparison);
     let warnings = rd.warnings();
-    if !warnings.is_empty() {
-        comparison.meta.insert("schedlab.warnings".into(), warnings.join("\n"));
-    }
+    comparison.meta.warnings = warnings.clone();
     Ok(MonitorReport { comparison, text, warnings })
 }
 
@@ -349,13 +347,14 @@ fn build(monitor: Monitor, era: Era, benchmark: &str, runs: &mut [Run], ops: &[S
             });
         }
     }
-    let m = &mut c.meta;
-    m.insert("mmtests.layout".into(), "table".into());
-    m.insert("mmtests.compare".into(), "hidden".into());
-    m.insert("mmtests.era".into(), era.name().into());
-    m.insert("mmtests.field_length".into(), monitor.field_length(era).to_string());
-    m.insert("mmtests.precision".into(), "2".into());
-    m.insert("mmtests.monitor".into(), monitor.name().into());
+    c.meta.mmtests = Some(MmtestsMeta {
+        values_only: true,
+        era: Some(era.name().into()),
+        field_length: Some(monitor.field_length(era)),
+        precision: Some(2),
+        monitor: Some(monitor.name().into()),
+        ..Default::default()
+    });
     Ok(c)
 }
 
