@@ -7,7 +7,7 @@ use schedlab::batch::{self, reduce::is_baseline, FailOn, Options, Outcome, Scan}
 use schedlab::lkp::compare::{compare_roots, Options as LkpOptions};
 use schedlab::lkp::matrix::ResultRoot;
 use schedlab::lkp::render_text::render;
-use schedlab::mmtests::{compare, CompareOptions, Era};
+use schedlab::mmtests::{compare_at, CompareOptions, Era};
 use schedlab::table::Verdict;
 use schedlab::Error;
 use std::io::Write;
@@ -142,10 +142,10 @@ fn mmtests_compare_reads_an_archive_as_the_golden_directory() {
     ] {
         let names: Vec<String> = names.iter().map(|s| s.to_string()).collect();
         let want = std::fs::read_to_string(data().join("mmtests/out").join(format!("{stem}.oracle"))).unwrap();
-        let direct = compare(&data().join("mmtests").join(dir), bench, &names, &opts(era)).unwrap();
+        let direct = compare_at(&data().join("mmtests").join(dir), bench, &names, &opts(era)).unwrap();
         assert_eq!(direct.text, want, "{stem} from the directory");
         for a in archives(&data().join("mmtests").join(dir), &format!("work/log/{dir}"), tmp.path(), dir) {
-            let r = compare(&a, bench, &names, &opts(era)).unwrap_or_else(|e| panic!("{}: {e}", a.display()));
+            let r = compare_at(&a, bench, &names, &opts(era)).unwrap_or_else(|e| panic!("{}: {e}", a.display()));
             assert_eq!(r.text, want, "{stem} from {}", a.display());
         }
     }

@@ -6,7 +6,7 @@
 
 use schedlab::archive::DirTree;
 use schedlab::mmtests::era_detect::detect;
-use schedlab::mmtests::{compare, CompareOptions, Era};
+use schedlab::mmtests::{compare_at, CompareOptions, Era};
 use std::path::{Path, PathBuf};
 
 fn data() -> PathBuf {
@@ -100,7 +100,7 @@ fn old_schbench_is_2024_and_compares_as_2024_prints_it() {
     assert_eq!((d.era, d.decided), (Era::E2024, true), "{d:?}");
     assert!(d.reason.contains("schbench/logs/schbench-1.log line 1: schbench before 2023"), "{}", d.reason);
     let names = vec!["4.18.0-vanilla".to_string(), "4.18.0-teo".to_string()];
-    let r = compare(&tree, "schbench", &names, &CompareOptions::default()).unwrap();
+    let r = compare_at(&tree, "schbench", &names, &CompareOptions::default()).unwrap();
     let golden = std::fs::read_to_string(data().join("era/out/2024-schbench.oracle")).unwrap();
     assert_eq!(r.text, golden);
     assert_eq!(r.era_reason, d.reason);
@@ -111,7 +111,7 @@ fn old_schbench_is_2024_and_compares_as_2024_prints_it() {
     }
     // --compat still overrides
     let opts = CompareOptions { compat: Some(Era::E2025), ..Default::default() };
-    assert!(compare(&tree, "schbench", &names, &opts).is_err());
+    assert!(compare_at(&tree, "schbench", &names, &opts).is_err());
 }
 
 #[test]

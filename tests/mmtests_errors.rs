@@ -1,7 +1,7 @@
 //! Bad input gives a clear error naming the file or run, or the NaN cell
 //! MMTests prints; never a panic or a silently wrong number.
 
-use schedlab::mmtests::{compare, CompareOptions, Era};
+use schedlab::mmtests::{compare_at, CompareOptions, Era};
 use schedlab::Error;
 use std::path::{Path, PathBuf};
 
@@ -34,18 +34,19 @@ fn names(v: &[&str]) -> Vec<String> {
 
 #[test]
 fn missing_directory_and_run() {
-    let e = compare(Path::new("/nonexistent/work/log"), "netperf-udp", &names(&["a"]), &opts(Era::E2025)).unwrap_err();
+    let e =
+        compare_at(Path::new("/nonexistent/work/log"), "netperf-udp", &names(&["a"]), &opts(Era::E2025)).unwrap_err();
     assert!(matches!(e, Error::Io { not_found: true, .. }), "{e}");
     let root = tree("missing");
     sockperf(&root, "a", "14", &["10", "11"]);
-    let e = compare(&root, "sockperf-udp-throughput", &names(&["a", "b"]), &opts(Era::E2025)).unwrap_err();
+    let e = compare_at(&root, "sockperf-udp-throughput", &names(&["a", "b"]), &opts(Era::E2025)).unwrap_err();
     assert!(matches!(e, Error::Io { not_found: true, .. }));
     // names the run not found and lists those there are
     assert!(
         e.to_string().contains("no run 'b' of sockperf-udp-throughput here (runs of sockperf-udp-throughput: a)"),
         "{e}"
     );
-    let e = compare(&root, "no-such-bench", &names(&["a"]), &CompareOptions::default()).unwrap_err();
+    let e = compare_at(&root, "no-such-bench", &names(&["a"]), &CompareOptions::default()).unwrap_err();
     assert!(e.to_string().contains("no-such-bench"), "{e}");
 }
 
@@ -56,7 +57,7 @@ fn a_run_without_results_is_a_parse_error() {
     let d = root.join("b/iter-0/sockperf-udp-throughput/logs");
     std::fs::create_dir_all(&d).unwrap();
     std::fs::write(d.join("unrelated.txt"), "nothing\n").unwrap();
-    let e = compare(&root, "sockperf-udp-throughput", &names(&["a", "b"]), &opts(Era::E2025)).unwrap_err();
+    let e = compare_at(&root, "sockperf-udp-throughput", &names(&["a", "b"]), &opts(Era::E2025)).unwrap_err();
     assert!(matches!(e, Error::Parse { .. }), "{e}");
     assert!(e.to_string().contains("no sockperf results found for 'b'"), "{e}");
 }
@@ -71,7 +72,7 @@ fn garbage_and_truncated_lines_are_skipped_as_mmtests_does() {
     std::fs::write(d.join("udp-14-max-1.stdout"), b"\xff\xfe garbage\nsockperf: Summary: BandWidth is 1.0 MBps (12.\n")
         .unwrap();
     std::fs::write(d.join("udp-14-max-2.stdout"), b"sockperf: Summary: BandWidth is 1.0 MBps (30 Mbps)\n").unwrap();
-    let r = compare(&root, "sockperf-udp-throughput", &names(&["a", "b"]), &opts(Era::E2025)).unwrap();
+    let r = compare_at(&root, "sockperf-udp-throughput", &names(&["a", "b"]), &opts(Era::E2025)).unwrap();
     // b has the one sample 30: Min = Max = 30, Hmean of a = 2/(1/10 + 1/20) = 13.33
     assert!(r.text.contains("Min       14       10.00 (   0.00%)       30.00 ( 200.00%)"), "{}", r.text);
     assert!(r.text.contains("Hmean     14       13.33 (   0.00%)       30.00 ( 125.00%)"), "{}", r.text);
@@ -83,7 +84,7 @@ fn different_operation_sets_print_zero_cells_and_warn() {
     sockperf(&root, "a", "14", &["10", "20"]);
     sockperf(&root, "a", "100", &["50", "60"]);
     sockperf(&root, "b", "14", &["10", "20"]);
-    let r = compare(&root, "sockperf-udp-throughput", &names(&["a", "b"]), &opts(Era::E2024)).unwrap();
+    let r = compare_at(&root, "sockperf-udp-throughput", &names(&["a", "b"]), &opts(Era::E2024)).unwrap();
     assert!(r.text.contains("Min       100       50.00 (   0.00%)        0.00 (   0.00%)"), "{}", r.text);
     assert!(
         r.warnings.iter().any(|w| w.contains("'b' has no results for 1 of the baseline's operations (100)")),
@@ -91,7 +92,7 @@ fn different_operation_sets_print_zero_cells_and_warn() {
         r.warnings
     );
     // 2025 dies in its significance code on such a table (b lacks an interval): a clear error
-    let e = compare(&root, "sockperf-udp-throughput", &names(&["a", "b"]), &opts(Era::E2025)).unwrap_err();
+    let e = compare_at(&root, "sockperf-udp-throughput", &names(&["a", "b"]), &opts(Era::E2025)).unwrap_err();
     assert!(matches!(e, Error::Domain(_)) && e.to_string().contains("'100'"), "{e}");
 }
 
@@ -101,10 +102,10 @@ fn non_positive_values_under_hmean() {
     sockperf(&root, "a", "14", &["0", "0"]);
     sockperf(&root, "b", "14", &["10", "20"]);
     // 2025: the best value is 0, compare-mmtests.pl dies with a division by zero
-    let e = compare(&root, "sockperf-udp-throughput", &names(&["a", "b"]), &opts(Era::E2025)).unwrap_err();
+    let e = compare_at(&root, "sockperf-udp-throughput", &names(&["a", "b"]), &opts(Era::E2025)).unwrap_err();
     assert!(matches!(e, Error::Domain(_)) && e.to_string().contains("Illegal division by zero"), "{e}");
     // 2024: the harmonic mean is MMTests' -1 "missing": the row prints 0.00 cells
-    let r = compare(&root, "sockperf-udp-throughput", &names(&["a", "b"]), &opts(Era::E2024)).unwrap();
+    let r = compare_at(&root, "sockperf-udp-throughput", &names(&["a", "b"]), &opts(Era::E2024)).unwrap();
     let line = r.text.lines().find(|l| l.starts_with("Hmean")).unwrap();
     assert!(line.starts_with("Hmean     14        0.00 (   0.00%)        0.00 "), "{line}");
     let cell = &r.comparison.rows.iter().find(|r| r.group == "Hmean").unwrap().cells[0];
@@ -121,10 +122,10 @@ fn netperf_without_result_line_warns() {
         std::fs::write(d.join("UDP_RR-1.1"), "212992 212992 1        1       60.00    52961.16\n").unwrap();
         std::fs::write(d.join("UDP_RR-1.2"), "MIGRATED UDP REQUEST/RESPONSE TEST (truncated)\n").unwrap();
     }
-    let r = compare(&root, "netperf-udp-rr", &names(&["a", "b"]), &opts(Era::E2024)).unwrap();
+    let r = compare_at(&root, "netperf-udp-rr", &names(&["a", "b"]), &opts(Era::E2024)).unwrap();
     assert!(r.warnings.iter().any(|w| w.contains("UDP_RR-1.2: no netperf result line")), "{:?}", r.warnings);
     // 2025: the 0 makes the harmonic mean NaN, printed as MMTests does: 0.00 cells
-    let r = compare(&root, "netperf-udp-rr", &names(&["a", "b"]), &opts(Era::E2025)).unwrap();
+    let r = compare_at(&root, "netperf-udp-rr", &names(&["a", "b"]), &opts(Era::E2025)).unwrap();
     assert!(r.text.contains("Hmean     1        0.00 (   0.00%)        0.00 (   0.00%)"), "{}", r.text);
 }
 
@@ -159,7 +160,7 @@ fn failed_and_aborted_benchmarks_are_named_errors() {
             perl_died += 1;
             assert!(printed.is_empty(), "{f}: the Perl died but printed");
         }
-        let e = compare(&d.join(layout), bench, &n, &opts(era)).unwrap_err();
+        let e = compare_at(&d.join(layout), bench, &n, &opts(era)).unwrap_err();
         let msg = e.to_string();
         assert!(matches!(e, Error::InsufficientData(_)), "{f}: {msg}");
         assert!(msg.contains(&format!("benchmark '{bench}'")) && msg.contains(&format!("'{run}'")), "{f}: {msg}");

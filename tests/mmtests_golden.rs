@@ -2,7 +2,7 @@
 //! byte (printed by MMTests' own compare-mmtests.pl of each era; tests/data/mmtests/README.md lists the lines that are
 //! not reproducible and are dropped on both sides).
 
-use schedlab::mmtests::{compare, CompareOptions, Era};
+use schedlab::mmtests::{compare_at, CompareOptions, Era};
 use std::path::{Path, PathBuf};
 
 fn data() -> PathBuf {
@@ -159,7 +159,7 @@ fn goldens_reproduced_byte_for_byte() {
         let expected = std::fs::read_to_string(d.join(&c.file)).unwrap();
         let opts =
             CompareOptions { compat: Some(c.era), print_ratio: c.ratio, subheading: c.sub.clone(), threads: Some(1) };
-        let got = compare(&c.dir, &c.benchmark, &c.names, &opts);
+        let got = compare_at(&c.dir, &c.benchmark, &c.names, &opts);
         if expected.is_empty() {
             errors_expected += 1;
             if let Ok(r) = got {

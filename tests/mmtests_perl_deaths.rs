@@ -4,7 +4,7 @@
 //! hold; the trees and the Perl's exit code and message are in
 //! tests/data/mmtests/deaths/ (tools/oracles/mmtests/deaths.sh).
 
-use schedlab::mmtests::{compare, CompareOptions, Era};
+use schedlab::mmtests::{compare_at, CompareOptions, Era};
 use std::path::{Path, PathBuf};
 
 fn deaths() -> PathBuf {
@@ -27,7 +27,7 @@ fn perl_died(class: &str, era: &str, says: &str) {
 
 fn refused(class: &str, bench: &str, era: Option<Era>) -> String {
     let opts = CompareOptions { compat: era, ..Default::default() };
-    match compare(&deaths().join(class), bench, &names(), &opts) {
+    match compare_at(&deaths().join(class), bench, &names(), &opts) {
         Ok(r) => panic!("{class}: printed a table:\n{}", r.text),
         Err(e) => e.to_string(),
     }

@@ -72,22 +72,19 @@ pub fn resolve_era(tree: &dyn Tree, root: &str, benchmark: &str, first_name: &st
     era_detect::detect(tree, root, benchmark, first_name, compat).map(|d| d.era)
 }
 
-/// `compare-mmtests.pl -d DIR -b BENCHMARK -n NAMES [--print-ratio] [--sub-heading S]`
-/// as MMTests of the chosen era prints it; the first name is the baseline.
-///
-/// `dir` is the `work/log` directory, or a `.tar`, `.tar.gz`/`.tgz`, `.tar.xz` or
-/// `.zip` archive of results (read in memory within [`archive::Limits::default`]),
-/// in which the `work/log` directory holding the first name's logs of `benchmark`
-/// is found wherever it is ([`discover::find_runs`]).
-pub fn compare(dir: &Path, benchmark: &str, names: &[String], opts: &CompareOptions) -> Result<Report> {
+/// [`compare`] of the results at a path: `dir` is the `work/log` directory, or a `.tar`,
+/// `.tar.gz`/`.tgz`, `.tar.xz` or `.zip` archive of results (read in memory within
+/// [`archive::Limits::default`]), in which the `work/log` directory holding the first
+/// name's logs of `benchmark` is found wherever it is ([`discover::find_runs`]).
+pub fn compare_at(dir: &Path, benchmark: &str, names: &[String], opts: &CompareOptions) -> Result<Report> {
     check_names(names)?;
     if dir.is_file() {
         let tree = archive::open(dir, &archive::Limits::default())?;
         let first = names.first().map(String::as_str).unwrap_or_default();
         let root = locate_root(tree.as_ref(), benchmark, first)?;
-        return compare_in(tree.as_ref(), &root, benchmark, names, opts);
+        return compare(tree.as_ref(), &root, benchmark, names, opts);
     }
-    compare_in(&DirTree::at(dir), "", benchmark, names, opts)
+    compare(&DirTree::at(dir), "", benchmark, names, opts)
 }
 
 fn check_names(names: &[String]) -> Result<()> {
@@ -162,8 +159,10 @@ fn summarise_all<T: Send>(
     each.into_iter().collect()
 }
 
-/// [`compare`] on the `work/log` directory `root` of `tree` (a directory or an archive).
-pub fn compare_in(
+/// `compare-mmtests.pl -d ROOT -b BENCHMARK -n NAMES [--print-ratio] [--sub-heading S]`
+/// as MMTests of the chosen era prints it, on the `work/log` directory `root` of `tree`
+/// (a directory or an archive); the first name is the baseline.
+pub fn compare(
     tree: &dyn Tree,
     root: &str,
     benchmark: &str,

@@ -26,7 +26,7 @@ fn mmtests_compare(
     let (c, text, era, warnings) = run(py, || {
         let compat = compat.as_deref().map(Era::parse).transpose()?;
         let opts = CompareOptions { compat, print_ratio, subheading, threads };
-        let mut r = mmtests::compare(&directory, &benchmark, &names, &opts)?;
+        let mut r = mmtests::compare_at(&directory, &benchmark, &names, &opts)?;
         beyond::apply_test(&mut r.comparison, beyond::VerdictTest::parse(&test)?, alpha)?;
         Ok((r.comparison, r.text, r.era.name().to_string(), r.warnings))
     })?;

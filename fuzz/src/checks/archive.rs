@@ -58,7 +58,7 @@ pub fn archive(data: &[u8]) {
             for r in runs.iter().take(2) {
                 let names = vec![r.name.clone()];
                 let opts = schedlab::mmtests::CompareOptions { threads: Some(1), ..Default::default() };
-                if let Err(e) = schedlab::mmtests::compare_in(&t, &r.root, &r.benchmark, &names, &opts) {
+                if let Err(e) = schedlab::mmtests::compare(&t, &r.root, &r.benchmark, &names, &opts) {
                     typed_error(&e);
                 }
             }

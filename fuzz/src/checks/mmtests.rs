@@ -5,7 +5,7 @@
 //! benchmarks and an era from the header's bytes) and whose files are one
 //! iteration's log directory (`iter-N/<file>` puts a file in iteration N). The files
 //! are laid out as run `a` and run `b` of a `work/log` tree of that era, and
-//! [`schedlab::mmtests::compare_in`] runs on them (plain and `--print-ratio`).
+//! [`schedlab::mmtests::compare`] runs on them (plain and `--print-ratio`).
 //!
 //! Checks: errors are typed (a parse error names a file of the tree); the text
 //! printed stays proportional to the input; and the compare-table parser reads the
@@ -15,7 +15,7 @@ use super::common::{bounded, close_opt, typed_error};
 use super::tree;
 use schedlab::archive::MemTree;
 use schedlab::mmtests::extract::BENCHMARKS;
-use schedlab::mmtests::{compare_in, parse_text::parse_compare, CompareOptions, Era};
+use schedlab::mmtests::{compare, parse_text::parse_compare, CompareOptions, Era};
 use schedlab::Error;
 
 /// The benchmarks of one family: those whose name starts with one of `prefixes`.
@@ -71,7 +71,7 @@ fn family(data: &[u8], benches: &[&'static str]) {
     let names = vec!["a".to_string(), "b".to_string()];
     for print_ratio in [false, true] {
         let opts = CompareOptions { compat: Some(era), print_ratio, threads: Some(1), ..Default::default() };
-        match compare_in(&t, "", bench, &names, &opts) {
+        match compare(&t, "", bench, &names, &opts) {
             Ok(rep) => {
                 bounded(rep.text.len(), data.len() * 2, "compare-mmtests text");
                 // an operation named with whitespace (from a file name) prints as MMTests
