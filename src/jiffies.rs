@@ -6,6 +6,9 @@ pub const NSEC_PER_SEC: u64 = 1_000_000_000;
 /// `USEC_PER_SEC`.
 pub const USEC_PER_SEC: u64 = 1_000_000;
 
+/// The kernel's `CONFIG_HZ` choices (kernel/Kconfig.hz).
+pub const CONFIG_HZ: [u32; 4] = [100, 250, 300, 1000];
+
 /// `TICK_NSEC = (NSEC_PER_SEC + HZ/2) / HZ` for `hz` > 0.
 pub const fn tick_nsec(hz: u64) -> u64 {
     (NSEC_PER_SEC + hz / 2) / hz

@@ -35,6 +35,7 @@ pub mod archive;
 pub mod batch;
 pub mod cancel;
 pub mod cfmt;
+pub mod choice;
 pub mod csv_table;
 pub mod direction;
 pub mod error;

@@ -324,6 +324,7 @@ def pelt_util_est_update(
 def pelt_rules() -> list[str]: ...
 def pelt_util_columns() -> list[str]: ...
 PELT_COLUMNS: list[str]
+PELT_INITS: list[str]
 PELT_EVENTS: list[str]
 PELT_STATES: list[str]
 def pelt_cpu_util(
@@ -408,6 +409,9 @@ def idle_governors() -> list[tuple[str, str]]: ...
 
 IDLE_TRACE_COLUMNS: list[str]
 IDLE_NO_LATENCY_REQ_NS: int
+IDLE_GOVERNORS: list[str]
+IDLE_KERNELS: list[str]
+IDLE_HZ: list[int]
 
 # --- live (src/python/live.rs) ---------------------------------------------
 def live_check(
@@ -428,6 +432,8 @@ _Bounds = tuple[int | None, int | None, int | None]
 BATCH_FORMATS: list[str]
 BATCH_SCHEMA_NAME: str
 BATCH_SCHEMA_VERSION: int
+BATCH_FAIL_ON: list[str]
+BATCH_PROGRESS: list[str]
 
 @final
 class BatchResult:

@@ -69,8 +69,8 @@ SCHEMA_PATH = str(resources.files("schedlab") / "schemas" / "batch-result.schema
 FORMATS = tuple(_core.BATCH_FORMATS)
 #: The default size budget of the markdown, in bytes (a pull-request comment takes 65,536 characters).
 MARKDOWN_BUDGET = 60_000
-#: Values of ``fail_on``.
-FAIL_ON = ("regression", "any-change", "inconclusive", "never")
+#: Values of ``fail_on`` (from the core).
+FAIL_ON = tuple(_core.BATCH_FAIL_ON)
 #: Values of ``test`` (from the core).
 TESTS = tuple(_core.TEST_NAMES)
 

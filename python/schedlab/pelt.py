@@ -184,8 +184,8 @@ def _trace_columns(trace: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
 
 
 def _options(init: str, util_est: bool, rule: str, hz: int, start_ns: int) -> tuple[str, bool, str, int, int]:
-    if init not in ("kernel", "zero"):
-        raise DomainError(f"init must be 'kernel' or 'zero', got {init!r}")
+    if init not in _core.PELT_INITS:
+        raise DomainError(f"init must be one of {', '.join(_core.PELT_INITS)}, got {init!r}")
     if not isinstance(start_ns, (int, np.integer)) or start_ns < 1024:
         raise DomainError(f"start_ns must be an integer >= 1024, got {start_ns!r}")
     return init, bool(util_est), str(rule), tick_ns_for_hz(hz), int(start_ns)

@@ -2,6 +2,7 @@
 //! verdict thresholds, what makes the run fail, and how much it may cost.
 
 use crate::archive::Limits;
+use crate::choice::Choice;
 use crate::error::{Error, Result};
 use crate::table::VerdictRule;
 use serde::{Deserialize, Serialize};
@@ -27,22 +28,12 @@ pub enum FailOn {
     Inconclusive,
 }
 
-impl FailOn {
-    /// Parse "regression", "any-change", "inconclusive" or "never".
-    pub fn parse(s: &str) -> Result<FailOn> {
-        match s {
-            "regression" => Ok(FailOn::Regression),
-            "any-change" => Ok(FailOn::AnyChange),
-            "never" => Ok(FailOn::Never),
-            "inconclusive" => Ok(FailOn::Inconclusive),
-            _ => Err(Error::domain(format!(
-                "fail-on must be 'regression', 'any-change', 'inconclusive' or 'never', got '{s}'"
-            ))),
-        }
-    }
+impl Choice for FailOn {
+    const WHAT: &'static str = "fail-on";
+    const ALL: &'static [Self] = &[FailOn::Regression, FailOn::AnyChange, FailOn::Inconclusive, FailOn::Never];
 
-    /// The name used in results.
-    pub fn name(self) -> &'static str {
+    /// The name used on the command line and in results.
+    fn name(self) -> &'static str {
         match self {
             FailOn::Regression => "regression",
             FailOn::AnyChange => "any-change",

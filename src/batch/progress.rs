@@ -26,14 +26,15 @@ pub enum Mode {
     Lines,
 }
 
-impl Mode {
-    /// Parse "off", "bar" or "lines".
-    pub fn parse(s: &str) -> crate::error::Result<Mode> {
-        match s {
-            "off" => Ok(Mode::Off),
-            "bar" => Ok(Mode::Bar),
-            "lines" => Ok(Mode::Lines),
-            _ => Err(crate::error::Error::domain(format!("progress must be 'off', 'bar' or 'lines', got '{s}'"))),
+impl crate::choice::Choice for Mode {
+    const WHAT: &'static str = "progress";
+    const ALL: &'static [Self] = &[Mode::Bar, Mode::Lines, Mode::Off];
+
+    fn name(self) -> &'static str {
+        match self {
+            Mode::Off => "off",
+            Mode::Bar => "bar",
+            Mode::Lines => "lines",
         }
     }
 }

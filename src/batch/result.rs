@@ -3,6 +3,7 @@
 //! (schema `schedlab-batch`, version [`RESULT_VERSION`]; docs/batch.md).
 
 use super::options::{FailOn, Options};
+use crate::choice::Choice;
 use crate::error::{Error, Result};
 use crate::table::{Direction, Evidence, Verdict};
 use serde::{Deserialize, Serialize};

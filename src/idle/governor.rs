@@ -4,6 +4,7 @@
 
 use super::states::Drv;
 use super::trace::{Tick, NO_LATENCY_REQ_NS};
+use crate::choice::Choice;
 use crate::error::{Error, Result};
 use std::fmt;
 
@@ -141,6 +142,18 @@ pub enum Family {
     Teo,
 }
 
+impl Choice for Family {
+    const WHAT: &'static str = "governor";
+    const ALL: &'static [Self] = &[Family::Menu, Family::Teo];
+
+    fn name(self) -> &'static str {
+        match self {
+            Family::Menu => "menu",
+            Family::Teo => "teo",
+        }
+    }
+}
+
 /// The kernel versions whose governors are replayed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Kernel {
@@ -240,11 +253,7 @@ impl Spec {
     /// The pair for a governor name (`menu`, `teo`) and a kernel version string; an
     /// error lists what exists when the pair is not implemented.
     pub fn new(governor: &str, kernel: &str) -> Result<Spec> {
-        let family = match governor.trim().to_ascii_lowercase().as_str() {
-            "menu" => Family::Menu,
-            "teo" => Family::Teo,
-            other => return Err(Error::domain(format!("unknown governor '{other}' (known: menu, teo)"))),
-        };
+        let family = Family::parse(&governor.trim().to_ascii_lowercase())?;
         let kernel = Kernel::parse(kernel)?;
         let spec = Spec { family, kernel };
         if Spec::ALL.contains(&spec) {
@@ -262,10 +271,7 @@ impl Spec {
 
     /// `menu` or `teo`.
     pub fn family_name(&self) -> &'static str {
-        match self.family {
-            Family::Menu => "menu",
-            Family::Teo => "teo",
-        }
+        self.family.name()
     }
 }
 

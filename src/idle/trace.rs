@@ -67,8 +67,9 @@ pub struct Tick {
 impl Tick {
     /// The constants for `hz` (one of the kernel's choices 100, 250, 300, 1000).
     pub fn new(hz: u32) -> Result<Tick> {
-        if !matches!(hz, 100 | 250 | 300 | 1000) {
-            return Err(Error::domain(format!("HZ must be 100, 250, 300 or 1000, got {hz}")));
+        if !crate::jiffies::CONFIG_HZ.contains(&hz) {
+            let hzs: Vec<String> = crate::jiffies::CONFIG_HZ.iter().map(u32::to_string).collect();
+            return Err(Error::domain(format!("HZ must be one of {}, got {hz}", hzs.join(", "))));
         }
         let h = u64::from(hz);
         // at most 10^7 ns and 10^4 µs for the HZ values accepted above: the casts are exact

@@ -57,13 +57,14 @@ pub enum Init {
     Zero,
 }
 
-impl Init {
-    /// `"kernel"` or `"zero"`.
-    pub fn parse(s: &str) -> Result<Init> {
-        match s {
-            "kernel" => Ok(Init::Kernel),
-            "zero" | "0" => Ok(Init::Zero),
-            _ => Err(Error::domain(format!("unknown init '{s}'; expected 'kernel' or 'zero'"))),
+impl crate::choice::Choice for Init {
+    const WHAT: &'static str = "init";
+    const ALL: &'static [Self] = &[Init::Kernel, Init::Zero];
+
+    fn name(self) -> &'static str {
+        match self {
+            Init::Kernel => "kernel",
+            Init::Zero => "zero",
         }
     }
 }

@@ -7,6 +7,7 @@ use super::errors::{run, text_arg, to_py, to_pyerr};
 use crate::archive::Limits;
 use crate::batch::progress::Mode;
 use crate::batch::{self, BatchResult, FailOn, InputError, Options, Outcome, Scan, Test};
+use crate::choice::Choice;
 use crate::parallel;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple, PyType};
@@ -367,6 +368,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("BATCH_FORMATS", batch::render::FORMATS.to_vec())?;
     m.add("BATCH_SCHEMA_NAME", batch::result::RESULT_SCHEMA)?;
     m.add("BATCH_SCHEMA_VERSION", batch::result::RESULT_VERSION)?;
+    m.add("BATCH_FAIL_ON", FailOn::names())?;
+    m.add("BATCH_PROGRESS", crate::batch::progress::Mode::names())?;
     m.add_function(wrap_pyfunction!(batch_run, m)?)?;
     m.add_function(wrap_pyfunction!(batch_scan, m)?)?;
     m.add_function(wrap_pyfunction!(batch_reduce, m)?)?;

@@ -497,5 +497,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let trace = crate::idle::trace::REQUIRED_COLUMNS.iter().chain(&crate::idle::trace::OPTIONAL_COLUMNS);
     m.add("IDLE_TRACE_COLUMNS", trace.copied().collect::<Vec<&str>>())?;
     m.add("IDLE_NO_LATENCY_REQ_NS", crate::idle::trace::NO_LATENCY_REQ_NS)?;
+    m.add("IDLE_GOVERNORS", <crate::idle::governor::Family as crate::choice::Choice>::names())?;
+    m.add("IDLE_KERNELS", crate::idle::governor::Kernel::ALL.map(crate::idle::governor::Kernel::name).to_vec())?;
+    m.add("IDLE_HZ", crate::jiffies::CONFIG_HZ.to_vec())?;
     Ok(())
 }

@@ -3,6 +3,7 @@
 //! notebooks. Every call goes through [`run`] (GIL released, panics caught).
 
 use super::errors::run;
+use crate::choice::Choice;
 use crate::error::{Error, Result};
 use crate::import_notes::ImportOptions;
 use crate::pelt::columns::{self, Column, Select};
@@ -504,6 +505,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pelt_tick_ns_for_hz, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_map_util_perf, m)?)?;
     m.add("PELT_COLUMNS", crate::pelt::row::COLUMNS.to_vec())?;
+    m.add("PELT_INITS", Init::names())?;
     m.add("PELT_EVENTS", crate::pelt::row::Event::ALL.map(crate::pelt::row::Event::name).to_vec())?;
     let states = [crate::pelt::trace::State::Run, crate::pelt::trace::State::Wait, crate::pelt::trace::State::Sleep];
     m.add("PELT_STATES", states.map(|s| s.letter().to_string()).to_vec())?;

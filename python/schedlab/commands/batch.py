@@ -45,10 +45,10 @@ def register(sub: SubparsersSpec) -> None:
     p.add_argument("--step-summary", action="store_true",
                    help="also append the markdown (within 1000000 bytes) to the file named by "
                         "$GITHUB_STEP_SUMMARY (GitHub Actions)")
-    p.add_argument("--progress", choices=("auto", "bar", "lines", "off"), default="auto",
+    p.add_argument("--progress", choices=("auto", *_core.BATCH_PROGRESS), default="auto",
                    help="progress on stderr with rate and time left: a bar redrawn in place, or a line "
                         "every 5 s for a CI log (default auto: the bar when stderr is a terminal, else off)")
-    p.add_argument("--fail-on", choices=("regression", "any-change", "inconclusive", "never"), default="regression",
+    p.add_argument("--fail-on", choices=_core.BATCH_FAIL_ON, default="regression",
                    help="what makes the exit code 1 (default: regression; inconclusive: 1 for a regression, "
                         "else 3 for an inconclusive row)")
     p.add_argument("--alpha", type=_flags.probability, default=0.05, help="significance level of the BH-adjusted p (default 0.05)")

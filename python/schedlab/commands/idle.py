@@ -13,15 +13,11 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
-from .. import _flags
+from .. import _core, _flags
 
 if TYPE_CHECKING:  # pragma: no cover
     from argparse import ArgumentParser, Namespace
     from argparse import _SubParsersAction as SubparsersSpec
-
-
-KERNELS = ("6.18", "6.12", "6.6", "6.1", "5.1", "4.20", "4.19", "4.18")
-HZ = (100, 250, 300, 1000)
 
 
 def register(sub: SubparsersSpec) -> None:
@@ -41,9 +37,9 @@ def register(sub: SubparsersSpec) -> None:
         "the decision (idx, stop_tick), how the period ended and the governor's state.",
     )
     s.add_argument("trace", metavar="TRACE", help="idle trace CSV (or ftrace text with --ftrace)")
-    s.add_argument("--governor", required=True, choices=("menu", "teo"))
-    s.add_argument("--kernel", default="6.12", choices=KERNELS, help="kernel version (default 6.12)")
-    s.add_argument("--hz", type=int, default=250, choices=HZ, help="CONFIG_HZ (default 250)")
+    s.add_argument("--governor", required=True, choices=_core.IDLE_GOVERNORS)
+    s.add_argument("--kernel", default="6.12", choices=_core.IDLE_KERNELS, help="kernel version (default 6.12)")
+    s.add_argument("--hz", type=int, default=250, choices=_core.IDLE_HZ, help="CONFIG_HZ (default 250)")
     s.add_argument(
         "--states",
         required=True,
@@ -73,8 +69,8 @@ def register(sub: SubparsersSpec) -> None:
         metavar="GOV[@KERNEL]",
         help="menu, teo, menu@4.18, teo@5.1 ... (repeat to compare)",
     )
-    m.add_argument("--kernel", default="6.12", choices=KERNELS, help="kernel for governors without @KERNEL")
-    m.add_argument("--hz", type=int, default=250, choices=HZ)
+    m.add_argument("--kernel", default="6.12", choices=_core.IDLE_KERNELS, help="kernel for governors without @KERNEL")
+    m.add_argument("--hz", type=int, default=250, choices=_core.IDLE_HZ)
     m.add_argument("--states", required=True, metavar="STATES")
     m.add_argument("--power", metavar="MW,MW,...", help="power per state in mW for an energy estimate")
     m.set_defaults(func=run_summary)

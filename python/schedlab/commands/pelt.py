@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
-from .. import _flags
+from .. import _core, _flags
 
 if TYPE_CHECKING:  # pragma: no cover
     from argparse import ArgumentParser, Namespace
@@ -38,7 +38,7 @@ def register(sub: SubparsersSpec) -> None:
         ),
     )
     s.add_argument("trace", metavar="TRACE.csv", help="the task trace ('-' for stdin)")
-    s.add_argument("--init", choices=("kernel", "zero"), default="kernel",
+    s.add_argument("--init", choices=_core.PELT_INITS, default="kernel",
                    help="new-task utilization: the kernel's post_init value (default) or 0")
     s.add_argument("--no-util-est", dest="util_est", action="store_false",
                    help="run with the UTIL_EST scheduler feature off")
