@@ -60,6 +60,13 @@ slowest; 35 of 43 between 50 and 66 ms): over the 50 ms bound. In-process, the n
 compare of such a table takes 4 ms (aim9) to 20 ms (dbench4); the rest is the interpreter
 (`python -c pass` 10 ms), importing schedlab.cli (8-15 ms) and building its argparse parser.
 
+The 2-kernel processes beside `python -c pass` and the Perl in the same run, with CPU
+times and medians: benchmarks/bench_cli_startup.py (`--tree-dir` the same directory reuses
+the tree kept here). Both compile schedlab's bytecode first, as pip does for an installed
+wheel: PYTHONDONTWRITEBYTECODE is set in this sandbox, and an editable install without
+__pycache__ compiles the package's modules again at every run (~6 ms; the figures above
+do not say whether they had it).
+
     python benchmarks/bench_mmtests_tree.py [--era 2025 --era head --era 2024] [--kernels 10]
         [--iterations 5] [--repeat 3] [--perl-jobs 1] [--perl-timeout 300] [--no-perl]
 """
@@ -67,6 +74,7 @@ compare of such a table takes 4 ms (aim9) to 20 ms (dbench4); the rest is the in
 from __future__ import annotations
 
 import argparse
+import compileall
 import concurrent.futures
 import importlib.util
 import json
@@ -274,6 +282,9 @@ def main() -> int:
     ap.add_argument("--per-table-processes", action="store_true",
                     help="also time the whole tree as one schedlab process per table")
     args = ap.parse_args()
+    spec = importlib.util.find_spec("schedlab")
+    if spec and spec.submodule_search_locations:  # as pip compiles an installed wheel
+        compileall.compile_dir(next(iter(spec.submodule_search_locations)), quiet=1)
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     families_seen = set()
     with tempfile.TemporaryDirectory(prefix="schedlab-bench-tree-") as d:

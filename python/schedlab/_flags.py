@@ -6,8 +6,10 @@ number reaches the core to overflow, wrap or mean something else."""
 from __future__ import annotations
 
 import argparse
-import math
-from collections.abc import Callable
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Callable
 
 
 def _int(s: str) -> int:
@@ -43,6 +45,8 @@ def probability(s: str) -> float:
 
 def percentage(s: str) -> float:
     """A finite number >= 0 (a change in percent)."""
+    import math  # here: most commands have no such flag, and math is a shared library to load
+
     try:
         v = float(s)
     except ValueError:

@@ -10,10 +10,10 @@ gives ``.noue.``). ``schedlab pelt ftrace TRACE.txt --pid N`` turns ftrace
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
 
 from .. import _core, _flags
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:  # pragma: no cover
     from argparse import ArgumentParser, Namespace
     from argparse import _SubParsersAction as SubparsersSpec
