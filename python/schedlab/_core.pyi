@@ -61,6 +61,7 @@ def read_samples(path: str | PathLike[str]) -> _F64: ...
 # --- comparison (src/python/comparison.rs) ---------------------------------
 SCHEMA_VERSION: int
 TABLE_FORMATS: list[str]
+DIRECTIONS: list[str]
 VERDICT_COLOURS: dict[str, tuple[str, str]]
 HTML_TABLE_STYLE: str
 HTML_CELL_STYLE: str

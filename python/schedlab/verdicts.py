@@ -37,8 +37,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["compare", "direction", "DIRECTIONS"]
 
-#: The values of a direction.
-DIRECTIONS = ("higher", "lower", "unknown")
+#: The values of a direction (from the core).
+DIRECTIONS = tuple(_core.DIRECTIONS)
 
 
 def direction(name: str) -> str:

@@ -427,6 +427,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyComparison>()?;
     m.add("SCHEMA_VERSION", SCHEMA_VERSION)?;
     m.add("TABLE_FORMATS", crate::table::FORMATS.to_vec())?;
+    m.add("DIRECTIONS", <Direction as crate::choice::Choice>::names())?;
     let colours = PyDict::new(m.py());
     for v in Verdict::ALL {
         if let Some(bg_fg) = html::verdict_colours(v) {

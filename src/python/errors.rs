@@ -67,11 +67,18 @@ static MAIN_THREAD: PyOnceLock<std::ffi::c_ulong> = PyOnceLock::new();
 /// Whether the current thread is Python's main thread, the only one Python runs
 /// signal handlers on and the only one that may change them.
 fn on_main_thread(py: Python<'_>) -> bool {
-    let main = MAIN_THREAD.get_or_try_init(py, || -> PyResult<std::ffi::c_ulong> {
-        py.import("threading")?.call_method0("main_thread")?.getattr("ident")?.extract()
-    });
     // SAFETY: PyThread_get_thread_ident only reads the calling thread's identity.
     let me = unsafe { pyo3::ffi::PyThread_get_thread_ident() };
+    let main = MAIN_THREAD.get_or_try_init(py, || -> PyResult<std::ffi::c_ulong> {
+        // threading knows the main thread once it is loaded; until then no thread has been
+        // started through it, so this is the main thread (and importing threading only to
+        // be told so costs a process ~1 ms at start-up)
+        let modules = py.import("sys")?.getattr("modules")?;
+        match modules.get_item("threading") {
+            Ok(threading) => threading.call_method0("main_thread")?.getattr("ident")?.extract(),
+            Err(_) => Ok(me),
+        }
+    });
     main.is_ok_and(|m| *m == me)
 }
 

@@ -23,17 +23,16 @@ pub enum Direction {
     Unknown,
 }
 
-impl Direction {
-    /// Parse "higher", "lower" or "unknown".
-    pub fn parse(s: &str) -> Result<Self> {
-        match s {
-            "higher" => Ok(Direction::Higher),
-            "lower" => Ok(Direction::Lower),
-            "unknown" => Ok(Direction::Unknown),
-            _ => Err(Error::domain(format!("direction must be 'higher', 'lower' or 'unknown', got '{s}'"))),
-        }
-    }
+impl crate::choice::Choice for Direction {
+    const WHAT: &'static str = "direction";
+    const ALL: &'static [Self] = &[Direction::Higher, Direction::Lower, Direction::Unknown];
 
+    fn name(self) -> &'static str {
+        Direction::name(self)
+    }
+}
+
+impl Direction {
     /// "higher", "lower" or "unknown".
     pub fn name(self) -> &'static str {
         match self {
@@ -41,6 +40,11 @@ impl Direction {
             Direction::Lower => "lower",
             Direction::Unknown => "unknown",
         }
+    }
+
+    /// The direction named `s` ([`crate::choice::Choice::parse`]).
+    pub fn parse(s: &str) -> Result<Self> {
+        <Self as crate::choice::Choice>::parse(s)
     }
 
     /// `Higher` when `higher_is_better`, else `Lower`.
