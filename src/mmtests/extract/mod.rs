@@ -9,15 +9,20 @@
 pub mod aim9;
 pub mod apachebench;
 pub mod awk_bench;
+pub mod blogbench;
 pub mod coremark;
 pub mod cyclictest;
 pub mod dbench;
 pub mod ebizzy;
+pub mod fsmark;
+pub mod futexbench;
 pub mod gnu_time;
 pub mod hackbench;
+pub mod io_uring;
 pub mod iperf3;
 pub mod libmicro;
 pub mod line_parse;
+pub mod memtier;
 pub mod netperf;
 pub mod pattern;
 pub mod perl_scan;
@@ -29,8 +34,10 @@ pub mod schbench;
 pub mod shellpack;
 pub mod sockperf;
 pub mod spec;
+pub mod specjbb;
 pub mod stream;
 pub mod stressng;
+pub mod sysjitter;
 pub mod unixbenchd;
 
 use super::era::{Era, Preferred};
@@ -165,6 +172,19 @@ pub const BENCHMARKS: &[&str] = &[
     "iperf3-ipv6-tcp",
     "iperf3-ipv6-udp",
     "pgbench",
+    "blogbench",
+    "fsmark",
+    "redis-memtier",
+    "sysjitter",
+    "futexbench",
+    "futexbench-hash",
+    "futexbench-lock-pi",
+    "futexbench-requeue",
+    "futexbench-requeue-pi",
+    "futexbench-wake",
+    "futexbench-wake-parallel",
+    "specjbb",
+    "io_uring",
 ];
 
 /// Benchmarks known in an era (for messages).
@@ -406,6 +426,21 @@ pub fn fields(line: &str) -> Vec<&str> {
     line.split_whitespace().collect()
 }
 
+/// Perl's `split(/\s+/, $line)`: runs of whitespace separate, a leading run gives an empty
+/// first field, trailing empty fields are dropped.
+pub fn perl_split_ws(line: &str) -> Vec<&str> {
+    let ws = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0b' | '\x0c');
+    let mut f: Vec<&str> = Vec::new();
+    if line.starts_with(ws) {
+        f.push("");
+    }
+    f.extend(line.split(ws).filter(|w| !w.is_empty()));
+    if f.len() == 1 && f.first().is_some_and(|w| w.is_empty()) {
+        f.clear(); // a line of blanks: its one field is empty and trailing
+    }
+    f
+}
+
 /// `s` split after its longest prefix of characters matching `f`:
 /// `split_prefix("12.5 ms", |c| c.is_ascii_digit() || c == '.')` is `("12.5", " ms")`.
 pub fn split_prefix(s: &str, f: impl Fn(char) -> bool) -> (&str, &str) {
@@ -427,6 +462,9 @@ mod tests {
         assert_eq!(s.operations(), vec!["b".to_string(), "a".to_string()]);
         assert_eq!(s.pooled("b"), vec![1.5, 2.0]);
         assert!(s.pooled("a").is_empty());
+        assert_eq!(perl_split_ws("  a b\t c  "), ["", "a", "b", "c"]);
+        assert_eq!(perl_split_ws("a  b"), ["a", "b"]);
+        assert!(perl_split_ws("").is_empty() && perl_split_ws("  ").is_empty());
         let mut s = Samples::new(Era::E2018);
         s.add_text("a", "x");
         assert!(s.pooled("a")[0].is_nan());

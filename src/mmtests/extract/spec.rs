@@ -9,8 +9,9 @@ use super::gnu_time::{RatioOps, TimeFactors, TimeField, TimeSpec};
 use super::line_parse::{AwkField, LineSpec, Sed};
 use super::perl_scan::{Factors, Op, ScanSpec, Take, Value};
 use super::{
-    aim9, apachebench, awk_bench, coremark, cyclictest, ebizzy, gnu_time, iperf3, libmicro, line_parse, perl_scan,
-    pgbench, pistress, pmqtest, redis, stream, stressng, unixbenchd, Ctx, Extractor, Meta, Samples,
+    aim9, apachebench, awk_bench, blogbench, coremark, cyclictest, ebizzy, fsmark, futexbench, gnu_time, io_uring,
+    iperf3, libmicro, line_parse, memtier, perl_scan, pgbench, pistress, pmqtest, redis, specjbb, stream, stressng,
+    sysjitter, unixbenchd, Ctx, Extractor, Meta, Samples,
 };
 use crate::error::Result;
 use crate::mmtests::era::{Era, Preferred};
@@ -73,6 +74,8 @@ pub struct Variant {
     /// The direction `--print-ratio` takes when it is not the operations' own
     /// ([`Meta::ratio_preferred`]).
     pub ratio_preferred: Option<Preferred>,
+    /// `_FieldLength` when the module sets it (None: the era's default).
+    pub field_length: Option<usize>,
 }
 
 /// A benchmark family as data.
@@ -115,6 +118,7 @@ const fn head_time(precision: usize) -> Variant {
         precision,
         opname: "Ops",
         ratio_preferred: None,
+        field_length: None,
     }
 }
 
@@ -137,6 +141,7 @@ const fn head_line(
         precision,
         opname: "Ops",
         ratio_preferred: None,
+        field_length: None,
     }
 }
 
@@ -148,7 +153,16 @@ const fn legacy_scan(
     preferred: Preferred,
     precision: usize,
 ) -> Variant {
-    Variant { eras, layout: Layout::PerlScan(scan), preferred, kind, precision, opname: "Ops", ratio_preferred: None }
+    Variant {
+        eras,
+        layout: Layout::PerlScan(scan),
+        preferred,
+        kind,
+        precision,
+        opname: "Ops",
+        ratio_preferred: None,
+        field_length: None,
+    }
 }
 
 /// A scan of every file `<prefix>*<suffix>` taking each match of `pattern`'s group 1 as
@@ -222,6 +236,7 @@ const fn legacy_time(eras: &'static [Era], spec: TimeSpec) -> Variant {
         precision: 2,
         opname: "Ops",
         ratio_preferred: None,
+        field_length: None,
     }
 }
 
@@ -263,6 +278,7 @@ const CPUTIME: Variant = Variant {
     precision: 2,
     opname: "Ops",
     ratio_preferred: None,
+    field_length: None,
 };
 
 const PERFPIPE_LINE: &str = r"^\s*(\S+)\susecs/op(?:\s|$)";
@@ -288,7 +304,16 @@ const fn reader(
     precision: usize,
     opname: &'static str,
 ) -> Variant {
-    Variant { eras, layout: Layout::Reader(read), preferred, kind, precision, opname, ratio_preferred: None }
+    Variant {
+        eras,
+        layout: Layout::Reader(read),
+        preferred,
+        kind,
+        precision,
+        opname,
+        ratio_preferred: None,
+        field_length: None,
+    }
 }
 
 /// A family read the same way by head's `extract-report.pl` (rows of `metric`) and by the
@@ -303,6 +328,7 @@ const fn scan_everywhere(scan: ScanSpec, metric: &'static str, preferred: Prefer
             precision: 2,
             opname: "Ops",
             ratio_preferred: None,
+            field_length: None,
         },
         legacy_scan(LEGACY, scan, SummaryKind::Multiops, preferred, 2),
     ]
@@ -327,6 +353,7 @@ pub static SPECS: &[FamilySpec] = &[
                 precision: 2,
                 opname: "Ops",
                 ratio_preferred: None,
+                field_length: None,
             },
         ],
     },
@@ -360,6 +387,7 @@ pub static SPECS: &[FamilySpec] = &[
                 precision: 2,
                 opname: "Ops",
                 ratio_preferred: None,
+                field_length: None,
             },
         ],
     },
@@ -538,6 +566,7 @@ pub static SPECS: &[FamilySpec] = &[
                 precision: 2,
                 opname: "Ops",
                 ratio_preferred: None,
+                field_length: None,
             },
             Variant {
                 eras: LEGACY,
@@ -547,6 +576,7 @@ pub static SPECS: &[FamilySpec] = &[
                 precision: 2,
                 opname: "Ops",
                 ratio_preferred: None,
+                field_length: None,
             },
         ],
     },
@@ -562,6 +592,7 @@ pub static SPECS: &[FamilySpec] = &[
                 precision: 2,
                 opname: "Ops",
                 ratio_preferred: None,
+                field_length: None,
             },
             legacy_scan(
                 LEGACY,
@@ -588,6 +619,7 @@ pub static SPECS: &[FamilySpec] = &[
                 precision: 2,
                 opname: "Ops",
                 ratio_preferred: None,
+                field_length: None,
             },
             Variant {
                 eras: LEGACY,
@@ -597,6 +629,7 @@ pub static SPECS: &[FamilySpec] = &[
                 precision: 2,
                 opname: "Ops",
                 ratio_preferred: None,
+                field_length: None,
             },
         ],
     },
@@ -612,6 +645,7 @@ pub static SPECS: &[FamilySpec] = &[
                 precision: 2,
                 opname: "Ops",
                 ratio_preferred: None,
+                field_length: None,
             },
             Variant {
                 eras: LEGACY,
@@ -621,6 +655,7 @@ pub static SPECS: &[FamilySpec] = &[
                 precision: 2,
                 opname: "GB/sec",
                 ratio_preferred: None,
+                field_length: None,
             },
         ],
     },
@@ -636,6 +671,7 @@ pub static SPECS: &[FamilySpec] = &[
                 precision: 2,
                 opname: "Ops",
                 ratio_preferred: None,
+                field_length: None,
             },
             // one perffutexwake-<T>.log.gz per thread count (the glob <T>.log*.gz names it alone)
             legacy_scan(
@@ -663,6 +699,7 @@ pub static SPECS: &[FamilySpec] = &[
                 precision: 5,
                 opname: "Ops",
                 ratio_preferred: None,
+                field_length: None,
             },
             Variant {
                 eras: LEGACY,
@@ -672,6 +709,7 @@ pub static SPECS: &[FamilySpec] = &[
                 precision: 4,
                 opname: "Time",
                 ratio_preferred: None,
+                field_length: None,
             },
         ],
     },
@@ -835,6 +873,79 @@ pub static SPECS: &[FamilySpec] = &[
             reader(LEGACY, pgbench::legacy, MULTI, HIGHER, 2, "Ops"),
         ],
     },
+    FamilySpec {
+        family: "blogbench",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, blogbench::head, MULTI, HIGHER, 2, "Ops"),
+            reader(LEGACY, blogbench::legacy, MULTI, HIGHER, 2, "Ops"),
+        ],
+    },
+    FamilySpec {
+        family: "fsmark",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, fsmark::head, MULTI, HIGHER, 2, "Ops"),
+            // SummariseVariableops is SummariseVariabletime under another name
+            reader(LEGACY, fsmark::legacy, SummaryKind::Variabletime, HIGHER, 2, "Ops"),
+        ],
+    },
+    FamilySpec {
+        family: "redis-memtier",
+        names: EXACT,
+        variants: &[
+            // shellpack.yaml's preferhigher is per metric, read only with --sub-heading
+            reader(HEAD, memtier::head, MULTI, LOWER, 2, "Ops"),
+            reader(LEGACY, memtier::legacy, MULTI, HIGHER, 2, "Ops"),
+        ],
+    },
+    FamilySpec {
+        family: "sysjitter",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, sysjitter::head, SummaryKind::Singleops, LOWER, 2, "Ops"),
+            Variant {
+                field_length: Some(14),
+                ..reader(LEGACY, sysjitter::legacy, SummaryKind::Singleops, LOWER, 2, "Time")
+            },
+        ],
+    },
+    // head: one shellpack for every futexbench-<workload> config (no preferhigher: lower)
+    FamilySpec {
+        family: "futexbench",
+        names: HEAD_PREFIX,
+        variants: &[reader(HEAD, futexbench::head, MULTI, LOWER, 2, "Ops")],
+    },
+    // 2024/2025: a module per workload, ops/sec ones higher is better, times lower
+    FamilySpec {
+        family: "futexbench-hash",
+        names: Names { head_prefix: false, also: &["futexbench-lock-pi"] },
+        variants: &[reader(LEGACY, futexbench::legacy, MULTI, HIGHER, 2, "Ops")],
+    },
+    FamilySpec {
+        family: "futexbench-wake",
+        names: Names {
+            head_prefix: false,
+            also: &["futexbench-requeue", "futexbench-requeue-pi", "futexbench-wake-parallel"],
+        },
+        variants: &[reader(LEGACY, futexbench::legacy, MULTI, LOWER, 2, "Ops")],
+    },
+    FamilySpec {
+        family: "specjbb",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, specjbb::head, SummaryKind::Singleops, HIGHER, 2, "Ops"),
+            reader(LEGACY, specjbb::legacy, MULTI, HIGHER, 2, "Ops"),
+        ],
+    },
+    FamilySpec {
+        family: "io_uring",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, io_uring::head, MULTI, HIGHER, 2, "Ops"),
+            reader(LEGACY, io_uring::legacy, MULTI, HIGHER, 2, "Ops"),
+        ],
+    },
 ];
 
 impl FamilySpec {
@@ -864,7 +975,7 @@ impl Extractor for FamilySpec {
         Meta {
             preferred: v.preferred,
             kind: v.kind,
-            field_length: None,
+            field_length: v.field_length,
             precision: v.precision,
             value_label: v.opname.into(),
             ratio_preferred: v.ratio_preferred,

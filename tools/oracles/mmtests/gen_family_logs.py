@@ -814,6 +814,166 @@ def pgbench(era):
     return gen
 
 
+# --- issue 21: head's remaining shellpacks (and their 2024/2025 modules) ---
+
+def blogbench_text(k):
+    # blogbench -d DIR: a line per 10 s slice, then the two final scores
+    rows = ["", "Frequency = 10 secs", "Scores of each frequency are averaged", "",
+            "Nb blogs   R articles    W articles    R pictures    W pictures    R comments    W comments"]
+    for n in range(6):
+        rows.append(f"{62 + 7 * n:8d} {int(jitter(310000 / k)):12d} {int(jitter(3100 / k)):13d} "
+                    f"{int(jitter(220000 / k)):13d} {int(jitter(2800 / k)):13d} {int(jitter(11000 / k)):13d} "
+                    f"{random.randint(0, 9):13d}")
+    rows += ["", f"Final score for writes: {int(jitter(180 / k)):13d}",
+             f"Final score for reads : {int(jitter(316000 / k)):13d}", ""]
+    return "\n".join(rows) + "\n"
+
+
+def blogbench(d, k):
+    # $TIME_CMD -o blogbench-I.time blogbench ... | tee blogbench-I.log
+    for i in range(1, ITERS + 1):
+        write(f"{d}/blogbench-{i}.log", blogbench_text(k))
+        write(f"{d}/blogbench-{i}.time", gnu_time(300.0))
+
+
+def fsmark_text(threads, k):
+    # fs_mark -D 10000 -S0 -n 50000 -s 0 -L 4 -t T -d ...: the preamble, then a line per loop
+    rows = [f"\n#  /fsmark/fs_mark  -D  10000  -S0  -n  50000  -s  0  -L  4  -t  {threads}  -d  /mnt/0 ",
+            f"#\tVersion 3.3, {threads} thread(s) starting at Wed Jul  3 10:12:{random.randint(10, 59)} 2024",
+            "#\tSync method: NO SYNC: Test does not issue sync() or fsync() calls.",
+            "#\tDirectories:  Round Robin between directories across 10000 subdirectories with 5 files per "
+            "subdirectory.",
+            "#\tFile names: 40 bytes long, (16 initial bytes of time stamp with 24 random bytes at end of name)",
+            "#\tFiles info: size 0 bytes, written with an IO size of 16384 bytes per write",
+            "#\tApp overhead is time in microseconds spent in the test not doing file writing related system "
+            "calls.", "", "FSUse%        Count         Size    Files/sec     App Overhead"]
+    for n in range(1, 5):
+        rows.append(f"{1 + n // 3:6d} {50000 * n:12d} {0:12d} {jitter(30000.0 * min(threads, 4) / k):12.1f} "
+                    f"{random.randint(700000, 900000):16d}")
+    return "\n".join(rows) + "\n"
+
+
+def fsmark(d, k):
+    # eval fs_mark ... &> fsmark-T.log; gzip fsmark-T.log
+    for t in THREADS:
+        write(f"{d}/fsmark-{t}.log.gz", fsmark_text(t, k), gz=True)
+
+
+def memtier_text(clients, k):
+    # memtier_benchmark (git) --threads=4 --clients=C ...: the ALL STATS table
+    ops = jitter(170000.0 * min(clients, 4) / k)
+    sets, gets = ops / 11, ops * 10 / 11
+    hits = gets * 0.018
+    lat = 4 * 16 * clients / ops * 1000  # --pipeline=16
+    kb = ops * 0.043
+
+    def row(t, o, h, m, l, b):
+        return f"{t:<8}{o:>13}{h:>13}{m:>13}{l:>16}{l:>16}{l:>16}{l:>16}{b:>13} "
+    f = lambda x: f"{x:.2f}"  # noqa: E731
+    g = lambda x: f"{x:.5f}"  # noqa: E731
+    sep = "-" * 124
+    return ("Writing results to stdout\n[RUN #1] Preparing benchmark client...\n[RUN #1] Launching threads now...\n"
+            f"[RUN #1 100%,  10 secs]  0 threads:     {int(ops * 10)} ops,  {int(ops)} (avg:  {int(ops)}) ops/sec, "
+            f"{kb:.2f}KB/sec (avg: {kb:.2f}KB/sec),  {lat:.2f} (avg:  {lat:.2f}) msec latency\n\n"
+            "4         Threads\n" f"{clients}         Connections per thread\n10        Seconds\n\n\n"
+            "ALL STATS\n" + "=" * 124 + "\n"
+            "Type         Ops/sec     Hits/sec   Misses/sec    Avg. Latency     p50 Latency     p99 Latency   "
+            "p99.9 Latency       KB/sec \n" + sep + "\n"
+            + row("Sets", f(sets), "---", "---", g(lat), f(kb * 0.6)) + "\n"
+            + row("Gets", f(gets), f(hits), f(gets - hits), g(lat), f(kb * 0.4)) + "\n"
+            + row("Waits", "0.00", "---", "---", "---", "---") + "\n"
+            + row("Totals", f(ops), f(hits), f(gets - hits), g(lat * 1.01), f(kb)) + "\n")
+
+
+def redis_memtier(era):
+    # head: eval $BENCH_CMD &> benchlog-C-I; 2024/2025: redis-memtier-C-I.log
+    def gen(d, k):
+        write(f"{d}/redis-server.log", "")
+        for c in [1, 4, 8]:
+            for i in range(1, 4):
+                name = f"benchlog-{c}-{i}" if era == "head" else f"redis-memtier-{c}-{i}.log"
+                write(f"{d}/{name}", memtier_text(c, k))
+    return gen
+
+
+def sysjitter(d, k):
+    # sysjitter --runtime 30 200 | tee sysjitter.log: one column per core
+    cores = [0, 1, 2, 3]
+    per = {c: jitter(1.0 / k, 0.2) for c in cores}
+
+    def line(label, vals):
+        return f"{label}:" + "".join(f" {v}" for v in vals) + "\n"
+    n = {c: int(jitter(1200 * per[c], 0.1)) for c in cores}
+    out = line("core_i", cores) + line("threshold(ns)", [200] * 4) + line("cpu_mhz", [2600] * 4)
+    out += line("runtime(ns)", [30000000000 + random.randint(0, 9999) for _ in cores])
+    out += line("runtime(s)", ["30.000"] * 4) + line("int_n", [n[c] for c in cores])
+    out += line("int_n_per_sec", [f"{n[c] / 30:.3f}" for c in cores])
+    base = {c: jitter(900 * per[c], 0.1) for c in cores}
+    for label, m in [("int_min", 0.25), ("int_median", 1.0), ("int_mean", 1.3), ("int_90", 2.1), ("int_99", 4.0),
+                     ("int_999", 9.0), ("int_9999", 14.0), ("int_99999", 15.0), ("int_max", 15.5)]:
+        out += line(f"{label}(ns)", [int(base[c] * m) for c in cores])
+    out += line("int_total(ns)", [int(base[c] * 1.3 * n[c]) for c in cores])
+    out += line("int_total(%)", [f"{base[c] * 1.3 * n[c] / 3e8:.3f}" for c in cores])
+    write(f"{d}/sysjitter.log", out)
+
+
+FUTEX_TEXT = {
+    "hash": lambda t, k: ("# Running 'futex/hash' benchmark:\n"
+                          f"Run summary [PID {random.randint(2000, 9999)}]: {t} threads, each operating on 1024 "
+                          "[private] futexes for 10 secs.\n\n"
+                          + "".join(f"[thread {i:2d}] futexes: 0x55d{random.randint(100000, 999999):x} ... "
+                                    f"0x55d{random.randint(100000, 999999):x} [ {int(jitter(2.6e6 / k))} ops/sec ]\n"
+                                    for i in range(t))
+                          + f"\nAveraged {int(jitter(2.6e6 / k))} operations/sec (+- 0.{random.randint(1, 9)}%), "
+                          "total secs = 10\n"),
+    "wake": lambda t, k: ("# Running 'futex/wake' benchmark:\n"
+                          f"Run summary [PID {random.randint(2000, 9999)}]: blocking on {t} threads (at [private] "
+                          f"futex 0x55d{random.randint(100000, 999999):x}), waking up 1 at a time.\n\n"
+                          + "".join(f"[Run {r}]: Wokeup {t} of {t} threads in {jitter(0.004 * t * k):.4f} ms\n"
+                                    for r in range(1, 11))
+                          + f"Wokeup {t} of {t} threads in {0.004 * t * k:.4f} ms (+-{jitter(4.0):.2f}%)\n"),
+}
+
+
+def futexbench(workload):
+    # echo $FUTEXBENCH_WORKLOADS > workloads; perf bench futex W -t T > W-T.log
+    def gen(d, k):
+        write(f"{d}/workloads", f"{workload}\n")
+        for t in THREADS:
+            write(f"{d}/{workload}-{t}.log", FUTEX_TEXT[workload](t, k))
+    return gen
+
+
+def specjbb_report(k):
+    # SPECjbb2005's SPECjbb.001.txt: the SPEC scores table ('*': counted in the score)
+    rows = ["", "                          SPECjbb2005 Result", "", "Company: MMTests  Product: OpenJDK",
+            "", f"                        SPECjbb2005 bops = {int(jitter(110000 / k))}, SPECjbb2005 bops/JVM = "
+            f"{int(jitter(110000 / k))}", "", "                               SPEC scores",
+            "      Warehouses               SPECjbb2005 bops"]
+    for w in [1, 2, 4, 8]:
+        star = "*" if w >= 4 else " "
+        rows.append(f"   {star} {w:12d} {int(jitter(31000.0 * min(w, 4) / k)):24d}")
+    rows += ["                                    ",
+             "   Throughput      " + str(int(jitter(110000 / k))), "", "Test date: Jul 3, 2024"]
+    return "\n".join(rows) + "\n"
+
+
+def specjbb(d, k):
+    # mv results LOGDIR_RESULTS/$PAGES/ (PAGES=default without huge pages): one JVM
+    write(f"{d}/default/SPECjbbSingleJVM/SPECjbb.001.txt", specjbb_report(k))
+    write(f"{d}/default/jvm-instance-1.log", "JVM 1 started\n")
+
+
+def io_uring(d, k):
+    # t/io_uring -N 1 -n THREADS -r RUNTIME > t-io_uring.log (the no-op test)
+    vals = [jitter(25.4 / k) for _ in range(5)]
+    out = f"submitter=0, tid={random.randint(2000, 9999)}, file=/dev/null, nfiles=1, node=-1\n"
+    out += "polled=0, fixedbufs=1, register_files=1, buffered=0, QD=128\nEngine=io_uring, sq_ring=128, cq_ring=128\n"
+    out += "".join(f"IOPS={v:.2f}M, IOS/call=32/32\n" for v in vals)
+    out += f"Exiting on timeout\nMaximum IOPS={max(vals):.2f}M\n"
+    write(f"{d}/t-io_uring.log", out)
+
+
 HEAD = {
     "stream": head_stream, "perffutexwake": head_perffutexwake,
     "perfpipe": head_perfpipe, "perfsyscall": head_perfsyscall, "sembench": head_sembench,
@@ -825,6 +985,9 @@ HEAD = {
     "stressng": stressng, "redis": redis, "unixbenchd": unixbenchd, "pistress": pistress,
     "apachebench": apachebench, "iperf3-ipv4-tcp": iperf3("tcp"), "iperf3-ipv4-udp": iperf3("udp"),
     "pgbench": pgbench("head"),
+    "blogbench": blogbench, "fsmark": fsmark, "redis-memtier": redis_memtier("head"), "sysjitter": sysjitter,
+    "futexbench-hash": futexbench("hash"), "futexbench-wake": futexbench("wake"), "specjbb": specjbb,
+    "io_uring": io_uring,
 }
 LEGACY = {
     "stream": legacy_stream, "perffutexwake": legacy_perffutexwake,
@@ -837,6 +1000,9 @@ LEGACY = {
     "sysbenchthread": sysbenchthread, "pmqtest": pmqtest, "futexwait": futexwait, "phpbench": phpbench,
     "netpipe": netpipe, "stressng": stressng, "redis": redis, "unixbenchd": unixbenchd, "pistress": pistress,
     "apachebench": apachebench, "iperf3-ipv4-tcp": iperf3("tcp"), "iperf3-ipv4-udp": iperf3("udp"),
+    "blogbench": blogbench, "fsmark": fsmark, "redis-memtier": redis_memtier("legacy"), "sysjitter": sysjitter,
+    "futexbench-hash": futexbench("hash"), "futexbench-wake": futexbench("wake"), "specjbb": specjbb,
+    "io_uring": io_uring,
 }
 
 
