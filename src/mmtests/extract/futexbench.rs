@@ -54,16 +54,7 @@ fn read(dir: &LogDir<'_>, out: &mut Samples) -> Result<(Vec<String>, Vec<String>
     let mut threads: Vec<String> = Vec::new();
     for wl in &workloads {
         for (f, _) in glob_middle(&names, &format!("{wl}-"), ".log") {
-            // split(/-/, $file): the last part, `s/.log//` (any character then `log`)
-            let last = f.rsplit('-').next().unwrap_or_default();
-            let cut = last.char_indices().skip(1).find(|&(i, _)| last.get(i..).is_some_and(|r| r.starts_with("log")));
-            threads.push(match cut {
-                Some((i, _)) => {
-                    let start = last.get(..i).map_or(0, |h| h.char_indices().last().map_or(0, |(j, _)| j));
-                    format!("{}{}", last.get(..start).unwrap_or_default(), last.get(i + 3..).unwrap_or_default())
-                }
-                None => last.to_string(),
-            });
+            threads.push(super::thread_of_log(f));
         }
     }
     sort_numeric(&mut threads);

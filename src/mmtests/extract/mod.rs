@@ -22,6 +22,7 @@ pub mod io_uring;
 pub mod iperf3;
 pub mod libmicro;
 pub mod line_parse;
+pub mod lmbench;
 pub mod memtier;
 pub mod netperf;
 pub mod pattern;
@@ -39,6 +40,7 @@ pub mod stream;
 pub mod stressng;
 pub mod sysjitter;
 pub mod unixbenchd;
+pub mod wis;
 
 use super::era::{Era, Preferred};
 use super::logfile::LogDir;
@@ -118,6 +120,7 @@ pub const BENCHMARKS: &[&str] = &[
     "netperf-ipv4-tcp",
     "netperf-ipv4-udp-rr",
     "netperf-ipv4-tcp-rr",
+    "netperf-unix",
     "tbench4",
     "dbench4",
     "tbench",
@@ -185,6 +188,9 @@ pub const BENCHMARKS: &[&str] = &[
     "futexbench-wake-parallel",
     "specjbb",
     "io_uring",
+    "wis-pf",
+    "lmbench-lat_ctx",
+    "lmbench-lat_proc",
 ];
 
 /// Benchmarks known in an era (for messages).
@@ -441,6 +447,21 @@ pub fn perl_split_ws(line: &str) -> Vec<&str> {
     f
 }
 
+/// The thread count the futexbench and will-it-scale modules read from a log's name: the last
+/// `-` field with `s/.log//` applied (the first `log` after another character, and that
+/// character, removed: `4.log` is `4`).
+pub fn thread_of_log(name: &str) -> String {
+    let last = name.rsplit('-').next().unwrap_or_default();
+    let cut = last.char_indices().skip(1).find(|&(i, _)| last.get(i..).is_some_and(|r| r.starts_with("log")));
+    match cut {
+        Some((i, _)) => {
+            let start = last.get(..i).and_then(|h| h.char_indices().last()).map_or(0, |(j, _)| j);
+            format!("{}{}", last.get(..start).unwrap_or_default(), last.get(i + 3..).unwrap_or_default())
+        }
+        None => last.to_string(),
+    }
+}
+
 /// `s` split after its longest prefix of characters matching `f`:
 /// `split_prefix("12.5 ms", |c| c.is_ascii_digit() || c == '.')` is `("12.5", " ms")`.
 pub fn split_prefix(s: &str, f: impl Fn(char) -> bool) -> (&str, &str) {
@@ -464,6 +485,9 @@ mod tests {
         assert!(s.pooled("a").is_empty());
         assert_eq!(perl_split_ws("  a b\t c  "), ["", "a", "b", "c"]);
         assert_eq!(perl_split_ws("a  b"), ["a", "b"]);
+        assert_eq!(thread_of_log("hash-4.log"), "4");
+        assert_eq!(thread_of_log("wis-page_fault1-processes-16.log"), "16");
+        assert_eq!(thread_of_log("x-4.log.gz"), "4.gz");
         assert!(perl_split_ws("").is_empty() && perl_split_ws("  ").is_empty());
         let mut s = Samples::new(Era::E2018);
         s.add_text("a", "x");

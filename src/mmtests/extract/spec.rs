@@ -10,8 +10,8 @@ use super::line_parse::{AwkField, LineSpec, Sed};
 use super::perl_scan::{Factors, Op, ScanSpec, Take, Value};
 use super::{
     aim9, apachebench, awk_bench, blogbench, coremark, cyclictest, ebizzy, fsmark, futexbench, gnu_time, io_uring,
-    iperf3, libmicro, line_parse, memtier, perl_scan, pgbench, pistress, pmqtest, redis, specjbb, stream, stressng,
-    sysjitter, unixbenchd, Ctx, Extractor, Meta, Samples,
+    iperf3, libmicro, line_parse, lmbench, memtier, perl_scan, pgbench, pistress, pmqtest, redis, specjbb, stream,
+    stressng, sysjitter, unixbenchd, wis, Ctx, Extractor, Meta, Samples,
 };
 use crate::error::Result;
 use crate::mmtests::era::{Era, Preferred};
@@ -334,6 +334,29 @@ const fn scan_everywhere(scan: ScanSpec, metric: &'static str, preferred: Prefer
     ]
 }
 
+/// 2024/2025's will-it-scale modules besides `ExtractWispf` (one per `driver-wis-<name>.sh`).
+const WIS_LEGACY: &[&str] = &[
+    "wis-eventfd",
+    "wis-fallocate",
+    "wis-filelock",
+    "wis-futex",
+    "wis-getppid",
+    "wis-malloc",
+    "wis-mmap",
+    "wis-open",
+    "wis-pipe",
+    "wis-poll",
+    "wis-posixsems",
+    "wis-pread",
+    "wis-pthreadmutex",
+    "wis-pwrite",
+    "wis-read",
+    "wis-sched",
+    "wis-seek",
+    "wis-signal",
+    "wis-unlink",
+];
+
 /// Every declarative family.
 pub static SPECS: &[FamilySpec] = &[
     FamilySpec {
@@ -506,7 +529,8 @@ pub static SPECS: &[FamilySpec] = &[
     },
     FamilySpec {
         family: "wis",
-        names: EXACT,
+        // head's configs run wis-<name> (wis-pf, ...): its ExtractFactory finds the wis shellpack
+        names: HEAD_PREFIX,
         variants: &[head_line("total:", "ops", AwkField::Nth(3), Sed::DeleteFirst("total:"), MULTI, HIGHER, 2)],
     },
     FamilySpec {
@@ -945,6 +969,22 @@ pub static SPECS: &[FamilySpec] = &[
             reader(HEAD, io_uring::head, MULTI, HIGHER, 2, "Ops"),
             reader(LEGACY, io_uring::legacy, MULTI, HIGHER, 2, "Ops"),
         ],
+    },
+    // 2024/2025: a module per will-it-scale driver (wis-pf, ...), all ExtractWiscommon
+    FamilySpec {
+        family: "wis-pf",
+        names: Names { head_prefix: false, also: WIS_LEGACY },
+        variants: &[Variant { field_length: Some(16), ..reader(LEGACY, wis::legacy, MULTI, HIGHER, 2, "Ops") }],
+    },
+    FamilySpec {
+        family: "lmbench-lat_ctx",
+        names: EXACT,
+        variants: &[reader(LEGACY, lmbench::lat_ctx, MULTI, LOWER, 2, "Ops")],
+    },
+    FamilySpec {
+        family: "lmbench-lat_proc",
+        names: EXACT,
+        variants: &[reader(LEGACY, lmbench::lat_proc, MULTI, LOWER, 2, "Ops")],
     },
 ];
 

@@ -974,6 +974,58 @@ def io_uring(d, k):
     write(f"{d}/t-io_uring.log", out)
 
 
+def netperf_unix(d, k):
+    # driver-netperf-unix.sh: netperf -t STREAM_STREAM (a unix socket), -i 3,3 -I 95,5, per size
+    write(f"{d}/protocols", "STREAM_STREAM\n")
+    write(f"{d}/units-STREAM_STREAM", "m\n")
+    for size in [64, 256, 4096]:
+        for it in range(1, 4):
+            tput = jitter({64: 1850.0, 256: 6900.0, 4096: 41000.0}[size] / k)
+            warn = ("!!! WARNING\n!!! Desired confidence was not achieved within the specified iterations.\n"
+                    "!!! This implies that there was variability in the test environment that\n"
+                    "!!! must be investigated before going further.\n"
+                    f"!!! Confidence intervals: Throughput      : {jitter(6.0):.3f}%\n"
+                    "!!!                       Local CPU util  : 0.000%\n"
+                    "!!!                       Remote CPU util : 0.000%\n\n") if it == 2 else ""
+            write(f"{d}/STREAM_STREAM-{size}.{it}",
+                  "STREAM STREAM TEST\n" + warn
+                  + "Recv   Send    Send                          \nSocket Socket  Message  Elapsed              \n"
+                  "Size   Size    Size     time     Throughput  \nbytes  bytes   bytes    secs.    10^6bits/sec  \n\n"
+                  f"212992 212992 {size:6d}    60.00    {tput:8.2f}   \n")
+
+
+def legacy_wis(d, k):
+    # driver-wis-pf.sh: the page_fault workloads, processes (a config's WIS_MODELS); each
+    # wis-W-M-T.log is will-it-scale's output after `sed -i '1,8d'`
+    write(f"{d}/workloads", "page_fault1,page_fault2,page_fault3\n")
+    write(f"{d}/models", "processes\n")
+    for w in ["page_fault1", "page_fault2", "page_fault3"]:
+        for t in [2, 4, 8]:
+            write(f"{d}/wis-{w}-processes-{t}.log", wis(t, k) + f"average:{int(jitter(500000 * t / k))}\n")
+
+
+def lmbench_lat_ctx(d, k):
+    # lat_ctx -s SIZE T &>> lmbench-lat_ctx-T-I.log after `echo mmtests_size: SIZE` (sizes 0,16,64)
+    for t in [2, 4, 8]:
+        for i in range(1, 4):
+            out = ""
+            for size in [0, 16, 64]:
+                out += (f"mmtests_size: {size}\n\n\"size={size}k ovr={jitter(0.9):.2f}\n"
+                        f"{t} {jitter((1.6 + 0.05 * size + 0.1 * t) * k):.2f}\n")
+            write(f"{d}/lmbench-lat_ctx-{t}-{i}.log", out)
+
+
+def lmbench_lat_proc(d, k):
+    # lat_proc -W 5 -N 5 -P T PROC &>> lmbench-lat_proc-T.log, PROC in fork exec shell, 3 iterations
+    for t in [1, 2, 4]:
+        out = ""
+        for proc, name, us in [("fork", "fork+exit", 95.0), ("exec", "fork+execve", 310.0),
+                               ("shell", "fork+/bin/sh -c", 820.0)]:
+            for _ in range(3):
+                out += f"Process {name}: {jitter(us * k * (1 + 0.1 * t)):.4f} microseconds\n"
+        write(f"{d}/lmbench-lat_proc-{t}.log", out)
+
+
 HEAD = {
     "stream": head_stream, "perffutexwake": head_perffutexwake,
     "perfpipe": head_perfpipe, "perfsyscall": head_perfsyscall, "sembench": head_sembench,
@@ -987,7 +1039,7 @@ HEAD = {
     "pgbench": pgbench("head"),
     "blogbench": blogbench, "fsmark": fsmark, "redis-memtier": redis_memtier("head"), "sysjitter": sysjitter,
     "futexbench-hash": futexbench("hash"), "futexbench-wake": futexbench("wake"), "specjbb": specjbb,
-    "io_uring": io_uring,
+    "io_uring": io_uring, "netperf-unix": netperf_unix,
 }
 LEGACY = {
     "stream": legacy_stream, "perffutexwake": legacy_perffutexwake,
@@ -1002,7 +1054,8 @@ LEGACY = {
     "apachebench": apachebench, "iperf3-ipv4-tcp": iperf3("tcp"), "iperf3-ipv4-udp": iperf3("udp"),
     "blogbench": blogbench, "fsmark": fsmark, "redis-memtier": redis_memtier("legacy"), "sysjitter": sysjitter,
     "futexbench-hash": futexbench("hash"), "futexbench-wake": futexbench("wake"), "specjbb": specjbb,
-    "io_uring": io_uring,
+    "io_uring": io_uring, "netperf-unix": netperf_unix,
+    "wis-pf": legacy_wis, "lmbench-lat_ctx": lmbench_lat_ctx, "lmbench-lat_proc": lmbench_lat_proc,
 }
 
 
