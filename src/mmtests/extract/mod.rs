@@ -31,6 +31,8 @@ pub mod pgbench;
 pub mod pistress;
 pub mod pmqtest;
 pub mod redis;
+pub mod rtmigration;
+pub mod saladfork;
 pub mod schbench;
 pub mod shellpack;
 pub mod sockperf;
@@ -191,6 +193,8 @@ pub const BENCHMARKS: &[&str] = &[
     "wis-pf",
     "lmbench-lat_ctx",
     "lmbench-lat_proc",
+    "rtmigration",
+    "saladfork",
 ];
 
 /// Benchmarks known in an era (for messages).

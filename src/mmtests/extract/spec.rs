@@ -10,8 +10,8 @@ use super::line_parse::{AwkField, LineSpec, Sed};
 use super::perl_scan::{Factors, Op, ScanSpec, Take, Value};
 use super::{
     aim9, apachebench, awk_bench, blogbench, coremark, cyclictest, ebizzy, fsmark, futexbench, gnu_time, io_uring,
-    iperf3, libmicro, line_parse, lmbench, memtier, perl_scan, pgbench, pistress, pmqtest, redis, specjbb, stream,
-    stressng, sysjitter, unixbenchd, wis, Ctx, Extractor, Meta, Samples,
+    iperf3, libmicro, line_parse, lmbench, memtier, perl_scan, pgbench, pistress, pmqtest, redis, rtmigration,
+    saladfork, specjbb, stream, stressng, sysjitter, unixbenchd, wis, Ctx, Extractor, Meta, Samples,
 };
 use crate::error::Result;
 use crate::mmtests::era::{Era, Preferred};
@@ -985,6 +985,22 @@ pub static SPECS: &[FamilySpec] = &[
         family: "lmbench-lat_proc",
         names: EXACT,
         variants: &[reader(LEGACY, lmbench::lat_proc, MULTI, LOWER, 2, "Ops")],
+    },
+    FamilySpec {
+        family: "rtmigration",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, rtmigration::head, MULTI, LOWER, 2, "Ops"),
+            reader(LEGACY, rtmigration::legacy, MULTI, LOWER, 2, "Ops"),
+        ],
+    },
+    FamilySpec {
+        family: "saladfork",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, saladfork::head, MULTI, LOWER, 2, "Ops"),
+            reader(LEGACY, saladfork::legacy, MULTI, LOWER, 2, "Ops"),
+        ],
     },
 ];
 

@@ -1026,6 +1026,38 @@ def lmbench_lat_proc(d, k):
         write(f"{d}/lmbench-lat_proc-{t}.log", out)
 
 
+def rtmigration(d, k):
+    # rt-migrate-test -c -r 20 > rtmigration.log; gzip: per run the time each RT task ran (us),
+    # then a summary per task (prio 2 upwards)
+    tasks, runs = 5, 30
+    iv = [[int(jitter(20000 + 40 * t * k, 0.004)) for t in range(tasks)] for _ in range(runs)]
+    out = "Iter: " + "".join(f"{t:6d}  " for t in range(tasks)) + "\n"
+    for i in range(runs):
+        out += f"{i:4d}:   " + "".join(f"{v:6d}  " for v in iv[i]) + "\n"
+    out += f"\nParent pid: {random.randint(2000, 9999)}\n"
+    for t in range(tasks):
+        col = [iv[i][t] for i in range(runs)]
+        out += (f" Task {t} (prio {t + 2}) (pid {random.randint(2000, 9999)}):\n   Max: {max(col)} us\n"
+                f"   Min: {min(col)} us\n   Tot: {sum(col)} us\n   Avg: {sum(col) // runs} us\n\n")
+    write(f"{d}/rtmigration.log.gz", out + " Passed!\n", gz=True)
+
+
+def saladfork(d, k):
+    # ./saladfork ITERS >> saladfork-0.log; gzip: the CPU of parent and child, the latency;
+    # common.sh writes numactl --hardware into the iteration's directory
+    write(f"{d}/../../numactl.txt.gz",
+          "available: 2 nodes (0-1)\nnode 0 cpus: 0 1 2 3\nnode 0 size: 15953 MB\nnode 0 free: 12034 MB\n"
+          "node 1 cpus: 4 5 6 7\nnode 1 size: 16125 MB\nnode 1 free: 13871 MB\nnode distances:\n"
+          "node   0   1 \n  0:  10  21 \n  1:  21  10 \n", gz=True)
+    rows = ["PARENT  CHILD   LATENCY"]
+    for _ in range(60):
+        p, c = random.randint(0, 7), random.randint(0, 7)
+        lat = jitter((105.0 if p // 4 == c // 4 else 160.0) * k, 0.1)
+        rows.append(f"{p:03d}     {c:03d}     {int(lat)}")
+    write(f"{d}/saladfork-0.log.gz", "\n".join(rows) + "\n", gz=True)
+    write(f"{d}/saladfork-0.time", gnu_time(2.0))
+
+
 HEAD = {
     "stream": head_stream, "perffutexwake": head_perffutexwake,
     "perfpipe": head_perfpipe, "perfsyscall": head_perfsyscall, "sembench": head_sembench,
@@ -1039,7 +1071,7 @@ HEAD = {
     "pgbench": pgbench("head"),
     "blogbench": blogbench, "fsmark": fsmark, "redis-memtier": redis_memtier("head"), "sysjitter": sysjitter,
     "futexbench-hash": futexbench("hash"), "futexbench-wake": futexbench("wake"), "specjbb": specjbb,
-    "io_uring": io_uring, "netperf-unix": netperf_unix,
+    "io_uring": io_uring, "netperf-unix": netperf_unix, "rtmigration": rtmigration, "saladfork": saladfork,
 }
 LEGACY = {
     "stream": legacy_stream, "perffutexwake": legacy_perffutexwake,
@@ -1054,6 +1086,7 @@ LEGACY = {
     "apachebench": apachebench, "iperf3-ipv4-tcp": iperf3("tcp"), "iperf3-ipv4-udp": iperf3("udp"),
     "blogbench": blogbench, "fsmark": fsmark, "redis-memtier": redis_memtier("legacy"), "sysjitter": sysjitter,
     "futexbench-hash": futexbench("hash"), "futexbench-wake": futexbench("wake"), "specjbb": specjbb,
+    "rtmigration": rtmigration, "saladfork": saladfork,
     "io_uring": io_uring, "netperf-unix": netperf_unix,
     "wis-pf": legacy_wis, "lmbench-lat_ctx": lmbench_lat_ctx, "lmbench-lat_proc": lmbench_lat_proc,
 }
