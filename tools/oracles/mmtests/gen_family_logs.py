@@ -1058,6 +1058,26 @@ def saladfork(d, k):
     write(f"{d}/saladfork-0.time", gnu_time(2.0))
 
 
+def hackbench_threads(era):
+    # perf bench sched messaging -t [--pipe]: head appends each run to hackbench-G, 2024/2025
+    # write hackbench-G-I (and time-G-I)
+    def gen(d, k):
+        for g in [1, 4, 16]:
+            acc = ""
+            for it in range(1, 4):
+                t = jitter({1: 0.034, 4: 0.118, 16: 0.472}[g] * k, 0.08)
+                text = ("# Running 'sched/messaging' benchmark:\n# 20 sender and receiver threads per group\n"
+                        f"# {g} groups == {g * 40} threads run\n\n     Total time: {t:.3f} [sec]\n")
+                if era == "head":
+                    acc += text
+                else:
+                    write(f"{d}/hackbench-{g}-{it}", text)
+                    write(f"{d}/time-{g}-{it}", gnu_time(t + 0.01))
+            if era == "head":
+                write(f"{d}/hackbench-{g}", acc)
+    return gen
+
+
 HEAD = {
     "stream": head_stream, "perffutexwake": head_perffutexwake,
     "perfpipe": head_perfpipe, "perfsyscall": head_perfsyscall, "sembench": head_sembench,
@@ -1072,6 +1092,7 @@ HEAD = {
     "blogbench": blogbench, "fsmark": fsmark, "redis-memtier": redis_memtier("head"), "sysjitter": sysjitter,
     "futexbench-hash": futexbench("hash"), "futexbench-wake": futexbench("wake"), "specjbb": specjbb,
     "io_uring": io_uring, "netperf-unix": netperf_unix, "rtmigration": rtmigration, "saladfork": saladfork,
+    "hackbench-thread-sockets": hackbench_threads("head"),
 }
 LEGACY = {
     "stream": legacy_stream, "perffutexwake": legacy_perffutexwake,
@@ -1094,7 +1115,7 @@ LEGACY = {
 
 def main():
     root = sys.argv[1]
-    per_era = {"gitcheckout": legacy_gitcheckout, "trunc": legacy_trunc,
+    per_era = {"gitcheckout": legacy_gitcheckout, "trunc": legacy_trunc, "hackbench-thread-sockets": hackbench_threads,
                # 2025 reads the histogram when there is no summary; 2024 reads only the summary
                "cyclictest": lambda era: cyclictest_histogram if era == "2025" else cyclictest_summary,
                "pgbench": pgbench}
