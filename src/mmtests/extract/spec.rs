@@ -76,6 +76,9 @@ pub struct Variant {
     pub ratio_preferred: Option<Preferred>,
     /// `_FieldLength` when the module sets it (None: the era's default).
     pub field_length: Option<usize>,
+    /// head: the `--sub-heading` values whose own shellpack.yaml entry says `preferhigher`
+    /// (ExtractShellpack reads `$yamlMap{$subHeading}`: the exact text given).
+    pub higher_subheadings: &'static [&'static str],
 }
 
 /// A benchmark family as data.
@@ -119,6 +122,7 @@ const fn head_time(precision: usize) -> Variant {
         opname: "Ops",
         ratio_preferred: None,
         field_length: None,
+        higher_subheadings: &[],
     }
 }
 
@@ -142,6 +146,7 @@ const fn head_line(
         opname: "Ops",
         ratio_preferred: None,
         field_length: None,
+        higher_subheadings: &[],
     }
 }
 
@@ -162,6 +167,7 @@ const fn legacy_scan(
         opname: "Ops",
         ratio_preferred: None,
         field_length: None,
+        higher_subheadings: &[],
     }
 }
 
@@ -237,6 +243,7 @@ const fn legacy_time(eras: &'static [Era], spec: TimeSpec) -> Variant {
         opname: "Ops",
         ratio_preferred: None,
         field_length: None,
+        higher_subheadings: &[],
     }
 }
 
@@ -279,6 +286,7 @@ const CPUTIME: Variant = Variant {
     opname: "Ops",
     ratio_preferred: None,
     field_length: None,
+    higher_subheadings: &[],
 };
 
 const PERFPIPE_LINE: &str = r"^\s*(\S+)\susecs/op(?:\s|$)";
@@ -313,6 +321,7 @@ const fn reader(
         opname,
         ratio_preferred: None,
         field_length: None,
+        higher_subheadings: &[],
     }
 }
 
@@ -329,6 +338,7 @@ const fn scan_everywhere(scan: ScanSpec, metric: &'static str, preferred: Prefer
             opname: "Ops",
             ratio_preferred: None,
             field_length: None,
+            higher_subheadings: &[],
         },
         legacy_scan(LEGACY, scan, SummaryKind::Multiops, preferred, 2),
     ]
@@ -377,6 +387,7 @@ pub static SPECS: &[FamilySpec] = &[
                 opname: "Ops",
                 ratio_preferred: None,
                 field_length: None,
+                higher_subheadings: &[],
             },
         ],
     },
@@ -411,6 +422,7 @@ pub static SPECS: &[FamilySpec] = &[
                 opname: "Ops",
                 ratio_preferred: None,
                 field_length: None,
+                higher_subheadings: &[],
             },
         ],
     },
@@ -591,6 +603,7 @@ pub static SPECS: &[FamilySpec] = &[
                 opname: "Ops",
                 ratio_preferred: None,
                 field_length: None,
+                higher_subheadings: &[],
             },
             Variant {
                 eras: LEGACY,
@@ -601,6 +614,7 @@ pub static SPECS: &[FamilySpec] = &[
                 opname: "Ops",
                 ratio_preferred: None,
                 field_length: None,
+                higher_subheadings: &[],
             },
         ],
     },
@@ -617,6 +631,7 @@ pub static SPECS: &[FamilySpec] = &[
                 opname: "Ops",
                 ratio_preferred: None,
                 field_length: None,
+                higher_subheadings: &[],
             },
             legacy_scan(
                 LEGACY,
@@ -644,6 +659,7 @@ pub static SPECS: &[FamilySpec] = &[
                 opname: "Ops",
                 ratio_preferred: None,
                 field_length: None,
+                higher_subheadings: &[],
             },
             Variant {
                 eras: LEGACY,
@@ -654,6 +670,7 @@ pub static SPECS: &[FamilySpec] = &[
                 opname: "Ops",
                 ratio_preferred: None,
                 field_length: None,
+                higher_subheadings: &[],
             },
         ],
     },
@@ -670,6 +687,7 @@ pub static SPECS: &[FamilySpec] = &[
                 opname: "Ops",
                 ratio_preferred: None,
                 field_length: None,
+                higher_subheadings: &[],
             },
             Variant {
                 eras: LEGACY,
@@ -680,6 +698,7 @@ pub static SPECS: &[FamilySpec] = &[
                 opname: "GB/sec",
                 ratio_preferred: None,
                 field_length: None,
+                higher_subheadings: &[],
             },
         ],
     },
@@ -696,6 +715,7 @@ pub static SPECS: &[FamilySpec] = &[
                 opname: "Ops",
                 ratio_preferred: None,
                 field_length: None,
+                higher_subheadings: &[],
             },
             // one perffutexwake-<T>.log.gz per thread count (the glob <T>.log*.gz names it alone)
             legacy_scan(
@@ -724,6 +744,7 @@ pub static SPECS: &[FamilySpec] = &[
                 opname: "Ops",
                 ratio_preferred: None,
                 field_length: None,
+                higher_subheadings: &[],
             },
             Variant {
                 eras: LEGACY,
@@ -734,6 +755,7 @@ pub static SPECS: &[FamilySpec] = &[
                 opname: "Time",
                 ratio_preferred: None,
                 field_length: None,
+                higher_subheadings: &[],
             },
         ],
     },
@@ -919,7 +941,10 @@ pub static SPECS: &[FamilySpec] = &[
         names: EXACT,
         variants: &[
             // shellpack.yaml's preferhigher is per metric, read only with --sub-heading
-            reader(HEAD, memtier::head, MULTI, LOWER, 2, "Ops"),
+            Variant {
+                higher_subheadings: &["ops/sec", "hits/sec", "misses/sec", "kb/sec"],
+                ..reader(HEAD, memtier::head, MULTI, LOWER, 2, "Ops")
+            },
             reader(LEGACY, memtier::legacy, MULTI, HIGHER, 2, "Ops"),
         ],
     },
@@ -1028,8 +1053,10 @@ impl Extractor for FamilySpec {
     }
     fn meta(&self, ctx: &Ctx) -> Meta {
         let v = self.variant(ctx.era).copied().unwrap_or(head_time(2));
+        let preferred =
+            if v.higher_subheadings.contains(&ctx.subheading.as_str()) { Preferred::Higher } else { v.preferred };
         Meta {
-            preferred: v.preferred,
+            preferred,
             kind: v.kind,
             field_length: v.field_length,
             precision: v.precision,
