@@ -1019,7 +1019,7 @@ def lmbench_lat_proc(d, k):
     # lat_proc -W 5 -N 5 -P T PROC &>> lmbench-lat_proc-T.log, PROC in fork exec shell, 3 iterations
     for t in [1, 2, 4]:
         out = ""
-        for proc, name, us in [("fork", "fork+exit", 95.0), ("exec", "fork+execve", 310.0),
+        for _proc, name, us in [("fork", "fork+exit", 95.0), ("exec", "fork+execve", 310.0),
                                ("shell", "fork+/bin/sh -c", 820.0)]:
             for _ in range(3):
                 out += f"Process {name}: {jitter(us * k * (1 + 0.1 * t)):.4f} microseconds\n"
