@@ -13,6 +13,7 @@ pub mod blogbench;
 pub mod coremark;
 pub mod cyclictest;
 pub mod dbench;
+pub mod easywave;
 pub mod ebizzy;
 pub mod fsmark;
 pub mod futexbench;
@@ -195,6 +196,7 @@ pub const BENCHMARKS: &[&str] = &[
     "lmbench-lat_proc",
     "rtmigration",
     "saladfork",
+    "easywave",
 ];
 
 /// Benchmarks known in an era (for messages).

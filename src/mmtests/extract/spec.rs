@@ -9,9 +9,9 @@ use super::gnu_time::{RatioOps, TimeFactors, TimeField, TimeSpec};
 use super::line_parse::{AwkField, LineSpec, Sed};
 use super::perl_scan::{Factors, Op, ScanSpec, Take, Value};
 use super::{
-    aim9, apachebench, awk_bench, blogbench, coremark, cyclictest, ebizzy, fsmark, futexbench, gnu_time, io_uring,
-    iperf3, libmicro, line_parse, lmbench, memtier, perl_scan, pgbench, pistress, pmqtest, redis, rtmigration,
-    saladfork, specjbb, stream, stressng, sysjitter, unixbenchd, wis, Ctx, Extractor, Meta, Samples,
+    aim9, apachebench, awk_bench, blogbench, coremark, cyclictest, easywave, ebizzy, fsmark, futexbench, gnu_time,
+    io_uring, iperf3, libmicro, line_parse, lmbench, memtier, perl_scan, pgbench, pistress, pmqtest, redis,
+    rtmigration, saladfork, specjbb, stream, stressng, sysjitter, unixbenchd, wis, Ctx, Extractor, Meta, Samples,
 };
 use crate::error::Result;
 use crate::mmtests::era::{Era, Preferred};
@@ -1027,6 +1027,7 @@ pub static SPECS: &[FamilySpec] = &[
             reader(LEGACY, saladfork::legacy, MULTI, LOWER, 2, "Ops"),
         ],
     },
+    FamilySpec { family: "easywave", names: EXACT, variants: &[reader(HEAD, easywave::head, MULTI, LOWER, 2, "Ops")] },
 ];
 
 impl FamilySpec {

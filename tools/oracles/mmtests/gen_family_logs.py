@@ -1078,6 +1078,19 @@ def hackbench_threads(era):
     return gen
 
 
+def easywave(d, k):
+    # OMP_NUM_THREADS=T $TIME_CMD -o time-T-I ./src/easywave -grid ... -time 120 > benchlog-T-I
+    for t in [1, 2, 4]:
+        for i in range(1, 4):
+            out = "easyWave ver.2013-04-11\n"
+            total = jitter(41000.0 / min(t, 4) ** 0.8 * k, 0.02)
+            for step in range(0, 13):
+                out += (f"Model time = {step // 6:02d}:{step % 6 * 10:02d}:00,   elapsed: {int(total * step / 12)} "
+                        "msec\n")
+            write(f"{d}/benchlog-{t}-{i}", out)
+            write(f"{d}/time-{t}-{i}", gnu_time(total / 1000))
+
+
 HEAD = {
     "stream": head_stream, "perffutexwake": head_perffutexwake,
     "perfpipe": head_perfpipe, "perfsyscall": head_perfsyscall, "sembench": head_sembench,
@@ -1092,7 +1105,7 @@ HEAD = {
     "blogbench": blogbench, "fsmark": fsmark, "redis-memtier": redis_memtier("head"), "sysjitter": sysjitter,
     "futexbench-hash": futexbench("hash"), "futexbench-wake": futexbench("wake"), "specjbb": specjbb,
     "io_uring": io_uring, "netperf-unix": netperf_unix, "rtmigration": rtmigration, "saladfork": saladfork,
-    "hackbench-thread-sockets": hackbench_threads("head"),
+    "hackbench-thread-sockets": hackbench_threads("head"), "easywave": easywave,
 }
 LEGACY = {
     "stream": legacy_stream, "perffutexwake": legacy_perffutexwake,
