@@ -41,6 +41,7 @@ pub mod spec;
 pub mod specjbb;
 pub mod stream;
 pub mod stressng;
+pub mod stutterp;
 pub mod sysjitter;
 pub mod unixbenchd;
 pub mod wis;
@@ -197,6 +198,7 @@ pub const BENCHMARKS: &[&str] = &[
     "rtmigration",
     "saladfork",
     "easywave",
+    "stutterp",
 ];
 
 /// Benchmarks known in an era (for messages).

@@ -11,7 +11,8 @@ use super::perl_scan::{Factors, Op, ScanSpec, Take, Value};
 use super::{
     aim9, apachebench, awk_bench, blogbench, coremark, cyclictest, easywave, ebizzy, fsmark, futexbench, gnu_time,
     io_uring, iperf3, libmicro, line_parse, lmbench, memtier, perl_scan, pgbench, pistress, pmqtest, redis,
-    rtmigration, saladfork, specjbb, stream, stressng, sysjitter, unixbenchd, wis, Ctx, Extractor, Meta, Samples,
+    rtmigration, saladfork, specjbb, stream, stressng, stutterp, sysjitter, unixbenchd, wis, Ctx, Extractor, Meta,
+    Samples,
 };
 use crate::error::Result;
 use crate::mmtests::era::{Era, Preferred};
@@ -1028,6 +1029,14 @@ pub static SPECS: &[FamilySpec] = &[
         ],
     },
     FamilySpec { family: "easywave", names: EXACT, variants: &[reader(HEAD, easywave::head, MULTI, LOWER, 2, "Ops")] },
+    FamilySpec {
+        family: "stutterp",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, stutterp::head, MULTI, LOWER, 4, "Ops"),
+            reader(LEGACY, stutterp::legacy, SummaryKind::Variabletime, LOWER, 4, "Ops"),
+        ],
+    },
 ];
 
 impl FamilySpec {

@@ -1091,6 +1091,14 @@ def easywave(d, k):
             write(f"{d}/time-{t}-{i}", gnu_time(total / 1000))
 
 
+def stutterp(d, k):
+    # ./mmap-latency FILE > mmap-latency-W.log per worker count; gzip: "<count> <mean ns>" each time
+    # a map-fault-unmap cycle exceeds the threshold
+    for w in [1, 4]:
+        rows = [f"{random.randint(1, 6)} {int(jitter(1.2e6 * k * (1 + 0.3 * w), 0.3))}" for _ in range(12)]
+        write(f"{d}/mmap-latency-{w}.log.gz", "\n".join(rows) + "\n", gz=True)
+
+
 HEAD = {
     "stream": head_stream, "perffutexwake": head_perffutexwake,
     "perfpipe": head_perfpipe, "perfsyscall": head_perfsyscall, "sembench": head_sembench,
@@ -1106,6 +1114,7 @@ HEAD = {
     "futexbench-hash": futexbench("hash"), "futexbench-wake": futexbench("wake"), "specjbb": specjbb,
     "io_uring": io_uring, "netperf-unix": netperf_unix, "rtmigration": rtmigration, "saladfork": saladfork,
     "hackbench-thread-sockets": hackbench_threads("head"), "easywave": easywave,
+    "stutterp": stutterp,
 }
 LEGACY = {
     "stream": legacy_stream, "perffutexwake": legacy_perffutexwake,
@@ -1120,7 +1129,7 @@ LEGACY = {
     "apachebench": apachebench, "iperf3-ipv4-tcp": iperf3("tcp"), "iperf3-ipv4-udp": iperf3("udp"),
     "blogbench": blogbench, "fsmark": fsmark, "redis-memtier": redis_memtier("legacy"), "sysjitter": sysjitter,
     "futexbench-hash": futexbench("hash"), "futexbench-wake": futexbench("wake"), "specjbb": specjbb,
-    "rtmigration": rtmigration, "saladfork": saladfork,
+    "stutterp": stutterp, "rtmigration": rtmigration, "saladfork": saladfork,
     "io_uring": io_uring, "netperf-unix": netperf_unix,
     "wis-pf": legacy_wis, "lmbench-lat_ctx": lmbench_lat_ctx, "lmbench-lat_proc": lmbench_lat_proc,
 }
