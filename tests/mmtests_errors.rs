@@ -175,3 +175,30 @@ fn failed_and_aborted_benchmarks_are_named_errors() {
     // aborted netperf-udp, where it prints a table of 0.00 rows marked significant
     assert_eq!(perl_died, 11);
 }
+
+/// The files a family's parser cannot do without (the Perl dies "Failed to open") are named;
+/// a layout schedlab does not read (a multi-JVM SPECjbb run) is refused, not misread.
+#[test]
+fn missing_inputs_of_the_newer_families_are_named() {
+    let root = tree("newer");
+    for run in ["a", "b"] {
+        let d = root.join(run).join("iter-0/futexbench-hash/logs");
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("hash-4.log"), "[thread  0] futexes: 0x1 ... 0x2 [ 2631734 ops/sec ]\n").unwrap();
+    }
+    let e = compare(&root, "futexbench-hash", &names(&["a", "b"]), &opts(Era::E2024)).unwrap_err();
+    assert!(matches!(e, Error::Parse { .. }) && e.to_string().contains("no file 'workloads'"), "{e}");
+    for run in ["a", "b"] {
+        let d = root.join(run).join("iter-0/specjbb/logs/default/SPECjbbMultiJVM.001");
+        std::fs::create_dir_all(&d).unwrap();
+    }
+    let e = compare(&root, "specjbb", &names(&["a", "b"]), &opts(Era::Head)).unwrap_err();
+    assert!(e.to_string().contains("multi-JVM"), "{e}");
+    for run in ["a", "b"] {
+        let d = root.join(run).join("iter-0/saladfork/logs");
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("saladfork-0.time"), "").unwrap();
+    }
+    let e = compare(&root, "saladfork", &names(&["a", "b"]), &opts(Era::E2025)).unwrap_err();
+    assert!(e.to_string().contains("numactl.txt.gz"), "{e}");
+}

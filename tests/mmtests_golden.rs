@@ -47,19 +47,28 @@ fn set_cases(d: &Path, set: &str, names: &[String], layout: fn(Era, &str) -> &'s
         .map(|f| {
             let stem = f.strip_suffix(".oracle").unwrap();
             let (compat, rest) = stem.split_once('-').unwrap();
+            // `--sub-heading_<X>` (a `/` of X written %2F), before or after `--print-ratio`
+            let (rest, sub) = match rest.split_once("--sub-heading_") {
+                Some((a, b)) => (a.to_string(), b.replace("%2F", "/")),
+                None => (rest.to_string(), String::new()),
+            };
+            let (rest, sub) = match sub.strip_suffix("--print-ratio") {
+                Some(s) => (format!("{rest}--print-ratio"), s.to_string()),
+                None => (rest, sub),
+            };
             let (bench, ratio) = match rest.strip_suffix("--print-ratio") {
-                Some(b) => (b, true),
+                Some(b) => (b.to_string(), true),
                 None => (rest, false),
             };
             let era = Era::parse(compat).unwrap();
             Case {
                 file: format!("{set}/out/{f}"),
-                dir: d.join(set).join(layout(era, bench)),
-                benchmark: bench.into(),
+                dir: d.join(set).join(layout(era, &bench)),
+                benchmark: bench,
                 names: names.to_vec(),
                 era,
                 ratio,
-                sub: String::new(),
+                sub,
             }
         })
         .collect()

@@ -146,7 +146,7 @@ mod tests {
         t.add_file("m1/work/log/k1/iter-0/tests-timestamp", vec![]);
         t.add_file("m1/work/log/k2/iter-0/netperf-udp/logs/protocols", vec![]);
         t.add_file("old/netperf-udp-rr-4.18.0-teo/noprofile/x", vec![]);
-        t.add_file("old/specjbb-4.18.0-teo/noprofile/x", vec![]);
+        t.add_file("old/parsec-4.18.0-teo/noprofile/x", vec![]);
         let (runs, unknown) = find_runs(&t).unwrap();
         let got: Vec<(&str, &str, &str, Layout)> =
             runs.iter().map(|r| (r.root.as_str(), r.name.as_str(), r.benchmark.as_str(), r.layout)).collect();
@@ -158,14 +158,14 @@ mod tests {
                 ("old", "4.18.0-teo", "netperf-udp-rr", Layout::Profile2018),
             ]
         );
-        assert_eq!(unknown, vec!["old/specjbb-4.18.0-teo".to_string()]);
+        assert_eq!(unknown, vec!["old/parsec-4.18.0-teo".to_string()]);
         // has_run finds exactly the runs runs_at finds, looking at the run alone
         for r in &runs {
             assert!(has_run(&t, &r.root, &r.name, &r.benchmark), "{r:?}");
         }
         assert!(!has_run(&t, "m1/work/log", "k1", "netperf-udp"));
         assert!(!has_run(&t, "m1/work/log", "k3", "netperf-udp"));
-        assert!(!has_run(&t, "old", "4.18.0-teo", "specjbb"));
+        assert!(!has_run(&t, "old", "4.18.0-teo", "parsec"));
         assert!(!has_run(&t, "old", "rr-4.18.0-teo", "netperf-udp"));
     }
 
@@ -174,6 +174,6 @@ mod tests {
         assert_eq!(split_2018("netperf-udp-rr-a-b"), Some(("netperf-udp-rr".into(), "a-b".into())));
         assert_eq!(split_2018("netperf-udp-4.18.0-vanilla"), Some(("netperf-udp".into(), "4.18.0-vanilla".into())));
         assert_eq!(split_2018("hackbench-process-pipes-"), None);
-        assert_eq!(split_2018("specjbb-x"), None);
+        assert_eq!(split_2018("parsec-x"), None);
     }
 }

@@ -15,7 +15,7 @@ use crate::mmtests::perlfmt::numify;
 pub type AwkRules = fn(&str) -> Vec<(&'static str, String)>;
 
 /// awk's default fields of a line.
-fn awk_fields(line: &str) -> Vec<&str> {
+pub fn awk_fields(line: &str) -> Vec<&str> {
     line.split([' ', '\t']).filter(|w| !w.is_empty()).collect()
 }
 

@@ -9,15 +9,22 @@
 pub mod aim9;
 pub mod apachebench;
 pub mod awk_bench;
+pub mod blogbench;
 pub mod coremark;
 pub mod cyclictest;
 pub mod dbench;
+pub mod easywave;
 pub mod ebizzy;
+pub mod fsmark;
+pub mod futexbench;
 pub mod gnu_time;
 pub mod hackbench;
+pub mod io_uring;
 pub mod iperf3;
 pub mod libmicro;
 pub mod line_parse;
+pub mod lmbench;
+pub mod memtier;
 pub mod netperf;
 pub mod pattern;
 pub mod perl_scan;
@@ -25,13 +32,19 @@ pub mod pgbench;
 pub mod pistress;
 pub mod pmqtest;
 pub mod redis;
+pub mod rtmigration;
+pub mod saladfork;
 pub mod schbench;
 pub mod shellpack;
 pub mod sockperf;
 pub mod spec;
+pub mod specjbb;
 pub mod stream;
 pub mod stressng;
+pub mod stutterp;
+pub mod sysjitter;
 pub mod unixbenchd;
+pub mod wis;
 
 use super::era::{Era, Preferred};
 use super::logfile::LogDir;
@@ -111,6 +124,7 @@ pub const BENCHMARKS: &[&str] = &[
     "netperf-ipv4-tcp",
     "netperf-ipv4-udp-rr",
     "netperf-ipv4-tcp-rr",
+    "netperf-unix",
     "tbench4",
     "dbench4",
     "tbench",
@@ -165,6 +179,26 @@ pub const BENCHMARKS: &[&str] = &[
     "iperf3-ipv6-tcp",
     "iperf3-ipv6-udp",
     "pgbench",
+    "blogbench",
+    "fsmark",
+    "redis-memtier",
+    "sysjitter",
+    "futexbench",
+    "futexbench-hash",
+    "futexbench-lock-pi",
+    "futexbench-requeue",
+    "futexbench-requeue-pi",
+    "futexbench-wake",
+    "futexbench-wake-parallel",
+    "specjbb",
+    "io_uring",
+    "wis-pf",
+    "lmbench-lat_ctx",
+    "lmbench-lat_proc",
+    "rtmigration",
+    "saladfork",
+    "easywave",
+    "stutterp",
 ];
 
 /// Benchmarks known in an era (for messages).
@@ -406,6 +440,36 @@ pub fn fields(line: &str) -> Vec<&str> {
     line.split_whitespace().collect()
 }
 
+/// Perl's `split(/\s+/, $line)`: runs of whitespace separate, a leading run gives an empty
+/// first field, trailing empty fields are dropped.
+pub fn perl_split_ws(line: &str) -> Vec<&str> {
+    let ws = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0b' | '\x0c');
+    let mut f: Vec<&str> = Vec::new();
+    if line.starts_with(ws) {
+        f.push("");
+    }
+    f.extend(line.split(ws).filter(|w| !w.is_empty()));
+    if f.len() == 1 && f.first().is_some_and(|w| w.is_empty()) {
+        f.clear(); // a line of blanks: its one field is empty and trailing
+    }
+    f
+}
+
+/// The thread count the futexbench and will-it-scale modules read from a log's name: the last
+/// `-` field with `s/.log//` applied (the first `log` after another character, and that
+/// character, removed: `4.log` is `4`).
+pub fn thread_of_log(name: &str) -> String {
+    let last = name.rsplit('-').next().unwrap_or_default();
+    let cut = last.char_indices().skip(1).find(|&(i, _)| last.get(i..).is_some_and(|r| r.starts_with("log")));
+    match cut {
+        Some((i, _)) => {
+            let start = last.get(..i).and_then(|h| h.char_indices().last()).map_or(0, |(j, _)| j);
+            format!("{}{}", last.get(..start).unwrap_or_default(), last.get(i + 3..).unwrap_or_default())
+        }
+        None => last.to_string(),
+    }
+}
+
 /// `s` split after its longest prefix of characters matching `f`:
 /// `split_prefix("12.5 ms", |c| c.is_ascii_digit() || c == '.')` is `("12.5", " ms")`.
 pub fn split_prefix(s: &str, f: impl Fn(char) -> bool) -> (&str, &str) {
@@ -427,6 +491,12 @@ mod tests {
         assert_eq!(s.operations(), vec!["b".to_string(), "a".to_string()]);
         assert_eq!(s.pooled("b"), vec![1.5, 2.0]);
         assert!(s.pooled("a").is_empty());
+        assert_eq!(perl_split_ws("  a b\t c  "), ["", "a", "b", "c"]);
+        assert_eq!(perl_split_ws("a  b"), ["a", "b"]);
+        assert_eq!(thread_of_log("hash-4.log"), "4");
+        assert_eq!(thread_of_log("wis-page_fault1-processes-16.log"), "16");
+        assert_eq!(thread_of_log("x-4.log.gz"), "4.gz");
+        assert!(perl_split_ws("").is_empty() && perl_split_ws("  ").is_empty());
         let mut s = Samples::new(Era::E2018);
         s.add_text("a", "x");
         assert!(s.pooled("a")[0].is_nan());

@@ -14,7 +14,8 @@ pub struct Netperf;
 fn is_netperf(b: &str) -> bool {
     let rest = b.strip_prefix("netperf-").unwrap_or("");
     let rest = rest.strip_prefix("ipv4-").or_else(|| rest.strip_prefix("ipv6-")).unwrap_or(rest);
-    matches!(rest, "udp" | "tcp" | "udp-rr" | "tcp-rr")
+    // netperf-unix: STREAM_STREAM over a unix socket (driver-netperf-unix.sh)
+    matches!(rest, "udp" | "tcp" | "udp-rr" | "tcp-rr") || b == "netperf-unix"
 }
 
 /// send and recv throughput of one netperf stdout, as ExtractNetperf reads it:
@@ -83,14 +84,8 @@ impl Extractor for Netperf {
         sort_numeric(&mut sizes);
         sizes.dedup();
         let udp = protocol == "UDP_STREAM";
-        let head_prefix = match protocol.as_str() {
-            "UDP_STREAM" => "udpstream",
-            "UDP_RR" => "udprr",
-            "TCP_STREAM" => "tcpstream",
-            "TCP_RR" => "tcprr",
-            other => other,
-        }
-        .to_string();
+        // head's metric: the protocol in lower case without `_` (udpstream, streamstream, ...)
+        let head_prefix = protocol.to_lowercase().replace('_', "");
         let mut loss_seen = false;
         let mut loss_sizes = Vec::new();
         for size in &sizes {
@@ -163,5 +158,6 @@ mod tests {
         assert_eq!(parse_run(text.lines(), "UDP_STREAM"), (Some("431.34"), Some("428.83")));
         assert_eq!(parse_run(text.lines(), "UDP_RR"), (Some("431.34"), None));
         assert!(is_netperf("netperf-ipv4-udp-rr") && !is_netperf("netperf-foo"));
+        assert!(is_netperf("netperf-unix") && !is_netperf("netperf-ipv4-unix"));
     }
 }

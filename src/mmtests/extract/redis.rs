@@ -4,7 +4,7 @@
 //! `ExtractRedis.pm` and head's `redis/parse-results.awk` read it.
 
 use super::awk_bench::awk_number;
-use super::shellpack::{emit, sort_rows, Key, Row};
+use super::shellpack::{emit, mark_ratio, sort_rows, Key, Row};
 use super::{Ctx, Samples};
 use crate::error::Result;
 use crate::mmtests::logfile::{glob_middle, sort_numeric, LogDir};
@@ -123,12 +123,7 @@ pub fn head(ctx: &Ctx, dir: &LogDir<'_>, out: &mut Samples) -> Result<()> {
     }
     sort_rows(&mut rows, &[Key::Metric, Key::A, Key::Interval]);
     emit(ctx, &rows, out);
-    for r in rows.iter().filter(|r| r.metric.ends_with("-RPS")) {
-        let label = r.label();
-        if !out.ratio_operations().is_some_and(|have| have.contains(&label)) {
-            out.push_ratio_op(&label);
-        }
-    }
+    mark_ratio(out, rows.iter().filter(|r| r.metric.ends_with("-RPS")));
     Ok(())
 }
 

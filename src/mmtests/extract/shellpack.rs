@@ -116,6 +116,17 @@ pub fn emit(ctx: &Ctx, rows: &[Row], out: &mut Samples) {
     }
 }
 
+/// ExtractShellpack's `_RatioOperations`: the label of each row whose `extra` starts with `R`
+/// (`--sub-heading` does not filter them), once each in first-seen order.
+pub fn mark_ratio<'a>(out: &mut Samples, rows: impl IntoIterator<Item = &'a Row>) {
+    for r in rows {
+        let label = r.label();
+        if !out.ratio_operations().is_some_and(|have| have.contains(&label)) {
+            out.push_ratio_op(&label);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

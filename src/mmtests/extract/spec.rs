@@ -9,8 +9,10 @@ use super::gnu_time::{RatioOps, TimeFactors, TimeField, TimeSpec};
 use super::line_parse::{AwkField, LineSpec, Sed};
 use super::perl_scan::{Factors, Op, ScanSpec, Take, Value};
 use super::{
-    aim9, apachebench, awk_bench, coremark, cyclictest, ebizzy, gnu_time, iperf3, libmicro, line_parse, perl_scan,
-    pgbench, pistress, pmqtest, redis, stream, stressng, unixbenchd, Ctx, Extractor, Meta, Samples,
+    aim9, apachebench, awk_bench, blogbench, coremark, cyclictest, easywave, ebizzy, fsmark, futexbench, gnu_time,
+    io_uring, iperf3, libmicro, line_parse, lmbench, memtier, perl_scan, pgbench, pistress, pmqtest, redis,
+    rtmigration, saladfork, specjbb, stream, stressng, stutterp, sysjitter, unixbenchd, wis, Ctx, Extractor, Meta,
+    Samples,
 };
 use crate::error::Result;
 use crate::mmtests::era::{Era, Preferred};
@@ -73,6 +75,11 @@ pub struct Variant {
     /// The direction `--print-ratio` takes when it is not the operations' own
     /// ([`Meta::ratio_preferred`]).
     pub ratio_preferred: Option<Preferred>,
+    /// `_FieldLength` when the module sets it (None: the era's default).
+    pub field_length: Option<usize>,
+    /// head: the `--sub-heading` values whose own shellpack.yaml entry says `preferhigher`
+    /// (ExtractShellpack reads `$yamlMap{$subHeading}`: the exact text given).
+    pub higher_subheadings: &'static [&'static str],
 }
 
 /// A benchmark family as data.
@@ -115,6 +122,8 @@ const fn head_time(precision: usize) -> Variant {
         precision,
         opname: "Ops",
         ratio_preferred: None,
+        field_length: None,
+        higher_subheadings: &[],
     }
 }
 
@@ -137,6 +146,8 @@ const fn head_line(
         precision,
         opname: "Ops",
         ratio_preferred: None,
+        field_length: None,
+        higher_subheadings: &[],
     }
 }
 
@@ -148,7 +159,17 @@ const fn legacy_scan(
     preferred: Preferred,
     precision: usize,
 ) -> Variant {
-    Variant { eras, layout: Layout::PerlScan(scan), preferred, kind, precision, opname: "Ops", ratio_preferred: None }
+    Variant {
+        eras,
+        layout: Layout::PerlScan(scan),
+        preferred,
+        kind,
+        precision,
+        opname: "Ops",
+        ratio_preferred: None,
+        field_length: None,
+        higher_subheadings: &[],
+    }
 }
 
 /// A scan of every file `<prefix>*<suffix>` taking each match of `pattern`'s group 1 as
@@ -222,6 +243,8 @@ const fn legacy_time(eras: &'static [Era], spec: TimeSpec) -> Variant {
         precision: 2,
         opname: "Ops",
         ratio_preferred: None,
+        field_length: None,
+        higher_subheadings: &[],
     }
 }
 
@@ -263,6 +286,8 @@ const CPUTIME: Variant = Variant {
     precision: 2,
     opname: "Ops",
     ratio_preferred: None,
+    field_length: None,
+    higher_subheadings: &[],
 };
 
 const PERFPIPE_LINE: &str = r"^\s*(\S+)\susecs/op(?:\s|$)";
@@ -288,7 +313,17 @@ const fn reader(
     precision: usize,
     opname: &'static str,
 ) -> Variant {
-    Variant { eras, layout: Layout::Reader(read), preferred, kind, precision, opname, ratio_preferred: None }
+    Variant {
+        eras,
+        layout: Layout::Reader(read),
+        preferred,
+        kind,
+        precision,
+        opname,
+        ratio_preferred: None,
+        field_length: None,
+        higher_subheadings: &[],
+    }
 }
 
 /// A family read the same way by head's `extract-report.pl` (rows of `metric`) and by the
@@ -303,10 +338,35 @@ const fn scan_everywhere(scan: ScanSpec, metric: &'static str, preferred: Prefer
             precision: 2,
             opname: "Ops",
             ratio_preferred: None,
+            field_length: None,
+            higher_subheadings: &[],
         },
         legacy_scan(LEGACY, scan, SummaryKind::Multiops, preferred, 2),
     ]
 }
+
+/// 2024/2025's will-it-scale modules besides `ExtractWispf` (one per `driver-wis-<name>.sh`).
+const WIS_LEGACY: &[&str] = &[
+    "wis-eventfd",
+    "wis-fallocate",
+    "wis-filelock",
+    "wis-futex",
+    "wis-getppid",
+    "wis-malloc",
+    "wis-mmap",
+    "wis-open",
+    "wis-pipe",
+    "wis-poll",
+    "wis-posixsems",
+    "wis-pread",
+    "wis-pthreadmutex",
+    "wis-pwrite",
+    "wis-read",
+    "wis-sched",
+    "wis-seek",
+    "wis-signal",
+    "wis-unlink",
+];
 
 /// Every declarative family.
 pub static SPECS: &[FamilySpec] = &[
@@ -327,6 +387,8 @@ pub static SPECS: &[FamilySpec] = &[
                 precision: 2,
                 opname: "Ops",
                 ratio_preferred: None,
+                field_length: None,
+                higher_subheadings: &[],
             },
         ],
     },
@@ -360,6 +422,8 @@ pub static SPECS: &[FamilySpec] = &[
                 precision: 2,
                 opname: "Ops",
                 ratio_preferred: None,
+                field_length: None,
+                higher_subheadings: &[],
             },
         ],
     },
@@ -478,7 +542,8 @@ pub static SPECS: &[FamilySpec] = &[
     },
     FamilySpec {
         family: "wis",
-        names: EXACT,
+        // head's configs run wis-<name> (wis-pf, ...): its ExtractFactory finds the wis shellpack
+        names: HEAD_PREFIX,
         variants: &[head_line("total:", "ops", AwkField::Nth(3), Sed::DeleteFirst("total:"), MULTI, HIGHER, 2)],
     },
     FamilySpec {
@@ -538,6 +603,8 @@ pub static SPECS: &[FamilySpec] = &[
                 precision: 2,
                 opname: "Ops",
                 ratio_preferred: None,
+                field_length: None,
+                higher_subheadings: &[],
             },
             Variant {
                 eras: LEGACY,
@@ -547,6 +614,8 @@ pub static SPECS: &[FamilySpec] = &[
                 precision: 2,
                 opname: "Ops",
                 ratio_preferred: None,
+                field_length: None,
+                higher_subheadings: &[],
             },
         ],
     },
@@ -562,6 +631,8 @@ pub static SPECS: &[FamilySpec] = &[
                 precision: 2,
                 opname: "Ops",
                 ratio_preferred: None,
+                field_length: None,
+                higher_subheadings: &[],
             },
             legacy_scan(
                 LEGACY,
@@ -588,6 +659,8 @@ pub static SPECS: &[FamilySpec] = &[
                 precision: 2,
                 opname: "Ops",
                 ratio_preferred: None,
+                field_length: None,
+                higher_subheadings: &[],
             },
             Variant {
                 eras: LEGACY,
@@ -597,6 +670,8 @@ pub static SPECS: &[FamilySpec] = &[
                 precision: 2,
                 opname: "Ops",
                 ratio_preferred: None,
+                field_length: None,
+                higher_subheadings: &[],
             },
         ],
     },
@@ -612,6 +687,8 @@ pub static SPECS: &[FamilySpec] = &[
                 precision: 2,
                 opname: "Ops",
                 ratio_preferred: None,
+                field_length: None,
+                higher_subheadings: &[],
             },
             Variant {
                 eras: LEGACY,
@@ -621,6 +698,8 @@ pub static SPECS: &[FamilySpec] = &[
                 precision: 2,
                 opname: "GB/sec",
                 ratio_preferred: None,
+                field_length: None,
+                higher_subheadings: &[],
             },
         ],
     },
@@ -636,6 +715,8 @@ pub static SPECS: &[FamilySpec] = &[
                 precision: 2,
                 opname: "Ops",
                 ratio_preferred: None,
+                field_length: None,
+                higher_subheadings: &[],
             },
             // one perffutexwake-<T>.log.gz per thread count (the glob <T>.log*.gz names it alone)
             legacy_scan(
@@ -663,6 +744,8 @@ pub static SPECS: &[FamilySpec] = &[
                 precision: 5,
                 opname: "Ops",
                 ratio_preferred: None,
+                field_length: None,
+                higher_subheadings: &[],
             },
             Variant {
                 eras: LEGACY,
@@ -672,6 +755,8 @@ pub static SPECS: &[FamilySpec] = &[
                 precision: 4,
                 opname: "Time",
                 ratio_preferred: None,
+                field_length: None,
+                higher_subheadings: &[],
             },
         ],
     },
@@ -835,6 +920,123 @@ pub static SPECS: &[FamilySpec] = &[
             reader(LEGACY, pgbench::legacy, MULTI, HIGHER, 2, "Ops"),
         ],
     },
+    FamilySpec {
+        family: "blogbench",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, blogbench::head, MULTI, HIGHER, 2, "Ops"),
+            reader(LEGACY, blogbench::legacy, MULTI, HIGHER, 2, "Ops"),
+        ],
+    },
+    FamilySpec {
+        family: "fsmark",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, fsmark::head, MULTI, HIGHER, 2, "Ops"),
+            // SummariseVariableops is SummariseVariabletime under another name
+            reader(LEGACY, fsmark::legacy, SummaryKind::Variabletime, HIGHER, 2, "Ops"),
+        ],
+    },
+    FamilySpec {
+        family: "redis-memtier",
+        names: EXACT,
+        variants: &[
+            // shellpack.yaml's preferhigher is per metric, read only with --sub-heading
+            Variant {
+                higher_subheadings: &["ops/sec", "hits/sec", "misses/sec", "kb/sec"],
+                ..reader(HEAD, memtier::head, MULTI, LOWER, 2, "Ops")
+            },
+            reader(LEGACY, memtier::legacy, MULTI, HIGHER, 2, "Ops"),
+        ],
+    },
+    FamilySpec {
+        family: "sysjitter",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, sysjitter::head, SummaryKind::Singleops, LOWER, 2, "Ops"),
+            Variant {
+                field_length: Some(14),
+                ..reader(LEGACY, sysjitter::legacy, SummaryKind::Singleops, LOWER, 2, "Time")
+            },
+        ],
+    },
+    // head: one shellpack for every futexbench-<workload> config (no preferhigher: lower)
+    FamilySpec {
+        family: "futexbench",
+        names: HEAD_PREFIX,
+        variants: &[reader(HEAD, futexbench::head, MULTI, LOWER, 2, "Ops")],
+    },
+    // 2024/2025: a module per workload, ops/sec ones higher is better, times lower
+    FamilySpec {
+        family: "futexbench-hash",
+        names: Names { head_prefix: false, also: &["futexbench-lock-pi"] },
+        variants: &[reader(LEGACY, futexbench::legacy, MULTI, HIGHER, 2, "Ops")],
+    },
+    FamilySpec {
+        family: "futexbench-wake",
+        names: Names {
+            head_prefix: false,
+            also: &["futexbench-requeue", "futexbench-requeue-pi", "futexbench-wake-parallel"],
+        },
+        variants: &[reader(LEGACY, futexbench::legacy, MULTI, LOWER, 2, "Ops")],
+    },
+    FamilySpec {
+        family: "specjbb",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, specjbb::head, SummaryKind::Singleops, HIGHER, 2, "Ops"),
+            reader(LEGACY, specjbb::legacy, MULTI, HIGHER, 2, "Ops"),
+        ],
+    },
+    FamilySpec {
+        family: "io_uring",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, io_uring::head, MULTI, HIGHER, 2, "Ops"),
+            reader(LEGACY, io_uring::legacy, MULTI, HIGHER, 2, "Ops"),
+        ],
+    },
+    // 2024/2025: a module per will-it-scale driver (wis-pf, ...), all ExtractWiscommon
+    FamilySpec {
+        family: "wis-pf",
+        names: Names { head_prefix: false, also: WIS_LEGACY },
+        variants: &[Variant { field_length: Some(16), ..reader(LEGACY, wis::legacy, MULTI, HIGHER, 2, "Ops") }],
+    },
+    FamilySpec {
+        family: "lmbench-lat_ctx",
+        names: EXACT,
+        variants: &[reader(LEGACY, lmbench::lat_ctx, MULTI, LOWER, 2, "Ops")],
+    },
+    FamilySpec {
+        family: "lmbench-lat_proc",
+        names: EXACT,
+        variants: &[reader(LEGACY, lmbench::lat_proc, MULTI, LOWER, 2, "Ops")],
+    },
+    FamilySpec {
+        family: "rtmigration",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, rtmigration::head, MULTI, LOWER, 2, "Ops"),
+            reader(LEGACY, rtmigration::legacy, MULTI, LOWER, 2, "Ops"),
+        ],
+    },
+    FamilySpec {
+        family: "saladfork",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, saladfork::head, MULTI, LOWER, 2, "Ops"),
+            reader(LEGACY, saladfork::legacy, MULTI, LOWER, 2, "Ops"),
+        ],
+    },
+    FamilySpec { family: "easywave", names: EXACT, variants: &[reader(HEAD, easywave::head, MULTI, LOWER, 2, "Ops")] },
+    FamilySpec {
+        family: "stutterp",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, stutterp::head, MULTI, LOWER, 4, "Ops"),
+            reader(LEGACY, stutterp::legacy, SummaryKind::Variabletime, LOWER, 4, "Ops"),
+        ],
+    },
 ];
 
 impl FamilySpec {
@@ -861,10 +1063,12 @@ impl Extractor for FamilySpec {
     }
     fn meta(&self, ctx: &Ctx) -> Meta {
         let v = self.variant(ctx.era).copied().unwrap_or(head_time(2));
+        let preferred =
+            if v.higher_subheadings.contains(&ctx.subheading.as_str()) { Preferred::Higher } else { v.preferred };
         Meta {
-            preferred: v.preferred,
+            preferred,
             kind: v.kind,
-            field_length: None,
+            field_length: v.field_length,
             precision: v.precision,
             value_label: v.opname.into(),
             ratio_preferred: v.ratio_preferred,

@@ -30,3 +30,14 @@ for b in $BENCHES; do
 			: > "$OUT/out/$era-$b--print-ratio.oracle"
 	done
 done
+# --sub-heading goldens whose table differs from the plain one (head's shellpack.yaml entries
+# for the sub-heading: redis-memtier's ops/sec says preferhigher), named
+# <era>-<bench>--sub-heading_<X>[--print-ratio].oracle with a / of X written %2F
+for spec in head:redis-memtier:ops/sec; do
+	IFS=: read era b sub <<< "$spec"
+	case " $BENCHES " in *" $b "*) ;; *) continue ;; esac
+	for r in "" --print-ratio; do
+		"$HERE/oracle.sh" $era -d "$OUT/$era" -b $b -n $N --sub-heading "$sub" $r \
+			> "$OUT/out/$era-$b--sub-heading_${sub//\//%2F}$r.oracle" 2>/dev/null || true
+	done
+done

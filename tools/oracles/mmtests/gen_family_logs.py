@@ -814,6 +814,291 @@ def pgbench(era):
     return gen
 
 
+# --- issue 21: head's remaining shellpacks (and their 2024/2025 modules) ---
+
+def blogbench_text(k):
+    # blogbench -d DIR: a line per 10 s slice, then the two final scores
+    rows = ["", "Frequency = 10 secs", "Scores of each frequency are averaged", "",
+            "Nb blogs   R articles    W articles    R pictures    W pictures    R comments    W comments"]
+    for n in range(6):
+        rows.append(f"{62 + 7 * n:8d} {int(jitter(310000 / k)):12d} {int(jitter(3100 / k)):13d} "
+                    f"{int(jitter(220000 / k)):13d} {int(jitter(2800 / k)):13d} {int(jitter(11000 / k)):13d} "
+                    f"{random.randint(0, 9):13d}")
+    rows += ["", f"Final score for writes: {int(jitter(180 / k)):13d}",
+             f"Final score for reads : {int(jitter(316000 / k)):13d}", ""]
+    return "\n".join(rows) + "\n"
+
+
+def blogbench(d, k):
+    # $TIME_CMD -o blogbench-I.time blogbench ... | tee blogbench-I.log
+    for i in range(1, ITERS + 1):
+        write(f"{d}/blogbench-{i}.log", blogbench_text(k))
+        write(f"{d}/blogbench-{i}.time", gnu_time(300.0))
+
+
+def fsmark_text(threads, k):
+    # fs_mark -D 10000 -S0 -n 50000 -s 0 -L 4 -t T -d ...: the preamble, then a line per loop
+    rows = [f"\n#  /fsmark/fs_mark  -D  10000  -S0  -n  50000  -s  0  -L  4  -t  {threads}  -d  /mnt/0 ",
+            f"#\tVersion 3.3, {threads} thread(s) starting at Wed Jul  3 10:12:{random.randint(10, 59)} 2024",
+            "#\tSync method: NO SYNC: Test does not issue sync() or fsync() calls.",
+            "#\tDirectories:  Round Robin between directories across 10000 subdirectories with 5 files per "
+            "subdirectory.",
+            "#\tFile names: 40 bytes long, (16 initial bytes of time stamp with 24 random bytes at end of name)",
+            "#\tFiles info: size 0 bytes, written with an IO size of 16384 bytes per write",
+            "#\tApp overhead is time in microseconds spent in the test not doing file writing related system "
+            "calls.", "", "FSUse%        Count         Size    Files/sec     App Overhead"]
+    for n in range(1, 5):
+        rows.append(f"{1 + n // 3:6d} {50000 * n:12d} {0:12d} {jitter(30000.0 * min(threads, 4) / k):12.1f} "
+                    f"{random.randint(700000, 900000):16d}")
+    return "\n".join(rows) + "\n"
+
+
+def fsmark(d, k):
+    # eval fs_mark ... &> fsmark-T.log; gzip fsmark-T.log
+    for t in THREADS:
+        write(f"{d}/fsmark-{t}.log.gz", fsmark_text(t, k), gz=True)
+
+
+def memtier_text(clients, k):
+    # memtier_benchmark (git) --threads=4 --clients=C ...: the ALL STATS table
+    ops = jitter(170000.0 * min(clients, 4) / k)
+    sets, gets = ops / 11, ops * 10 / 11
+    hits = gets * 0.018
+    lat = 4 * 16 * clients / ops * 1000  # --pipeline=16
+    kb = ops * 0.043
+
+    def row(t, o, h, m, l, b):
+        return f"{t:<8}{o:>13}{h:>13}{m:>13}{l:>16}{l:>16}{l:>16}{l:>16}{b:>13} "
+    f = lambda x: f"{x:.2f}"  # noqa: E731
+    g = lambda x: f"{x:.5f}"  # noqa: E731
+    sep = "-" * 124
+    return ("Writing results to stdout\n[RUN #1] Preparing benchmark client...\n[RUN #1] Launching threads now...\n"
+            f"[RUN #1 100%,  10 secs]  0 threads:     {int(ops * 10)} ops,  {int(ops)} (avg:  {int(ops)}) ops/sec, "
+            f"{kb:.2f}KB/sec (avg: {kb:.2f}KB/sec),  {lat:.2f} (avg:  {lat:.2f}) msec latency\n\n"
+            "4         Threads\n" f"{clients}         Connections per thread\n10        Seconds\n\n\n"
+            "ALL STATS\n" + "=" * 124 + "\n"
+            "Type         Ops/sec     Hits/sec   Misses/sec    Avg. Latency     p50 Latency     p99 Latency   "
+            "p99.9 Latency       KB/sec \n" + sep + "\n"
+            + row("Sets", f(sets), "---", "---", g(lat), f(kb * 0.6)) + "\n"
+            + row("Gets", f(gets), f(hits), f(gets - hits), g(lat), f(kb * 0.4)) + "\n"
+            + row("Waits", "0.00", "---", "---", "---", "---") + "\n"
+            + row("Totals", f(ops), f(hits), f(gets - hits), g(lat * 1.01), f(kb)) + "\n")
+
+
+def redis_memtier(era):
+    # head: eval $BENCH_CMD &> benchlog-C-I; 2024/2025: redis-memtier-C-I.log
+    def gen(d, k):
+        write(f"{d}/redis-server.log", "")
+        for c in [1, 4, 8]:
+            for i in range(1, 4):
+                name = f"benchlog-{c}-{i}" if era == "head" else f"redis-memtier-{c}-{i}.log"
+                write(f"{d}/{name}", memtier_text(c, k))
+    return gen
+
+
+def sysjitter(d, k):
+    # sysjitter --runtime 30 200 | tee sysjitter.log: one column per core
+    cores = [0, 1, 2, 3]
+    per = {c: jitter(1.0 / k, 0.2) for c in cores}
+
+    def line(label, vals):
+        return f"{label}:" + "".join(f" {v}" for v in vals) + "\n"
+    n = {c: int(jitter(1200 * per[c], 0.1)) for c in cores}
+    out = line("core_i", cores) + line("threshold(ns)", [200] * 4) + line("cpu_mhz", [2600] * 4)
+    out += line("runtime(ns)", [30000000000 + random.randint(0, 9999) for _ in cores])
+    out += line("runtime(s)", ["30.000"] * 4) + line("int_n", [n[c] for c in cores])
+    out += line("int_n_per_sec", [f"{n[c] / 30:.3f}" for c in cores])
+    base = {c: jitter(900 * per[c], 0.1) for c in cores}
+    for label, m in [("int_min", 0.25), ("int_median", 1.0), ("int_mean", 1.3), ("int_90", 2.1), ("int_99", 4.0),
+                     ("int_999", 9.0), ("int_9999", 14.0), ("int_99999", 15.0), ("int_max", 15.5)]:
+        out += line(f"{label}(ns)", [int(base[c] * m) for c in cores])
+    out += line("int_total(ns)", [int(base[c] * 1.3 * n[c]) for c in cores])
+    out += line("int_total(%)", [f"{base[c] * 1.3 * n[c] / 3e8:.3f}" for c in cores])
+    write(f"{d}/sysjitter.log", out)
+
+
+FUTEX_TEXT = {
+    "hash": lambda t, k: ("# Running 'futex/hash' benchmark:\n"
+                          f"Run summary [PID {random.randint(2000, 9999)}]: {t} threads, each operating on 1024 "
+                          "[private] futexes for 10 secs.\n\n"
+                          + "".join(f"[thread {i:2d}] futexes: 0x55d{random.randint(100000, 999999):x} ... "
+                                    f"0x55d{random.randint(100000, 999999):x} [ {int(jitter(2.6e6 / k))} ops/sec ]\n"
+                                    for i in range(t))
+                          + f"\nAveraged {int(jitter(2.6e6 / k))} operations/sec (+- 0.{random.randint(1, 9)}%), "
+                          "total secs = 10\n"),
+    "wake": lambda t, k: ("# Running 'futex/wake' benchmark:\n"
+                          f"Run summary [PID {random.randint(2000, 9999)}]: blocking on {t} threads (at [private] "
+                          f"futex 0x55d{random.randint(100000, 999999):x}), waking up 1 at a time.\n\n"
+                          + "".join(f"[Run {r}]: Wokeup {t} of {t} threads in {jitter(0.004 * t * k):.4f} ms\n"
+                                    for r in range(1, 11))
+                          + f"Wokeup {t} of {t} threads in {0.004 * t * k:.4f} ms (+-{jitter(4.0):.2f}%)\n"),
+}
+
+
+def futexbench(workload):
+    # echo $FUTEXBENCH_WORKLOADS > workloads; perf bench futex W -t T > W-T.log
+    def gen(d, k):
+        write(f"{d}/workloads", f"{workload}\n")
+        for t in THREADS:
+            write(f"{d}/{workload}-{t}.log", FUTEX_TEXT[workload](t, k))
+    return gen
+
+
+def specjbb_report(k):
+    # SPECjbb2005's SPECjbb.001.txt: the SPEC scores table ('*': counted in the score)
+    rows = ["", "                          SPECjbb2005 Result", "", "Company: MMTests  Product: OpenJDK",
+            "", f"                        SPECjbb2005 bops = {int(jitter(110000 / k))}, SPECjbb2005 bops/JVM = "
+            f"{int(jitter(110000 / k))}", "", "                               SPEC scores",
+            "      Warehouses               SPECjbb2005 bops"]
+    for w in [1, 2, 4, 8]:
+        star = "*" if w >= 4 else " "
+        rows.append(f"   {star} {w:12d} {int(jitter(31000.0 * min(w, 4) / k)):24d}")
+    rows += ["                                    ",
+             "   Throughput      " + str(int(jitter(110000 / k))), "", "Test date: Jul 3, 2024"]
+    return "\n".join(rows) + "\n"
+
+
+def specjbb(d, k):
+    # mv results LOGDIR_RESULTS/$PAGES/ (PAGES=default without huge pages): one JVM
+    write(f"{d}/default/SPECjbbSingleJVM/SPECjbb.001.txt", specjbb_report(k))
+    write(f"{d}/default/jvm-instance-1.log", "JVM 1 started\n")
+
+
+def io_uring(d, k):
+    # t/io_uring -N 1 -n THREADS -r RUNTIME > t-io_uring.log (the no-op test)
+    vals = [jitter(25.4 / k) for _ in range(5)]
+    out = f"submitter=0, tid={random.randint(2000, 9999)}, file=/dev/null, nfiles=1, node=-1\n"
+    out += "polled=0, fixedbufs=1, register_files=1, buffered=0, QD=128\nEngine=io_uring, sq_ring=128, cq_ring=128\n"
+    out += "".join(f"IOPS={v:.2f}M, IOS/call=32/32\n" for v in vals)
+    out += f"Exiting on timeout\nMaximum IOPS={max(vals):.2f}M\n"
+    write(f"{d}/t-io_uring.log", out)
+
+
+def netperf_unix(d, k):
+    # driver-netperf-unix.sh: netperf -t STREAM_STREAM (a unix socket), -i 3,3 -I 95,5, per size
+    write(f"{d}/protocols", "STREAM_STREAM\n")
+    write(f"{d}/units-STREAM_STREAM", "m\n")
+    for size in [64, 256, 4096]:
+        for it in range(1, 4):
+            tput = jitter({64: 1850.0, 256: 6900.0, 4096: 41000.0}[size] / k)
+            warn = ("!!! WARNING\n!!! Desired confidence was not achieved within the specified iterations.\n"
+                    "!!! This implies that there was variability in the test environment that\n"
+                    "!!! must be investigated before going further.\n"
+                    f"!!! Confidence intervals: Throughput      : {jitter(6.0):.3f}%\n"
+                    "!!!                       Local CPU util  : 0.000%\n"
+                    "!!!                       Remote CPU util : 0.000%\n\n") if it == 2 else ""
+            write(f"{d}/STREAM_STREAM-{size}.{it}",
+                  "STREAM STREAM TEST\n" + warn
+                  + "Recv   Send    Send                          \nSocket Socket  Message  Elapsed              \n"
+                  "Size   Size    Size     time     Throughput  \nbytes  bytes   bytes    secs.    10^6bits/sec  \n\n"
+                  f"212992 212992 {size:6d}    60.00    {tput:8.2f}   \n")
+
+
+def legacy_wis(d, k):
+    # driver-wis-pf.sh: the page_fault workloads, processes (a config's WIS_MODELS); each
+    # wis-W-M-T.log is will-it-scale's output after `sed -i '1,8d'`
+    write(f"{d}/workloads", "page_fault1,page_fault2,page_fault3\n")
+    write(f"{d}/models", "processes\n")
+    for w in ["page_fault1", "page_fault2", "page_fault3"]:
+        for t in [2, 4, 8]:
+            write(f"{d}/wis-{w}-processes-{t}.log", wis(t, k) + f"average:{int(jitter(500000 * t / k))}\n")
+
+
+def lmbench_lat_ctx(d, k):
+    # lat_ctx -s SIZE T &>> lmbench-lat_ctx-T-I.log after `echo mmtests_size: SIZE` (sizes 0,16,64)
+    for t in [2, 4, 8]:
+        for i in range(1, 4):
+            out = ""
+            for size in [0, 16, 64]:
+                out += (f"mmtests_size: {size}\n\n\"size={size}k ovr={jitter(0.9):.2f}\n"
+                        f"{t} {jitter((1.6 + 0.05 * size + 0.1 * t) * k):.2f}\n")
+            write(f"{d}/lmbench-lat_ctx-{t}-{i}.log", out)
+
+
+def lmbench_lat_proc(d, k):
+    # lat_proc -W 5 -N 5 -P T PROC &>> lmbench-lat_proc-T.log, PROC in fork exec shell, 3 iterations
+    for t in [1, 2, 4]:
+        out = ""
+        for _proc, name, us in [("fork", "fork+exit", 95.0), ("exec", "fork+execve", 310.0),
+                               ("shell", "fork+/bin/sh -c", 820.0)]:
+            for _ in range(3):
+                out += f"Process {name}: {jitter(us * k * (1 + 0.1 * t)):.4f} microseconds\n"
+        write(f"{d}/lmbench-lat_proc-{t}.log", out)
+
+
+def rtmigration(d, k):
+    # rt-migrate-test -c -r 20 > rtmigration.log; gzip: per run the time each RT task ran (us),
+    # then a summary per task (prio 2 upwards)
+    tasks, runs = 5, 30
+    iv = [[int(jitter(20000 + 40 * t * k, 0.004)) for t in range(tasks)] for _ in range(runs)]
+    out = "Iter: " + "".join(f"{t:6d}  " for t in range(tasks)) + "\n"
+    for i in range(runs):
+        out += f"{i:4d}:   " + "".join(f"{v:6d}  " for v in iv[i]) + "\n"
+    out += f"\nParent pid: {random.randint(2000, 9999)}\n"
+    for t in range(tasks):
+        col = [iv[i][t] for i in range(runs)]
+        out += (f" Task {t} (prio {t + 2}) (pid {random.randint(2000, 9999)}):\n   Max: {max(col)} us\n"
+                f"   Min: {min(col)} us\n   Tot: {sum(col)} us\n   Avg: {sum(col) // runs} us\n\n")
+    write(f"{d}/rtmigration.log.gz", out + " Passed!\n", gz=True)
+
+
+def saladfork(d, k):
+    # ./saladfork ITERS >> saladfork-0.log; gzip: the CPU of parent and child, the latency;
+    # common.sh writes numactl --hardware into the iteration's directory
+    write(f"{d}/../../numactl.txt.gz",
+          "available: 2 nodes (0-1)\nnode 0 cpus: 0 1 2 3\nnode 0 size: 15953 MB\nnode 0 free: 12034 MB\n"
+          "node 1 cpus: 4 5 6 7\nnode 1 size: 16125 MB\nnode 1 free: 13871 MB\nnode distances:\n"
+          "node   0   1 \n  0:  10  21 \n  1:  21  10 \n", gz=True)
+    rows = ["PARENT  CHILD   LATENCY"]
+    for _ in range(60):
+        p, c = random.randint(0, 7), random.randint(0, 7)
+        lat = jitter((105.0 if p // 4 == c // 4 else 160.0) * k, 0.1)
+        rows.append(f"{p:03d}     {c:03d}     {int(lat)}")
+    write(f"{d}/saladfork-0.log.gz", "\n".join(rows) + "\n", gz=True)
+    write(f"{d}/saladfork-0.time", gnu_time(2.0))
+
+
+def hackbench_threads(era):
+    # perf bench sched messaging -t [--pipe]: head appends each run to hackbench-G, 2024/2025
+    # write hackbench-G-I (and time-G-I)
+    def gen(d, k):
+        for g in [1, 4, 16]:
+            acc = ""
+            for it in range(1, 4):
+                t = jitter({1: 0.034, 4: 0.118, 16: 0.472}[g] * k, 0.08)
+                text = ("# Running 'sched/messaging' benchmark:\n# 20 sender and receiver threads per group\n"
+                        f"# {g} groups == {g * 40} threads run\n\n     Total time: {t:.3f} [sec]\n")
+                if era == "head":
+                    acc += text
+                else:
+                    write(f"{d}/hackbench-{g}-{it}", text)
+                    write(f"{d}/time-{g}-{it}", gnu_time(t + 0.01))
+            if era == "head":
+                write(f"{d}/hackbench-{g}", acc)
+    return gen
+
+
+def easywave(d, k):
+    # OMP_NUM_THREADS=T $TIME_CMD -o time-T-I ./src/easywave -grid ... -time 120 > benchlog-T-I
+    for t in [1, 2, 4]:
+        for i in range(1, 4):
+            out = "easyWave ver.2013-04-11\n"
+            total = jitter(41000.0 / min(t, 4) ** 0.8 * k, 0.02)
+            for step in range(0, 13):
+                out += (f"Model time = {step // 6:02d}:{step % 6 * 10:02d}:00,   elapsed: {int(total * step / 12)} "
+                        "msec\n")
+            write(f"{d}/benchlog-{t}-{i}", out)
+            write(f"{d}/time-{t}-{i}", gnu_time(total / 1000))
+
+
+def stutterp(d, k):
+    # ./mmap-latency FILE > mmap-latency-W.log per worker count; gzip: "<count> <mean ns>" each time
+    # a map-fault-unmap cycle exceeds the threshold
+    for w in [1, 4]:
+        rows = [f"{random.randint(1, 6)} {int(jitter(1.2e6 * k * (1 + 0.3 * w), 0.3))}" for _ in range(12)]
+        write(f"{d}/mmap-latency-{w}.log.gz", "\n".join(rows) + "\n", gz=True)
+
+
 HEAD = {
     "stream": head_stream, "perffutexwake": head_perffutexwake,
     "perfpipe": head_perfpipe, "perfsyscall": head_perfsyscall, "sembench": head_sembench,
@@ -825,6 +1110,11 @@ HEAD = {
     "stressng": stressng, "redis": redis, "unixbenchd": unixbenchd, "pistress": pistress,
     "apachebench": apachebench, "iperf3-ipv4-tcp": iperf3("tcp"), "iperf3-ipv4-udp": iperf3("udp"),
     "pgbench": pgbench("head"),
+    "blogbench": blogbench, "fsmark": fsmark, "redis-memtier": redis_memtier("head"), "sysjitter": sysjitter,
+    "futexbench-hash": futexbench("hash"), "futexbench-wake": futexbench("wake"), "specjbb": specjbb,
+    "io_uring": io_uring, "netperf-unix": netperf_unix, "rtmigration": rtmigration, "saladfork": saladfork,
+    "hackbench-thread-sockets": hackbench_threads("head"), "easywave": easywave,
+    "stutterp": stutterp,
 }
 LEGACY = {
     "stream": legacy_stream, "perffutexwake": legacy_perffutexwake,
@@ -837,12 +1127,17 @@ LEGACY = {
     "sysbenchthread": sysbenchthread, "pmqtest": pmqtest, "futexwait": futexwait, "phpbench": phpbench,
     "netpipe": netpipe, "stressng": stressng, "redis": redis, "unixbenchd": unixbenchd, "pistress": pistress,
     "apachebench": apachebench, "iperf3-ipv4-tcp": iperf3("tcp"), "iperf3-ipv4-udp": iperf3("udp"),
+    "blogbench": blogbench, "fsmark": fsmark, "redis-memtier": redis_memtier("legacy"), "sysjitter": sysjitter,
+    "futexbench-hash": futexbench("hash"), "futexbench-wake": futexbench("wake"), "specjbb": specjbb,
+    "stutterp": stutterp, "rtmigration": rtmigration, "saladfork": saladfork,
+    "io_uring": io_uring, "netperf-unix": netperf_unix,
+    "wis-pf": legacy_wis, "lmbench-lat_ctx": lmbench_lat_ctx, "lmbench-lat_proc": lmbench_lat_proc,
 }
 
 
 def main():
     root = sys.argv[1]
-    per_era = {"gitcheckout": legacy_gitcheckout, "trunc": legacy_trunc,
+    per_era = {"gitcheckout": legacy_gitcheckout, "trunc": legacy_trunc, "hackbench-thread-sockets": hackbench_threads,
                # 2025 reads the histogram when there is no summary; 2024 reads only the summary
                "cyclictest": lambda era: cyclictest_histogram if era == "2025" else cyclictest_summary,
                "pgbench": pgbench}
