@@ -64,10 +64,12 @@ pub enum Block {
         #[serde(default)]
         folded: String,
     },
-    /// A comparison table, cells coloured and marked by verdict.
+    /// A comparison table, cells coloured and marked by verdict: [`comparison_html`] of
+    /// it, which the front end asks the core for with the comparison it holds (no copy of
+    /// the comparison crosses into the page document).
     Table {
-        /// The comparison.
-        comparison: Box<Comparison>,
+        /// The table's HTML.
+        html: String,
         /// A heading above it ("" = none).
         #[serde(default)]
         caption: String,
@@ -227,11 +229,11 @@ fn section_html(s: &Section, out: &mut Vec<String>) {
                 out.push(format!("<details><summary>{}</summary><pre>{}</pre></details>", escape(folded), escape(text)))
             }
             Block::Pre { text, .. } => out.push(format!("<pre>{}</pre>", escape(text))),
-            Block::Table { comparison, caption } => {
+            Block::Table { html, caption } => {
                 if !caption.is_empty() {
                     out.push(format!("<h4>{}</h4>", escape(caption)));
                 }
-                out.push(comparison_html(comparison));
+                out.push(html.clone());
             }
             Block::Grid { headers, rows, caption, text_columns } => {
                 out.push(grid_html(headers, rows, caption, *text_columns))

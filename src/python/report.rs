@@ -4,7 +4,7 @@
 use super::errors::{run, to_py, to_pyerr};
 use crate::report_inputs::detect;
 use crate::report_page::{self, Page};
-use crate::table::Comparison;
+use super::comparison::PyComparison;
 use pyo3::prelude::*;
 use std::path::PathBuf;
 
@@ -34,10 +34,10 @@ fn report_text(py: Python<'_>, page: &Bound<'_, PyAny>) -> PyResult<String> {
     Ok(report_page::text(&from_dict::<Page>(py, page, "page")?))
 }
 
-/// One comparison (its dict) as the report's HTML table.
+/// One comparison as the report's HTML table.
 #[pyfunction]
-fn report_comparison_html(py: Python<'_>, comparison: &Bound<'_, PyAny>) -> PyResult<String> {
-    Ok(report_page::comparison_html(&from_dict::<Comparison>(py, comparison, "comparison")?))
+fn report_comparison_html(comparison: PyRef<'_, PyComparison>) -> String {
+    report_page::comparison_html(comparison.core())
 }
 
 /// Adds the report functions to the module.

@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
 def comparison_html(c: Comparison) -> str:
     """A comparison as the report's HTML table: the tool's values with the change in
     brackets, each cell coloured and marked by its verdict."""
-    return _core.report_comparison_html(c.to_dict())
+    return _core.report_comparison_html(c)
 
 
 @dataclass
@@ -143,7 +143,7 @@ class Section:
         blocks = []
         for b in self.blocks:
             if b["kind"] == "table":
-                b = {**b, "comparison": b["comparison"].to_dict()}
+                b = {"kind": "table", "html": comparison_html(b["comparison"]), "caption": b["caption"]}
             elif b["kind"] == "details":
                 b = {"kind": "details", "section": b["section"].document()}
             blocks.append(b)
