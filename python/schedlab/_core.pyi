@@ -262,23 +262,25 @@ def pelt_simulate_arrays(
     freq_cap: _I64,
     init: str,
     util_est: bool,
-    rule: str,
+    rule: str | None,
     execl_fix: bool | None,
     tick_ns: int,
     start_ns: int,
     columns: list[str] | None = None,
     events: list[str] | None = None,
+    kernel: str | None = None,
 ) -> dict[str, np.ndarray]: ...
 def pelt_simulate_file(
     path: str | PathLike[str],
     init: str,
     util_est: bool,
-    rule: str,
+    rule: str | None,
     execl_fix: bool | None,
     tick_ns: int,
     start_ns: int,
     columns: list[str] | None = None,
     events: list[str] | None = None,
+    kernel: str | None = None,
 ) -> dict[str, np.ndarray]: ...
 def pelt_simulate_csv(
     data: bytes | None,
@@ -286,11 +288,12 @@ def pelt_simulate_csv(
     out: str | PathLike[str] | None,
     init: str,
     util_est: bool,
-    rule: str,
+    rule: str | None,
     execl_fix: bool | None,
     tick_ns: int,
     start_ns: int,
     write: Callable[[bytes], object] | None = None,
+    kernel: str | None = None,
 ) -> bytes | None: ...
 def pelt_parse_trace(data: bytes, path: str | None = None) -> dict[str, np.ndarray]: ...
 def pelt_read_trace(path: str | PathLike[str]) -> dict[str, np.ndarray]: ...
@@ -322,6 +325,7 @@ def pelt_util_est_update(
     task_sleep: _U64,
 ) -> dict[str, _U64]: ...
 def pelt_rules() -> list[str]: ...
+def pelt_kernels() -> list[str]: ...
 def pelt_util_columns() -> list[str]: ...
 PELT_COLUMNS: list[str]
 PELT_EVENTS: list[str]

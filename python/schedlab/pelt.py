@@ -55,6 +55,7 @@ __all__ = [
     "EVENTS",
     "STATES",
     "RULES",
+    "KERNELS",
     "UTIL_COLUMNS",
     "DEFAULT_START_NS",
     "UtilEstResult",
@@ -76,6 +77,12 @@ RULES: tuple[str, ...] = tuple(_core.pelt_rules())
 """util_est rules: ``"6.18"`` (6.12 without the capacity skip), ``"6.12"`` (v6.8+), ``"6.6"``
 (v5.13–v6.7: ``enqueued``/``ewma`` with the MSB flag, fast up), ``"d519329f72"`` (v4.17, update only after
 util_avg changed, LSB flag), ``"4.17"`` (7f65ea42eb00, the original rule)."""
+
+KERNELS: tuple[str, ...] = tuple(_core.pelt_kernels())
+"""Kernel versions for ``kernel=`` (the default first): ``"6.12"``, ``"6.18"``, ``"6.6"``
+share the PELT clock (23127296889f); ``"4.19"`` scales each contribution by the frequency
+and CPU capacity instead, on the unscaled clock, with its util_est rule (``d519329f72``)
+and runnable load (docs/pelt.md §9)."""
 
 UTIL_COLUMNS: tuple[str, ...] = tuple(_core.pelt_util_columns())
 """The columns that depend only on the task's util_avg side (times, clocks, the task's
@@ -183,12 +190,14 @@ def _trace_columns(trace: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
     return ints[0], _state_codes(state), ints[1], ints[2]
 
 
-def _options(init: str, util_est: bool, rule: str, hz: int, start_ns: int) -> tuple[str, bool, str, int, int]:
+def _options(
+    init: str, util_est: bool, rule: str | None, hz: int, start_ns: int
+) -> tuple[str, bool, str | None, int, int]:
     if init not in ("kernel", "zero"):
         raise DomainError(f"init must be 'kernel' or 'zero', got {init!r}")
     if not isinstance(start_ns, (int, np.integer)) or start_ns < 1024:
         raise DomainError(f"start_ns must be an integer >= 1024, got {start_ns!r}")
-    return init, bool(util_est), str(rule), tick_ns_for_hz(hz), int(start_ns)
+    return init, bool(util_est), None if rule is None else str(rule), tick_ns_for_hz(hz), int(start_ns)
 
 
 def _frame(cols: dict) -> pd.DataFrame:
@@ -217,13 +226,14 @@ def simulate(
     trace: TraceLike,
     init: str = "kernel",
     util_est: bool = True,
-    rule: str = "6.12",
+    rule: str | None = None,
     *,
     execl_fix: bool | None = None,
     hz: int = _HZ_DEFAULT,
     start_ns: int = DEFAULT_START_NS,
     columns: Sequence[str] | None = None,
     events: Sequence[str] | None = None,
+    kernel: str | None = None,
 ) -> pd.DataFrame:
     """Replay one task's trace through the 6.12 scheduler's PELT and util_est code.
 
@@ -231,9 +241,11 @@ def simulate(
     with those columns (``cpu_cap``/``freq_cap`` default to 1024), or a sequence of
     ``(dur_ns, state[, cpu_cap, freq_cap])`` tuples. ``init="zero"`` starts util at 0
     instead of the kernel's new-task value; ``util_est=False`` turns the UTIL_EST
-    feature off; ``rule`` picks the util_est version (:data:`RULES`); ``execl_fix``
-    forces ``cpu_util_without`` with/without the fix of c469933e7721 (default: as the
-    rule's kernel had it); ``hz`` sets the tick period.
+    feature off; ``kernel`` picks the PELT model (:data:`KERNELS`, default 6.12) and with
+    it the util_est rule and execl fix of that kernel; ``rule`` overrides the util_est
+    version (:data:`RULES`); ``execl_fix`` forces ``cpu_util_without`` with/without the
+    fix of c469933e7721 (default: as the kernel, or the rule's kernel, had it); ``hz``
+    sets the tick period.
 
     Returns one row per event with the :data:`COLUMNS` (``event`` and ``state`` are
     categoricals). ``columns`` and ``events`` keep only those columns and those events'
@@ -252,11 +264,11 @@ def simulate(
     cols_sel, ev_sel = _names(columns, "columns"), _names(events, "events")
     if isinstance(trace, (str, os.PathLike)):
         cols = _core.pelt_simulate_file(os.fspath(trace), init, util_est, rule, execl_fix, tick_ns, start_ns,
-                                        cols_sel, ev_sel)
+                                        cols_sel, ev_sel, kernel)
     else:
         d, s, c, f = _trace_columns(trace)
         cols = _core.pelt_simulate_arrays(d, s, c, f, init, util_est, rule, execl_fix, tick_ns, start_ns,
-                                          cols_sel, ev_sel)
+                                          cols_sel, ev_sel, kernel)
     return _frame(cols)
 
 
@@ -265,13 +277,14 @@ def simulate_csv(
     out: str | os.PathLike[str] | None = None,
     init: str = "kernel",
     util_est: bool = True,
-    rule: str = "6.12",
+    rule: str | None = None,
     *,
     execl_fix: bool | None = None,
     hz: int = _HZ_DEFAULT,
     start_ns: int = DEFAULT_START_NS,
     name: str | None = None,
     write: Callable[[bytes], object] | None = None,
+    kernel: str | None = None,
 ) -> bytes | None:
     """Like :func:`simulate` but renders CSV exactly as the golden files are written.
 
@@ -287,9 +300,9 @@ def simulate_csv(
     out_s = os.fspath(out) if out is not None else None
     if isinstance(trace, (bytes, bytearray, memoryview)):
         return _core.pelt_simulate_csv(bytes(trace), name or "<bytes>", out_s, init, util_est, rule,
-                                       execl_fix, tick_ns, start_ns, write)
+                                       execl_fix, tick_ns, start_ns, write, kernel)
     return _core.pelt_simulate_csv(None, os.fspath(trace), out_s, init, util_est, rule, execl_fix,
-                                   tick_ns, start_ns, write)
+                                   tick_ns, start_ns, write, kernel)
 
 
 def _trace_frame(cols: dict) -> pd.DataFrame:

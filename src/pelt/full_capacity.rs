@@ -11,7 +11,7 @@
 //! `tests/test_pelt_util_only.py` compare them).
 
 use super::consts::SCHED_CAPACITY_SCALE;
-use super::driver::{Config, Init};
+use super::driver::Config;
 use super::row::Event;
 use super::sequence::Model;
 use super::signal::{pelt_divider_of, UtilSignal};
@@ -63,10 +63,7 @@ impl FullCapCpu {
 
 impl UtilModel for FullCapCpu {
     fn new(cfg: &Config) -> Self {
-        let init_util = match cfg.init {
-            Init::Kernel => SCHED_CAPACITY_SCALE / 2,
-            Init::Zero => 0,
-        };
+        let init_util = cfg.init.util_avg();
         FullCapCpu { clock_task: cfg.start_ns, sa: UtilSignal::default(), init_util }
     }
 

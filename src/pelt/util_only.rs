@@ -15,7 +15,7 @@
 
 use super::clock::{Curr, RqClock};
 use super::consts::SCHED_CAPACITY_SCALE;
-use super::driver::{Config, Init};
+use super::driver::Config;
 use super::full_capacity::{self, FullCapCpu};
 use super::row::{Event, Sink};
 use super::sequence::{replay, Emit, Model};
@@ -41,10 +41,7 @@ impl UtilModel for UtilCpu {
     fn new(cfg: &Config) -> Self {
         // post_init_entity_util_avg on an empty CPU of capacity 1024 (the fork sees 1024):
         // cap = (1024 - cfs util_avg 0) / 2.
-        let init_util = match cfg.init {
-            Init::Kernel => SCHED_CAPACITY_SCALE / 2,
-            Init::Zero => 0,
-        };
+        let init_util = cfg.init.util_avg();
         UtilCpu {
             clock: RqClock::new(cfg.start_ns),
             cpu_cap: SCHED_CAPACITY_SCALE,

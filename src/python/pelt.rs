@@ -8,7 +8,7 @@ use crate::import_notes::ImportOptions;
 use crate::pelt::columns::{self, Column, Select};
 use crate::pelt::cpu_capacity::{Platform, Sources};
 use crate::pelt::cpu_util::{cpu_util, CpuSignals, Dst, TaskSignals};
-use crate::pelt::driver::{self, Config, Init};
+use crate::pelt::driver::{self, Config};
 use crate::pelt::ftrace::{self, FtraceTask};
 use crate::pelt::row::CsvWriter;
 use crate::pelt::schedutil;
@@ -42,20 +42,22 @@ fn columns_dict<'py>(py: Python<'py>, cols: Vec<(&'static str, Column)>) -> PyRe
     Ok(d)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn config(
+    kernel: Option<&str>,
     init: &str,
     util_est: bool,
-    rule: &str,
+    rule: Option<&str>,
     execl_fix: Option<bool>,
     tick_ns: u64,
     start_ns: u64,
 ) -> Result<Config> {
-    Ok(Config { init: Init::parse(init)?, util_est, rule: rule_by_name(rule)?, execl_fix, tick_ns, start_ns })
+    crate::pelt::kernel::config(kernel, init, util_est, rule, execl_fix, tick_ns, start_ns)
 }
 
 /// Simulate a trace given as columns; returns a dict of numpy columns.
 #[pyfunction]
-#[pyo3(signature = (dur_ns, state, cpu_cap, freq_cap, init, util_est, rule, execl_fix, tick_ns, start_ns, columns=None, events=None))]
+#[pyo3(signature = (dur_ns, state, cpu_cap, freq_cap, init, util_est, rule, execl_fix, tick_ns, start_ns, columns=None, events=None, kernel=None))]
 #[allow(clippy::too_many_arguments)]
 fn pelt_simulate_arrays<'py>(
     py: Python<'py>,
@@ -65,17 +67,18 @@ fn pelt_simulate_arrays<'py>(
     freq_cap: PyReadonlyArray1<'_, i64>,
     init: &str,
     util_est: bool,
-    rule: &str,
+    rule: Option<&str>,
     execl_fix: Option<bool>,
     tick_ns: u64,
     start_ns: u64,
     columns: Option<Vec<String>>,
     events: Option<Vec<String>>,
+    kernel: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (d, s, c, f) = (slice(&dur_ns), slice(&state), slice(&cpu_cap), slice(&freq_cap));
     let sel = Select { columns, events };
     let cols = run(py, || {
-        let cfg = config(init, util_est, rule, execl_fix, tick_ns, start_ns)?;
+        let cfg = config(kernel, init, util_est, rule, execl_fix, tick_ns, start_ns)?;
         columns::replay_trace_columns(&d, &s, &c, &f, &cfg, &sel)
     })?;
     columns_dict(py, cols)
@@ -83,23 +86,24 @@ fn pelt_simulate_arrays<'py>(
 
 /// Simulate a trace CSV file; returns a dict of numpy columns.
 #[pyfunction]
-#[pyo3(signature = (path, init, util_est, rule, execl_fix, tick_ns, start_ns, columns=None, events=None))]
+#[pyo3(signature = (path, init, util_est, rule, execl_fix, tick_ns, start_ns, columns=None, events=None, kernel=None))]
 #[allow(clippy::too_many_arguments)]
 fn pelt_simulate_file<'py>(
     py: Python<'py>,
     path: PathBuf,
     init: &str,
     util_est: bool,
-    rule: &str,
+    rule: Option<&str>,
     execl_fix: Option<bool>,
     tick_ns: u64,
     start_ns: u64,
     columns: Option<Vec<String>>,
     events: Option<Vec<String>>,
+    kernel: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let sel = Select { columns, events };
     let cols = run(py, || {
-        let cfg = config(init, util_est, rule, execl_fix, tick_ns, start_ns)?;
+        let cfg = config(kernel, init, util_est, rule, execl_fix, tick_ns, start_ns)?;
         let segs = trace::read_trace_csv(&path)?;
         columns::replay_segments(&segs, &cfg, &sel)
     })?;
@@ -135,7 +139,7 @@ impl std::io::Write for PyWrite {
 /// the rows as CSV: to the file `out`, or in chunks to the callable `write`, (both
 /// return None), else returned as bytes.
 #[pyfunction]
-#[pyo3(signature = (data, path, out, init, util_est, rule, execl_fix, tick_ns, start_ns, write=None))]
+#[pyo3(signature = (data, path, out, init, util_est, rule, execl_fix, tick_ns, start_ns, write=None, kernel=None))]
 #[allow(clippy::too_many_arguments)]
 fn pelt_simulate_csv<'py>(
     py: Python<'py>,
@@ -144,13 +148,14 @@ fn pelt_simulate_csv<'py>(
     out: Option<PathBuf>,
     init: &str,
     util_est: bool,
-    rule: &str,
+    rule: Option<&str>,
     execl_fix: Option<bool>,
     tick_ns: u64,
     start_ns: u64,
     write: Option<Py<PyAny>>,
+    kernel: Option<&str>,
 ) -> PyResult<Option<Bound<'py, PyBytes>>> {
-    let cfg = config(init, util_est, rule, execl_fix, tick_ns, start_ns);
+    let cfg = config(kernel, init, util_est, rule, execl_fix, tick_ns, start_ns);
     let mut sink = write.map(|w| PyWrite { write: w, err: None });
     let result = run(py, || {
         let cfg = cfg?;
@@ -396,6 +401,12 @@ fn pelt_rules() -> Vec<&'static str> {
     crate::pelt::util_est::RULE_NAMES.to_vec()
 }
 
+/// The kernel versions `kernel=` accepts, the default first (crate::pelt::kernel::KERNELS).
+#[pyfunction]
+fn pelt_kernels() -> Vec<&'static str> {
+    crate::pelt::kernel::kernel_names()
+}
+
 /// The columns the util-only replay computes (crate::pelt::util_model::UTIL_COLUMNS).
 #[pyfunction]
 fn pelt_util_columns() -> Vec<&'static str> {
@@ -498,6 +509,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pelt_accumulate, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_util_est_update, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_rules, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_kernels, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_util_columns, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_cpu_util, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_schedutil, m)?)?;

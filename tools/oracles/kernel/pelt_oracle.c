@@ -7,6 +7,11 @@
  * VERSION*100+PATCHLEVEL of the tree (run_golden.sh passes -DKV=...): 6.6 keeps
  * struct util_est {enqueued, ewma} and updates it after the dequeue; 6.8+ keep one
  * word and update it before; 6.18 counts h_nr_runnable and reads rq->donor.
+ * 4.19 (KV < 500) has no PELT clock: pelt.c scales each contribution by
+ * arch_scale_freq_capacity()/arch_scale_cpu_capacity() and the updates run on
+ * rq_clock_task(); its sched_avg has runnable_load_{sum,avg} (the enqueued entities'
+ * load), util_est_dequeue() does the util_est update, and post_init_entity_util_avg()
+ * attaches the new task itself (attach_entity_cfs_rq()).
  *
  * Modes:
  *   pelt_oracle trace FILE.csv [-i kernel|zero] [-t0 NS]
@@ -21,6 +26,9 @@
 #include "kshim.h"
 
 #define CONFIG_SMP 1
+#if KV < 500
+#define CONFIG_64BIT 1     /* 4.19 update_cfs_rq_load_avg(): no last_update_time copy */
+#endif
 /* CONFIG_SCHED_HW_PRESSURE, CONFIG_HAVE_SCHED_AVG_IRQ, CONFIG_CFS_BANDWIDTH,
  * CONFIG_FAIR_GROUP_SCHED: all off */
 
@@ -32,6 +40,7 @@ struct sched_entity {
 	struct load_weight load;
 	int on_rq;
 	unsigned char sched_delayed;
+	unsigned long runnable_weight;      /* 4.19 */
 	struct sched_avg avg;
 	struct cfs_rq *cfs_rq;
 };
@@ -52,10 +61,11 @@ struct task_struct {
 struct cfs_rq {
 	struct load_weight load;
 	unsigned int nr_running, h_nr_running, h_nr_queued, h_nr_delayed, h_nr_runnable;
+	unsigned long runnable_weight;      /* 4.19 */
 	struct sched_entity *curr;
 	struct sched_avg avg;
 	u64 last_update_time_copy;
-	struct { int nr; unsigned long util_avg, load_avg, runnable_avg; int lock; } removed;
+	struct { int nr; unsigned long util_avg, load_avg, runnable_avg, runnable_sum; int lock; } removed;
 	struct rq *rq;
 };
 struct rq {
@@ -88,7 +98,22 @@ static inline bool is_idle_task(const struct task_struct *p) { return p->is_idle
 #define entity_is_task(se) 1
 static inline u64 rq_clock(struct rq *rq) { return rq->clock; }
 static inline u64 rq_clock_task(struct rq *rq) { return rq->clock_task; }
+#if KV < 500
+static int feat_ATTACH_AGE_LOAD = 1;
+static inline unsigned long arch_scale_cpu_capacity(void *sd, int cpu) { (void)sd; (void)cpu; return g_cpu_cap; }
+static inline struct task_struct *task_of(struct sched_entity *se)
+{
+	return (struct task_struct *)((char *)se - __builtin_offsetof(struct task_struct, se));
+}
+#define SCHED_CPUFREQ_MIGRATION (1U << 1)     /* include/linux/sched/cpufreq.h */
+#define raw_spin_lock_irqsave(l, f) ((void)(f))
+#define raw_spin_unlock_irqrestore(l, f) ((void)(f))
+/* 4.19 sched_avg: the runnable load of enqueued entities in place of runnable_avg */
+#define RUNNABLE_AVG(sa) ((sa).runnable_load_avg)
+#else
 static inline unsigned long arch_scale_cpu_capacity(int cpu) { (void)cpu; return g_cpu_cap; }
+#define RUNNABLE_AVG(sa) ((sa).runnable_avg)
+#endif
 static inline unsigned long arch_scale_freq_capacity(int cpu) { (void)cpu; return g_freq_cap; }
 static inline unsigned long arch_scale_hw_pressure(int cpu) { (void)cpu; return 0; }
 #define u64_u32_store(var, val) do { (var) = (val); } while (0)
@@ -118,12 +143,21 @@ static inline void cpufreq_update_util(struct rq *rq, unsigned int flags) { (voi
 #define SET_CAPS(c, f) do { g_cpu_cap = (c); g_freq_cap = (f); RQ.cpu_capacity_orig = (c); } while (0)
 
 #include "gen/sched_helpers.h"
-/* the kernel's own PELT implementation, unmodified */
+/* the kernel's own PELT implementation, unmodified (4.19's pelt.h has no include
+ * guard: pelt.c includes it) */
+#if KV >= 500
 #include "pelt.h"
+#endif
 #include "pelt.c"
 
 /* !CONFIG_FAIR_GROUP_SCHED stubs (identical to fair.c's) */
+#if KV < 500
+static inline void update_tg_load_avg(struct cfs_rq *cfs_rq, int force) { (void)cfs_rq; (void)force; }
+static void propagate_entity_cfs_rq(struct sched_entity *se) { (void)se; }
+static void attach_entity_cfs_rq(struct sched_entity *se);   /* as fair.c declares it */
+#else
 static inline void update_tg_load_avg(struct cfs_rq *cfs_rq) { (void)cfs_rq; }
+#endif
 static inline int propagate_entity_load_avg(struct sched_entity *se) { (void)se; return 0; }
 static inline void add_tg_cfs_propagate(struct cfs_rq *cfs_rq, long runnable_sum) { (void)cfs_rq; (void)runnable_sum; }
 
@@ -143,7 +177,29 @@ static void update_rq_clock_to(u64 now)
 		return;
 	RQ.clock += delta;
 	RQ.clock_task += delta;
+#if KV >= 500
 	update_rq_clock_pelt(&RQ, delta);
+#else
+	RQ.clock_pelt = RQ.clock_task;   /* 4.19 has no PELT clock: the column shows the
+	                                    clock its updates run on, rq_clock_task() */
+#endif
+}
+
+/* enqueue_entity()'s PELT part: update_load_avg(DO_ATTACH), 4.19's runnable load,
+ * account_entity_enqueue() and the counts of enqueue_task_fair() */
+static void enqueue_p(void)
+{
+	update_load_avg(&RQ.cfs, &P.se, UPDATE_TG | DO_ATTACH);
+#if KV < 500
+	enqueue_runnable_load_avg(&RQ.cfs, &P.se);
+#endif
+	RQ.cfs.load.weight += P.se.load.weight;          /* account_entity_enqueue */
+	RQ.cfs.nr_running++;
+	P.se.on_rq = 1;
+	RQ.cfs.h_nr_queued++;
+	RQ.cfs.h_nr_running++;
+	RQ.cfs.h_nr_runnable++;                            /* enqueue_task_fair */
+	P.on_rq = TASK_ON_RQ_QUEUED;
 }
 
 static void setup(u64 t0, int init_kernel)
@@ -168,18 +224,18 @@ static void setup(u64 t0, int init_kernel)
 	/* wake_up_new_task(): update_rq_clock(); post_init_entity_util_avg();
 	 * activate_task(ENQUEUE_INITIAL) */
 	update_rq_clock_to(t0);
+#if KV < 500
+	/* 4.19: post_init_entity_util_avg(se) sets util_avg and attaches the task */
+	if (init_kernel)
+		post_init_entity_util_avg(&P.se);
+	else
+		attach_entity_cfs_rq(&P.se);                 /* what it does after util_avg */
+#else
 	if (init_kernel)
 		post_init_entity_util_avg(&P);
+#endif
 	util_est_enqueue(&RQ.cfs, &P);
-	/* enqueue_entity() */
-	update_load_avg(&RQ.cfs, &P.se, UPDATE_TG | DO_ATTACH);
-	RQ.cfs.load.weight += P.se.load.weight;          /* account_entity_enqueue */
-	RQ.cfs.nr_running++;
-	P.se.on_rq = 1;
-	RQ.cfs.h_nr_queued++;
-	RQ.cfs.h_nr_running++;
-	RQ.cfs.h_nr_runnable++;                            /* enqueue_task_fair */
-	P.on_rq = TASK_ON_RQ_QUEUED;
+	enqueue_p();
 }
 
 /* P becomes current (from IDLE or OTHER): pick_next_task_fair -> set_next_entity */
@@ -204,12 +260,17 @@ static void preempt_p(u64 now)
 static void sleep_p(u64 now)
 {
 	update_rq_clock_to(now);
+#if KV >= 500
 	util_est_dequeue(&RQ.cfs, &P);
+#endif
 #if KV >= 608
 	util_est_update(&RQ.cfs, &P, true);              /* before dequeue_entities() */
 #endif
 	/* dequeue_entity() */
 	update_load_avg(&RQ.cfs, &P.se, UPDATE_TG);
+#if KV < 500
+	dequeue_runnable_load_avg(&RQ.cfs, &P.se);
+#endif
 	P.se.on_rq = 0;
 	RQ.cfs.load.weight -= P.se.load.weight;          /* account_entity_dequeue */
 	RQ.cfs.nr_running--;
@@ -217,13 +278,17 @@ static void sleep_p(u64 now)
 	RQ.cfs.h_nr_running--;
 	RQ.cfs.h_nr_runnable--;
 	P.on_rq = 0;
-#if KV < 608
+#if KV < 500
+	util_est_dequeue(&RQ.cfs, &P, true);             /* the sum and the update, after the loop */
+#elif KV < 608
 	util_est_update(&RQ.cfs, &P, true);              /* after the dequeue loop */
 #endif
 	/* put_prev_entity(): prev->on_rq == 0 -> no PELT update */
 	RQ.cfs.curr = NULL;
 	/* pick_next_task -> set_next_task_idle() */
+#if KV >= 500
 	update_idle_rq_clock_pelt(&RQ);
+#endif
 	SET_CURR(&IDLE);
 }
 
@@ -232,14 +297,7 @@ static void wake_p(u64 now)
 {
 	update_rq_clock_to(now);
 	util_est_enqueue(&RQ.cfs, &P);
-	update_load_avg(&RQ.cfs, &P.se, UPDATE_TG | DO_ATTACH);
-	RQ.cfs.load.weight += P.se.load.weight;
-	RQ.cfs.nr_running++;
-	P.se.on_rq = 1;
-	RQ.cfs.h_nr_queued++;
-	RQ.cfs.h_nr_running++;
-	RQ.cfs.h_nr_runnable++;
-	P.on_rq = TASK_ON_RQ_QUEUED;
+	enqueue_p();
 }
 
 /* scheduler tick while P is current: entity_tick() */
@@ -259,6 +317,15 @@ static void header(void)
 	       KV < 608 ? ",p_ue_enqueued" : "");
 }
 
+#if KV < 500
+/* 4.19 has cpu_util(cpu) (cpu_util_cfs() of 6.x without p) and no runnable boost
+ * (v6.5); map_util_perf() (v6.1) is the 25 % headroom schedutil put on the
+ * frequency then: the sugov_perf column is that headroom, harness arithmetic. */
+#define cpu_util_cfs(cpu) cpu_util(cpu)
+#define cpu_util_cfs_boost(cpu) cpu_util(cpu)
+#define map_util_perf(u) ((u) + ((u) >> 2))
+#endif
+
 static void row(u64 t, const char *ev, int seg, char st)
 {
 	unsigned long boost = cpu_util_cfs_boost(0);
@@ -274,10 +341,10 @@ static void row(u64 t, const char *ev, int seg, char st)
 	       (unsigned long long)RQ.clock_task, (unsigned long long)RQ.clock_pelt,
 	       (unsigned long long)RQ.lost_idle_time,
 	       P.se.avg.util_avg, P.se.avg.util_sum, P.se.avg.period_contrib,
-	       P.se.avg.runnable_avg, P.se.avg.load_avg,
+	       RUNNABLE_AVG(P.se.avg), P.se.avg.load_avg,
 	       (unsigned long long)P.se.avg.last_update_time,
 	       P_UE_EWMA, P_UE_UNCH,
-	       RQ.cfs.avg.util_avg, RQ.cfs.avg.util_sum, RQ.cfs.avg.runnable_avg,
+	       RQ.cfs.avg.util_avg, RQ.cfs.avg.util_sum, RUNNABLE_AVG(RQ.cfs.avg),
 	       RQ.cfs.avg.load_avg, CFS_UE,
 	       cpu_util_cfs(0), boost, cpu_util_without(0, &P), task_util_est(&P), perf,
 	       g_cpufreq_calls);
@@ -374,7 +441,12 @@ static void golden_accumulate(void)
 	u64 now = 1048576000ULL;
 	memset(&sa, 0, sizeof(sa));
 	sa.last_update_time = now;
+#if KV < 500
+	/* 4.19 scales each contribution by the capacities at the update: random ones */
+	printf("step,delta_ns,load,runnable,running,cpu_cap,freq_cap,ret_sum,ret_avg,last_update_time,load_sum,runnable_load_sum,util_sum,period_contrib,load_avg,runnable_load_avg,util_avg\n");
+#else
 	printf("step,delta_ns,load,runnable,running,ret_sum,ret_avg,last_update_time,load_sum,runnable_sum,util_sum,period_contrib,load_avg,runnable_avg,util_avg\n");
+#endif
 	for (int i = 0; i < 20000; i++) {
 		u64 r = lcg();
 		u64 delta;
@@ -389,6 +461,19 @@ static void golden_accumulate(void)
 		unsigned long runnable = load ? ((r >> 12) % 4 ? 1 : 0) : 0;
 		int running = runnable ? (int)((r >> 16) % 2) : 0;
 		now += delta;
+#if KV < 500
+		static const unsigned long caps[] = { 1024, 446, 160, 1, 512, 1023 };
+		u64 c = lcg();
+		SET_CAPS(caps[c % 6], c % 3 ? (c >> 8) % 1024 + 1 : 1024);
+		int ret = ___update_load_sum(now, 0, &sa, load, runnable, running);
+		int reta = 0;
+		if (ret) { ___update_load_avg(&sa, 1024, 1024); reta = 1; }
+		printf("%d,%llu,%lu,%lu,%d,%lu,%lu,%d,%d,%llu,%llu,%llu,%u,%u,%lu,%lu,%lu\n", i,
+		       (unsigned long long)delta, load, runnable, running, g_cpu_cap, g_freq_cap, ret, reta,
+		       (unsigned long long)sa.last_update_time, (unsigned long long)sa.load_sum,
+		       (unsigned long long)sa.runnable_load_sum, sa.util_sum, sa.period_contrib,
+		       sa.load_avg, sa.runnable_load_avg, sa.util_avg);
+#else
 		int ret = ___update_load_sum(now, &sa, load, runnable, running);
 		int reta = 0;
 		if (ret) { ___update_load_avg(&sa, 1024); reta = 1; }
@@ -397,6 +482,7 @@ static void golden_accumulate(void)
 		       (unsigned long long)sa.last_update_time, (unsigned long long)sa.load_sum,
 		       (unsigned long long)sa.runnable_sum, sa.util_sum, sa.period_contrib,
 		       sa.load_avg, sa.runnable_avg, sa.util_avg);
+#endif
 	}
 }
 
@@ -424,12 +510,16 @@ static void golden_utilest(void)
 		P.se.avg.util_est = ewma | (flag ? UTIL_AVG_UNCHANGED : 0);
 #endif
 		P.se.avg.util_avg = lcg() % 1100;
-		P.se.avg.runnable_avg = (r >> 8) % 2 ? P.se.avg.util_avg + lcg() % 60 : lcg() % 1100;
+		RUNNABLE_AVG(P.se.avg) = (r >> 8) % 2 ? P.se.avg.util_avg + lcg() % 60 : lcg() % 1100;
 		int sleep = (r >> 12) % 10 != 0;
+#if KV < 500
+		util_est_dequeue(&RQ.cfs, &P, sleep);        /* RQ.cfs's sum stays 0 */
+#else
 		util_est_update(&RQ.cfs, &P, sleep);
+#endif
 #if KV < 608
 		printf("%d,%lu,%u,%u,%u,%lu,%lu,%d,%u,%u,%u\n", i, g_cpu_cap, ewma, flag, enq,
-		       P.se.avg.util_avg, P.se.avg.runnable_avg, sleep, P.se.avg.util_est.ewma,
+		       P.se.avg.util_avg, RUNNABLE_AVG(P.se.avg), sleep, P.se.avg.util_est.ewma,
 		       !!(P.se.avg.util_est.enqueued & UTIL_AVG_UNCHANGED),
 		       P.se.avg.util_est.enqueued & ~UTIL_AVG_UNCHANGED);
 #else
