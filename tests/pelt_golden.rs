@@ -229,8 +229,16 @@ fn scenarios_6_6() {
 }
 
 #[test]
+fn scenario_migrate() {
+    // wakeups onto the other CPU: migrate_task_rq_fair's remove_entity_load_avg, then the
+    // attach on the new runqueue; the removal applied when the task comes back
+    check_rule("migrate", "pelt_migrate.golden.csv", Init::Kernel, true, "6.12");
+}
+
+#[test]
 fn scenarios_4_19() {
     for (trace, golden, init, ue) in [
+        ("migrate", "pelt_migrate", Init::Kernel, true),
         ("periodic25", "pelt_periodic25", Init::Kernel, true),
         ("periodic50", "pelt_periodic50", Init::Kernel, true),
         ("periodic50", "pelt_periodic50.init0", Init::Zero, true),

@@ -305,7 +305,9 @@ pub struct Select {
 /// columns sized exactly up front (no reallocation of the ~130 bytes a row).
 pub fn replay_segments(segs: &[Segment], cfg: &Config, sel: &Select) -> Result<Vec<(&'static str, Column)>> {
     let mask = event_mask(sel.events.as_deref())?;
-    if util_only_columns(sel, cfg) {
+    // the util-only replay keeps one runqueue: a trace that migrates takes the full one
+    let one_cpu = segs.first().is_none_or(|f| segs.iter().all(|s| s.cpu == f.cpu));
+    if one_cpu && util_only_columns(sel, cfg) {
         let hint = util_only::rows_hint(segs, cfg, |e| mask & (1 << (e as u8)) != 0);
         let mut cols = UtilColumns::new(sel.columns.as_deref(), hint, mask)?;
         let threads = parallel::default_threads();

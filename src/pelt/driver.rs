@@ -35,7 +35,7 @@
 //! - No tick while W (the other class owns the tick) or S (nohz idle).
 
 use super::clock::{Curr, RqClock};
-use super::consts::{NICE_0_WEIGHT, SCHED_CAPACITY_SCALE};
+use super::consts::{NICE_0_WEIGHT, PELT_MIN_DIVIDER, SCHED_CAPACITY_SCALE};
 use super::cpu_util::{cpu_util_cfs, cpu_util_cfs_boost, cpu_util_without, CpuSignals, TaskSignals};
 use super::kernel::{default_kernel, Invariance, Kernel};
 use super::row::{Event, Row, Sink};
@@ -180,6 +180,22 @@ struct CfsRq {
     h_nr_running: u64,
     /// `cfs_rq->curr == &p->se`.
     curr: bool,
+    /// `cfs_rq->removed`: the averages of a task that left, subtracted at the next update.
+    removed: Removed,
+}
+
+/// `cfs_rq->removed` (`remove_entity_load_avg`), applied by `update_cfs_rq_load_avg`.
+#[derive(Debug, Clone, Copy, Default)]
+struct Removed {
+    nr: u32,
+    util_avg: u64,
+    load_avg: u64,
+    runnable_avg: u64,
+}
+
+/// `sub_positive(ptr, val)` of fair.c on an `unsigned long`: 0 rather than below.
+fn sub_positive(v: &mut u64, by: u64) {
+    *v -= (*v).min(by);
 }
 
 /// The simulated CPU: clocks, the task, its cfs_rq and the cpufreq call count; generic
@@ -194,6 +210,10 @@ struct Cpu<'r, R: UtilEstRule + ?Sized> {
     task: Task,
     cfs: CfsRq,
     cpufreq_calls: u64,
+    /// The CPU the task is on (the segments' `cpu`).
+    cpu_id: u32,
+    /// The runqueues the task left (clock and cfs_rq by CPU), each idle since.
+    parked: Vec<(u32, RqClock, CfsRq)>,
 }
 
 impl<'r, R: UtilEstRule + ?Sized> Cpu<'r, R> {
@@ -208,6 +228,8 @@ impl<'r, R: UtilEstRule + ?Sized> Cpu<'r, R> {
             task: Task::default(),
             cfs: CfsRq::default(),
             cpufreq_calls: 0,
+            cpu_id: 0,
+            parked: Vec::new(),
         }
     }
 
@@ -259,13 +281,15 @@ impl<'r, R: UtilEstRule + ?Sized> Cpu<'r, R> {
             }
         }
         let scale = self.scale();
+        let removed = self.apply_removed();
         let cfs = &mut self.cfs;
         let (lw, nr, curr) = (cfs.load_weight, cfs.h_nr_running, cfs.curr);
-        let decayed = match scale {
-            None => cfs.avg.update_with_step(&cfs_step, lw, nr, curr, 1),
-            // runnable: scale_load_down(cfs_rq->runnable_weight), 1024 a nice-0 task
-            Some(sc) => cfs.avg.update_with_step_scaled(&cfs_step, lw, nr * NICE_0_WEIGHT, curr, (1, 1), sc),
-        };
+        let decayed = removed
+            | match scale {
+                None => cfs.avg.update_with_step(&cfs_step, lw, nr, curr, 1),
+                // runnable: scale_load_down(cfs_rq->runnable_weight), 1024 a nice-0 task
+                Some(sc) => cfs.avg.update_with_step_scaled(&cfs_step, lw, nr * NICE_0_WEIGHT, curr, (1, 1), sc),
+            };
         if self.cfg.kernel.invariance == Invariance::Contribution {
             // 4.19: update_cfs_rq_load_avg() itself calls cfs_rq_util_change() when the
             // cfs_rq decayed, and attach_entity_load_avg() calls it again
@@ -280,6 +304,74 @@ impl<'r, R: UtilEstRule + ?Sized> Cpu<'r, R> {
         } else if decayed {
             self.cpufreq_calls += 1; // cfs_rq_util_change
         }
+    }
+
+    /// The `removed` part of `update_cfs_rq_load_avg`: the averages of a task that
+    /// migrated away, and `avg * divider` from the sums (`sub_positive`, the `u32`
+    /// util_sum's subtrahend truncated to it); since 5.x the sums are then kept at least
+    /// `avg * PELT_MIN_DIVIDER` (`max_t(u32, ...)`), not in 4.19. Returns whether there
+    /// was anything (the cfs_rq then counts as decayed).
+    fn apply_removed(&mut self) -> bool {
+        let r = std::mem::take(&mut self.cfs.removed);
+        if r.nr == 0 {
+            return false;
+        }
+        let floor = self.cfg.kernel.runnable_avg;
+        let divider = u64::from(pelt_divider(&self.cfs.avg));
+        let min = u64::from(PELT_MIN_DIVIDER);
+        let a = &mut self.cfs.avg;
+        sub_positive(&mut a.load_avg, r.load_avg);
+        sub_positive(&mut a.load_sum, r.load_avg.wrapping_mul(divider));
+        if floor {
+            a.load_sum = u64::from((a.load_sum as u32).max(a.load_avg.wrapping_mul(min) as u32));
+        }
+        sub_positive(&mut a.util_avg, r.util_avg);
+        let by = r.util_avg.wrapping_mul(divider) as u32;
+        a.util_sum -= a.util_sum.min(by);
+        if floor {
+            a.util_sum = a.util_sum.max(a.util_avg.wrapping_mul(min) as u32);
+            sub_positive(&mut a.runnable_avg, r.runnable_avg);
+            sub_positive(&mut a.runnable_sum, r.runnable_avg.wrapping_mul(divider));
+            a.runnable_sum = u64::from((a.runnable_sum as u32).max(a.runnable_avg.wrapping_mul(min) as u32));
+        }
+        true
+    }
+
+    /// The waking task moves to `cpu` (docs/pelt.md §11): `migrate_task_rq_fair` →
+    /// `remove_entity_load_avg` (the task synced to its cfs_rq's last update, which an
+    /// idle CPU did not advance, and its averages queued for removal there; 6.0+'s
+    /// `migrate_se_pelt_lag` is not replayed), `last_update_time = 0`; the wakeup's
+    /// enqueue then attaches it to `cpu`'s cfs_rq (idle since the start, or since the
+    /// task left it).
+    fn migrate_to(&mut self, cpu: u32) {
+        if cpu == self.cpu_id {
+            return;
+        }
+        let lut = self.cfs.avg.last_update_time;
+        let a = &mut self.task.avg;
+        match self.cfg.kernel.invariance {
+            // __update_load_avg_blocked_se: no contribution, so no scaling
+            Invariance::Clock => a.update(lut, 0, 0, false, NICE_0_WEIGHT),
+            Invariance::Contribution => {
+                let sc = Scale { freq: self.freq_cap, cpu: self.cpu_cap };
+                a.update_scaled(lut, 0, 0, false, (NICE_0_WEIGHT, NICE_0_WEIGHT), sc)
+            }
+        };
+        let r = &mut self.cfs.removed;
+        r.nr += 1;
+        r.util_avg = r.util_avg.wrapping_add(a.util_avg);
+        r.load_avg = r.load_avg.wrapping_add(a.load_avg);
+        r.runnable_avg = r.runnable_avg.wrapping_add(a.runnable_avg);
+        a.last_update_time = 0;
+        let (clock, cfs) = match self.parked.iter().position(|p| p.0 == cpu) {
+            Some(i) => {
+                let (_, clock, cfs) = self.parked.swap_remove(i);
+                (clock, cfs)
+            }
+            None => (RqClock::new(self.cfg.start_ns), CfsRq::default()),
+        };
+        self.parked.push((self.cpu_id, self.clock, self.cfs));
+        (self.clock, self.cfs, self.cpu_id) = (clock, cfs, cpu);
     }
 
     /// `attach_entity_load_avg(cfs_rq, se)` (with `enqueue_load_avg`).
@@ -528,6 +620,7 @@ pub fn simulate<S: Sink + ?Sized>(trace: &[Segment], cfg: &Config, sink: &mut S)
 
 fn run<R: UtilEstRule + ?Sized, S: Sink + ?Sized>(trace: &[Segment], mut cpu: Cpu<'_, R>, sink: &mut S) -> Result<u64> {
     let (start_ns, tick_ns) = (cpu.cfg.start_ns, cpu.cfg.tick_ns);
+    cpu.cpu_id = trace.first().map_or(0, |s| s.cpu); // forked there
     replay(
         trace,
         start_ns,
@@ -584,6 +677,10 @@ impl<R: UtilEstRule + ?Sized> Model for Cpu<'_, R> {
     fn set_capacities(&mut self, cpu_cap: u64, freq_cap: u64) {
         self.cpu_cap = cpu_cap;
         self.freq_cap = freq_cap;
+    }
+    #[inline]
+    fn migrate(&mut self, cpu: u32) {
+        Cpu::migrate_to(self, cpu)
     }
 }
 

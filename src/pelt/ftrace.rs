@@ -306,14 +306,14 @@ fn run_below_resolution(segments: &mut Vec<Segment>, start_ns: &mut Option<u64>,
     match segments.last_mut() {
         Some(w) if w.state == State::Wait && w.dur_ns > 1 => {
             w.dur_ns -= 1;
-            segments.push(Segment { dur_ns: 1, state: State::Run, cpu_cap, freq_cap });
+            segments.push(Segment { dur_ns: 1, state: State::Run, cpu_cap, freq_cap, cpu: 0 });
         }
         Some(w) if w.state == State::Wait => {
             // a wait of 1 ns becomes the run, merged with a run before it
             segments.pop();
             match segments.last_mut() {
                 Some(r) if r.state == State::Run => r.dur_ns += 1,
-                _ => segments.push(Segment { dur_ns: 1, state: State::Run, cpu_cap, freq_cap }),
+                _ => segments.push(Segment { dur_ns: 1, state: State::Run, cpu_cap, freq_cap, cpu: 0 }),
             }
         }
         Some(_) => {}
@@ -702,7 +702,7 @@ pub fn task_trace_from_events(
             Some(last) if last.state == st && (last.cpu_cap, last.freq_cap) == (cpu_cap, freq_cap) => {
                 last.dur_ns += dur
             }
-            _ => segments.push(Segment { dur_ns: dur, state: st, cpu_cap, freq_cap }),
+            _ => segments.push(Segment { dur_ns: dur, state: st, cpu_cap, freq_cap, cpu: 0 }),
         }
     };
     let too_long = |ts: u64, line: usize, start: u64| {

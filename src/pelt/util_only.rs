@@ -284,7 +284,7 @@ mod tests {
                 _ => 1 + (r >> 16) % 3_000_000_000,
             };
             let cap = |v: u64| if v.is_multiple_of(3) { 1024 } else { (1 + v % 1024) as u32 };
-            out.push(Segment { dur_ns: dur, state: st, cpu_cap: cap(r >> 24), freq_cap: cap(r >> 40) });
+            out.push(Segment { dur_ns: dur, state: st, cpu_cap: cap(r >> 24), freq_cap: cap(r >> 40), cpu: 0 });
             prev = Some(st);
         }
         out

@@ -194,11 +194,16 @@ def extract_sched(ksrc, outdir):
         emit(out, p, L, find_macro(L, m))
     emit(out, p, L, find_function(L, "update_load_avg"))
     if old:
-        # post_init_entity_util_avg attaches through attach_entity_cfs_rq (before 5.8);
-        # sync/remove_entity_load_avg: what migrate_task_rq_fair does to a waking task
-        for fn in ("attach_entity_cfs_rq", "detach_entity_cfs_rq", "cfs_rq_last_update_time",
-                   "sync_entity_load_avg", "remove_entity_load_avg"):
-            emit(out, p, L, find_function(L, fn, occurrence=1 if fn == "cfs_rq_last_update_time" else 0))
+        # post_init_entity_util_avg attaches through attach_entity_cfs_rq (before 5.8)
+        for fn in ("attach_entity_cfs_rq", "detach_entity_cfs_rq"):
+            emit(out, p, L, find_function(L, fn))
+    # what migrate_task_rq_fair does to a waking task: sync it to its cfs_rq's last
+    # update and queue its averages for removal (the 64-bit cfs_rq_last_update_time)
+    # (4.19 has a !CONFIG_64BIT cfs_rq_last_update_time first; the !CONFIG_SMP stubs of
+    # the other two come after the real ones)
+    for fn in ("cfs_rq_last_update_time", "sync_entity_load_avg", "remove_entity_load_avg"):
+        n = count_functions(L, fn) if fn == "cfs_rq_last_update_time" else 1
+        emit(out, p, L, find_function(L, fn, occurrence=1 if n > 1 else 0))
     # within_margin before util_est_dequeue, which uses it in 4.19
     for fn in ("task_util", "task_runnable", "_task_util_est", "task_util_est",
                "within_margin", "util_est_enqueue", "util_est_dequeue"):

@@ -15,10 +15,12 @@
  *
  * Modes:
  *   pelt_oracle trace FILE.csv [-i kernel|zero] [-t0 NS]
- *       FILE.csv lines: dur_ns,state[,cpu_cap[,freq_cap]]
+ *       FILE.csv lines: dur_ns,state[,cpu_cap[,freq_cap[,cpu]]]
  *       state: R = task running, W = task runnable but CPU busy with a
  *       non-CFS activity (e.g. RT), S = task sleeping, CPU idle.
  *       The first segment must be R (task is forked at t0 and runs).
+ *       cpu (0 or 1, default 0): a wakeup onto the other CPU migrates the task
+ *       (migrate_task_rq_fair()'s PELT part, then the enqueue attaches it there).
  *   pelt_oracle decay      -> golden for decay_load()
  *   pelt_oracle accumulate -> golden for ___update_load_sum()/___update_load_avg()
  *   pelt_oracle utilest    -> golden for util_est_update() in isolation
@@ -78,10 +80,12 @@ struct rq {
 };
 
 /* ---- harness state / hooks used by the kernel code ---- */
-static struct rq RQ;
+/* two CPUs: the task's runqueue is *g_rq; a wakeup may move it to the other */
+static struct rq RQS[2];
+static struct rq *g_rq = &RQS[0];
+#define RQ (*g_rq)
 static struct task_struct P, IDLE, OTHER;
-static struct task_struct *current_task;
-#define current current_task
+#define current (g_rq->curr)
 static unsigned long g_cpu_cap = 1024, g_freq_cap = 1024;
 static unsigned long g_cpufreq_calls;
 static int feat_UTIL_EST = 1;
@@ -91,7 +95,7 @@ static int feat_UTIL_EST_FASTUP = 1;
 static inline int cpu_of(struct rq *rq) { return rq->cpu; }
 static inline struct rq *rq_of(struct cfs_rq *cfs_rq) { return cfs_rq->rq; }
 static inline struct cfs_rq *cfs_rq_of(struct sched_entity *se) { return se->cfs_rq; }
-static inline struct rq *cpu_rq(int cpu) { (void)cpu; return &RQ; }
+static inline struct rq *cpu_rq(int cpu) { return &RQS[cpu & 1]; }
 static inline int task_cpu(const struct task_struct *p) { return p->cpu; }
 static inline int task_on_rq_queued(struct task_struct *p) { return p->on_rq == TASK_ON_RQ_QUEUED; }
 static inline bool is_idle_task(const struct task_struct *p) { return p->is_idle; }
@@ -106,8 +110,6 @@ static inline struct task_struct *task_of(struct sched_entity *se)
 	return (struct task_struct *)((char *)se - __builtin_offsetof(struct task_struct, se));
 }
 #define SCHED_CPUFREQ_MIGRATION (1U << 1)     /* include/linux/sched/cpufreq.h */
-#define raw_spin_lock_irqsave(l, f) ((void)(f))
-#define raw_spin_unlock_irqrestore(l, f) ((void)(f))
 /* 4.19 sched_avg: the runnable load of enqueued entities in place of runnable_avg */
 #define RUNNABLE_AVG(sa) ((sa).runnable_load_avg)
 #else
@@ -118,7 +120,10 @@ static inline unsigned long arch_scale_freq_capacity(int cpu) { (void)cpu; retur
 static inline unsigned long arch_scale_hw_pressure(int cpu) { (void)cpu; return 0; }
 #define u64_u32_store(var, val) do { (var) = (val); } while (0)
 #define u64_u32_store_copy(var, copy, val) do { (var) = (val); (copy) = (val); } while (0)
-#define SET_CURR(t) do { RQ.curr = RQ.donor = (t); current_task = (t); } while (0)
+#define SET_CURR(t) do { RQ.curr = RQ.donor = (t); } while (0)
+#define u64_u32_load_copy(var, copy) (var)
+#define raw_spin_lock_irqsave(l, f) ((void)(f))
+#define raw_spin_unlock_irqrestore(l, f) ((void)(f))
 static inline void cpufreq_update_util(struct rq *rq, unsigned int flags) { (void)rq; (void)flags; g_cpufreq_calls++; }
 
 #define trace_pelt_se_tp(x) ((void)(x))
@@ -204,11 +209,17 @@ static void enqueue_p(void)
 
 static void setup(u64 t0, int init_kernel)
 {
-	memset(&RQ, 0, sizeof(RQ));
+	memset(RQS, 0, sizeof(RQS));
 	memset(&P, 0, sizeof(P));
 	memset(&IDLE, 0, sizeof(IDLE));
 	memset(&OTHER, 0, sizeof(OTHER));
-	RQ.cfs.rq = &RQ;
+	for (int i = 1; i >= 0; i--) {               /* CPU 1 idle since t0, then CPU 0 */
+		g_rq = &RQS[i];
+		RQ.cpu = i;
+		RQ.cfs.rq = &RQ;
+		RQ.clock = RQ.clock_task = RQ.clock_pelt = t0;
+		SET_CURR(&IDLE);
+	}
 	SET_CAPS(1024, 1024);
 	IDLE.is_idle = 1;
 	IDLE.sched_class = &idle_sched_class;
@@ -216,9 +227,7 @@ static void setup(u64 t0, int init_kernel)
 	P.sched_class = &fair_sched_class;
 	P.se.cfs_rq = &RQ.cfs;
 	P.se.load.weight = NICE_0_WEIGHT;
-	SET_CURR(&IDLE);
 	/* boot: clocks start at t0 */
-	RQ.clock = RQ.clock_task = RQ.clock_pelt = t0;
 	/* sched_fork(): __sched_fork() -> init_entity_runnable_average() */
 	init_entity_runnable_average(&P.se);
 	/* wake_up_new_task(): update_rq_clock(); post_init_entity_util_avg();
@@ -300,6 +309,21 @@ static void wake_p(u64 now)
 	enqueue_p();
 }
 
+/* P, asleep, wakes up on the other CPU: select_task_rq() -> set_task_cpu() ->
+ * migrate_task_rq_fair() (not TASK_ON_RQ_MIGRATING: remove_entity_load_avg(), which
+ * syncs P to its cfs_rq's last update and queues its averages for removal; 6.0+'s
+ * migrate_se_pelt_lag() is empty without CONFIG_NO_HZ_COMMON; last_update_time = 0),
+ * then the wakeup on the new CPU attaches it (wake_p: enqueue with DO_ATTACH). */
+static void migrate_p(int cpu)
+{
+	remove_entity_load_avg(&P.se);
+	P.se.avg.last_update_time = 0;
+	g_rq = &RQS[cpu & 1];
+	P.cpu = cpu & 1;
+	P.se.cfs_rq = &RQ.cfs;
+	RQ.cpu_capacity_orig = g_cpu_cap;   /* the capacities in effect (SET_CAPS) */
+}
+
 /* scheduler tick while P is current: entity_tick() */
 static void tick_p(u64 now)
 {
@@ -328,7 +352,7 @@ static void header(void)
 
 static void row(u64 t, const char *ev, int seg, char st)
 {
-	unsigned long boost = cpu_util_cfs_boost(0);
+	unsigned long boost = cpu_util_cfs_boost(RQ.cpu);
 	unsigned long perf = map_util_perf(boost);
 	if (perf > g_cpu_cap)      /* sugov_effective_cpu_perf(): min(actual, max) */
 		perf = g_cpu_cap;
@@ -346,7 +370,7 @@ static void row(u64 t, const char *ev, int seg, char st)
 	       P_UE_EWMA, P_UE_UNCH,
 	       RQ.cfs.avg.util_avg, RQ.cfs.avg.util_sum, RUNNABLE_AVG(RQ.cfs.avg),
 	       RQ.cfs.avg.load_avg, CFS_UE,
-	       cpu_util_cfs(0), boost, cpu_util_without(0, &P), task_util_est(&P), perf,
+	       cpu_util_cfs(RQ.cpu), boost, cpu_util_without(RQ.cpu, &P), task_util_est(&P), perf,
 	       g_cpufreq_calls);
 #if KV < 608
 	printf(",%u", P.se.avg.util_est.enqueued);
@@ -368,22 +392,26 @@ static int run_trace(const char *path, int init_kernel, u64 t0)
 		unsigned long long dur;
 		char st;
 		unsigned long cap = 1024, fcap = 1024;
-		int n;
+		int n, cpu = 0;
 
 		if (line[0] == '#' || line[0] == '\n' || line[0] == 'd')
 			continue;
-		n = sscanf(line, "%llu,%c,%lu,%lu", &dur, &st, &cap, &fcap);
+		n = sscanf(line, "%llu,%c,%lu,%lu,%d", &dur, &st, &cap, &fcap, &cpu);
 		if (n < 2) { fprintf(stderr, "bad line: %s", line); return 1; }
 
 		/* transition at time t into state st (uses caps of the elapsed segment) */
 		if (!prev) {
-			if (st != 'R') { fprintf(stderr, "first segment must be R\n"); return 1; }
+			if (st != 'R' || cpu != 0) { fprintf(stderr, "first segment must be R on cpu 0\n"); return 1; }
 			setup(t0, init_kernel);
 			row(t, "fork", seg, 'S');
 			run_p(t);
 			row(t, "run", seg, st);
+		} else if (cpu != P.cpu && !(prev == 'S' && st != 'S')) {
+			fprintf(stderr, "a migration (cpu %d -> %d) is only replayed at a wakeup\n", P.cpu, cpu);
+			return 1;
 		} else if (prev != st) {
 			if (prev == 'S') row(t, "wake_pre", seg, 'S'); /* select_task_rq() view: before clock update + enqueue */
+			if (prev == 'S' && cpu != P.cpu) migrate_p(cpu);
 			if (prev == 'S' && st == 'R') { wake_p(t); row(t, "wake", seg, st); run_p(t); row(t, "run", seg, st); }
 			else if (prev == 'S' && st == 'W') { wake_p(t); SET_CURR(&OTHER); row(t, "wake", seg, st); }
 			else if (prev == 'R' && st == 'S') { sleep_p(t); row(t, "sleep", seg, st); }
@@ -489,7 +517,7 @@ static void golden_accumulate(void)
 static void golden_utilest(void)
 {
 	/* util_est_update() on a task with synthetic util/runnable values */
-	memset(&RQ, 0, sizeof(RQ));
+	memset(RQS, 0, sizeof(RQS));
 	RQ.cfs.rq = &RQ;
 	P.se.cfs_rq = &RQ.cfs;
 #if KV < 608
