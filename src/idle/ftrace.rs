@@ -369,7 +369,8 @@ pub fn from_tracedat(trace: &Trace<'_>, path: Option<&str>, tick: Tick, opts: Im
             | DatEvent::Runtime { .. }
             | DatEvent::Migrate { .. }
             | DatEvent::CpuFrequency { .. }
-            | DatEvent::PeltSe { .. } => return Ok(()),
+            | DatEvent::PeltSe { .. }
+            | DatEvent::CfsRqUpdate { .. } => return Ok(()),
         };
         read.push(Event { cpu, ts, kind }, r.number);
         Ok(())

@@ -343,9 +343,26 @@ impl<'r, R: UtilEstRule + ?Sized> Cpu<'r, R> {
     /// `migrate_se_pelt_lag` is not replayed), `last_update_time = 0`; the wakeup's
     /// enqueue then attaches it to `cpu`'s cfs_rq (idle since the start, or since the
     /// task left it).
-    fn migrate_to(&mut self, cpu: u32) {
+    fn migrate_to(&mut self, cpu: u32, now: u64, sync_lag_ns: Option<u64>) {
         if cpu == self.cpu_id {
             return;
+        }
+        if let Some(lag) = sync_lag_ns {
+            // the trace saw the old CPU's cfs_rq updated then (other tasks, blocked-load
+            // updates): an update of it with the task blocked, on its idle clock
+            // (update_cfs_rq_load_avg alone: the blocked task is synced below)
+            self.update_rq_clock(now.saturating_sub(lag));
+            let at = self.clock.pelt_now();
+            self.apply_removed();
+            let step = self.cfs.avg.step(at);
+            let c = &mut self.cfs;
+            match self.cfg.kernel.invariance {
+                Invariance::Clock => c.avg.update_with_step(&step, 0, 0, false, 1),
+                Invariance::Contribution => {
+                    let sc = Scale { freq: self.freq_cap, cpu: self.cpu_cap };
+                    c.avg.update_with_step_scaled(&step, 0, 0, false, (1, 1), sc)
+                }
+            };
         }
         let lut = self.cfs.avg.last_update_time;
         let a = &mut self.task.avg;
@@ -679,8 +696,8 @@ impl<R: UtilEstRule + ?Sized> Model for Cpu<'_, R> {
         self.freq_cap = freq_cap;
     }
     #[inline]
-    fn migrate(&mut self, cpu: u32) {
-        Cpu::migrate_to(self, cpu)
+    fn migrate(&mut self, cpu: u32, now: u64, sync_lag_ns: Option<u64>) {
+        Cpu::migrate_to(self, cpu, now, sync_lag_ns)
     }
 }
 

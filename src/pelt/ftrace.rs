@@ -113,6 +113,9 @@ pub enum TaskEvent {
     },
     /// A traced PELT state of the task ([`Detail::Segments`] only).
     Pelt(PeltSample),
+    /// A PELT update of this CPU's root cfs_rq, whatever task ([`Detail::Segments`] only):
+    /// `sched_load_cfs_rq` / `sched_pelt_cfs` with `path=/`.
+    CfsUpdate(u32),
     /// `sched_stat_runtime` of the task: it ran this many ns of task clock since its
     /// last `update_curr` ([`Detail::Clock`] only).
     Runtime(u64),
@@ -163,6 +166,8 @@ impl Detail {
                 "sched_load_se",
                 "sched_pelt_se",
                 "sched_util_est_se",
+                "sched_load_cfs_rq",
+                "sched_pelt_cfs",
             ],
             Detail::Clock => &[
                 "sched_switch",
@@ -306,14 +311,16 @@ fn run_below_resolution(segments: &mut Vec<Segment>, start_ns: &mut Option<u64>,
     match segments.last_mut() {
         Some(w) if w.state == State::Wait && w.dur_ns > 1 => {
             w.dur_ns -= 1;
-            segments.push(Segment { dur_ns: 1, state: State::Run, cpu_cap, freq_cap, cpu: 0 });
+            let cpu = w.cpu;
+            segments.push(Segment { dur_ns: 1, state: State::Run, cpu_cap, freq_cap, cpu, sync_lag_ns: None });
         }
         Some(w) if w.state == State::Wait => {
             // a wait of 1 ns becomes the run, merged with a run before it
+            let cpu = w.cpu;
             segments.pop();
             match segments.last_mut() {
-                Some(r) if r.state == State::Run => r.dur_ns += 1,
-                _ => segments.push(Segment { dur_ns: 1, state: State::Run, cpu_cap, freq_cap, cpu: 0 }),
+                Some(r) if r.state == State::Run && r.cpu == cpu => r.dur_ns += 1,
+                _ => segments.push(Segment { dur_ns: 1, state: State::Run, cpu_cap, freq_cap, cpu, sync_lag_ns: None }),
             }
         }
         Some(_) => {}
@@ -466,6 +473,13 @@ fn read_text_events(
                     None => None,
                 }
             }
+            "sched_load_cfs_rq" | "sched_pelt_cfs" => match number_after(body, "cpu=") {
+                Some(c) => (value_after(body, "path=") == Some("/")).then_some(TaskEvent::CfsUpdate(c)),
+                None => {
+                    notes.malformed(opts, err(format!("{name} without a cpu")))?;
+                    continue;
+                }
+            },
             "sched_load_se" | "sched_pelt_se" | "sched_util_est_se" => {
                 // group entities have pid=-1
                 match value_after(body, "pid=").and_then(|p| p.parse::<i64>().ok()) {
@@ -563,6 +577,10 @@ fn read_tracedat_events(
             Event::Wakeup { pid: w, target_cpu, new } if w == pid => {
                 TaskEvent::Wakeup { target: target_cpu.and_then(|c| u32::try_from(c).ok()), new }
             }
+            Event::CfsRqUpdate { cpu, root: true } => match u32::try_from(cpu) {
+                Ok(c) => TaskEvent::CfsUpdate(c),
+                Err(_) => return Ok(()),
+            },
             Event::PeltSe { pid: p, util, load, runnable, util_est } if p == pid => {
                 let util_est = util_est.and_then(|(e, q)| Some((u32::try_from(e).ok()?, u32::try_from(q).ok()?)));
                 TaskEvent::Pelt(PeltSample { util, load, runnable, util_est })
@@ -693,16 +711,31 @@ pub fn task_trace_from_events(
     let mut first_pelt: Option<(u64, usize, PeltSample)> = None;
     let mut util_est: Option<(u32, u32)> = None;
     let mut forked = false;
-    let push = |segments: &mut Vec<Segment>, st: State, from: u64, to: u64, (cpu_cap, freq_cap): (u32, u32)| {
+    // the CPU of the runqueue the replay keeps the task on: it changes only at a wakeup
+    // (a migration of a waking task, docs/pelt.md §11); the load balancer's moves of a
+    // runnable task change only the capacities
+    let mut seg_cpu: u32 = 0;
+    let mut queued_moves = 0u64;
+    // each CPU's last root cfs_rq update (its PELT events), and the lag of the old CPU's
+    // at a migrating wakeup, carried by the segment it starts
+    let mut cfs_update: HashMap<u32, u64> = HashMap::new();
+    let mut seg_lag: Option<u64> = None;
+    let push = |segments: &mut Vec<Segment>,
+                st: State,
+                from: u64,
+                to: u64,
+                (cpu_cap, freq_cap): (u32, u32),
+                cpu,
+                sync_lag_ns: Option<u64>| {
         if to <= from {
             return;
         }
         let dur = to - from;
         match segments.last_mut() {
-            Some(last) if last.state == st && (last.cpu_cap, last.freq_cap) == (cpu_cap, freq_cap) => {
+            Some(last) if last.state == st && (last.cpu_cap, last.freq_cap, last.cpu) == (cpu_cap, freq_cap, cpu) => {
                 last.dur_ns += dur
             }
-            _ => segments.push(Segment { dur_ns: dur, state: st, cpu_cap, freq_cap, cpu: 0 }),
+            _ => segments.push(Segment { dur_ns: dur, state: st, cpu_cap, freq_cap, cpu, sync_lag_ns }),
         }
     };
     let too_long = |ts: u64, line: usize, start: u64| {
@@ -735,6 +768,10 @@ pub fn task_trace_from_events(
             TaskEvent::Wakeup { target, .. } => Some(target.unwrap_or(e.cpu)),
             _ => None,
         };
+        if let TaskEvent::CfsUpdate(c) = e.event {
+            cfs_update.insert(c, ts);
+            continue;
+        }
         if let TaskEvent::Pelt(p) = e.event {
             if p.util_est.is_some() && first_pelt.is_none() {
                 util_est = p.util_est;
@@ -750,9 +787,12 @@ pub fn task_trace_from_events(
         if matches!(e.event, TaskEvent::Frequency(_) | TaskEvent::Migrate { .. }) {
             cpu = placed.unwrap_or(cpu);
             if let (Some(st @ (State::Run | State::Wait)), Some(_)) = (state, start_ns) {
+                if matches!(e.event, TaskEvent::Migrate { .. }) {
+                    queued_moves += 1;
+                }
                 let now = caps.caps(cpu, line_no)?;
                 if now != cur {
-                    push(&mut segments, st, seg_start, ts, cur);
+                    push(&mut segments, st, seg_start, ts, cur, seg_cpu, seg_lag.take());
                     seg_start = ts;
                     cur = now;
                 }
@@ -780,7 +820,9 @@ pub fn task_trace_from_events(
             (Some(State::Sleep) | None, TaskEvent::Wakeup { .. }) => State::Wait,
             (Some(s), TaskEvent::Wakeup { .. }) => s,
             (_, TaskEvent::Runtime(_) | TaskEvent::Tick(_) | TaskEvent::TimerLate(_)) => continue,
-            (_, TaskEvent::Migrate { .. } | TaskEvent::Frequency(_) | TaskEvent::Pelt(_)) => continue,
+            (_, TaskEvent::Migrate { .. } | TaskEvent::Frequency(_) | TaskEvent::Pelt(_) | TaskEvent::CfsUpdate(_)) => {
+                continue
+            }
         };
         cpu = placed.unwrap_or(cpu);
         match state {
@@ -792,12 +834,20 @@ pub fn task_trace_from_events(
                         // timestamps): the run has no length, yet W -> S is no trace
                         run_below_resolution(&mut segments, &mut start_ns, cur);
                     } else {
-                        push(&mut segments, old, seg_start, ts, cur);
+                        push(&mut segments, old, seg_start, ts, cur, seg_cpu, seg_lag.take());
                     }
                     seg_start = ts;
                     cur = now;
+                    if old == State::Sleep {
+                        // woken here: moved when that is another CPU
+                        let to = if cpu == NO_CPU { 0 } else { cpu };
+                        if to != seg_cpu {
+                            seg_lag = cfs_update.get(&seg_cpu).map(|&t| ts.saturating_sub(t));
+                        }
+                        seg_cpu = to;
+                    }
                 } else if new != State::Sleep && now != cur {
-                    push(&mut segments, old, seg_start, ts, cur);
+                    push(&mut segments, old, seg_start, ts, cur, seg_cpu, seg_lag.take());
                     seg_start = ts;
                     cur = now;
                 }
@@ -808,6 +858,7 @@ pub fn task_trace_from_events(
                     start_ns = Some(ts);
                     seg_start = ts;
                     cur = caps.caps(cpu, line_no)?;
+                    seg_cpu = if cpu == NO_CPU { 0 } else { cpu };
                 }
             }
         }
@@ -824,7 +875,13 @@ pub fn task_trace_from_events(
         if end.saturating_sub(start) > crate::pelt::trace::MAX_TRACE_NS {
             return Err(too_long(end, line, start));
         }
-        push(&mut segments, st, seg_start, end, cur);
+        push(&mut segments, st, seg_start, end, cur, seg_cpu, seg_lag.take());
+    }
+    if queued_moves > 0 {
+        notes.assume(format!(
+            "pid {pid}: {queued_moves} migration(s) of the task while runnable (load balancing) are replayed as a \
+             change of capacities only; its signal stays on the runqueue it woke on"
+        ));
     }
     if segments.is_empty() {
         return Err(Error::parse(path, None, format!("pid {pid} has no segment longer than 0 ns")));

@@ -76,6 +76,11 @@ pub struct Segment {
     /// The CPU the task is on (0 when not known); it may change only at a wakeup, where
     /// the task migrates (docs/pelt.md §11).
     pub cpu: u32,
+    /// At a wakeup that migrates: how long before the wakeup (ns) the old CPU's cfs_rq
+    /// was last updated, when the trace says (its PELT events); the task is synced there
+    /// (`remove_entity_load_avg`). `None`: the replay's own last update of that cfs_rq
+    /// (the old CPU idle since the task slept).
+    pub sync_lag_ns: Option<u64>,
 }
 
 /// Whether the task can go from `from` to `to` at a segment boundary. Every change is
@@ -239,6 +244,7 @@ impl Segments for [Segment] {
             cpu_cap: 1024,
             freq_cap: 1024,
             cpu: 0,
+            sync_lag_ns: None,
         })
     }
     #[inline]
@@ -302,9 +308,14 @@ impl<'a> TraceColumns<'a> {
             let c = cpu_cap.get(i).copied().unwrap_or(full);
             let f = freq_cap.get(i).copied().unwrap_or(full);
             let seg = match st {
-                Some(st) if d > 0 && (1..=full).contains(&c) && (1..=full).contains(&f) => {
-                    Segment { dur_ns: d as u64, state: st, cpu_cap: c as u32, freq_cap: f as u32, cpu: 0 }
-                }
+                Some(st) if d > 0 && (1..=full).contains(&c) && (1..=full).contains(&f) => Segment {
+                    dur_ns: d as u64,
+                    state: st,
+                    cpu_cap: c as u32,
+                    freq_cap: f as u32,
+                    cpu: 0,
+                    sync_lag_ns: None,
+                },
                 _ => return Err(column_error(i, d, state.get(i).copied(), c, f)),
             };
             if !segment_ok(&seg, prev, &mut total) {
@@ -405,6 +416,7 @@ impl Segments for TraceColumns<'_> {
             cpu_cap: self.cpu_cap.get(i).copied().unwrap_or(full) as u32,
             freq_cap: self.freq_cap.get(i).copied().unwrap_or(full) as u32,
             cpu: 0,
+            sync_lag_ns: None,
         }
     }
 }
@@ -462,7 +474,7 @@ impl Segments for FullCapacityColumns<'_> {
 fn full_capacity_segment(dur_ns: i64, state: u8) -> Segment {
     let full = SCHED_CAPACITY_SCALE as u32;
     let state = CHECKED_STATE.get(usize::from(state)).copied().unwrap_or(State::Sleep); // (a u8 is always in 0..256)
-    Segment { dur_ns: dur_ns as u64, state, cpu_cap: full, freq_cap: full, cpu: 0 }
+    Segment { dur_ns: dur_ns as u64, state, cpu_cap: full, freq_cap: full, cpu: 0, sync_lag_ns: None }
 }
 
 /// The state of each byte of a checked state column: R, W, and S for the rest.
@@ -536,7 +548,14 @@ pub fn read_trace_csv_from<R: std::io::Read>(input: R, path: Option<&str>) -> Re
                 .map_err(|_| err("cpu", format!("expected a CPU number (0, 1, ...), got '{}'", csv_table::short(c))))?,
             None => 0,
         };
-        let seg = Segment { dur_ns, state, cpu_cap: cap(2, "cpu_cap")?, freq_cap: cap(3, "freq_cap")?, cpu };
+        let seg = Segment {
+            dur_ns,
+            state,
+            cpu_cap: cap(2, "cpu_cap")?,
+            freq_cap: cap(3, "freq_cap")?,
+            cpu,
+            sync_lag_ns: None,
+        };
         check_segment(&seg, prev, &mut total).map_err(|(col, msg)| err(col, msg))?;
         prev = Some((state, cpu));
         out.push(seg);
@@ -606,7 +625,10 @@ mod tests {
     fn parses_and_defaults() {
         let t = parse_trace_csv(b"# a trace\nstate,dur_ns,note\nR,100,x\r\n\nS,200,y", Some("t.csv")).unwrap();
         assert_eq!(t.len(), 2);
-        assert_eq!(t[1], Segment { dur_ns: 200, state: State::Sleep, cpu_cap: 1024, freq_cap: 1024, cpu: 0 });
+        assert_eq!(
+            t[1],
+            Segment { dur_ns: 200, state: State::Sleep, cpu_cap: 1024, freq_cap: 1024, cpu: 0, sync_lag_ns: None }
+        );
         // a spreadsheet's export: byte-order mark, quoted header, CRLF
         let q = parse_trace_csv(b"\xef\xbb\xbf\"state\",\"dur_ns\",\"note\"\r\nR,100,x\r\nS,200,\"y, z\"\r\n", None)
             .unwrap();

@@ -254,7 +254,7 @@ impl<M: UtilModel, S: Sink<UtilRow> + ?Sized> Emit<M> for ToSink<'_, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pelt::driver::simulate_rows;
+    use crate::pelt::driver::{simulate_rows, Init};
     use crate::pelt::util_est::rule_by_name;
 
     fn trace(seed: u64, n: usize) -> Vec<Segment> {
@@ -284,7 +284,14 @@ mod tests {
                 _ => 1 + (r >> 16) % 3_000_000_000,
             };
             let cap = |v: u64| if v.is_multiple_of(3) { 1024 } else { (1 + v % 1024) as u32 };
-            out.push(Segment { dur_ns: dur, state: st, cpu_cap: cap(r >> 24), freq_cap: cap(r >> 40), cpu: 0 });
+            out.push(Segment {
+                dur_ns: dur,
+                state: st,
+                cpu_cap: cap(r >> 24),
+                freq_cap: cap(r >> 40),
+                cpu: 0,
+                sync_lag_ns: None,
+            });
             prev = Some(st);
         }
         out

@@ -26,6 +26,13 @@ pub enum Event {
         /// `sched_wakeup_new`.
         new: bool,
     },
+    /// A cfs_rq's PELT update: `sched_load_cfs_rq` / `sched_pelt_cfs`.
+    CfsRqUpdate {
+        /// `cpu`.
+        cpu: i64,
+        /// Its `path` is `/`: the CPU's root cfs_rq.
+        root: bool,
+    },
     /// A PELT state of one entity: `sched_load_se`, `sched_pelt_se` or
     /// `sched_util_est_se` (LISA's / the Arm EAS trees' events); the fields its format has.
     PeltSe {
@@ -129,6 +136,8 @@ enum Layout {
     Wakeup([Slot; 1], Option<Slot>, bool),
     /// pid, then util, load, runnable, ewma, enqueued when the format has them.
     PeltSe(Slot, [Option<Slot>; 5]),
+    /// cpu, and the offset of the `__data_loc` of `path` when the format has it.
+    CfsRq(Slot, Option<usize>),
     Runtime([Slot; 2]),
     Migrate([Slot; 1], Option<Slot>),
     CpuFrequency([Slot; 2]),
@@ -142,7 +151,7 @@ enum Layout {
 }
 
 /// The events read and the fields each needs.
-const EVENTS: [(&str, &[&str]); 15] = [
+const EVENTS: [(&str, &[&str]); 17] = [
     ("sched_switch", &["prev_pid", "prev_state", "next_pid"]),
     ("sched_wakeup", &["pid"]),
     ("sched_wakeup_new", &["pid"]),
@@ -158,6 +167,8 @@ const EVENTS: [(&str, &[&str]); 15] = [
     ("sched_load_se", &["pid"]),
     ("sched_pelt_se", &["pid"]),
     ("sched_util_est_se", &["pid"]),
+    ("sched_load_cfs_rq", &["cpu"]),
+    ("sched_pelt_cfs", &["cpu"]),
 ];
 
 /// Decodes the records of one trace's events by their `common_type`.
@@ -192,6 +203,19 @@ impl Decoder {
         Ok(Some(match *layout {
             Layout::Switch([p, s, n]) => Event::Switch { prev_pid: v(p)?, prev_state: v(s)? as u64, next_pid: v(n)? },
             Layout::Wakeup([p], t, new) => Event::Wakeup { pid: v(p)?, target_cpu: t.map(v).transpose()?, new },
+            Layout::CfsRq(c, path) => {
+                // __data_loc: the string's offset in the record (low 16 bits), its length
+                let root = match path {
+                    None => true,
+                    Some(at) => {
+                        let loc = data.get(at..at + 4).map(le).ok_or_else(short)?;
+                        let (off, len) = ((loc & 0xffff) as usize, (loc >> 16 & 0xffff) as usize);
+                        let text = data.get(off..off + len).unwrap_or_default();
+                        text.split(|&b| b == 0).next() == Some(b"/".as_slice())
+                    }
+                };
+                Event::CfsRqUpdate { cpu: v(c)?, root }
+            }
             Layout::PeltSe(p, [u, l, r, e, q]) => {
                 let o = |s: Option<Slot>| s.map(v).transpose().map(|x| x.map(|x| x as u64));
                 let util_est = match (o(e)?, o(q)?) {
@@ -238,6 +262,7 @@ fn layout(f: &Format, name: &str, fields: &[&str]) -> std::result::Result<Layout
         "sched_wakeup" | "sched_wakeup_new" => {
             Layout::Wakeup([s(0)?], optional("target_cpu"), name == "sched_wakeup_new")
         }
+        "sched_load_cfs_rq" | "sched_pelt_cfs" => Layout::CfsRq(s(0)?, f.field("path").map(|p| p.offset)),
         "sched_load_se" | "sched_pelt_se" | "sched_util_est_se" => Layout::PeltSe(
             s(0)?,
             [optional("util"), optional("load"), optional("runnable"), optional("ewma"), optional("enqueued")],
