@@ -308,7 +308,7 @@ impl<'r, R: UtilEstRule + ?Sized> Cpu<'r, R> {
 
     /// The `removed` part of `update_cfs_rq_load_avg`: the averages of a task that
     /// migrated away, and `avg * divider` from the sums (`sub_positive`, the `u32`
-    /// util_sum's subtrahend truncated to it); since 5.x the sums are then kept at least
+    /// util_sum's subtrahend truncated to it); in 6.6–6.18 the sums are then kept at least
     /// `avg * PELT_MIN_DIVIDER` (`max_t(u32, ...)`), not in 4.19. Returns whether there
     /// was anything (the cfs_rq then counts as decayed).
     fn apply_removed(&mut self) -> bool {
