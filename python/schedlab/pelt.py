@@ -171,6 +171,9 @@ def _trace_columns(trace: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
         state = cols["state"]
         cpu = cols["cpu_cap"] if "cpu_cap" in names else np.full(len(dur), 1024)
         freq = cols["freq_cap"] if "freq_cap" in names else np.full(len(dur), 1024)
+        if "cpu" in names and len(np.unique(np.asarray(cols["cpu"]))) > 1:
+            raise DomainError("the trace's 'cpu' column migrates the task: replay it from its CSV file "
+                              "(simulate(path)); columns in memory replay one runqueue")
     else:
         rows = list(trace)
         if rows and not all(isinstance(r, (tuple, list)) and len(r) in (2, 4) for r in rows):
