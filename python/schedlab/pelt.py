@@ -193,6 +193,31 @@ def _trace_columns(trace: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
     return ints[0], _state_codes(state), ints[1], ints[2]
 
 
+_Given = tuple[int, Union[int, None], Union[int, None], Union[tuple[int, int], None]]
+
+
+def _given(init: str | Mapping[str, Any]) -> tuple[str, _Given | None]:
+    """``init`` as the core takes it: a name, or a known start state (docs/pelt.md §10:
+    ``ftrace_task(traced_start=True).attrs["init"]``, or ``util_avg`` [, ``load_avg``,
+    ``runnable_avg``, ``util_est`` = (ewma, enqueued)])."""
+    if isinstance(init, str):
+        return init, None
+    if not isinstance(init, Mapping):
+        raise DomainError(f"init must be 'kernel', 'zero' or a start state mapping, got {init!r}")
+    if init.get("kernel"):
+        return "kernel", None
+    if "util_avg" not in init:
+        raise DomainError("a start state needs 'util_avg' (and may give load_avg, runnable_avg, util_est)")
+
+    def opt(k: str) -> int | None:
+        v = init.get(k)
+        return None if v is None else int(v)
+
+    ue = init.get("util_est")
+    return "kernel", (int(init["util_avg"]), opt("load_avg"), opt("runnable_avg"),
+                      None if ue is None else (int(ue[0]), int(ue[1])))
+
+
 def _options(
     init: str, util_est: bool, rule: str | None, hz: int, start_ns: int
 ) -> tuple[str, bool, str | None, int, int]:
@@ -227,7 +252,7 @@ def _names(x: Sequence[str] | str | None, what: str) -> list[str] | None:
 
 def simulate(
     trace: TraceLike,
-    init: str = "kernel",
+    init: str | Mapping[str, Any] = "kernel",
     util_est: bool = True,
     rule: str | None = None,
     *,
@@ -243,7 +268,8 @@ def simulate(
     ``trace`` is a CSV file path (``dur_ns,state,cpu_cap,freq_cap``), a DataFrame or dict
     with those columns (``cpu_cap``/``freq_cap`` default to 1024), or a sequence of
     ``(dur_ns, state[, cpu_cap, freq_cap])`` tuples. ``init="zero"`` starts util at 0
-    instead of the kernel's new-task value; ``util_est=False`` turns the UTIL_EST
+    instead of the kernel's new-task value; a mapping starts from a known state (the
+    ``attrs["init"]`` of :func:`ftrace_task` with ``traced_start=True``); ``util_est=False`` turns the UTIL_EST
     feature off; ``kernel`` picks the PELT model (:data:`KERNELS`, default 6.12) and with
     it the util_est rule and execl fix of that kernel; ``rule`` overrides the util_est
     version (:data:`RULES`); ``execl_fix`` forces ``cpu_util_without`` with/without the
@@ -263,22 +289,23 @@ def simulate(
     [[1048576000, 'fork', 0], [1048576000, 'run', 0], [1052000000, 'tick', 69],
      [1056000000, 'tick', 145], [1056576000, 'sleep', 145], [1064576000, 'end', 145]]
     """
-    init, util_est, rule, tick_ns, start_ns = _options(init, util_est, rule, hz, start_ns)
+    name, given = _given(init)
+    name, util_est, rule, tick_ns, start_ns = _options(name, util_est, rule, hz, start_ns)
     cols_sel, ev_sel = _names(columns, "columns"), _names(events, "events")
     if isinstance(trace, (str, os.PathLike)):
-        cols = _core.pelt_simulate_file(os.fspath(trace), init, util_est, rule, execl_fix, tick_ns, start_ns,
-                                        cols_sel, ev_sel, kernel)
+        cols = _core.pelt_simulate_file(os.fspath(trace), name, util_est, rule, execl_fix, tick_ns, start_ns,
+                                        cols_sel, ev_sel, kernel, given)
     else:
         d, s, c, f = _trace_columns(trace)
-        cols = _core.pelt_simulate_arrays(d, s, c, f, init, util_est, rule, execl_fix, tick_ns, start_ns,
-                                          cols_sel, ev_sel, kernel)
+        cols = _core.pelt_simulate_arrays(d, s, c, f, name, util_est, rule, execl_fix, tick_ns, start_ns,
+                                          cols_sel, ev_sel, kernel, given)
     return _frame(cols)
 
 
 def simulate_csv(
     trace: str | os.PathLike[str] | bytes,
     out: str | os.PathLike[str] | None = None,
-    init: str = "kernel",
+    init: str | Mapping[str, Any] = "kernel",
     util_est: bool = True,
     rule: str | None = None,
     *,
@@ -299,13 +326,14 @@ def simulate_csv(
     >>> csv.splitlines()[3].decode()
     '1049576000,sleep,1,S,1024,1024,1049576000,1049576000,0,512,24919040,976,512,1024,1049575424,512,1,512,24919040,512,1024,0,512,512,0,512,640,1'
     """
-    init, util_est, rule, tick_ns, start_ns = _options(init, util_est, rule, hz, start_ns)
+    iname, given = _given(init)
+    iname, util_est, rule, tick_ns, start_ns = _options(iname, util_est, rule, hz, start_ns)
     out_s = os.fspath(out) if out is not None else None
     if isinstance(trace, (bytes, bytearray, memoryview)):
-        return _core.pelt_simulate_csv(bytes(trace), name or "<bytes>", out_s, init, util_est, rule,
-                                       execl_fix, tick_ns, start_ns, write, kernel)
-    return _core.pelt_simulate_csv(None, os.fspath(trace), out_s, init, util_est, rule, execl_fix,
-                                   tick_ns, start_ns, write, kernel)
+        return _core.pelt_simulate_csv(bytes(trace), name or "<bytes>", out_s, iname, util_est, rule,
+                                       execl_fix, tick_ns, start_ns, write, kernel, given)
+    return _core.pelt_simulate_csv(None, os.fspath(trace), out_s, iname, util_est, rule, execl_fix,
+                                   tick_ns, start_ns, write, kernel, given)
 
 
 def _trace_frame(cols: dict) -> pd.DataFrame:
@@ -367,6 +395,7 @@ def ftrace_task(
     max_freq: str | Mapping[int, int] | Sequence[int] | None = None,
     plat_info: str | os.PathLike[str] | None = None,
     sysfs: str | os.PathLike[str] | None = None,
+    traced_start: bool = False,
 ) -> pd.DataFrame:
     """The trace of ``pid`` from ftrace text or a trace.dat (a file path, or the bytes).
 
@@ -385,7 +414,11 @@ def ftrace_task(
     out of time order are an error unless ``sort``. ``attrs["notes"]`` lists the skipped
     lines (``file:line: message``) and every assumption made (each CPU's capacity and
     where it came from, the frequency before a CPU's first event, the bit layout of a
-    numeric ``prev_state``).
+    numeric ``prev_state``). ``attrs["init"]`` is what the trace says of the task's start
+    (docs/pelt.md §10), for :func:`simulate`'s ``init``: ``{"kernel": True}`` when it was
+    forked in the trace; with ``traced_start`` and a traced PELT event of the task
+    (``sched_load_se``, ``sched_pelt_se``, ``sched_util_est_se``), its averages, the
+    segments then starting there (``attrs["start_ns"]``); else None.
 
     >>> txt = (b"  foo-42 [001] d..2. 10.000000: sched_switch: prev_comm=a prev_pid=0 prev_prio=120 "
     ...        b"prev_state=R ==> next_comm=foo next_pid=42 next_prio=120\\n"
@@ -399,14 +432,16 @@ def ftrace_task(
             bool(strict), bool(sort), _cpu_values(cpu_capacity), _cpu_values(max_freq),
             None if plat_info is None else os.fspath(plat_info), None if sysfs is None else os.fspath(sysfs))
     if isinstance(source, (bytes, bytearray, memoryview)):
-        cols, start, events, notes = _core.pelt_ftrace(bytes(source), None, *args)
+        cols, start, events, notes, init = _core.pelt_ftrace(bytes(source), None, *args, traced_start=traced_start)
     else:
-        cols, start, events, notes = _core.pelt_ftrace(None, os.fspath(source), *args)
+        cols, start, events, notes, init = _core.pelt_ftrace(None, os.fspath(source), *args,
+                                                             traced_start=traced_start)
     df = _trace_frame(cols)
     df.attrs["start_ns"] = start
     df.attrs["events"] = events
     df.attrs["notes"] = list(notes)
     df.attrs["pid"] = int(pid)
+    df.attrs["init"] = init
     return df
 
 

@@ -962,7 +962,8 @@ impl FtraceTask {
         }
         let dropped = start - self.start_ns;
         let periods = start.saturating_sub(ts) >> 20;
-        let decay = |v: u64| super::signal::decay_load(v, periods);
+        // (decay_load(v, 0) would take 1 off: y^0 is 0xffffffff / 2^32)
+        let decay = |v: u64| if periods == 0 { v } else { super::signal::decay_load(v, periods) };
         let state = StartState {
             util_avg: decay(state.util_avg),
             load_avg: state.load_avg.map(decay),

@@ -51,13 +51,29 @@ fn config(
     execl_fix: Option<bool>,
     tick_ns: u64,
     start_ns: u64,
+    given: Option<Given>,
 ) -> Result<Config> {
-    crate::pelt::kernel::config(kernel, init, util_est, rule, execl_fix, tick_ns, start_ns)
+    let mut cfg = crate::pelt::kernel::config(kernel, init, util_est, rule, execl_fix, tick_ns, start_ns)?;
+    if let Some((util_avg, load_avg, runnable_avg, util_est)) = given {
+        cfg.init = crate::pelt::driver::Init::Given(crate::pelt::driver::StartState {
+            util_avg,
+            load_avg,
+            runnable_avg,
+            util_est,
+        });
+    }
+    Ok(cfg)
 }
+
+/// An imported task for Python: segment columns, start, events used, notes, init.
+type Imported<'py> = (Bound<'py, PyDict>, u64, u64, Vec<String>, Option<Bound<'py, PyDict>>);
+
+/// A known start state from Python: (util_avg, load_avg, runnable_avg, (ewma, enqueued)).
+type Given = (u64, Option<u64>, Option<u64>, Option<(u32, u32)>);
 
 /// Simulate a trace given as columns; returns a dict of numpy columns.
 #[pyfunction]
-#[pyo3(signature = (dur_ns, state, cpu_cap, freq_cap, init, util_est, rule, execl_fix, tick_ns, start_ns, columns=None, events=None, kernel=None))]
+#[pyo3(signature = (dur_ns, state, cpu_cap, freq_cap, init, util_est, rule, execl_fix, tick_ns, start_ns, columns=None, events=None, kernel=None, given=None))]
 #[allow(clippy::too_many_arguments)]
 fn pelt_simulate_arrays<'py>(
     py: Python<'py>,
@@ -74,11 +90,12 @@ fn pelt_simulate_arrays<'py>(
     columns: Option<Vec<String>>,
     events: Option<Vec<String>>,
     kernel: Option<&str>,
+    given: Option<Given>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (d, s, c, f) = (slice(&dur_ns), slice(&state), slice(&cpu_cap), slice(&freq_cap));
     let sel = Select { columns, events };
     let cols = run(py, || {
-        let cfg = config(kernel, init, util_est, rule, execl_fix, tick_ns, start_ns)?;
+        let cfg = config(kernel, init, util_est, rule, execl_fix, tick_ns, start_ns, given)?;
         columns::replay_trace_columns(&d, &s, &c, &f, &cfg, &sel)
     })?;
     columns_dict(py, cols)
@@ -86,7 +103,7 @@ fn pelt_simulate_arrays<'py>(
 
 /// Simulate a trace CSV file; returns a dict of numpy columns.
 #[pyfunction]
-#[pyo3(signature = (path, init, util_est, rule, execl_fix, tick_ns, start_ns, columns=None, events=None, kernel=None))]
+#[pyo3(signature = (path, init, util_est, rule, execl_fix, tick_ns, start_ns, columns=None, events=None, kernel=None, given=None))]
 #[allow(clippy::too_many_arguments)]
 fn pelt_simulate_file<'py>(
     py: Python<'py>,
@@ -100,10 +117,11 @@ fn pelt_simulate_file<'py>(
     columns: Option<Vec<String>>,
     events: Option<Vec<String>>,
     kernel: Option<&str>,
+    given: Option<Given>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let sel = Select { columns, events };
     let cols = run(py, || {
-        let cfg = config(kernel, init, util_est, rule, execl_fix, tick_ns, start_ns)?;
+        let cfg = config(kernel, init, util_est, rule, execl_fix, tick_ns, start_ns, given)?;
         let segs = trace::read_trace_csv(&path)?;
         columns::replay_segments(&segs, &cfg, &sel)
     })?;
@@ -139,7 +157,7 @@ impl std::io::Write for PyWrite {
 /// the rows as CSV: to the file `out`, or in chunks to the callable `write`, (both
 /// return None), else returned as bytes.
 #[pyfunction]
-#[pyo3(signature = (data, path, out, init, util_est, rule, execl_fix, tick_ns, start_ns, write=None, kernel=None))]
+#[pyo3(signature = (data, path, out, init, util_est, rule, execl_fix, tick_ns, start_ns, write=None, kernel=None, given=None))]
 #[allow(clippy::too_many_arguments)]
 fn pelt_simulate_csv<'py>(
     py: Python<'py>,
@@ -154,8 +172,9 @@ fn pelt_simulate_csv<'py>(
     start_ns: u64,
     write: Option<Py<PyAny>>,
     kernel: Option<&str>,
+    given: Option<Given>,
 ) -> PyResult<Option<Bound<'py, PyBytes>>> {
-    let cfg = config(kernel, init, util_est, rule, execl_fix, tick_ns, start_ns);
+    let cfg = config(kernel, init, util_est, rule, execl_fix, tick_ns, start_ns, given);
     let mut sink = write.map(|w| PyWrite { write: w, err: None });
     let result = run(py, || {
         let cfg = cfg?;
@@ -222,7 +241,7 @@ fn pelt_read_trace(py: Python<'_>, path: PathBuf) -> PyResult<Bound<'_, PyDict>>
 /// `strict` makes a malformed line an error, `sort` sorts events out of time order.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
-#[pyo3(signature = (data, path, pid, cpu_cap=None, freq_cap=None, strict=false, sort=false, cpu_capacity=None, max_freq=None, plat_info=None, sysfs=None))]
+#[pyo3(signature = (data, path, pid, cpu_cap=None, freq_cap=None, strict=false, sort=false, cpu_capacity=None, max_freq=None, plat_info=None, sysfs=None, traced_start=false))]
 fn pelt_ftrace<'py>(
     py: Python<'py>,
     data: Option<Vec<u8>>,
@@ -236,7 +255,8 @@ fn pelt_ftrace<'py>(
     max_freq: Option<String>,
     plat_info: Option<PathBuf>,
     sysfs: Option<PathBuf>,
-) -> PyResult<(Bound<'py, PyDict>, u64, u64, Vec<String>)> {
+    traced_start: bool,
+) -> PyResult<Imported<'py>> {
     let opts = ImportOptions { strict, sort };
     let t: FtraceTask = run(py, || {
         let platform = Platform::from_sources(&Sources {
@@ -256,7 +276,25 @@ fn pelt_ftrace<'py>(
         }
     })?;
     let notes = t.notes.messages();
-    Ok((trace_dict(py, t.segments)?, t.start_ns, t.events, notes))
+    // the start the trace gives (docs/pelt.md §10): with `traced_start`, the segments
+    // from a known state, which is returned as `init`
+    let init = PyDict::new(py);
+    let (segments, start_ns) = match (&t.start, traced_start) {
+        (ftrace::Start::Known { state, start_ns, segments }, true) => {
+            init.set_item("util_avg", state.util_avg)?;
+            init.set_item("load_avg", state.load_avg)?;
+            init.set_item("runnable_avg", state.runnable_avg)?;
+            init.set_item("util_est", state.util_est)?;
+            (segments.clone(), *start_ns)
+        }
+        (ftrace::Start::Forked, _) => {
+            init.set_item("kernel", true)?;
+            (t.segments, t.start_ns)
+        }
+        _ => (t.segments, t.start_ns),
+    };
+    let init = if init.is_empty() { None } else { Some(init) };
+    Ok((trace_dict(py, segments)?, start_ns, t.events, notes, init))
 }
 
 /// `decay_load(val, n)` element-wise.
