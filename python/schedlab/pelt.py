@@ -193,7 +193,7 @@ def _trace_columns(trace: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
     return ints[0], _state_codes(state), ints[1], ints[2]
 
 
-_Given = tuple[int, Union[int, None], Union[int, None], Union[tuple[int, int], None]]
+_Given = tuple[int, int | None, int | None, tuple[int, int] | None]
 
 
 def _given(init: str | Mapping[str, Any]) -> tuple[str, _Given | None]:
