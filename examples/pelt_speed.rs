@@ -12,6 +12,8 @@ fn main() {
             state: if i % 2 == 0 { State::Run } else { State::Sleep },
             cpu_cap: 1024,
             freq_cap: 1024,
+            cpu: 0,
+            sync_lag_ns: None,
         });
     }
     let cfg = driver::Config::default();

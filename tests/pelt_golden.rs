@@ -3,7 +3,9 @@
 //! names the sources): every value must be reproduced exactly. The top-level files are
 //! 6.12.117's; `6.6/` holds 6.6.57's; 6.18.35's scenario files are byte-identical to
 //! 6.12's (compared with cmp when they were made: MANIFEST.txt), so only its
-//! `util_est_update.csv` differs and is kept.
+//! `util_est_update.csv` differs and is kept. `4.19/` holds 4.19.72's: the PELT of
+//! scaled contributions on the unscaled clock (docs/pelt.md §9), replayed with
+//! `--kernel 4.19`; its decay golden is byte-identical to 6.12's.
 
 use schedlab::pelt::driver::{simulate, Config, Init};
 use schedlab::pelt::row::CsvWriter;
@@ -136,8 +138,15 @@ fn util_est_update_golden_6_6() {
 
 fn replay(trace: &str, init: Init, util_est: bool, rule: &str) -> String {
     let segs = read_trace_csv(&data(&format!("inputs/pelt_{trace}.csv"))).unwrap();
-    let rule = rule_by_name(rule).unwrap();
-    let cfg = Config { init, util_est, rule, ..Config::default() };
+    let cfg = if rule == "4.19" {
+        // the kernel choice: its PELT, its util_est rule (d519329f72) and execl fix
+        let init = if init == Init::Zero { "zero" } else { "kernel" };
+        let c = schedlab::pelt::kernel::config(Some("4.19"), init, util_est, None, None, 4_000_000, 1_048_576_000);
+        c.unwrap()
+    } else {
+        Config { init, util_est, rule: rule_by_name(rule).unwrap(), ..Config::default() }
+    };
+    let rule = cfg.rule;
     let mut w = CsvWriter::new(Vec::new(), rule.has_enqueued(), "<memory>").unwrap();
     simulate(&segs, &cfg, &mut w).unwrap();
     String::from_utf8(w.finish().unwrap()).unwrap()
@@ -148,6 +157,8 @@ fn replay(trace: &str, init: Init, util_est: bool, rule: &str) -> String {
 fn check(trace: &str, golden: &str, init: Init, util_est: bool) {
     if golden.starts_with("6.6/") {
         check_rule(trace, golden, init, util_est, "6.6");
+    } else if golden.starts_with("4.19/") {
+        check_rule(trace, golden, init, util_est, "4.19");
     } else {
         check_rule(trace, golden, init, util_est, "6.12");
         check_rule(trace, golden, init, util_est, "6.18");
@@ -214,6 +225,77 @@ fn scenarios_6_6() {
         ("invariance", "pelt_invariance", Init::Kernel, true),
     ] {
         check(trace, &format!("6.6/{golden}.golden.csv"), init, ue);
+    }
+}
+
+#[test]
+fn scenario_migrate() {
+    // wakeups onto the other CPU: migrate_task_rq_fair's remove_entity_load_avg, then the
+    // attach on the new runqueue; the removal applied when the task comes back
+    check_rule("migrate", "pelt_migrate.golden.csv", Init::Kernel, true, "6.12");
+}
+
+#[test]
+fn scenarios_4_19() {
+    for (trace, golden, init, ue) in [
+        ("migrate", "pelt_migrate", Init::Kernel, true),
+        ("periodic25", "pelt_periodic25", Init::Kernel, true),
+        ("periodic50", "pelt_periodic50", Init::Kernel, true),
+        ("periodic50", "pelt_periodic50.init0", Init::Zero, true),
+        ("step10to80", "pelt_step10to80", Init::Kernel, true),
+        ("execl_like", "pelt_execl_like", Init::Kernel, true),
+        ("execl_like", "pelt_execl_like.noue", Init::Kernel, false),
+        ("invariance", "pelt_invariance", Init::Kernel, true),
+    ] {
+        check(trace, &format!("4.19/{golden}.golden.csv"), init, ue);
+    }
+}
+
+#[test]
+fn accumulate_golden_4_19() {
+    // 4.19's ___update_load_sum/___update_load_avg with random capacities at each step:
+    // the contribution scaled by the frequency, util by the CPU capacity too
+    use schedlab::pelt::signal::Scale;
+    let (h, rows) = csv_rows("4.19/pelt_accumulate.csv");
+    assert_eq!(h[5..7], ["cpu_cap", "freq_cap"]);
+    assert_eq!(h[11], "runnable_load_sum");
+    assert_eq!(rows.len(), 20000);
+    let mut now: u64 = 1_048_576_000;
+    let mut sa = SchedAvg::at(now);
+    let mut scaled = 0;
+    for r in &rows {
+        now += r[1];
+        let scale = Scale { cpu: r[5], freq: r[6] };
+        scaled += usize::from(r[5] != 1024 || r[6] != 1024);
+        let ret = sa.update_scaled(now, r[2], r[3], r[4] != 0, (1024, 1024), scale);
+        let got = [
+            u64::from(ret),
+            u64::from(ret),
+            sa.last_update_time,
+            sa.load_sum,
+            sa.runnable_sum, // runnable_load_sum
+            u64::from(sa.util_sum),
+            u64::from(sa.period_contrib),
+            sa.load_avg,
+            sa.runnable_avg,
+            sa.util_avg,
+        ];
+        assert_eq!(&got[..], &r[7..], "step {}", r[0]);
+    }
+    assert!(scaled > 15000, "{scaled}");
+}
+
+#[test]
+fn util_est_update_golden_4_19() {
+    // 4.19's util_est_dequeue(task_sleep) is the d519329f72 rule (LSB flag)
+    let (h, rows) = csv_rows("4.19/util_est_update.csv");
+    assert_eq!(h[4], "enqueued_in");
+    let rule = rule_by_name(schedlab::pelt::kernel::kernel_by_name("4.19").unwrap().rule).unwrap();
+    for r in &rows {
+        let mut ue = TaskUtilEst { ewma: r[2] as u32, enqueued: r[4] as u32 | u32::from(r[3] != 0) };
+        rule.update(&mut ue, r[7] != 0, Sample { util_avg: r[5], runnable_avg: r[6], cpu_cap: r[1] });
+        let got = (u64::from(ue.ewma), u64::from(rule.unchanged(&ue)), u64::from(ue.enqueued & !1));
+        assert_eq!(got, (r[8], r[9], r[10]), "step {}", r[0]);
     }
 }
 

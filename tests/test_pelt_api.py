@@ -156,6 +156,26 @@ def test_cli_ftrace_per_cpu_capacity(tmp_path, capsys):
         pelt.ftrace_task(LISA / "sched_load.report.txt", 2928, cpu_capacity="big")
 
 
+def test_ftrace_traced_start_state():
+    """sudo (3104) in LISA's Juno trace: its first sched_load_se is `load=1007 util=473`
+    (the kernel's own values), 2 us before it first runs: the replay starts there with
+    them (docs/pelt.md §10), under 4.19's PELT."""
+    src = (LISA / "sched_load.report.txt").read_bytes()
+    line = next(x for x in src.decode().splitlines() if "sched_load_se" in x and " pid=3104 " in x)
+    assert line.endswith("load=1007 util=473")
+    whole = pelt.ftrace_task(src, 3104, plat_info=LISA / "sched_load.plat_info.yml")
+    assert whole.attrs["init"] is None  # not asked for: the whole trace
+    df = pelt.ftrace_task(src, 3104, plat_info=LISA / "sched_load.plat_info.yml", traced_start=True)
+    assert df.attrs["init"] == {"util_avg": 473, "load_avg": 1007, "runnable_avg": None, "util_est": None}
+    assert any("start state from its traced PELT state (util_avg 473, load_avg 1007" in n for n in df.attrs["notes"])
+    rows = pelt.simulate(df, init=df.attrs["init"], kernel="4.19", start_ns=df.attrs["start_ns"])
+    assert rows.iloc[0][["p_util_avg", "p_load_avg"]].tolist() == [473, 1007]
+    # 4.19 keeps runnable_load_avg = load_avg when none is given
+    assert rows.iloc[0]["p_runnable_avg"] == 1007
+    with pytest.raises(schedlab_errors.DomainError, match="needs 'util_avg'"):
+        pelt.simulate(df, init={"load_avg": 3})
+
+
 def test_ftrace_errors(tmp_path):
     import schedlab
 

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 from schedlab import pelt
 from schedlab.cli import main
+from schedlab.errors import DomainError
 
 # (input trace, golden file, simulate() options, CLI flags)
 SCENARIOS = [
@@ -22,8 +23,11 @@ SCENARIOS = [
     ("execl_like", "pelt_execl_like.golden.csv", {}, []),
     ("execl_like", "pelt_execl_like.noue.golden.csv", {"util_est": False}, ["--no-util-est"]),
     ("invariance", "pelt_invariance.golden.csv", {}, []),
+    ("migrate", "pelt_migrate.golden.csv", {}, []),
 ]
 IDS = [g.replace(".golden.csv", "") for _, g, _, _ in SCENARIOS]
+# 4.19.72's goldens (tests/data/pelt/4.19): the same scenarios with --kernel 4.19
+SCENARIOS_419 = [(t, "4.19/" + g, {**o, "kernel": "4.19"}, [*f, "--kernel", "4.19"]) for t, g, o, f in SCENARIOS]
 
 
 @pytest.fixture
@@ -36,7 +40,7 @@ def test_every_pelt_golden_is_covered(pelt_dir):
     assert goldens == {g for _, g, _, _ in SCENARIOS}
 
 
-@pytest.mark.parametrize("trace,golden,opts,flags", SCENARIOS, ids=IDS)
+@pytest.mark.parametrize("trace,golden,opts,flags", SCENARIOS + SCENARIOS_419, ids=IDS + [f"4.19-{i}" for i in IDS])
 def test_simulate_dataframe_equals_golden(pelt_dir, trace, golden, opts, flags):
     want = pd.read_csv(pelt_dir / golden)
     got = pelt.simulate(pelt_dir / "inputs" / f"pelt_{trace}.csv", **opts)
@@ -45,7 +49,7 @@ def test_simulate_dataframe_equals_golden(pelt_dir, trace, golden, opts, flags):
     pd.testing.assert_frame_equal(got, want, check_dtype=False)
 
 
-@pytest.mark.parametrize("trace,golden,opts,flags", SCENARIOS, ids=IDS)
+@pytest.mark.parametrize("trace,golden,opts,flags", SCENARIOS[:-1], ids=IDS[:-1])
 def test_simulate_from_dataframe_input(pelt_dir, trace, golden, opts, flags):
     """The same result when the trace arrives as a DataFrame instead of a path."""
     want = pd.read_csv(pelt_dir / golden)
@@ -56,7 +60,19 @@ def test_simulate_from_dataframe_input(pelt_dir, trace, golden, opts, flags):
     assert (got["event"].astype(str) == want["event"]).all()
 
 
-@pytest.mark.parametrize("trace,golden,opts,flags", SCENARIOS, ids=IDS)
+def test_columns_in_memory_refuse_a_migration(pelt_dir):
+    df = pd.read_csv(pelt_dir / "inputs" / "pelt_migrate.csv")
+    with pytest.raises(DomainError, match="migrates the task"):
+        pelt.simulate(df)
+
+
+def test_kernels():
+    assert pelt.KERNELS[0] == "6.12" and "4.19" in pelt.KERNELS
+    with pytest.raises(DomainError, match="unknown kernel '5.4'"):
+        pelt.simulate([(1_000_000, "R")], kernel="5.4")
+
+
+@pytest.mark.parametrize("trace,golden,opts,flags", SCENARIOS + SCENARIOS_419, ids=IDS + [f"4.19-{i}" for i in IDS])
 def test_cli_writes_the_golden_bytes(pelt_dir, tmp_path, trace, golden, opts, flags):
     out = tmp_path / "out.csv"
     rc = main(["pelt", "simulate", str(pelt_dir / "inputs" / f"pelt_{trace}.csv"), *flags, "-o", str(out)])

@@ -263,23 +263,27 @@ def pelt_simulate_arrays(
     freq_cap: _I64,
     init: str,
     util_est: bool,
-    rule: str,
+    rule: str | None,
     execl_fix: bool | None,
     tick_ns: int,
     start_ns: int,
     columns: list[str] | None = None,
     events: list[str] | None = None,
+    kernel: str | None = None,
+    given: tuple[int, int | None, int | None, tuple[int, int] | None] | None = None,
 ) -> dict[str, np.ndarray]: ...
 def pelt_simulate_file(
     path: str | PathLike[str],
     init: str,
     util_est: bool,
-    rule: str,
+    rule: str | None,
     execl_fix: bool | None,
     tick_ns: int,
     start_ns: int,
     columns: list[str] | None = None,
     events: list[str] | None = None,
+    kernel: str | None = None,
+    given: tuple[int, int | None, int | None, tuple[int, int] | None] | None = None,
 ) -> dict[str, np.ndarray]: ...
 def pelt_simulate_csv(
     data: bytes | None,
@@ -287,11 +291,13 @@ def pelt_simulate_csv(
     out: str | PathLike[str] | None,
     init: str,
     util_est: bool,
-    rule: str,
+    rule: str | None,
     execl_fix: bool | None,
     tick_ns: int,
     start_ns: int,
     write: Callable[[bytes], object] | None = None,
+    kernel: str | None = None,
+    given: tuple[int, int | None, int | None, tuple[int, int] | None] | None = None,
 ) -> bytes | None: ...
 def pelt_parse_trace(data: bytes, path: str | None = None) -> dict[str, np.ndarray]: ...
 def pelt_read_trace(path: str | PathLike[str]) -> dict[str, np.ndarray]: ...
@@ -307,7 +313,8 @@ def pelt_ftrace(
     max_freq: str | None = None,
     plat_info: str | PathLike[str] | None = None,
     sysfs: str | PathLike[str] | None = None,
-) -> tuple[dict[str, np.ndarray], int, int, list[str]]: ...
+    traced_start: bool = False,
+) -> tuple[dict[str, np.ndarray], int, int, list[str], dict[str, Any] | None]: ...
 def pelt_decay_load(val: _U64, n: _U64) -> _U64: ...
 def pelt_accumulate(
     delta_ns: _U64, load: _U64, runnable: _U64, running: _U64, start_ns: int, weight: int
@@ -323,6 +330,7 @@ def pelt_util_est_update(
     task_sleep: _U64,
 ) -> dict[str, _U64]: ...
 def pelt_rules() -> list[str]: ...
+def pelt_kernels() -> list[str]: ...
 def pelt_util_columns() -> list[str]: ...
 PELT_COLUMNS: list[str]
 PELT_INITS: list[str]

@@ -55,6 +55,7 @@ __all__ = [
     "EVENTS",
     "STATES",
     "RULES",
+    "KERNELS",
     "UTIL_COLUMNS",
     "DEFAULT_START_NS",
     "UtilEstResult",
@@ -76,6 +77,12 @@ RULES: tuple[str, ...] = tuple(_core.pelt_rules())
 """util_est rules: ``"6.18"`` (6.12 without the capacity skip), ``"6.12"`` (v6.8+), ``"6.6"``
 (v5.13–v6.7: ``enqueued``/``ewma`` with the MSB flag, fast up), ``"d519329f72"`` (v4.17, update only after
 util_avg changed, LSB flag), ``"4.17"`` (7f65ea42eb00, the original rule)."""
+
+KERNELS: tuple[str, ...] = tuple(_core.pelt_kernels())
+"""Kernel versions for ``kernel=`` (the default first): ``"6.12"``, ``"6.18"``, ``"6.6"``
+share the PELT clock (23127296889f); ``"4.19"`` scales each contribution by the frequency
+and CPU capacity instead, on the unscaled clock, with its util_est rule (``d519329f72``)
+and runnable load (docs/pelt.md §9)."""
 
 UTIL_COLUMNS: tuple[str, ...] = tuple(_core.pelt_util_columns())
 """The columns that depend only on the task's util_avg side (times, clocks, the task's
@@ -164,6 +171,9 @@ def _trace_columns(trace: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
         state = cols["state"]
         cpu = cols["cpu_cap"] if "cpu_cap" in names else np.full(len(dur), 1024)
         freq = cols["freq_cap"] if "freq_cap" in names else np.full(len(dur), 1024)
+        if "cpu" in names and len(np.unique(np.asarray(cols["cpu"]))) > 1:
+            raise DomainError("the trace's 'cpu' column migrates the task: replay it from its CSV file "
+                              "(simulate(path)); columns in memory replay one runqueue")
     else:
         rows = list(trace)
         if rows and not all(isinstance(r, (tuple, list)) and len(r) in (2, 4) for r in rows):
@@ -183,12 +193,39 @@ def _trace_columns(trace: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
     return ints[0], _state_codes(state), ints[1], ints[2]
 
 
-def _options(init: str, util_est: bool, rule: str, hz: int, start_ns: int) -> tuple[str, bool, str, int, int]:
+_Given = tuple[int, int | None, int | None, tuple[int, int] | None]
+
+
+def _given(init: str | Mapping[str, Any]) -> tuple[str, _Given | None]:
+    """``init`` as the core takes it: a name, or a known start state (docs/pelt.md §10:
+    ``ftrace_task(traced_start=True).attrs["init"]``, or ``util_avg`` [, ``load_avg``,
+    ``runnable_avg``, ``util_est`` = (ewma, enqueued)])."""
+    if isinstance(init, str):
+        return init, None
+    if not isinstance(init, Mapping):
+        raise DomainError(f"init must be 'kernel', 'zero' or a start state mapping, got {init!r}")
+    if init.get("kernel"):
+        return "kernel", None
+    if "util_avg" not in init:
+        raise DomainError("a start state needs 'util_avg' (and may give load_avg, runnable_avg, util_est)")
+
+    def opt(k: str) -> int | None:
+        v = init.get(k)
+        return None if v is None else int(v)
+
+    ue = init.get("util_est")
+    return "kernel", (int(init["util_avg"]), opt("load_avg"), opt("runnable_avg"),
+                      None if ue is None else (int(ue[0]), int(ue[1])))
+
+
+def _options(
+    init: str, util_est: bool, rule: str | None, hz: int, start_ns: int
+) -> tuple[str, bool, str | None, int, int]:
     if init not in _core.PELT_INITS:
         raise DomainError(f"init must be one of {', '.join(_core.PELT_INITS)}, got {init!r}")
     if not isinstance(start_ns, (int, np.integer)) or start_ns < 1024:
         raise DomainError(f"start_ns must be an integer >= 1024, got {start_ns!r}")
-    return init, bool(util_est), str(rule), tick_ns_for_hz(hz), int(start_ns)
+    return init, bool(util_est), None if rule is None else str(rule), tick_ns_for_hz(hz), int(start_ns)
 
 
 def _frame(cols: dict) -> pd.DataFrame:
@@ -215,25 +252,29 @@ def _names(x: Sequence[str] | str | None, what: str) -> list[str] | None:
 
 def simulate(
     trace: TraceLike,
-    init: str = "kernel",
+    init: str | Mapping[str, Any] = "kernel",
     util_est: bool = True,
-    rule: str = "6.12",
+    rule: str | None = None,
     *,
     execl_fix: bool | None = None,
     hz: int = _HZ_DEFAULT,
     start_ns: int = DEFAULT_START_NS,
     columns: Sequence[str] | None = None,
     events: Sequence[str] | None = None,
+    kernel: str | None = None,
 ) -> pd.DataFrame:
     """Replay one task's trace through the 6.12 scheduler's PELT and util_est code.
 
     ``trace`` is a CSV file path (``dur_ns,state,cpu_cap,freq_cap``), a DataFrame or dict
     with those columns (``cpu_cap``/``freq_cap`` default to 1024), or a sequence of
     ``(dur_ns, state[, cpu_cap, freq_cap])`` tuples. ``init="zero"`` starts util at 0
-    instead of the kernel's new-task value; ``util_est=False`` turns the UTIL_EST
-    feature off; ``rule`` picks the util_est version (:data:`RULES`); ``execl_fix``
-    forces ``cpu_util_without`` with/without the fix of c469933e7721 (default: as the
-    rule's kernel had it); ``hz`` sets the tick period.
+    instead of the kernel's new-task value; a mapping starts from a known state (the
+    ``attrs["init"]`` of :func:`ftrace_task` with ``traced_start=True``); ``util_est=False`` turns the UTIL_EST
+    feature off; ``kernel`` picks the PELT model (:data:`KERNELS`, default 6.12) and with
+    it the util_est rule and execl fix of that kernel; ``rule`` overrides the util_est
+    version (:data:`RULES`); ``execl_fix`` forces ``cpu_util_without`` with/without the
+    fix of c469933e7721 (default: as the kernel, or the rule's kernel, had it); ``hz``
+    sets the tick period.
 
     Returns one row per event with the :data:`COLUMNS` (``event`` and ``state`` are
     categoricals). ``columns`` and ``events`` keep only those columns and those events'
@@ -248,30 +289,32 @@ def simulate(
     [[1048576000, 'fork', 0], [1048576000, 'run', 0], [1052000000, 'tick', 69],
      [1056000000, 'tick', 145], [1056576000, 'sleep', 145], [1064576000, 'end', 145]]
     """
-    init, util_est, rule, tick_ns, start_ns = _options(init, util_est, rule, hz, start_ns)
+    name, given = _given(init)
+    name, util_est, rule, tick_ns, start_ns = _options(name, util_est, rule, hz, start_ns)
     cols_sel, ev_sel = _names(columns, "columns"), _names(events, "events")
     if isinstance(trace, (str, os.PathLike)):
-        cols = _core.pelt_simulate_file(os.fspath(trace), init, util_est, rule, execl_fix, tick_ns, start_ns,
-                                        cols_sel, ev_sel)
+        cols = _core.pelt_simulate_file(os.fspath(trace), name, util_est, rule, execl_fix, tick_ns, start_ns,
+                                        cols_sel, ev_sel, kernel, given)
     else:
         d, s, c, f = _trace_columns(trace)
-        cols = _core.pelt_simulate_arrays(d, s, c, f, init, util_est, rule, execl_fix, tick_ns, start_ns,
-                                          cols_sel, ev_sel)
+        cols = _core.pelt_simulate_arrays(d, s, c, f, name, util_est, rule, execl_fix, tick_ns, start_ns,
+                                          cols_sel, ev_sel, kernel, given)
     return _frame(cols)
 
 
 def simulate_csv(
     trace: str | os.PathLike[str] | bytes,
     out: str | os.PathLike[str] | None = None,
-    init: str = "kernel",
+    init: str | Mapping[str, Any] = "kernel",
     util_est: bool = True,
-    rule: str = "6.12",
+    rule: str | None = None,
     *,
     execl_fix: bool | None = None,
     hz: int = _HZ_DEFAULT,
     start_ns: int = DEFAULT_START_NS,
     name: str | None = None,
     write: Callable[[bytes], object] | None = None,
+    kernel: str | None = None,
 ) -> bytes | None:
     """Like :func:`simulate` but renders CSV exactly as the golden files are written.
 
@@ -283,13 +326,14 @@ def simulate_csv(
     >>> csv.splitlines()[3].decode()
     '1049576000,sleep,1,S,1024,1024,1049576000,1049576000,0,512,24919040,976,512,1024,1049575424,512,1,512,24919040,512,1024,0,512,512,0,512,640,1'
     """
-    init, util_est, rule, tick_ns, start_ns = _options(init, util_est, rule, hz, start_ns)
+    iname, given = _given(init)
+    iname, util_est, rule, tick_ns, start_ns = _options(iname, util_est, rule, hz, start_ns)
     out_s = os.fspath(out) if out is not None else None
     if isinstance(trace, (bytes, bytearray, memoryview)):
-        return _core.pelt_simulate_csv(bytes(trace), name or "<bytes>", out_s, init, util_est, rule,
-                                       execl_fix, tick_ns, start_ns, write)
-    return _core.pelt_simulate_csv(None, os.fspath(trace), out_s, init, util_est, rule, execl_fix,
-                                   tick_ns, start_ns, write)
+        return _core.pelt_simulate_csv(bytes(trace), name or "<bytes>", out_s, iname, util_est, rule,
+                                       execl_fix, tick_ns, start_ns, write, kernel, given)
+    return _core.pelt_simulate_csv(None, os.fspath(trace), out_s, iname, util_est, rule, execl_fix,
+                                   tick_ns, start_ns, write, kernel, given)
 
 
 def _trace_frame(cols: dict) -> pd.DataFrame:
@@ -351,6 +395,7 @@ def ftrace_task(
     max_freq: str | Mapping[int, int] | Sequence[int] | None = None,
     plat_info: str | os.PathLike[str] | None = None,
     sysfs: str | os.PathLike[str] | None = None,
+    traced_start: bool = False,
 ) -> pd.DataFrame:
     """The trace of ``pid`` from ftrace text or a trace.dat (a file path, or the bytes).
 
@@ -369,7 +414,11 @@ def ftrace_task(
     out of time order are an error unless ``sort``. ``attrs["notes"]`` lists the skipped
     lines (``file:line: message``) and every assumption made (each CPU's capacity and
     where it came from, the frequency before a CPU's first event, the bit layout of a
-    numeric ``prev_state``).
+    numeric ``prev_state``). ``attrs["init"]`` is what the trace says of the task's start
+    (docs/pelt.md §10), for :func:`simulate`'s ``init``: ``{"kernel": True}`` when it was
+    forked in the trace; with ``traced_start`` and a traced PELT event of the task
+    (``sched_load_se``, ``sched_pelt_se``, ``sched_util_est_se``), its averages, the
+    segments then starting there (``attrs["start_ns"]``); else None.
 
     >>> txt = (b"  foo-42 [001] d..2. 10.000000: sched_switch: prev_comm=a prev_pid=0 prev_prio=120 "
     ...        b"prev_state=R ==> next_comm=foo next_pid=42 next_prio=120\\n"
@@ -383,14 +432,16 @@ def ftrace_task(
             bool(strict), bool(sort), _cpu_values(cpu_capacity), _cpu_values(max_freq),
             None if plat_info is None else os.fspath(plat_info), None if sysfs is None else os.fspath(sysfs))
     if isinstance(source, (bytes, bytearray, memoryview)):
-        cols, start, events, notes = _core.pelt_ftrace(bytes(source), None, *args)
+        cols, start, events, notes, init = _core.pelt_ftrace(bytes(source), None, *args, traced_start=traced_start)
     else:
-        cols, start, events, notes = _core.pelt_ftrace(None, os.fspath(source), *args)
+        cols, start, events, notes, init = _core.pelt_ftrace(None, os.fspath(source), *args,
+                                                             traced_start=traced_start)
     df = _trace_frame(cols)
     df.attrs["start_ns"] = start
     df.attrs["events"] = events
     df.attrs["notes"] = list(notes)
     df.attrs["pid"] = int(pid)
+    df.attrs["init"] = init
     return df
 
 

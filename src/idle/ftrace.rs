@@ -368,7 +368,9 @@ pub fn from_tracedat(trace: &Trace<'_>, path: Option<&str>, tick: Tick, opts: Im
             | DatEvent::Wakeup { .. }
             | DatEvent::Runtime { .. }
             | DatEvent::Migrate { .. }
-            | DatEvent::CpuFrequency { .. } => return Ok(()),
+            | DatEvent::CpuFrequency { .. }
+            | DatEvent::PeltSe { .. }
+            | DatEvent::CfsRqUpdate { .. } => return Ok(()),
         };
         read.push(Event { cpu, ts, kind }, r.number);
         Ok(())

@@ -43,6 +43,20 @@ pub struct ProcSample {
     pub util_est: u64,
 }
 
+impl ProcSample {
+    /// The reading as the start state of a replay (docs/pelt.md §10): util, load and
+    /// runnable averages, and util_est as the kernel stored it (6.8+: the one word with
+    /// its `UTIL_AVG_UNCHANGED` bit; older: the EWMA).
+    pub fn start_state(&self) -> crate::pelt::driver::StartState {
+        crate::pelt::driver::StartState {
+            util_avg: self.util_avg,
+            load_avg: Some(self.load_avg),
+            runnable_avg: Some(self.runnable_avg),
+            util_est: u32::try_from(self.util_est).ok().map(|ue| (ue, 0)),
+        }
+    }
+}
+
 /// A `PN()` value `ms.nnnnnn` as ns.
 fn ms6_to_ns(v: &str) -> Option<u64> {
     let (ms, frac) = v.split_once('.')?;

@@ -218,7 +218,7 @@ fn runs_of(events: &[Timed], cum: &[u64]) -> (Vec<Run>, u64, u64) {
                 running = false;
             }
             TaskEvent::Wakeup { .. } | TaskEvent::Migrate { .. } => tick_pending = false,
-            TaskEvent::TimerLate(_) | TaskEvent::Frequency(_) => {}
+            TaskEvent::TimerLate(_) | TaskEvent::Frequency(_) | TaskEvent::Pelt(_) | TaskEvent::CfsUpdate(_) => {}
         }
     }
     (runs, unexpected, repaired)

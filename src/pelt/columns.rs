@@ -6,6 +6,7 @@
 use crate::error::{Error, Result};
 use crate::parallel;
 use crate::pelt::driver::{self, Config};
+use crate::pelt::kernel::Invariance;
 use crate::pelt::row::{Event, Row, Sink};
 use crate::pelt::speculate::{self, RowStore};
 use crate::pelt::trace::{self, Segment, State, TraceColumns};
@@ -248,9 +249,11 @@ impl RowStore for UtilColumns {
     }
 }
 
-/// Whether only columns of the util-only replay are asked for.
-fn util_only_columns(sel: &Select) -> bool {
-    sel.columns.as_deref().is_some_and(|s| s.iter().all(|c| UTIL_COLUMNS.contains(&c.as_str())))
+/// Whether only columns of the util-only replay are asked for, of a kernel it models
+/// (the PELT clock: 4.19's scaled contributions are the full replay's, docs/pelt.md §9).
+fn util_only_columns(sel: &Select, cfg: &Config) -> bool {
+    cfg.kernel.invariance == Invariance::Clock
+        && sel.columns.as_deref().is_some_and(|s| s.iter().all(|c| UTIL_COLUMNS.contains(&c.as_str())))
 }
 
 /// The util-only replay of a trace read in place from its columns, on the default
@@ -302,7 +305,9 @@ pub struct Select {
 /// columns sized exactly up front (no reallocation of the ~130 bytes a row).
 pub fn replay_segments(segs: &[Segment], cfg: &Config, sel: &Select) -> Result<Vec<(&'static str, Column)>> {
     let mask = event_mask(sel.events.as_deref())?;
-    if util_only_columns(sel) {
+    // the util-only replay keeps one runqueue: a trace that migrates takes the full one
+    let one_cpu = segs.first().is_none_or(|f| segs.iter().all(|s| s.cpu == f.cpu));
+    if one_cpu && util_only_columns(sel, cfg) {
         let hint = util_only::rows_hint(segs, cfg, |e| mask & (1 << (e as u8)) != 0);
         let mut cols = UtilColumns::new(sel.columns.as_deref(), hint, mask)?;
         let threads = parallel::default_threads();
@@ -329,7 +334,7 @@ pub fn replay_trace_columns(
     cfg: &Config,
     sel: &Select,
 ) -> Result<Vec<(&'static str, Column)>> {
-    if util_only_columns(sel) {
+    if util_only_columns(sel, cfg) {
         let trace = TraceColumns::new(dur_ns, state, cpu_cap, freq_cap)?;
         return util_columns_of(&trace, cfg, sel);
     }

@@ -35,12 +35,13 @@
 //! - No tick while W (the other class owns the tick) or S (nohz idle).
 
 use super::clock::{Curr, RqClock};
-use super::consts::{NICE_0_WEIGHT, SCHED_CAPACITY_SCALE};
+use super::consts::{NICE_0_WEIGHT, PELT_MIN_DIVIDER, SCHED_CAPACITY_SCALE};
 use super::cpu_util::{cpu_util_cfs, cpu_util_cfs_boost, cpu_util_without, CpuSignals, TaskSignals};
+use super::kernel::{default_kernel, Invariance, Kernel};
 use super::row::{Event, Row, Sink};
 use super::schedutil::sugov_perf;
 use super::sequence::{replay, Model};
-use super::signal::{pelt_divider, SchedAvg};
+use super::signal::{pelt_divider, Scale, SchedAvg};
 use super::trace::{validate, Segment, State};
 use super::util_est::{
     cfs_dequeue, cfs_enqueue, rule_by_name, D519329f72, Sample, TaskUtilEst, Timing, UtilEstRule, V4_17, V6_12, V6_18,
@@ -55,6 +56,39 @@ pub enum Init {
     Kernel,
     /// util_avg and runnable_avg start at 0 (load_avg still starts at the weight).
     Zero,
+    /// A task already alive when the trace starts, in a known state (docs/pelt.md §10):
+    /// it arrives with these averages and is attached as the kernel attaches a migrated
+    /// task (`attach_entity_load_avg`: the sums recomputed from the averages at the
+    /// cfs_rq's position).
+    Given(StartState),
+}
+
+/// The averages of a task known at the start of a replay (a traced PELT event, a
+/// `/proc/PID/sched` snapshot): docs/pelt.md §10.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StartState {
+    /// `se.avg.util_avg`.
+    pub util_avg: u64,
+    /// `se.avg.load_avg`; the nice-0 weight when not known.
+    pub load_avg: Option<u64>,
+    /// `se.avg.runnable_avg` (4.19: `runnable_load_avg`); when not known, util_avg
+    /// (4.19: the load).
+    pub runnable_avg: Option<u64>,
+    /// `se.avg.util_est`: the EWMA and, before 6.8, `enqueued` (raw, with the flag);
+    /// 0 when not known.
+    pub util_est: Option<(u32, u32)>,
+}
+
+impl Init {
+    /// The util_avg a util-only replay starts its task with.
+    pub fn util_avg(&self) -> u64 {
+        match self {
+            // post_init_entity_util_avg on an empty CPU of capacity 1024: (1024 - 0) / 2
+            Init::Kernel => SCHED_CAPACITY_SCALE / 2,
+            Init::Zero => 0,
+            Init::Given(s) => s.util_avg,
+        }
+    }
 }
 
 impl crate::choice::Choice for Init {
@@ -65,6 +99,8 @@ impl crate::choice::Choice for Init {
         match self {
             Init::Kernel => "kernel",
             Init::Zero => "zero",
+            // a start state is given as its values, never by a name (not in ALL)
+            Init::Given(_) => "given",
         }
     }
 }
@@ -90,6 +126,9 @@ pub struct Config {
     pub tick_ns: u64,
     /// Wall time of the fork (ns), at least 1024.
     pub start_ns: u64,
+    /// The kernel version whose PELT arithmetic is replayed (docs/pelt.md §9); its
+    /// util_est rule and execl fix are the defaults of [`super::kernel::config`].
+    pub kernel: &'static Kernel,
 }
 
 impl Default for Config {
@@ -101,6 +140,7 @@ impl Default for Config {
             execl_fix: None,
             tick_ns: DEFAULT_TICK_NS,
             start_ns: DEFAULT_START_NS,
+            kernel: default_kernel(),
         }
     }
 }
@@ -143,6 +183,22 @@ struct CfsRq {
     h_nr_running: u64,
     /// `cfs_rq->curr == &p->se`.
     curr: bool,
+    /// `cfs_rq->removed`: the averages of a task that left, subtracted at the next update.
+    removed: Removed,
+}
+
+/// `cfs_rq->removed` (`remove_entity_load_avg`), applied by `update_cfs_rq_load_avg`.
+#[derive(Debug, Clone, Copy, Default)]
+struct Removed {
+    nr: u32,
+    util_avg: u64,
+    load_avg: u64,
+    runnable_avg: u64,
+}
+
+/// `sub_positive(ptr, val)` of fair.c on an `unsigned long`: 0 rather than below.
+fn sub_positive(v: &mut u64, by: u64) {
+    *v -= (*v).min(by);
 }
 
 /// The simulated CPU: clocks, the task, its cfs_rq and the cpufreq call count; generic
@@ -157,6 +213,10 @@ struct Cpu<'r, R: UtilEstRule + ?Sized> {
     task: Task,
     cfs: CfsRq,
     cpufreq_calls: u64,
+    /// The CPU the task is on (the segments' `cpu`).
+    cpu_id: u32,
+    /// The runqueues the task left (clock and cfs_rq by CPU), each idle since.
+    parked: Vec<(u32, RqClock, CfsRq)>,
 }
 
 impl<'r, R: UtilEstRule + ?Sized> Cpu<'r, R> {
@@ -171,12 +231,27 @@ impl<'r, R: UtilEstRule + ?Sized> Cpu<'r, R> {
             task: Task::default(),
             cfs: CfsRq::default(),
             cpufreq_calls: 0,
+            cpu_id: 0,
+            parked: Vec::new(),
         }
     }
 
     #[inline]
     fn update_rq_clock(&mut self, now: u64) {
-        self.clock.update(now, self.cpu_cap, self.freq_cap);
+        match self.cfg.kernel.invariance {
+            Invariance::Clock => self.clock.update(now, self.cpu_cap, self.freq_cap),
+            // 4.19: PELT runs on rq_clock_task (an unscaled clock never loses idle time)
+            Invariance::Contribution => self.clock.update(now, SCHED_CAPACITY_SCALE, SCHED_CAPACITY_SCALE),
+        }
+    }
+
+    /// 4.19's contribution scaling at this update, or None for the PELT clock.
+    #[inline]
+    fn scale(&self) -> Option<Scale> {
+        match self.cfg.kernel.invariance {
+            Invariance::Clock => None,
+            Invariance::Contribution => Some(Scale { freq: self.freq_cap, cpu: self.cpu_cap }),
+        }
     }
 
     /// `update_load_avg(cfs_rq, se, flags)` with `DO_ATTACH` when `attach`.
@@ -196,22 +271,134 @@ impl<'r, R: UtilEstRule + ?Sized> Cpu<'r, R> {
                 se.step(now)
             };
             let load = u64::from(self.task.on_rq);
-            let changed = self.task.avg.update_with_step(&step, load, load, self.cfs.curr, NICE_0_WEIGHT);
+            let curr = self.cfs.curr;
+            let changed = match self.scale() {
+                None => self.task.avg.update_with_step(&step, load, load, curr, NICE_0_WEIGHT),
+                Some(sc) => {
+                    let w = (NICE_0_WEIGHT, NICE_0_WEIGHT); // se_weight, se_runnable
+                    self.task.avg.update_with_step_scaled(&step, load, load, curr, w, sc)
+                }
+            };
             if changed && self.cfg.util_est {
                 self.rule.util_avg_changed(&mut self.task.ue);
             }
         }
+        let scale = self.scale();
+        let removed = self.apply_removed();
         let cfs = &mut self.cfs;
-        let decayed = cfs.avg.update_with_step(&cfs_step, cfs.load_weight, cfs.h_nr_running, cfs.curr, 1);
-        if self.task.avg.last_update_time == 0 && attach {
+        let (lw, nr, curr) = (cfs.load_weight, cfs.h_nr_running, cfs.curr);
+        let decayed = removed
+            | match scale {
+                None => cfs.avg.update_with_step(&cfs_step, lw, nr, curr, 1),
+                // runnable: scale_load_down(cfs_rq->runnable_weight), 1024 a nice-0 task
+                Some(sc) => cfs.avg.update_with_step_scaled(&cfs_step, lw, nr * NICE_0_WEIGHT, curr, (1, 1), sc),
+            };
+        if self.cfg.kernel.invariance == Invariance::Contribution {
+            // 4.19: update_cfs_rq_load_avg() itself calls cfs_rq_util_change() when the
+            // cfs_rq decayed, and attach_entity_load_avg() calls it again
+            if decayed {
+                self.cpufreq_calls += 1;
+            }
+            if self.task.avg.last_update_time == 0 && attach {
+                self.attach();
+            }
+        } else if self.task.avg.last_update_time == 0 && attach {
             self.attach();
         } else if decayed {
             self.cpufreq_calls += 1; // cfs_rq_util_change
         }
     }
 
+    /// The `removed` part of `update_cfs_rq_load_avg`: the averages of a task that
+    /// migrated away, and `avg * divider` from the sums (`sub_positive`, the `u32`
+    /// util_sum's subtrahend truncated to it); in 6.6–6.18 the sums are then kept at least
+    /// `avg * PELT_MIN_DIVIDER` (`max_t(u32, ...)`), not in 4.19. Returns whether there
+    /// was anything (the cfs_rq then counts as decayed).
+    fn apply_removed(&mut self) -> bool {
+        let r = std::mem::take(&mut self.cfs.removed);
+        if r.nr == 0 {
+            return false;
+        }
+        let floor = self.cfg.kernel.runnable_avg;
+        let divider = u64::from(pelt_divider(&self.cfs.avg));
+        let min = u64::from(PELT_MIN_DIVIDER);
+        let a = &mut self.cfs.avg;
+        sub_positive(&mut a.load_avg, r.load_avg);
+        sub_positive(&mut a.load_sum, r.load_avg.wrapping_mul(divider));
+        if floor {
+            a.load_sum = u64::from((a.load_sum as u32).max(a.load_avg.wrapping_mul(min) as u32));
+        }
+        sub_positive(&mut a.util_avg, r.util_avg);
+        let by = r.util_avg.wrapping_mul(divider) as u32;
+        a.util_sum -= a.util_sum.min(by);
+        if floor {
+            a.util_sum = a.util_sum.max(a.util_avg.wrapping_mul(min) as u32);
+            sub_positive(&mut a.runnable_avg, r.runnable_avg);
+            sub_positive(&mut a.runnable_sum, r.runnable_avg.wrapping_mul(divider));
+            a.runnable_sum = u64::from((a.runnable_sum as u32).max(a.runnable_avg.wrapping_mul(min) as u32));
+        }
+        true
+    }
+
+    /// The waking task moves to `cpu` (docs/pelt.md §11): `migrate_task_rq_fair` →
+    /// `remove_entity_load_avg` (the task synced to its cfs_rq's last update, which an
+    /// idle CPU did not advance, and its averages queued for removal there; 6.0+'s
+    /// `migrate_se_pelt_lag` is not replayed), `last_update_time = 0`; the wakeup's
+    /// enqueue then attaches it to `cpu`'s cfs_rq (idle since the start, or since the
+    /// task left it).
+    fn migrate_to(&mut self, cpu: u32, now: u64, sync_lag_ns: Option<u64>) {
+        if cpu == self.cpu_id {
+            return;
+        }
+        if let Some(lag) = sync_lag_ns {
+            // the trace saw the old CPU's cfs_rq updated then (other tasks, blocked-load
+            // updates): an update of it with the task blocked, on its idle clock
+            // (update_cfs_rq_load_avg alone: the blocked task is synced below)
+            self.update_rq_clock(now.saturating_sub(lag));
+            let at = self.clock.pelt_now();
+            self.apply_removed();
+            let step = self.cfs.avg.step(at);
+            let c = &mut self.cfs;
+            match self.cfg.kernel.invariance {
+                Invariance::Clock => c.avg.update_with_step(&step, 0, 0, false, 1),
+                Invariance::Contribution => {
+                    let sc = Scale { freq: self.freq_cap, cpu: self.cpu_cap };
+                    c.avg.update_with_step_scaled(&step, 0, 0, false, (1, 1), sc)
+                }
+            };
+        }
+        let lut = self.cfs.avg.last_update_time;
+        let a = &mut self.task.avg;
+        match self.cfg.kernel.invariance {
+            // __update_load_avg_blocked_se: no contribution, so no scaling
+            Invariance::Clock => a.update(lut, 0, 0, false, NICE_0_WEIGHT),
+            Invariance::Contribution => {
+                let sc = Scale { freq: self.freq_cap, cpu: self.cpu_cap };
+                a.update_scaled(lut, 0, 0, false, (NICE_0_WEIGHT, NICE_0_WEIGHT), sc)
+            }
+        };
+        let r = &mut self.cfs.removed;
+        r.nr += 1;
+        r.util_avg = r.util_avg.wrapping_add(a.util_avg);
+        r.load_avg = r.load_avg.wrapping_add(a.load_avg);
+        r.runnable_avg = r.runnable_avg.wrapping_add(a.runnable_avg);
+        a.last_update_time = 0;
+        let (clock, cfs) = match self.parked.iter().position(|p| p.0 == cpu) {
+            Some(i) => {
+                let (_, clock, cfs) = self.parked.swap_remove(i);
+                (clock, cfs)
+            }
+            None => (RqClock::new(self.cfg.start_ns), CfsRq::default()),
+        };
+        self.parked.push((self.cpu_id, self.clock, self.cfs));
+        (self.clock, self.cfs, self.cpu_id) = (clock, cfs, cpu);
+    }
+
     /// `attach_entity_load_avg(cfs_rq, se)` (with `enqueue_load_avg`).
     fn attach(&mut self) {
+        if !self.cfg.kernel.runnable_avg {
+            return self.attach_4_19();
+        }
         let divider = pelt_divider(&self.cfs.avg);
         let se = &mut self.task.avg;
         se.last_update_time = self.cfs.avg.last_update_time;
@@ -230,6 +417,43 @@ impl<'r, R: UtilEstRule + ?Sized> Cpu<'r, R> {
         self.cpufreq_calls += 1; // cfs_rq_util_change
     }
 
+    /// 4.19's `attach_entity_load_avg`: `load_sum = load_avg * divider / se_weight`
+    /// (0 allowed), `runnable_load_sum = load_sum`, and only the load and util added to
+    /// the cfs_rq (its runnable load is that of the enqueued entities, added by
+    /// `enqueue_runnable_load_avg`, docs/pelt.md §9.2).
+    fn attach_4_19(&mut self) {
+        let divider = u64::from(pelt_divider(&self.cfs.avg));
+        let se = &mut self.task.avg;
+        se.last_update_time = self.cfs.avg.last_update_time;
+        se.period_contrib = self.cfs.avg.period_contrib;
+        se.util_sum = se.util_avg.wrapping_mul(divider) as u32;
+        se.load_sum = se.load_avg.wrapping_mul(divider) / NICE_0_WEIGHT;
+        se.runnable_sum = se.load_sum; // runnable_load_sum
+        let c = &mut self.cfs.avg;
+        c.load_avg = c.load_avg.wrapping_add(se.load_avg);
+        c.load_sum = c.load_sum.wrapping_add(NICE_0_WEIGHT.wrapping_mul(se.load_sum));
+        c.util_avg = c.util_avg.wrapping_add(se.util_avg);
+        c.util_sum = c.util_sum.wrapping_add(se.util_sum);
+        self.cpufreq_calls += 1; // cfs_rq_util_change
+    }
+
+    /// 4.19's `enqueue_runnable_load_avg` (true) / `dequeue_runnable_load_avg` (false):
+    /// the cfs_rq's runnable load follows the enqueued entities.
+    fn runnable_load(&mut self, enqueue: bool) {
+        if self.cfg.kernel.runnable_avg {
+            return;
+        }
+        let (se, c) = (&self.task.avg, &mut self.cfs.avg);
+        let sum = NICE_0_WEIGHT.wrapping_mul(se.runnable_sum); // se_runnable(se) * runnable_load_sum
+        if enqueue {
+            c.runnable_avg = c.runnable_avg.wrapping_add(se.runnable_avg);
+            c.runnable_sum = c.runnable_sum.wrapping_add(sum);
+        } else {
+            c.runnable_avg -= c.runnable_avg.min(se.runnable_avg); // sub_positive
+            c.runnable_sum -= c.runnable_sum.min(sum);
+        }
+    }
+
     /// `post_init_entity_util_avg(p)` of 6.12.
     fn post_init_entity_util_avg(&mut self) {
         let cap = (self.cpu_cap as i64 - self.cfs.avg.util_avg as i64) / 2;
@@ -243,7 +467,9 @@ impl<'r, R: UtilEstRule + ?Sized> Cpu<'r, R> {
                 sa.util_avg = cap as u64;
             }
         }
-        sa.runnable_avg = sa.util_avg;
+        if self.cfg.kernel.runnable_avg {
+            sa.runnable_avg = sa.util_avg; // 4.19 keeps runnable_load_avg = the weight
+        }
     }
 
     fn util_est_enqueue(&mut self) {
@@ -255,6 +481,7 @@ impl<'r, R: UtilEstRule + ?Sized> Cpu<'r, R> {
     /// `enqueue_entity`'s PELT part plus `account_entity_enqueue` and the counts.
     fn enqueue_entity(&mut self) {
         self.update_load_avg(true);
+        self.runnable_load(true);
         self.cfs.load_weight += NICE_0_WEIGHT;
         self.cfs.h_nr_running += 1;
         self.task.on_rq = true;
@@ -265,11 +492,24 @@ impl<'r, R: UtilEstRule + ?Sized> Cpu<'r, R> {
     }
 
     fn fork(&mut self) {
-        // init_entity_runnable_average: everything 0 but load_avg = the weight.
-        self.task.avg = SchedAvg { load_avg: NICE_0_WEIGHT, ..SchedAvg::default() };
+        // init_entity_runnable_average: everything 0 but load_avg = the weight (4.19:
+        // runnable_load_avg too).
+        let runnable_avg = if self.cfg.kernel.runnable_avg { 0 } else { NICE_0_WEIGHT };
+        self.task.avg = SchedAvg { load_avg: NICE_0_WEIGHT, runnable_avg, ..SchedAvg::default() };
         self.task.ue = TaskUtilEst::default();
-        if self.cfg.init == Init::Kernel {
-            self.post_init_entity_util_avg();
+        match self.cfg.init {
+            Init::Kernel => self.post_init_entity_util_avg(),
+            Init::Zero => {}
+            Init::Given(s) => {
+                let a = &mut self.task.avg;
+                a.util_avg = s.util_avg;
+                a.load_avg = s.load_avg.unwrap_or(NICE_0_WEIGHT);
+                a.runnable_avg =
+                    s.runnable_avg.unwrap_or(if self.cfg.kernel.runnable_avg { s.util_avg } else { a.load_avg });
+                if let Some((ewma, enqueued)) = s.util_est {
+                    self.task.ue = TaskUtilEst { ewma, enqueued };
+                }
+            }
         }
         self.update_rq_clock(self.cfg.start_ns);
         self.util_est_enqueue();
@@ -311,6 +551,7 @@ impl<'r, R: UtilEstRule + ?Sized> Cpu<'r, R> {
         }
         // dequeue_entity: update with the old flags, then account_entity_dequeue.
         self.update_load_avg(false);
+        self.runnable_load(false);
         self.cfs.load_weight -= NICE_0_WEIGHT.min(self.cfs.load_weight);
         self.cfs.h_nr_running = self.cfs.h_nr_running.saturating_sub(1);
         self.task.on_rq = false;
@@ -344,7 +585,7 @@ impl<'r, R: UtilEstRule + ?Sized> Cpu<'r, R> {
             on_this_cpu: true,
             is_new: self.task.avg.last_update_time == 0,
         };
-        let boost = cpu_util_cfs_boost(&cpu);
+        let boost = if self.cfg.kernel.runnable_boost { cpu_util_cfs_boost(&cpu) } else { cpu_util_cfs(&cpu) };
         Row {
             t_ns,
             event,
@@ -399,6 +640,7 @@ pub fn simulate<S: Sink + ?Sized>(trace: &[Segment], cfg: &Config, sink: &mut S)
 
 fn run<R: UtilEstRule + ?Sized, S: Sink + ?Sized>(trace: &[Segment], mut cpu: Cpu<'_, R>, sink: &mut S) -> Result<u64> {
     let (start_ns, tick_ns) = (cpu.cfg.start_ns, cpu.cfg.tick_ns);
+    cpu.cpu_id = trace.first().map_or(0, |s| s.cpu); // forked there
     replay(
         trace,
         start_ns,
@@ -455,6 +697,10 @@ impl<R: UtilEstRule + ?Sized> Model for Cpu<'_, R> {
     fn set_capacities(&mut self, cpu_cap: u64, freq_cap: u64) {
         self.cpu_cap = cpu_cap;
         self.freq_cap = freq_cap;
+    }
+    #[inline]
+    fn migrate(&mut self, cpu: u32, now: u64, sync_lag_ns: Option<u64>) {
+        Cpu::migrate_to(self, cpu, now, sync_lag_ns)
     }
 }
 

@@ -20,6 +20,7 @@
 
 use super::consts::SCHED_CAPACITY_SCALE;
 use super::cpu_capacity::{CpuCaps, FreqEvent, Platform, NO_CPU};
+use super::driver::{Init, StartState};
 use super::trace::{Segment, State};
 use crate::error::{Error, Result};
 use crate::import_notes::{ImportNotes, ImportOptions};
@@ -38,6 +39,55 @@ pub struct FtraceTask {
     pub events: u64,
     /// Lines skipped and values assumed.
     pub notes: ImportNotes,
+    /// What the trace says of the task's PELT state at `start_ns` (docs/pelt.md §10).
+    pub start: Start,
+}
+
+/// The task's state when its replay starts (docs/pelt.md §10).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Start {
+    /// Nothing in the trace says: the caller's choice of [`Init`] stands.
+    Unknown,
+    /// Forked inside the trace (`sched_wakeup_new`): the kernel's fork init.
+    Forked,
+    /// Alive before: its first traced PELT state, and the trace from there (the
+    /// segments from the sample, or from the first runnable moment after it).
+    Known {
+        /// The averages at `start_ns`.
+        state: StartState,
+        /// Where the replay from that state starts (trace ns).
+        start_ns: u64,
+        /// The segments from `start_ns`.
+        segments: Vec<Segment>,
+    },
+}
+
+impl FtraceTask {
+    /// What to replay: the segments, their start and the [`Init`] — from the traced
+    /// state when known, the kernel's fork init for a task forked in the trace, else the
+    /// whole trace with `otherwise`.
+    pub fn replay(&self, otherwise: Init) -> (&[Segment], u64, Init) {
+        match &self.start {
+            Start::Unknown => (&self.segments, self.start_ns, otherwise),
+            Start::Forked => (&self.segments, self.start_ns, Init::Kernel),
+            Start::Known { state, start_ns, segments } => (segments, *start_ns, Init::Given(*state)),
+        }
+    }
+}
+
+/// A traced PELT state of one task entity: LISA's / the Arm EAS trees' `sched_load_se`
+/// (`load`, `util`), `sched_pelt_se` (also `runnable`) or `sched_util_est_se`
+/// (`enqueued`, `ewma`, `util`) — the fields the line has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PeltSample {
+    /// `util=`: `se.avg.util_avg`.
+    pub util: Option<u64>,
+    /// `load=`: `se.avg.load_avg`.
+    pub load: Option<u64>,
+    /// `runnable=`: `se.avg.runnable_avg` (`runnable_load_avg` before 5.7).
+    pub runnable: Option<u64>,
+    /// `ewma=` and `enqueued=` of `sched_util_est_se`.
+    pub util_est: Option<(u32, u32)>,
 }
 
 /// What one event does to the task.
@@ -58,7 +108,14 @@ pub enum TaskEvent {
     Wakeup {
         /// `target_cpu`.
         target: Option<u32>,
+        /// `sched_wakeup_new`: the task was just forked.
+        new: bool,
     },
+    /// A traced PELT state of the task ([`Detail::Segments`] only).
+    Pelt(PeltSample),
+    /// A PELT update of this CPU's root cfs_rq, whatever task ([`Detail::Segments`] only):
+    /// `sched_load_cfs_rq` / `sched_pelt_cfs` with `path=/`.
+    CfsUpdate(u32),
     /// `sched_stat_runtime` of the task: it ran this many ns of task clock since its
     /// last `update_curr` ([`Detail::Clock`] only).
     Runtime(u64),
@@ -106,6 +163,11 @@ impl Detail {
                 // trace-cmd prints a marker as `print: tracing_mark_write: ...`
                 "print",
                 "tracing_mark_write",
+                "sched_load_se",
+                "sched_pelt_se",
+                "sched_util_est_se",
+                "sched_load_cfs_rq",
+                "sched_pelt_cfs",
             ],
             Detail::Clock => &[
                 "sched_switch",
@@ -249,14 +311,16 @@ fn run_below_resolution(segments: &mut Vec<Segment>, start_ns: &mut Option<u64>,
     match segments.last_mut() {
         Some(w) if w.state == State::Wait && w.dur_ns > 1 => {
             w.dur_ns -= 1;
-            segments.push(Segment { dur_ns: 1, state: State::Run, cpu_cap, freq_cap });
+            let cpu = w.cpu;
+            segments.push(Segment { dur_ns: 1, state: State::Run, cpu_cap, freq_cap, cpu, sync_lag_ns: None });
         }
         Some(w) if w.state == State::Wait => {
             // a wait of 1 ns becomes the run, merged with a run before it
+            let cpu = w.cpu;
             segments.pop();
             match segments.last_mut() {
-                Some(r) if r.state == State::Run => r.dur_ns += 1,
-                _ => segments.push(Segment { dur_ns: 1, state: State::Run, cpu_cap, freq_cap }),
+                Some(r) if r.state == State::Run && r.cpu == cpu => r.dur_ns += 1,
+                _ => segments.push(Segment { dur_ns: 1, state: State::Run, cpu_cap, freq_cap, cpu, sync_lag_ns: None }),
             }
         }
         Some(_) => {}
@@ -374,7 +438,8 @@ fn read_text_events(
                 }
             }
             "sched_wakeup" | "sched_wakeup_new" => match parse_wakeup(body) {
-                Some(wpid) => (wpid == pid).then(|| TaskEvent::Wakeup { target: wakeup_target(body) }),
+                Some(wpid) => (wpid == pid)
+                    .then(|| TaskEvent::Wakeup { target: wakeup_target(body), new: name == "sched_wakeup_new" }),
                 None => {
                     notes.malformed(opts, err(format!("{name} without a pid")))?;
                     continue;
@@ -406,6 +471,24 @@ fn read_text_events(
                         }
                     },
                     None => None,
+                }
+            }
+            "sched_load_cfs_rq" | "sched_pelt_cfs" => match number_after(body, "cpu=") {
+                Some(c) => (value_after(body, "path=") == Some("/")).then_some(TaskEvent::CfsUpdate(c)),
+                None => {
+                    notes.malformed(opts, err(format!("{name} without a cpu")))?;
+                    continue;
+                }
+            },
+            "sched_load_se" | "sched_pelt_se" | "sched_util_est_se" => {
+                // group entities have pid=-1
+                match value_after(body, "pid=").and_then(|p| p.parse::<i64>().ok()) {
+                    Some(p) if p == i64::from(pid) => Some(TaskEvent::Pelt(pelt_sample_of(body))),
+                    Some(_) => None,
+                    None => {
+                        notes.malformed(opts, err(format!("{name} without a pid")))?;
+                        continue;
+                    }
                 }
             }
             "sched_stat_runtime" => {
@@ -491,8 +574,16 @@ fn read_tracedat_events(
                 TaskEvent::SwitchOut { state, exit }
             }
             Event::Switch { next_pid, .. } if next_pid == pid => TaskEvent::SwitchIn,
-            Event::Wakeup { pid: w, target_cpu } if w == pid => {
-                TaskEvent::Wakeup { target: target_cpu.and_then(|c| u32::try_from(c).ok()) }
+            Event::Wakeup { pid: w, target_cpu, new } if w == pid => {
+                TaskEvent::Wakeup { target: target_cpu.and_then(|c| u32::try_from(c).ok()), new }
+            }
+            Event::CfsRqUpdate { cpu, root: true } => match u32::try_from(cpu) {
+                Ok(c) => TaskEvent::CfsUpdate(c),
+                Err(_) => return Ok(()),
+            },
+            Event::PeltSe { pid: p, util, load, runnable, util_est } if p == pid => {
+                let util_est = util_est.and_then(|(e, q)| Some((u32::try_from(e).ok()?, u32::try_from(q).ok()?)));
+                TaskEvent::Pelt(PeltSample { util, load, runnable, util_est })
             }
             Event::Runtime { pid: p, runtime } if p == pid => TaskEvent::Runtime(runtime),
             Event::Migrate { pid: p, dest_cpu } if p == pid => {
@@ -615,16 +706,36 @@ pub fn task_trace_from_events(
     let mut last = end;
     let mut cpu = NO_CPU;
     let mut cur = (SCHED_CAPACITY_SCALE as u32, SCHED_CAPACITY_SCALE as u32);
-    let push = |segments: &mut Vec<Segment>, st: State, from: u64, to: u64, (cpu_cap, freq_cap): (u32, u32)| {
+    // the first traced PELT state (with the latest util_est at or before it), and
+    // whether the task was forked before the trace starts
+    let mut first_pelt: Option<(u64, usize, PeltSample)> = None;
+    let mut util_est: Option<(u32, u32)> = None;
+    let mut forked = false;
+    // the CPU of the runqueue the replay keeps the task on: it changes only at a wakeup
+    // (a migration of a waking task, docs/pelt.md §11); the load balancer's moves of a
+    // runnable task change only the capacities
+    let mut seg_cpu: u32 = 0;
+    let mut queued_moves = 0u64;
+    // each CPU's last root cfs_rq update (its PELT events), and the lag of the old CPU's
+    // at a migrating wakeup, carried by the segment it starts
+    let mut cfs_update: HashMap<u32, u64> = HashMap::new();
+    let mut seg_lag: Option<u64> = None;
+    let push = |segments: &mut Vec<Segment>,
+                st: State,
+                from: u64,
+                to: u64,
+                (cpu_cap, freq_cap): (u32, u32),
+                cpu,
+                sync_lag_ns: Option<u64>| {
         if to <= from {
             return;
         }
         let dur = to - from;
         match segments.last_mut() {
-            Some(last) if last.state == st && (last.cpu_cap, last.freq_cap) == (cpu_cap, freq_cap) => {
+            Some(last) if last.state == st && (last.cpu_cap, last.freq_cap, last.cpu) == (cpu_cap, freq_cap, cpu) => {
                 last.dur_ns += dur
             }
-            _ => segments.push(Segment { dur_ns: dur, state: st, cpu_cap, freq_cap }),
+            _ => segments.push(Segment { dur_ns: dur, state: st, cpu_cap, freq_cap, cpu, sync_lag_ns }),
         }
     };
     let too_long = |ts: u64, line: usize, start: u64| {
@@ -654,15 +765,34 @@ pub fn task_trace_from_events(
             }
             TaskEvent::Migrate { dest } => dest,
             TaskEvent::SwitchIn => Some(e.cpu),
-            TaskEvent::Wakeup { target } => Some(target.unwrap_or(e.cpu)),
+            TaskEvent::Wakeup { target, .. } => Some(target.unwrap_or(e.cpu)),
             _ => None,
         };
+        if let TaskEvent::CfsUpdate(c) = e.event {
+            cfs_update.insert(c, ts);
+            continue;
+        }
+        if let TaskEvent::Pelt(p) = e.event {
+            if p.util_est.is_some() && first_pelt.is_none() {
+                util_est = p.util_est;
+            }
+            if p.util.is_some() && p.util_est.is_none() && first_pelt.is_none() {
+                first_pelt = Some((ts, line_no, p));
+            }
+            continue;
+        }
+        if let (TaskEvent::Wakeup { new: true, .. }, None) = (e.event, start_ns) {
+            forked = true;
+        }
         if matches!(e.event, TaskEvent::Frequency(_) | TaskEvent::Migrate { .. }) {
             cpu = placed.unwrap_or(cpu);
             if let (Some(st @ (State::Run | State::Wait)), Some(_)) = (state, start_ns) {
+                if matches!(e.event, TaskEvent::Migrate { .. }) {
+                    queued_moves += 1;
+                }
                 let now = caps.caps(cpu, line_no)?;
                 if now != cur {
-                    push(&mut segments, st, seg_start, ts, cur);
+                    push(&mut segments, st, seg_start, ts, cur, seg_cpu, seg_lag.take());
                     seg_start = ts;
                     cur = now;
                 }
@@ -690,7 +820,9 @@ pub fn task_trace_from_events(
             (Some(State::Sleep) | None, TaskEvent::Wakeup { .. }) => State::Wait,
             (Some(s), TaskEvent::Wakeup { .. }) => s,
             (_, TaskEvent::Runtime(_) | TaskEvent::Tick(_) | TaskEvent::TimerLate(_)) => continue,
-            (_, TaskEvent::Migrate { .. } | TaskEvent::Frequency(_)) => continue,
+            (_, TaskEvent::Migrate { .. } | TaskEvent::Frequency(_) | TaskEvent::Pelt(_) | TaskEvent::CfsUpdate(_)) => {
+                continue
+            }
         };
         cpu = placed.unwrap_or(cpu);
         match state {
@@ -702,12 +834,20 @@ pub fn task_trace_from_events(
                         // timestamps): the run has no length, yet W -> S is no trace
                         run_below_resolution(&mut segments, &mut start_ns, cur);
                     } else {
-                        push(&mut segments, old, seg_start, ts, cur);
+                        push(&mut segments, old, seg_start, ts, cur, seg_cpu, seg_lag.take());
                     }
                     seg_start = ts;
                     cur = now;
+                    if old == State::Sleep {
+                        // woken here: moved when that is another CPU
+                        let to = if cpu == NO_CPU { 0 } else { cpu };
+                        if to != seg_cpu {
+                            seg_lag = cfs_update.get(&seg_cpu).map(|&t| ts.saturating_sub(t));
+                        }
+                        seg_cpu = to;
+                    }
                 } else if new != State::Sleep && now != cur {
-                    push(&mut segments, old, seg_start, ts, cur);
+                    push(&mut segments, old, seg_start, ts, cur, seg_cpu, seg_lag.take());
                     seg_start = ts;
                     cur = now;
                 }
@@ -718,6 +858,7 @@ pub fn task_trace_from_events(
                     start_ns = Some(ts);
                     seg_start = ts;
                     cur = caps.caps(cpu, line_no)?;
+                    seg_cpu = if cpu == NO_CPU { 0 } else { cpu };
                 }
             }
         }
@@ -734,13 +875,112 @@ pub fn task_trace_from_events(
         if end.saturating_sub(start) > crate::pelt::trace::MAX_TRACE_NS {
             return Err(too_long(end, line, start));
         }
-        push(&mut segments, st, seg_start, end, cur);
+        push(&mut segments, st, seg_start, end, cur, seg_cpu, seg_lag.take());
+    }
+    if queued_moves > 0 {
+        notes.assume(format!(
+            "pid {pid}: {queued_moves} migration(s) of the task while runnable (load balancing) are replayed as a \
+             change of capacities only; its signal stays on the runqueue it woke on"
+        ));
     }
     if segments.is_empty() {
         return Err(Error::parse(path, None, format!("pid {pid} has no segment longer than 0 ns")));
     }
     caps.notes(&mut notes);
-    Ok(FtraceTask { segments, start_ns: start, events: used, notes })
+    let mut task = FtraceTask { segments, start_ns: start, events: used, notes, start: Start::Unknown };
+    if forked {
+        task.start = Start::Forked;
+        task.notes.assume(format!("pid {pid} was forked in the trace (sched_wakeup_new): the kernel's fork init"));
+    } else if let Some((ts, line, p)) = first_pelt {
+        start_from_sample(&mut task, pid, ts, line, p, util_est, path);
+    }
+    Ok(task)
+}
+
+/// Start `task`'s replay from its first traced PELT state (docs/pelt.md §10).
+fn start_from_sample(
+    task: &mut FtraceTask,
+    pid: u32,
+    ts: u64,
+    line: usize,
+    p: PeltSample,
+    util_est: Option<(u32, u32)>,
+    path: Option<&str>,
+) {
+    let Some(util) = p.util else { return };
+    let src = path.map_or(String::new(), |p| format!("{p}:"));
+    let state = StartState { util_avg: util, load_avg: p.load, runnable_avg: p.runnable, util_est };
+    let mut what = format!("util_avg {util}");
+    if let Some(l) = p.load {
+        what += &format!(", load_avg {l}");
+    }
+    if let Some(r) = p.runnable {
+        what += &format!(", runnable {r}");
+    }
+    if let Some((e, q)) = util_est {
+        what += &format!(", util_est ewma {e} enqueued {q}");
+    }
+    task.start_at(pid, state, ts, &format!("its traced PELT state ({what}; {src}{line}"));
+}
+
+fn at(t: u64) -> String {
+    format!("{}.{:06} s", t / 1_000_000_000, t % 1_000_000_000 / 1000)
+}
+
+impl FtraceTask {
+    /// Start the replay from `state`, the task's averages at trace time `ts` (docs/pelt.md
+    /// §10): the segments before it are not replayed (they would start from an unknown
+    /// state); a task asleep at `ts` starts at its next wakeup, its averages decayed over
+    /// the whole periods asleep (`decay_load`). `source` says where the state came from
+    /// (a `/proc/PID/sched` reading, ...); the notes say what was done.
+    pub fn start_at(&mut self, pid: u32, state: StartState, ts: u64, source: &str) {
+        let mut t = self.start_ns;
+        let mut cut = 0;
+        let mut start = self.start_ns.max(ts);
+        for (i, seg) in self.segments.iter().enumerate() {
+            let end = t + seg.dur_ns;
+            if end > start {
+                if seg.state == State::Sleep {
+                    start = end; // asleep at the sample: from the next wakeup
+                } else {
+                    cut = i;
+                    break;
+                }
+            }
+            t = end;
+            cut = i + 1;
+        }
+        if cut >= self.segments.len() {
+            self.notes
+                .assume(format!("pid {pid}: {source}, {}) comes after its last runnable moment: not used", at(ts)));
+            return;
+        }
+        let first = start - t; // into segment `cut`
+        let mut segments = self.segments.get(cut..).unwrap_or_default().to_vec();
+        if let Some(s) = segments.first_mut() {
+            s.dur_ns -= first;
+        }
+        let dropped = start - self.start_ns;
+        let periods = start.saturating_sub(ts) >> 20;
+        // (decay_load(v, 0) would take 1 off: y^0 is 0xffffffff / 2^32)
+        let decay = |v: u64| if periods == 0 { v } else { super::signal::decay_load(v, periods) };
+        let state = StartState {
+            util_avg: decay(state.util_avg),
+            load_avg: state.load_avg.map(decay),
+            runnable_avg: state.runnable_avg.map(decay),
+            util_est: state.util_est,
+        };
+        let mut note = format!("pid {pid}: start state from {source}, {})", at(ts));
+        if periods > 0 {
+            note += &format!(", decayed over {periods} periods asleep to util_avg {}", state.util_avg);
+        }
+        note += &format!("; a replay from it starts at {}", at(start));
+        if dropped > 0 {
+            note += &format!(" (the first {dropped} ns of the trace are not replayed)");
+        }
+        self.notes.assume(note);
+        self.start = Start::Known { state, start_ns: start, segments };
+    }
 }
 
 /// Read a trace file and extract `pid` (see [`task_trace_from_ftrace`]).
@@ -872,6 +1112,13 @@ pub(crate) fn parse_wakeup(body: &str) -> Option<u32> {
 /// The number after `key` in an event body (`dest_cpu=3`, `target_cpu=001`).
 fn number_after(body: &str, key: &str) -> Option<u32> {
     value_after(body, key)?.parse().ok()
+}
+
+/// The fields of a PELT event's text that it has.
+fn pelt_sample_of(body: &str) -> PeltSample {
+    let n = |key: &str| value_after(body, key).and_then(|v| v.parse::<u64>().ok());
+    let ue = n("ewma=").zip(n("enqueued=")).and_then(|(e, q)| Some((u32::try_from(e).ok()?, u32::try_from(q).ok()?)));
+    PeltSample { util: n("util="), load: n("load="), runnable: n("runnable="), util_est: ue }
 }
 
 /// A wakeup's `target_cpu`: the kernel's `target_cpu=001` or trace-cmd's `CPU:001`.
@@ -1051,7 +1298,7 @@ schedlab-live:               sh-12561 [000] 11280.688697940: sched_wakeup:      
                 (11_280_683_641_118, 1, 6, TaskEvent::SwitchOut { state: State::Sleep, exit: false }),
                 // the nanosleep timer started at line 5: 11280661205836 - 11280661191479 late
                 (11_280_688_696_078, 1, 7, TaskEvent::TimerLate(14_357)),
-                (11_280_688_697_940, 0, 8, TaskEvent::Wakeup { target: Some(1) }),
+                (11_280_688_697_940, 0, 8, TaskEvent::Wakeup { target: Some(1), new: false }),
             ]
         );
         assert_eq!(notes.malformed, 0);

@@ -11,7 +11,7 @@
 //! `tests/test_pelt_util_only.py` compare them).
 
 use super::consts::SCHED_CAPACITY_SCALE;
-use super::driver::{Config, Init};
+use super::driver::Config;
 use super::row::Event;
 use super::sequence::Model;
 use super::signal::{pelt_divider_of, UtilSignal};
@@ -63,10 +63,7 @@ impl FullCapCpu {
 
 impl UtilModel for FullCapCpu {
     fn new(cfg: &Config) -> Self {
-        let init_util = match cfg.init {
-            Init::Kernel => SCHED_CAPACITY_SCALE / 2,
-            Init::Zero => 0,
-        };
+        let init_util = cfg.init.util_avg();
         FullCapCpu { clock_task: cfg.start_ns, sa: UtilSignal::default(), init_util }
     }
 
@@ -158,7 +155,7 @@ impl Model for FullCapCpu {
 mod tests {
     use super::*;
     use crate::error::Result;
-    use crate::pelt::driver::simulate_rows;
+    use crate::pelt::driver::{simulate_rows, Init};
     use crate::pelt::trace::Segment;
     use crate::pelt::util_only::{replay_util, simulate_util};
 
@@ -180,7 +177,7 @@ mod tests {
                 st = State::Run;
             }
             let dur = 1 + (x >> 16) % [2048, 1_000_000, 30_000_000, 3_000_000_000][((x >> 8) % 4) as usize];
-            out.push(Segment { dur_ns: dur, state: st, cpu_cap: 1024, freq_cap: 1024 });
+            out.push(Segment { dur_ns: dur, state: st, cpu_cap: 1024, freq_cap: 1024, cpu: 0, sync_lag_ns: None });
         }
         out
     }
@@ -269,8 +266,10 @@ mod tests {
         // A 2^55 ns W segment: the kernel's cap_scale(delta, 1024) wraps (delta << 10
         // overflows u64), so the PELT clock is not the task clock and this model would be
         // wrong; such a trace is longer than MAX_FULL_CAPACITY_NS and is not given to it.
-        let w = Segment { dur_ns: 1 << 55, state: State::Wait, cpu_cap: 1024, freq_cap: 1024 };
-        let r = Segment { dur_ns: 5_000_000, state: State::Run, cpu_cap: 1024, freq_cap: 1024 };
+        let w =
+            Segment { dur_ns: 1 << 55, state: State::Wait, cpu_cap: 1024, freq_cap: 1024, cpu: 0, sync_lag_ns: None };
+        let r =
+            Segment { dur_ns: 5_000_000, state: State::Run, cpu_cap: 1024, freq_cap: 1024, cpu: 0, sync_lag_ns: None };
         let tr = [r, w, r];
         assert!(!crate::pelt::util_only::at_full_capacity(&tr));
         let cfg = Config::default();

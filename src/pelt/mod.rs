@@ -6,6 +6,7 @@
 //! - [`consts`]: the `y^n` inverse table, `LOAD_AVG_MAX`, the dividers.
 //! - [`signal`]: `decay_load`, `accumulate_sum`, `___update_load_sum`/`___update_load_avg`.
 //! - [`clock`]: the PELT clock, capacity/frequency invariance and lost idle time.
+//! - [`kernel`]: the kernel version a replay follows (4.19's scaled contributions or the PELT clock).
 //! - [`util_est`]: the util_est rules by kernel version ([`util_est::UtilEstRule`]).
 //! - [`cpu_util`]: `cpu_util_cfs`, `cpu_util_cfs_boost`, `cpu_util_without`/`cpu_util_wake`.
 //! - [`schedutil`]: util → performance level → frequency.
@@ -27,6 +28,7 @@ pub mod cpu_util;
 pub mod driver;
 pub mod ftrace;
 pub mod full_capacity;
+pub mod kernel;
 pub mod row;
 pub mod schedutil;
 pub mod sequence;
@@ -38,6 +40,7 @@ pub mod util_model;
 pub mod util_only;
 
 pub use driver::{simulate, simulate_rows, Config, Init};
+pub use kernel::{kernel_by_name, Invariance, Kernel};
 pub use row::{CsvWriter, Event, Row, Sink};
 pub use signal::{accumulate_pelt_segments, decay_load, SchedAvg};
 pub use trace::{parse_trace_csv, read_trace_csv, Segment, State};

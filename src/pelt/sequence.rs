@@ -32,6 +32,13 @@ pub trait Model {
     fn capacities(&self) -> (u64, u64);
     /// A segment's capacities take effect (after the events at its start).
     fn set_capacities(&mut self, cpu_cap: u64, freq_cap: u64);
+    /// The waking task is on `cpu` (between the `wake_pre` row and the wakeup's
+    /// enqueue): a model of several runqueues moves it there when that is another CPU
+    /// (`migrate_task_rq_fair`, docs/pelt.md §11). Models of one runqueue (the util-only
+    /// ones) are never given a trace that migrates.
+    /// `now` is the wakeup; `sync_lag_ns` how long before it the old CPU's cfs_rq was
+    /// last updated, when known ([`super::trace::Segment::sync_lag_ns`]).
+    fn migrate(&mut self, _cpu: u32, _now: u64, _sync_lag_ns: Option<u64>) {}
 }
 
 /// The most ticks a replay steps through (2^32: 199 days of running at HZ=250). Every
@@ -150,6 +157,7 @@ impl Cursor {
             S_R | S_W => {
                 let s = seg.state;
                 emit.emit(model, t, Event::WakePre, i, State::Sleep)?;
+                model.migrate(seg.cpu, t, seg.sync_lag_ns);
                 model.wake(t);
                 if s == State::Wait {
                     model.other_runs();
@@ -234,7 +242,7 @@ mod tests {
     use super::*;
 
     fn run(ns: u64) -> Segment {
-        Segment { dur_ns: ns, state: State::Run, cpu_cap: 1024, freq_cap: 1024 }
+        Segment { dur_ns: ns, state: State::Run, cpu_cap: 1024, freq_cap: 1024, cpu: 0, sync_lag_ns: None }
     }
 
     #[test]
@@ -247,7 +255,17 @@ mod tests {
         let e = check_ticks(too_many.as_slice(), tick).expect_err("refused");
         assert!(e.to_string().contains("4294967297 ticks"), "{e}");
         // sleeping time does not count
-        let asleep = [run(1), Segment { dur_ns: u64::MAX / 4, state: State::Sleep, cpu_cap: 1024, freq_cap: 1024 }];
+        let asleep = [
+            run(1),
+            Segment {
+                dur_ns: u64::MAX / 4,
+                state: State::Sleep,
+                cpu_cap: 1024,
+                freq_cap: 1024,
+                cpu: 0,
+                sync_lag_ns: None,
+            },
+        ];
         assert!(check_ticks(asleep.as_slice(), tick).is_ok());
     }
 }

@@ -137,6 +137,16 @@ impl Step {
     }
 }
 
+/// The capacities 4.19's `accumulate_sum` reads at each update:
+/// `arch_scale_freq_capacity(cpu)` and `arch_scale_cpu_capacity(NULL, cpu)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Scale {
+    /// `scale_freq`, 1..=1024.
+    pub freq: u64,
+    /// `scale_cpu`, 1..=1024.
+    pub cpu: u64,
+}
+
 /// `div_u64(n, d)`: `u64 / u32`, with a 32-bit division when `n` fits (same result,
 /// several times cheaper on x86-64). 0 for `d == 0`, which the PELT divider never is
 /// (`PELT_MIN_DIVIDER + period_contrib`, period_contrib < 1024).
@@ -235,6 +245,97 @@ impl SchedAvg {
         }
         if running {
             self.util_sum = self.util_sum.wrapping_add(contrib << SCHED_CAPACITY_SHIFT);
+        }
+    }
+
+    /// 4.19's `accumulate_sum` tail (docs/pelt.md §9.1): the contribution scaled by the
+    /// frequency capacity (`contrib = cap_scale(contrib, scale_freq)`, kept as `u32`),
+    /// added to the load and runnable sums, and times the CPU capacity to util_sum
+    /// (`util_sum += contrib * scale_cpu`, a 64-bit product truncated into the `u32`).
+    /// `runnable_sum` holds 4.19's `runnable_load_sum` (`runnable * contrib`, unshifted).
+    #[inline]
+    fn add_contrib_scaled(&mut self, contrib: u32, load: u64, runnable: u64, running: bool, scale: Scale) {
+        let contrib = super::clock::cap_scale(u64::from(contrib), scale.freq) as u32;
+        if load != 0 {
+            self.load_sum = self.load_sum.wrapping_add(load.wrapping_mul(u64::from(contrib)));
+        }
+        if runnable != 0 {
+            self.runnable_sum = self.runnable_sum.wrapping_add(runnable.wrapping_mul(u64::from(contrib)));
+        }
+        if running {
+            self.util_sum = self.util_sum.wrapping_add(u64::from(contrib).wrapping_mul(scale.cpu) as u32);
+        }
+    }
+
+    /// [`Self::apply_step`] with 4.19's scaled contribution ([`Scale`]).
+    #[inline]
+    pub fn apply_step_scaled(&mut self, step: &Step, load: u64, runnable: u64, running: bool, scale: Scale) -> bool {
+        match *step {
+            Step::Backwards(now) => {
+                self.last_update_time = now;
+                false
+            }
+            Step::None => false,
+            Step::Units { delta, periods, decay, contrib, period_contrib } => {
+                self.last_update_time = self.last_update_time.wrapping_add(delta << 10);
+                let (runnable, running) = if load == 0 { (0, false) } else { (runnable, running) };
+                self.period_contrib = period_contrib;
+                if periods != 0 {
+                    self.decay_sums(decay);
+                    self.add_contrib_scaled(contrib, load, runnable, running, scale);
+                    true
+                } else {
+                    self.add_contrib_scaled(delta as u32, load, runnable, running, scale);
+                    false
+                }
+            }
+        }
+    }
+
+    /// 4.19's `___update_load_avg(sa, load, runnable)`: `load_avg = load * load_sum /
+    /// divider`, `runnable_load_avg = runnable * runnable_load_sum / divider` (in
+    /// `runnable_avg`), `util_avg = util_sum / divider`.
+    #[inline]
+    pub fn update_load_avg_4_19(&mut self, weights: (u64, u64)) {
+        let pc = self.period_contrib;
+        self.load_avg = div_by_divider(weights.0.wrapping_mul(self.load_sum), pc);
+        self.runnable_avg = div_by_divider(weights.1.wrapping_mul(self.runnable_sum), pc);
+        self.util_avg = div_by_divider(u64::from(self.util_sum), pc);
+    }
+
+    /// One update with 4.19's arithmetic: [`Self::apply_step_scaled`] to `now`, and the
+    /// averages with the (load, runnable) `weights` when a period was crossed (a task:
+    /// `se_weight`, `se_runnable`; a cfs_rq: 1, 1). Returns whether they were.
+    #[inline]
+    pub fn update_scaled(
+        &mut self,
+        now: u64,
+        load: u64,
+        runnable: u64,
+        running: bool,
+        weights: (u64, u64),
+        scale: Scale,
+    ) -> bool {
+        let step = self.step(now);
+        self.update_with_step_scaled(&step, load, runnable, running, weights, scale)
+    }
+
+    /// [`Self::update_scaled`] with a precomputed step.
+    #[inline]
+    pub fn update_with_step_scaled(
+        &mut self,
+        step: &Step,
+        load: u64,
+        runnable: u64,
+        running: bool,
+        weights: (u64, u64),
+        scale: Scale,
+    ) -> bool {
+        if self.apply_step_scaled(step, load, runnable, running, scale) {
+            self.update_load_avg_4_19(weights);
+            true
+        } else {
+            false
         }
     }
 

@@ -363,7 +363,7 @@ mod tests {
             }
             let dur = 1 + (x >> 20) % if x & 0x100 != 0 { 3_000_000 } else { 40_000_000 };
             let cap = if full_capacity { 1024 } else { 1 + ((x >> 40) % 1024) as u32 };
-            out.push(Segment { dur_ns: dur, state: st, cpu_cap: cap, freq_cap: 1024 });
+            out.push(Segment { dur_ns: dur, state: st, cpu_cap: cap, freq_cap: 1024, cpu: 0, sync_lag_ns: None });
         }
         out
     }

@@ -73,6 +73,14 @@ pub struct Segment {
     pub cpu_cap: u32,
     /// `arch_scale_freq_capacity` during the segment, 1..=1024.
     pub freq_cap: u32,
+    /// The CPU the task is on (0 when not known); it may change only at a wakeup, where
+    /// the task migrates (docs/pelt.md §11).
+    pub cpu: u32,
+    /// At a wakeup that migrates: how long before the wakeup (ns) the old CPU's cfs_rq
+    /// was last updated, when the trace says (its PELT events); the task is synced there
+    /// (`remove_entity_load_avg`). `None`: the replay's own last update of that cfs_rq
+    /// (the old CPU idle since the task slept).
+    pub sync_lag_ns: Option<u64>,
 }
 
 /// Whether the task can go from `from` to `to` at a segment boundary. Every change is
@@ -85,16 +93,16 @@ pub fn transition_allowed(from: State, to: State) -> bool {
 pub const MAX_TRACE_NS: u64 = i64::MAX as u64 / 2;
 
 /// Check a trace built in memory: durations > 0, capacities in 1..=1024, the first
-/// segment R or W (a new task starts runnable), no W → S, total time ≤ [`MAX_TRACE_NS`].
-/// Errors name the 0-based segment and the column.
+/// segment R or W (a new task starts runnable), no W → S, the CPU changed only at a
+/// wakeup, total time ≤ [`MAX_TRACE_NS`]. Errors name the 0-based segment and the column.
 pub fn validate(segments: &[Segment]) -> Result<()> {
     let mut total: u64 = 0;
-    let mut prev: Option<State> = None;
+    let mut prev: Option<(State, u32)> = None;
     for (i, s) in segments.iter().enumerate() {
         if !segment_ok(s, prev, &mut total) {
             return Err(segment_error(i, s, prev, total));
         }
-        prev = Some(s.state);
+        prev = Some((s.state, s.cpu));
     }
     if segments.is_empty() {
         return Err(Error::parse(None, None, "the trace has no segments"));
@@ -105,12 +113,12 @@ pub fn validate(segments: &[Segment]) -> Result<()> {
 /// Whether segment `s` after `prev` passes [`check_segment`] (adding its duration to
 /// `total` when it does): the fast test, without building a message.
 #[inline]
-fn segment_ok(s: &Segment, prev: Option<State>, total: &mut u64) -> bool {
+fn segment_ok(s: &Segment, prev: Option<(State, u32)>, total: &mut u64) -> bool {
     let caps_ok = (1..=SCHED_CAPACITY_SCALE as u32).contains(&s.cpu_cap)
         && (1..=SCHED_CAPACITY_SCALE as u32).contains(&s.freq_cap);
     let state_ok = match prev {
         None => s.state != State::Sleep,
-        Some(p) => transition_allowed(p, s.state),
+        Some(p) => transition_allowed(p.0, s.state) && (p.1 == s.cpu || migrates(p.0, s.state)),
     };
     let t = total.wrapping_add(s.dur_ns);
     let time_ok = s.dur_ns != 0 && s.dur_ns <= MAX_TRACE_NS && t <= MAX_TRACE_NS;
@@ -122,7 +130,7 @@ fn segment_ok(s: &Segment, prev: Option<State>, total: &mut u64) -> bool {
 /// `total_after`).
 #[cold]
 #[inline(never)]
-fn segment_error(i: usize, s: &Segment, prev: Option<State>, total_after: u64) -> Error {
+fn segment_error(i: usize, s: &Segment, prev: Option<(State, u32)>, total_after: u64) -> Error {
     let mut total = total_after.wrapping_sub(s.dur_ns);
     match check_segment(s, prev, &mut total) {
         Err((col, msg)) => Error::parse_col(None, None, col, format!("segment {i}: {msg}")),
@@ -130,7 +138,17 @@ fn segment_error(i: usize, s: &Segment, prev: Option<State>, total_after: u64) -
     }
 }
 
-fn check_segment(s: &Segment, prev: Option<State>, total: &mut u64) -> std::result::Result<(), (&'static str, String)> {
+/// Whether the task may change CPU between segments in states `from` and `to`: only at a
+/// wakeup (the migration of a waking task, docs/pelt.md §11).
+fn migrates(from: State, to: State) -> bool {
+    from == State::Sleep && to != State::Sleep
+}
+
+fn check_segment(
+    s: &Segment,
+    prev: Option<(State, u32)>,
+    total: &mut u64,
+) -> std::result::Result<(), (&'static str, String)> {
     if s.dur_ns == 0 {
         return Err(("dur_ns", "duration must be > 0 ns".into()));
     }
@@ -143,11 +161,22 @@ fn check_segment(s: &Segment, prev: Option<State>, total: &mut u64) -> std::resu
         None if s.state == State::Sleep => {
             return Err(("state", "the first segment must be R or W: the task is forked runnable".into()))
         }
-        Some(p) if !transition_allowed(p, s.state) => {
+        Some((p, _)) if !transition_allowed(p, s.state) => {
             return Err((
                 "state",
                 format!(
                     "impossible transition {} -> {}: a preempted task must run before it can sleep",
+                    p.letter(),
+                    s.state.letter()
+                ),
+            ))
+        }
+        Some((p, cpu)) if cpu != s.cpu && !migrates(p, s.state) => {
+            return Err((
+                "cpu",
+                format!(
+                    "the task moves from CPU {cpu} to {} at {} -> {}: a migration is replayed only at a wakeup",
+                    s.cpu,
                     p.letter(),
                     s.state.letter()
                 ),
@@ -214,6 +243,8 @@ impl Segments for [Segment] {
             state: State::Run,
             cpu_cap: 1024,
             freq_cap: 1024,
+            cpu: 0,
+            sync_lag_ns: None,
         })
     }
     #[inline]
@@ -269,7 +300,7 @@ impl<'a> TraceColumns<'a> {
         }
         // something is wrong: find the first bad row, as segment by segment
         let mut total: u64 = 0;
-        let mut prev: Option<State> = None;
+        let mut prev: Option<(State, u32)> = None;
         let full = SCHED_CAPACITY_SCALE as i64;
         for i in 0..n {
             let d = dur_ns.get(i).copied().unwrap_or(0);
@@ -277,15 +308,20 @@ impl<'a> TraceColumns<'a> {
             let c = cpu_cap.get(i).copied().unwrap_or(full);
             let f = freq_cap.get(i).copied().unwrap_or(full);
             let seg = match st {
-                Some(st) if d > 0 && (1..=full).contains(&c) && (1..=full).contains(&f) => {
-                    Segment { dur_ns: d as u64, state: st, cpu_cap: c as u32, freq_cap: f as u32 }
-                }
+                Some(st) if d > 0 && (1..=full).contains(&c) && (1..=full).contains(&f) => Segment {
+                    dur_ns: d as u64,
+                    state: st,
+                    cpu_cap: c as u32,
+                    freq_cap: f as u32,
+                    cpu: 0,
+                    sync_lag_ns: None,
+                },
                 _ => return Err(column_error(i, d, state.get(i).copied(), c, f)),
             };
             if !segment_ok(&seg, prev, &mut total) {
                 return Err(segment_error(i, &seg, prev, total));
             }
-            prev = Some(seg.state);
+            prev = Some((seg.state, seg.cpu));
         }
         // (not reached: the quick check refuses only what the row checks refuse)
         cols.full = cols.cpu_cap.iter().chain(cols.freq_cap).all(|&c| c == full);
@@ -379,6 +415,8 @@ impl Segments for TraceColumns<'_> {
             state: self.state.get(i).copied().and_then(State::from_byte).unwrap_or(State::Run),
             cpu_cap: self.cpu_cap.get(i).copied().unwrap_or(full) as u32,
             freq_cap: self.freq_cap.get(i).copied().unwrap_or(full) as u32,
+            cpu: 0,
+            sync_lag_ns: None,
         }
     }
 }
@@ -436,7 +474,7 @@ impl Segments for FullCapacityColumns<'_> {
 fn full_capacity_segment(dur_ns: i64, state: u8) -> Segment {
     let full = SCHED_CAPACITY_SCALE as u32;
     let state = CHECKED_STATE.get(usize::from(state)).copied().unwrap_or(State::Sleep); // (a u8 is always in 0..256)
-    Segment { dur_ns: dur_ns as u64, state, cpu_cap: full, freq_cap: full }
+    Segment { dur_ns: dur_ns as u64, state, cpu_cap: full, freq_cap: full, cpu: 0, sync_lag_ns: None }
 }
 
 /// The state of each byte of a checked state column: R, W, and S for the rest.
@@ -481,11 +519,11 @@ pub const CSV_COLUMNS: [&str; 2] = ["dur_ns", "state"];
 /// Read a trace CSV (see the module docs) row by row from `input`. `path` names the
 /// input in errors, which give the 1-based line and the column.
 pub fn read_trace_csv_from<R: std::io::Read>(input: R, path: Option<&str>) -> Result<Vec<Segment>> {
-    let spec = csv_table::Spec { what: "trace", required: &CSV_COLUMNS, optional: &["cpu_cap", "freq_cap"] };
+    let spec = csv_table::Spec { what: "trace", required: &CSV_COLUMNS, optional: &["cpu_cap", "freq_cap", "cpu"] };
     let mut t = csv_table::Table::open(input, path, &spec)?;
     let mut out = Vec::new();
     let mut total: u64 = 0;
-    let mut prev: Option<State> = None;
+    let mut prev: Option<(State, u32)> = None;
     while let Some(row) = t.next_row()? {
         let get = |k: usize| row.get(k).unwrap_or("");
         let err = |col: &str, msg: String| Error::parse_col(path, Some(row.line), col, msg);
@@ -504,9 +542,22 @@ pub fn read_trace_csv_from<R: std::io::Read>(input: R, path: Option<&str>) -> Re
             Some(c) => parse_cap(c).map_err(|m| err(col, m)),
             None => Ok(SCHED_CAPACITY_SCALE as u32),
         };
-        let seg = Segment { dur_ns, state, cpu_cap: cap(2, "cpu_cap")?, freq_cap: cap(3, "freq_cap")? };
+        let cpu = match row.get(4) {
+            Some(c) => c
+                .parse::<u32>()
+                .map_err(|_| err("cpu", format!("expected a CPU number (0, 1, ...), got '{}'", csv_table::short(c))))?,
+            None => 0,
+        };
+        let seg = Segment {
+            dur_ns,
+            state,
+            cpu_cap: cap(2, "cpu_cap")?,
+            freq_cap: cap(3, "freq_cap")?,
+            cpu,
+            sync_lag_ns: None,
+        };
         check_segment(&seg, prev, &mut total).map_err(|(col, msg)| err(col, msg))?;
-        prev = Some(state);
+        prev = Some((state, cpu));
         out.push(seg);
     }
     if out.is_empty() {
@@ -574,7 +625,10 @@ mod tests {
     fn parses_and_defaults() {
         let t = parse_trace_csv(b"# a trace\nstate,dur_ns,note\nR,100,x\r\n\nS,200,y", Some("t.csv")).unwrap();
         assert_eq!(t.len(), 2);
-        assert_eq!(t[1], Segment { dur_ns: 200, state: State::Sleep, cpu_cap: 1024, freq_cap: 1024 });
+        assert_eq!(
+            t[1],
+            Segment { dur_ns: 200, state: State::Sleep, cpu_cap: 1024, freq_cap: 1024, cpu: 0, sync_lag_ns: None }
+        );
         // a spreadsheet's export: byte-order mark, quoted header, CRLF
         let q = parse_trace_csv(b"\xef\xbb\xbf\"state\",\"dur_ns\",\"note\"\r\nR,100,x\r\nS,200,\"y, z\"\r\n", None)
             .unwrap();

@@ -15,7 +15,7 @@
 
 use super::clock::{Curr, RqClock};
 use super::consts::SCHED_CAPACITY_SCALE;
-use super::driver::{Config, Init};
+use super::driver::Config;
 use super::full_capacity::{self, FullCapCpu};
 use super::row::{Event, Sink};
 use super::sequence::{replay, Emit, Model};
@@ -41,10 +41,7 @@ impl UtilModel for UtilCpu {
     fn new(cfg: &Config) -> Self {
         // post_init_entity_util_avg on an empty CPU of capacity 1024 (the fork sees 1024):
         // cap = (1024 - cfs util_avg 0) / 2.
-        let init_util = match cfg.init {
-            Init::Kernel => SCHED_CAPACITY_SCALE / 2,
-            Init::Zero => 0,
-        };
+        let init_util = cfg.init.util_avg();
         UtilCpu {
             clock: RqClock::new(cfg.start_ns),
             cpu_cap: SCHED_CAPACITY_SCALE,
@@ -257,7 +254,7 @@ impl<M: UtilModel, S: Sink<UtilRow> + ?Sized> Emit<M> for ToSink<'_, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pelt::driver::simulate_rows;
+    use crate::pelt::driver::{simulate_rows, Init};
     use crate::pelt::util_est::rule_by_name;
 
     fn trace(seed: u64, n: usize) -> Vec<Segment> {
@@ -287,7 +284,14 @@ mod tests {
                 _ => 1 + (r >> 16) % 3_000_000_000,
             };
             let cap = |v: u64| if v.is_multiple_of(3) { 1024 } else { (1 + v % 1024) as u32 };
-            out.push(Segment { dur_ns: dur, state: st, cpu_cap: cap(r >> 24), freq_cap: cap(r >> 40) });
+            out.push(Segment {
+                dur_ns: dur,
+                state: st,
+                cpu_cap: cap(r >> 24),
+                freq_cap: cap(r >> 40),
+                cpu: 0,
+                sync_lag_ns: None,
+            });
             prev = Some(st);
         }
         out

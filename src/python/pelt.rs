@@ -3,13 +3,12 @@
 //! notebooks. Every call goes through [`run`] (GIL released, panics caught).
 
 use super::errors::run;
-use crate::choice::Choice;
 use crate::error::{Error, Result};
 use crate::import_notes::ImportOptions;
 use crate::pelt::columns::{self, Column, Select};
 use crate::pelt::cpu_capacity::{Platform, Sources};
 use crate::pelt::cpu_util::{cpu_util, CpuSignals, Dst, TaskSignals};
-use crate::pelt::driver::{self, Config, Init};
+use crate::pelt::driver::{self, Config};
 use crate::pelt::ftrace::{self, FtraceTask};
 use crate::pelt::row::CsvWriter;
 use crate::pelt::schedutil;
@@ -43,20 +42,38 @@ fn columns_dict<'py>(py: Python<'py>, cols: Vec<(&'static str, Column)>) -> PyRe
     Ok(d)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn config(
+    kernel: Option<&str>,
     init: &str,
     util_est: bool,
-    rule: &str,
+    rule: Option<&str>,
     execl_fix: Option<bool>,
     tick_ns: u64,
     start_ns: u64,
+    given: Option<Given>,
 ) -> Result<Config> {
-    Ok(Config { init: Init::parse(init)?, util_est, rule: rule_by_name(rule)?, execl_fix, tick_ns, start_ns })
+    let mut cfg = crate::pelt::kernel::config(kernel, init, util_est, rule, execl_fix, tick_ns, start_ns)?;
+    if let Some((util_avg, load_avg, runnable_avg, util_est)) = given {
+        cfg.init = crate::pelt::driver::Init::Given(crate::pelt::driver::StartState {
+            util_avg,
+            load_avg,
+            runnable_avg,
+            util_est,
+        });
+    }
+    Ok(cfg)
 }
+
+/// An imported task for Python: segment columns, start, events used, notes, init.
+type Imported<'py> = (Bound<'py, PyDict>, u64, u64, Vec<String>, Option<Bound<'py, PyDict>>);
+
+/// A known start state from Python: (util_avg, load_avg, runnable_avg, (ewma, enqueued)).
+type Given = (u64, Option<u64>, Option<u64>, Option<(u32, u32)>);
 
 /// Simulate a trace given as columns; returns a dict of numpy columns.
 #[pyfunction]
-#[pyo3(signature = (dur_ns, state, cpu_cap, freq_cap, init, util_est, rule, execl_fix, tick_ns, start_ns, columns=None, events=None))]
+#[pyo3(signature = (dur_ns, state, cpu_cap, freq_cap, init, util_est, rule, execl_fix, tick_ns, start_ns, columns=None, events=None, kernel=None, given=None))]
 #[allow(clippy::too_many_arguments)]
 fn pelt_simulate_arrays<'py>(
     py: Python<'py>,
@@ -66,17 +83,19 @@ fn pelt_simulate_arrays<'py>(
     freq_cap: PyReadonlyArray1<'_, i64>,
     init: &str,
     util_est: bool,
-    rule: &str,
+    rule: Option<&str>,
     execl_fix: Option<bool>,
     tick_ns: u64,
     start_ns: u64,
     columns: Option<Vec<String>>,
     events: Option<Vec<String>>,
+    kernel: Option<&str>,
+    given: Option<Given>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (d, s, c, f) = (slice(&dur_ns), slice(&state), slice(&cpu_cap), slice(&freq_cap));
     let sel = Select { columns, events };
     let cols = run(py, || {
-        let cfg = config(init, util_est, rule, execl_fix, tick_ns, start_ns)?;
+        let cfg = config(kernel, init, util_est, rule, execl_fix, tick_ns, start_ns, given)?;
         columns::replay_trace_columns(&d, &s, &c, &f, &cfg, &sel)
     })?;
     columns_dict(py, cols)
@@ -84,23 +103,25 @@ fn pelt_simulate_arrays<'py>(
 
 /// Simulate a trace CSV file; returns a dict of numpy columns.
 #[pyfunction]
-#[pyo3(signature = (path, init, util_est, rule, execl_fix, tick_ns, start_ns, columns=None, events=None))]
+#[pyo3(signature = (path, init, util_est, rule, execl_fix, tick_ns, start_ns, columns=None, events=None, kernel=None, given=None))]
 #[allow(clippy::too_many_arguments)]
 fn pelt_simulate_file<'py>(
     py: Python<'py>,
     path: PathBuf,
     init: &str,
     util_est: bool,
-    rule: &str,
+    rule: Option<&str>,
     execl_fix: Option<bool>,
     tick_ns: u64,
     start_ns: u64,
     columns: Option<Vec<String>>,
     events: Option<Vec<String>>,
+    kernel: Option<&str>,
+    given: Option<Given>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let sel = Select { columns, events };
     let cols = run(py, || {
-        let cfg = config(init, util_est, rule, execl_fix, tick_ns, start_ns)?;
+        let cfg = config(kernel, init, util_est, rule, execl_fix, tick_ns, start_ns, given)?;
         let segs = trace::read_trace_csv(&path)?;
         columns::replay_segments(&segs, &cfg, &sel)
     })?;
@@ -136,7 +157,7 @@ impl std::io::Write for PyWrite {
 /// the rows as CSV: to the file `out`, or in chunks to the callable `write`, (both
 /// return None), else returned as bytes.
 #[pyfunction]
-#[pyo3(signature = (data, path, out, init, util_est, rule, execl_fix, tick_ns, start_ns, write=None))]
+#[pyo3(signature = (data, path, out, init, util_est, rule, execl_fix, tick_ns, start_ns, write=None, kernel=None, given=None))]
 #[allow(clippy::too_many_arguments)]
 fn pelt_simulate_csv<'py>(
     py: Python<'py>,
@@ -145,13 +166,15 @@ fn pelt_simulate_csv<'py>(
     out: Option<PathBuf>,
     init: &str,
     util_est: bool,
-    rule: &str,
+    rule: Option<&str>,
     execl_fix: Option<bool>,
     tick_ns: u64,
     start_ns: u64,
     write: Option<Py<PyAny>>,
+    kernel: Option<&str>,
+    given: Option<Given>,
 ) -> PyResult<Option<Bound<'py, PyBytes>>> {
-    let cfg = config(init, util_est, rule, execl_fix, tick_ns, start_ns);
+    let cfg = config(kernel, init, util_est, rule, execl_fix, tick_ns, start_ns, given);
     let mut sink = write.map(|w| PyWrite { write: w, err: None });
     let result = run(py, || {
         let cfg = cfg?;
@@ -218,7 +241,7 @@ fn pelt_read_trace(py: Python<'_>, path: PathBuf) -> PyResult<Bound<'_, PyDict>>
 /// `strict` makes a malformed line an error, `sort` sorts events out of time order.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
-#[pyo3(signature = (data, path, pid, cpu_cap=None, freq_cap=None, strict=false, sort=false, cpu_capacity=None, max_freq=None, plat_info=None, sysfs=None))]
+#[pyo3(signature = (data, path, pid, cpu_cap=None, freq_cap=None, strict=false, sort=false, cpu_capacity=None, max_freq=None, plat_info=None, sysfs=None, traced_start=false))]
 fn pelt_ftrace<'py>(
     py: Python<'py>,
     data: Option<Vec<u8>>,
@@ -232,7 +255,8 @@ fn pelt_ftrace<'py>(
     max_freq: Option<String>,
     plat_info: Option<PathBuf>,
     sysfs: Option<PathBuf>,
-) -> PyResult<(Bound<'py, PyDict>, u64, u64, Vec<String>)> {
+    traced_start: bool,
+) -> PyResult<Imported<'py>> {
     let opts = ImportOptions { strict, sort };
     let t: FtraceTask = run(py, || {
         let platform = Platform::from_sources(&Sources {
@@ -252,7 +276,25 @@ fn pelt_ftrace<'py>(
         }
     })?;
     let notes = t.notes.messages();
-    Ok((trace_dict(py, t.segments)?, t.start_ns, t.events, notes))
+    // the start the trace gives (docs/pelt.md §10): with `traced_start`, the segments
+    // from a known state, which is returned as `init`
+    let init = PyDict::new(py);
+    let (segments, start_ns) = match (&t.start, traced_start) {
+        (ftrace::Start::Known { state, start_ns, segments }, true) => {
+            init.set_item("util_avg", state.util_avg)?;
+            init.set_item("load_avg", state.load_avg)?;
+            init.set_item("runnable_avg", state.runnable_avg)?;
+            init.set_item("util_est", state.util_est)?;
+            (segments.clone(), *start_ns)
+        }
+        (ftrace::Start::Forked, _) => {
+            init.set_item("kernel", true)?;
+            (t.segments, t.start_ns)
+        }
+        _ => (t.segments, t.start_ns),
+    };
+    let init = if init.is_empty() { None } else { Some(init) };
+    Ok((trace_dict(py, segments)?, start_ns, t.events, notes, init))
 }
 
 /// `decay_load(val, n)` element-wise.
@@ -397,6 +439,12 @@ fn pelt_rules() -> Vec<&'static str> {
     crate::pelt::util_est::RULE_NAMES.to_vec()
 }
 
+/// The kernel versions `kernel=` accepts, the default first (crate::pelt::kernel::KERNELS).
+#[pyfunction]
+fn pelt_kernels() -> Vec<&'static str> {
+    crate::pelt::kernel::kernel_names()
+}
+
 /// The columns the util-only replay computes (crate::pelt::util_model::UTIL_COLUMNS).
 #[pyfunction]
 fn pelt_util_columns() -> Vec<&'static str> {
@@ -499,13 +547,14 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pelt_accumulate, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_util_est_update, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_rules, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_kernels, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_util_columns, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_cpu_util, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_schedutil, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_tick_ns_for_hz, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_map_util_perf, m)?)?;
     m.add("PELT_COLUMNS", crate::pelt::row::COLUMNS.to_vec())?;
-    m.add("PELT_INITS", Init::names())?;
+    m.add("PELT_INITS", <crate::pelt::Init as crate::choice::Choice>::names())?;
     m.add("PELT_EVENTS", crate::pelt::row::Event::ALL.map(crate::pelt::row::Event::name).to_vec())?;
     let states = [crate::pelt::trace::State::Run, crate::pelt::trace::State::Wait, crate::pelt::trace::State::Sleep];
     m.add("PELT_STATES", states.map(|s| s.letter().to_string()).to_vec())?;

@@ -1,10 +1,10 @@
 //! Bindings of [`crate::report_inputs`] (what each path given to `schedlab report` is)
 //! and [`crate::report_page`] (the page rendered from the document Python builds).
 
+use super::comparison::PyComparison;
 use super::errors::{run, to_py, to_pyerr};
 use crate::report_inputs::detect;
 use crate::report_page::{self, Page};
-use super::comparison::PyComparison;
 use pyo3::prelude::*;
 use std::path::PathBuf;
 

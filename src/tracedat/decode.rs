@@ -23,6 +23,29 @@ pub enum Event {
         pid: i64,
         /// `target_cpu` (absent from formats without it).
         target_cpu: Option<i64>,
+        /// `sched_wakeup_new`.
+        new: bool,
+    },
+    /// A cfs_rq's PELT update: `sched_load_cfs_rq` / `sched_pelt_cfs`.
+    CfsRqUpdate {
+        /// `cpu`.
+        cpu: i64,
+        /// Its `path` is `/`: the CPU's root cfs_rq.
+        root: bool,
+    },
+    /// A PELT state of one entity: `sched_load_se`, `sched_pelt_se` or
+    /// `sched_util_est_se` (LISA's / the Arm EAS trees' events); the fields its format has.
+    PeltSe {
+        /// `pid` (-1 for a group entity).
+        pid: i64,
+        /// `util`.
+        util: Option<u64>,
+        /// `load`.
+        load: Option<u64>,
+        /// `runnable`.
+        runnable: Option<u64>,
+        /// `ewma` and `enqueued`.
+        util_est: Option<(u64, u64)>,
     },
     /// `sched_stat_runtime`.
     Runtime {
@@ -110,7 +133,11 @@ impl Slot {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Layout {
     Switch([Slot; 3]),
-    Wakeup([Slot; 1], Option<Slot>),
+    Wakeup([Slot; 1], Option<Slot>, bool),
+    /// pid, then util, load, runnable, ewma, enqueued when the format has them.
+    PeltSe(Slot, [Option<Slot>; 5]),
+    /// cpu, and the offset of the `__data_loc` of `path` when the format has it.
+    CfsRq(Slot, Option<usize>),
     Runtime([Slot; 2]),
     Migrate([Slot; 1], Option<Slot>),
     CpuFrequency([Slot; 2]),
@@ -124,7 +151,7 @@ enum Layout {
 }
 
 /// The events read and the fields each needs.
-const EVENTS: [(&str, &[&str]); 12] = [
+const EVENTS: [(&str, &[&str]); 17] = [
     ("sched_switch", &["prev_pid", "prev_state", "next_pid"]),
     ("sched_wakeup", &["pid"]),
     ("sched_wakeup_new", &["pid"]),
@@ -137,6 +164,11 @@ const EVENTS: [(&str, &[&str]); 12] = [
     ("tick_stop", &["success"]),
     ("cpu_frequency", &["state", "cpu_id"]),
     ("print", &[]),
+    ("sched_load_se", &["pid"]),
+    ("sched_pelt_se", &["pid"]),
+    ("sched_util_est_se", &["pid"]),
+    ("sched_load_cfs_rq", &["cpu"]),
+    ("sched_pelt_cfs", &["cpu"]),
 ];
 
 /// Decodes the records of one trace's events by their `common_type`.
@@ -170,7 +202,28 @@ impl Decoder {
         let v = |s: Slot| s.get(data).ok_or_else(short);
         Ok(Some(match *layout {
             Layout::Switch([p, s, n]) => Event::Switch { prev_pid: v(p)?, prev_state: v(s)? as u64, next_pid: v(n)? },
-            Layout::Wakeup([p], t) => Event::Wakeup { pid: v(p)?, target_cpu: t.map(v).transpose()? },
+            Layout::Wakeup([p], t, new) => Event::Wakeup { pid: v(p)?, target_cpu: t.map(v).transpose()?, new },
+            Layout::CfsRq(c, path) => {
+                // __data_loc: the string's offset in the record (low 16 bits), its length
+                let root = match path {
+                    None => true,
+                    Some(at) => {
+                        let loc = data.get(at..at + 4).map(le).ok_or_else(short)?;
+                        let (off, len) = ((loc & 0xffff) as usize, (loc >> 16 & 0xffff) as usize);
+                        let text = data.get(off..off + len).unwrap_or_default();
+                        text.split(|&b| b == 0).next() == Some(b"/".as_slice())
+                    }
+                };
+                Event::CfsRqUpdate { cpu: v(c)?, root }
+            }
+            Layout::PeltSe(p, [u, l, r, e, q]) => {
+                let o = |s: Option<Slot>| s.map(v).transpose().map(|x| x.map(|x| x as u64));
+                let util_est = match (o(e)?, o(q)?) {
+                    (Some(e), Some(q)) => Some((e, q)),
+                    _ => None,
+                };
+                Event::PeltSe { pid: v(p)?, util: o(u)?, load: o(l)?, runnable: o(r)?, util_est }
+            }
             Layout::Runtime([p, r]) => Event::Runtime { pid: v(p)?, runtime: v(r)? as u64 },
             Layout::Migrate([p], d) => Event::Migrate { pid: v(p)?, dest_cpu: d.map(v).transpose()? },
             Layout::CpuFrequency([s, c]) => {
@@ -206,7 +259,14 @@ fn layout(f: &Format, name: &str, fields: &[&str]) -> std::result::Result<Layout
     let optional = |want: &str| f.field(want).and_then(Slot::of);
     Ok(match name {
         "sched_switch" => Layout::Switch([s(0)?, s(1)?, s(2)?]),
-        "sched_wakeup" | "sched_wakeup_new" => Layout::Wakeup([s(0)?], optional("target_cpu")),
+        "sched_wakeup" | "sched_wakeup_new" => {
+            Layout::Wakeup([s(0)?], optional("target_cpu"), name == "sched_wakeup_new")
+        }
+        "sched_load_cfs_rq" | "sched_pelt_cfs" => Layout::CfsRq(s(0)?, f.field("path").map(|p| p.offset)),
+        "sched_load_se" | "sched_pelt_se" | "sched_util_est_se" => Layout::PeltSe(
+            s(0)?,
+            [optional("util"), optional("load"), optional("runnable"), optional("ewma"), optional("enqueued")],
+        ),
         "sched_stat_runtime" => Layout::Runtime([s(0)?, s(1)?]),
         "sched_migrate_task" => Layout::Migrate([s(0)?], optional("dest_cpu")),
         "cpu_frequency" => Layout::CpuFrequency([s(0)?, s(1)?]),

@@ -42,8 +42,12 @@ def register(sub: SubparsersSpec) -> None:
                    help="new-task utilization: the kernel's post_init value (default) or 0")
     s.add_argument("--no-util-est", dest="util_est", action="store_false",
                    help="run with the UTIL_EST scheduler feature off")
-    s.add_argument("--rule", default="6.12",
-                   help="util_est rule version: 6.18, 6.12 (default), 6.6, d519329f72 or 4.17")
+    s.add_argument("--kernel", default=None, metavar="VERSION",
+                   help="the kernel whose PELT is replayed: 6.12 (default), 6.18, 6.6 (the PELT clock) or 4.19 "
+                        "(contributions scaled by frequency and CPU capacity); sets the util_est rule and execl fix "
+                        "of that kernel")
+    s.add_argument("--rule", default=None,
+                   help="util_est rule version: 6.18, 6.12, 6.6, d519329f72 or 4.17 (default: the kernel's)")
     fix = s.add_mutually_exclusive_group()
     fix.add_argument("--execl-fix", dest="execl_fix", action="store_true", default=None,
                      help="cpu_util_without/cpu_util_wake subtracts the task's own util_est (c469933e7721)")
@@ -109,7 +113,8 @@ def _write(data: bytes) -> None:
 def run_simulate(args: Namespace) -> int:
     from .. import pelt
 
-    kw = dict(init=args.init, util_est=args.util_est, rule=args.rule, execl_fix=args.execl_fix, hz=args.hz)
+    kw = dict(init=args.init, util_est=args.util_est, rule=args.rule, execl_fix=args.execl_fix, hz=args.hz,
+              kernel=args.kernel)
     if args.start_ns is not None:
         kw["start_ns"] = args.start_ns
     if args.output is not None:

@@ -9,6 +9,7 @@
 #       PELT under OUT/pelt/<VERSION.PATCHLEVEL>/ ("" = 6.12, whose files sit at the top).
 #       Default: VERSION and PATCHLEVEL run together (6.18 -> 618).
 # GOV_ONLY=1: governors only (6.1: its fair.c predates the extracted PELT functions).
+# PELT_ONLY=1: PELT only (4.19: its cpuidle.c has no poll limit, its governors are not replayed).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 KSRC=$(cd "$1" && pwd)
@@ -27,17 +28,22 @@ mkdir -p "$BUILD/ksrc" "$OUT/idle/inputs" "$OUT/pelt"
 cp "$KSRC/kernel/sched/pelt.c" "$KSRC/kernel/sched/pelt.h" "$KSRC/kernel/sched/sched-pelt.h" "$BUILD/ksrc/"
 : > "$BUILD/ksrc/sched.h"
 GOV_ONLY=${GOV_ONLY:-}
-python3 "$HERE/extract.py" "$KSRC" "$BUILD/gen" ${GOV_ONLY:+--gov-only}
+PELT_ONLY=${PELT_ONLY:-}
+python3 "$HERE/extract.py" "$KSRC" "$BUILD/gen" ${GOV_ONLY:+--gov-only} ${PELT_ONLY:+--pelt-only}
 CFLAGS="-O2 -std=gnu11 -Wall -Wno-unused-function -Wno-unused-const-variable -Wno-format-truncation -Wno-maybe-uninitialized -DKV=$KV"
 [ -n "$GOV_ONLY" ] || gcc $CFLAGS -iquote "$BUILD" -iquote "$HERE" -iquote "$BUILD/ksrc" -I "$HERE/stubinc" \
     -o "$BUILD/pelt_oracle" "$HERE/pelt_oracle.c"
 
 GOVDIR=$KSRC/drivers/cpuidle/governors
 TEOFLAGS=""
+if [ -z "$PELT_ONLY" ]; then
 for f in recent tick_hits tick_intercepts total_tick short_idles utilized; do
   grep -qE "cpu_data->$f\b|unsigned int $f;|bool $f;" "$GOVDIR/teo.c" && TEOFLAGS="$TEOFLAGS -DTEO_HAS_$f"
 done
-for hz in 250 1000; do
+fi
+IN=$BUILD/inputs
+python3 "$HERE/gen_traces.py" "$IN"
+[ -n "$PELT_ONLY" ] || for hz in 250 1000; do
   for g in menu teo; do
     G=$(echo $g | tr a-z A-Z)
     gcc $CFLAGS $TEOFLAGS -DHZ=$hz -DGOV_$G -iquote "$BUILD" -iquote "$HERE" -I "$HERE/stubinc" \
@@ -45,12 +51,10 @@ for hz in 250 1000; do
   done
 done
 
-IN=$BUILD/inputs
-python3 "$HERE/gen_traces.py" "$IN"
-cp "$IN"/gov_*.csv "$IN"/states_*.csv "$OUT/idle/inputs/"
+[ -n "$PELT_ONLY" ] || cp "$IN"/gov_*.csv "$IN"/states_*.csv "$OUT/idle/inputs/"
 
 # governors: x86 states at HZ=250, ARM states at HZ=1000
-for g in menu teo; do
+[ -n "$PELT_ONLY" ] || for g in menu teo; do
   for c in x86:250 arm:1000; do
     s=${c%:*}; hz=${c#*:}
     for t in "$IN"/gov_*.csv; do

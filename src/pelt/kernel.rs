@@ -1,0 +1,143 @@
+//! The kernel version a replay follows (docs/pelt.md §9): how frequency and CPU
+//! capacity enter PELT ([`Invariance`]), the util_est rule and the execl fix of that
+//! version, and whether schedutil's input is boosted by runnable_avg. One table,
+//! [`KERNELS`]; every front end resolves `--kernel NAME` / `kernel=` through
+//! [`kernel_by_name`] and builds its [`Config`] with [`config`].
+
+use super::driver::{Config, Init};
+use super::util_est::rule_by_name;
+use crate::error::{Error, Result};
+
+/// How frequency and CPU capacity scale the PELT signals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Invariance {
+    /// Since 23127296889f ("sched/fair: Update scale invariance of PELT"): the rq's PELT
+    /// clock advances by the elapsed time scaled by both capacities, every contribution
+    /// is a full 1024 per unit, and a saturated CPU loses idle time (docs/pelt.md §4).
+    Clock,
+    /// Before it (4.19 and the Android kernels of that age): PELT runs on `rq_clock_task()` and
+    /// `accumulate_sum` scales each contribution, `contrib = cap_scale(contrib,
+    /// scale_freq)`, `util_sum += contrib * scale_cpu` (docs/pelt.md §9.1).
+    Contribution,
+}
+
+/// One kernel version the replay can follow.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Kernel {
+    /// The name given to `--kernel`.
+    pub name: &'static str,
+    /// How capacities enter PELT.
+    pub invariance: Invariance,
+    /// The util_est rule of that version ([`rule_by_name`]).
+    pub rule: &'static str,
+    /// Whether its `cpu_util_without` has the execl fix (c469933e7721, v4.20, in 4.19.y).
+    pub execl_fix: bool,
+    /// Whether schedutil's input is `cpu_util_cfs_boost` (runnable boosting, v6.5);
+    /// otherwise the `cpu_util_cfs_boost` column is `cpu_util_cfs` (4.19's `cpu_util`).
+    pub runnable_boost: bool,
+    /// Whether the sched_avg has `runnable_avg` (v5.7) rather than 4.19's
+    /// `runnable_load_avg`, the load of the enqueued entities only (docs/pelt.md §9.2).
+    pub runnable_avg: bool,
+}
+
+/// The kernel versions, newest first; the first is the default.
+pub const KERNELS: [Kernel; 4] = [
+    Kernel {
+        name: "6.12",
+        invariance: Invariance::Clock,
+        rule: "6.12",
+        execl_fix: true,
+        runnable_boost: true,
+        runnable_avg: true,
+    },
+    Kernel {
+        name: "6.18",
+        invariance: Invariance::Clock,
+        rule: "6.18",
+        execl_fix: true,
+        runnable_boost: true,
+        runnable_avg: true,
+    },
+    Kernel {
+        name: "6.6",
+        invariance: Invariance::Clock,
+        rule: "6.6",
+        execl_fix: true,
+        runnable_boost: true,
+        runnable_avg: true,
+    },
+    Kernel {
+        name: "4.19",
+        invariance: Invariance::Contribution,
+        rule: "d519329f72",
+        execl_fix: true,
+        runnable_boost: false,
+        runnable_avg: false,
+    },
+];
+
+/// The names of [`KERNELS`], in order.
+pub fn kernel_names() -> Vec<&'static str> {
+    KERNELS.iter().map(|k| k.name).collect()
+}
+
+/// The kernel named `name` (a leading `v` accepted).
+pub fn kernel_by_name(name: &str) -> Result<&'static Kernel> {
+    let n = name.strip_prefix('v').unwrap_or(name);
+    KERNELS
+        .iter()
+        .find(|k| k.name == n)
+        .ok_or_else(|| Error::domain(format!("unknown kernel '{name}'; expected one of {}", kernel_names().join(", "))))
+}
+
+/// The default kernel (6.12).
+pub fn default_kernel() -> &'static Kernel {
+    &KERNELS[0]
+}
+
+/// A replay's configuration from a front end's options: `kernel` (default 6.12) gives
+/// the PELT model, the util_est rule and the execl fix; `rule` and `execl_fix`, when
+/// given, override the last two.
+pub fn config(
+    kernel: Option<&str>,
+    init: &str,
+    util_est: bool,
+    rule: Option<&str>,
+    execl_fix: Option<bool>,
+    tick_ns: u64,
+    start_ns: u64,
+) -> Result<Config> {
+    let k = match kernel {
+        Some(name) => kernel_by_name(name)?,
+        None => default_kernel(),
+    };
+    let rule = rule_by_name(rule.unwrap_or(k.rule))?;
+    // the kernel's own fix unless the rule was changed (then the rule's own version)
+    let execl_fix = execl_fix.or(if rule.name() == k.rule { Some(k.execl_fix) } else { None });
+    Ok(Config {
+        init: <Init as crate::choice::Choice>::parse(init)?,
+        util_est,
+        rule,
+        execl_fix,
+        tick_ns,
+        start_ns,
+        kernel: k,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_defaults() {
+        assert_eq!(kernel_by_name("v4.19").unwrap().invariance, Invariance::Contribution);
+        assert!(kernel_by_name("5.4").unwrap_err().to_string().contains("6.12, 6.18, 6.6, 4.19"));
+        let c = config(Some("4.19"), "kernel", true, None, None, 4_000_000, 1 << 30).unwrap();
+        assert_eq!((c.rule.name(), c.execl_fix), ("d519329f72", Some(true)));
+        let c = config(Some("4.19"), "zero", true, Some("4.17"), None, 4_000_000, 1 << 30).unwrap();
+        assert_eq!((c.rule.name(), c.execl_fix, c.init), ("4.17", None, Init::Zero));
+        let c = config(None, "kernel", true, None, Some(false), 4_000_000, 1 << 30).unwrap();
+        assert_eq!((c.kernel.name, c.rule.name(), c.execl_fix), ("6.12", "6.12", Some(false)));
+    }
+}
