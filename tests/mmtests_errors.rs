@@ -186,19 +186,19 @@ fn missing_inputs_of_the_newer_families_are_named() {
         std::fs::create_dir_all(&d).unwrap();
         std::fs::write(d.join("hash-4.log"), "[thread  0] futexes: 0x1 ... 0x2 [ 2631734 ops/sec ]\n").unwrap();
     }
-    let e = compare(&root, "futexbench-hash", &names(&["a", "b"]), &opts(Era::E2024)).unwrap_err();
+    let e = compare_at(&root, "futexbench-hash", &names(&["a", "b"]), &opts(Era::E2024)).unwrap_err();
     assert!(matches!(e, Error::Parse { .. }) && e.to_string().contains("no file 'workloads'"), "{e}");
     for run in ["a", "b"] {
         let d = root.join(run).join("iter-0/specjbb/logs/default/SPECjbbMultiJVM.001");
         std::fs::create_dir_all(&d).unwrap();
     }
-    let e = compare(&root, "specjbb", &names(&["a", "b"]), &opts(Era::Head)).unwrap_err();
+    let e = compare_at(&root, "specjbb", &names(&["a", "b"]), &opts(Era::Head)).unwrap_err();
     assert!(e.to_string().contains("multi-JVM"), "{e}");
     for run in ["a", "b"] {
         let d = root.join(run).join("iter-0/saladfork/logs");
         std::fs::create_dir_all(&d).unwrap();
         std::fs::write(d.join("saladfork-0.time"), "").unwrap();
     }
-    let e = compare(&root, "saladfork", &names(&["a", "b"]), &opts(Era::E2025)).unwrap_err();
+    let e = compare_at(&root, "saladfork", &names(&["a", "b"]), &opts(Era::E2025)).unwrap_err();
     assert!(e.to_string().contains("numactl.txt.gz"), "{e}");
 }
