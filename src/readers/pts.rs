@@ -8,13 +8,13 @@
 // Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
-use super::Sample;
+use super::Samples;
 use crate::error::{Error, Result};
 use crate::table::Direction;
 use roxmltree::{Document, Node};
 
 /// The samples of a PTS result file.
-pub fn parse(text: &str, path: Option<&str>) -> Result<Vec<Sample>> {
+pub fn parse(text: &str, path: Option<&str>) -> Result<Samples> {
     let doc =
         Document::parse(text).map_err(|e| Error::parse(path, Some(e.pos().row as usize), format!("not XML: {e}")))?;
     let root = doc.root_element();
@@ -25,7 +25,7 @@ pub fn parse(text: &str, path: Option<&str>) -> Result<Vec<Sample>> {
             format!("expected a <PhoronixTestSuite> result file, got <{}>", root.tag_name().name()),
         ));
     }
-    let mut out = Vec::new();
+    let mut out = Samples::default();
     for result in root.children().filter(|n| n.has_tag_name("Result")) {
         // line graphs, pass/fail and image results hold no runs of one number
         let format = child_text(result, "DisplayFormat");
@@ -51,9 +51,7 @@ pub fn parse(text: &str, path: Option<&str>) -> Result<Vec<Sample>> {
                 let x = v.trim().parse::<f64>().ok().filter(|x| x.is_finite()).ok_or_else(|| {
                     Error::parse(path, Some(line), format!("{metric}, {system}: expected a number, got \"{v}\""))
                 })?;
-                let mut s = Sample::new(metric.as_str(), x, unit, direction);
-                s.group = system.to_owned();
-                out.push(s);
+                out.push(&metric, x, unit, direction, system);
             }
         }
     }
@@ -85,7 +83,7 @@ mod tests {
         assert!(e.contains("c.xml:5:") && e.contains("U, b: expected a number, got \"y\""), "{e}");
         let ok = xml.replace("1:y", "1:3");
         let s = parse(&ok, None).unwrap();
-        let got: Vec<_> = s.iter().map(|x| (x.group.as_str(), x.value, x.direction)).collect();
+        let got: Vec<_> = s.iter().map(|x| (x.group, x.value, x.direction)).collect();
         assert_eq!(got, vec![("a", 2.5, Direction::Lower), ("b", 1.0, Direction::Lower), ("b", 3.0, Direction::Lower)]);
         let e = parse("<results/>", None).unwrap_err().to_string();
         assert!(e.contains("expected a <PhoronixTestSuite>"), "{e}");
