@@ -139,7 +139,7 @@ struct Monitored {
 impl Monitored {
     fn of(b: &Matrix) -> Monitored {
         let mut m = Monitored::default();
-        for k in &b.keys {
+        for k in b.keys() {
             match key_base(k) {
                 "lock_stat" => m.lock_stat = true,
                 "perf-profile" => m.perf_profile = true,
@@ -181,11 +181,11 @@ fn changed_stat(k: &str, a: &Matrix, b: &Matrix, monitored: Monitored, incomplet
     }
     // calculate_matrix_values
     let mut max_margin = if is_function { 0 } else { 3 };
-    let mut b_k: Vec<Num> = b.get(k).map(<[Num]>::to_vec).unwrap_or_default();
+    let mut b_k: Vec<Num> = b.get(k).map(|v| v.to_vec()).unwrap_or_default();
     if b_k.len() < cols_b {
         b_k.resize(cols_b, Num::Int(0));
     }
-    let mut a_k: Vec<Num> = a.get(k).map(<[Num]>::to_vec).unwrap_or_default();
+    let mut a_k: Vec<Num> = a.get(k).map(|v| v.to_vec()).unwrap_or_default();
     if a_k.len() < cols_a {
         a_k.resize(cols_a, Num::Int(0));
     }
@@ -258,10 +258,10 @@ fn skip_function_stat(k: &str, b: &Matrix) -> bool {
 /// the order they would have been appended, without copying `a`.
 fn changed_pass(a: &Matrix, b: &Matrix, incomplete: bool, opt: Options, out: &mut Vec<String>) {
     let monitored = Monitored::of(b);
-    let b_only = b.keys.iter().filter(|k| !a.contains(k));
-    for k in a.keys.iter().chain(b_only) {
+    let b_only = b.keys().filter(|k| !a.contains(k));
+    for k in a.keys().chain(b_only) {
         if changed_stat(k, a, b, monitored, incomplete, opt) {
-            out.push(k.clone());
+            out.push(k.to_string());
         }
     }
 }
@@ -301,9 +301,9 @@ fn changed_keys(ms: &[&Matrix], opt: Options) -> (Vec<String>, Vec<HashSet<Strin
     let mut keys = Vec::new();
     if opt.all_keys {
         for m in ms {
-            for k in &m.keys {
-                if seen.insert(k.clone()) {
-                    keys.push(k.clone());
+            for k in m.keys() {
+                if seen.insert(k.to_string()) {
+                    keys.push(k.to_string());
                 }
             }
         }
@@ -325,7 +325,7 @@ fn changed_keys(ms: &[&Matrix], opt: Options) -> (Vec<String>, Vec<HashSet<Strin
 fn calc_row(key: &str, ms: &[&Matrix], cms: &[Cow<Matrix>]) -> StatRow {
     let failure = rules::function_stat(key);
     let tms: Vec<&Matrix> = if failure { ms.to_vec() } else { cms.iter().map(|m| &**m).collect() };
-    let values: Vec<Option<Vec<Num>>> = tms.iter().map(|m| m.get(key).map(<[Num]>::to_vec)).collect();
+    let values: Vec<Option<Vec<Num>>> = tms.iter().map(|m| m.get(key).map(|v| v.to_vec())).collect();
     let runs: Vec<usize> = tms.iter().map(|m| m.cols()).collect();
     let mut row = StatRow {
         key: key.to_string(),

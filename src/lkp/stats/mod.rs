@@ -421,7 +421,7 @@ pub fn run_monitors(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, Series)>>
         let bytes =
             tree.read(&path).map_err(|e| Error::parse(Some(&shown), None, format!("cannot read: {}", io_msg(&e))))?;
         let m = super::matrix::Matrix::parse(&bytes, &shown)?;
-        out.push((monitor.to_string(), Series { keys: m.keys, values: m.values }));
+        out.push((monitor.to_string(), Series { keys: m.keys().map(str::to_string).collect(), values: m.iter().map(|(_, v)| v.to_vec()).collect() }));
     }
     out.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(out)
