@@ -7,7 +7,8 @@
 use super::compare::{CompareResult, StatRow};
 use super::direction::direction;
 use super::num::Num;
-use super::render_text::render;
+use super::render_text::render_rows;
+use std::borrow::Cow;
 use crate::error::{Error, Result};
 use crate::table::{decide, evidence, Cell, ChangeKind, Comparison, Direction, Row, Verdict, VerdictRule};
 
@@ -118,10 +119,8 @@ pub fn render_comparison(c: &Comparison) -> Result<String> {
         }
         None => c.kernels.iter().map(|k| vec![("commit".to_string(), k.clone())]).collect(),
     };
-    let rows = c
-        .rows
-        .iter()
-        .map(|r| {
+    // each row made when its line is printed (not all held at once: issue 16)
+    let stat_row = |r: &Row| {
             let failure = r.group == FAIL_GROUP;
             let values: Vec<Option<Vec<Num>>> = r
                 .cells
@@ -151,13 +150,12 @@ pub fn render_comparison(c: &Comparison) -> Result<String> {
                 abs_change: r.change_kind == ChangeKind::Absolute,
                 robot: r.cells.iter().skip(1).map(|c| c.significant.unwrap_or(false)).collect(),
             }
-        })
-        .collect();
+        };
     let bool_meta = |k: &str| c.meta.get(k).is_some_and(|v| v == "true");
     let res = CompareResult {
         commits: c.kernels.clone(),
         axes,
-        rows,
+        rows: Vec::new(),
         options: super::compare::Options {
             all_keys: bool_meta("all_keys"),
             more: bool_meta("more"),
@@ -170,5 +168,6 @@ pub fn render_comparison(c: &Comparison) -> Result<String> {
             .map_or_else(|| vec!["commit".to_string()], |k| k.split(',').map(str::to_string).collect()),
         per_root_axes: bool_meta("per_root_axes"),
     };
-    Ok(render(&res))
+    let failure = |i: usize| c.rows.get(i).is_some_and(|r| r.group == FAIL_GROUP);
+    render_rows(&res, c.rows.len(), &failure, &mut |i| Ok(c.rows.get(i).map(|r| Cow::Owned(stat_row(r)))))
 }

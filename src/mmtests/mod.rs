@@ -251,6 +251,6 @@ pub fn compare_in(
     if !warnings.is_empty() {
         m.insert("schedlab.warnings".into(), warnings.join("\n"));
     }
-    let text = render_text::render(&comparison);
+    let text = render_text::render(&comparison)?;
     Ok(Report { era, comparison, text, warnings, era_reason: detection.reason })
 }

@@ -7,6 +7,7 @@
 
 use super::perlfmt::{fmt_f, pad};
 use crate::table::Comparison;
+use crate::error::Result;
 
 /// The two header parts of a run name as `_generateHeaderTable` splits it: at
 /// the first `-`, moved 4 characters right when the text after it holds `-rc[0-9]`;
@@ -46,7 +47,8 @@ fn header(c: &Comparison, first_width: usize, fl: usize) -> String {
 }
 
 /// Render `c` in MMTests' own layout (a comparison table or a `--print-ratio` table).
-pub fn render(c: &Comparison) -> String {
+/// Polls [`crate::cancel`] every 4096 rows.
+pub fn render(c: &Comparison) -> Result<String> {
     if c.meta.get("mmtests.layout").map(String::as_str) == Some("ratio") {
         render_ratio(c)
     } else {
@@ -65,7 +67,7 @@ pub(crate) fn bare_values(group: &str) -> bool {
     matches!(group, "Dmean" | "Dmin" | "Dmax" | "Gmean")
 }
 
-fn render_table(c: &Comparison) -> String {
+fn render_table(c: &Comparison) -> Result<String> {
     let fl = meta_usize(c, "mmtests.field_length", 12);
     let prec = meta_usize(c, "mmtests.precision", 2);
     let l1 =
@@ -86,7 +88,8 @@ fn render_table(c: &Comparison) -> String {
     let era_2018 = c.meta.get("mmtests.era").is_some_and(|e| e == "2018");
     let formatted_runs = if era_2018 && !parsed { groups.len() + 2 } else { usize::MAX };
     let mut out = header(c, l1 + l2 + 1, fl);
-    for r in &c.rows {
+    for (i, r) in c.rows.iter().enumerate() {
+        crate::cancel::check_every(i)?;
         out.push_str(&pad(&r.group, l1, true));
         out.push(' ');
         out.push_str(&pad(&r.name, l2, true));
@@ -112,10 +115,10 @@ fn render_table(c: &Comparison) -> String {
         }
         out.push('\n');
     }
-    out
+    Ok(out)
 }
 
-fn render_ratio(c: &Comparison) -> String {
+fn render_ratio(c: &Comparison) -> Result<String> {
     let fl = meta_usize(c, "mmtests.field_length", 12);
     let prec = meta_usize(c, "mmtests.precision", 2);
     let ratio_rows: Vec<_> = c.rows.iter().filter(|r| r.group == "Ratio").collect();
@@ -128,7 +131,8 @@ fn render_ratio(c: &Comparison) -> String {
     // many runs its text printed formatted
     let formatted_runs = meta_usize(c, "mmtests.formatted_runs", ratio_rows.len() + 1);
     let mut out = header(c, w, fl);
-    for r in &c.rows {
+    for (i, r) in c.rows.iter().enumerate() {
+        crate::cancel::check_every(i)?;
         let label = if r.group == "Ratio" { format!("Ratio {}", r.name) } else { format!("{:<5} {}", r.group, r.name) };
         out.push_str(&pad(&label, w, true));
         for (j, cell) in r.cells.iter().enumerate() {
@@ -156,7 +160,7 @@ fn render_ratio(c: &Comparison) -> String {
         }
         out.push('\n');
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]

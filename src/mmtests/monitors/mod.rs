@@ -282,7 +282,7 @@ pub fn compare_monitor(
         )));
     }
     let mut comparison = build(monitor, era, benchmark, &mut runs, &ops)?;
-    let text = super::render_text::render(&comparison);
+    let text = super::render_text::render(&comparison)?;
     let warnings = rd.warnings();
     if !warnings.is_empty() {
         comparison.meta.insert("schedlab.warnings".into(), warnings.join("\n"));
