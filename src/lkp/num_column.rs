@@ -48,10 +48,61 @@ impl NumColumn {
         self.bits.is_empty()
     }
 
+    /// The last number.
+    pub fn last(&self) -> Option<Num> {
+        self.len().checked_sub(1).and_then(|i| self.get(i))
+    }
+
+    /// Remove the last number.
+    pub fn pop(&mut self) -> Option<Num> {
+        let n = self.last()?;
+        let i = self.bits.len() - 1;
+        self.bits.pop();
+        if i % 64 == 0 {
+            self.ints.pop();
+        } else if let Some(w) = self.ints.get_mut(i / 64) {
+            *w &= !(1 << (i % 64));
+        }
+        Some(n)
+    }
+
+    /// The numbers in order.
+    pub fn iter(&self) -> impl Iterator<Item = Num> + '_ {
+        (0..self.len()).filter_map(|i| self.get(i))
+    }
+
+    /// The numbers as a vector.
+    pub fn to_vec(&self) -> Vec<Num> {
+        self.iter().collect()
+    }
+
     /// Give back the spare capacity growth left.
     pub fn shrink_to_fit(&mut self) {
         self.bits.shrink_to_fit();
         self.ints.shrink_to_fit();
+    }
+}
+
+impl FromIterator<Num> for NumColumn {
+    fn from_iter<I: IntoIterator<Item = Num>>(it: I) -> Self {
+        let mut c = NumColumn::default();
+        for n in it {
+            c.push(n);
+        }
+        c
+    }
+}
+
+/// Equal numbers in the same order (Ruby's `==` on each, as `Vec<Num>`'s).
+impl PartialEq for NumColumn {
+    fn eq(&self, o: &NumColumn) -> bool {
+        self.len() == o.len() && self.iter().zip(o.iter()).all(|(a, b)| a == b)
+    }
+}
+
+impl<const N: usize> PartialEq<[Num; N]> for NumColumn {
+    fn eq(&self, o: &[Num; N]) -> bool {
+        self.len() == N && self.iter().zip(o).all(|(a, b)| a == *b)
     }
 }
 
@@ -79,5 +130,11 @@ mod tests {
             }
         }
         assert_eq!(c.get(want.len()), None);
+        // pop clears the Integer bit of a slot the next push reuses
+        let mut d: NumColumn = [Num::Int(1), Num::Int(2)].into_iter().collect();
+        assert_eq!(d.pop(), Some(Num::Int(2)));
+        d.push(Num::Float(2.0));
+        assert_eq!(d, [Num::Int(1), Num::Float(2.0)]);
+        assert_eq!(d.last(), Some(Num::Float(2.0)));
     }
 }

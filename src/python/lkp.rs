@@ -68,7 +68,7 @@ fn lkp_compare_query_text(
                 compare_keys.join(",")
             )));
         }
-        Ok(groups.iter().map(render).collect())
+        groups.iter().map(render).collect()
     })
 }
 
