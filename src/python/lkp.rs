@@ -20,7 +20,7 @@ fn compare(paths: &[PathBuf], opt: Options) -> crate::Result<CompareResult> {
         return Err(Error::domain("compare needs a base and at least one head result root"));
     }
     let roots = load_roots(paths)?;
-    Ok(compare_roots(&roots, opt))
+    compare_roots(&roots, opt)
 }
 
 /// The ncompare text of BASE HEAD... (result-root directories); `kpi` is `-k`,
@@ -58,7 +58,7 @@ fn lkp_compare_query_text(
         let (qs, different) = query::build_queries(&queries);
         let roots = query::search(&dir, &qs)?;
         let opt = Options { all_keys, more, kpi, perf_profile_threshold };
-        let groups = query::compare_groups(&roots, &compare_keys, different, opt);
+        let groups = query::compare_groups(&roots, &compare_keys, different, opt)?;
         if groups.is_empty() {
             return Err(Error::domain(format!(
                 "the {} result roots found under {} form no group of two to compare (each group shares every axis \

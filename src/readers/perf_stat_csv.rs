@@ -16,6 +16,7 @@ pub fn parse(text: &str, path: Option<&str>) -> Result<Samples> {
     let mut out = Samples::default();
     let mut sep: Option<char> = None;
     for (i, raw) in text.lines().enumerate() {
+        crate::cancel::check_every(i)?;
         let line_no = i + 1;
         let interval = raw.starts_with(' ');
         let line = raw.trim();

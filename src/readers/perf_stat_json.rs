@@ -14,6 +14,7 @@ use serde_json::Value;
 pub fn parse(text: &str, path: Option<&str>) -> Result<Samples> {
     let mut out = Samples::default();
     for (i, raw) in text.lines().enumerate() {
+        crate::cancel::check_every(i)?;
         let line_no = i + 1;
         let line = raw.trim();
         if !line.starts_with('{') {

@@ -15,6 +15,7 @@ use crate::table::Direction;
 pub fn parse(text: &str, path: Option<&str>) -> Result<Samples> {
     let mut out = Samples::default();
     for (i, raw) in text.lines().enumerate() {
+        crate::cancel::check_every(i)?;
         let line_no = i + 1;
         let line = raw.trim();
         // headers, notes and hints are text; a counter line starts with its value

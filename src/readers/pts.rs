@@ -26,7 +26,8 @@ pub fn parse(text: &str, path: Option<&str>) -> Result<Samples> {
         ));
     }
     let mut out = Samples::default();
-    for result in root.children().filter(|n| n.has_tag_name("Result")) {
+    for (i, result) in root.children().filter(|n| n.has_tag_name("Result")).enumerate() {
+        crate::cancel::check_every(i)?;
         // line graphs, pass/fail and image results hold no runs of one number
         let format = child_text(result, "DisplayFormat");
         if !(format.is_empty() || format == "BAR_GRAPH") {

@@ -61,7 +61,7 @@ pub fn matrix(data: &[u8]) {
     for opt in
         [Options::default(), Options { all_keys: true, more: true, kpi: true, perf_profile_threshold: Some(0.5) }]
     {
-        let res = compare_roots(&[root("base"), root("head")], opt);
+        let res = compare_roots(&[root("base"), root("head")], opt).expect("compares");
         let text = schedlab::lkp::render_text::render(&res).expect("renders");
         bounded(text.len(), data.len() * 4, "ncompare text");
     }
