@@ -165,7 +165,8 @@ fn ncompare_axis_queries_and_compare_axes() {
         }
         let (queries, different) = build_queries(&queries);
         let roots = search(&data().join("query"), &queries).unwrap();
-        let text: String = compare_groups(&roots, &keys, different, opt).unwrap().iter().map(|r| render(r).unwrap()).collect();
+        let text: String =
+            compare_groups(&roots, &keys, different, opt).unwrap().iter().map(|r| render(r).unwrap()).collect();
         let want = std::fs::read_to_string(data().join(format!("query/out_{name}.txt"))).unwrap();
         assert_eq!(text, want, "{name}");
     }

@@ -8,9 +8,9 @@ use super::compare::{CompareResult, StatRow};
 use super::direction::direction;
 use super::num::Num;
 use super::render_text::render_rows;
-use std::borrow::Cow;
 use crate::error::{Error, Result};
 use crate::table::{decide, evidence, Cell, ChangeKind, Comparison, Direction, Row, Verdict, VerdictRule};
+use std::borrow::Cow;
 
 pub use crate::stats::Test;
 
@@ -121,36 +121,33 @@ pub fn render_comparison(c: &Comparison) -> Result<String> {
     };
     // each row made when its line is printed (not all held at once: issue 16)
     let stat_row = |r: &Row| {
-            let failure = r.group == FAIL_GROUP;
-            let values: Vec<Option<Vec<Num>>> = r
-                .cells
-                .iter()
-                .map(|c| c.samples.as_ref().map(|s| s.iter().map(|x| Num::Float(*x)).collect()))
-                .collect();
-            let get = |f: &dyn Fn(&Cell) -> Option<f64>, d: f64| -> Vec<f64> {
-                r.cells.iter().map(|c| f(c).unwrap_or(d)).collect()
-            };
-            let avgs = get(&|c| c.value, 0.0);
-            let rel: Vec<f64> = r
-                .cells
-                .iter()
-                .zip(&avgs)
-                .map(|(c, a)| c.spread.unwrap_or(if *a != 0.0 { -100.0 / a } else { -1.0 }))
-                .collect();
-            StatRow {
-                key: r.name.clone(),
-                failure,
-                values,
-                runs: r.cells.iter().map(|c| c.n.unwrap_or(0) as usize).collect(),
-                fails: if failure { avgs.clone() } else { vec![] },
-                avgs: if failure { vec![] } else { avgs.clone() },
-                stddevs: vec![],
-                rel_stddevs: if failure { vec![] } else { rel },
-                changes: r.cells.iter().skip(1).map(|c| c.change.unwrap_or(f64::NAN)).collect(),
-                abs_change: r.change_kind == ChangeKind::Absolute,
-                robot: r.cells.iter().skip(1).map(|c| c.significant.unwrap_or(false)).collect(),
-            }
+        let failure = r.group == FAIL_GROUP;
+        let values: Vec<Option<Vec<Num>>> =
+            r.cells.iter().map(|c| c.samples.as_ref().map(|s| s.iter().map(|x| Num::Float(*x)).collect())).collect();
+        let get = |f: &dyn Fn(&Cell) -> Option<f64>, d: f64| -> Vec<f64> {
+            r.cells.iter().map(|c| f(c).unwrap_or(d)).collect()
         };
+        let avgs = get(&|c| c.value, 0.0);
+        let rel: Vec<f64> = r
+            .cells
+            .iter()
+            .zip(&avgs)
+            .map(|(c, a)| c.spread.unwrap_or(if *a != 0.0 { -100.0 / a } else { -1.0 }))
+            .collect();
+        StatRow {
+            key: r.name.clone(),
+            failure,
+            values,
+            runs: r.cells.iter().map(|c| c.n.unwrap_or(0) as usize).collect(),
+            fails: if failure { avgs.clone() } else { vec![] },
+            avgs: if failure { vec![] } else { avgs.clone() },
+            stddevs: vec![],
+            rel_stddevs: if failure { vec![] } else { rel },
+            changes: r.cells.iter().skip(1).map(|c| c.change.unwrap_or(f64::NAN)).collect(),
+            abs_change: r.change_kind == ChangeKind::Absolute,
+            robot: r.cells.iter().skip(1).map(|c| c.significant.unwrap_or(false)).collect(),
+        }
+    };
     let bool_meta = |k: &str| c.meta.get(k).is_some_and(|v| v == "true");
     let res = CompareResult {
         commits: c.kernels.clone(),

@@ -5,8 +5,8 @@
 
 use super::jobyaml;
 use super::key_index::{KeyIndex, Keys};
-use super::num_column::NumColumn;
 use super::num::Num;
+use super::num_column::NumColumn;
 use crate::archive::tree::{join, walk};
 use crate::archive::{self, DirTree, Tree};
 use crate::error::{Error, Result};
@@ -110,9 +110,10 @@ impl PartialEq for Matrix {
     fn eq(&self, o: &Matrix) -> bool {
         (&self.path, &self.stats_source) == (&o.path, &o.stats_source)
             && self.len() == o.len()
-            && self.iter().zip(o.iter()).all(|((k, v), (l, w))| {
-                k == l && v.len() == w.len() && v.iter().zip(w.iter()).all(|(a, b)| a == b)
-            })
+            && self
+                .iter()
+                .zip(o.iter())
+                .all(|((k, v), (l, w))| k == l && v.len() == w.len() && v.iter().zip(w.iter()).all(|(a, b)| a == b))
     }
 }
 

@@ -3,9 +3,9 @@
 //! docs/lkp.md §3.4.
 
 use super::compare::{CompareResult, StatRow};
+use super::rubyfmt::{fmt_d_float, fmt_d_int, fmt_f, fmt_g};
 use crate::error::Result;
 use std::borrow::Cow;
-use super::rubyfmt::{fmt_d_float, fmt_d_int, fmt_f, fmt_g};
 
 const ABS_WIDTH: usize = 10;
 const REL_WIDTH: usize = 10;

@@ -6,8 +6,8 @@
 //! `mmtests.norm` (`no` prints `(NaNs)` cells and no D rows).
 
 use super::perlfmt::{fmt_f, pad};
-use crate::table::Comparison;
 use crate::error::Result;
+use crate::table::Comparison;
 
 /// The two header parts of a run name as `_generateHeaderTable` splits it: at
 /// the first `-`, moved 4 characters right when the text after it holds `-rc[0-9]`;

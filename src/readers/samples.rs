@@ -69,7 +69,8 @@ fn hash_of(h: &RandomState, metric: &str, unit: &str, direction: Direction, grou
 impl Samples {
     /// Add a sample (a series seen before is not stored again).
     pub fn push(&mut self, metric: &str, value: f64, unit: &str, direction: Direction, group: &str) {
-        let same = |s: &Series| &*s.metric == metric && &*s.unit == unit && s.direction == direction && &*s.group == group;
+        let same =
+            |s: &Series| &*s.metric == metric && &*s.unit == unit && s.direction == direction && &*s.group == group;
         // most files give a series' values one after the other
         let last = self.of.last().copied().filter(|&i| self.series.get(i as usize).is_some_and(same));
         let id = match last {
@@ -89,9 +90,9 @@ impl Samples {
                         });
                         let (series, hasher) = (&self.series, &self.hasher);
                         self.index.insert_unique(h, i, |&j| {
-                            series.get(j as usize).map_or(0, |s| {
-                                hash_of(hasher, &s.metric, &s.unit, s.direction, &s.group)
-                            })
+                            series
+                                .get(j as usize)
+                                .map_or(0, |s| hash_of(hasher, &s.metric, &s.unit, s.direction, &s.group))
                         });
                         i
                     }

@@ -57,7 +57,9 @@ pub struct Series {
 impl Series {
     /// As Ruby writes it (`JSON.pretty_generate`).
     pub fn to_json(&self) -> String {
-        pretty_json(&Json::Obj(self.keys.iter().zip(&self.values).map(|(k, v)| (k.clone(), nums_json(&v.to_vec()))).collect()))
+        pretty_json(&Json::Obj(
+            self.keys.iter().zip(&self.values).map(|(k, v)| (k.clone(), nums_json(&v.to_vec()))).collect(),
+        ))
     }
 }
 
