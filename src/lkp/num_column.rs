@@ -21,7 +21,7 @@ impl NumColumn {
             Num::Float(x) => (x.to_bits(), false),
         };
         self.bits.push(bits);
-        if i % 64 == 0 {
+        if i.is_multiple_of(64) {
             self.ints.push(0);
         }
         if int {
@@ -58,7 +58,7 @@ impl NumColumn {
         let n = self.last()?;
         let i = self.bits.len() - 1;
         self.bits.pop();
-        if i % 64 == 0 {
+        if i.is_multiple_of(64) {
             self.ints.pop();
         } else if let Some(w) = self.ints.get_mut(i / 64) {
             *w &= !(1 << (i % 64));
