@@ -19,46 +19,45 @@ TEXT` runs the readers whose name contains TEXT.
 
     python benchmarks/reader_memory.py [--mb 32] [--only TEXT] [--tracedat FILE --tracedat-pid PID]
 
-Recorded 2026-12-02 (`python benchmarks/reader_memory.py --mb 16`, this sandbox, load
-average 10-14; the committed 0.45 MB trace.dat, too small for a steady figure: give a
-recording of several MB, as the 2026-12-01 run did with a 7.6 MiB one, 2.02x):
+Recorded 2026-12-04 (`python benchmarks/reader_memory.py --mb 16 --only NAME`, each reader
+alone, this sandbox shared by six agents, load average 10-13 (100+ for the second PTS, lkp
+and MMTests figures: memory does not depend on it); the committed 0.45 MB trace.dat, too
+small for a steady figure: give a recording of several MB, as the 2026-12-01 run did with a
+7.6 MiB one, 2.02x). Before: the same command on the tree before this change.
 
-    reader                       input MiB  peak MiB over imports  ratio
-    samples (stats)                   17.0                   21.1   1.24 ok
-    idle trace CSV                    16.0                   31.2   1.95 ok
-    idle ftrace text                  17.0                   31.4   1.84 ok
-    PELT trace CSV                    17.0                   50.8   2.99 ok
-    lkp matrix.json pair               6.7                   28.6   4.26 OVER 4x
-    lkp pair, all changed              6.7                   89.5  13.33 OVER 4x
-    perf stat CSV (readers)           17.0                   52.6   3.09 ok
-    mmtests parse (table)             17.0                  161.9   9.53 OVER 4x   (11.93 before)
-    trace.dat (PELT import)            0.4                    1.8   4.18 OVER 4x
-    perf script (PELT import)         16.1                   17.1   1.07 ok
-    batch archive scan               104.8                   29.4   0.28 ok
-    perf stat JSON (readers)          17.0                   23.0   1.35 ok
-    perf stat text (readers)          17.0                   30.0   1.76 ok
-    hyperfine JSON (readers)          16.0                  149.1   9.32 OVER 4x
-    google-benchmark (readers)        16.0                  167.2  10.45 OVER 4x
-    pytest-benchmark (readers)        16.0                  122.2   7.64 OVER 4x
-    pyperf JSON (readers)             16.0                  156.4   9.77 OVER 4x
-    PTS XML (readers)                 16.0                  130.6   8.16 OVER 4x
-    fio JSON (readers)                16.0                  195.4  12.22 OVER 4x
-    mmtests work/log extract          18.0                   31.9   1.77 ok
-    lkp run dir (run_stats)           17.0                  139.0   8.18 OVER 4x
+    reader                       input MiB  peak MiB over imports  ratio      before
+    samples (stats)                   17.0                   20.5   1.21 ok    1.21
+    idle trace CSV                    16.0                   30.2   1.89 ok    1.94
+    idle ftrace text                  17.0                   31.0   1.82 ok    1.82
+    PELT trace CSV                    17.0                   50.6   2.98 ok    2.98
+    lkp matrix.json pair               6.7                   18.9   2.82 ok    4.05
+    lkp pair, all changed              6.7                   78.3  11.66 OVER 13.24
+    perf stat CSV (readers)           17.0                   20.9   1.23 ok    3.08
+    mmtests parse (table)             17.0                  161.7   9.51 OVER  9.52
+    trace.dat (PELT import)            0.4                    2.1   5.01 OVER  4.72
+    perf script (PELT import)         16.1                   17.0   1.06 ok    1.07
+    batch archive scan               104.8                   30.1   0.29 ok    0.28
+    perf stat JSON (readers)          17.0                   19.2   1.13 ok    1.37
+    perf stat text (readers)          17.0                   19.9   1.17 ok    1.74
+    hyperfine JSON (readers)          16.0                   31.2   1.95 ok    9.32
+    google-benchmark (readers)        16.0                   18.5   1.16 ok   10.46
+    pytest-benchmark (readers)        16.0                   20.2   1.26 ok    7.64
+    pyperf JSON (readers)             16.0                   22.6   1.41 ok    9.78
+    PTS XML (readers)                 16.0                   19.2   1.20 ok    8.18
+    fio JSON (readers)                16.0                   19.2   1.20 ok   12.21
+    mmtests work/log extract          18.0                   33.9   1.88 ok    1.91
+    lkp run dir (run_stats)           17.0                   56.4   3.32 ok    7.99
 
-The string columns of `readers.read` share one Python str per distinct value; lkp's
-matrix arrays are allocated once, its rows sorted by index and turned into the
-Comparison one at a time; the MMTests table parser borrows the text from Python and
-turns each line straight into its table row (no second copy of the parsed rows). What
-is still over the bound: the Comparison itself (a Cell is ~150 bytes: five Option<f64>,
-the test name as a String, n, the samples; a row adds ~170 bytes of labels, so a pasted
-table of 200 000 rows costs ~140 MiB where its text is 17 MiB: a compact Cell and rows
-as struct-of-arrays, a change to the shared model); lkp's Matrix (a String and a
-Vec<Num> per metric, ~160 bytes for ~48 bytes of JSON) and its compare rows (nine Vecs
-per metric); the JSON and XML readers, which build the whole document tree
-(serde_json::Value, roxmltree) and a `Sample` of three Strings per value; lkp's
-run_stats of a long monitor log (not looked into yet). (Sizes per cell, row and metric
-are estimates from the types, not measured one by one.)
+The readers hold their samples as columns (each series once, 12 bytes a value) and read
+the JSON formats one element of their top-level array at a time and PTS as a stream of
+XML events (docs/readers.md §10); lkp's matrix keeps its names in one text and its values
+in 8 bytes each (docs/lkp.md §2.3), its raw outputs become series a piece at a time
+(docs/lkp.md §4). What is still over the bound is the Comparison: a pasted MMTests table
+of 217,379 rows holds a Comparison of 144 MiB (696 bytes a row of three cells, 89 % of the
+peak), lkp's compare of 69,905 changed metrics one of 37 MiB (552 bytes a row of two
+cells, 48 % of the peak; most of the rest is lkp's compare rows, `StatRow`, alive while
+they are turned into the table rows) (malloc's bytes in use with the Comparison alive and
+after deleting it, glibc mallinfo2, in a fresh process).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ use crate::{lkp, mmtests};
 /// (the generic views, markdown and CSV, serve those tables).
 pub fn render(c: &Comparison) -> Result<Option<String>> {
     match c.tool.as_str() {
-        "mmtests" => Ok(Some(mmtests::render_text::render(c))),
+        "mmtests" => mmtests::render_text::render(c).map(Some),
         "lkp" => lkp::comparison::render_comparison(c).map(Some),
         "amd" => amd::render(c).map(Some),
         _ => Ok(None),

@@ -1,6 +1,7 @@
-//! Ctrl-C while a comparison table is built: lkp's `to_comparison` (a significance test
-//! per metric) and the pasted MMTests table parser (`mmtests::parse_text`) poll the
-//! process's stop flag (src/cancel.rs), so a stop request ends either with
+//! Ctrl-C while a comparison table is built or printed: lkp's compare (per metric),
+//! `to_comparison` (a significance test per metric), the pasted MMTests table parser
+//! (`mmtests::parse_text`), a pasted lkp report's table and the lkp and MMTests text of a
+//! table poll the process's stop flag (src/cancel.rs), so a stop request ends each with
 //! `Error::Interrupted`, and the next call runs normally. A binary of its own, because
 //! the flag stops every core call of the process. (From Python, with a signal:
 //! tests/test_hostile_interrupt.py.)
@@ -10,7 +11,10 @@ use schedlab::error::Error;
 use schedlab::lkp::compare::{compare_roots, Options};
 use schedlab::lkp::comparison::{to_comparison, Test};
 use schedlab::lkp::matrix::ResultRoot;
+use schedlab::lkp::parse_report::{parse_report, to_comparison as report_table};
+use schedlab::lkp::render_text::render;
 use schedlab::mmtests::parse_text::parse_compare;
+use schedlab::tool_text;
 use std::path::Path;
 
 const LKP: &str = "tests/data/lkp/golden/scenario_a_raw/unixbench/performance-30s-1-execl/lkp-ivb-d04/debian-x86_64.cgz/x86_64-rhel/gcc-7";
@@ -23,15 +27,26 @@ fn a_stop_request_ends_the_table_builders_and_the_next_call_runs() {
             .iter()
             .map(|c| ResultRoot::open(&Path::new(LKP).join(c)).unwrap())
             .collect();
-    let res = compare_roots(&roots, Options::default());
+    let res = compare_roots(&roots, Options::default()).unwrap();
     assert!(!res.rows.is_empty());
     let table = std::fs::read_to_string(TABLE).unwrap();
+    let parsed = parse_compare(&table, TABLE).unwrap();
+    let lkp_text = render(&res).unwrap();
+    let report = parse_report(&lkp_text);
     cancel::request();
     let lkp = to_comparison(res.clone(), Test::Welch, 0.05);
     let mmtests = parse_compare(&table, TABLE);
+    let compared = compare_roots(&roots, Options::default());
+    let printed = [render(&res), tool_text::render(&parsed).map(|t| t.unwrap_or_default())];
+    let pasted = report_table(&report);
     cancel::clear();
     assert_eq!(lkp.err(), Some(Error::Interrupted));
     assert_eq!(mmtests.err(), Some(Error::Interrupted));
+    assert_eq!(compared.err(), Some(Error::Interrupted));
+    assert_eq!(printed.map(|p| p.err()), [Some(Error::Interrupted), Some(Error::Interrupted)]);
+    assert_eq!(pasted.err(), Some(Error::Interrupted));
+    assert!(tool_text::render(&parsed).unwrap().is_some_and(|t| !t.is_empty()));
+    assert!(!report_table(&report).unwrap().rows.is_empty());
     assert_eq!(to_comparison(res.clone(), Test::Welch, 0.05).unwrap().rows.len(), res.rows.len());
     assert!(!parse_compare(&table, TABLE).unwrap().rows.is_empty());
 }

@@ -25,8 +25,8 @@ fn run(args: &[&str]) -> String {
             p => roots.push(ResultRoot::open(&data().join(p)).unwrap_or_else(|e| panic!("{p}: {e}"))),
         }
     }
-    let res = compare_roots(&roots, opt);
-    let text = render(&res);
+    let res = compare_roots(&roots, opt).unwrap();
+    let text = render(&res).unwrap();
     // the shared Comparison model, through its JSON form, renders the same text
     let json = to_comparison(res, Test::Welch, 0.05).unwrap().to_json().unwrap();
     let back = render_comparison(&Comparison::from_json(&json).unwrap()).unwrap();
@@ -165,7 +165,8 @@ fn ncompare_axis_queries_and_compare_axes() {
         }
         let (queries, different) = build_queries(&queries);
         let roots = search(&data().join("query"), &queries).unwrap();
-        let text: String = compare_groups(&roots, &keys, different, opt).iter().map(render).collect();
+        let text: String =
+            compare_groups(&roots, &keys, different, opt).unwrap().iter().map(|r| render(r).unwrap()).collect();
         let want = std::fs::read_to_string(data().join(format!("query/out_{name}.txt"))).unwrap();
         assert_eq!(text, want, "{name}");
     }

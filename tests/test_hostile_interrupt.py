@@ -1,9 +1,9 @@
 """Ctrl-C during a long native call: the core's loops stop (src/cancel.rs) and the
 command exits 130 within 0.5 s, without a traceback (src/python/sigint.rs, cli.main);
 in-process, every long call (PELT replay, idle replay, MMTests extraction, a pasted MMTests
-table, the batch scan, lkp's matrix.json, the ftrace imports, ``series``; trace.dat:
-tests/tracedat_cancel.rs; lkp's table of many changed metrics: tests/cancel_tables.rs) raises
-KeyboardInterrupt within 0.5 s of the signal. Each input takes seconds to read on this
+table, the batch scan, lkp's matrix.json, the ftrace imports, ``series``, the text of a long
+MMTests or lkp table; trace.dat: tests/tracedat_cancel.rs; lkp's table of many changed
+metrics: tests/cancel_tables.rs) raises KeyboardInterrupt within 0.5 s of the signal. Each input takes seconds to read on this
 machine (measured uninterrupted, noted beside it) and is built in a fraction of one."""
 
 from __future__ import annotations
@@ -198,3 +198,27 @@ def test_a_long_hackbench_log_stops(tmp_path: Path) -> None:
         shutil.copy(src / "tests-timestamp", dst)
         (dst / "hackbench-process-pipes" / "logs" / "hackbench-1-2.gz").write_bytes(member)
     assert seconds_to_stop(lambda: mmtests.compare(root, "hackbench-process-pipes", KERNELS)) < 0.5
+
+
+def test_printing_a_long_mmtests_table_stops() -> None:
+    # the 400,000 rows of the pasted table above, printed in MMTests' layout (to_text):
+    # 2.1 s uninterrupted at a load of 59
+    header = ("                             4.18.0                 4.18.0                 4.18.0\n"
+              "                            vanilla                    teo        teo-v6+backport\n")
+    row = "Amean     1       0.1334 (   0.00%)      0.1388 *  -4.05%*      0.1312 (   1.65%)\n"
+    c = mmtests.parse_compare(header + row * 400_000)
+    mmtests.parse_compare(header + row).to_text()  # the first call's imports
+    assert seconds_to_stop(c.to_text) < 0.5
+
+
+def test_printing_a_long_lkp_table_stops() -> None:
+    # 150,000 rows of a pasted lkp table (lkp's own layout: tests/data/lkp), printed back
+    # in lkp's layout (to_text, which makes each row's numbers as it prints it): 100,000
+    # rows took 0.9 s to print at a load of 32, so 150,000 outlast the signal when quiet
+    text = ("         %stddev     %change         %stddev\n"
+            "             \\          |                \\  \n"
+            + "".join(f"    100.00 ±  3%    +100.0%     200.00 ±  4%  unixbench.k{i}\n" for i in range(150_000)))
+    c = lkp.parse_comparison(text)
+    assert len(c.rows) == 150_000
+    lkp.parse_comparison(text[:300]).to_text()  # the first call's imports
+    assert seconds_to_stop(c.to_text) < 0.5

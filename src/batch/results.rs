@@ -91,7 +91,7 @@ pub fn scan_results(tree: &dyn Tree, input: &str, kind: &str) -> Result<Found> {
                 continue;
             };
             found.files += 1;
-            for s in file.samples {
+            for s in file.samples.iter() {
                 let g = match runs
                     .iter()
                     .position(|g| g.dir == dir && g.format == file.format.name() && g.group == s.group)
@@ -101,7 +101,7 @@ pub fn scan_results(tree: &dyn Tree, input: &str, kind: &str) -> Result<Found> {
                         runs.push(Gather {
                             dir: dir.to_string(),
                             format: file.format.name(),
-                            group: s.group.clone(),
+                            group: s.group.to_string(),
                             metrics: Vec::new(),
                             started: None,
                         });
@@ -117,8 +117,8 @@ pub fn scan_results(tree: &dyn Tree, input: &str, kind: &str) -> Result<Found> {
                 match run.metrics.iter_mut().find(|m| m.name == s.metric) {
                     Some(m) => m.samples.push(s.value),
                     None => {
-                        let d = if s.direction == Direction::Unknown { direction(&s.metric) } else { s.direction };
-                        run.metrics.push(Metric { name: s.metric, direction: d, samples: vec![s.value] });
+                        let d = if s.direction == Direction::Unknown { direction(s.metric) } else { s.direction };
+                        run.metrics.push(Metric { name: s.metric.to_string(), direction: d, samples: vec![s.value] });
                     }
                 }
             }

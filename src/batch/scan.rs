@@ -438,14 +438,12 @@ fn read_lkp(tree: &dyn Tree, input: &str, rel: &str) -> Result<RunData> {
     };
     let m = root.matrix.complete();
     let metrics = m
-        .keys
         .iter()
-        .zip(&m.values)
         .filter(|(k, _)| !rules::function_stat(k) && rules::shown_without_more(k))
         .filter_map(|(k, v)| {
             let d = direction(k);
             (d != Direction::Unknown).then(|| Metric {
-                name: k.clone(),
+                name: k.to_string(),
                 direction: d,
                 samples: v.iter().map(|n| n.f()).collect(),
             })

@@ -7,6 +7,7 @@
 use super::matrix::{Matrix, ResultRoot};
 use super::num::{average, ruby_sum, standard_deviation, Num, Sum};
 use super::rules;
+use crate::error::Result;
 use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
@@ -139,7 +140,7 @@ struct Monitored {
 impl Monitored {
     fn of(b: &Matrix) -> Monitored {
         let mut m = Monitored::default();
-        for k in &b.keys {
+        for k in b.keys() {
             match key_base(k) {
                 "lock_stat" => m.lock_stat = true,
                 "perf-profile" => m.perf_profile = true,
@@ -181,11 +182,11 @@ fn changed_stat(k: &str, a: &Matrix, b: &Matrix, monitored: Monitored, incomplet
     }
     // calculate_matrix_values
     let mut max_margin = if is_function { 0 } else { 3 };
-    let mut b_k: Vec<Num> = b.get(k).map(<[Num]>::to_vec).unwrap_or_default();
+    let mut b_k: Vec<Num> = b.get(k).map(|v| v.to_vec()).unwrap_or_default();
     if b_k.len() < cols_b {
         b_k.resize(cols_b, Num::Int(0));
     }
-    let mut a_k: Vec<Num> = a.get(k).map(<[Num]>::to_vec).unwrap_or_default();
+    let mut a_k: Vec<Num> = a.get(k).map(|v| v.to_vec()).unwrap_or_default();
     if a_k.len() < cols_a {
         a_k.resize(cols_a, Num::Int(0));
     }
@@ -256,54 +257,56 @@ fn skip_function_stat(k: &str, b: &Matrix) -> bool {
 /// One `__get_changed_stats` pass: the changed keys of head `a` against base `b`. lkp
 /// first gives `a` every key of `b` it lacks (all zeros); those keys are taken here in
 /// the order they would have been appended, without copying `a`.
-fn changed_pass(a: &Matrix, b: &Matrix, incomplete: bool, opt: Options, out: &mut Vec<String>) {
+fn changed_pass(a: &Matrix, b: &Matrix, incomplete: bool, opt: Options, out: &mut Vec<String>) -> Result<()> {
     let monitored = Monitored::of(b);
-    let b_only = b.keys.iter().filter(|k| !a.contains(k));
-    for k in a.keys.iter().chain(b_only) {
+    let b_only = b.keys().filter(|k| !a.contains(k));
+    for (i, k) in a.keys().chain(b_only).enumerate() {
+        crate::cancel::check_every(i)?;
         if changed_stat(k, a, b, monitored, incomplete, opt) {
-            out.push(k.clone());
+            out.push(k.to_string());
         }
     }
+    Ok(())
 }
 
 /// `_get_changed_stats(a = head, b = base)`, including the incomplete-run two passes:
 /// the second on the head without its incomplete runs, and on the base filtered in place
 /// (lkp's one deep copy of the base is shared by all heads, so later heads see it filtered).
-fn get_changed_stats(a: &Matrix, b: &mut Cow<Matrix>, opt: Options) -> Vec<String> {
+fn get_changed_stats(a: &Matrix, b: &mut Cow<Matrix>, opt: Options) -> Result<Vec<String>> {
     let key = "last_state.is_incomplete_run";
     let incomplete = a.contains(key) || b.contains(key);
     let mut out = Vec::new();
-    changed_pass(a, b, incomplete, opt, &mut out);
+    changed_pass(a, b, incomplete, opt, &mut out)?;
     if !incomplete {
-        return out;
+        return Ok(out);
     }
     let a = a.complete();
     b.to_mut().filter_incomplete_run();
     if a.stats_source.is_none() || b.stats_source.is_none() {
-        return out;
+        return Ok(out);
     }
-    changed_pass(&a, b, false, opt, &mut out);
-    out
+    changed_pass(&a, b, false, opt, &mut out)?;
+    Ok(out)
 }
 
 /// Per head, the keys lkp's rule selects (in selection order).
-fn selected_per_head(ms: &[&Matrix], opt: Options) -> Vec<Vec<String>> {
-    let Some((base, heads)) = ms.split_first() else { return Vec::new() };
+fn selected_per_head(ms: &[&Matrix], opt: Options) -> Result<Vec<Vec<String>>> {
+    let Some((base, heads)) = ms.split_first() else { return Ok(Vec::new()) };
     let mut base = Cow::Borrowed(*base);
     heads.iter().map(|head| get_changed_stats(head, &mut base, opt)).collect()
 }
 
 /// The keys shown: every key with `-a`, else the union over heads of the changed keys;
 /// and per head the set lkp's rule selects.
-fn changed_keys(ms: &[&Matrix], opt: Options) -> (Vec<String>, Vec<HashSet<String>>) {
-    let per_head = selected_per_head(ms, Options { all_keys: false, ..opt });
+fn changed_keys(ms: &[&Matrix], opt: Options) -> Result<(Vec<String>, Vec<HashSet<String>>)> {
+    let per_head = selected_per_head(ms, Options { all_keys: false, ..opt })?;
     let mut seen = HashSet::new();
     let mut keys = Vec::new();
     if opt.all_keys {
         for m in ms {
-            for k in &m.keys {
-                if seen.insert(k.clone()) {
-                    keys.push(k.clone());
+            for k in m.keys() {
+                if seen.insert(k.to_string()) {
+                    keys.push(k.to_string());
                 }
             }
         }
@@ -317,7 +320,7 @@ fn changed_keys(ms: &[&Matrix], opt: Options) -> (Vec<String>, Vec<HashSet<Strin
     if opt.kpi {
         keys.retain(|k| rules::kpi_stat(k));
     }
-    (keys, per_head.into_iter().map(|v| v.into_iter().collect()).collect())
+    Ok((keys, per_head.into_iter().map(|v| v.into_iter().collect()).collect()))
 }
 
 /// `calc_stat_change`: fails and `%reproduction` for function stats; averages, SDs and
@@ -325,7 +328,7 @@ fn changed_keys(ms: &[&Matrix], opt: Options) -> (Vec<String>, Vec<HashSet<Strin
 fn calc_row(key: &str, ms: &[&Matrix], cms: &[Cow<Matrix>]) -> StatRow {
     let failure = rules::function_stat(key);
     let tms: Vec<&Matrix> = if failure { ms.to_vec() } else { cms.iter().map(|m| &**m).collect() };
-    let values: Vec<Option<Vec<Num>>> = tms.iter().map(|m| m.get(key).map(<[Num]>::to_vec)).collect();
+    let values: Vec<Option<Vec<Num>>> = tms.iter().map(|m| m.get(key).map(|v| v.to_vec())).collect();
     let runs: Vec<usize> = tms.iter().map(|m| m.cols()).collect();
     let mut row = StatRow {
         key: key.to_string(),
@@ -434,32 +437,32 @@ fn permute<T>(v: &mut [T], mut order: Vec<usize>) {
     }
 }
 
-/// Compare heads with a base (`matrixes[0]`), as `lkp ncompare` does.
-pub fn compare_matrices(matrixes: &[Matrix], opt: Options) -> Vec<StatRow> {
+/// Compare heads with a base (`matrixes[0]`), as `lkp ncompare` does. Polls
+/// [`crate::cancel`] every 4096 metrics.
+pub fn compare_matrices(matrixes: &[Matrix], opt: Options) -> Result<Vec<StatRow>> {
     compare_refs(&matrixes.iter().collect::<Vec<_>>(), opt)
 }
 
-fn compare_refs(matrixes: &[&Matrix], opt: Options) -> Vec<StatRow> {
+fn compare_refs(matrixes: &[&Matrix], opt: Options) -> Result<Vec<StatRow>> {
     // lkp's complete_matrix copies: only a matrix with incomplete runs differs
     let complete: Vec<Cow<Matrix>> = matrixes
         .iter()
         .map(|m| if m.contains("last_state.is_incomplete_run") { Cow::Owned(m.complete()) } else { Cow::Borrowed(*m) })
         .collect();
-    let (keys, per_head) = changed_keys(matrixes, opt);
-    let mut rows: Vec<StatRow> = keys
-        .iter()
-        .map(|k| {
-            let mut r = calc_row(k, matrixes, &complete);
-            r.robot = per_head.iter().map(|s| s.contains(k)).collect();
-            r
-        })
-        .collect();
+    let (keys, per_head) = changed_keys(matrixes, opt)?;
+    let mut rows: Vec<StatRow> = Vec::with_capacity(keys.len());
+    for (i, k) in keys.iter().enumerate() {
+        crate::cancel::check_every(i)?;
+        let mut r = calc_row(k, matrixes, &complete);
+        r.robot = per_head.iter().map(|s| s.contains(k)).collect();
+        rows.push(r);
+    }
     sort_rows(&mut rows);
-    rows
+    Ok(rows)
 }
 
 /// Compare result roots: the first is the base.
-pub fn compare_roots(roots: &[ResultRoot], opt: Options) -> CompareResult {
+pub fn compare_roots(roots: &[ResultRoot], opt: Options) -> Result<CompareResult> {
     compare_group(&roots.iter().collect::<Vec<_>>(), opt, &["commit".to_string()], false)
 }
 
@@ -470,7 +473,7 @@ pub fn compare_group(
     opt: Options,
     compare_keys: &[String],
     per_root_axes: bool,
-) -> CompareResult {
+) -> Result<CompareResult> {
     let ms: Vec<&Matrix> = roots.iter().map(|r| &r.matrix).collect();
     let label = |r: &ResultRoot| -> String {
         if compare_keys == ["commit"] {
@@ -480,14 +483,14 @@ pub fn compare_group(
             r.axes.iter().filter(|(k, _)| compare_keys.contains(k)).map(|(_, v)| v.as_str()).collect();
         vals.join("/")
     };
-    CompareResult {
+    Ok(CompareResult {
         commits: roots.iter().map(|r| label(r)).collect(),
         axes: roots.iter().map(|r| r.axes.clone()).collect(),
-        rows: compare_refs(&ms, opt),
+        rows: compare_refs(&ms, opt)?,
         options: opt,
         compare_keys: compare_keys.to_vec(),
         per_root_axes,
-    }
+    })
 }
 
 #[cfg(test)]

@@ -7,11 +7,12 @@
 use super::compare::{CompareResult, StatRow};
 use super::direction::direction;
 use super::num::Num;
-use super::render_text::render;
+use super::render_text::render_rows;
 use crate::error::Result;
 use crate::table::{
     decide, evidence, Cell, ChangeKind, Comparison, Direction, LkpMeta, Row, Verdict, VerdictMeta, VerdictRule,
 };
+use std::borrow::Cow;
 
 pub use crate::stats::Test;
 
@@ -122,48 +123,43 @@ pub fn render_comparison(c: &Comparison) -> Result<String> {
         Some(a) => a.clone(),
         None => c.kernels.iter().map(|k| vec![("commit".to_string(), k.clone())]).collect(),
     };
-    let rows = c
-        .rows
-        .iter()
-        .map(|r| {
-            let failure = r.group == FAIL_GROUP;
-            let values: Vec<Option<Vec<Num>>> = r
-                .cells
-                .iter()
-                .map(|c| c.samples.as_ref().map(|s| s.iter().map(|x| Num::Float(*x)).collect()))
-                .collect();
-            let get = |f: &dyn Fn(&Cell) -> Option<f64>, d: f64| -> Vec<f64> {
-                r.cells.iter().map(|c| f(c).unwrap_or(d)).collect()
-            };
-            let avgs = get(&|c| c.value, 0.0);
-            let rel: Vec<f64> = r
-                .cells
-                .iter()
-                .zip(&avgs)
-                .map(|(c, a)| c.spread.unwrap_or(if *a != 0.0 { -100.0 / a } else { -1.0 }))
-                .collect();
-            StatRow {
-                key: r.name.clone(),
-                failure,
-                values,
-                runs: r.cells.iter().map(|c| c.n.unwrap_or(0) as usize).collect(),
-                fails: if failure { avgs.clone() } else { vec![] },
-                avgs: if failure { vec![] } else { avgs.clone() },
-                stddevs: vec![],
-                rel_stddevs: if failure { vec![] } else { rel },
-                changes: r.cells.iter().skip(1).map(|c| c.change.unwrap_or(f64::NAN)).collect(),
-                abs_change: r.change_kind == ChangeKind::Absolute,
-                robot: r.cells.iter().skip(1).map(|c| c.significant.unwrap_or(false)).collect(),
-            }
-        })
-        .collect();
+    // each row made when its line is printed (not all held at once: issue 16)
+    let stat_row = |r: &Row| {
+        let failure = r.group == FAIL_GROUP;
+        let values: Vec<Option<Vec<Num>>> =
+            r.cells.iter().map(|c| c.samples.as_ref().map(|s| s.iter().map(|x| Num::Float(*x)).collect())).collect();
+        let get = |f: &dyn Fn(&Cell) -> Option<f64>, d: f64| -> Vec<f64> {
+            r.cells.iter().map(|c| f(c).unwrap_or(d)).collect()
+        };
+        let avgs = get(&|c| c.value, 0.0);
+        let rel: Vec<f64> = r
+            .cells
+            .iter()
+            .zip(&avgs)
+            .map(|(c, a)| c.spread.unwrap_or(if *a != 0.0 { -100.0 / a } else { -1.0 }))
+            .collect();
+        StatRow {
+            key: r.name.clone(),
+            failure,
+            values,
+            runs: r.cells.iter().map(|c| c.n.unwrap_or(0) as usize).collect(),
+            fails: if failure { avgs.clone() } else { vec![] },
+            avgs: if failure { vec![] } else { avgs.clone() },
+            stddevs: vec![],
+            rel_stddevs: if failure { vec![] } else { rel },
+            changes: r.cells.iter().skip(1).map(|c| c.change.unwrap_or(f64::NAN)).collect(),
+            abs_change: r.change_kind == ChangeKind::Absolute,
+            robot: r.cells.iter().skip(1).map(|c| c.significant.unwrap_or(false)).collect(),
+        }
+    };
     let res = CompareResult {
         commits: c.kernels.clone(),
         axes,
-        rows,
+        rows: Vec::new(),
         options: super::compare::Options { all_keys: lkp.all_keys, more: lkp.more, ..Default::default() },
         compare_keys: if lkp.compare_keys.is_empty() { vec!["commit".to_string()] } else { lkp.compare_keys.clone() },
         per_root_axes: lkp.per_root_axes,
     };
-    Ok(render(&res))
+    let failure = |i: usize| c.rows.get(i).is_some_and(|r| r.group == FAIL_GROUP);
+    render_rows(&res, c.rows.len(), &failure, &mut |i| Ok(c.rows.get(i).map(|r| Cow::Owned(stat_row(r)))))
 }

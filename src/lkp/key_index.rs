@@ -6,7 +6,19 @@ use hashbrown::HashTable;
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
 
-/// Positions into a names vector the caller keeps (and passes to every call), as u32
+/// Names by position, as the caller keeps them (a `[String]`, or a matrix's one text).
+pub trait Keys {
+    /// The name at `i`.
+    fn key(&self, i: usize) -> Option<&str>;
+}
+
+impl Keys for [String] {
+    fn key(&self, i: usize) -> Option<&str> {
+        self.get(i).map(String::as_str)
+    }
+}
+
+/// Positions into the names the caller keeps (and passes to every call), as u32
 /// (a matrix file of at most 256 MiB names fewer than 2^32 metrics).
 #[derive(Debug, Clone, Default)]
 pub struct KeyIndex {
@@ -20,22 +32,22 @@ impl KeyIndex {
     }
 
     /// The position of `k` in `keys`.
-    pub fn get(&self, keys: &[String], k: &str) -> Option<usize> {
-        self.table.find(self.hash(k), |&i| keys.get(i as usize).is_some_and(|x| x == k)).map(|&i| i as usize)
+    pub fn get<K: Keys + ?Sized>(&self, keys: &K, k: &str) -> Option<usize> {
+        self.table.find(self.hash(k), |&i| keys.key(i as usize) == Some(k)).map(|&i| i as usize)
     }
 
     /// Record that `keys[i]` (already pushed) is at `i`; the name must not be indexed yet.
-    pub fn insert(&mut self, keys: &[String], i: usize) {
-        let (Some(k), Ok(pos)) = (keys.get(i), u32::try_from(i)) else { return };
+    pub fn insert<K: Keys + ?Sized>(&mut self, keys: &K, i: usize) {
+        let (Some(k), Ok(pos)) = (keys.key(i), u32::try_from(i)) else { return };
         let hasher = &self.hasher;
-        let h = hasher.hash_one(k.as_str());
-        self.table.insert_unique(h, pos, |&j| hasher.hash_one(keys.get(j as usize).map_or("", String::as_str)));
+        let h = hasher.hash_one(k);
+        self.table.insert_unique(h, pos, |&j| hasher.hash_one(keys.key(j as usize).unwrap_or("")));
     }
 
     /// Forget `keys[i]` (still in `keys`), and shift the later positions down by one for
     /// its removal from `keys`.
-    pub fn remove(&mut self, keys: &[String], i: usize) {
-        let (Some(k), Ok(pos)) = (keys.get(i), u32::try_from(i)) else { return };
+    pub fn remove<K: Keys + ?Sized>(&mut self, keys: &K, i: usize) {
+        let (Some(k), Ok(pos)) = (keys.key(i), u32::try_from(i)) else { return };
         if let Ok(entry) = self.table.find_entry(self.hash(k), |&j| j == pos) {
             entry.remove();
         }
@@ -57,11 +69,13 @@ mod tests {
         let mut ix = KeyIndex::default();
         for k in ["a", "b", "c"] {
             keys.push(k.to_string());
-            ix.insert(&keys, keys.len() - 1);
+            ix.insert(keys.as_slice(), keys.len() - 1);
         }
-        assert_eq!((ix.get(&keys, "a"), ix.get(&keys, "c"), ix.get(&keys, "x")), (Some(0), Some(2), None));
-        ix.remove(&keys, 1);
+        let ks = keys.as_slice();
+        assert_eq!((ix.get(ks, "a"), ix.get(ks, "c"), ix.get(ks, "x")), (Some(0), Some(2), None));
+        ix.remove(ks, 1);
         keys.remove(1);
-        assert_eq!((ix.get(&keys, "a"), ix.get(&keys, "b"), ix.get(&keys, "c")), (Some(0), None, Some(1)));
+        let ks = keys.as_slice();
+        assert_eq!((ix.get(ks, "a"), ix.get(ks, "b"), ix.get(ks, "c")), (Some(0), None, Some(1)));
     }
 }

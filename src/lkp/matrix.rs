@@ -4,8 +4,9 @@
 //! lib/nresult_root.rb and docs/lkp.md §1, §2.3 and §3.1.
 
 use super::jobyaml;
-use super::key_index::KeyIndex;
+use super::key_index::{KeyIndex, Keys};
 use super::num::Num;
+use super::num_column::NumColumn;
 use crate::archive::tree::{join, walk};
 use crate::archive::{self, DirTree, Tree};
 use crate::error::{Error, Result};
@@ -22,81 +23,192 @@ pub const STATS_SOURCE: &str = "stats_source";
 /// few dozen runs; more than this is refused rather than exhausting memory.
 pub const MAX_MATRIX_VALUES: usize = 1 << 25;
 
-/// One matrix: metrics in file order, each with one value per run.
+/// One matrix: metrics in file order, each with one value per run. The names are kept
+/// in one text and the values in one [`NumColumn`], ~70 bytes a metric of three runs
+/// where a `String` and a `Vec<Num>` each cost ~160 (issue 16's memory bound,
+/// docs/lkp.md §2.3).
 #[derive(Debug, Clone, Default)]
 pub struct Matrix {
     /// File the matrix was read from (for error messages).
     pub path: String,
-    /// Metric names, in file order (never `stats_source`).
-    pub keys: Vec<String>,
-    /// Values per metric, parallel to `keys`, right-padded with Integer 0 to the run count
-    /// when `stats_source` is present (lkp's `matrix_fill_missing_zeros`).
-    pub values: Vec<Vec<Num>>,
+    names: String,
+    metrics: Vec<Metric>,
+    nums: NumColumn,
     /// The per-run `stats.json` paths, when present.
     pub stats_source: Option<Vec<String>>,
     index: KeyIndex,
 }
 
+/// Where one metric's name and values are: `names[name..name + name_len]`, `nums[at..at + len]`.
+#[derive(Debug, Clone, Copy)]
+struct Metric {
+    name: u32,
+    name_len: u32,
+    at: u32,
+    len: u32,
+}
+
+/// The names of a matrix's metrics by position, for its [`KeyIndex`].
+struct Names<'a>(&'a str, &'a [Metric]);
+
+impl Keys for Names<'_> {
+    fn key(&self, i: usize) -> Option<&str> {
+        name_of(self.0, self.1, i)
+    }
+}
+
+fn name_of<'a>(names: &'a str, metrics: &[Metric], i: usize) -> Option<&'a str> {
+    let m = metrics.get(i)?;
+    names.get(m.name as usize..(m.name as usize + m.name_len as usize))
+}
+
+/// The values of one metric, right-padded with Integer 0 to the run count when
+/// `stats_source` is present (lkp's `matrix_fill_missing_zeros`).
+#[derive(Debug, Clone, Copy)]
+pub struct Nums<'a> {
+    nums: &'a NumColumn,
+    at: usize,
+    stored: usize,
+    len: usize,
+}
+
+impl<'a> Nums<'a> {
+    /// How many values (runs).
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Value `i`.
+    pub fn get(&self, i: usize) -> Option<Num> {
+        if i >= self.len {
+            return None;
+        }
+        if i >= self.stored {
+            return Some(Num::Int(0));
+        }
+        self.nums.get(self.at + i)
+    }
+
+    /// The values in run order.
+    pub fn iter(&self) -> impl Iterator<Item = Num> + 'a {
+        let this = *self;
+        (0..self.len).filter_map(move |i| this.get(i))
+    }
+
+    /// The values as a vector.
+    pub fn to_vec(&self) -> Vec<Num> {
+        self.iter().collect()
+    }
+}
+
 impl PartialEq for Matrix {
     fn eq(&self, o: &Matrix) -> bool {
-        (&self.path, &self.keys, &self.values, &self.stats_source) == (&o.path, &o.keys, &o.values, &o.stats_source)
+        (&self.path, &self.stats_source) == (&o.path, &o.stats_source)
+            && self.len() == o.len()
+            && self
+                .iter()
+                .zip(o.iter())
+                .all(|((k, v), (l, w))| k == l && v.len() == w.len() && v.iter().zip(w.iter()).all(|(a, b)| a == b))
     }
 }
 
 impl Matrix {
-    /// Insert or replace a metric (a later duplicate wins, as in Ruby's JSON).
-    pub fn insert(&mut self, key: String, v: Vec<Num>) {
-        if let Some(slot) = self.index.get(&self.keys, &key).and_then(|i| self.values.get_mut(i)) {
-            *slot = v;
-        } else {
-            self.keys.push(key);
-            self.values.push(v);
-            self.index.insert(&self.keys, self.keys.len() - 1);
+    fn names(&self) -> Names<'_> {
+        Names(&self.names, &self.metrics)
+    }
+
+    /// Insert or replace a metric whose values were just pushed to `nums` from `at`
+    /// (a later duplicate wins, as in Ruby's JSON; the earlier values stay unused).
+    fn insert(&mut self, key: &str, at: usize) -> std::result::Result<(), String> {
+        let too_big = || format!("matrix larger than {} bytes of names or values", u32::MAX);
+        let at32 = u32::try_from(at).map_err(|_| too_big())?;
+        let len = u32::try_from(self.nums.len() - at).map_err(|_| too_big())?;
+        if let Some(i) = self.index.get(&self.names(), key) {
+            if let Some(m) = self.metrics.get_mut(i) {
+                (m.at, m.len) = (at32, len);
+            }
+            return Ok(());
         }
+        let name = u32::try_from(self.names.len()).map_err(|_| too_big())?;
+        let name_len = u32::try_from(key.len()).map_err(|_| too_big())?;
+        u32::try_from(self.names.len() + key.len()).map_err(|_| too_big())?;
+        self.names.push_str(key);
+        self.metrics.push(Metric { name, name_len, at: at32, len });
+        let i = self.metrics.len() - 1;
+        let names = Names(&self.names, &self.metrics);
+        self.index.insert(&names, i);
+        Ok(())
+    }
+
+    /// How many metrics.
+    pub fn len(&self) -> usize {
+        self.metrics.len()
+    }
+
+    /// Whether it holds no metric.
+    pub fn is_empty(&self) -> bool {
+        self.metrics.is_empty()
+    }
+
+    /// The metric names, in file order (never `stats_source`).
+    pub fn keys(&self) -> impl Iterator<Item = &str> + '_ {
+        (0..self.metrics.len()).filter_map(|i| name_of(&self.names, &self.metrics, i))
+    }
+
+    /// The metrics in file order: name and values.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, Nums<'_>)> + '_ {
+        self.keys().zip(0..).filter_map(|(k, i)| Some((k, self.at(i)?)))
+    }
+
+    /// The values of metric `i` (file order).
+    pub fn at(&self, i: usize) -> Option<Nums<'_>> {
+        let m = self.metrics.get(i)?;
+        let stored = m.len as usize;
+        let len = self.stats_source.as_ref().map_or(stored, |s| s.len().max(stored));
+        Some(Nums { nums: &self.nums, at: m.at as usize, stored, len })
     }
 
     fn check_and_fill(&mut self) -> Result<()> {
         if let Some(src) = &self.stats_source {
             let n = src.len();
-            if self.keys.len().saturating_mul(n) > MAX_MATRIX_VALUES {
+            if self.metrics.len().saturating_mul(n) > MAX_MATRIX_VALUES {
                 return Err(Error::parse(
                     Some(&self.path),
                     None,
                     format!(
                         "{} metrics × {n} runs (stats_source) is more than the {MAX_MATRIX_VALUES} values schedlab reads from one matrix",
-                        self.keys.len()
+                        self.metrics.len()
                     ),
                 ));
             }
-            for (k, v) in self.keys.iter().zip(self.values.iter_mut()) {
-                if v.len() > n {
+            for (k, m) in self.keys().zip(&self.metrics) {
+                if m.len as usize > n {
                     return Err(Error::parse(
                         Some(&self.path),
                         None,
-                        format!("metric '{k}' has {} values but stats_source lists {n} runs", v.len()),
+                        format!("metric '{k}' has {} values but stats_source lists {n} runs", m.len),
                     ));
                 }
-                v.resize(n, Num::Int(0));
             }
-        } else if let (Some(first), Some(first_key)) = (self.values.first(), self.keys.first()) {
-            let n = first.len();
-            for (k, v) in self.keys.iter().zip(&self.values) {
-                if v.len() != n {
+        } else if let (Some(first), Some(first_key)) = (self.metrics.first(), self.keys().next()) {
+            let n = first.len;
+            for (k, m) in self.keys().zip(&self.metrics) {
+                if m.len != n {
                     return Err(Error::parse(
                         Some(&self.path),
                         None,
                         format!(
                             "metric '{k}' has {} values but '{}' has {n} (arrays of different lengths and no stats_source)",
-                            v.len(),
-                            first_key
+                            m.len, first_key
                         ),
                     ));
                 }
             }
-        }
-        // exactly the run count: the parser's growth leaves up to twice that
-        for v in &mut self.values {
-            v.shrink_to_fit();
         }
         Ok(())
     }
@@ -110,9 +222,10 @@ impl Matrix {
         })?;
         m.path = path.to_string();
         m.check_and_fill()?;
-        // the key and value vectors grew by doubling: give back the unused half
-        m.keys.shrink_to_fit();
-        m.values.shrink_to_fit();
+        // the columns grew by doubling: give back the unused part
+        m.names.shrink_to_fit();
+        m.metrics.shrink_to_fit();
+        m.nums.shrink_to_fit();
         Ok(m)
     }
 
@@ -124,6 +237,7 @@ impl Matrix {
             tree.read(rel).map_err(|e| Error::parse(Some(&shown), None, format!("cannot read: {}", io_msg(&e))))?;
         if shown.ends_with(".gz") {
             let bytes = gunzip_bounded(&raw, &shown, tree.max_file_bytes())?;
+            drop(raw);
             Matrix::parse(&bytes, &shown)
         } else {
             Matrix::parse(&raw, &shown)
@@ -135,52 +249,68 @@ impl Matrix {
     pub fn cols(&self) -> usize {
         match &self.stats_source {
             Some(s) => s.len(),
-            None => match (self.values.first(), self.values.last()) {
-                (Some(a), Some(b)) => a.len().max(b.len()),
+            None => match (self.metrics.first(), self.metrics.last()) {
+                (Some(a), Some(b)) => a.len.max(b.len) as usize,
                 _ => 0,
             },
         }
     }
 
     /// The values of `key`.
-    pub fn get(&self, key: &str) -> Option<&[Num]> {
-        self.index.get(&self.keys, key).and_then(|i| self.values.get(i)).map(Vec::as_slice)
+    pub fn get(&self, key: &str) -> Option<Nums<'_>> {
+        self.index.get(&self.names(), key).and_then(|i| self.at(i))
     }
 
     /// Whether `key` is present.
     pub fn contains(&self, key: &str) -> bool {
-        self.index.get(&self.keys, key).is_some()
+        self.index.get(&self.names(), key).is_some()
     }
 
     /// lkp's `filter_incomplete_run`: drop every run whose `last_state.is_incomplete_run`
     /// is 1 (from every array and `stats_source`), then drop that key.
     pub fn filter_incomplete_run(&mut self) {
-        let Some(flags) = self.get("last_state.is_incomplete_run").map(<[Num]>::to_vec) else {
+        let Some(flags) = self.get("last_state.is_incomplete_run").map(|v| v.to_vec()) else {
             return;
         };
         let drop: Vec<usize> =
             flags.iter().enumerate().filter(|(_, v)| v.eq_num(Num::Int(1))).map(|(i, _)| i).collect();
-        for &i in drop.iter().rev() {
-            for v in &mut self.values {
-                if i < v.len() {
-                    v.remove(i);
+        self.remove("last_state.is_incomplete_run");
+        if drop.is_empty() {
+            return;
+        }
+        // the values without the dropped runs, into new columns (each array loses the
+        // dropped runs it reaches, as Ruby's delete_at on each)
+        let mut nums = NumColumn::default();
+        let mut metrics = Vec::with_capacity(self.metrics.len());
+        for m in &self.metrics {
+            let at = nums.len();
+            let stored = m.len as usize;
+            // a zero-filled array is as long as stats_source: the fill is dropped too
+            for i in (0..stored).filter(|i| drop.binary_search(i).is_err()) {
+                if let Some(n) = self.nums.get(m.at as usize + i) {
+                    nums.push(n);
                 }
             }
-            if let Some(s) = &mut self.stats_source {
+            let len = u32::try_from(nums.len() - at).unwrap_or(u32::MAX);
+            metrics.push(Metric { at: u32::try_from(at).unwrap_or(u32::MAX), len, ..*m });
+        }
+        self.nums = nums;
+        self.metrics = metrics;
+        if let Some(s) = &mut self.stats_source {
+            for &i in drop.iter().rev() {
                 if i < s.len() {
                     s.remove(i);
                 }
             }
         }
-        self.remove("last_state.is_incomplete_run");
     }
 
     /// Remove a metric.
     pub fn remove(&mut self, key: &str) {
-        if let Some(i) = self.index.get(&self.keys, key) {
-            self.index.remove(&self.keys, i);
-            self.keys.remove(i);
-            self.values.remove(i);
+        if let Some(i) = self.index.get(&self.names(), key) {
+            let names = Names(&self.names, &self.metrics);
+            self.index.remove(&names, i);
+            self.metrics.remove(i);
         }
     }
 
@@ -235,10 +365,7 @@ impl<'de> Visitor<'de> for MatrixVisitor {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Matrix, A::Error> {
         let mut m = Matrix::default();
-        let mut held = 0usize;
         let mut n = 0usize;
-        // every metric has one value per run: the last array's length sizes the next
-        let mut last_len = 0usize;
         while let Some(key) = map.next_key::<String>()? {
             if crate::cancel::check_every(n).is_err() {
                 return Err(de::Error::custom("interrupted"));
@@ -250,10 +377,11 @@ impl<'de> Visitor<'de> for MatrixVisitor {
                 })?;
                 m.stats_source = Some(v);
             } else {
-                let v = map.next_value_seed(NumArray { key: &key, left: MAX_MATRIX_VALUES - held, hint: last_len })?;
-                held += v.len();
-                last_len = v.len();
-                m.insert(key, v);
+                // the values go straight to the column; every value read counts against
+                // the bound, those of a replaced duplicate too
+                let at = m.nums.len();
+                map.next_value_seed(NumArray { key: &key, nums: &mut m.nums })?;
+                m.insert(&key, at).map_err(de::Error::custom)?;
             }
         }
         Ok(m)
@@ -262,36 +390,34 @@ impl<'de> Visitor<'de> for MatrixVisitor {
 
 struct NumArray<'a> {
     key: &'a str,
-    /// Values the matrix may still hold ([`MAX_MATRIX_VALUES`]).
-    left: usize,
-    /// The expected length (the previous metric's), so the array is allocated once.
-    hint: usize,
+    nums: &'a mut NumColumn,
 }
 
 impl<'de> DeserializeSeed<'de> for NumArray<'_> {
-    type Value = Vec<Num>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Vec<Num>, D::Error> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<(), D::Error> {
         d.deserialize_any(self)
     }
 }
 
 impl<'de> Visitor<'de> for NumArray<'_> {
-    type Value = Vec<Num>;
+    type Value = ();
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         write!(f, "an array of numbers for metric '{}'", self.key)
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Vec<Num>, A::Error> {
-        let mut v = Vec::with_capacity(seq.size_hint().unwrap_or(self.hint).min(self.left));
-        while let Some(x) = seq.next_element_seed(OneNum { key: self.key, index: v.len() })? {
-            if v.len() >= self.left {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<(), A::Error> {
+        let mut index = 0usize;
+        while let Some(x) = seq.next_element_seed(OneNum { key: self.key, index })? {
+            if self.nums.len() >= MAX_MATRIX_VALUES {
                 return Err(de::Error::custom(format!(
                     "more than {MAX_MATRIX_VALUES} values in the matrix (at metric '{}'), the most schedlab reads from one matrix",
                     self.key
                 )));
             }
-            v.push(x);
+            self.nums.push(x);
+            index += 1;
         }
-        Ok(v)
+        Ok(())
     }
 }
 
@@ -529,8 +655,8 @@ mod tests {
     #[test]
     fn parse_keeps_integer_float_and_zero_fills() {
         let m = Matrix::parse(br#"{"a": [1, 2.0], "b": [3], "stats_source": ["x", "y", "z"]}"#, "m.json").unwrap();
-        assert_eq!(m.keys, vec!["a", "b"]);
-        assert_eq!(m.get("a").unwrap(), &[Num::Int(1), Num::Float(2.0), Num::Int(0)]);
+        assert_eq!(m.keys().collect::<Vec<_>>(), vec!["a", "b"]);
+        assert_eq!(m.get("a").unwrap().to_vec(), [Num::Int(1), Num::Float(2.0), Num::Int(0)]);
         assert_eq!(m.cols(), 3);
     }
 
@@ -558,7 +684,7 @@ mod tests {
         )
         .unwrap();
         m.filter_incomplete_run();
-        assert_eq!(m.get("a").unwrap(), &[Num::Int(1), Num::Int(3)]);
+        assert_eq!(m.get("a").unwrap().to_vec(), [Num::Int(1), Num::Int(3)]);
         assert!(!m.contains("last_state.is_incomplete_run"));
         assert_eq!(m.cols(), 2);
     }

@@ -13,6 +13,7 @@ pub mod key_index;
 pub mod lookup;
 pub mod matrix;
 pub mod num;
+pub mod num_column;
 pub mod parse_report;
 pub mod psych_scalar;
 pub mod query;

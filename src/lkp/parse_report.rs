@@ -210,7 +210,8 @@ pub fn to_comparison(report: &Report) -> crate::Result<crate::table::Comparison>
     };
     let mut c = Comparison::new("lkp", "", kernels);
     c.meta.lkp = Some(crate::table::LkpMeta { source: Some("parsed report".into()), ..Default::default() });
-    for r in &report.rows {
+    for (i, r) in report.rows.iter().enumerate() {
+        crate::cancel::check_every(i)?;
         let failure = r.section == "failure";
         let mut cells: Vec<Cell> = r
             .cells

@@ -105,7 +105,7 @@ pub fn compare_groups(
     compare_keys: &[String],
     different: bool,
     opt: Options,
-) -> Vec<CompareResult> {
+) -> crate::error::Result<Vec<CompareResult>> {
     // (the axes the members share, the members)
     type Group<'r> = (Vec<(String, String)>, Vec<&'r ResultRoot>);
     let mut groups: Vec<Group> = Vec::new();

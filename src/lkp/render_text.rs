@@ -4,6 +4,8 @@
 
 use super::compare::{CompareResult, StatRow};
 use super::rubyfmt::{fmt_d_float, fmt_d_int, fmt_f, fmt_g};
+use crate::error::Result;
+use std::borrow::Cow;
 
 const ABS_WIDTH: usize = 10;
 const REL_WIDTH: usize = 10;
@@ -133,28 +135,49 @@ fn header(res: &CompareResult) -> String {
 }
 
 /// The whole table as `lkp ncompare` prints it (empty when no row was selected).
-pub fn render(res: &CompareResult) -> String {
-    let failure: Vec<&StatRow> = res.rows.iter().filter(|r| r.failure).collect();
-    let perf: Vec<&StatRow> = res.rows.iter().filter(|r| !r.failure).collect();
-    if failure.is_empty() && perf.is_empty() {
-        return String::new();
+/// Polls [`crate::cancel`] every 4096 rows.
+pub fn render(res: &CompareResult) -> Result<String> {
+    let n = res.rows.len();
+    let failure = |i: usize| res.rows.get(i).is_some_and(|r| r.failure);
+    render_rows(res, n, &failure, &mut |i| Ok(res.rows.get(i).map(Cow::Borrowed)))
+}
+
+/// [`render`] of the header of `head` (its rows unused) and `n` rows made one at a time
+/// by `row(i)` (`failure(i)` saying, without making it, whether row `i` is a failure
+/// row), so that the rows need not all be held (issue 16's memory bound).
+pub fn render_rows<'a>(
+    head: &CompareResult,
+    n: usize,
+    failure: &dyn Fn(usize) -> bool,
+    row: &mut dyn FnMut(usize) -> Result<Option<Cow<'a, StatRow>>>,
+) -> Result<String> {
+    let any_failure = (0..n).any(failure);
+    let any_perf = (0..n).any(|i| !failure(i));
+    if !any_failure && !any_perf {
+        return Ok(String::new());
     }
-    let n = res.commits.len().saturating_sub(1);
-    let mut out = header(res);
-    if !failure.is_empty() {
-        out.push_str(&format!("       fail:runs{}\n", "  %reproduction    fail:runs".repeat(n)));
-        out.push_str(&format!("           |    {}\n", "         |             |    ".repeat(n)));
-        for r in &failure {
-            out.push_str(&failure_line(r));
+    let heads = head.commits.len().saturating_sub(1);
+    let mut out = header(head);
+    if any_failure {
+        out.push_str(&format!("       fail:runs{}\n", "  %reproduction    fail:runs".repeat(heads)));
+        out.push_str(&format!("           |    {}\n", "         |             |    ".repeat(heads)));
+        for i in (0..n).filter(|&i| failure(i)) {
+            crate::cancel::check_every(i)?;
+            if let Some(r) = row(i)? {
+                out.push_str(&failure_line(&r));
+            }
         }
     }
-    if !perf.is_empty() {
-        out.push_str(&format!("         %stddev{}\n", "     %change         %stddev".repeat(n)));
-        out.push_str(&format!("             \\  {}\n", "        |                \\  ".repeat(n)));
-        for r in &perf {
-            out.push_str(&perf_line(r));
+    if any_perf {
+        out.push_str(&format!("         %stddev{}\n", "     %change         %stddev".repeat(heads)));
+        out.push_str(&format!("             \\  {}\n", "        |                \\  ".repeat(heads)));
+        for i in (0..n).filter(|&i| !failure(i)) {
+            crate::cancel::check_every(i)?;
+            if let Some(r) = row(i)? {
+                out.push_str(&perf_line(&r));
+            }
         }
     }
     out.push('\n');
-    out
+    Ok(out)
 }

@@ -244,6 +244,6 @@ pub fn compare(
     m.summary = Some(format!("{:?}", meta.kind));
     m.subheading = (!opts.subheading.is_empty()).then(|| opts.subheading.clone());
     comparison.meta.warnings = warnings.clone();
-    let text = render_text::render(&comparison);
+    let text = render_text::render(&comparison)?;
     Ok(Report { era, comparison, text, warnings, era_reason: detection.reason })
 }

@@ -643,7 +643,7 @@ Hmean     send-64        421.71 (   0.00%)      409.46 *  -2.90%*
         assert_eq!(c.rows[1].cells[1].change, Some(-2.90));
         assert_eq!(c.rows[1].cells[1].significant, Some(true));
         assert_eq!(c.meta.mmtests.as_ref().and_then(|m| m.field_length), Some(12));
-        assert_eq!(super::super::render_text::render(&c), ALIGNED);
+        assert_eq!(super::super::render_text::render(&c).unwrap(), ALIGNED);
     }
 
     /// compare-mmtests.pl (MMTests 93946ac6) `--print-ratio` output of
@@ -667,7 +667,7 @@ Gmean Lower      1.0000                 4963602.6545                   5200000.0
         assert_eq!(r.cells[2].spread, None);
         assert_eq!((r.cells[3].value, r.cells[3].change), (Some(6445.73), Some(-644472.73)));
         assert_eq!(c.rows[1].cells[3].value, Some(6445.73));
-        assert_eq!(super::super::render_text::render(&c), RATIO_TAIL);
+        assert_eq!(super::super::render_text::render(&c).unwrap(), RATIO_TAIL);
         // a table row MMTests prints past its formatted runs: `v p` pairs
         let t = "a b c\nx y z\nAmean 1 10.00 ( 0.00%) 9.00 ( 10.00%) 8.00 20.00\n";
         let c = parse_compare(t, "<t>").unwrap();
@@ -710,7 +710,7 @@ Gmean Lower      1.0000                 4963602.6545                   5200000.0
         let c = parse_compare(nan, "<t>").unwrap();
         assert_eq!((c.rows[0].cells[1].value, c.rows[0].cells[1].change), (None, None));
         let back = crate::table::Comparison::from_json(&c.to_json().unwrap()).unwrap();
-        let text = super::super::render_text::render(&back);
+        let text = super::super::render_text::render(&back).unwrap();
         assert!(text.ends_with("Amean 1       10.00 (   0.00%)         NaN (    NaN%)\n"), "{text}");
         let v = split_fused("1.00NaN").unwrap();
         assert!(v.len() == 2 && v[0] == 1.0 && v[1].is_nan());

@@ -6,6 +6,7 @@
 //! values only, parsed from text, and of which era.
 
 use super::perlfmt::{fmt_f, pad};
+use crate::error::Result;
 use crate::table::{Comparison, MmtestsLayout, MmtestsMeta};
 
 /// The two header parts of a run name as `_generateHeaderTable` splits it: at
@@ -42,7 +43,8 @@ fn header(c: &Comparison, m: &MmtestsMeta, first_width: usize, fl: usize) -> Str
 }
 
 /// Render `c` in MMTests' own layout (a comparison table or a `--print-ratio` table).
-pub fn render(c: &Comparison) -> String {
+/// Polls [`crate::cancel`] every 4096 rows.
+pub fn render(c: &Comparison) -> Result<String> {
     // a table of another tool has the defaults
     let none = MmtestsMeta::default();
     let m = c.meta.mmtests.as_ref().unwrap_or(&none);
@@ -57,7 +59,7 @@ pub(crate) fn bare_values(group: &str) -> bool {
     matches!(group, "Dmean" | "Dmin" | "Dmax" | "Gmean")
 }
 
-fn render_table(c: &Comparison, m: &MmtestsMeta) -> String {
+fn render_table(c: &Comparison, m: &MmtestsMeta) -> Result<String> {
     let fl = m.field_length.unwrap_or(12);
     let prec = m.precision.unwrap_or(2);
     let l1 = c.rows.iter().map(|r| r.group.chars().count()).max().unwrap_or(0).max(m.label_width.unwrap_or(0));
@@ -77,7 +79,8 @@ fn render_table(c: &Comparison, m: &MmtestsMeta) -> String {
     let era_2018 = m.era.as_deref() == Some("2018");
     let formatted_runs = if era_2018 && !parsed { groups.len() + 2 } else { usize::MAX };
     let mut out = header(c, m, l1 + l2 + 1, fl);
-    for r in &c.rows {
+    for (i, r) in c.rows.iter().enumerate() {
+        crate::cancel::check_every(i)?;
         out.push_str(&pad(&r.group, l1, true));
         out.push(' ');
         out.push_str(&pad(&r.name, l2, true));
@@ -103,10 +106,10 @@ fn render_table(c: &Comparison, m: &MmtestsMeta) -> String {
         }
         out.push('\n');
     }
-    out
+    Ok(out)
 }
 
-fn render_ratio(c: &Comparison, m: &MmtestsMeta) -> String {
+fn render_ratio(c: &Comparison, m: &MmtestsMeta) -> Result<String> {
     let fl = m.field_length.unwrap_or(12);
     let prec = m.precision.unwrap_or(2);
     let ratio_rows: Vec<_> = c.rows.iter().filter(|r| r.group == "Ratio").collect();
@@ -115,7 +118,8 @@ fn render_ratio(c: &Comparison, m: &MmtestsMeta) -> String {
     // many runs its text printed formatted
     let formatted_runs = m.formatted_runs.unwrap_or(ratio_rows.len() + 1);
     let mut out = header(c, m, w, fl);
-    for r in &c.rows {
+    for (i, r) in c.rows.iter().enumerate() {
+        crate::cancel::check_every(i)?;
         let label = if r.group == "Ratio" { format!("Ratio {}", r.name) } else { format!("{:<5} {}", r.group, r.name) };
         out.push_str(&pad(&label, w, true));
         for (j, cell) in r.cells.iter().enumerate() {
@@ -143,7 +147,7 @@ fn render_ratio(c: &Comparison, m: &MmtestsMeta) -> String {
         }
         out.push('\n');
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ fn compare(paths: &[PathBuf], opt: Options) -> crate::Result<CompareResult> {
         return Err(Error::domain("compare needs a base and at least one head result root"));
     }
     let roots = load_roots(paths)?;
-    Ok(compare_roots(&roots, opt))
+    compare_roots(&roots, opt)
 }
 
 /// The ncompare text of BASE HEAD... (result-root directories); `kpi` is `-k`,
@@ -35,7 +35,7 @@ fn lkp_compare_text(
     kpi: bool,
     perf_profile_threshold: Option<f64>,
 ) -> PyResult<String> {
-    run(py, || compare(&paths, Options { all_keys, more, kpi, perf_profile_threshold }).map(|r| render(&r)))
+    run(py, || compare(&paths, Options { all_keys, more, kpi, perf_profile_threshold }).and_then(|r| render(&r)))
 }
 
 /// The ncompare text of the result roots under `dir` matching the `-s`/`-o` queries
@@ -58,7 +58,7 @@ fn lkp_compare_query_text(
         let (qs, different) = query::build_queries(&queries);
         let roots = query::search(&dir, &qs)?;
         let opt = Options { all_keys, more, kpi, perf_profile_threshold };
-        let groups = query::compare_groups(&roots, &compare_keys, different, opt);
+        let groups = query::compare_groups(&roots, &compare_keys, different, opt)?;
         if groups.is_empty() {
             return Err(Error::domain(format!(
                 "the {} result roots found under {} form no group of two to compare (each group shares every axis \
@@ -68,7 +68,7 @@ fn lkp_compare_query_text(
                 compare_keys.join(",")
             )));
         }
-        Ok(groups.iter().map(render).collect())
+        groups.iter().map(render).collect()
     })
 }
 
@@ -109,9 +109,10 @@ fn lkp_load(py: Python<'_>, path: PathBuf) -> PyResult<Loaded> {
         let r = ResultRoot::open(&path)?;
         let commit = r.commit();
         let m = r.matrix;
-        let vals = m.values.iter().map(|v| v.iter().map(|n| n.f()).collect()).collect();
-        let ints = m.values.iter().map(|v| v.iter().map(|n| matches!(n, Num::Int(_))).collect()).collect();
-        Ok((commit, r.axes, m.keys, vals, ints, m.stats_source))
+        let vals = m.iter().map(|(_, v)| v.iter().map(|n| n.f()).collect()).collect();
+        let ints = m.iter().map(|(_, v)| v.iter().map(|n| matches!(n, Num::Int(_))).collect()).collect();
+        let keys = m.keys().map(str::to_string).collect();
+        Ok((commit, r.axes, keys, vals, ints, m.stats_source))
     })
 }
 
@@ -123,7 +124,8 @@ fn lkp_read_matrix(py: Python<'_>, path: PathBuf) -> PyResult<MatrixTuple> {
     run(py, || {
         let (dir, name) = DirTree::of_file(&path);
         let m = Matrix::read(&dir, &name)?;
-        Ok((m.keys, m.values.iter().map(|v| v.iter().map(|n| n.f()).collect()).collect(), m.stats_source))
+        let vals = m.iter().map(|(_, v)| v.iter().map(|n| n.f()).collect()).collect();
+        Ok((m.keys().map(str::to_string).collect(), vals, m.stats_source))
     })
 }
 

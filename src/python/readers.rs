@@ -2,7 +2,7 @@
 
 use super::errors::run;
 use super::str_column::shared;
-use crate::readers::{read_file, Format, FORMAT_NAMES};
+use crate::readers::{read_file_columns, Format, FORMAT_NAMES};
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -18,14 +18,14 @@ fn read_results<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let rows = run(py, || {
         let f = format.as_deref().map(Format::parse).transpose()?;
-        read_file(&path, f)
+        read_file_columns(&path, f)
     })?;
     let d = PyDict::new(py);
-    d.set_item("metric", shared(py, rows.iter().map(|r| r.metric.as_str()))?)?;
-    d.set_item("value", rows.iter().map(|r| r.value).collect::<Vec<_>>().into_pyarray(py))?;
-    d.set_item("unit", shared(py, rows.iter().map(|r| r.unit.as_str()))?)?;
+    d.set_item("metric", shared(py, rows.iter().map(|r| r.metric))?)?;
+    d.set_item("value", rows.values().to_vec().into_pyarray(py))?;
+    d.set_item("unit", shared(py, rows.iter().map(|r| r.unit))?)?;
     d.set_item("direction", shared(py, rows.iter().map(|r| r.direction.name()))?)?;
-    d.set_item("group", shared(py, rows.iter().map(|r| r.group.as_str()))?)?;
+    d.set_item("group", shared(py, rows.iter().map(|r| r.group))?)?;
     Ok(d)
 }
 

@@ -8,20 +8,19 @@
 // Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
-use super::json::{array, field, number_field, parse as parse_json, string};
-use super::Sample;
+use super::json::{each_element, field, number_field, string};
+use super::Samples;
 use crate::error::{Error, Result};
 use crate::table::Direction;
 
-/// The samples of a fio JSON output.
-pub fn parse(text: &str, path: Option<&str>) -> Result<Vec<Sample>> {
+/// The samples of a fio JSON output, read one job at a time ([`each_element`]).
+pub fn parse(text: &str, path: Option<&str>) -> Result<Samples> {
     // fio writes "job: (g=0): rw=..." lines first when it runs several jobs
     let start = text.find("\n{").map(|i| i + 1).filter(|_| !text.starts_with('{')).unwrap_or(0);
     let skipped = text.get(..start).map_or(0, |s| s.lines().count());
     let body = text.get(start..).unwrap_or_default();
-    let doc = parse_json(body, path, skipped)?;
-    let mut out = Vec::new();
-    for (j, job) in array(&doc, "jobs", "fio output", path)?.iter().enumerate() {
+    let mut out = Samples::default();
+    each_element(body, path, skipped, ("jobs", "fio output"), &[], &mut |j, job| {
         let at = format!("jobs[{j}]");
         let name = string(job, "jobname", &at, path)?;
         for dir in ["read", "write", "trim"] {
@@ -31,28 +30,24 @@ pub fn parse(text: &str, path: Option<&str>) -> Result<Vec<Sample>> {
                 continue;
             }
             let m = |k: &str| format!("{name}.{dir}.{k}");
-            out.push(Sample::new(m("bw"), number_field(d, "bw", &at, path)?, "KiB/s", Direction::Higher));
-            out.push(Sample::new(m("iops"), number_field(d, "iops", &at, path)?, "", Direction::Higher));
+            out.push(&m("bw"), number_field(d, "bw", &at, path)?, "KiB/s", Direction::Higher, "");
+            out.push(&m("iops"), number_field(d, "iops", &at, path)?, "", Direction::Higher, "");
             for (key, short) in [("clat_ns", "clat"), ("lat_ns", "lat")] {
                 let l = field(d, key, &at, path)?;
                 let at = format!("{at}.{key}");
-                out.push(Sample::new(
-                    m(&format!("{short}_mean")),
-                    number_field(l, "mean", &at, path)?,
-                    "ns",
-                    Direction::Lower,
-                ));
+                out.push(&m(&format!("{short}_mean")), number_field(l, "mean", &at, path)?, "ns", Direction::Lower, "");
                 if let Some(pct) = l.get("percentile").and_then(|p| p.as_object()) {
                     for (q, v) in pct {
                         let qv: f64 = q.parse().map_err(|_| {
                             Error::parse(path, None, format!("{at}.percentile: expected a percentile, got \"{q}\""))
                         })?;
                         let x = super::json::number(v, &format!("{at}.percentile.{q}"), path)?;
-                        out.push(Sample::new(m(&format!("{short}_p{qv}")), x, "ns", Direction::Lower));
+                        out.push(&m(&format!("{short}_p{qv}")), x, "ns", Direction::Lower, "");
                     }
                 }
             }
         }
-    }
+        Ok(())
+    })?;
     Ok(out)
 }

@@ -8,20 +8,20 @@
 // Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
-use super::json::{array, number, number_field, parse as parse_json, string};
-use super::Sample;
+use super::json::{each_element, number, number_field, string};
+use super::Samples;
 use crate::error::{Error, Result};
 use crate::table::Direction;
 use serde_json::Value;
 
-/// The samples of a google-benchmark JSON file.
-pub fn parse(text: &str, path: Option<&str>) -> Result<Vec<Sample>> {
-    let doc = parse_json(text, path, 0)?;
-    let mut out = Vec::new();
-    for (i, b) in array(&doc, "benchmarks", "google-benchmark file", path)?.iter().enumerate() {
+/// The samples of a google-benchmark JSON file, read one run at a time
+/// ([`each_element`]).
+pub fn parse(text: &str, path: Option<&str>) -> Result<Samples> {
+    let mut out = Samples::default();
+    each_element(text, path, 0, ("benchmarks", "google-benchmark file"), &[], &mut |i, b| {
         let at = format!("benchmarks[{i}]");
         if b.get("run_type").and_then(Value::as_str) == Some("aggregate") {
-            continue;
+            return Ok(());
         }
         let name = b.get("run_name").and_then(Value::as_str).map_or_else(|| string(b, "name", &at, path), Ok)?;
         if b.get("error_occurred").and_then(Value::as_bool) == Some(true) {
@@ -30,14 +30,15 @@ pub fn parse(text: &str, path: Option<&str>) -> Result<Vec<Sample>> {
         }
         let unit = b.get("time_unit").and_then(Value::as_str).unwrap_or("ns");
         for key in ["real_time", "cpu_time"] {
-            out.push(Sample::new(format!("{name}.{key}"), number_field(b, key, &at, path)?, unit, Direction::Lower));
+            out.push(&format!("{name}.{key}"), number_field(b, key, &at, path)?, unit, Direction::Lower, "");
         }
         for key in ["items_per_second", "bytes_per_second"] {
             if let Some(v) = b.get(key) {
                 let x = number(v, &format!("{at}.{key}"), path)?;
-                out.push(Sample::new(format!("{name}.{key}"), x, "/s", Direction::Higher));
+                out.push(&format!("{name}.{key}"), x, "/s", Direction::Higher, "");
             }
         }
-    }
+        Ok(())
+    })?;
     Ok(out)
 }

@@ -10,13 +10,13 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
 use super::json::{array, field, parse as parse_json};
-use super::Sample;
+use super::Samples;
 use crate::error::{Error, Result};
 use crate::table::Direction;
 use serde_json::Value;
 
 /// The samples of an MMTests JSON export.
-pub fn parse(text: &str, path: Option<&str>) -> Result<Vec<Sample>> {
+pub fn parse(text: &str, path: Option<&str>) -> Result<Samples> {
     let doc = parse_json(text, path, 0)?;
     let (modules, at): (Vec<&Value>, &str) = match &doc {
         Value::Array(m) => (m.iter().collect(), ""),
@@ -32,14 +32,14 @@ pub fn parse(text: &str, path: Option<&str>) -> Result<Vec<Sample>> {
             ))
         }
     };
-    let mut out = Vec::new();
+    let mut out = Samples::default();
     for (i, m) in modules.into_iter().enumerate() {
         module(m, &format!("{at}[{i}]"), path, &mut out)?;
     }
     Ok(out)
 }
 
-fn module(m: &Value, at: &str, path: Option<&str>, out: &mut Vec<Sample>) -> Result<()> {
+fn module(m: &Value, at: &str, path: Option<&str>, out: &mut Samples) -> Result<()> {
     let name = m.get("_TestName").and_then(Value::as_str).unwrap_or_default();
     let direction = match m.get("_PreferredVal").and_then(Value::as_str) {
         Some("Higher") => Direction::Higher,
@@ -65,9 +65,7 @@ fn module(m: &Value, at: &str, path: Option<&str>, out: &mut Vec<Sample>) -> Res
         for (k, it) in iterations.iter().enumerate() {
             let at = format!("{at}[{k}]");
             for (j, v) in array(it, "Values", &at, path)?.iter().enumerate() {
-                let mut s = Sample::new(op, number(v, &format!("{at}.Values[{j}]"), path)?, "", direction);
-                s.group = name.to_owned();
-                out.push(s);
+                out.push(op, number(v, &format!("{at}.Values[{j}]"), path)?, "", direction, name);
             }
         }
     }
@@ -92,9 +90,9 @@ mod tests {
         let one = r#"{"_TestName":"k1","_PreferredVal":"Higher","_GeneratedOperations":["b","a"],
             "_ResultData":{"a":[{"Values":["1.5",2],"SampleNrs":[1,2]}],"b":[{"Values":["3"]},{"Values":[4]}]}}"#;
         let s = parse(one, None).unwrap();
-        let got: Vec<_> = s.iter().map(|x| (x.metric.as_str(), x.value, x.group.as_str())).collect();
+        let got: Vec<_> = s.iter().map(|x| (x.metric, x.value, x.group)).collect();
         assert_eq!(got, vec![("b", 3.0, "k1"), ("b", 4.0, "k1"), ("a", 1.5, "k1"), ("a", 2.0, "k1")]);
-        assert_eq!(s[0].direction, Direction::Higher);
+        assert_eq!(s.to_vec()[0].direction, Direction::Higher);
         let cmp = format!(r#"{{"_ModuleName":"Compare","_ExtractModules":[{one},{}]}}"#, one.replace("k1", "k2"));
         assert_eq!(parse(&cmp, None).unwrap().iter().filter(|x| x.group == "k2").count(), 4);
         let bad = one.replace("\"3\"", "\"x\"");

@@ -19,15 +19,18 @@ pub mod perf_stat_text;
 pub mod pts;
 pub mod pyperf;
 pub mod pytest_benchmark;
+pub mod samples;
 pub mod started;
 
 pub use format::{Format, FORMAT_NAMES};
+pub use samples::{SampleRef, Samples};
 
 use crate::error::{Error, Result};
 use crate::table::Direction;
 use std::borrow::Cow;
 
-/// One measured value of a metric.
+/// One measured value of a metric (an owned copy of a [`SampleRef`]; a file's
+/// samples are held as [`Samples`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sample {
     /// The metric: a perf event, `job.read.iops`, a hyperfine command, a benchmark name.
@@ -43,19 +46,13 @@ pub struct Sample {
     pub group: String,
 }
 
-impl Sample {
-    fn new(metric: impl Into<String>, value: f64, unit: impl Into<String>, direction: Direction) -> Self {
-        Sample { metric: metric.into(), value, unit: unit.into(), direction, group: String::new() }
-    }
-}
-
 /// One result file read: its format, its samples and when it says it was run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResultFile {
     /// The format it was read as.
     pub format: Format,
     /// Its samples, at least one.
-    pub samples: Vec<Sample>,
+    pub samples: Samples,
     /// When the file says the run started ([`started::started`]), if it does.
     pub started: Option<started::Started>,
 }
@@ -77,7 +74,7 @@ pub fn text_of<'a>(bytes: &'a [u8], path: Option<&str>) -> Result<std::result::R
 /// A file without any measured value is [`Error::InsufficientData`].
 pub fn parse_text(text: &str, path: Option<&str>, format: Option<Format>) -> Result<Option<ResultFile>> {
     let Some(format) = format.or_else(|| Format::detect(text)) else { return Ok(None) };
-    let samples = match format {
+    let mut samples = match format {
         Format::PerfStatText => perf_stat_text::parse(text, path)?,
         Format::PerfStatCsv => perf_stat_csv::parse(text, path)?,
         Format::PerfStatJson => perf_stat_json::parse(text, path)?,
@@ -96,12 +93,18 @@ pub fn parse_text(text: &str, path: Option<&str>, format: Option<Format>) -> Res
             format.name()
         )));
     }
+    samples.shrink_to_fit();
     Ok(Some(ResultFile { format, samples, started: started::started(text, format) }))
 }
 
 /// The samples of `bytes` in `format` (detected from the content when `None`);
 /// `path` names the input in errors.
 pub fn read(bytes: &[u8], path: Option<&str>, format: Option<Format>) -> Result<Vec<Sample>> {
+    read_columns(bytes, path, format).map(|s| s.to_vec())
+}
+
+/// [`read`], the samples as columns.
+pub fn read_columns(bytes: &[u8], path: Option<&str>, format: Option<Format>) -> Result<Samples> {
     let text = text_of(bytes, path)?.map_err(|line| Error::parse(path, Some(line), "not UTF-8 text"))?;
     match parse_text(&text, path, format)? {
         Some(r) => Ok(r.samples),
@@ -140,6 +143,11 @@ fn decompress(bytes: &[u8], path: Option<&str>) -> Result<Option<Vec<u8>>> {
 
 /// [`read`] of the file at `path` (at most 256 MiB).
 pub fn read_file(path: &std::path::Path, format: Option<Format>) -> Result<Vec<Sample>> {
+    read_file_columns(path, format).map(|s| s.to_vec())
+}
+
+/// [`read_file`], the samples as columns.
+pub fn read_file_columns(path: &std::path::Path, format: Option<Format>) -> Result<Samples> {
     use std::io::Read;
     let name = path.display().to_string();
     let f = std::fs::File::open(path).map_err(|e| Error::io(path, &e))?;
@@ -148,5 +156,5 @@ pub fn read_file(path: &std::path::Path, format: Option<Format>) -> Result<Vec<S
     if bytes.len() as u64 > LIMIT {
         return Err(Error::parse(Some(&name), None, format!("larger than {LIMIT} bytes")));
     }
-    read(&bytes, Some(&name), format)
+    read_columns(&bytes, Some(&name), format)
 }

@@ -7,15 +7,16 @@
 // Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
-use super::Sample;
+use super::Samples;
 use crate::error::{Error, Result};
 use crate::table::Direction;
 
 /// The samples of a `perf stat -x` output.
-pub fn parse(text: &str, path: Option<&str>) -> Result<Vec<Sample>> {
-    let mut out = Vec::new();
+pub fn parse(text: &str, path: Option<&str>) -> Result<Samples> {
+    let mut out = Samples::default();
     let mut sep: Option<char> = None;
     for (i, raw) in text.lines().enumerate() {
+        crate::cancel::check_every(i)?;
         let line_no = i + 1;
         let interval = raw.starts_with(' ');
         let line = raw.trim();
@@ -60,7 +61,7 @@ pub fn parse(text: &str, path: Option<&str>) -> Result<Vec<Sample>> {
         if event.is_empty() {
             return Err(Error::parse_col(path, Some(line_no), "event", "expected an event name"));
         }
-        out.push(Sample::new(*event, v, *unit, Direction::Unknown));
+        out.push(event, v, unit, Direction::Unknown, "");
     }
     Ok(out)
 }

@@ -5,15 +5,16 @@
 // Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
-use super::Sample;
+use super::Samples;
 use crate::error::{Error, Result};
 use crate::table::Direction;
 use serde_json::Value;
 
 /// The samples of a `perf stat -j` output.
-pub fn parse(text: &str, path: Option<&str>) -> Result<Vec<Sample>> {
-    let mut out = Vec::new();
+pub fn parse(text: &str, path: Option<&str>) -> Result<Samples> {
+    let mut out = Samples::default();
     for (i, raw) in text.lines().enumerate() {
+        crate::cancel::check_every(i)?;
         let line_no = i + 1;
         let line = raw.trim();
         if !line.starts_with('{') {
@@ -34,7 +35,7 @@ pub fn parse(text: &str, path: Option<&str>) -> Result<Vec<Sample>> {
             Error::parse(path, Some(line_no), format!("\"counter-value\": expected a number, got '{value}'"))
         })?;
         let unit = v.get("unit").and_then(Value::as_str).unwrap_or_default();
-        out.push(Sample::new(text_field("event")?, x, unit, Direction::Unknown));
+        out.push(text_field("event")?, x, unit, Direction::Unknown, "");
     }
     Ok(out)
 }

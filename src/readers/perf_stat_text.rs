@@ -7,14 +7,15 @@
 // Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
-use super::Sample;
+use super::Samples;
 use crate::error::{Error, Result};
 use crate::table::Direction;
 
 /// The samples of a `perf stat` text output.
-pub fn parse(text: &str, path: Option<&str>) -> Result<Vec<Sample>> {
-    let mut out = Vec::new();
+pub fn parse(text: &str, path: Option<&str>) -> Result<Samples> {
+    let mut out = Samples::default();
     for (i, raw) in text.lines().enumerate() {
+        crate::cancel::check_every(i)?;
         let line_no = i + 1;
         let line = raw.trim();
         // headers, notes and hints are text; a counter line starts with its value
@@ -34,15 +35,15 @@ pub fn parse(text: &str, path: Option<&str>) -> Result<Vec<Sample>> {
             Some(&"+-") => toks.get(3..).unwrap_or_default().to_vec(),
             _ => toks.get(1..).unwrap_or_default().to_vec(),
         };
-        let sample = match rest.as_slice() {
-            ["seconds", "time", "elapsed"] => Sample::new("time-elapsed", value, "s", Direction::Lower),
-            ["seconds", "user"] => Sample::new("user", value, "s", Direction::Lower),
-            ["seconds", "sys"] => Sample::new("sys", value, "s", Direction::Lower),
-            [event] => Sample::new(*event, value, "", Direction::Unknown),
-            [unit, event] => Sample::new(*event, value, *unit, Direction::Unknown),
+        let (metric, unit, direction) = match rest.as_slice() {
+            ["seconds", "time", "elapsed"] => ("time-elapsed", "s", Direction::Lower),
+            ["seconds", "user"] => ("user", "s", Direction::Lower),
+            ["seconds", "sys"] => ("sys", "s", Direction::Lower),
+            [event] => (*event, "", Direction::Unknown),
+            [unit, event] => (*event, *unit, Direction::Unknown),
             _ => return Err(bad()),
         };
-        out.push(sample);
+        out.push(metric, value, unit, direction, "");
     }
     Ok(out)
 }

@@ -6,8 +6,8 @@
 // Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
-use super::json::{array, number, parse as parse_json};
-use super::Sample;
+use super::json::{array, each_element, number};
+use super::Samples;
 use crate::error::{Error, Result};
 use crate::table::Direction;
 use serde_json::Value;
@@ -16,22 +16,35 @@ fn meta<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
     v.get("metadata").and_then(|m| m.get(key)).and_then(Value::as_str)
 }
 
-/// The samples of a pyperf JSON file.
-pub fn parse(text: &str, path: Option<&str>) -> Result<Vec<Sample>> {
-    let doc = parse_json(text, path, 0)?;
-    let mut out = Vec::new();
-    for (i, b) in array(&doc, "benchmarks", "pyperf file", path)?.iter().enumerate() {
+/// A benchmark read: its own name and unit, if it gives them, and its values.
+type Read = (Option<String>, Option<String>, Vec<f64>);
+
+/// The samples of a pyperf JSON file, read one benchmark at a time
+/// ([`each_element`]); the file's metadata, which names a benchmark that does not
+/// name itself, comes after the benchmarks.
+pub fn parse(text: &str, path: Option<&str>) -> Result<Samples> {
+    let mut read: Vec<Read> = Vec::new();
+    let kept = each_element(text, path, 0, ("benchmarks", "pyperf file"), &["metadata"], &mut |i, b| {
         let at = format!("benchmarks[{i}]");
-        let name = meta(b, "name").or_else(|| meta(&doc, "name")).ok_or_else(|| {
-            Error::parse(path, None, format!("{at}: expected a \"name\" in its metadata or the file's"))
-        })?;
-        let unit = meta(b, "unit").or_else(|| meta(&doc, "unit")).unwrap_or("second");
+        let mut values = Vec::new();
         for (r, run) in array(b, "runs", &at, path)?.iter().enumerate() {
-            let Some(values) = run.get("values").and_then(Value::as_array) else { continue };
-            for (k, v) in values.iter().enumerate() {
-                let x = number(v, &format!("{at}.runs[{r}].values[{k}]"), path)?;
-                out.push(Sample::new(name, x, unit, Direction::Lower));
+            let Some(vs) = run.get("values").and_then(Value::as_array) else { continue };
+            for (k, v) in vs.iter().enumerate() {
+                values.push(number(v, &format!("{at}.runs[{r}].values[{k}]"), path)?);
             }
+        }
+        read.push((meta(b, "name").map(str::to_owned), meta(b, "unit").map(str::to_owned), values));
+        Ok(())
+    })?;
+    let file = |key: &str| kept.get("metadata").and_then(|m| m.get(key)).and_then(Value::as_str);
+    let mut out = Samples::default();
+    for (i, (name, unit, values)) in read.into_iter().enumerate() {
+        let name = name.as_deref().or_else(|| file("name")).ok_or_else(|| {
+            Error::parse(path, None, format!("benchmarks[{i}]: expected a \"name\" in its metadata or the file's"))
+        })?;
+        let unit = unit.as_deref().or_else(|| file("unit")).unwrap_or("second");
+        for x in values {
+            out.push(name, x, unit, Direction::Lower, "");
         }
     }
     Ok(out)

@@ -6,16 +6,16 @@
 // Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
-use super::json::{array, field, number, number_field, parse as parse_json, string};
-use super::Sample;
+use super::json::{each_element, field, number, number_field, string};
+use super::Samples;
 use crate::error::Result;
 use crate::table::Direction;
 
-/// The samples of a pytest-benchmark JSON file.
-pub fn parse(text: &str, path: Option<&str>) -> Result<Vec<Sample>> {
-    let doc = parse_json(text, path, 0)?;
-    let mut out = Vec::new();
-    for (i, b) in array(&doc, "benchmarks", "pytest-benchmark file", path)?.iter().enumerate() {
+/// The samples of a pytest-benchmark JSON file, read one benchmark at a time
+/// ([`each_element`]).
+pub fn parse(text: &str, path: Option<&str>) -> Result<Samples> {
+    let mut out = Samples::default();
+    each_element(text, path, 0, ("benchmarks", "pytest-benchmark file"), &[], &mut |i, b| {
         let at = format!("benchmarks[{i}]");
         let name = string(b, "fullname", &at, path)?;
         let stats = field(b, "stats", &at, path)?;
@@ -23,11 +23,12 @@ pub fn parse(text: &str, path: Option<&str>) -> Result<Vec<Sample>> {
         match stats.get("data").and_then(|d| d.as_array()) {
             Some(data) => {
                 for (k, t) in data.iter().enumerate() {
-                    out.push(Sample::new(name, number(t, &format!("{at}.data[{k}]"), path)?, "s", Direction::Lower));
+                    out.push(name, number(t, &format!("{at}.data[{k}]"), path)?, "s", Direction::Lower, "");
                 }
             }
-            None => out.push(Sample::new(name, number_field(stats, "mean", &at, path)?, "s", Direction::Lower)),
+            None => out.push(name, number_field(stats, "mean", &at, path)?, "s", Direction::Lower, ""),
         }
-    }
+        Ok(())
+    })?;
     Ok(out)
 }

@@ -49,7 +49,7 @@ pub fn comparison_json(data: &[u8]) {
     let j = c.to_json().expect("a comparison serialises");
     let c2 = Comparison::from_json(&j).expect("its own JSON reads back");
     assert_eq!(c2, c, "JSON round trip changed the comparison");
-    let s = schedlab::mmtests::render_text::render(&c);
+    let s = schedlab::mmtests::render_text::render(&c).expect("a JSON comparison renders as MMTests text");
     bounded(s.len(), data.len(), "mmtests render of a JSON comparison");
     match amd_fmt::render(&c) {
         Ok(s) => bounded(s.len(), data.len(), "amd render of a JSON comparison"),
@@ -74,7 +74,7 @@ pub fn mmtests_text(data: &[u8]) {
         Ok(c) => c,
         Err(e) => return parse_error(&e, Some("<fuzz>"), line_count(data)),
     };
-    let r1 = render(&c);
+    let r1 = render(&c).expect("a parsed table renders");
     bounded(r1.len(), data.len(), "mmtests render");
     // values as wide as their field (a precision of dozens of decimals read from the
     // input, or huge numbers) touch their neighbours as compare-mmtests.pl prints
@@ -137,7 +137,7 @@ pub fn mmtests_text(data: &[u8]) {
             assert_eq!(x.significant, y.significant, "marker changed:\n{r1}");
         }
     }
-    assert_eq!(render(&c2), r1, "second rendering differs");
+    assert_eq!(render(&c2).expect("renders"), r1, "second rendering differs");
 }
 
 /// The precision lkp prints a mean with: `%.2f` below 1000, `%d` (truncated) up to

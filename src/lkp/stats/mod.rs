@@ -36,6 +36,7 @@ pub mod will_it_scale;
 
 use super::matrix::{io_msg, STATS_SOURCE};
 use super::num::{ruby_sum, ruby_sum_f0, standard_deviation, Num, Sum};
+use super::num_column::NumColumn;
 use super::rubyfmt::{pretty_json, Json};
 use crate::archive::tree::join;
 use crate::archive::Tree;
@@ -49,14 +50,16 @@ use std::sync::OnceLock;
 pub struct Series {
     /// `<group>.<key>` names in first-seen order.
     pub keys: Vec<String>,
-    /// Values per key, parallel to `keys`.
-    pub values: Vec<Vec<Num>>,
+    /// Values per key, parallel to `keys` (8 bytes a value: issue 16's memory bound).
+    pub values: Vec<NumColumn>,
 }
 
 impl Series {
     /// As Ruby writes it (`JSON.pretty_generate`).
     pub fn to_json(&self) -> String {
-        pretty_json(&Json::Obj(self.keys.iter().zip(&self.values).map(|(k, v)| (k.clone(), nums_json(v))).collect()))
+        pretty_json(&Json::Obj(
+            self.keys.iter().zip(&self.values).map(|(k, v)| (k.clone(), nums_json(&v.to_vec()))).collect(),
+        ))
     }
 }
 
@@ -154,51 +157,96 @@ const UNSTRUCTURED: &[&str] = &["ftrace", "perf-stat", "sched_debug", "slabinfo"
 /// monitors. A key with whitespace is an error (`path`, `line`
 /// name the parser output). After docs/lkp.md §4.
 pub fn dump_stat(group: &str, lines: &str, path: &str) -> Result<Series> {
-    let mut s = Series::default();
-    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    let mut record_index = 0usize;
-    let mut invalid: Vec<usize> = Vec::new();
-    let message_lines = group == "dmesg" || group == "kmsg";
+    let mut d = DumpStat::new(group, path);
+    d.lines(lines)?;
+    Ok(d.finish())
+}
+
+/// [`dump_stat`] fed a piece of the parser output at a time, so that a long raw output
+/// need not be turned into one text first (issue 16's memory bound).
+#[derive(Debug)]
+pub struct DumpStat<'a> {
+    group: &'a str,
+    path: &'a str,
+    s: Series,
+    index: std::collections::HashMap<String, usize>,
+    record_index: usize,
+    invalid: Vec<usize>,
+    message_lines: bool,
     // values held, zero-fill included (a key first seen late costs one per earlier record)
-    let mut held = 0usize;
-    for (ln, line) in lines.lines().enumerate() {
-        crate::cancel::check_every(ln)?;
-        if line.starts_with('#') {
-            continue;
+    held: usize,
+    // lines fed so far
+    ln: usize,
+}
+
+impl<'a> DumpStat<'a> {
+    /// Nothing read yet of monitor `group`'s parser output (`path` names it in errors).
+    pub fn new(group: &'a str, path: &'a str) -> Self {
+        DumpStat {
+            group,
+            path,
+            s: Series::default(),
+            index: std::collections::HashMap::new(),
+            record_index: 0,
+            invalid: Vec::new(),
+            message_lines: group == "dmesg" || group == "kmsg",
+            held: 0,
+            ln: 0,
         }
-        let Some((k, v)) = line.split_once(": ") else { continue };
+    }
+
+    /// Read the `key: value` lines of `lines` (whole lines; line numbers go on from the
+    /// previous call's).
+    pub fn lines(&mut self, lines: &str) -> Result<()> {
+        for line in lines.lines() {
+            let ln = self.ln;
+            self.ln += 1;
+            crate::cancel::check_every(ln)?;
+            self.line(ln, line)?;
+        }
+        Ok(())
+    }
+
+    fn line(&mut self, ln: usize, line: &str) -> Result<()> {
+        let (group, path) = (self.group, self.path);
+        if line.starts_with('#') {
+            return Ok(());
+        }
+        let Some((k, v)) = line.split_once(": ") else { return Ok(()) };
         let v = v.trim();
-        if v.is_empty() || (message_lines && (k.starts_with("message:") || k.starts_with("pattern:"))) {
-            continue;
+        if v.is_empty() || (self.message_lines && (k.starts_with("message:") || k.starts_with("pattern:"))) {
+            return Ok(());
         }
         let key = format!("{group}.{k}");
-        let i = *index.entry(key.clone()).or_insert_with(|| {
+        let s = &mut self.s;
+        let i = *self.index.entry(key.clone()).or_insert_with(|| {
             s.keys.push(key.clone());
-            s.values.push(Vec::new());
+            s.values.push(NumColumn::default());
             s.keys.len() - 1
         });
-        let Some(col) = s.values.get_mut(i) else { continue };
+        let Some(col) = s.values.get_mut(i) else { return Ok(()) };
         let size = col.len();
-        if record_index < size {
-            record_index = size;
+        if self.record_index < size {
+            self.record_index = size;
         }
-        held = held.saturating_add(record_index - size.min(record_index) + 1);
-        if held > MAX_SERIES_VALUES {
+        let record_index = self.record_index;
+        self.held = self.held.saturating_add(record_index - size.min(record_index) + 1);
+        if self.held > MAX_SERIES_VALUES {
             return Err(Error::parse(
                 Some(path),
                 Some(ln + 1),
                 format!("more than {MAX_SERIES_VALUES} values (keys × records), the most schedlab reads from one raw output"),
             ));
         }
-        if record_index > size {
-            col.resize(record_index, Num::Int(0));
+        while col.len() < record_index {
+            col.push(Num::Int(0));
         }
         if key.contains([' ', '\t']) {
             return Err(Error::parse(Some(path), Some(ln + 1), format!("whitespace in stats name '{key}'")));
         }
         if !numeric(v) {
-            invalid.push(record_index);
-            continue;
+            self.invalid.push(record_index);
+            return Ok(());
         }
         let n = if v.contains('.') {
             Num::Float(ruby::to_f(v))
@@ -208,50 +256,60 @@ pub fn dump_stat(group: &str, lines: &str, path: &str) -> Result<Series> {
             v.parse::<i64>().map_or_else(|_| Num::Float(ruby::to_f(v)), Num::Int)
         };
         if !valid_stats_range(&key, n) {
-            invalid.push(record_index);
-            continue;
+            self.invalid.push(record_index);
+            return Ok(());
         }
         col.push(n);
+        Ok(())
     }
-    // the record counts as lkp takes them: over every key, before the zero keys and the
-    // invalid records are removed (so a file with a dropped record is not truncated)
-    let max_cols = s.values.iter().map(Vec::len).max().unwrap_or(0);
-    let min_cols = s.values.iter().map(Vec::len).min().unwrap_or(0);
-    // drop all-zero keys
-    let mut keep = Vec::new();
-    for (k, v) in s.keys.iter().zip(&s.values) {
-        let zero = !k.starts_with("dmesg.timestamp")
-            && v.first().is_none_or(|x| x.is_zero())
-            && v.last().is_none_or(|x| x.is_zero())
-            && ruby_sum(v).f() == 0.0;
-        if !zero {
-            keep.push((k.clone(), v.clone()));
+
+    /// The series, after lkp's removals (all-zero keys, invalid records, an incomplete
+    /// last record).
+    pub fn finish(self) -> Series {
+        let (group, s, invalid) = (self.group, self.s, self.invalid);
+        // the record counts as lkp takes them: over every key, before the zero keys and the
+        // invalid records are removed (so a file with a dropped record is not truncated)
+        let max_cols = s.values.iter().map(NumColumn::len).max().unwrap_or(0);
+        let min_cols = s.values.iter().map(NumColumn::len).min().unwrap_or(0);
+        // drop all-zero keys (the kept columns are moved, not copied)
+        let mut keep: Vec<(String, NumColumn)> = Vec::new();
+        for (k, v) in s.keys.into_iter().zip(s.values) {
+            let zero = !k.starts_with("dmesg.timestamp")
+                && v.get(0).is_none_or(|x| x.is_zero())
+                && v.last().is_none_or(|x| x.is_zero())
+                && ruby_sum(&v.to_vec()).f() == 0.0;
+            if !zero {
+                keep.push((k, v));
+            }
         }
-    }
-    if group != "ftrace" {
-        for &record in invalid.iter().rev() {
+        if group != "ftrace" && !invalid.is_empty() {
+            for (_, col) in keep.iter_mut() {
+                let mut v = col.to_vec();
+                for &record in invalid.iter().rev() {
+                    if record < v.len() {
+                        v.remove(record);
+                    }
+                }
+                *col = v.into_iter().collect();
+            }
+        }
+        if min_cols + 1 == max_cols && !UNSTRUCTURED.contains(&group) {
             for (_, v) in keep.iter_mut() {
-                if record < v.len() {
-                    v.remove(record);
+                if v.len() == max_cols {
+                    v.pop();
                 }
             }
         }
-    }
-    if min_cols + 1 == max_cols && !UNSTRUCTURED.contains(&group) {
-        for (_, v) in keep.iter_mut() {
-            if v.len() == max_cols {
-                v.pop();
-            }
+        // lkp writes no file when the first or the last key has no values left
+        if keep.first().is_some_and(|(_, v)| v.is_empty()) || keep.last().is_some_and(|(_, v)| v.is_empty()) {
+            keep.clear();
         }
+        let (keys, mut values): (Vec<String>, Vec<NumColumn>) = keep.into_iter().unzip();
+        for v in &mut values {
+            v.shrink_to_fit();
+        }
+        Series { keys, values }
     }
-    // lkp writes no file when the first or the last key has no values left
-    if keep.first().is_some_and(|(_, v)| v.is_empty()) || keep.last().is_some_and(|(_, v)| v.is_empty()) {
-        keep.clear();
-    }
-    Ok(Series {
-        keys: keep.iter().map(|(k, _)| k.clone()).collect(),
-        values: keep.into_iter().map(|(_, v)| v).collect(),
-    })
 }
 
 fn prefixes_re(list: &[&str]) -> Regex {
@@ -334,6 +392,7 @@ pub fn reduce(monitors: &[(String, Series)]) -> Vec<(String, Num)> {
             if *k == time_key {
                 continue;
             }
+            let v = &v.to_vec()[..];
             let Some((&first, rest)) = v.split_first() else { continue };
             let val = match rest.last() {
                 None => first,
@@ -404,9 +463,20 @@ pub fn run_monitors(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, Series)>>
         }
         let text = read_text(tree, &path)?;
         let p = tree.display(&path);
-        let Some(lines) = program::parse_in_run(program, &text, &p, tree, rel) else { continue };
-        let lines = lines?;
-        let s = dump_stat(name, &lines, &p)?;
+        let mut d = DumpStat::new(name, &p);
+        if program::line_by_line(program) {
+            // its output is that of each line alone: parsed a piece at a time, the output
+            // of the whole file is never held (issue 16's memory bound)
+            for piece in pieces(&text, 1 << 20) {
+                let Some(lines) = program::parse(program, piece, &p) else { break };
+                d.lines(&lines?)?;
+            }
+        } else {
+            let Some(lines) = program::parse_in_run(program, &text, &p, tree, rel) else { continue };
+            drop(text);
+            d.lines(&lines?)?;
+        }
+        let s = d.finish();
         if !s.keys.is_empty() {
             out.push((name.clone(), s));
         }
@@ -421,10 +491,28 @@ pub fn run_monitors(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, Series)>>
         let bytes =
             tree.read(&path).map_err(|e| Error::parse(Some(&shown), None, format!("cannot read: {}", io_msg(&e))))?;
         let m = super::matrix::Matrix::parse(&bytes, &shown)?;
-        out.push((monitor.to_string(), Series { keys: m.keys, values: m.values }));
+        let values = m.iter().map(|(_, v)| v.iter().collect()).collect();
+        out.push((monitor.to_string(), Series { keys: m.keys().map(str::to_string).collect(), values }));
     }
     out.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(out)
+}
+
+/// `text` cut into pieces of whole lines of about `size` bytes (a longer line is a piece).
+fn pieces(text: &str, size: usize) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let cut = rest
+            .get(size.min(rest.len())..)
+            .and_then(|tail| tail.find('\n'))
+            .map_or(rest.len(), |i| size.min(rest.len()) + i + 1);
+        let (piece, tail) = rest.split_at(cut);
+        rest = tail;
+        Some(piece)
+    })
 }
 
 /// The stats.json content of the run directory `rel` of `tree`, computed from its raw outputs.
@@ -569,6 +657,15 @@ mod tests {
         assert!(dump_stat("g", "a b: 1\n", "p").unwrap_err().to_string().starts_with("p:1:"));
         let z = dump_stat("g", "a: 0\na: 0\nb: 1\n", "p").unwrap();
         assert_eq!(z.keys, ["g.b"]);
+    }
+
+    #[test]
+    fn pieces_are_whole_lines() {
+        let t = "ab\ncd\nefgh\n\nx";
+        assert_eq!(pieces(t, 1).collect::<Vec<_>>(), ["ab\n", "cd\n", "efgh\n", "\nx"]);
+        assert_eq!(pieces(t, 4).collect::<String>(), t);
+        assert_eq!(pieces(t, 100).collect::<Vec<_>>(), [t]);
+        assert_eq!(pieces("", 4).count(), 0);
     }
 
     #[test]

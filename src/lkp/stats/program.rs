@@ -98,6 +98,14 @@ pub fn parse(program: &str, text: &str, path: &str) -> Option<Result<String>> {
     })
 }
 
+/// Whether `program`'s parser reads each line of its raw output alone (its output for a
+/// text is the concatenation of its outputs for the text's lines), so that a long
+/// output can be parsed a piece at a time: vmstat (a header is a line without digits)
+/// and cpufreq-stats (`cat`).
+pub fn line_by_line(program: &str) -> bool {
+    matches!(program, "vmstat" | "cpufreq-stats")
+}
+
 /// [`parse`] as bin/run-stats runs a parser: with the run directory `dir` of `tree` as
 /// its `RESULT_ROOT` (fio reads `fio.output[.N]` there, not the raw `fio` file).
 pub fn parse_in_run(program: &str, text: &str, path: &str, tree: &dyn Tree, dir: &str) -> Option<Result<String>> {

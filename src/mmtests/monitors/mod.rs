@@ -282,7 +282,7 @@ pub fn compare_monitor(
         )));
     }
     let mut comparison = build(monitor, era, benchmark, &mut runs, &ops)?;
-    let text = super::render_text::render(&comparison);
+    let text = super::render_text::render(&comparison)?;
     let warnings = rd.warnings();
     comparison.meta.warnings = warnings.clone();
     Ok(MonitorReport { comparison, text, warnings })
