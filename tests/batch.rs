@@ -339,7 +339,8 @@ fn bad_inputs_name_the_file() {
     let m = &r.missing[0].message;
     assert!(m.contains("bad.tar.gz/r/work/log/b/iter-0/dbench4/logs/dbench-loadfile-1.log.xz"), "{m}");
     assert!(m.contains("skipped: benchmark 'dbench4' cannot be read for 'b'"), "{m}");
-    assert_eq!(r.unmatched.len(), 1, "{:?}", r.unmatched); // a's hackbench: the baseline alone ran it
+    // a's hackbench: the baseline alone ran it
+    assert_eq!(r.unmatched.len(), 1, "{:?}", r.unmatched);
     // keep going: an archive that cannot be read at all is recorded, exit code 2
     let a = tmp.path().join("truncated.tar.gz");
     let whole = gz(&tar_of(&tmp.path().join("t"), "r"));

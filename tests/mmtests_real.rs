@@ -52,14 +52,8 @@ fn goldens() -> Vec<(PathBuf, String, bool, i32, String)> {
 }
 
 /// The benchmarks whose every run has results, in both roots.
-const COMPARED: &[&str] = &[
-    "netperf-tcp",
-    "netperf-udp",
-    "schbench",
-    "sockperf-tcp-throughput",
-    "sockperf-udp-throughput",
-    "usemem",
-];
+const COMPARED: &[&str] =
+    &["netperf-tcp", "netperf-udp", "schbench", "sockperf-tcp-throughput", "sockperf-udp-throughput", "usemem"];
 
 #[test]
 fn every_table_of_runs_with_results_is_the_perls_byte_for_byte() {
