@@ -84,11 +84,23 @@ fn name_of(p: &Path) -> String {
     p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
-/// `path` itself, or `path/work/log` or `path/log`, when it holds `<kernel>/iter-0/` runs.
-fn mmtests_log_dir(path: &Path) -> Option<PathBuf> {
-    [path.join("work").join("log"), path.join("log"), path.to_path_buf()]
-        .into_iter()
-        .find(|c| c.is_dir() && sorted_children(c).iter().any(|k| k.join("iter-0").is_dir()))
+/// Whether `dir` holds `<kernel>/iter-0/` runs.
+fn holds_runs(dir: &Path) -> bool {
+    dir.is_dir() && sorted_children(dir).iter().any(|k| k.join("iter-0").is_dir())
+}
+
+/// The MMTests log directories of `path`: `path` itself when it holds `<kernel>/iter-0/`
+/// runs; else every directory holding runs among `path/work/*` and `path/log*` (one
+/// machine's `work/log`, or several roots such as `work/log.<host>.<date>` that
+/// run-mmtests.sh's callers keep side by side), sorted.
+fn mmtests_log_dirs(path: &Path) -> Vec<PathBuf> {
+    if holds_runs(path) {
+        return vec![path.to_path_buf()];
+    }
+    let mut out: Vec<PathBuf> = sorted_children(&path.join("work"));
+    out.extend(sorted_children(path).into_iter().filter(|c| name_of(c).starts_with("log")));
+    out.retain(|c| holds_runs(c));
+    out
 }
 
 /// The directory a `work/log` tree belongs to (the machine's result directory).
@@ -187,8 +199,9 @@ fn classify(p: &Path, found: &mut Inputs, depth: usize) -> Result<()> {
         }
         return Ok(());
     }
-    if let Some(log) = mmtests_log_dir(p) {
-        found.mmtests.push(dir_tree(log));
+    let logs = mmtests_log_dirs(p);
+    if !logs.is_empty() {
+        found.mmtests.extend(logs.into_iter().map(dir_tree));
     } else if p.join("matrix.json").is_file() || p.join("matrix.json.gz").is_file() {
         found.lkp_roots.push(p.to_path_buf());
     } else if depth < MAX_DEPTH {

@@ -333,9 +333,19 @@ fn bad_inputs_name_the_file() {
     std::fs::write(d.join("dbench-loadfile-1.log.xz"), b"not xz").unwrap();
     let a = tmp.path().join("bad.tar.gz");
     std::fs::write(&a, gz(&tar_of(&tmp.path().join("t"), "r"))).unwrap();
-    let e = batch::run(std::slice::from_ref(&a), &Options::new("a")).unwrap_err().to_string();
-    assert!(e.contains("bad.tar.gz/r/work/log/b/iter-0/dbench4/logs/dbench-loadfile-1.log.xz"), "{e}");
-    // keep going: the error is recorded, exit code 2
+    // is missing data naming it (exit code 2); the input's other runs are still read
+    let r = batch::run(std::slice::from_ref(&a), &Options::new("a")).unwrap();
+    assert_eq!((r.exit_code, r.missing.len()), (2, 1), "{:?}", r.missing);
+    let m = &r.missing[0].message;
+    assert!(m.contains("bad.tar.gz/r/work/log/b/iter-0/dbench4/logs/dbench-loadfile-1.log.xz"), "{m}");
+    assert!(m.contains("skipped: benchmark 'dbench4' cannot be read for 'b'"), "{m}");
+    // a's hackbench: the baseline alone ran it
+    assert_eq!(r.unmatched.len(), 1, "{:?}", r.unmatched);
+    // keep going: an archive that cannot be read at all is recorded, exit code 2
+    let a = tmp.path().join("truncated.tar.gz");
+    let whole = gz(&tar_of(&tmp.path().join("t"), "r"));
+    std::fs::write(&a, &whole[..whole.len() / 2]).unwrap();
+    assert!(batch::run(std::slice::from_ref(&a), &Options::new("a")).is_err());
     let ok = tmp.path().join("good");
     hackbench(&ok.join("work/log"), "a", "1", &[1.0, 2.0]);
     hackbench(&ok.join("work/log"), "b", "1", &[1.5, 2.5]);

@@ -46,11 +46,15 @@ fn a_log_without_a_result_line_is_missing_data() {
     assert_eq!((r.exit_code, r.missing.len(), r.options.allow_missing), (0, 1, true));
     let back = batch::BatchResult::from_json(&r.to_json().unwrap()).unwrap();
     assert_eq!(back, r);
-    // a kernel without any result is an input error, allowed or not
+    // a kernel without any result is missing data naming it (the rest still compared):
+    // exit code 2, or the rows' with allow_missing
     hackbench(&log, "crashed", &["Segmentation fault", "", "garbage"]);
-    let e = batch::run(&[tmp.path().to_path_buf()], &Options { allow_missing: true, ..Options::new("base") });
-    let e = e.unwrap_err().to_string();
-    assert!(e.contains("work/log/crashed") && e.contains("no hackbench results"), "{e}");
+    for allow in [false, true] {
+        let r = run(tmp.path(), allow);
+        assert_eq!((r.exit_code, r.missing.len(), r.rows.len()), (if allow { 0 } else { 2 }, 2, 2), "{r:?}");
+        let m = &r.missing[0].message;
+        assert!(m.contains("work/log/crashed: skipped: ") && m.contains("no hackbench results"), "{m}");
+    }
 }
 
 #[test]
@@ -196,6 +200,8 @@ fn a_baseline_prefix_of_several_commits_lists_them() {
         missing: Vec::new(),
         seconds: 0.0,
         notes: Vec::new(),
+        failed: Vec::new(),
+        skipped: Vec::new(),
     };
     let e = batch::reduce(&[Outcome::Scanned(scan)], &Options::new("a07630b")).unwrap_err().to_string();
     assert!(e.contains("prefix of 2 commits: a07630b8aaaa, a07630b8bbbb"), "{e}");

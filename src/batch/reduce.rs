@@ -8,7 +8,8 @@
 //! group, a kernel is compared with the baseline from its own input when that input
 //! has one, else with the group's only baseline from another input (so a baseline
 //! archive and per-kernel archives combine); a choice between several baselines is
-//! an error, a group without a baseline is reported in `unmatched`.
+//! an error, a group without a baseline is reported in `unmatched`, and so is a group
+//! of the baseline alone.
 //!
 //! Per row: p from Welch's t-test (or Mann-Whitney U) on the samples; the percent
 //! change of the statistic MMTests shows (harmonic mean when higher is better,
@@ -189,6 +190,17 @@ pub fn reduce(outcomes: &[Outcome], opts: &Options) -> Result<BatchResult> {
     for key in &order {
         let members = groups.get(key).map(Vec::as_slice).unwrap_or_default();
         let bases: Vec<&RunData> = members.iter().copied().filter(|r| is_baseline(r, baseline)).collect();
+        if bases.len() == members.len() {
+            // only the baseline ran it (a tree of config-named runs): listed, nothing to compare
+            res.unmatched.extend(bases.iter().map(|b| Unmatched {
+                tool: b.tool.clone(),
+                benchmark: b.benchmark.clone(),
+                setup: b.setup.clone(),
+                kernel: b.kernel.clone(),
+                input: b.input.clone(),
+                reason: "the baseline alone ran this benchmark with this setup: nothing to compare it with".into(),
+            }));
+        }
         for new in members.iter().copied().filter(|r| !is_baseline(r, baseline)) {
             let own: Vec<&RunData> = bases.iter().copied().filter(|b| b.input == new.input).collect();
             let candidates = if own.is_empty() { bases.clone() } else { own };

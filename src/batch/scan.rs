@@ -61,6 +61,25 @@ pub struct RunData {
     pub started: Option<(i64, String)>,
 }
 
+/// One MMTests benchmark of one run that could not be compared: it failed or aborted
+/// (MMTests kept only `mmtests.log`, every log is empty, no result file holds a
+/// result) or its logs cannot be read. Listed with the reason; the input's other
+/// runs and benchmarks are still read (docs/batch.md, "Fail closed").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FailedRun {
+    /// Where it is, as error messages show it (`archive.tar.gz/work/log/k`).
+    pub location: String,
+    /// The `work/log` directory it is in ([`RunData::setup`]).
+    pub setup: String,
+    /// The MMTests benchmark.
+    pub benchmark: String,
+    /// The run (kernel) name.
+    pub kernel: String,
+    /// Why: MMTests' own trace of the failure (the exit code, the shellpack's last
+    /// `FATAL` line), or the error reading the logs.
+    pub reason: String,
+}
+
 /// Everything read from one input.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Scan {
@@ -93,6 +112,14 @@ pub struct Scan {
     /// benchmark and era.
     #[serde(default)]
     pub notes: Vec<String>,
+    /// The MMTests benchmarks of runs that failed or cannot be read, each also in
+    /// `missing` (as "<location>: skipped: <reason>").
+    #[serde(default)]
+    pub failed: Vec<FailedRun>,
+    /// The MMTests benchmarks of runs no era has an extractor for, each also in
+    /// `warnings` (not missing data: schedlab cannot read them at all).
+    #[serde(default)]
+    pub skipped: Vec<FailedRun>,
 }
 
 impl Scan {
@@ -235,6 +262,8 @@ pub fn scan_tree(tree: &dyn Tree, input: &str, kind: &str) -> Result<Scan> {
             missing: r.missing,
             seconds: 0.0,
             notes: Vec::new(),
+            failed: Vec::new(),
+            skipped: Vec::new(),
         });
     }
     missing.extend(unreadable_kernels(tree, &found));
@@ -253,13 +282,28 @@ pub fn scan_tree(tree: &dyn Tree, input: &str, kind: &str) -> Result<Scan> {
     let mut runs = Vec::with_capacity(read.len());
     let mut notes: Vec<String> = Vec::new();
     let mut noted: Vec<(String, String, Option<String>)> = Vec::new();
+    let mut failed: Vec<FailedRun> = Vec::new();
+    let mut skipped: Vec<FailedRun> = Vec::new();
     for (f, r) in found.iter().zip(read) {
         let r = match (f, r) {
+            (_, Err(e @ (Error::Interrupted | Error::Internal(_)))) => return Err(e),
             // a benchmark that failed or aborted in one run (MMTests kept only mmtests.log,
-            // or every log is empty): listed with the reason, the other benchmarks still read
-            (Found::Mmtests(fr), Err(Error::InsufficientData(msg))) => {
-                missing
-                    .push(format!("{}: skipped: {msg}", tree.display(&crate::archive::tree::join(&fr.root, &fr.name))));
+            // or every log is empty), or whose logs cannot be read: listed with the reason,
+            // the other benchmarks and runs still read
+            (Found::Mmtests(fr), Err(e)) => {
+                let location = tree.display(&crate::archive::tree::join(&fr.root, &fr.name));
+                let reason = match e {
+                    Error::InsufficientData(msg) => msg,
+                    e => format!("benchmark '{}' cannot be read for '{}': {e}", fr.benchmark, fr.name),
+                };
+                missing.push(format!("{location}: skipped: {reason}"));
+                failed.push(FailedRun {
+                    location,
+                    setup: fr.root.clone(),
+                    benchmark: fr.benchmark.clone(),
+                    kernel: fr.name.clone(),
+                    reason,
+                });
                 continue;
             }
             (_, r) => r,
@@ -277,11 +321,16 @@ pub fn scan_tree(tree: &dyn Tree, input: &str, kind: &str) -> Result<Scan> {
             }
             None => {
                 if let Found::Mmtests(fr) = f {
-                    warnings.push(format!(
-                        "{}: no extractor for MMTests benchmark '{}'; skipped",
-                        tree.display(&crate::archive::tree::join(&fr.root, &fr.name)),
-                        fr.benchmark
-                    ));
+                    let location = tree.display(&crate::archive::tree::join(&fr.root, &fr.name));
+                    let reason = format!("no extractor for MMTests benchmark '{}'", fr.benchmark);
+                    warnings.push(format!("{location}: {reason}; skipped"));
+                    skipped.push(FailedRun {
+                        location,
+                        setup: fr.root.clone(),
+                        benchmark: fr.benchmark.clone(),
+                        kernel: fr.name.clone(),
+                        reason,
+                    });
                 }
             }
         }
@@ -298,6 +347,8 @@ pub fn scan_tree(tree: &dyn Tree, input: &str, kind: &str) -> Result<Scan> {
         missing,
         seconds: 0.0,
         notes,
+        failed,
+        skipped,
     })
 }
 

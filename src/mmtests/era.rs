@@ -130,6 +130,17 @@ impl Era {
         }
     }
 
+    /// When MMTests wrote the logs this era's rules are meant for, as a note telling
+    /// the user which `--compat` to pass says it (docs/mmtests.md §0).
+    pub fn written(self) -> &'static str {
+        match self {
+            Era::E2018 => "of 2018 (the <benchmark>-<name>/noprofile layout)",
+            Era::E2024 => "before 2024-11-28",
+            Era::E2025 => "of 2024-11-28 to 2025-12",
+            Era::Head => "of 2026 or later",
+        }
+    }
+
     /// Every era, newest first (the order `--compat` is guessed in).
     pub fn newest_first() -> [Era; 4] {
         [Era::Head, Era::E2025, Era::E2024, Era::E2018]

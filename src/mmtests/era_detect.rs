@@ -6,7 +6,8 @@
 
 use super::era::Era;
 use super::extract::{self, Ctx};
-use super::logfile::LogDir;
+use super::logfile::{read_log, LogDir};
+use crate::archive::tree::join;
 use crate::archive::Tree;
 use crate::error::{Error, Result};
 
@@ -30,6 +31,9 @@ enum Probe {
     FileName(fn(&str) -> bool),
     /// A line starting with the text, in the files whose name passes the test.
     LineStart(fn(&str) -> bool, &'static str),
+    /// The benchmark's `test end` line without an exit code in the iteration's
+    /// `tests-timestamp` (two levels above the log directory).
+    TestEndWithoutCode,
 }
 
 /// A file name or line format that only `eras` write for the benchmarks `applies` accepts.
@@ -108,6 +112,14 @@ static MARKERS: &[Marker] = &[
         why: "schbench since 2023 prints 'Wakeup Latencies percentiles' blocks, which the 2025 and head \
               extractors read",
     },
+    // last: the benchmark's own files say more (the schbench format above)
+    Marker {
+        applies: any,
+        probe: Probe::TestEndWithoutCode,
+        eras: &[Era::E2018, Era::E2024],
+        why: "run-mmtests.sh writes 'test end :: <benchmark> <time>' without the exit code before MMTests \
+              7cc7bac7 (2024-06-05), so these logs are older than the 2025 rules (2024-11-28)",
+    },
 ];
 
 /// The eras that have an extractor for `benchmark` (head reads the legacy names
@@ -151,7 +163,7 @@ pub fn narrow(tree: &dyn Tree, root: &str, benchmark: &str, first: &str) -> Resu
     if let Some(dir) = newest.rules().log_dirs(tree, root, benchmark, first)?.into_iter().next() {
         let log_dir = LogDir::new(tree, &dir);
         for m in MARKERS.iter().filter(|m| (m.applies)(benchmark)) {
-            let Some(at) = find_marker(&log_dir, &m.probe) else { continue };
+            let Some(at) = find_marker(&log_dir, benchmark, &m.probe) else { continue };
             let narrowed: Vec<Era> = candidates.iter().copied().filter(|e| m.eras.contains(e)).collect();
             if !narrowed.is_empty() && narrowed != candidates {
                 candidates = narrowed;
@@ -198,10 +210,16 @@ pub fn decision(era: Era, candidates: Vec<Era>, reasons: Vec<String>) -> Detecti
     if candidates.len() == 1 {
         return Detection { era, decided: true, reason: reasons.join("; "), candidates };
     }
+    let others: Vec<String> = candidates
+        .iter()
+        .filter(|e| **e != era)
+        .map(|e| format!("pass --compat {} if MMTests {} wrote them", e.name(), e.written()))
+        .collect();
     let mut reason = format!(
-        "the files cannot tell MMTests {} apart (they write these logs alike); using {}",
+        "the files cannot tell MMTests {} apart (they write these logs alike); using {} ({})",
         names(&candidates),
-        era.name()
+        era.name(),
+        others.join("; ")
     );
     if !reasons.is_empty() {
         reason = format!("{}; {reason}", reasons.join("; "));
@@ -209,10 +227,21 @@ pub fn decision(era: Era, candidates: Vec<Era>, reasons: Vec<String>) -> Detecti
     Detection { era, decided: false, reason, candidates }
 }
 
-/// Where `probe` matches in `dir`: "<file>" or "<file> line N"; None when it does not.
-fn find_marker(dir: &LogDir<'_>, probe: &Probe) -> Option<String> {
+/// Where `probe` matches in `dir` (the log directory of `benchmark`): "<file>" or
+/// "<file> line N"; None when it does not.
+fn find_marker(dir: &LogDir<'_>, benchmark: &str, probe: &Probe) -> Option<String> {
+    if let Probe::TestEndWithoutCode = probe {
+        let iteration = dir.rel.strip_suffix(&format!("/{benchmark}/logs"))?;
+        let log = read_log(dir.tree, &join(iteration, "tests-timestamp")).ok()?;
+        let line = log.lines().position(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            matches!(f[..], ["test", "end", "::", b, t] if b == benchmark && digits(t))
+        })?;
+        return Some(format!("{} line {}", log.name(), line + 1));
+    }
     let names = dir.list().ok()?;
     match probe {
+        Probe::TestEndWithoutCode => None,
         Probe::FileName(test) => names.iter().find(|n| test(n)).map(|n| dir.tree.display(&dir.join(n))),
         Probe::LineStart(test, prefix) => names.iter().filter(|n| test(n)).find_map(|n| {
             let log = dir.read(n).ok()?;

@@ -10,7 +10,9 @@
 //! ```
 //!
 //! (`time ::` is GNU time's `-f "time :: $TEST %U user %S system %e elapsed"`, the Duration
-//! monitor's input). Other lines (`raid-create ::`, the `status ::` run-kvm.sh adds, lines of
+//! monitor's input; before MMTests 7cc7bac7 of 2024-06-05 `test end` had no exit code, and a
+//! failed command's code is in GNU time's `Command exited with non-zero status N` line
+//! before its `time ::` line). Other lines (`raid-create ::`, the `status ::` run-kvm.sh adds, lines of
 //! older MMTests) are skipped, so a file of any era reads.
 
 use super::logfile::{read_log, LogFile};
@@ -55,7 +57,14 @@ pub fn run_start(tree: &dyn Tree, run_dir: &str) -> Option<i64> {
 /// Every benchmark `log` records, in the order they began.
 pub fn parse(log: &LogFile) -> Vec<TestRecord> {
     let mut out: Vec<TestRecord> = Vec::new();
+    // GNU time's own line before its `time ::` line when the command failed (MMTests
+    // before 7cc7bac7 of 2024-06-05 kept the exit code only there)
+    let mut time_status: Option<i64> = None;
     for line in log.lines() {
+        if let Some(code) = line.trim().strip_prefix("Command exited with non-zero status ") {
+            time_status = code.trim().parse().ok();
+            continue;
+        }
         let Some((key, rest)) = line.split_once(" :: ") else { continue };
         let f: Vec<&str> = rest.split_whitespace().collect();
         let Some(&bench) = f.first() else { continue };
@@ -78,6 +87,9 @@ pub fn parse(log: &LogFile) -> Vec<TestRecord> {
             "time" => {
                 if let (Some(u), Some(s), Some(e)) = (num(1), num(3), num(5)) {
                     rec.time = Some((u, s, e));
+                }
+                if rec.exit_code.is_none() {
+                    rec.exit_code = time_status.take();
                 }
             }
             _ => {}
@@ -104,6 +116,12 @@ mod tests {
         assert_eq!((recs[0].begin, recs[0].end, recs[0].exit_code), (Some(1700000001), Some(1700000100), Some(0)));
         assert_eq!(recs[0].time, Some((10.5, 20.25, 99.0)));
         assert_eq!(recs[1].exit_code, Some(1));
+        // MMTests 2020: no exit code on `test end`; GNU time's line says it
+        let text = "start :: 1591989247\ntest begin :: iperf3 1591989249\ntest end :: iperf3 1591989256\n\
+                    Command exited with non-zero status 255\n\
+                    time :: iperf3 0.24 user 0.09 system 0.29 elapsed\nfinish :: 1591989256\nstatus :: 255\n";
+        let recs = parse(&LogFile { path: PathBuf::from("tests-timestamp"), text: text.into() });
+        assert_eq!((recs.len(), recs[0].end, recs[0].exit_code), (1, Some(1591989256), Some(255)));
         // the generated trees' one-line file has no benchmark records
         assert!(parse(&LogFile { path: PathBuf::new(), text: "start 1700000000\n".into() }).is_empty());
     }

@@ -84,29 +84,38 @@ def _changed_grid(rows: list[list[Any]], caption: str, margins: bool) -> Grid:
 def mmtests_section(p: Parts, inputs: Inputs, tree: MMTestsTree, baseline: str | None, test: str = "welch") -> None:
     """Per benchmark: the overview label per kernel (direction-aligned Gmean ratio),
     the rows whose ``test`` verdict (BH-FDR across rows) is a change, and, folded,
-    MMTests' own tables and a per-sample plot."""
+    MMTests' own tables and a per-sample plot. Which kernels ran each benchmark, and
+    which of them failed and why, is the core's batch scan of the tree (the runs and
+    ``failed`` entries batch mode lists), so the report and batch name them alike."""
     from .. import mmtests
 
     kernels = _order(tree.kernels, baseline)
     base = kernels[0]
+    ran, failed_in, skipped = _scan_runs(tree)
     over_rows: list[list[Any]] = []
     changed_rows: list[list[Any]] = []
     margins = False
     p.overview.summary_line(f"MMTests {tree.name}: kernels {', '.join(kernels)} (baseline {base})")
     for bench in tree.benchmarks:
-        failed = _failed_runs(tree, bench, kernels)
+        failed = failed_in.get(bench, {})
         for k, why in failed.items():
             p.missing.append(f"MMTests {tree.name}: {bench} of {k}: {inputs.scrub(why)}")
-        ok = [k for k in kernels if k not in failed]
+        mine = [k for k in kernels if k in ran.get(bench, ()) or k in failed]
+        ok = [k for k in mine if k not in failed]
+        b_base = mine[0] if mine else base
+        label = bench if b_base == base or len(mine) < 2 else f"{bench} (vs {b_base})"
         try:
-            if base in failed:
-                raise InsufficientDataError(f"the baseline {base} has no results: {failed[base]}")
+            if not ok:
+                why = "; ".join(failed.values()) or skipped.get(bench, "no run holds its logs")
+                raise InsufficientDataError(f"no run of {bench} has results: {why}")
+            if b_base in failed:
+                raise InsufficientDataError(f"the baseline {b_base} has no results: {failed[b_base]}")
             c = mmtests.compare(tree.log_dir, bench, ok, test=test)
             ratio = mmtests.compare(tree.log_dir, bench, ok, compat=c.meta["mmtests.era"], print_ratio=True)
         except SchedlabError as e:
             msg = inputs.scrub(str(e))
-            over_rows.append([bench] + [("not compared", None, "")] * (len(kernels) - 1))
-            p.overview.summary_line(f"{bench}: not compared: {msg}")
+            over_rows.append([label] + [_not_run(k, mine, "not compared") for k in kernels[1:]])
+            p.overview.summary_line(f"{label}: not compared: {msg}")
             p.details.details(f"{tree.name} / {bench}").note(f"{bench}: not compared: {msg}")
             continue
         p.notes.append(f"MMTests {tree.name}: {bench}: era {c.meta['mmtests.era']}: {inputs.scrub(c.era_reason)}")
@@ -115,11 +124,15 @@ def mmtests_section(p: Parts, inputs: Inputs, tree: MMTestsTree, baseline: str |
         g = c.gmean_ratio()
         preferred = c.meta.get("mmtests.preferred", "?")
         labels = {k: mmtests.overview_label(g[k]) for k in ok[1:]}
-        over_rows.append([f"{bench} ({preferred} is better)"]
+        over_rows.append([f"{label} ({preferred} is better)"]
                          + [(labels[k], _label_verdict(labels[k]), f"Gmean {g[k]:.3f}") if k in labels
-                            else ("failed", None, "") for k in kernels[1:]])
-        p.overview.summary_line(f"{bench} ({preferred} is better): "
-                                + ", ".join(f"{k} {labels[k]} (Gmean {g[k]:.3f})" for k in ok[1:]) + ".")
+                            else _not_run(k, mine, "failed" if k in failed else "baseline") for k in kernels[1:]])
+        if len(ok) < 2:
+            p.overview.summary_line(f"{label} ({preferred} is better): one run with results ({ok[0]}), "
+                                    "nothing to compare; its statistics are in the details.")
+        else:
+            p.overview.summary_line(f"{label} ({preferred} is better): "
+                                    + ", ".join(f"{k} {labels[k]} (Gmean {g[k]:.3f})" for k in ok[1:]) + ".")
         changed = [(r, k, cell) for r in c.rows for k, cell in zip(c.kernels, r.cells) if cell.verdict in CHANGED]
         for r, k, cell in changed:
             if cell.verdict == "worse":
@@ -131,7 +144,7 @@ def mmtests_section(p: Parts, inputs: Inputs, tree: MMTestsTree, baseline: str |
                                  _num(margin)])
             p.changes.summary_line(f"  {bench} {k}: {r.group} {r.name} {cell.verdict} {_pct(cell.change, 2)} "
                                    f"({cell.test} p={_num(cell.p)}, BH q={_num(cell.q)})")
-        if not changed:
+        if not changed and len(ok) > 1:
             p.changes.summary_line(f"  {bench}: no row changed significantly ({test}, BH-FDR 5%)")
         d = p.details.details(f"{tree.name} / {bench}: every statistic, MMTests' own text, every sample")
         d.table(c, caption=f"{bench}: cells marked by {test} verdict (BH-FDR across rows)")
@@ -155,27 +168,31 @@ def mmtests_section(p: Parts, inputs: Inputs, tree: MMTestsTree, baseline: str |
                             in_summary=False)
 
 
-def _failed_runs(tree: MMTestsTree, bench: str, kernels: list[str]) -> dict[str, str]:
-    """The kernels whose ``bench`` failed or aborted (MMTests kept only mmtests.log, every
-    log is empty), each with the reason; empty when the benchmark reads for all of them."""
-    from .. import mmtests
+def _not_run(kernel: str, ran: list[str], label: str) -> tuple[str, None, str]:
+    """An overview cell of a kernel without a comparison: ``label`` when it ran the
+    benchmark, "not run" when it did not (a tree of config-named runs)."""
+    return (label, None, "") if kernel in ran else ("not run", None, "")
 
-    try:
-        mmtests.compare(tree.log_dir, bench, kernels)
-        return {}
-    except InsufficientDataError:
-        pass
-    except SchedlabError:
-        return {}  # another problem: reported by the comparison itself
-    failed: dict[str, str] = {}
-    for k in kernels:
-        try:
-            mmtests.compare(tree.log_dir, bench, [k])
-        except InsufficientDataError as e:
-            failed[k] = str(e)
-        except SchedlabError:
-            pass
-    return failed
+
+def _scan_runs(tree: MMTestsTree) -> tuple[dict[str, set[str]], dict[str, dict[str, str]], dict[str, str]]:
+    """The core's batch scan of the tree: per benchmark, the kernels whose runs read,
+    the kernels whose runs failed, aborted or cannot be read, each with the reason
+    (``Scan.failed``: src/batch/scan.rs), and why a benchmark was skipped (no extractor)."""
+    from ..batch import scan
+
+    s = scan(tree.log_dir, threads=None)
+    if s.error is not None:
+        raise s.error
+    data = json.loads(s.data or "{}")
+    ran: dict[str, set[str]] = {}
+    for r in data.get("runs", []):
+        if r.get("tool") == "mmtests":
+            ran.setdefault(r["benchmark"], set()).add(r["kernel"])
+    failed: dict[str, dict[str, str]] = {}
+    for f in data.get("failed", []):
+        failed.setdefault(f["benchmark"], {})[f["kernel"]] = f["reason"]
+    skipped = {f["benchmark"]: f["reason"] for f in data.get("skipped", [])}
+    return ran, failed, skipped
 
 
 def _label_strip_plot(fig: Any, bench: str) -> Any:

@@ -363,10 +363,11 @@ pub fn extract_run(ctx: &Ctx, tree: &dyn Tree, root: &str, name: &str) -> Result
         return Err(Error::insufficient(format!(
             "benchmark '{}' failed for '{name}'{}: {} holds only mmtests.log, what MMTests keeps of a \
              benchmark that failed (compare-mmtests.pl dies when such a run is the baseline and prints \
-             0.00 for it otherwise)",
+             0.00 for it otherwise){}",
             ctx.benchmark,
             exit_code_note(tree, &dirs, &ctx.benchmark),
             dirs.first().map(|d| tree.display(d)).unwrap_or_default(),
+            dirs.iter().find_map(|d| fatal_line(tree, d)).map(|l| format!("; {l}")).unwrap_or_default(),
         )));
     }
     let mut samples = Samples::new(ctx.era);
@@ -378,6 +379,16 @@ pub fn extract_run(ctx: &Ctx, tree: &dyn Tree, root: &str, name: &str) -> Result
     if !samples.has_values() || all_missing {
         let shown = dirs.first().map(|d| tree.display(d)).unwrap_or_default();
         let note = exit_code_note(tree, &dirs, &ctx.benchmark);
+        let fatal = dirs.iter().find_map(|d| fatal_line(tree, d));
+        if let (0, Some(fatal)) = (samples.files_read, &fatal) {
+            // no result file at all, and MMTests' own log says the shellpack gave up
+            return Err(Error::insufficient(format!(
+                "benchmark '{}' failed for '{name}'{note}: {shown} holds no {} result file, and {fatal} \
+                 (compare-mmtests.pl dies when such a run is the baseline and prints 0.00 for it otherwise)",
+                ctx.benchmark,
+                ex.family(),
+            )));
+        }
         let detail = if all_empty(tree, &dirs) {
             format!("every log file under {shown} is empty")
         } else if all_missing {
@@ -405,6 +416,17 @@ fn only_mmtests_log(tree: &dyn Tree, dir: &str) -> bool {
         .unwrap_or(false)
 }
 
+/// The last line of `dir`'s `mmtests.log` where a shellpack gave up (`FATAL ...`, else
+/// `ERROR ...`), as "<file> line N: <line>"; None when there is none.
+fn fatal_line(tree: &dyn Tree, dir: &str) -> Option<String> {
+    let log = LogDir::new(tree, dir).open_log("mmtests.log").ok()??;
+    let last = |word: &str| {
+        log.lines().enumerate().filter(|(_, l)| l.trim_start().starts_with(word)).last().map(|(i, l)| (i, l.trim()))
+    };
+    let (i, line) = last("FATAL").or_else(|| last("ERROR"))?;
+    Some(format!("{} line {}: {line}", log.name(), i + 1))
+}
+
 /// Whether every file of the log directories is empty once decompressed.
 fn all_empty(tree: &dyn Tree, dirs: &[String]) -> bool {
     dirs.iter().all(|d| {
@@ -429,6 +451,15 @@ fn exit_code_note(tree: &dyn Tree, dirs: &[String], benchmark: &str) -> String {
             .find_map(|r| r.exit_code.filter(|c| *c != 0));
         if let Some(c) = code {
             return format!(" (exit code {c} in {})", log.name());
+        }
+        let records = super::timestamp::parse(&log);
+        let started = super::timestamp::start(&log).is_some();
+        if started && !records.iter().any(|r| r.benchmark == benchmark && r.begin.is_some()) {
+            return format!(
+                " ({} has no 'test begin' line for it: the run stopped before the benchmark began, as when \
+                 its installation fails)",
+                log.name()
+            );
         }
     }
     String::new()

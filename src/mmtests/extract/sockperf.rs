@@ -69,12 +69,16 @@ impl Extractor for Sockperf {
                 let log = dir.read(file)?;
                 out.files_read += 1;
                 out.register(&size);
+                let mut found = false;
                 for (i, line) in log.lines().enumerate() {
                     crate::cancel::check_every(i)?;
                     if let Some(v) = bandwidth_mbps(line) {
                         out.add_text(&size, v);
+                        found = true;
                     }
                 }
+                // sockperf stopped before its summary (a result file without a result)
+                out.results_missing += usize::from(!found);
             }
         }
         Ok(())
@@ -105,6 +109,8 @@ fn under_load_dir(p: &str, dir: &LogDir<'_>, names: &[String], out: &mut Samples
         let log = dir.read(&file)?;
         out.files_read += 1;
         out.register(&op);
+        // an empty full log: sockperf stopped before the test (`_seqN > m_maxSequenceNo`)
+        out.results_missing += usize::from(log.text.trim().is_empty());
         for (i, line) in log.lines().enumerate() {
             crate::cancel::check_every(i)?; // a full log holds a line per message
             let f: Vec<&str> = line.split(',').map(str::trim).collect();

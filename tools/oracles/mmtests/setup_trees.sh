@@ -1,5 +1,5 @@
 #!/bin/bash
-# Extract the three pinned MMTests eras from a git dir of github.com/gormanm/mmtests.
+# Extract the pinned MMTests eras (and 2020, for the real tree) from a git dir of github.com/gormanm/mmtests.
 # Usage: MMTESTS_GIT=<git dir> setup_trees.sh [DEST (default /work/oracles/mmtests)]
 set -e
 GITDIR=${MMTESTS_GIT:?set MMTESTS_GIT to a git dir of gormanm/mmtests}
@@ -8,3 +8,4 @@ extract() { rm -rf "$DEST/$1"; mkdir -p "$DEST/$1"; git --git-dir="$GITDIR" arch
 extract head 638401e07e70d67fa5a1e6295e1315ae0af831b2   # 2026-06-24: ExtractShellpack + parse-results
 extract 2025 3ded02f779401b44061a5ac826ddb5ee3c757b0c   # 2026-01-01: CI-overlap markers, Extract*.pm
 extract 2024 93946ac69edff73d707c6083668868204ee7786a   # 2024-08-13: t-test markers
+extract 2020 025ef72e8a3804982b1f4bdbe089e2d7e3a21b22   # 2020-05-13: the real tree's MMTests (real.sh)
