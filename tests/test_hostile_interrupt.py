@@ -211,6 +211,19 @@ def test_printing_a_long_mmtests_table_stops() -> None:
     assert seconds_to_stop(c.to_text) < 0.5
 
 
+def test_the_generic_views_of_a_long_table_stop() -> None:
+    # the same 400,000-row table through the core's generic views (src/table/): markdown,
+    # HTML, the tidy CSV and columns, and the report's cell texts each poll the stop flag
+    header = ("                             4.18.0                 4.18.0                 4.18.0\n"
+              "                            vanilla                    teo        teo-v6+backport\n")
+    row = "Amean     1       0.1334 (   0.00%)      0.1388 *  -4.05%*      0.1312 (   1.65%)\n"
+    c = mmtests.parse_compare(header + row * 400_000)
+    small = mmtests.parse_compare(header + row)
+    for view in ("to_markdown", "_repr_html_", "to_csv", "cell_texts"):
+        getattr(small, view)()  # the first call's imports
+        assert seconds_to_stop(getattr(c, view)) < 0.5, view
+
+
 def test_printing_a_long_lkp_table_stops() -> None:
     # 150,000 rows of a pasted lkp table (lkp's own layout: tests/data/lkp), printed back
     # in lkp's layout (to_text, which makes each row's numbers as it prints it): 100,000

@@ -295,7 +295,7 @@ impl PyComparison {
     /// are escaped so that no `|`, line break or HTML can break it.
     fn to_markdown(&self, py: Python<'_>) -> PyResult<String> {
         let c = Arc::clone(&self.inner);
-        run(py, move || Ok(markdown::render(&c)))
+        run(py, move || markdown::render(&c))
     }
 
     /// The benchstat view: per row and kernel the median ± the half-width of its
@@ -309,14 +309,17 @@ impl PyComparison {
     /// The tidy table of `to_pandas` as CSV (as pandas' `to_csv(index=False)` writes it).
     fn to_csv(&self, py: Python<'_>) -> PyResult<String> {
         let c = Arc::clone(&self.inner);
-        run(py, move || Ok(tidy::to_csv(&c)))
+        run(py, move || tidy::to_csv(&c))
     }
 
     /// The source tool's own text layout (MMTests, lkp, AMD: chosen by `tool`), else
     /// the markdown table.
     fn to_text(&self, py: Python<'_>) -> PyResult<String> {
         let c = Arc::clone(&self.inner);
-        run(py, move || Ok(tool_text::render(&c)?.unwrap_or_else(|| markdown::render(&c))))
+        run(py, move || match tool_text::render(&c)? {
+            Some(text) => Ok(text),
+            None => markdown::render(&c),
+        })
     }
 
     /// AMD's normalised layout (`value [pct imp](CV)`); `normalise=True` first divides
@@ -330,7 +333,8 @@ impl PyComparison {
 
     /// Tidy DataFrame: one row per (row, kernel) with every cell field but the samples.
     fn to_pandas<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let t = tidy::tidy(&self.inner);
+        let c = Arc::clone(&self.inner);
+        let t = run(py, move || tidy::tidy(&c))?;
         let d = PyDict::new(py);
         let nan = |v: Vec<Option<f64>>| v.into_iter().map(|x| x.unwrap_or(f64::NAN)).collect::<Vec<_>>();
         d.set_item("group", t.group)?;
@@ -356,14 +360,21 @@ impl PyComparison {
     /// themes, each changed cell's test, p and q under its value.
     fn _repr_html_(&self, py: Python<'_>) -> PyResult<String> {
         let c = Arc::clone(&self.inner);
-        run(py, move || Ok(html::render(&c)))
+        run(py, move || html::render(&c))
     }
 
     /// Each cell's text as the markdown and HTML views print it (value, change in
     /// brackets, `*` where significant; `-` without a value), row by row.
-    fn cell_texts(&self) -> Vec<Vec<String>> {
-        let c = &self.inner;
-        c.rows.iter().map(|r| r.cells.iter().enumerate().map(|(i, cell)| cell_text(c, r, cell, i)).collect()).collect()
+    fn cell_texts(&self, py: Python<'_>) -> PyResult<Vec<Vec<String>>> {
+        let c = Arc::clone(&self.inner);
+        run(py, move || {
+            let mut rows = Vec::with_capacity(c.rows.len());
+            for (ri, r) in c.rows.iter().enumerate() {
+                crate::cancel::check_every(ri)?;
+                rows.push(r.cells.iter().enumerate().map(|(i, cell)| cell_text(&c, r, cell, i)).collect());
+            }
+            Ok(rows)
+        })
     }
 
     /// A one-line summary (the rows are in `.rows`, the table in `.to_text()`).

@@ -59,8 +59,8 @@ fn stat_line(cell: &Cell) -> String {
     }
 }
 
-/// The HTML table.
-pub fn render(c: &Comparison) -> String {
+/// The HTML table. Polls [`crate::cancel`] every 4096 rows.
+pub fn render(c: &Comparison) -> crate::error::Result<String> {
     let mut out = format!(
         "<table class=\"schedlab-comparison\" style=\"{TABLE_STYLE}\"><caption style=\"text-align:left;font-weight:bold\">{} {}</caption><thead><tr><th style=\"{HEAD_STYLE}\"></th>",
         escape(&c.tool),
@@ -70,7 +70,8 @@ pub fn render(c: &Comparison) -> String {
         out.push_str(&format!("<th style=\"{CELL_STYLE};font-weight:bold\">{}</th>", escape(k)));
     }
     out.push_str("</tr></thead><tbody>");
-    for r in &c.rows {
+    for (ri, r) in c.rows.iter().enumerate() {
+        crate::cancel::check_every(ri)?;
         out.push_str(&format!(
             "<tr><th style=\"{HEAD_STYLE}\">{}</th>",
             escape(format!("{} {}", r.group, r.name).trim())
@@ -86,7 +87,7 @@ pub fn render(c: &Comparison) -> String {
         out.push_str("</tr>");
     }
     out.push_str("</tbody></table>");
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -112,7 +113,7 @@ mod tests {
             ],
             ..Default::default()
         });
-        let h = render(&c);
+        let h = render(&c).unwrap();
         assert!(h.contains("<caption style=\"text-align:left;font-weight:bold\">t&lt; b&amp;</caption>"), "{h}");
         assert!(h.contains("&quot;b&quot;") && h.contains(">x&#x27;</th>"), "{h}");
         // Python: f"{0.012345:.3g}" == '0.0123'

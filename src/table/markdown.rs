@@ -5,6 +5,7 @@
 
 use super::cell_text::{cell_text, stat_words};
 use super::comparison::Comparison;
+use crate::error::Result;
 
 /// `text` as one markdown table cell: CR, LF and tab (which would end the row or the
 /// cell) become spaces; `&`, `<`, `>` are HTML-escaped so they print as text; `|` is
@@ -25,8 +26,8 @@ pub fn md_cell(text: &str) -> String {
 }
 
 /// The markdown table: a header of kernels, then one line per row labelled
-/// `group name`.
-pub fn render(c: &Comparison) -> String {
+/// `group name`. Polls [`crate::cancel`] every 4096 rows.
+pub fn render(c: &Comparison) -> Result<String> {
     let mut out = String::from("| |");
     for k in &c.kernels {
         out.push(' ');
@@ -36,7 +37,8 @@ pub fn render(c: &Comparison) -> String {
     out.push_str("\n|---|");
     out.push_str(&"---:|".repeat(c.kernels.len()));
     out.push('\n');
-    for r in &c.rows {
+    for (ri, r) in c.rows.iter().enumerate() {
+        crate::cancel::check_every(ri)?;
         out.push_str("| ");
         out.push_str(&md_cell(format!("{} {}", r.group, r.name).trim()));
         out.push_str(" |");
@@ -54,7 +56,7 @@ pub fn render(c: &Comparison) -> String {
         }
         out.push('\n');
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -73,7 +75,7 @@ mod tests {
         });
         // written out by hand from the rules above
         let want = "| | a\\|b | &lt;new&gt; |\n|---|---:|---:|\n| Hmean x y | 1.00 | - |\n";
-        assert_eq!(render(&c), want);
+        assert_eq!(render(&c).unwrap(), want);
     }
 
     #[test]
@@ -93,6 +95,6 @@ mod tests {
         c.rows.push(Row { name: "lps".into(), cells: vec![base, new], ..Default::default() });
         // C's printf("%.3g", 0.0123456) is 0.0123; the baseline cell carries no verdict words
         let want = "| | base | new |\n|---|---:|---:|\n| lps | 1.00 | 2.00 (+100.00%)* better welch p=0.0123 q=0.5 |\n";
-        assert_eq!(render(&c), want);
+        assert_eq!(render(&c).unwrap(), want);
     }
 }

@@ -5,6 +5,7 @@
 use super::cell_test::CellTest;
 use super::comparison::Comparison;
 use crate::cfmt::py_float_repr;
+use crate::error::Result;
 
 /// The columns of the tidy table, in order.
 pub const COLUMNS: [&str; 14] = [
@@ -61,10 +62,11 @@ fn finite(x: Option<f64>) -> Option<f64> {
     x.filter(|v| v.is_finite())
 }
 
-/// The tidy columns of `c`.
-pub fn tidy(c: &Comparison) -> Tidy {
+/// The tidy columns of `c`. Polls [`crate::cancel`] every 4096 rows.
+pub fn tidy(c: &Comparison) -> Result<Tidy> {
     let mut t = Tidy::default();
-    for r in &c.rows {
+    for (ri, r) in c.rows.iter().enumerate() {
+        crate::cancel::check_every(ri)?;
         for (k, cell) in c.kernels.iter().zip(&r.cells) {
             t.group.push(r.group.clone());
             t.name.push(r.name.clone());
@@ -82,7 +84,7 @@ pub fn tidy(c: &Comparison) -> Tidy {
             t.n.push(cell.n);
         }
     }
-    t
+    Ok(t)
 }
 
 /// One CSV field as Python's csv module writes it (QUOTE_MINIMAL): quoted when it holds
@@ -101,13 +103,14 @@ fn field(out: &mut String, s: &str) {
 /// [`COLUMNS`], floats as Python's `repr` (`4626.0`, `1e-09`), an integer column as
 /// integers unless a value is missing (then pandas holds floats: `4.0`), booleans as
 /// `True`/`False`, missing values empty, LF line ends.
-pub fn to_csv(c: &Comparison) -> String {
-    let t = tidy(c);
+pub fn to_csv(c: &Comparison) -> Result<String> {
+    let t = tidy(c)?;
     let num = |x: Option<f64>| x.map(py_float_repr).unwrap_or_default();
     let n_has_gap = t.n.iter().any(Option::is_none);
     let mut out = COLUMNS.join(",");
     out.push('\n');
     for i in 0..t.group.len() {
+        crate::cancel::check_every(i)?;
         let n = match t.n.get(i).copied().flatten() {
             Some(n) if n_has_gap => py_float_repr(n as f64),
             Some(n) => n.to_string(),
@@ -142,5 +145,5 @@ pub fn to_csv(c: &Comparison) -> String {
         }
         out.push('\n');
     }
-    out
+    Ok(out)
 }

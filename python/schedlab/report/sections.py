@@ -5,6 +5,7 @@ folded details."""
 
 from __future__ import annotations
 
+import json
 import math
 import textwrap
 from collections.abc import Sequence
