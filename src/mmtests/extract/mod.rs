@@ -27,6 +27,7 @@ pub mod lmbench;
 pub mod memtier;
 pub mod netperf;
 pub mod pattern;
+pub mod perfnuma;
 pub mod perl_scan;
 pub mod pgbench;
 pub mod pistress;
@@ -36,6 +37,7 @@ pub mod rtmigration;
 pub mod saladfork;
 pub mod schbench;
 pub mod shellpack;
+pub mod simoop;
 pub mod sockperf;
 pub mod spec;
 pub mod specjbb;
@@ -43,6 +45,7 @@ pub mod stream;
 pub mod stressng;
 pub mod stutterp;
 pub mod sysjitter;
+pub mod thpchallenge;
 pub mod unixbenchd;
 pub mod wis;
 
@@ -199,6 +202,9 @@ pub const BENCHMARKS: &[&str] = &[
     "saladfork",
     "easywave",
     "stutterp",
+    "perfnuma",
+    "thpchallenge",
+    "simoop",
 ];
 
 /// Benchmarks known in an era (for messages).

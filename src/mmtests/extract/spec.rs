@@ -10,9 +10,9 @@ use super::line_parse::{AwkField, LineSpec, Sed};
 use super::perl_scan::{Factors, Op, ScanSpec, Take, Value};
 use super::{
     aim9, apachebench, awk_bench, blogbench, coremark, cyclictest, easywave, ebizzy, fsmark, futexbench, gnu_time,
-    io_uring, iperf3, libmicro, line_parse, lmbench, memtier, perl_scan, pgbench, pistress, pmqtest, redis,
-    rtmigration, saladfork, specjbb, stream, stressng, stutterp, sysjitter, unixbenchd, wis, Ctx, Extractor, Meta,
-    Samples,
+    io_uring, iperf3, libmicro, line_parse, lmbench, memtier, perfnuma, perl_scan, pgbench, pistress, pmqtest, redis,
+    rtmigration, saladfork, simoop, specjbb, stream, stressng, stutterp, sysjitter, thpchallenge, unixbenchd, wis, Ctx,
+    Extractor, Meta, Samples,
 };
 use crate::error::Result;
 use crate::mmtests::era::{Era, Preferred};
@@ -1035,6 +1035,31 @@ pub static SPECS: &[FamilySpec] = &[
         variants: &[
             reader(HEAD, stutterp::head, MULTI, LOWER, 4, "Ops"),
             reader(LEGACY, stutterp::legacy, SummaryKind::Variabletime, LOWER, 4, "Ops"),
+        ],
+    },
+    FamilySpec {
+        family: "perfnuma",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, perfnuma::head, MULTI, LOWER, 4, "Ops"),
+            Variant { field_length: Some(34), ..reader(LEGACY, perfnuma::legacy, MULTI, LOWER, 2, "Ops") },
+        ],
+    },
+    FamilySpec {
+        family: "thpchallenge",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, thpchallenge::head, MULTI, LOWER, 2, "Ops"),
+            Variant { field_length: Some(12), ..reader(E2024, thpchallenge::legacy, MULTI, LOWER, 2, "Ops") },
+            reader(E2025, thpchallenge::legacy, MULTI, LOWER, 2, "Ops"),
+        ],
+    },
+    FamilySpec {
+        family: "simoop",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, simoop::head, MULTI, LOWER, 2, "Ops"),
+            reader(LEGACY, simoop::legacy, MULTI, LOWER, 2, "Time"),
         ],
     },
 ];

@@ -1099,6 +1099,76 @@ def stutterp(d, k):
         write(f"{d}/mmap-latency-{w}.log.gz", "\n".join(rows) + "\n", gz=True)
 
 
+def perfnuma_text(workload, threads, k, converged=True):
+    # perf bench numa mem -m -p P -t T -P MB, 2>&1 | tee <workload>-<I>.log; the summary lines
+    # are print_res()'s " %-30s %15.3f, %-15s %s"
+    secs = jitter({"light_converge": 2.4, "standard_converge": 4.1, "oversubscribe_converge": 9.6}[workload] * k, 0.15)
+    gb = jitter(2.0 * 4 * threads, 0.02)
+    res = lambda v, unit, short: f" {'main,':<30s} {v:15.3f}, {unit:<15s} {short}\n"
+    out = (f"# Running 'numa/mem' benchmark:\n\n # Running main, \"perf bench numa numa-mem -m -p 4 -t {threads} "
+           f"-P 1024\"\n\n # Startup synchronization: ... done. ({jitter(0.02):.3f} secs)\n\n")
+    for step in range(1, 4):
+        out += f"  {secs * step / 4:6.3f} secs: NUMA-convergence: 4 node(s) ... {'(converged)' if step == 3 and converged else ''}\n"
+    out += "\n ###\n # 4 processes and %d threads per process started up in 0.012 secs.\n ###\n\n" % threads
+    if converged:
+        out += res(secs, "secs,", "NUMA-convergence-latency")
+    else:
+        secs = 15.0
+    out += res(secs, "secs,", "runtime-max/thread")
+    out += res(secs * 0.97, "secs,", "runtime-min/thread")
+    out += res(secs * 0.985, "secs,", "runtime-avg/thread")
+    out += res(1.5, "%,", "spread-runtime/thread")
+    out += res(gb / threads / 4, "GB,", "data/thread")
+    out += res(gb, "GB,", "data-total")
+    out += res(secs * 1e9 / (gb * 1e9 / threads / 4), "nsecs,", "runtime/byte/thread")
+    out += res(gb / threads / 4 / secs, "GB/sec,", "thread-speed")
+    out += res(gb / secs, "GB/sec,", "total-speed")
+    return out
+
+
+def perfnuma(d, k):
+    workloads = ["light_converge", "standard_converge", "oversubscribe_converge"]
+    write(f"{d}/workloads", " ".join(workloads) + "\n")
+    for w in workloads:
+        threads = {"light_converge": 2, "standard_converge": 4, "oversubscribe_converge": 8}[w]
+        for i in range(1, 13):
+            # an oversubscribed run that never converges prints no convergence latency
+            write(f"{d}/{w}-{i}.log", perfnuma_text(w, threads, k, converged=not (w.startswith("over") and i == 7)))
+
+
+def thpchallenge(d, k):
+    # ./thpchallenge T SIZE 1 > threads-T.log 2>&1, gzipped; the time file of $TIME_CMD -o
+    for t in [1, 4, 16]:
+        out = f"Running with {t} thread{'s' if t > 1 else ' '}\n"
+        out += "".join(f"Using madv_hugepage 0x{random.randint(10**14, 10**15)} 0 gb\n" for _ in range(t))
+        out += "\n" + "".join(f"anoninit {i} {random.randint(3, 40):12d}\n" for i in range(t))
+        sec = 1733400000
+        for i in range(t):
+            for _ in range(48 // t):
+                huge = random.random() < 0.8 - 0.02 * t
+                lat = int(jitter((180 if huge else 2900) * k * (1 + 0.05 * t), 0.4))
+                sec += random.randint(0, 1)
+                out += f"fault {i} {'huge' if huge else 'base'} {lat:12d} {sec}.{random.randint(0, 999999)} {int(random.random() < 0.9)}\n"
+        write(f"{d}/threads-{t}.log.gz", out, gz=True)
+        write(f"{d}/threads-{t}.time", gnu_time(jitter(4.0 * k)))
+
+
+def simoop(d, k):
+    # ./simoop ... 2>&1 | tee simoop.log: a report every -i seconds (Run time, then the latency
+    # lines the parsers' regex reads), warmup reports before `Warmup complete`, `Final stats` last
+    def report(t, scale):
+        out = f"Run time: {t} seconds\n"
+        for op, base in [("Read", 1900), ("Write", 1300), ("Allocation", 260)]:
+            p = [int(jitter(base * k * scale * f, 0.1)) for f in (1, 3.1, 7.5, 19)]
+            out += (f"{op} latency usec: (p50: {p[0]:,}) (p95: {p[1]:,}) (p99: {p[2]:,}) (max: {p[3]:,})\n")
+        return out + f"work rate = {jitter(95 / k):.2f}/sec (avg {jitter(95 / k):.2f}/sec) (total {t * 95})\n"
+    out = "".join(report(t, 1.4) for t in (10, 20))
+    out += "Warmup complete (20 seconds)\n"
+    out += "".join(report(t, 1.0) for t in range(30, 140, 10))
+    out += "Final stats:\n" + report(130, 1.0)
+    write(f"{d}/simoop.log", out)
+
+
 HEAD = {
     "stream": head_stream, "perffutexwake": head_perffutexwake,
     "perfpipe": head_perfpipe, "perfsyscall": head_perfsyscall, "sembench": head_sembench,
@@ -1114,7 +1184,7 @@ HEAD = {
     "futexbench-hash": futexbench("hash"), "futexbench-wake": futexbench("wake"), "specjbb": specjbb,
     "io_uring": io_uring, "netperf-unix": netperf_unix, "rtmigration": rtmigration, "saladfork": saladfork,
     "hackbench-thread-sockets": hackbench_threads("head"), "easywave": easywave,
-    "stutterp": stutterp,
+    "stutterp": stutterp, "perfnuma": perfnuma, "thpchallenge": thpchallenge, "simoop": simoop,
 }
 LEGACY = {
     "stream": legacy_stream, "perffutexwake": legacy_perffutexwake,
@@ -1132,6 +1202,7 @@ LEGACY = {
     "stutterp": stutterp, "rtmigration": rtmigration, "saladfork": saladfork,
     "io_uring": io_uring, "netperf-unix": netperf_unix,
     "wis-pf": legacy_wis, "lmbench-lat_ctx": lmbench_lat_ctx, "lmbench-lat_proc": lmbench_lat_proc,
+    "perfnuma": perfnuma, "thpchallenge": thpchallenge, "simoop": simoop,
 }
 
 
