@@ -41,6 +41,7 @@ pub mod simoop;
 pub mod sockperf;
 pub mod spec;
 pub mod specjbb;
+pub mod sstartup;
 pub mod stream;
 pub mod stressng;
 pub mod stutterp;
@@ -205,6 +206,7 @@ pub const BENCHMARKS: &[&str] = &[
     "perfnuma",
     "thpchallenge",
     "simoop",
+    "sstartup",
 ];
 
 /// Benchmarks known in an era (for messages).

@@ -11,8 +11,8 @@ use super::perl_scan::{Factors, Op, ScanSpec, Take, Value};
 use super::{
     aim9, apachebench, awk_bench, blogbench, coremark, cyclictest, easywave, ebizzy, fsmark, futexbench, gnu_time,
     io_uring, iperf3, libmicro, line_parse, lmbench, memtier, perfnuma, perl_scan, pgbench, pistress, pmqtest, redis,
-    rtmigration, saladfork, simoop, specjbb, stream, stressng, stutterp, sysjitter, thpchallenge, unixbenchd, wis, Ctx,
-    Extractor, Meta, Samples,
+    rtmigration, saladfork, simoop, specjbb, sstartup, stream, stressng, stutterp, sysjitter, thpchallenge, unixbenchd,
+    wis, Ctx, Extractor, Meta, Samples,
 };
 use crate::error::Result;
 use crate::mmtests::era::{Era, Preferred};
@@ -1060,6 +1060,14 @@ pub static SPECS: &[FamilySpec] = &[
         variants: &[
             reader(HEAD, simoop::head, MULTI, LOWER, 2, "Ops"),
             reader(LEGACY, simoop::legacy, MULTI, LOWER, 2, "Time"),
+        ],
+    },
+    FamilySpec {
+        family: "sstartup",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, sstartup::head, MULTI, LOWER, 2, "Ops"),
+            reader(LEGACY, sstartup::legacy, SummaryKind::Variabletime, LOWER, 2, "Ops"),
         ],
     },
 ];

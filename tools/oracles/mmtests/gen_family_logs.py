@@ -1169,6 +1169,19 @@ def simoop(d, k):
     write(f"{d}/simoop.log", out)
 
 
+def sstartup(d, k):
+    # S's run_main_benchmarks.sh replayed-startup cur-sched fs "" "" "" 1 $LOGDIR_RESULTS/results:
+    # one repetition per test case, comm_startup_lat.sh's per-iteration start-up times (seconds)
+    # moved to <sched>-<workload>-single_times.txt by the shellpack's sed; a start-up that does
+    # not finish within 120 s stops the test case, leaving fewer samples
+    for app, base in [("xterm", 0.21), ("gnome_terminal", 0.95), ("lowriter", 2.6)]:
+        rep = f"{d}/results/replayed_{app}_startup/repetition0"
+        for wl, load in [("0r0w-seq", 1.0), ("5r5w-seq", 7.5), ("10r0w-seq", 11.0)]:
+            n = 3 if app == "lowriter" and wl == "10r0w-seq" and k > 1 else 5
+            write(f"{rep}/mq-deadline-{wl}-single_times.txt",
+                  "".join(f"{jitter(base * load * k, 0.12):.3f}\n" for _ in range(n)))
+
+
 HEAD = {
     "stream": head_stream, "perffutexwake": head_perffutexwake,
     "perfpipe": head_perfpipe, "perfsyscall": head_perfsyscall, "sembench": head_sembench,
@@ -1185,6 +1198,7 @@ HEAD = {
     "io_uring": io_uring, "netperf-unix": netperf_unix, "rtmigration": rtmigration, "saladfork": saladfork,
     "hackbench-thread-sockets": hackbench_threads("head"), "easywave": easywave,
     "stutterp": stutterp, "perfnuma": perfnuma, "thpchallenge": thpchallenge, "simoop": simoop,
+    "sstartup": sstartup,
 }
 LEGACY = {
     "stream": legacy_stream, "perffutexwake": legacy_perffutexwake,
@@ -1203,6 +1217,7 @@ LEGACY = {
     "io_uring": io_uring, "netperf-unix": netperf_unix,
     "wis-pf": legacy_wis, "lmbench-lat_ctx": lmbench_lat_ctx, "lmbench-lat_proc": lmbench_lat_proc,
     "perfnuma": perfnuma, "thpchallenge": thpchallenge, "simoop": simoop,
+    "sstartup": sstartup,
 }
 
 
