@@ -10,6 +10,7 @@ pub mod aim9;
 pub mod apachebench;
 pub mod awk_bench;
 pub mod blogbench;
+pub mod bonniepp;
 pub mod coremark;
 pub mod cyclictest;
 pub mod dbench;
@@ -207,6 +208,7 @@ pub const BENCHMARKS: &[&str] = &[
     "thpchallenge",
     "simoop",
     "sstartup",
+    "bonniepp",
 ];
 
 /// Benchmarks known in an era (for messages).

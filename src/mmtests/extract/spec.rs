@@ -9,10 +9,10 @@ use super::gnu_time::{RatioOps, TimeFactors, TimeField, TimeSpec};
 use super::line_parse::{AwkField, LineSpec, Sed};
 use super::perl_scan::{Factors, Op, ScanSpec, Take, Value};
 use super::{
-    aim9, apachebench, awk_bench, blogbench, coremark, cyclictest, easywave, ebizzy, fsmark, futexbench, gnu_time,
-    io_uring, iperf3, libmicro, line_parse, lmbench, memtier, perfnuma, perl_scan, pgbench, pistress, pmqtest, redis,
-    rtmigration, saladfork, simoop, specjbb, sstartup, stream, stressng, stutterp, sysjitter, thpchallenge, unixbenchd,
-    wis, Ctx, Extractor, Meta, Samples,
+    aim9, apachebench, awk_bench, blogbench, bonniepp, coremark, cyclictest, easywave, ebizzy, fsmark, futexbench,
+    gnu_time, io_uring, iperf3, libmicro, line_parse, lmbench, memtier, perfnuma, perl_scan, pgbench, pistress,
+    pmqtest, redis, rtmigration, saladfork, simoop, specjbb, sstartup, stream, stressng, stutterp, sysjitter,
+    thpchallenge, unixbenchd, wis, Ctx, Extractor, Meta, Samples,
 };
 use crate::error::Result;
 use crate::mmtests::era::{Era, Preferred};
@@ -1068,6 +1068,14 @@ pub static SPECS: &[FamilySpec] = &[
         variants: &[
             reader(HEAD, sstartup::head, MULTI, LOWER, 2, "Ops"),
             reader(LEGACY, sstartup::legacy, SummaryKind::Variabletime, LOWER, 2, "Ops"),
+        ],
+    },
+    FamilySpec {
+        family: "bonniepp",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, bonniepp::head, SummaryKind::Subselection, LOWER, 4, "Ops"),
+            reader(LEGACY, bonniepp::legacy, SummaryKind::Subselection, LOWER, 2, "Ops"),
         ],
     },
 ];

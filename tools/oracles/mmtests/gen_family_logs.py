@@ -1182,6 +1182,19 @@ def sstartup(d, k):
                   "".join(f"{jitter(base * load * k, 0.12):.3f}\n" for _ in range(n)))
 
 
+def bonniepp(d, k):
+    # bonnie++ -f (no per-char IO) -s <MB> -n <files> -R 128 -l bonnie-detail (MMTests' patch: a
+    # line "<op> <usec>" every 128 chunks of the write, rewrite and read tests, and per file
+    # created, stat'ed and deleted); bonnie-detail is gzipped after the run
+    out = []
+    for op, base, n in [("wr", 5200, 40), ("rw", 11800, 40), ("rd", 4100, 40)]:
+        out += [f"{op} {int(jitter(base * k, 0.25))}" for _ in range(n)]
+    for phase in [("cs", "ss", "ds"), ("cr", "sr", "dr")]:
+        for op, base in zip(phase, [38, 6, 27]):
+            out += [f"{op} {int(jitter(base * k, 0.4))}" for _ in range(30)]
+    write(f"{d}/bonnie-detail.gz", "\n".join(out) + "\n", gz=True)
+
+
 HEAD = {
     "stream": head_stream, "perffutexwake": head_perffutexwake,
     "perfpipe": head_perfpipe, "perfsyscall": head_perfsyscall, "sembench": head_sembench,
@@ -1198,7 +1211,7 @@ HEAD = {
     "io_uring": io_uring, "netperf-unix": netperf_unix, "rtmigration": rtmigration, "saladfork": saladfork,
     "hackbench-thread-sockets": hackbench_threads("head"), "easywave": easywave,
     "stutterp": stutterp, "perfnuma": perfnuma, "thpchallenge": thpchallenge, "simoop": simoop,
-    "sstartup": sstartup,
+    "sstartup": sstartup, "bonniepp": bonniepp,
 }
 LEGACY = {
     "stream": legacy_stream, "perffutexwake": legacy_perffutexwake,
@@ -1217,7 +1230,7 @@ LEGACY = {
     "io_uring": io_uring, "netperf-unix": netperf_unix,
     "wis-pf": legacy_wis, "lmbench-lat_ctx": lmbench_lat_ctx, "lmbench-lat_proc": lmbench_lat_proc,
     "perfnuma": perfnuma, "thpchallenge": thpchallenge, "simoop": simoop,
-    "sstartup": sstartup,
+    "sstartup": sstartup, "bonniepp": bonniepp,
 }
 
 
