@@ -109,7 +109,7 @@ pub fn legacy(_ctx: &Ctx, dir: &LogDir<'_>, out: &mut Samples) -> Result<()> {
     }
     for op in ["Read", "Write", "Allocation"] {
         for (k, p) in ["p50", "p95", "p99"].into_iter().enumerate() {
-            add(out, &stamp, &format!("final-{p}-{op}"), last.get(op).map(|v| &v[k]));
+            add(out, &stamp, &format!("final-{p}-{op}"), last.get(op).and_then(|v| v.get(k)));
         }
     }
     Ok(())

@@ -8,10 +8,13 @@ use super::{Ctx, Samples};
 use crate::error::Result;
 use crate::mmtests::logfile::{glob_middle, sort_numeric, LogDir};
 
+/// A thread count and its faults, each (kind, latency).
+type Faults = (String, Vec<(String, String)>);
+
 /// Per thread count T of `discover_scaling_parameters("threads-", ".log.gz")`, the faults of
 /// `threads-T.log` (`open_log`): per line starting `fault`, the third and fourth fields of
 /// `split(/\s+/)` (the page kind and the latency).
-fn faults(dir: &LogDir<'_>, out: &mut Samples) -> Result<Vec<(String, Vec<(String, String)>)>> {
+fn faults(dir: &LogDir<'_>, out: &mut Samples) -> Result<Vec<Faults>> {
     let names = dir.list()?;
     let mut threads: Vec<String> =
         glob_middle(&names, "threads-", ".log.gz").into_iter().map(|(_, m)| m.into()).collect();
