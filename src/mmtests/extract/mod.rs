@@ -25,6 +25,7 @@ pub mod iperf3;
 pub mod libmicro;
 pub mod line_parse;
 pub mod lmbench;
+pub mod ltp;
 pub mod memtier;
 pub mod netperf;
 pub mod pattern;
@@ -209,6 +210,7 @@ pub const BENCHMARKS: &[&str] = &[
     "simoop",
     "sstartup",
     "bonniepp",
+    "ltp",
 ];
 
 /// Benchmarks known in an era (for messages).

@@ -10,7 +10,7 @@ use super::line_parse::{AwkField, LineSpec, Sed};
 use super::perl_scan::{Factors, Op, ScanSpec, Take, Value};
 use super::{
     aim9, apachebench, awk_bench, blogbench, bonniepp, coremark, cyclictest, easywave, ebizzy, fsmark, futexbench,
-    gnu_time, io_uring, iperf3, libmicro, line_parse, lmbench, memtier, perfnuma, perl_scan, pgbench, pistress,
+    gnu_time, io_uring, iperf3, libmicro, line_parse, lmbench, ltp, memtier, perfnuma, perl_scan, pgbench, pistress,
     pmqtest, redis, rtmigration, saladfork, simoop, specjbb, sstartup, stream, stressng, stutterp, sysjitter,
     thpchallenge, unixbenchd, wis, Ctx, Extractor, Meta, Samples,
 };
@@ -1076,6 +1076,14 @@ pub static SPECS: &[FamilySpec] = &[
         variants: &[
             reader(HEAD, bonniepp::head, SummaryKind::Subselection, LOWER, 4, "Ops"),
             reader(LEGACY, bonniepp::legacy, SummaryKind::Subselection, LOWER, 2, "Ops"),
+        ],
+    },
+    FamilySpec {
+        family: "ltp",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, ltp::head, SummaryKind::Singleops, LOWER, 2, "Ops"),
+            reader(LEGACY, ltp::legacy, SummaryKind::Singleops, LOWER, 2, "Test"),
         ],
     },
 ];

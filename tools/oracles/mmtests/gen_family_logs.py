@@ -1195,6 +1195,57 @@ def bonniepp(d, k):
     write(f"{d}/bonnie-detail.gz", "\n".join(out) + "\n", gz=True)
 
 
+LTP_TESTS = {
+    "controllers": ["cgroup_core01", "cgroup_core02", "memcg_regression", "memcg_stress", "memcg_failcnt",
+                    "cpuset_base_ops", "cpuacct_1_1", "pids_1_1"],
+    "mm-lite": ["mmapstress01", "mtest01", "ksm01", "thp01", "thp02", "vma01", "mallocstress01"],
+}
+
+
+def ltp_pan(collection, k):
+    # runltp -l LOG: ltp-pan's log, a `tag=` line per test (exit=exited and stat=<exit code>:
+    # 0 pass, 1 fail, 32 TCONF; a test killed by a signal is exit=signaled stat=<signal>)
+    out, t = "startup='Fri Dec  4 09:00:00 2026'\n", 1764838800
+    for tag in LTP_TESTS[collection]:
+        r = random.random()
+        exit_, stat = ("exited", 0)
+        if r < 0.15:
+            exit_, stat = ("exited", 32)
+        elif r < 0.15 + 0.1 * k:
+            exit_, stat = ("exited", random.choice([1, 2, 4]))
+        elif r > 0.97:
+            exit_, stat = ("signaled", 9)
+        dur = random.randint(0, 40)
+        out += f"tag={tag} stime={t} dur={dur} exit={exit_} stat={stat} core=no cu={random.randint(0, 99)} cs={random.randint(0, 99)}\n"
+        t += dur
+    return out
+
+
+def ltp_direct(k):
+    # testcases/bin/fork01: a tst_test program, its summary after the results
+    failed = int(random.random() < 0.4 * k)
+    return ("tst_test.c:1890: TINFO: LTP version: 20260130\ntst_test.c:1894: TINFO: Tested kernel: 6.8.0 #1 SMP\n"
+            "tst_test.c:1733: TINFO: Overall timeout per run is 0h 00m 30s\n"
+            + ("fork01.c:62: TFAIL: fork() child pid mismatch\n" if failed else "fork01.c:60: TPASS: fork() returned 4211\n")
+            + f"\nSummary:\npassed   {1 - failed}\nfailed   {failed}\nbroken   0\nskipped  0\nwarnings {int(random.random() < 0.2)}\n")
+
+
+def ltp(era):
+    def gen(d, k):
+        for c in LTP_TESTS:
+            console = "INFO: ltp-pan reported some tests FAIL\nLTP Version: 20260130\n"
+            if era == "head":
+                write(f"{d}/runltp-{c}", ltp_pan(c, k))
+                write(f"{d}/benchlog-{c}", console)
+            else:
+                write(f"{d}/ltp-{c}.log", ltp_pan(c, k))
+                write(f"{d}/log-{c}", console)
+            write(f"{d}/{c}.status", "0\n")
+        write(f"{d}/{'benchlog' if era == 'head' else 'log'}-fork01", ltp_direct(k))
+        write(f"{d}/fork01.status", "0\n")
+    return gen
+
+
 HEAD = {
     "stream": head_stream, "perffutexwake": head_perffutexwake,
     "perfpipe": head_perfpipe, "perfsyscall": head_perfsyscall, "sembench": head_sembench,
@@ -1211,7 +1262,7 @@ HEAD = {
     "io_uring": io_uring, "netperf-unix": netperf_unix, "rtmigration": rtmigration, "saladfork": saladfork,
     "hackbench-thread-sockets": hackbench_threads("head"), "easywave": easywave,
     "stutterp": stutterp, "perfnuma": perfnuma, "thpchallenge": thpchallenge, "simoop": simoop,
-    "sstartup": sstartup, "bonniepp": bonniepp,
+    "sstartup": sstartup, "bonniepp": bonniepp, "ltp": ltp("head"),
 }
 LEGACY = {
     "stream": legacy_stream, "perffutexwake": legacy_perffutexwake,
@@ -1230,7 +1281,7 @@ LEGACY = {
     "io_uring": io_uring, "netperf-unix": netperf_unix,
     "wis-pf": legacy_wis, "lmbench-lat_ctx": lmbench_lat_ctx, "lmbench-lat_proc": lmbench_lat_proc,
     "perfnuma": perfnuma, "thpchallenge": thpchallenge, "simoop": simoop,
-    "sstartup": sstartup, "bonniepp": bonniepp,
+    "sstartup": sstartup, "bonniepp": bonniepp, "ltp": ltp("head"),
 }
 
 
@@ -1239,7 +1290,7 @@ def main():
     per_era = {"gitcheckout": legacy_gitcheckout, "trunc": legacy_trunc, "hackbench-thread-sockets": hackbench_threads,
                # 2025 reads the histogram when there is no summary; 2024 reads only the summary
                "cyclictest": lambda era: cyclictest_histogram if era == "2025" else cyclictest_summary,
-               "pgbench": pgbench}
+               "pgbench": pgbench, "ltp": ltp}  # ltp: head's file names differ
     for era, families in [("head", HEAD), ("2025", LEGACY), ("2024", LEGACY)]:
         if era != "head":
             families = dict(families, **{b: g(era) for b, g in per_era.items()})
