@@ -211,6 +211,7 @@ pub const BENCHMARKS: &[&str] = &[
     "sstartup",
     "bonniepp",
     "ltp",
+    "lmbench",
 ];
 
 /// Benchmarks known in an era (for messages).

@@ -1003,6 +1003,11 @@ pub static SPECS: &[FamilySpec] = &[
         variants: &[Variant { field_length: Some(16), ..reader(LEGACY, wis::legacy, MULTI, HIGHER, 2, "Ops") }],
     },
     FamilySpec {
+        family: "lmbench",
+        names: EXACT,
+        variants: &[Variant { field_length: Some(16), ..reader(LEGACY, lmbench::plain, MULTI, LOWER, 4, "Ops") }],
+    },
+    FamilySpec {
         family: "lmbench-lat_ctx",
         names: EXACT,
         variants: &[reader(LEGACY, lmbench::lat_ctx, MULTI, LOWER, 2, "Ops")],
