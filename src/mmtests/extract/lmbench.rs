@@ -84,3 +84,57 @@ pub fn lat_proc(_ctx: &Ctx, dir: &LogDir<'_>, out: &mut Samples) -> Result<()> {
     );
     Ok(())
 }
+
+/// The plain module (`-b lmbench`, 2024/2025's `ExtractLmbench.pm`): the first of
+/// `lmbench-lat_mmap.log` and `lmbench-lat_ctx.log` that opens (neither: the module dies).
+/// lat_mmap (`<MB> <µs>` per run, lmbench's `micromb`): each line's second field (of
+/// `split(/\s+/)`) a sample of `<int(MB)>M` (a line without one registers the operation).
+/// lat_ctx (the shellpack appends `mmtests-size:<S>`, then the fastest run's output of `lat_ctx
+/// -s S T`: `"size=Sk ovr=x` and `<T> <µs>`): a line starting with a digit gives its second field
+/// to `<T>-<S>` (T with a `.` and what follows it written `M`), S the last size announced (0
+/// before any).
+pub fn plain(_ctx: &Ctx, dir: &LogDir<'_>, out: &mut Samples) -> Result<()> {
+    let Some((case, name)) =
+        ["lat_mmap", "lat_ctx"].iter().map(|c| (*c, format!("lmbench-{c}.log"))).find(|(_, n)| dir.is_file(n))
+    else {
+        return Err(Error::parse(
+            Some(&dir.display()),
+            None,
+            "neither lmbench-lat_mmap.log nor lmbench-lat_ctx.log (compare-mmtests.pl dies: `Failed to open any of lat_mmap lat_ctx`)",
+        ));
+    };
+    let log = dir.read(&name)?;
+    out.files_read += 1;
+    let size_re = compiled(r"^mmtests-size:([0-9]+)")?;
+    let mut size = "0".to_string();
+    for line in log.lines() {
+        crate::cancel::check()?;
+        let e = super::perl_split_ws(line);
+        if case == "lat_mmap" {
+            let mb = crate::mmtests::perlfmt::numify(e.first().copied().unwrap_or_default()).trunc();
+            let op = format!("{}M", crate::mmtests::perlfmt::perl_str(mb));
+            match e.get(1) {
+                Some(v) => out.add_text(&op, v),
+                None => out.register(&op),
+            }
+            continue;
+        }
+        if let Some(c) = size_re.captures(line) {
+            size = c.get(1).map_or("", |m| m.as_str()).to_string();
+            continue;
+        }
+        if line.starts_with(|c: char| c.is_ascii_digit()) {
+            let first = e.first().copied().unwrap_or_default();
+            let t = match first.find('.') {
+                Some(i) => format!("{}M", first.get(..i).unwrap_or_default()),
+                None => first.to_string(),
+            };
+            let op = format!("{t}-{size}");
+            match e.get(1) {
+                Some(v) => out.add_text(&op, v),
+                None => out.register(&op),
+            }
+        }
+    }
+    Ok(())
+}

@@ -10,6 +10,7 @@ pub mod aim9;
 pub mod apachebench;
 pub mod awk_bench;
 pub mod blogbench;
+pub mod bonniepp;
 pub mod coremark;
 pub mod cyclictest;
 pub mod dbench;
@@ -24,9 +25,11 @@ pub mod iperf3;
 pub mod libmicro;
 pub mod line_parse;
 pub mod lmbench;
+pub mod ltp;
 pub mod memtier;
 pub mod netperf;
 pub mod pattern;
+pub mod perfnuma;
 pub mod perl_scan;
 pub mod pgbench;
 pub mod pistress;
@@ -36,13 +39,16 @@ pub mod rtmigration;
 pub mod saladfork;
 pub mod schbench;
 pub mod shellpack;
+pub mod simoop;
 pub mod sockperf;
 pub mod spec;
 pub mod specjbb;
+pub mod sstartup;
 pub mod stream;
 pub mod stressng;
 pub mod stutterp;
 pub mod sysjitter;
+pub mod thpchallenge;
 pub mod unixbenchd;
 pub mod wis;
 
@@ -199,6 +205,13 @@ pub const BENCHMARKS: &[&str] = &[
     "saladfork",
     "easywave",
     "stutterp",
+    "perfnuma",
+    "thpchallenge",
+    "simoop",
+    "sstartup",
+    "bonniepp",
+    "ltp",
+    "lmbench",
 ];
 
 /// Benchmarks known in an era (for messages).

@@ -9,10 +9,10 @@ use super::gnu_time::{RatioOps, TimeFactors, TimeField, TimeSpec};
 use super::line_parse::{AwkField, LineSpec, Sed};
 use super::perl_scan::{Factors, Op, ScanSpec, Take, Value};
 use super::{
-    aim9, apachebench, awk_bench, blogbench, coremark, cyclictest, easywave, ebizzy, fsmark, futexbench, gnu_time,
-    io_uring, iperf3, libmicro, line_parse, lmbench, memtier, perl_scan, pgbench, pistress, pmqtest, redis,
-    rtmigration, saladfork, specjbb, stream, stressng, stutterp, sysjitter, unixbenchd, wis, Ctx, Extractor, Meta,
-    Samples,
+    aim9, apachebench, awk_bench, blogbench, bonniepp, coremark, cyclictest, easywave, ebizzy, fsmark, futexbench,
+    gnu_time, io_uring, iperf3, libmicro, line_parse, lmbench, ltp, memtier, perfnuma, perl_scan, pgbench, pistress,
+    pmqtest, redis, rtmigration, saladfork, simoop, specjbb, sstartup, stream, stressng, stutterp, sysjitter,
+    thpchallenge, unixbenchd, wis, Ctx, Extractor, Meta, Samples,
 };
 use crate::error::Result;
 use crate::mmtests::era::{Era, Preferred};
@@ -1003,6 +1003,11 @@ pub static SPECS: &[FamilySpec] = &[
         variants: &[Variant { field_length: Some(16), ..reader(LEGACY, wis::legacy, MULTI, HIGHER, 2, "Ops") }],
     },
     FamilySpec {
+        family: "lmbench",
+        names: EXACT,
+        variants: &[Variant { field_length: Some(16), ..reader(LEGACY, lmbench::plain, MULTI, LOWER, 4, "Ops") }],
+    },
+    FamilySpec {
         family: "lmbench-lat_ctx",
         names: EXACT,
         variants: &[reader(LEGACY, lmbench::lat_ctx, MULTI, LOWER, 2, "Ops")],
@@ -1035,6 +1040,55 @@ pub static SPECS: &[FamilySpec] = &[
         variants: &[
             reader(HEAD, stutterp::head, MULTI, LOWER, 4, "Ops"),
             reader(LEGACY, stutterp::legacy, SummaryKind::Variabletime, LOWER, 4, "Ops"),
+        ],
+    },
+    FamilySpec {
+        family: "perfnuma",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, perfnuma::head, MULTI, LOWER, 4, "Ops"),
+            Variant { field_length: Some(34), ..reader(LEGACY, perfnuma::legacy, MULTI, LOWER, 2, "Ops") },
+        ],
+    },
+    FamilySpec {
+        family: "thpchallenge",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, thpchallenge::head, MULTI, LOWER, 2, "Ops"),
+            Variant { field_length: Some(12), ..reader(E2024, thpchallenge::legacy, MULTI, LOWER, 2, "Ops") },
+            reader(E2025, thpchallenge::legacy, MULTI, LOWER, 2, "Ops"),
+        ],
+    },
+    FamilySpec {
+        family: "simoop",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, simoop::head, MULTI, LOWER, 2, "Ops"),
+            reader(LEGACY, simoop::legacy, MULTI, LOWER, 2, "Time"),
+        ],
+    },
+    FamilySpec {
+        family: "sstartup",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, sstartup::head, MULTI, LOWER, 2, "Ops"),
+            reader(LEGACY, sstartup::legacy, SummaryKind::Variabletime, LOWER, 2, "Ops"),
+        ],
+    },
+    FamilySpec {
+        family: "bonniepp",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, bonniepp::head, SummaryKind::Subselection, LOWER, 4, "Ops"),
+            reader(LEGACY, bonniepp::legacy, SummaryKind::Subselection, LOWER, 2, "Ops"),
+        ],
+    },
+    FamilySpec {
+        family: "ltp",
+        names: EXACT,
+        variants: &[
+            reader(HEAD, ltp::head, SummaryKind::Singleops, LOWER, 2, "Ops"),
+            reader(LEGACY, ltp::legacy, SummaryKind::Singleops, LOWER, 2, "Test"),
         ],
     },
 ];

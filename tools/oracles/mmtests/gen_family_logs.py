@@ -1099,6 +1099,170 @@ def stutterp(d, k):
         write(f"{d}/mmap-latency-{w}.log.gz", "\n".join(rows) + "\n", gz=True)
 
 
+def perfnuma_text(workload, threads, k, converged=True):
+    # perf bench numa mem -m -p P -t T -P MB, 2>&1 | tee <workload>-<I>.log; the summary lines
+    # are print_res()'s " %-30s %15.3f, %-15s %s"
+    secs = jitter({"light_converge": 2.4, "standard_converge": 4.1, "oversubscribe_converge": 9.6}[workload] * k, 0.15)
+    gb = jitter(2.0 * 4 * threads, 0.02)
+    res = lambda v, unit, short: f" {'main,':<30s} {v:15.3f}, {unit:<15s} {short}\n"
+    out = (f"# Running 'numa/mem' benchmark:\n\n # Running main, \"perf bench numa numa-mem -m -p 4 -t {threads} "
+           f"-P 1024\"\n\n # Startup synchronization: ... done. ({jitter(0.02):.3f} secs)\n\n")
+    for step in range(1, 4):
+        out += f"  {secs * step / 4:6.3f} secs: NUMA-convergence: 4 node(s) ... {'(converged)' if step == 3 and converged else ''}\n"
+    out += "\n ###\n # 4 processes and %d threads per process started up in 0.012 secs.\n ###\n\n" % threads
+    if converged:
+        out += res(secs, "secs,", "NUMA-convergence-latency")
+    else:
+        secs = 15.0
+    out += res(secs, "secs,", "runtime-max/thread")
+    out += res(secs * 0.97, "secs,", "runtime-min/thread")
+    out += res(secs * 0.985, "secs,", "runtime-avg/thread")
+    out += res(1.5, "%,", "spread-runtime/thread")
+    out += res(gb / threads / 4, "GB,", "data/thread")
+    out += res(gb, "GB,", "data-total")
+    out += res(secs * 1e9 / (gb * 1e9 / threads / 4), "nsecs,", "runtime/byte/thread")
+    out += res(gb / threads / 4 / secs, "GB/sec,", "thread-speed")
+    out += res(gb / secs, "GB/sec,", "total-speed")
+    return out
+
+
+def perfnuma(d, k):
+    workloads = ["light_converge", "standard_converge", "oversubscribe_converge"]
+    write(f"{d}/workloads", " ".join(workloads) + "\n")
+    for w in workloads:
+        threads = {"light_converge": 2, "standard_converge": 4, "oversubscribe_converge": 8}[w]
+        for i in range(1, 13):
+            # an oversubscribed run that never converges prints no convergence latency
+            write(f"{d}/{w}-{i}.log", perfnuma_text(w, threads, k, converged=not (w.startswith("over") and i == 7)))
+
+
+def thpchallenge(d, k):
+    # ./thpchallenge T SIZE 1 > threads-T.log 2>&1, gzipped; the time file of $TIME_CMD -o
+    for t in [1, 4, 16]:
+        out = f"Running with {t} thread{'s' if t > 1 else ' '}\n"
+        out += "".join(f"Using madv_hugepage 0x{random.randint(10**14, 10**15)} 0 gb\n" for _ in range(t))
+        out += "\n" + "".join(f"anoninit {i} {random.randint(3, 40):12d}\n" for i in range(t))
+        sec = 1733400000
+        for i in range(t):
+            for _ in range(48 // t):
+                huge = random.random() < 0.8 - 0.02 * t
+                lat = int(jitter((180 if huge else 2900) * k * (1 + 0.05 * t), 0.4))
+                sec += random.randint(0, 1)
+                out += f"fault {i} {'huge' if huge else 'base'} {lat:12d} {sec}.{random.randint(0, 999999)} {int(random.random() < 0.9)}\n"
+        write(f"{d}/threads-{t}.log.gz", out, gz=True)
+        write(f"{d}/threads-{t}.time", gnu_time(jitter(4.0 * k)))
+
+
+def simoop(d, k):
+    # ./simoop ... 2>&1 | tee simoop.log: a report every -i seconds (Run time, then the latency
+    # lines the parsers' regex reads), warmup reports before `Warmup complete`, `Final stats` last
+    def report(t, scale):
+        out = f"Run time: {t} seconds\n"
+        for op, base in [("Read", 1900), ("Write", 1300), ("Allocation", 260)]:
+            p = [int(jitter(base * k * scale * f, 0.1)) for f in (1, 3.1, 7.5, 19)]
+            out += (f"{op} latency usec: (p50: {p[0]:,}) (p95: {p[1]:,}) (p99: {p[2]:,}) (max: {p[3]:,})\n")
+        return out + f"work rate = {jitter(95 / k):.2f}/sec (avg {jitter(95 / k):.2f}/sec) (total {t * 95})\n"
+    out = "".join(report(t, 1.4) for t in (10, 20))
+    out += "Warmup complete (20 seconds)\n"
+    out += "".join(report(t, 1.0) for t in range(30, 140, 10))
+    out += "Final stats:\n" + report(130, 1.0)
+    write(f"{d}/simoop.log", out)
+
+
+def sstartup(d, k):
+    # S's run_main_benchmarks.sh replayed-startup cur-sched fs "" "" "" 1 $LOGDIR_RESULTS/results:
+    # one repetition per test case, comm_startup_lat.sh's per-iteration start-up times (seconds)
+    # moved to <sched>-<workload>-single_times.txt by the shellpack's sed; a start-up that does
+    # not finish within 120 s stops the test case, leaving fewer samples
+    for app, base in [("xterm", 0.21), ("gnome_terminal", 0.95), ("lowriter", 2.6)]:
+        rep = f"{d}/results/replayed_{app}_startup/repetition0"
+        for wl, load in [("0r0w-seq", 1.0), ("5r5w-seq", 7.5), ("10r0w-seq", 11.0)]:
+            n = 3 if app == "lowriter" and wl == "10r0w-seq" and k > 1 else 5
+            write(f"{rep}/mq-deadline-{wl}-single_times.txt",
+                  "".join(f"{jitter(base * load * k, 0.12):.3f}\n" for _ in range(n)))
+
+
+def bonniepp(d, k):
+    # bonnie++ -f (no per-char IO) -s <MB> -n <files> -R 128 -l bonnie-detail (MMTests' patch: a
+    # line "<op> <usec>" every 128 chunks of the write, rewrite and read tests, and per file
+    # created, stat'ed and deleted); bonnie-detail is gzipped after the run
+    out = []
+    for op, base, n in [("wr", 5200, 40), ("rw", 11800, 40), ("rd", 4100, 40)]:
+        out += [f"{op} {int(jitter(base * k, 0.25))}" for _ in range(n)]
+    for phase in [("cs", "ss", "ds"), ("cr", "sr", "dr")]:
+        for op, base in zip(phase, [38, 6, 27]):
+            out += [f"{op} {int(jitter(base * k, 0.4))}" for _ in range(30)]
+    write(f"{d}/bonnie-detail.gz", "\n".join(out) + "\n", gz=True)
+
+
+LTP_TESTS = {
+    "controllers": ["cgroup_core01", "cgroup_core02", "memcg_regression", "memcg_stress", "memcg_failcnt",
+                    "cpuset_base_ops", "cpuacct_1_1", "pids_1_1"],
+    "mm-lite": ["mmapstress01", "mtest01", "ksm01", "thp01", "thp02", "vma01", "mallocstress01"],
+}
+
+
+def ltp_pan(collection, k):
+    # runltp -l LOG: ltp-pan's log, a `tag=` line per test (exit=exited and stat=<exit code>:
+    # 0 pass, 1 fail, 32 TCONF; a test killed by a signal is exit=signaled stat=<signal>)
+    out, t = "startup='Fri Dec  4 09:00:00 2026'\n", 1764838800
+    for tag in LTP_TESTS[collection]:
+        r = random.random()
+        exit_, stat = ("exited", 0)
+        if r < 0.15:
+            exit_, stat = ("exited", 32)
+        elif r < 0.15 + 0.1 * k:
+            exit_, stat = ("exited", random.choice([1, 2, 4]))
+        elif r > 0.97:
+            exit_, stat = ("signaled", 9)
+        dur = random.randint(0, 40)
+        out += f"tag={tag} stime={t} dur={dur} exit={exit_} stat={stat} core=no cu={random.randint(0, 99)} cs={random.randint(0, 99)}\n"
+        t += dur
+    return out
+
+
+def ltp_direct(k):
+    # testcases/bin/fork01: a tst_test program, its summary after the results
+    failed = int(random.random() < 0.4 * k)
+    return ("tst_test.c:1890: TINFO: LTP version: 20260130\ntst_test.c:1894: TINFO: Tested kernel: 6.8.0 #1 SMP\n"
+            "tst_test.c:1733: TINFO: Overall timeout per run is 0h 00m 30s\n"
+            + ("fork01.c:62: TFAIL: fork() child pid mismatch\n" if failed else "fork01.c:60: TPASS: fork() returned 4211\n")
+            + f"\nSummary:\npassed   {1 - failed}\nfailed   {failed}\nbroken   0\nskipped  0\nwarnings {int(random.random() < 0.2)}\n")
+
+
+def ltp(era):
+    def gen(d, k):
+        for c in LTP_TESTS:
+            console = "INFO: ltp-pan reported some tests FAIL\nLTP Version: 20260130\n"
+            if era == "head":
+                write(f"{d}/runltp-{c}", ltp_pan(c, k))
+                write(f"{d}/benchlog-{c}", console)
+            else:
+                write(f"{d}/ltp-{c}.log", ltp_pan(c, k))
+                write(f"{d}/log-{c}", console)
+            write(f"{d}/{c}.status", "0\n")
+        write(f"{d}/{'benchlog' if era == 'head' else 'log'}-fork01", ltp_direct(k))
+        write(f"{d}/fork01.status", "0\n")
+    return gen
+
+
+def lmbench(d, k):
+    # lmbench-bench with LMBENCH_TESTS=lat_ctx: per thread count T and size S, `mmtests-size:S`
+    # then the raw output (`lat_ctx -s S T`, stderr) of the fastest of 3 iterations appended to
+    # lmbench-lat_ctx.log; each iteration's output stays in lmbench-lat_ctx.log-S-T-I.raw
+    log = ""
+    for t in [2, 4, 8]:
+        for size in [0, 16, 64]:
+            log += f"mmtests-size:{size}\n"
+            raws = []
+            for i in range(1, 4):
+                raw = f"\n\"size={size}k ovr={jitter(0.9):.2f}\n{t} {jitter((1.6 + 0.05 * size + 0.1 * t) * k):.2f}\n"
+                write(f"{d}/lmbench-lat_ctx.log-{size}-{t}-{i}.raw", raw)
+                raws.append(raw)
+            log += min(raws, key=lambda r: float(r.split()[-1]))
+    write(f"{d}/lmbench-lat_ctx.log", log)
+
+
 HEAD = {
     "stream": head_stream, "perffutexwake": head_perffutexwake,
     "perfpipe": head_perfpipe, "perfsyscall": head_perfsyscall, "sembench": head_sembench,
@@ -1114,7 +1278,8 @@ HEAD = {
     "futexbench-hash": futexbench("hash"), "futexbench-wake": futexbench("wake"), "specjbb": specjbb,
     "io_uring": io_uring, "netperf-unix": netperf_unix, "rtmigration": rtmigration, "saladfork": saladfork,
     "hackbench-thread-sockets": hackbench_threads("head"), "easywave": easywave,
-    "stutterp": stutterp,
+    "stutterp": stutterp, "perfnuma": perfnuma, "thpchallenge": thpchallenge, "simoop": simoop,
+    "sstartup": sstartup, "bonniepp": bonniepp, "ltp": ltp("head"),
 }
 LEGACY = {
     "stream": legacy_stream, "perffutexwake": legacy_perffutexwake,
@@ -1132,6 +1297,8 @@ LEGACY = {
     "stutterp": stutterp, "rtmigration": rtmigration, "saladfork": saladfork,
     "io_uring": io_uring, "netperf-unix": netperf_unix,
     "wis-pf": legacy_wis, "lmbench-lat_ctx": lmbench_lat_ctx, "lmbench-lat_proc": lmbench_lat_proc,
+    "lmbench": lmbench, "perfnuma": perfnuma, "thpchallenge": thpchallenge, "simoop": simoop,
+    "sstartup": sstartup, "bonniepp": bonniepp, "ltp": ltp("head"),
 }
 
 
@@ -1140,7 +1307,7 @@ def main():
     per_era = {"gitcheckout": legacy_gitcheckout, "trunc": legacy_trunc, "hackbench-thread-sockets": hackbench_threads,
                # 2025 reads the histogram when there is no summary; 2024 reads only the summary
                "cyclictest": lambda era: cyclictest_histogram if era == "2025" else cyclictest_summary,
-               "pgbench": pgbench}
+               "pgbench": pgbench, "ltp": ltp}  # ltp: head's file names differ
     for era, families in [("head", HEAD), ("2025", LEGACY), ("2024", LEGACY)]:
         if era != "head":
             families = dict(families, **{b: g(era) for b, g in per_era.items()})
