@@ -604,9 +604,12 @@ fn infer_widths(line: &str, first: (&str, &str, usize), ratio: bool, header: &[&
     let toks = header.iter().rev().take(2).map(|l| header_tokens(l)).find(|t| t.len() == k)?;
     let [(_, end0), (_, end1), ..] = toks.as_slice() else { return None };
     let fl = end1.checked_sub(*end0)?.checked_sub(11)?;
+    // columns count characters, as the header's and as the renderer pads (a label with
+    // a two-byte letter must not widen its column by one)
+    let cols = |s: &str| s.chars().count();
     // the end column of the first value: where the first word of `rest` (a tail of line) ends
     let first_cell_after =
-        |rest: &str| Some(line.len() - rest.trim_start().len() + rest.split_whitespace().next()?.len());
+        |rest: &str| Some(cols(line) - cols(rest.trim_start()) + cols(rest.split_whitespace().next()?));
     if ratio {
         let (_, rest) = line.split_once(format!("Ratio {name}").as_str())?;
         let label_total = first_cell_after(rest)?.checked_sub(fl)?;
@@ -615,10 +618,10 @@ fn infer_widths(line: &str, first: (&str, &str, usize), ratio: bool, header: &[&
     let (_, after_group) = line.split_once(group)?;
     let (_, after_name) = after_group.split_once(name)?;
     let label_total = first_cell_after(after_name)?.checked_sub(fl)?;
-    let name_start = line.len() - after_group.trim_start().len();
+    let name_start = cols(line) - cols(after_group.trim_start());
     let l1 = name_start.checked_sub(1)?;
     let l2 = label_total.checked_sub(l1 + 1)?;
-    if l1 < group.len() || l2 < name.len() {
+    if l1 < cols(group) || l2 < cols(name) {
         None
     } else {
         Some((fl, l1, l2))
