@@ -248,7 +248,9 @@ fn looks_like_stat_row(line: &str) -> bool {
 }
 
 fn is_rule(line: &str) -> bool {
-    let t = line.trim();
+    // control characters are blanks here as in header_tokens: a line of `===` among
+    // them is a rule either way, never a kernel name's first part
+    let t = line.trim_matches(|c: char| c.is_whitespace() || c.is_control());
     !t.is_empty() && t.bytes().all(|b| b == b'-' || b == b'=')
 }
 
