@@ -3,7 +3,8 @@ command exits 130 within 0.5 s, without a traceback (src/python/sigint.rs, cli.m
 in-process, every long call (PELT replay, idle replay, MMTests extraction, a pasted MMTests
 table, the batch scan, lkp's matrix.json, the ftrace imports, ``series``, the text of a long
 MMTests or lkp table; trace.dat: tests/tracedat_cancel.rs; lkp's table of many changed
-metrics: tests/cancel_tables.rs) raises KeyboardInterrupt within 0.5 s of the signal. Each input takes seconds to read on this
+metrics: tests/cancel_tables.rs; the AMD layout and the batch renderings:
+tests/cancel_renderers.rs; the bootstrap interval) raises KeyboardInterrupt within 0.5 s of the signal. Each input takes seconds to read on this
 machine (measured uninterrupted, noted beside it) and is built in a fraction of one."""
 
 from __future__ import annotations
@@ -132,6 +133,14 @@ def test_series_change_points_stop() -> None:
     values = np.tile(np.repeat([100.0, 120.0], 500), 600) + np.random.default_rng(0).normal(0, 1, 600_000)
     series.change_points(values[:100])  # the imports of the first call, so that the signal finds the core
     assert seconds_to_stop(lambda: series.change_points(values)) < 0.5
+
+
+def test_a_long_bootstrap_stops() -> None:
+    # 5 million resamples of 200 values each side: seconds on two cores
+    rng = np.random.default_rng(0)
+    base, new = rng.uniform(90, 110, 200), rng.uniform(95, 115, 200)
+    schedlab.stats.bootstrap_ci(base[:5], new[:5], n_resamples=10, seed=1)
+    assert seconds_to_stop(lambda: schedlab.stats.bootstrap_ci(base, new, n_resamples=5_000_000, seed=1)) < 0.5
 
 
 def test_an_lkp_matrix_with_many_keys_stops(tmp_path: Path) -> None:

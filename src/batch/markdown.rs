@@ -9,6 +9,8 @@
 
 use super::render::{headline, opt, pct, settings, verdict_rank};
 use super::result::{BatchResult, Row};
+use crate::cancel;
+use crate::error::Result;
 use crate::table::markdown::md_cell;
 use crate::table::Verdict;
 use std::collections::HashMap;
@@ -98,10 +100,11 @@ fn list(title: &str, items: &[String], budget: usize) -> String {
 
 /// The comparisons with a row that is not equivalent, one table line each, within
 /// `budget` bytes; the comparisons whose rows are all equivalent are counted.
-fn comparisons(rows: &[Row], budget: usize) -> String {
+fn comparisons(rows: &[Row], budget: usize) -> Result<String> {
     let mut order: Vec<String> = Vec::new();
     let mut by: HashMap<String, Vec<&Row>> = HashMap::new();
-    for r in rows {
+    for (i, r) in rows.iter().enumerate() {
+        cancel::check_every(i)?;
         let key = format!("{}\u{0}{}", comparison(r), r.input);
         by.entry(key.clone())
             .or_insert_with(|| {
@@ -144,7 +147,7 @@ fn comparisons(rows: &[Row], budget: usize) -> String {
     if quiet > 0 {
         let _ = writeln!(s, "\n{quiet} comparisons ({quiet_rows} rows) where every row is equivalent are collapsed.");
     }
-    s
+    Ok(s)
 }
 
 /// Markdown of `res` within `budget` bytes (the headline, settings and notes are
@@ -152,7 +155,7 @@ fn comparisons(rows: &[Row], budget: usize) -> String {
 /// then the rows that are not equivalent (regressions first) as far as they fit,
 /// then what was not compared, input errors, missing data and warnings, each list
 /// cut to its share of the budget with a count of what was left out.
-pub fn markdown(res: &BatchResult, budget: usize) -> String {
+pub fn markdown(res: &BatchResult, budget: usize) -> Result<String> {
     let mut head = String::new();
     let _ = writeln!(head, "### {}\n", headline(res));
     let _ = writeln!(head, "{}; exit code {}.", settings(res), res.exit_code);
@@ -182,7 +185,7 @@ pub fn markdown(res: &BatchResult, budget: usize) -> String {
         list("Warnings", &warnings, share),
     ]
     .concat();
-    let summary = comparisons(&res.rows, budget / 4);
+    let summary = comparisons(&res.rows, budget / 4)?;
     let mut shown: Vec<&Row> = res.rows.iter().filter(|r| is_shown(r)).collect();
     shown.sort_by_key(|r| verdict_rank(r.verdict));
     let mut body = String::new();
@@ -192,7 +195,11 @@ pub fn markdown(res: &BatchResult, budget: usize) -> String {
         let table_head = "\n**Rows that are not equivalent** (regressions first)\n\n| verdict | tool | benchmark | \
                           setup | metric | kernel | baseline | statistic | base | new | change | p | q | equivalence p | \
                           runs needed | n |\n|---|---|---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
-        let lines: Vec<String> = shown.iter().map(|r| row_line(r)).collect();
+        let lines: Vec<String> = shown
+            .iter()
+            .enumerate()
+            .map(|(i, r)| cancel::check_every(i).map(|()| row_line(r)))
+            .collect::<Result<_>>()?;
         let used = head.len() + summary.len() + tail.len() + table_head.len() + 2 * NOTE;
         let n = fitting(&lines, budget.saturating_sub(used));
         body.push_str(table_head);
@@ -212,7 +219,7 @@ pub fn markdown(res: &BatchResult, budget: usize) -> String {
     if equivalent > 0 {
         let _ = writeln!(body, "\n{equivalent} rows judged equivalent are not shown.");
     }
-    [head, summary, body, tail].concat()
+    Ok([head, summary, body, tail].concat())
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 
 use super::options::FailOn;
 use super::result::{fails, BatchResult, Row};
+use crate::cancel;
 use crate::error::{Error, Result};
 use crate::table::{Test, Verdict, VerdictRule};
 use std::fmt::Write;
@@ -111,7 +112,7 @@ fn suite_name(r: &Row) -> String {
 /// and a suite `inputs` with one testcase per input, an `<error>` for each input
 /// that could not be read, one testcase `missing data` with an `<error>` listing
 /// what is missing, and the warnings and era notes as its `<system-out>`.
-pub fn junit(res: &BatchResult) -> String {
+pub fn junit(res: &BatchResult) -> Result<String> {
     let fail_on = res.fail_on();
     let mut suites: Vec<(String, Vec<(&Row, f64)>)> = Vec::new();
     for (i, r) in res.rows.iter().enumerate() {
@@ -156,7 +157,8 @@ pub fn junit(res: &BatchResult) -> String {
             }
             x.push_str("    </properties>\n");
         }
-        for &(r, t) in rows {
+        for (j, &(r, t)) in rows.iter().enumerate() {
+            cancel::check_every(j)?;
             let classname = format!("{}.{}", r.tool, r.benchmark);
             let case = format!("{} [{} vs {}]", r.metric, r.kernel, r.baseline);
             let _ = write!(
@@ -227,7 +229,7 @@ pub fn junit(res: &BatchResult) -> String {
         let _ = writeln!(x, "    <system-out>{}</system-out>", xml_escape(&out.join("\n")));
     }
     x.push_str("  </testsuite>\n</testsuites>\n");
-    x
+    Ok(x)
 }
 
 /// The order rows are listed in: regressions first, equivalent last.
@@ -286,7 +288,7 @@ pub(crate) fn settings(res: &BatchResult) -> String {
 
 /// Plain text for a terminal: the headline and settings, one line per row that
 /// is not noise (regressions first), then what was not compared, warnings and errors.
-pub fn text(res: &BatchResult) -> String {
+pub fn text(res: &BatchResult) -> Result<String> {
     let mut t = String::new();
     let _ = writeln!(t, "{}", headline(res));
     let _ = writeln!(t, "{}", settings(res));
@@ -296,7 +298,8 @@ pub fn text(res: &BatchResult) -> String {
         .filter(|r| !matches!(r.verdict, Verdict::Noise | Verdict::Baseline | Verdict::Equivalent))
         .collect();
     shown.sort_by_key(|r| verdict_rank(r.verdict));
-    for r in shown {
+    for (i, r) in shown.into_iter().enumerate() {
+        cancel::check_every(i)?;
         let _ = writeln!(
             t,
             "{:<15} {} {} {} {} vs {}: {}",
@@ -324,7 +327,7 @@ pub fn text(res: &BatchResult) -> String {
     for e in &res.missing {
         let _ = writeln!(t, "missing: {}", e.message);
     }
-    t
+    Ok(t)
 }
 
 /// The output formats of [`render`].
@@ -337,11 +340,11 @@ pub fn render(res: &BatchResult, format: &str, budget: Option<usize>) -> Result<
     match format {
         "json" => res.to_json_pretty(),
         "jsonl" => res.to_jsonl(),
-        "junit" => Ok(junit(res)),
-        "markdown" => Ok(super::markdown::markdown(res, budget.unwrap_or(super::markdown::DEFAULT_BUDGET))),
+        "junit" => junit(res),
+        "markdown" => super::markdown::markdown(res, budget.unwrap_or(super::markdown::DEFAULT_BUDGET)),
         "github" => Ok(super::github::annotations(res)),
         "html" => Ok(super::html::html(res)),
-        "text" => Ok(text(res)),
+        "text" => text(res),
         _ => Err(Error::domain(format!("format must be one of {}, got '{format}'", FORMATS.join(", ")))),
     }
 }

@@ -518,7 +518,8 @@ impl BatchResult {
             notes: self.notes.clone(),
         });
         let mut out = String::new();
-        for l in &lines {
+        for (i, l) in lines.iter().enumerate() {
+            crate::cancel::check_every(i)?;
             out.push_str(&serde_json::to_string(l).map_err(|e| Error::Internal(format!("JSON encoding: {e}")))?);
             out.push('\n');
         }

@@ -11,7 +11,7 @@ use super::descriptive::{amean, hmean, median, median_sorted, percentile_sorted}
 use super::rng::Rng;
 use super::sample::{check, check_len, check_positive, finite};
 use crate::error::{Error, Result};
-use crate::parallel;
+use crate::{cancel, parallel};
 use rayon::prelude::*;
 
 /// Statistic whose ratio is bootstrapped.
@@ -102,11 +102,13 @@ pub fn bootstrap_ratio_ci(
     }
     let estimate = finite(statistic.of(new)? / statistic.of(base)?, "the ratio")?;
     let chunks = n_resamples.div_ceil(CHUNK);
+    // a stop request ends the resampling at the next chunk of 256 draws: the chunks
+    // left draw nothing, and the check after the loop returns the interruption
     let mut ratios: Vec<f64> = parallel::install(threads, || {
         (0..chunks)
             .into_par_iter()
             .flat_map_iter(|c| {
-                let len = CHUNK.min(n_resamples - c * CHUNK);
+                let len = if cancel::check().is_err() { 0 } else { CHUNK.min(n_resamples - c * CHUNK) };
                 let mut rng = Rng::new(seed, c as u64);
                 let mut bb = vec![0.0; base.len()];
                 let mut bn = vec![0.0; new.len()];
@@ -124,6 +126,7 @@ pub fn bootstrap_ratio_ci(
             })
             .collect()
     })?;
+    cancel::check()?;
     ratios.sort_unstable_by(f64::total_cmp);
     let alpha = (1.0 - level) / 2.0;
     let low = percentile_sorted(&ratios, 100.0 * alpha);

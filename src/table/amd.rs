@@ -19,6 +19,7 @@
 
 use super::comparison::{Cell, ChangeKind, Comparison, Direction, Row};
 use super::meta::Meta;
+use crate::cancel;
 use crate::error::{Error, Result};
 
 const RULE: &str = "==================================================================";
@@ -50,6 +51,7 @@ pub fn parse(text: &str) -> Result<Vec<Comparison>> {
     let mut i = 0;
     let err = |line: usize, msg: String| Error::parse(Some("<amd table>"), Some(line + 1), msg);
     while let Some(&line) = lines.get(i) {
+        cancel::check_every(i)?;
         // a block starts at "Test : name" (a column header "Test: k[pct imp](CV)" is not one)
         let Some(test) = field(line, "Test").filter(|_| !line.contains("[pct imp]")) else {
             i += 1;
@@ -110,6 +112,7 @@ pub fn parse(text: &str) -> Result<Vec<Comparison>> {
         c.meta = meta;
         i += 1;
         while let Some(&line) = lines.get(i).filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with("===")) {
+            cancel::check_every(i)?;
             let mut rest = line;
             let mut cells = Vec::with_capacity(kernels.len());
             for _ in 0..kernels.len() {
@@ -174,7 +177,8 @@ pub fn render(c: &Comparison) -> Result<String> {
         s.push_str(&format!(" {k}[pct imp](CV)"));
     }
     s.push('\n');
-    for r in &c.rows {
+    for (i, r) in c.rows.iter().enumerate() {
+        cancel::check_every(i)?;
         s.push_str(&format!("{:>12}", r.name));
         for cell in &r.cells {
             let pct = cell.change.map(|v| format!("{v:6.2}")).unwrap_or_else(|| format!("{:>6}", "NaN"));
@@ -194,7 +198,8 @@ pub fn normalise(c: &Comparison, spread_is_stddev: bool) -> Result<Comparison> {
     c.validate()?;
     let mut out = Comparison::new("amd", c.benchmark.clone(), c.kernels.clone());
     out.meta = c.meta.clone();
-    for r in &c.rows {
+    for (i, r) in c.rows.iter().enumerate() {
+        cancel::check_every(i)?;
         let base = r.cells.first().and_then(|x| x.value).filter(|b| *b != 0.0);
         let cells = r
             .cells
