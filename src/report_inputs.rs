@@ -3,9 +3,9 @@
 //! traces (docs/report.md). Directories of results are searched two levels deep; a CSV
 //! is known by its header, an archive by its name.
 
-use crate::archive::tree::{join, walk, Tree};
 use crate::archive::{self, Limits};
 use crate::error::{Error, Result};
+use crate::mmtests::discover;
 use serde::Serialize;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -20,6 +20,8 @@ const MAX_HEADER_BYTES: u64 = 4096;
 pub struct MmtestsTree {
     /// The `work/log` directory, or the archive.
     pub log_dir: PathBuf,
+    /// In an archive, the log directory inside it ("" for a directory on disk).
+    pub root: String,
     /// What the report names it after: the archive, or the machine's result
     /// directory holding `work/log`.
     pub machine: PathBuf,
@@ -126,6 +128,7 @@ fn dir_tree(log: PathBuf) -> MmtestsTree {
     benchmarks.sort();
     benchmarks.dedup();
     MmtestsTree {
+        root: String::new(),
         machine: machine_dir(&log),
         kernels: kernels.iter().map(|k| name_of(k)).collect(),
         benchmarks,
@@ -133,51 +136,42 @@ fn dir_tree(log: PathBuf) -> MmtestsTree {
     }
 }
 
-/// Kernels and benchmarks of the first `<kernel>/iter-0/<benchmark>/logs/` tree in an
-/// archive (by path order of its directory).
-fn archive_tree(path: &Path) -> Result<MmtestsTree> {
+/// One tree per MMTests log directory in an archive, in path order, found as
+/// `mmtests compare` finds runs ([`discover::find_runs`]). Each is named after the
+/// archive, joined with its directory when the archive holds several.
+fn archive_trees(path: &Path) -> Result<Vec<MmtestsTree>> {
     let shown = path.display().to_string();
     let tree = archive::open(path, &Limits::default())
         .map_err(|e| Error::parse(Some(&shown), None, format!("not a readable archive: {e}")))?;
-    let mut found: Option<(Vec<String>, Vec<String>)> = None;
-    walk(tree.as_ref(), &mut |dir: &str| {
-        if found.is_some() {
-            return Ok(false);
-        }
-        let (kernels, benchmarks) = runs_in(tree.as_ref(), dir);
-        if kernels.is_empty() {
-            return Ok(true);
-        }
-        found = Some((kernels, benchmarks));
-        Ok(false)
-    })?;
-    let (kernels, benchmarks) = found.ok_or_else(|| {
-        Error::parse(Some(&shown), None, "the archive holds no MMTests <kernel>/iter-0/<benchmark>/logs/ tree")
-    })?;
-    Ok(MmtestsTree { log_dir: path.to_path_buf(), machine: path.to_path_buf(), kernels, benchmarks })
-}
-
-/// The kernels of `dir` in an archive that have some `iter-0/<benchmark>/logs`, and
-/// those benchmarks, both sorted.
-fn runs_in(tree: &dyn Tree, dir: &str) -> (Vec<String>, Vec<String>) {
-    let (mut kernels, mut benchmarks) = (Vec::new(), Vec::new());
-    for k in tree.list(dir).unwrap_or_default() {
-        let iter0 = join(&join(dir, &k), "iter-0");
-        let here: Vec<String> = tree
-            .list(&iter0)
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|b| tree.is_dir(&join(&join(&iter0, b), "logs")))
-            .collect();
-        if !here.is_empty() {
-            kernels.push(k);
-            benchmarks.extend(here);
-        }
+    let (runs, _) = discover::find_runs(tree.as_ref())?;
+    let mut roots: Vec<&str> = runs.iter().map(|r| r.root.as_str()).collect();
+    roots.dedup(); // find_runs lists a directory's runs together
+    if roots.is_empty() {
+        return Err(Error::parse(
+            Some(&shown),
+            None,
+            "the archive holds no MMTests <kernel>/iter-N/<benchmark>/logs/ tree",
+        ));
     }
-    kernels.sort();
-    benchmarks.sort();
-    benchmarks.dedup();
-    (kernels, benchmarks)
+    let several = roots.len() > 1;
+    Ok(roots
+        .iter()
+        .map(|root| {
+            let here = || runs.iter().filter(|r| r.root == *root);
+            let sorted = |mut v: Vec<String>| {
+                v.sort();
+                v.dedup();
+                v
+            };
+            MmtestsTree {
+                log_dir: path.to_path_buf(),
+                root: root.to_string(),
+                machine: if several { path.join(root) } else { path.to_path_buf() },
+                kernels: sorted(here().map(|r| r.name.clone()).collect()),
+                benchmarks: sorted(here().map(|r| r.benchmark.clone()).collect()),
+            }
+        })
+        .collect())
 }
 
 fn classify(p: &Path, found: &mut Inputs, depth: usize) -> Result<()> {
@@ -187,7 +181,7 @@ fn classify(p: &Path, found: &mut Inputs, depth: usize) -> Result<()> {
             Some(CsvKind::IdleTrace) => found.idle_traces.push(p.to_path_buf()),
             Some(CsvKind::IdleStates) => found.idle_states.push(p.to_path_buf()),
             Some(CsvKind::TaskTrace) => found.task_traces.push(p.to_path_buf()),
-            None if depth == 0 && is_archive(p) => found.mmtests.push(archive_tree(p)?),
+            None if depth == 0 && is_archive(p) => found.mmtests.extend(archive_trees(p)?),
             None if depth == 0 => {
                 return Err(Error::parse(
                     Some(&p.display().to_string()),
@@ -273,6 +267,34 @@ mod tests {
         assert_eq!(
             (f.idle_traces, f.idle_states, f.task_traces),
             (vec![d.join("idle.csv")], vec![d.join("states.csv")], vec![d.join("task.csv")])
+        );
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn an_archive_of_two_log_directories_is_two_trees() {
+        let d = tmp("roots");
+        for (root, k) in [("log.a", "k1"), ("log.a", "k2"), ("log.b", "k1")] {
+            let logs = d.join("src/m/work").join(root).join(k).join("iter-0/hackbench/logs");
+            std::fs::create_dir_all(&logs).unwrap();
+            std::fs::write(logs.join("hackbench-1-1"), "x").unwrap();
+        }
+        let mut b = tar::Builder::new(std::fs::File::create(d.join("r.tar")).unwrap());
+        b.append_dir_all("m", d.join("src/m")).unwrap();
+        b.finish().unwrap();
+        drop(b);
+        let f = detect(&[d.join("r.tar")]).unwrap();
+        let got: Vec<_> = f
+            .mmtests
+            .iter()
+            .map(|t| (t.log_dir.clone(), t.root.as_str(), t.machine.clone(), t.kernels.len()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (d.join("r.tar"), "m/work/log.a", d.join("r.tar/m/work/log.a"), 2),
+                (d.join("r.tar"), "m/work/log.b", d.join("r.tar/m/work/log.b"), 1),
+            ]
         );
         std::fs::remove_dir_all(&d).unwrap();
     }

@@ -135,3 +135,47 @@ def test_batch_lists_every_benchmark_and_fails_closed(root, tmp_path):
     r = _cli("batch", str(root), "--baseline", "sockperf-unbound", "--allow-missing", "--format", "json")
     res = json.loads(r.stdout)
     assert r.returncode == res["exit_code"] == (1 if res["summary"]["worse"] else 0), r.stderr
+
+
+def test_report_on_an_archive_reads_every_log_directory_in_it(tmp_path):
+    """A lab keeps its results as one archive of several ``work/log.<host>.<date>``
+    directories: the report reads each of them, as it reads the unpacked tree, and says
+    which one each line is about (``ARCHIVE/<dir>``)."""
+    import tarfile
+
+    tree = tmp_path / "mmtests_CI"
+    runs = ("sockperf-unbound", "sockperf-tcp-throughput", "perfsyscall")
+    for root in ROOTS:
+        for run in runs:
+            shutil.copytree(root / run, tree / "work" / root.name / run)
+    with tarfile.open(tmp_path / "lab.tar.gz", "w:gz") as t:
+        t.add(tree, arcname="mmtests_CI")
+    on_dir = _cli("report", str(tree), "-o", str(tmp_path / "dir.html"))
+    on_archive = _cli("report", str(tmp_path / "lab.tar.gz"), "-o", str(tmp_path / "archive.html"))
+    assert on_dir.returncode == on_archive.returncode == 2, on_archive.stderr
+    for root in ROOTS:
+        assert f"MMTests lab.tar.gz/mmtests_CI/work/{root.name}: kernels " in on_archive.stdout, on_archive.stdout
+        assert f"MMTests mmtests_CI/work/{root.name}: kernels " in on_dir.stdout, on_dir.stdout
+
+    def same(text: str) -> list[str]:
+        return [x.replace("lab.tar.gz/", "") for x in text.splitlines() if not x.startswith(("Inputs: ", "wrote "))]
+
+    assert same(on_archive.stdout) == same(on_dir.stdout)
+    assert same(on_archive.stderr) == same(on_dir.stderr)
+    failed_here = [k for k in FAILED if k[0] in runs]  # perfsyscall, sockperf's two under-load
+    for root in ROOTS:
+        for run, bench in failed_here:
+            assert f"missing data: MMTests lab.tar.gz/mmtests_CI/work/{root.name}: {bench} of {run}: " \
+                in on_archive.stderr, (root, run, bench)
+    assert on_archive.stderr.count("error: missing data: ") == len(ROOTS) * len(failed_here) == 6
+
+    # one directory of the archive, named inside it, reads as the unpacked directory;
+    # the archive alone is ambiguous here and the error names the directories
+    args = ["-b", "sockperf-tcp-throughput", "-n", "sockperf-tcp-throughput,sockperf-unbound"]
+    inner = _cli("mmtests", "compare", "-d", f"{tmp_path}/lab.tar.gz/mmtests_CI/work/{ROOTS[1].name}", *args)
+    unpacked = _cli("mmtests", "compare", "-d", str(tree / "work" / ROOTS[1].name), *args)
+    assert inner.returncode == unpacked.returncode == 0, inner.stderr
+    assert inner.stdout == unpacked.stdout and "tcp-throughput" in inner.stdout
+    both = _cli("mmtests", "compare", "-d", str(tmp_path / "lab.tar.gz"), *args)
+    assert both.returncode == 2 and "several MMTests log directories" in both.stderr, both.stderr
+    assert all(f"mmtests_CI/work/{r.name}" in both.stderr for r in ROOTS), both.stderr

@@ -147,7 +147,8 @@ def compare(directory: str | os.PathLike[str], benchmark: str, names: Sequence[s
 
     ``directory``: the ``work/log`` directory, or a ``.tar``, ``.tar.gz``/``.tgz``,
     ``.tar.xz`` or ``.zip`` archive of results (read in memory, the ``work/log``
-    directory holding the first run's logs found wherever it is inside).
+    directory holding the first run's logs found wherever it is inside), or one
+    directory inside an archive (``"lab.tar.gz/work/log.b"``) when several hold it.
     ``names`` (a list or "a,b,c"): run names, the first is the baseline.
     ``compat``: the MMTests era to reproduce (None: the era the first run's files
     tell, by layout, file names and line formats only one era writes; the newest

@@ -109,6 +109,24 @@ pub fn read_bytes(bytes: &[u8], name: &str, limits: &Limits) -> Result<MemTree> 
     }
 }
 
+/// A path that names a directory inside an archive, `results.tar.gz/work/log.b`: the
+/// archive (the nearest ancestor that is a file with an archive's name) and the
+/// directory inside it, `/`-separated. None when the path exists on disk or no
+/// ancestor is such a file.
+pub fn inner_path(path: &Path) -> Option<(std::path::PathBuf, String)> {
+    if path.exists() {
+        return None;
+    }
+    let archive = path.ancestors().skip(1).find(|a| a.is_file() || a.is_dir())?;
+    let named = archive.file_name().is_some_and(|n| name_stem(&n.to_string_lossy()).is_some());
+    if !archive.is_file() || !named {
+        return None;
+    }
+    let inner = path.strip_prefix(archive).ok()?;
+    let parts: Vec<String> = inner.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+    Some((archive.to_path_buf(), parts.join("/")))
+}
+
 /// Open a directory or an archive as a [`Tree`], bounded by `limits` for archives.
 pub fn open(path: &Path, limits: &Limits) -> Result<Box<dyn Tree>> {
     Ok(match detect(path)? {
@@ -121,6 +139,19 @@ pub fn open(path: &Path, limits: &Limits) -> Result<Box<dyn Tree>> {
 #[cfg(test)]
 mod name_tests {
     use super::*;
+
+    #[test]
+    fn a_directory_inside_an_archive() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("r.tar.gz");
+        std::fs::write(&a, b"").unwrap();
+        assert_eq!(inner_path(&a.join("work/log.b")), Some((a.clone(), "work/log.b".to_string())));
+        assert_eq!(inner_path(&a), None); // exists
+        assert_eq!(inner_path(&dir.path().join("nothing/work")), None);
+        let plain = dir.path().join("notes.txt");
+        std::fs::write(&plain, b"").unwrap();
+        assert_eq!(inner_path(&plain.join("x")), None); // not an archive's name
+    }
 
     #[test]
     fn archive_names_lose_their_suffix() {

@@ -75,9 +75,14 @@ pub fn resolve_era(tree: &dyn Tree, root: &str, benchmark: &str, first_name: &st
 /// [`compare`] of the results at a path: `dir` is the `work/log` directory, or a `.tar`,
 /// `.tar.gz`/`.tgz`, `.tar.xz` or `.zip` archive of results (read in memory within
 /// [`archive::Limits::default`]), in which the `work/log` directory holding the first
-/// name's logs of `benchmark` is found wherever it is ([`discover::find_runs`]).
+/// name's logs of `benchmark` is found wherever it is ([`discover::find_runs`]), or a
+/// directory inside such an archive (`results.tar.gz/work/log.b`, [`archive::inner_path`]).
 pub fn compare_at(dir: &Path, benchmark: &str, names: &[String], opts: &CompareOptions) -> Result<Report> {
     check_names(names)?;
+    if let Some((path, root)) = archive::inner_path(dir) {
+        let tree = archive::open(&path, &archive::Limits::default())?;
+        return compare(tree.as_ref(), &root, benchmark, names, opts);
+    }
     if dir.is_file() {
         let tree = archive::open(dir, &archive::Limits::default())?;
         let first = names.first().map(String::as_str).unwrap_or_default();
@@ -119,9 +124,11 @@ pub fn locate_root(tree: &dyn Tree, benchmark: &str, first: &str) -> Result<Stri
             })
         }
         _ => Err(Error::domain(format!(
-            "{}: several MMTests log directories hold '{first}' logs of '{benchmark}' ({}); extract one or give a directory",
-            tree.origin(),
-            roots.join(", ")
+            "{o}: several MMTests log directories hold '{first}' logs of '{benchmark}' ({}); name one inside the \
+             archive, as {o}/{}",
+            roots.join(", "),
+            roots.first().map(String::as_str).unwrap_or_default(),
+            o = tree.origin(),
         ))),
     }
 }

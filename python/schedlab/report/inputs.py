@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .. import _core
 
@@ -20,6 +21,13 @@ class MMTestsTree:
     kernels: list[str]
     benchmarks: list[str]
     name: str = ""
+    root: str = ""
+    """In an archive, the log directory inside it (an archive may hold several)."""
+
+    @property
+    def path(self) -> Path:
+        """What ``mmtests.compare`` reads: the directory, or ``ARCHIVE/ROOT``."""
+        return self.log_dir / self.root if self.root else self.log_dir
 
 
 @dataclass
@@ -32,6 +40,8 @@ class Inputs:
     idle_states: list[Path] = field(default_factory=list)
     task_traces: list[Path] = field(default_factory=list)
     roots: list[tuple[Path, str]] = field(default_factory=list)
+    scans: dict[Path, dict[str, Any]] = field(default_factory=dict, repr=False)
+    """The core's batch scan of each MMTests directory or archive, read once."""
 
     def empty(self) -> bool:
         return not (self.mmtests or self.lkp_roots or self.idle_traces or self.task_traces)
@@ -67,8 +77,8 @@ def detect(paths: list[str | os.PathLike[str]], example: bool = False) -> Inputs
             raise SchedlabFileNotFound(f"{p}: no such file or directory", str(p))
         found.roots.append((p.resolve(), "" if example and i == 0 else p.resolve().name))
     d = _core.report_inputs([os.fspath(p) for p in paths])
-    found.mmtests = [MMTestsTree(Path(t["log_dir"]), t["kernels"], t["benchmarks"], found.name(Path(t["machine"])))
-                     for t in d["mmtests"]]
+    found.mmtests = [MMTestsTree(Path(t["log_dir"]), t["kernels"], t["benchmarks"], found.name(Path(t["machine"])),
+                                 t["root"]) for t in d["mmtests"]]
     for kind in ("lkp_roots", "idle_traces", "idle_states", "task_traces"):
         setattr(found, kind, [Path(x) for x in d[kind]])
     return found

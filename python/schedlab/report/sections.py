@@ -92,7 +92,7 @@ def mmtests_section(p: Parts, inputs: Inputs, tree: MMTestsTree, baseline: str |
 
     kernels = _order(tree.kernels, baseline)
     base = kernels[0]
-    ran, failed_in, skipped = _scan_runs(tree)
+    ran, failed_in, skipped = _scan_runs(inputs, tree)
     over_rows: list[list[Any]] = []
     changed_rows: list[list[Any]] = []
     margins = False
@@ -111,8 +111,8 @@ def mmtests_section(p: Parts, inputs: Inputs, tree: MMTestsTree, baseline: str |
                 raise InsufficientDataError(f"no run of {bench} has results: {why}")
             if b_base in failed:
                 raise InsufficientDataError(f"the baseline {b_base} has no results: {failed[b_base]}")
-            c = mmtests.compare(tree.log_dir, bench, ok, test=test)
-            ratio = mmtests.compare(tree.log_dir, bench, ok, compat=c.meta["mmtests.era"], print_ratio=True)
+            c = mmtests.compare(tree.path, bench, ok, test=test)
+            ratio = mmtests.compare(tree.path, bench, ok, compat=c.meta["mmtests.era"], print_ratio=True)
         except SchedlabError as e:
             msg = inputs.scrub(str(e))
             over_rows.append([label] + [_not_run(k, mine, "not compared") for k in kernels[1:]])
@@ -175,24 +175,31 @@ def _not_run(kernel: str, ran: list[str], label: str) -> tuple[str, None, str]:
     return (label, None, "") if kernel in ran else ("not run", None, "")
 
 
-def _scan_runs(tree: MMTestsTree) -> tuple[dict[str, set[str]], dict[str, dict[str, str]], dict[str, str]]:
+def _scan_runs(inputs: Inputs, tree: MMTestsTree) -> tuple[dict[str, set[str]], dict[str, dict[str, str]],
+                                                            dict[str, str]]:
     """The core's batch scan of the tree: per benchmark, the kernels whose runs read,
     the kernels whose runs failed, aborted or cannot be read, each with the reason
-    (``Scan.failed``: src/batch/scan.rs), and why a benchmark was skipped (no extractor)."""
+    (``Scan.failed``: src/batch/scan.rs), and why a benchmark was skipped (no extractor).
+    An archive is scanned once, each of its log directories taking its own runs."""
     from ..batch import scan
 
-    s = scan(tree.log_dir, threads=None)
-    if s.error is not None:
-        raise s.error
-    data = json.loads(s.data or "{}")
+    if tree.log_dir not in inputs.scans:
+        s = scan(tree.log_dir, threads=None)
+        if s.error is not None:
+            raise s.error
+        inputs.scans[tree.log_dir] = json.loads(s.data or "{}")
+    data = inputs.scans[tree.log_dir]
+    mine = [r for r in data.get("runs", []) if not tree.root or r.get("setup") == tree.root]
     ran: dict[str, set[str]] = {}
-    for r in data.get("runs", []):
+    for r in mine:
         if r.get("tool") == "mmtests":
             ran.setdefault(r["benchmark"], set()).add(r["kernel"])
     failed: dict[str, dict[str, str]] = {}
     for f in data.get("failed", []):
-        failed.setdefault(f["benchmark"], {})[f["kernel"]] = f["reason"]
-    skipped = {f["benchmark"]: f["reason"] for f in data.get("skipped", [])}
+        if not tree.root or f.get("setup") == tree.root:
+            failed.setdefault(f["benchmark"], {})[f["kernel"]] = f["reason"]
+    skipped = {f["benchmark"]: f["reason"] for f in data.get("skipped", [])
+               if not tree.root or f.get("setup") == tree.root}
     return ran, failed, skipped
 
 
