@@ -142,6 +142,18 @@ pub fn sort_numeric(v: &mut [String]) {
     v.sort_by(|a, b| crate::order::nan_last(super::perlfmt::numify(a), super::perlfmt::numify(b)));
 }
 
+/// The iterations of the files `<prefix>-<I>[-...]<suffix>` among `names`, as a
+/// shellpack lists them (`ls <prefix>-*<suffix> | cut -d- -f2 | sort -n`), in numeric order.
+pub fn iterations(names: &[String], prefix: &str, suffix: &str) -> Vec<String> {
+    let mut v: Vec<String> = names
+        .iter()
+        .filter_map(|n| n.strip_prefix(prefix)?.strip_prefix('-')?.strip_suffix(suffix))
+        .map(|m| m.split('-').next().unwrap_or_default().to_string())
+        .collect();
+    sort_numeric(&mut v);
+    v
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,19 +6,14 @@ use super::awk_bench::awk_fields;
 use super::shellpack::{emit, sort_rows, Key, Row};
 use super::{Ctx, Samples};
 use crate::error::Result;
-use crate::mmtests::logfile::{sort_numeric, LogDir};
+use crate::mmtests::logfile::{iterations, LogDir};
 
 /// head: for I of `ls blogbench-*.log | sed 's/\.log$//' | cut -d- -f2 | sort -n`, the lines of
 /// `blogbench-I.log` holding `Final score for`, their `:` removed: awk's `$4` (`writes`,
 /// `reads`) is the metric, `$NF` the value, I the interval; sorted `sort -k1,1 -k4,4n`.
 pub fn head(ctx: &Ctx, dir: &LogDir<'_>, out: &mut Samples) -> Result<()> {
     let names = dir.list()?;
-    let mut iters: Vec<String> = names
-        .iter()
-        .filter_map(|n| n.strip_prefix("blogbench-")?.strip_suffix(".log"))
-        .map(|m| m.split('-').next().unwrap_or_default().to_string())
-        .collect();
-    sort_numeric(&mut iters);
+    let iters = iterations(&names, "blogbench", ".log");
     let mut rows = Vec::new();
     for i in iters {
         crate::cancel::check()?;

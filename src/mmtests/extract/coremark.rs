@@ -5,7 +5,7 @@
 use super::shellpack::{emit, Row};
 use super::{Ctx, Samples};
 use crate::error::Result;
-use crate::mmtests::logfile::{sort_numeric, LogDir};
+use crate::mmtests::logfile::{iterations, LogDir};
 use regex::Regex;
 use std::sync::OnceLock;
 
@@ -14,12 +14,7 @@ use std::sync::OnceLock;
 /// `CoreMark 1` (the score), printed unsorted as `score T _ I score _`.
 pub fn head(ctx: &Ctx, dir: &LogDir<'_>, out: &mut Samples) -> Result<()> {
     let names = dir.list()?;
-    let mut iters: Vec<String> = names
-        .iter()
-        .filter_map(|n| n.strip_prefix("coremark-")?.strip_suffix(".log.gz"))
-        .map(|m| m.split('-').next().unwrap_or_default().to_string())
-        .collect();
-    sort_numeric(&mut iters);
+    let iters = iterations(&names, "coremark", ".log.gz");
     let mut rows = Vec::new();
     for i in iters {
         crate::cancel::check()?;
