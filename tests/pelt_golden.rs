@@ -141,7 +141,16 @@ fn replay(trace: &str, init: Init, util_est: bool, rule: &str) -> String {
     let cfg = if rule == "4.19" {
         // the kernel choice: its PELT, its util_est rule (d519329f72) and execl fix
         let init = if init == Init::Zero { "zero" } else { "kernel" };
-        let c = schedlab::pelt::kernel::config(Some("4.19"), init, util_est, None, None, 4_000_000, 1_048_576_000);
+        let c = schedlab::pelt::kernel::config(&schedlab::pelt::kernel::Options {
+            kernel: Some("4.19"),
+            init,
+            util_est,
+            rule: None,
+            execl_fix: None,
+            tick_ns: 4_000_000,
+            start_ns: 1_048_576_000,
+            given: None,
+        });
         c.unwrap()
     } else {
         Config { init, util_est, rule: rule_by_name(rule).unwrap(), ..Config::default() }

@@ -4,7 +4,7 @@
 //! [`KERNELS`]; every front end resolves `--kernel NAME` / `kernel=` through
 //! [`kernel_by_name`] and builds its [`Config`] with [`config`].
 
-use super::driver::{Config, Init};
+use super::driver::{Config, Init, StartState};
 use super::util_est::rule_by_name;
 use crate::error::{Error, Result};
 
@@ -95,32 +95,46 @@ pub fn default_kernel() -> &'static Kernel {
     &KERNELS[0]
 }
 
+/// A front end's options for a replay (see [`config`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Options<'a> {
+    /// The kernel whose model, util_est rule and execl fix apply (None: the default).
+    pub kernel: Option<&'a str>,
+    /// The start state's name ([`Init`]), unless `given`.
+    pub init: &'a str,
+    /// Whether util_est is replayed.
+    pub util_est: bool,
+    /// A util_est rule overriding the kernel's.
+    pub rule: Option<&'a str>,
+    /// The execl fix of `cpu_util_wake`, overriding the kernel's.
+    pub execl_fix: Option<bool>,
+    /// The tick period in ns.
+    pub tick_ns: u64,
+    /// The time of the fork in ns.
+    pub start_ns: u64,
+    /// A known start state (traced, or read from `/proc/PID/sched`): replaces `init`.
+    pub given: Option<StartState>,
+}
+
 /// A replay's configuration from a front end's options: `kernel` (default 6.12) gives
 /// the PELT model, the util_est rule and the execl fix; `rule` and `execl_fix`, when
-/// given, override the last two.
-pub fn config(
-    kernel: Option<&str>,
-    init: &str,
-    util_est: bool,
-    rule: Option<&str>,
-    execl_fix: Option<bool>,
-    tick_ns: u64,
-    start_ns: u64,
-) -> Result<Config> {
-    let k = match kernel {
+/// given, override the last two; a `given` start state overrides `init`.
+pub fn config(o: &Options<'_>) -> Result<Config> {
+    let k = match o.kernel {
         Some(name) => kernel_by_name(name)?,
         None => default_kernel(),
     };
-    let rule = rule_by_name(rule.unwrap_or(k.rule))?;
+    let rule = rule_by_name(o.rule.unwrap_or(k.rule))?;
     // the kernel's own fix unless the rule was changed (then the rule's own version)
-    let execl_fix = execl_fix.or(if rule.name() == k.rule { Some(k.execl_fix) } else { None });
+    let execl_fix = o.execl_fix.or(if rule.name() == k.rule { Some(k.execl_fix) } else { None });
+    let named = <Init as crate::choice::Choice>::parse(o.init)?;
     Ok(Config {
-        init: <Init as crate::choice::Choice>::parse(init)?,
-        util_est,
+        init: o.given.map_or(named, Init::Given),
+        util_est: o.util_est,
         rule,
         execl_fix,
-        tick_ns,
-        start_ns,
+        tick_ns: o.tick_ns,
+        start_ns: o.start_ns,
         kernel: k,
     })
 }
@@ -133,11 +147,23 @@ mod tests {
     fn names_and_defaults() {
         assert_eq!(kernel_by_name("v4.19").unwrap().invariance, Invariance::Contribution);
         assert!(kernel_by_name("5.4").unwrap_err().to_string().contains("6.12, 6.18, 6.6, 4.19"));
-        let c = config(Some("4.19"), "kernel", true, None, None, 4_000_000, 1 << 30).unwrap();
+        let o = Options {
+            kernel: Some("4.19"),
+            init: "kernel",
+            util_est: true,
+            rule: None,
+            execl_fix: None,
+            tick_ns: 4_000_000,
+            start_ns: 1 << 30,
+            given: None,
+        };
+        let c = config(&o).unwrap();
         assert_eq!((c.rule.name(), c.execl_fix), ("d519329f72", Some(true)));
-        let c = config(Some("4.19"), "zero", true, Some("4.17"), None, 4_000_000, 1 << 30).unwrap();
+        let c = config(&Options { init: "zero", rule: Some("4.17"), ..o }).unwrap();
         assert_eq!((c.rule.name(), c.execl_fix, c.init), ("4.17", None, Init::Zero));
-        let c = config(None, "kernel", true, None, Some(false), 4_000_000, 1 << 30).unwrap();
+        let c = config(&Options { kernel: None, execl_fix: Some(false), ..o }).unwrap();
         assert_eq!((c.kernel.name, c.rule.name(), c.execl_fix), ("6.12", "6.12", Some(false)));
+        let s = StartState { util_avg: 300, load_avg: None, runnable_avg: None, util_est: None };
+        assert_eq!(config(&Options { given: Some(s), ..o }).unwrap().init, Init::Given(s));
     }
 }

@@ -3,13 +3,14 @@
 //! notebooks. Every call goes through [`run`] (GIL released, panics caught).
 
 use super::errors::run;
-use crate::error::{Error, Result};
+use crate::error::Error;
 use crate::import_notes::ImportOptions;
 use crate::pelt::columns::{self, Column, Select};
 use crate::pelt::cpu_capacity::{Platform, Sources};
 use crate::pelt::cpu_util::{cpu_util, CpuSignals, Dst, TaskSignals};
-use crate::pelt::driver::{self, Config};
+use crate::pelt::driver::{self, Config, StartState};
 use crate::pelt::ftrace::{self, FtraceTask};
+use crate::pelt::kernel::{config, Options};
 use crate::pelt::row::CsvWriter;
 use crate::pelt::schedutil;
 use crate::pelt::signal::{decay_load, SchedAvg};
@@ -42,27 +43,26 @@ fn columns_dict<'py>(py: Python<'py>, cols: Vec<(&'static str, Column)>) -> PyRe
     Ok(d)
 }
 
+/// The replay options of a binding's arguments (a conversion: the choices are
+/// crate::pelt::kernel::config's).
 #[allow(clippy::too_many_arguments)]
-fn config(
-    kernel: Option<&str>,
-    init: &str,
+fn options<'a>(
+    kernel: Option<&'a str>,
+    init: &'a str,
     util_est: bool,
-    rule: Option<&str>,
+    rule: Option<&'a str>,
     execl_fix: Option<bool>,
     tick_ns: u64,
     start_ns: u64,
     given: Option<Given>,
-) -> Result<Config> {
-    let mut cfg = crate::pelt::kernel::config(kernel, init, util_est, rule, execl_fix, tick_ns, start_ns)?;
-    if let Some((util_avg, load_avg, runnable_avg, util_est)) = given {
-        cfg.init = crate::pelt::driver::Init::Given(crate::pelt::driver::StartState {
-            util_avg,
-            load_avg,
-            runnable_avg,
-            util_est,
-        });
-    }
-    Ok(cfg)
+) -> Options<'a> {
+    let given = given.map(|(util_avg, load_avg, runnable_avg, util_est)| StartState {
+        util_avg,
+        load_avg,
+        runnable_avg,
+        util_est,
+    });
+    Options { kernel, init, util_est, rule, execl_fix, tick_ns, start_ns, given }
 }
 
 /// An imported task for Python: segment columns, start, events used, notes, init.
@@ -95,7 +95,7 @@ fn pelt_simulate_arrays<'py>(
     let (d, s, c, f) = (slice(&dur_ns), slice(&state), slice(&cpu_cap), slice(&freq_cap));
     let sel = Select { columns, events };
     let cols = run(py, || {
-        let cfg = config(kernel, init, util_est, rule, execl_fix, tick_ns, start_ns, given)?;
+        let cfg = config(&options(kernel, init, util_est, rule, execl_fix, tick_ns, start_ns, given))?;
         columns::replay_trace_columns(&d, &s, &c, &f, &cfg, &sel)
     })?;
     columns_dict(py, cols)
@@ -121,7 +121,7 @@ fn pelt_simulate_file<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let sel = Select { columns, events };
     let cols = run(py, || {
-        let cfg = config(kernel, init, util_est, rule, execl_fix, tick_ns, start_ns, given)?;
+        let cfg = config(&options(kernel, init, util_est, rule, execl_fix, tick_ns, start_ns, given))?;
         let segs = trace::read_trace_csv(&path)?;
         columns::replay_segments(&segs, &cfg, &sel)
     })?;
@@ -174,7 +174,7 @@ fn pelt_simulate_csv<'py>(
     kernel: Option<&str>,
     given: Option<Given>,
 ) -> PyResult<Option<Bound<'py, PyBytes>>> {
-    let cfg = config(kernel, init, util_est, rule, execl_fix, tick_ns, start_ns, given);
+    let cfg = config(&options(kernel, init, util_est, rule, execl_fix, tick_ns, start_ns, given));
     let mut sink = write.map(|w| PyWrite { write: w, err: None });
     let result = run(py, || {
         let cfg = cfg?;
