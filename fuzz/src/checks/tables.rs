@@ -114,7 +114,16 @@ pub fn mmtests_text(data: &[u8]) {
     let number_name = c.kernels.iter().any(|k| k.trim_matches('-').parse::<f64>().is_ok());
     // (a name part wider than its column touches the next one)
     let too_wide = printed(&c.kernels).iter().any(|(a, b)| a.chars().count().max(b.chars().count()) >= fl + 11);
+    // (a header line whose names are all dashes or equals signs prints as a rule)
+    let rule_line = |p: &[(String, String)]| {
+        let rule = |words: Vec<&str>| {
+            let all: String = words.concat();
+            !all.is_empty() && all.chars().all(|c| c == '-' || c == '=')
+        };
+        rule(p.iter().map(|x| x.0.as_str()).collect()) || rule(p.iter().map(|x| x.1.as_str()).collect())
+    };
     let names_readable = !number_name
+        && !rule_line(&printed(&c.kernels))
         && !too_wide
         && !blanks(&printed(&c.kernels))
         && !numeric(&printed(&c.kernels))
