@@ -32,6 +32,21 @@ def test_cli_print_monitor_is_the_perls_table():
         assert r.stdout == want
 
 
+def test_print_monitor_reads_an_archive_and_a_directory_inside_one(tmp_path):
+    import tarfile
+
+    with tarfile.open(tmp_path / "lab.tar.gz", "w:gz") as t:
+        t.add(MON / "tree", arcname="m1/work/log")
+    want = (MON / "out" / "head-vmstat.oracle").read_text()
+    for d in (tmp_path / "lab.tar.gz", tmp_path / "lab.tar.gz" / "m1" / "work" / "log"):
+        r = _cli("mmtests", "compare", "-d", str(d), "-b", BENCH, "-n", NAMES, "--compat", "head",
+                 "--print-monitor", "vmstat")
+        assert r.returncode == 0, r.stderr
+        assert r.stdout == want
+    c = mm.monitor(tmp_path / "lab.tar.gz", BENCH, NAMES, "mpstat", "2024", sub_heading="node-0")
+    assert c.to_text() == (MON / "out" / "2024-mpstat_node-0.oracle").read_text()
+
+
 def test_api_monitor_and_mmtests_quirk_warning():
     c = mm.monitor(MON / "tree", BENCH, NAMES, "mpstat", "2024", sub_heading="node-0")
     assert c.to_text() == (MON / "out" / "2024-mpstat_node-0.oracle").read_text()

@@ -176,6 +176,8 @@ def monitor(directory: str | os.PathLike[str], benchmark: str, names: Sequence[s
             compat: str | None = None, *, sub_heading: str = "") -> MMTestsComparison:
     """``compare-mmtests.pl -d DIRECTORY -b BENCHMARK -n NAMES --print-monitor MONITOR``
     as a comparison (values only: MMTests prints monitors without percentages).
+    ``directory`` is read as :func:`compare` reads it (a directory, an archive, or a
+    directory inside an archive).
 
     ``monitor``: one of ``_core.MMTESTS_MONITORS`` (duration, vmstat, mpstat,
     proc-vmstat, proc-interrupts, iostat, turbostat); ``sub_heading`` picks the column

@@ -78,18 +78,25 @@ pub fn resolve_era(tree: &dyn Tree, root: &str, benchmark: &str, first_name: &st
 /// name's logs of `benchmark` is found wherever it is ([`discover::find_runs`]), or a
 /// directory inside such an archive (`results.tar.gz/work/log.b`, [`archive::inner_path`]).
 pub fn compare_at(dir: &Path, benchmark: &str, names: &[String], opts: &CompareOptions) -> Result<Report> {
+    let (tree, root) = open_at(dir, benchmark, names)?;
+    compare(tree.as_ref(), &root, benchmark, names, opts)
+}
+
+/// The tree and `work/log` directory of the results at a path, as [`compare_at`] reads
+/// them (a directory, an archive, a directory inside an archive); the run names are
+/// checked first.
+pub(crate) fn open_at(dir: &Path, benchmark: &str, names: &[String]) -> Result<(Box<dyn Tree>, String)> {
     check_names(names)?;
     if let Some((path, root)) = archive::inner_path(dir) {
-        let tree = archive::open(&path, &archive::Limits::default())?;
-        return compare(tree.as_ref(), &root, benchmark, names, opts);
+        return Ok((archive::open(&path, &archive::Limits::default())?, root));
     }
     if dir.is_file() {
         let tree = archive::open(dir, &archive::Limits::default())?;
         let first = names.first().map(String::as_str).unwrap_or_default();
         let root = locate_root(tree.as_ref(), benchmark, first)?;
-        return compare(tree.as_ref(), &root, benchmark, names, opts);
+        return Ok((tree, root));
     }
-    compare(&DirTree::at(dir), "", benchmark, names, opts)
+    Ok((Box::new(DirTree::at(dir)), String::new()))
 }
 
 fn check_names(names: &[String]) -> Result<()> {

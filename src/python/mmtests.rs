@@ -2,7 +2,6 @@
 
 use super::comparison::PyComparison;
 use super::errors::run;
-use crate::archive::DirTree;
 use crate::mmtests::{self, beyond, monitors, CompareOptions, Era};
 use pyo3::prelude::*;
 use std::path::PathBuf;
@@ -47,11 +46,8 @@ fn mmtests_monitor(
 ) -> PyResult<(PyComparison, String, String, Vec<String>)> {
     let (c, text, era, warnings) = run(py, || {
         let compat = compat.as_deref().map(Era::parse).transpose()?;
-        let first = names.first().map(String::as_str).unwrap_or_default();
-        let tree = DirTree::at(&directory);
-        let era = monitors::monitor_era(&tree, "", &benchmark, first, compat);
-        let opts = monitors::MonitorOptions { monitor: monitors::Monitor::parse(&monitor)?, era, subheading };
-        let r = monitors::compare_monitor(&tree, "", &benchmark, &names, &opts)?;
+        let monitor = monitors::Monitor::parse(&monitor)?;
+        let (r, era) = monitors::compare_monitor_at(&directory, &benchmark, &names, monitor, compat, subheading)?;
         Ok((r.comparison, r.text, era.name().to_string(), r.warnings))
     })?;
     Ok((PyComparison::from_core(c), text, era, warnings))

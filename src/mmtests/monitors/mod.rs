@@ -216,6 +216,24 @@ pub fn monitor_era(tree: &dyn Tree, root: &str, benchmark: &str, first: &str, co
     })
 }
 
+/// [`compare_monitor`] of the results at a path, opened as [`super::compare_at`] opens
+/// it (a directory, an archive, a directory inside an archive), in the era `compat` or,
+/// without it, the era [`monitor_era`] tells; returns the report and that era.
+pub fn compare_monitor_at(
+    dir: &std::path::Path,
+    benchmark: &str,
+    names: &[String],
+    monitor: Monitor,
+    compat: Option<Era>,
+    subheading: String,
+) -> Result<(MonitorReport, Era)> {
+    let (tree, root) = super::open_at(dir, benchmark, names)?;
+    let first = names.first().map(String::as_str).unwrap_or_default();
+    let era = monitor_era(tree.as_ref(), &root, benchmark, first, compat);
+    let opts = MonitorOptions { monitor, era, subheading };
+    Ok((compare_monitor(tree.as_ref(), &root, benchmark, names, &opts)?, era))
+}
+
 /// The `iter-*` directories of run `name`, in the Perl glob's (lexical) order.
 fn iter_dirs(tree: &dyn Tree, root: &str, name: &str) -> Result<Vec<String>> {
     let run = join(root, name);
