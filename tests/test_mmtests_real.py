@@ -179,3 +179,13 @@ def test_report_on_an_archive_reads_every_log_directory_in_it(tmp_path):
     both = _cli("mmtests", "compare", "-d", str(tmp_path / "lab.tar.gz"), *args)
     assert both.returncode == 2 and "several MMTests log directories" in both.stderr, both.stderr
     assert all(f"mmtests_CI/work/{r.name}" in both.stderr for r in ROOTS), both.stderr
+
+    # batch over the archive: the same benchmark and runs in each directory, each line
+    # saying which directory it is about
+    b = _cli("batch", str(tmp_path / "lab.tar.gz"), "--baseline", "sockperf-unbound", "--allow-missing",
+             "--format", "text")
+    lines = [x for x in b.stdout.splitlines() if x.split(" ", 1)[0] in ("WORSE", "BETTER", "CHANGED", "INCONCLUSIVE")
+             or x.startswith("not compared: ")]
+    assert lines, b.stdout
+    assert all(sum(f" [mmtests_CI/work/{r.name}] " in x for r in ROOTS) == 1 for x in lines), lines
+    assert len(set(lines)) == len(lines), lines

@@ -9,7 +9,7 @@
 //! syntax asks: `%`, CR and LF in the message; also `:` and `,` in a property
 //! (docs/batch.md, "Outputs").
 
-use super::render::{describe, headline, is_failure, verdict_rank};
+use super::render::{describe, headline, is_failure, setup_tag, verdict_rank};
 use super::result::{BatchResult, Row};
 use crate::table::Verdict;
 use std::fmt::Write;
@@ -41,7 +41,15 @@ fn command(level: &str, a: &Annotation) -> String {
 fn of_row(r: &Row) -> Annotation {
     Annotation {
         file: r.input.clone(),
-        title: format!("{} {} {}: {} {}", r.verdict.name(), r.tool, r.benchmark, r.metric, r.kernel),
+        title: format!(
+            "{} {} {}{}: {} {}",
+            r.verdict.name(),
+            r.tool,
+            r.benchmark,
+            setup_tag(&r.setup),
+            r.metric,
+            r.kernel
+        ),
         message: format!("{} vs {}: {}", r.kernel, r.baseline, describe(r)),
     }
 }

@@ -7,7 +7,7 @@
 //! it left out, with counts, and that the JSON output has everything
 //! (docs/batch.md, "Outputs").
 
-use super::render::{headline, opt, pct, settings, verdict_rank};
+use super::render::{headline, opt, pct, settings, setup_tag, verdict_rank};
 use super::result::{BatchResult, Row};
 use crate::cancel;
 use crate::error::Result;
@@ -55,8 +55,7 @@ fn is_shown(r: &Row) -> bool {
 
 /// The comparison a row belongs to, as shown.
 fn comparison(r: &Row) -> String {
-    let setup = if r.setup.is_empty() { String::new() } else { format!(" [{}]", r.setup) };
-    format!("{} {}{}: {} vs {}", r.tool, r.benchmark, setup, r.kernel, r.baseline)
+    format!("{} {}{}: {} vs {}", r.tool, r.benchmark, setup_tag(&r.setup), r.kernel, r.baseline)
 }
 
 fn row_line(r: &Row) -> String {
@@ -165,9 +164,10 @@ pub fn markdown(res: &BatchResult, budget: usize) -> Result<String> {
         .iter()
         .map(|u| {
             format!(
-                "{} {} `{}` in `{}`: {}",
+                "{} {}{} `{}` in `{}`: {}",
                 u.tool,
                 md_cell(&u.benchmark),
+                md_cell(&setup_tag(&u.setup)),
                 md_cell(&u.kernel),
                 md_cell(&u.input),
                 md_cell(&u.reason)

@@ -220,11 +220,10 @@ pub fn junit(res: &BatchResult) -> Result<String> {
     }
     if !res.warnings.is_empty() || !res.unmatched.is_empty() || !res.notes.is_empty() {
         let mut out: Vec<String> = res.warnings.clone();
-        out.extend(
-            res.unmatched
-                .iter()
-                .map(|u| format!("{} {} {} ({}): not compared: {}", u.tool, u.benchmark, u.kernel, u.input, u.reason)),
-        );
+        out.extend(res.unmatched.iter().map(|u| {
+            let tag = setup_tag(&u.setup);
+            format!("{} {}{tag} {} ({}): not compared: {}", u.tool, u.benchmark, u.kernel, u.input, u.reason)
+        }));
         out.extend(res.notes.iter().map(|n| format!("note: {n}")));
         let _ = writeln!(x, "    <system-out>{}</system-out>", xml_escape(&out.join("\n")));
     }
@@ -286,6 +285,17 @@ pub(crate) fn settings(res: &BatchResult) -> String {
     )
 }
 
+/// " [setup]" after a benchmark's name, as the markdown shows it, when the row has a
+/// setup (the `work/log` directory of an MMTests run: an archive may hold several, and
+/// the same benchmark and runs in each).
+pub(crate) fn setup_tag(setup: &str) -> String {
+    if setup.is_empty() {
+        String::new()
+    } else {
+        format!(" [{setup}]")
+    }
+}
+
 /// Plain text for a terminal: the headline and settings, one line per row that
 /// is not noise (regressions first), then what was not compared, warnings and errors.
 pub fn text(res: &BatchResult) -> Result<String> {
@@ -302,10 +312,11 @@ pub fn text(res: &BatchResult) -> Result<String> {
         cancel::check_every(i)?;
         let _ = writeln!(
             t,
-            "{:<15} {} {} {} {} vs {}: {}",
+            "{:<15} {} {}{} {} {} vs {}: {}",
             r.verdict.name().to_uppercase(),
             r.tool,
             r.benchmark,
+            setup_tag(&r.setup),
             r.metric,
             r.kernel,
             r.baseline,
@@ -313,7 +324,8 @@ pub fn text(res: &BatchResult) -> Result<String> {
         );
     }
     for u in &res.unmatched {
-        let _ = writeln!(t, "not compared: {} {} {} ({}): {}", u.tool, u.benchmark, u.kernel, u.input, u.reason);
+        let (tag, input, why) = (setup_tag(&u.setup), &u.input, &u.reason);
+        let _ = writeln!(t, "not compared: {} {}{tag} {} ({input}): {why}", u.tool, u.benchmark, u.kernel);
     }
     for w in &res.warnings {
         let _ = writeln!(t, "warning: {w}");
