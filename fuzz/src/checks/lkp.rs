@@ -122,7 +122,8 @@ pub fn raw(data: &[u8]) {
         Ok(stats) => {
             let written = write_stats(&stats);
             bounded(written.len(), data.len() * 4, "stats.json");
-            let back = ojson::parse(written.as_bytes(), "stats.json").expect("stats.json reads back");
+            let back = ojson::parse(written.as_bytes(), "stats.json")
+                .unwrap_or_else(|e| panic!("stats.json does not read back: {e}\n{written}"));
             let JValue::Obj(o) = back else { panic!("stats.json is not an object") };
             assert_eq!(o.len(), stats.len(), "keys lost (duplicates?)");
             for ((k, n), (l, v)) in stats.iter().zip(&o) {

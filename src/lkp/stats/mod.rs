@@ -517,7 +517,26 @@ fn pieces(text: &str, size: usize) -> impl Iterator<Item = &str> {
 
 /// The stats.json content of the run directory `rel` of `tree`, computed from its raw outputs.
 pub fn run_stats(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, Num)>> {
-    Ok(reduce(&run_monitors(tree, rel)?))
+    let monitors = run_monitors(tree, rel)?;
+    let stats = reduce(&monitors);
+    // a value beyond f64 (a count of hundreds of digits, a ratio over a zero workload)
+    // averages to Infinity or NaN, as in Ruby, whose JSON writer refuses both: lkp
+    // writes no stats.json
+    if let Some((k, v)) = stats.iter().find(|(_, v)| !v.f().is_finite()) {
+        // the raw output the key came from (`vmstat`), or the monitor's `<name>.json`
+        let file = monitors
+            .iter()
+            .filter(|(m, _)| k.starts_with(&format!("{m}.")))
+            .flat_map(|(m, _)| [join(rel, m), join(rel, &format!("{m}.json"))])
+            .find(|f| tree.is_file(f));
+        let shown = tree.display(file.as_deref().unwrap_or(rel));
+        return Err(Error::parse(
+            Some(&shown),
+            None,
+            format!("'{k}' comes to {}, which stats.json cannot hold (a value out of range)", v.f()),
+        ));
+    }
+    Ok(stats)
 }
 
 /// stats.json text (Ruby's pretty JSON).
@@ -666,6 +685,19 @@ mod tests {
         assert_eq!(pieces(t, 4).collect::<String>(), t);
         assert_eq!(pieces(t, 100).collect::<Vec<_>>(), [t]);
         assert_eq!(pieces("", 4).count(), 0);
+    }
+
+    #[test]
+    fn a_value_beyond_f64_is_an_error_naming_its_file() {
+        let mut t = crate::archive::MemTree::new("r");
+        t.add_file("0/vmstat.json", br#"{"vmstat.system.in": [1e308, 1e308], "vmstat.cpu.id": [1, 2]}"#.to_vec());
+        t.add_file("0/meminfo.json", br#"{"meminfo.Active": [1, 3]}"#.to_vec());
+        // Ruby 3.1: `[1e308, 1e308].sum / 2` is NaN (Array#sum's compensated sum), and
+        // `JSON.pretty_generate` raises "1003: NaN not allowed in JSON"
+        let e = run_stats(&t, "0").unwrap_err().to_string();
+        assert!(e.contains("0/vmstat.json") && e.contains("'vmstat.system.in' comes to NaN"), "{e}");
+        t.add_file("0/vmstat.json", br#"{"vmstat.system.in": [1e307, 1e307]}"#.to_vec());
+        assert!(run_stats(&t, "0").is_ok());
     }
 
     #[test]
