@@ -636,8 +636,17 @@ pub fn unite(runs: &[(&dyn Tree, &str, &str)]) -> Result<United> {
             })
             .collect::<Result<_>>()?;
         nums.resize(n.max(nums.len()), Num::Int(0));
-        avg.push((k.clone(), super::num::average(&nums).map_or(Json::Int(0), Json::Float)));
-        sd.push((k.clone(), standard_deviation(&nums).map_or(Json::Int(0), Json::Float)));
+        let (a, d) = (super::num::average(&nums), standard_deviation(&nums));
+        // values near f64's limit sum to Infinity or NaN, as in Ruby, whose JSON writer
+        // refuses them: lkp writes no avg.json or stddev.json then
+        if let Some(x) = [a, d].into_iter().flatten().find(|x| !x.is_finite()) {
+            return Err(Error::domain(format!(
+                "'{k}': its average or standard deviation over the runs comes to {x}, which avg.json and \
+                 stddev.json cannot hold (values out of range)"
+            )));
+        }
+        avg.push((k.clone(), a.map_or(Json::Int(0), Json::Float)));
+        sd.push((k.clone(), d.map_or(Json::Int(0), Json::Float)));
     }
     Ok(United { matrix, avg: pretty_json(&Json::Obj(avg)), stddev: pretty_json(&Json::Obj(sd)) })
 }
@@ -698,6 +707,13 @@ mod tests {
         assert!(e.contains("0/vmstat.json") && e.contains("'vmstat.system.in' comes to NaN"), "{e}");
         t.add_file("0/vmstat.json", br#"{"vmstat.system.in": [1e307, 1e307]}"#.to_vec());
         assert!(run_stats(&t, "0").is_ok());
+        // and two runs of 1e308 average to NaN in unite: refused the same way
+        let mut u = crate::archive::MemTree::new("u");
+        for r in ["0", "1"] {
+            u.add_file(&format!("{r}/stats.json"), br#"{"vmstat.system.in": 1e308}"#.to_vec());
+        }
+        let e = unite(&[(&u, "0", "0"), (&u, "1", "1")]).unwrap_err().to_string();
+        assert!(e.contains("'vmstat.system.in'") && e.contains("comes to NaN"), "{e}");
     }
 
     #[test]
