@@ -838,8 +838,12 @@ pub fn task_trace_from_events(
                     }
                     seg_start = ts;
                     cur = now;
-                    if old == State::Sleep {
-                        // woken here: moved when that is another CPU
+                    // woken here: moved when that is another CPU; a sleep of no length
+                    // (switched out and in at one timestamp) leaves no S segment for the
+                    // move to follow, so the task stays on its runqueue and only the
+                    // capacities change, as for the load balancer's moves
+                    let slept = segments.last().is_some_and(|g| g.state == State::Sleep);
+                    if old == State::Sleep && slept {
                         let to = if cpu == NO_CPU { 0 } else { cpu };
                         if to != seg_cpu {
                             seg_lag = cfs_update.get(&seg_cpu).map(|&t| ts.saturating_sub(t));
