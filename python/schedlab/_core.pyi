@@ -413,11 +413,9 @@ def idle_summarize(
 def idle_classify(
     states: _States, idx: npt.NDArray[np.uint8], residency_ns: _I64
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]: ...
-def idle_reduce_next_tick(next_tick_ns: _I64, hz: int) -> _I64: ...
 def idle_governors() -> list[tuple[str, str]]: ...
 
 IDLE_TRACE_COLUMNS: list[str]
-IDLE_NO_LATENCY_REQ_NS: int
 IDLE_GOVERNORS: list[str]
 IDLE_KERNELS: list[str]
 IDLE_HZ: list[int]

@@ -77,7 +77,6 @@ GOVERNORS: tuple[tuple[str, str], ...] = tuple(_core.idle_governors())
 #: Trace columns in their golden-file order (``nr_iowait`` and ``cpu_load`` are optional).
 TRACE_COLUMNS: tuple[str, ...] = tuple(_core.IDLE_TRACE_COLUMNS)
 _REQUIRED_TRACE = TRACE_COLUMNS[:5]
-_NO_LATENCY_REQ_NS = _core.IDLE_NO_LATENCY_REQ_NS
 
 StatesLike = Union[str, "os.PathLike[str]", "pd.DataFrame", Mapping[str, Any]]
 TraceLike = Union[str, "os.PathLike[str]", "pd.DataFrame", Mapping[str, Any]]
@@ -368,18 +367,18 @@ def tick_stopped(n: int, mean_sleep_ns: int, *, p_wake: float = 0.3, hz: int = 2
 # --- simulation ---------------------------------------------------------------------
 
 
-def _result_frame(arrays: tuple[np.ndarray, ...], r: Mapping[str, Any], hz: int) -> pd.DataFrame:
+def _result_frame(arrays: tuple[np.ndarray, ...], r: Mapping[str, Any]) -> pd.DataFrame:
     import pandas as pd
 
-    sleep, next_tick, wake, tstop, lat, iow, _load = arrays
+    sleep, _next_tick, wake, tstop, _lat, iow, _load = arrays
     n = len(sleep)
     cols: dict[str, Any] = {
         "step": np.arange(n, dtype=np.int64),
         "sleep_length_ns": sleep,
-        "next_tick_ns": _core.idle_reduce_next_tick(next_tick, hz),
+        "next_tick_ns": r["next_tick_ns"],
         "wake_ns": wake,
         "tick_stopped": tstop,
-        "latency_req_ns": np.where(lat < 0, _NO_LATENCY_REQ_NS, lat),
+        "latency_req_ns": r["latency_req_ns"],
         "nr_iowait": iow if len(iow) else np.zeros(n, dtype=np.int64),
         "idx": np.asarray(r["idx"], dtype=np.int64),
         "stop_tick": np.asarray(r["stop_tick"], dtype=np.int64),
@@ -416,7 +415,7 @@ def simulate(governor: str, trace: TraceLike, states: StatesLike, kernel: str = 
     """
     arrays = _trace_arrays(trace)
     r = _core.idle_simulate(str(governor), str(kernel), int(hz), _states_arg(states), *arrays, True)
-    return _result_frame(arrays, r, int(hz))
+    return _result_frame(arrays, r)
 
 
 def simulate_many(
@@ -445,7 +444,7 @@ def simulate_many(
     results = _core.idle_simulate_many(str(governor), str(kernel), int(hz), _states_arg(states), arrays, True, threads)
     frames = []
     for (cpu, _), a, r in zip(items, arrays, results):
-        df = _result_frame(a, r, int(hz))
+        df = _result_frame(a, r)
         df.insert(0, "cpu", int(cpu))
         frames.append(df)
     if not frames:

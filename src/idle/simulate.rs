@@ -7,7 +7,7 @@ use super::governor::{Cpu, Family, Governor, Kernel, Spec};
 use super::menu::{MenuV4_18, MenuV4_19, MenuV4_20, MenuV6_1, MenuV6_12};
 use super::states::StateTable;
 use super::teo::{TeoV5_1, TeoV6_1, TeoV6_12, TeoV6_18, TeoV6_6};
-use super::trace::{outcome, IdlePeriod, Tick, TraceColumns, BUSY_BETWEEN_PERIODS_NS, NO_LATENCY_REQ_NS};
+use super::trace::{outcome, shown_latency, IdlePeriod, Tick, TraceColumns, BUSY_BETWEEN_PERIODS_NS};
 use crate::error::Result;
 use rayon::prelude::*;
 
@@ -265,7 +265,7 @@ pub fn write_csv(sim: &Simulation, trace: &[IdlePeriod], out: &mut Vec<u8>) -> R
     out.reserve(rows * (12 + k) * 8);
     for (step, p) in trace.iter().enumerate().take(rows) {
         crate::cancel::check_every(step)?;
-        let latency = if p.latency_req_ns < 0 { NO_LATENCY_REQ_NS } else { p.latency_req_ns };
+        let latency = shown_latency(p.latency_req_ns);
         let vals = [
             step as i64,
             p.sleep_length_ns,

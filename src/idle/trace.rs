@@ -270,7 +270,26 @@ pub struct TraceColumns<'a> {
     pub cpu_load: &'a [i64],
 }
 
+/// `latency_req_ns` as a replay's output shows it (the golden files' form): no request
+/// (-1) is [`NO_LATENCY_REQ_NS`].
+pub fn shown_latency(latency_req_ns: i64) -> i64 {
+    if latency_req_ns < 0 {
+        NO_LATENCY_REQ_NS
+    } else {
+        latency_req_ns
+    }
+}
+
 impl<'a> TraceColumns<'a> {
+    /// The two input columns a replay's output shows otherwise than the trace holds
+    /// them, as the golden files do: `next_tick_ns` reduced into one tick period
+    /// ([`Tick::reduce`]) and `latency_req_ns` ([`shown_latency`]).
+    pub fn shown(&self, hz: u32) -> Result<(Vec<i64>, Vec<i64>)> {
+        let tick = Tick::new(hz)?;
+        let next_tick = self.next_tick_ns.iter().map(|&t| tick.reduce(t)).collect();
+        Ok((next_tick, self.latency_req_ns.iter().map(|&l| shown_latency(l)).collect()))
+    }
+
     /// Check the column lengths; returns the number of periods.
     pub fn check_lengths(&self) -> Result<usize> {
         let c = self;

@@ -63,8 +63,10 @@ fn trace_dict(py: Python<'_>, t: TraceTable) -> PyResult<Bound<'_, PyDict>> {
     Ok(d)
 }
 
-fn sim_dict<'py>(py: Python<'py>, sim: Simulation) -> PyResult<Bound<'py, PyDict>> {
+fn sim_dict<'py>(py: Python<'py>, sim: Simulation, shown: (Vec<i64>, Vec<i64>)) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
+    d.set_item("next_tick_ns", shown.0.into_pyarray(py))?;
+    d.set_item("latency_req_ns", shown.1.into_pyarray(py))?;
     let n = sim.len();
     let k = sim.state_columns.len();
     d.set_item("idx", sim.idx.into_pyarray(py))?;
@@ -129,9 +131,10 @@ fn idle_simulate<'py>(
     let sim = run(py, || {
         let spec = Spec::new(&governor, &kernel)?;
         let table = table_from(states)?;
-        simulate_columns(spec, &table, &columns_of(&a, &b, &c, &d, &e, &f, &g), hz, record_state)
+        let cols = columns_of(&a, &b, &c, &d, &e, &f, &g);
+        Ok((simulate_columns(spec, &table, &cols, hz, record_state)?, cols.shown(hz)?))
     })?;
-    sim_dict(py, sim)
+    sim_dict(py, sim.0, sim.1)
 }
 
 /// Replay one trace per CPU in parallel; `traces` is a list of 7-tuples of int64 arrays.
@@ -158,11 +161,13 @@ fn idle_simulate_many<'py>(
         let table = table_from(states)?;
         let cols: Vec<TraceColumns<'_>> =
             slices.iter().map(|s| columns_of(&s[0], &s[1], &s[2], &s[3], &s[4], &s[5], &s[6])).collect();
-        simulate_many_columns(spec, &table, &cols, hz, record_state, threads)
+        let sims = simulate_many_columns(spec, &table, &cols, hz, record_state, threads)?;
+        let shown = cols.iter().map(|c| c.shown(hz)).collect::<Result<Vec<_>>>()?;
+        Ok(sims.into_iter().zip(shown).collect::<Vec<_>>())
     })?;
     let out = PyList::empty(py);
-    for s in sims {
-        out.append(sim_dict(py, s)?)?;
+    for (s, shown) in sims {
+        out.append(sim_dict(py, s, shown)?)?;
     }
     Ok(out)
 }
@@ -458,21 +463,6 @@ fn idle_governors() -> Vec<(&'static str, &'static str)> {
     Spec::ALL.iter().map(|s| (s.family_name(), s.kernel.name())).collect()
 }
 
-/// `next_tick_ns` reduced into `(0, TICK_NSEC]` as the idle-period model reads it ([`trace::Tick::reduce`]).
-#[pyfunction]
-fn idle_reduce_next_tick<'py>(
-    py: Python<'py>,
-    next_tick_ns: I64s<'py>,
-    hz: u32,
-) -> PyResult<Bound<'py, PyArray1<i64>>> {
-    let ticks = slice(&next_tick_ns);
-    let v = run(py, || {
-        let tick = trace::Tick::new(hz)?;
-        Ok(ticks.iter().map(|&t| tick.reduce(t)).collect::<Vec<i64>>())
-    })?;
-    Ok(v.into_pyarray(py))
-}
-
 /// Add the idle functions to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(idle_simulate, m)?)?;
@@ -493,10 +483,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(idle_summarize, m)?)?;
     m.add_function(wrap_pyfunction!(idle_classify, m)?)?;
     m.add_function(wrap_pyfunction!(idle_governors, m)?)?;
-    m.add_function(wrap_pyfunction!(idle_reduce_next_tick, m)?)?;
     let trace = crate::idle::trace::REQUIRED_COLUMNS.iter().chain(&crate::idle::trace::OPTIONAL_COLUMNS);
     m.add("IDLE_TRACE_COLUMNS", trace.copied().collect::<Vec<&str>>())?;
-    m.add("IDLE_NO_LATENCY_REQ_NS", crate::idle::trace::NO_LATENCY_REQ_NS)?;
     m.add("IDLE_GOVERNORS", <crate::idle::governor::Family as crate::choice::Choice>::names())?;
     m.add("IDLE_KERNELS", crate::idle::governor::Kernel::ALL.map(crate::idle::governor::Kernel::name).to_vec())?;
     m.add("IDLE_HZ", crate::jiffies::CONFIG_HZ.to_vec())?;
