@@ -137,10 +137,18 @@ pub fn mmtests_text(data: &[u8]) {
     let c2 = parse_compare(&r1, "<rendered>").unwrap_or_else(|e| panic!("rendered table does not parse: {e}\n{r1}"));
     assert_eq!(printed(&c2.kernels), printed(&c.kernels), "kernel names changed:\n{r1}");
     assert_eq!(c2.rows.len(), c.rows.len(), "rows lost:\n{r1}");
+    // a --print-ratio table prints the runs past its formatted ones with two decimals
+    // (`%{fl}.2f`, as compare-mmtests.pl does), whatever the precision read
+    let m = c.meta.mmtests.as_ref();
+    let ratio = m.is_some_and(|m| m.layout == schedlab::table::MmtestsLayout::Ratio);
+    let ratio_rows = c.rows.iter().filter(|r| r.group == "Ratio").count();
+    let formatted = m.and_then(|m| m.formatted_runs).unwrap_or(ratio_rows + 1);
+    let cell_prec = |j: usize| if ratio && j >= formatted { 2 } else { prec };
     for (a, b) in c.rows.iter().zip(&c2.rows) {
         assert_eq!((&a.group, &a.name), (&b.group, &b.name), "row label changed:\n{r1}");
-        for (x, y) in a.cells.iter().zip(&b.cells) {
-            assert!(close_opt(x.value, y.value, prec), "value {:?} became {:?}:\n{r1}", x.value, y.value);
+        for (j, (x, y)) in a.cells.iter().zip(&b.cells).enumerate() {
+            let p = cell_prec(j);
+            assert!(close_opt(x.value, y.value, p), "value {:?} became {:?}:\n{r1}", x.value, y.value);
             assert!(close_opt(x.change, y.change, 2), "change {:?} became {:?}:\n{r1}", x.change, y.change);
             assert!(close_opt(x.spread, y.spread, 2), "spread {:?} became {:?}:\n{r1}", x.spread, y.spread);
             assert_eq!(x.significant, y.significant, "marker changed:\n{r1}");
