@@ -730,6 +730,14 @@ pub fn task_trace_from_events(
         if to <= from {
             return;
         }
+        // a segment of no length is never pushed: where one was the wakeup a move
+        // follows (woken and asleep again at one timestamp), the move waits for the next
+        // wakeup, so that the CPU changes only where the driver replays a migration
+        let woken = |last: &Segment| last.state == State::Sleep && st != State::Sleep;
+        let (cpu, sync_lag_ns) = match segments.last() {
+            Some(last) if last.cpu != cpu && !woken(last) => (last.cpu, None),
+            _ => (cpu, sync_lag_ns),
+        };
         let dur = to - from;
         match segments.last_mut() {
             Some(last) if last.state == st && (last.cpu_cap, last.freq_cap, last.cpu) == (cpu_cap, freq_cap, cpu) => {
