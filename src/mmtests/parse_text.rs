@@ -335,7 +335,9 @@ fn kernel_names(lines: &[&str], k: usize) -> Vec<String> {
 /// A parsed row as a table row: the cells' verdicts from MMTests' markers, the
 /// direction left for the caller (it depends on the whole table).
 fn table_row(r: DataRow) -> Row {
-    let marked_row = r.group.get(1..5) == Some("mean") || r.cells.iter().any(|c| c.star);
+    // (MMTests marks only the kernels compared with the baseline: a star pasted on the
+    // baseline's column is kept as its own marker, not a verdict row's)
+    let marked_row = r.group.get(1..5) == Some("mean") || r.cells.iter().skip(1).any(|c| c.star);
     let cells = r
         .cells
         .iter()
