@@ -69,14 +69,6 @@ json.dump(best, sys.stdout)
 """
 
 
-def _load(name: str, path: Path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def measure(cmd: list[str], timeout: float | None = None) -> tuple[float, float, str, str]:
     """Wall and CPU (user + system, from wait4: this child alone) seconds of one run of
     ``cmd``, its stdout, and '' or why it failed."""
@@ -116,7 +108,8 @@ def comparable(text: str) -> str:
 
 def tables_of(era: str, args: argparse.Namespace) -> list[tuple[str, Path, list[str]]]:
     """(benchmark, tree, the two kernels) of every family of ``era``."""
-    tree_bench = _load("bench_mmtests_tree", HERE / "bench_mmtests_tree.py")
+    sys.path.insert(0, str(HERE))  # the tree benchmark beside this script builds the trees
+    import bench_mmtests_tree as tree_bench
     fams = [f for f in tree_bench.families(era) if not args.family or f[0] in args.family]
     if args.tree_dir is None:
         return [(b, tree, tree_bench.FIXTURE_KERNELS[:2]) for b, tree in fams]
