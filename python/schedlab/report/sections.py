@@ -189,17 +189,19 @@ def _scan_runs(inputs: Inputs, tree: MMTestsTree) -> tuple[dict[str, set[str]], 
             raise s.error
         inputs.scans[tree.log_dir] = json.loads(s.data or "{}")
     data = inputs.scans[tree.log_dir]
-    mine = [r for r in data.get("runs", []) if not tree.root or r.get("setup") == tree.root]
+
+    def mine(kind: str) -> list[dict[str, Any]]:
+        """The scan's ``kind`` entries of this tree's log directory (all, for a directory)."""
+        return [e for e in data.get(kind, []) if not tree.root or e.get("setup") == tree.root]
+
     ran: dict[str, set[str]] = {}
-    for r in mine:
+    for r in mine("runs"):
         if r.get("tool") == "mmtests":
             ran.setdefault(r["benchmark"], set()).add(r["kernel"])
     failed: dict[str, dict[str, str]] = {}
-    for f in data.get("failed", []):
-        if not tree.root or f.get("setup") == tree.root:
-            failed.setdefault(f["benchmark"], {})[f["kernel"]] = f["reason"]
-    skipped = {f["benchmark"]: f["reason"] for f in data.get("skipped", [])
-               if not tree.root or f.get("setup") == tree.root}
+    for f in mine("failed"):
+        failed.setdefault(f["benchmark"], {})[f["kernel"]] = f["reason"]
+    skipped = {f["benchmark"]: f["reason"] for f in mine("skipped")}
     return ran, failed, skipped
 
 
