@@ -222,17 +222,20 @@ fn scenario_invariance() {
     check("invariance", "pelt_invariance.golden.csv", Init::Kernel, true);
 }
 
+/// (trace, golden file, init, util_est) of the scenarios each older kernel's goldens hold.
+const SCENARIOS: [(&str, &str, Init, bool); 7] = [
+    ("periodic25", "pelt_periodic25", Init::Kernel, true),
+    ("periodic50", "pelt_periodic50", Init::Kernel, true),
+    ("periodic50", "pelt_periodic50.init0", Init::Zero, true),
+    ("step10to80", "pelt_step10to80", Init::Kernel, true),
+    ("execl_like", "pelt_execl_like", Init::Kernel, true),
+    ("execl_like", "pelt_execl_like.noue", Init::Kernel, false),
+    ("invariance", "pelt_invariance", Init::Kernel, true),
+];
+
 #[test]
 fn scenarios_6_6() {
-    for (trace, golden, init, ue) in [
-        ("periodic25", "pelt_periodic25", Init::Kernel, true),
-        ("periodic50", "pelt_periodic50", Init::Kernel, true),
-        ("periodic50", "pelt_periodic50.init0", Init::Zero, true),
-        ("step10to80", "pelt_step10to80", Init::Kernel, true),
-        ("execl_like", "pelt_execl_like", Init::Kernel, true),
-        ("execl_like", "pelt_execl_like.noue", Init::Kernel, false),
-        ("invariance", "pelt_invariance", Init::Kernel, true),
-    ] {
+    for (trace, golden, init, ue) in SCENARIOS {
         check(trace, &format!("6.6/{golden}.golden.csv"), init, ue);
     }
 }
@@ -246,16 +249,8 @@ fn scenario_migrate() {
 
 #[test]
 fn scenarios_4_19() {
-    for (trace, golden, init, ue) in [
-        ("migrate", "pelt_migrate", Init::Kernel, true),
-        ("periodic25", "pelt_periodic25", Init::Kernel, true),
-        ("periodic50", "pelt_periodic50", Init::Kernel, true),
-        ("periodic50", "pelt_periodic50.init0", Init::Zero, true),
-        ("step10to80", "pelt_step10to80", Init::Kernel, true),
-        ("execl_like", "pelt_execl_like", Init::Kernel, true),
-        ("execl_like", "pelt_execl_like.noue", Init::Kernel, false),
-        ("invariance", "pelt_invariance", Init::Kernel, true),
-    ] {
+    let migrate = ("migrate", "pelt_migrate", Init::Kernel, true);
+    for (trace, golden, init, ue) in std::iter::once(migrate).chain(SCENARIOS) {
         check(trace, &format!("4.19/{golden}.golden.csv"), init, ue);
     }
 }
