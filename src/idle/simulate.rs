@@ -202,9 +202,11 @@ pub fn simulate_many(
     threads: Option<usize>,
 ) -> Result<Vec<Simulation>> {
     Tick::new(hz)?;
-    crate::parallel::install(threads, || {
-        traces.par_iter().map(|t| simulate(spec, table, t, hz, record_state)).collect::<Result<Vec<_>>>()
-    })?
+    // in trace order, so that the first trace's error is the one reported
+    let each: Vec<Result<Simulation>> = crate::parallel::install(threads, || {
+        traces.par_iter().map(|t| simulate(spec, table, t, hz, record_state)).collect()
+    })?;
+    each.into_iter().collect()
 }
 
 /// [`simulate_many`] on traces given as columns.
@@ -217,7 +219,7 @@ pub fn simulate_many_columns(
     threads: Option<usize>,
 ) -> Result<Vec<Simulation>> {
     Tick::new(hz)?;
-    crate::parallel::install(threads, || {
+    let each: Vec<Result<Simulation>> = crate::parallel::install(threads, || {
         traces
             .par_iter()
             .enumerate()
@@ -227,8 +229,9 @@ pub fn simulate_many_columns(
                     other => other,
                 })
             })
-            .collect::<Result<Vec<_>>>()
-    })?
+            .collect()
+    })?;
+    each.into_iter().collect() // the first trace's error, whichever thread ends first
 }
 
 fn push_int(out: &mut Vec<u8>, v: i64) {

@@ -189,9 +189,12 @@ pub fn compare(
     let detection = era_detect::detect(tree, root, benchmark, first, opts.compat)?;
     let era = detection.era;
     let ctx = extract::Ctx { era, benchmark: benchmark.to_string(), subheading: opts.subheading.clone() };
-    let runs: Vec<extract::Run> = parallel::install(opts.threads, || {
-        names.par_iter().map(|n| extract::extract_run(&ctx, tree, root, n)).collect::<Result<Vec<_>>>()
-    })??;
+    // each run's result kept in run order, so that the first run's error is the one
+    // reported whichever thread finishes first
+    let each: Vec<Result<extract::Run>> = parallel::install(opts.threads, || {
+        names.par_iter().map(|n| extract::extract_run(&ctx, tree, root, n)).collect()
+    })?;
+    let runs: Vec<extract::Run> = each.into_iter().collect::<Result<_>>()?;
     let base = runs.first().ok_or_else(|| Error::domain("no runs"))?;
     let meta = base.meta.clone();
     let rules = era.rules();
