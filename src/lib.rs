@@ -28,6 +28,7 @@
 //! - [`report_page`]: the report's self-contained HTML page and its text summary.
 //! - [`live`]: the live check of a recording against the running kernel's own values.
 //! - [`cancel`]: the stop request (Ctrl-C) that long loops poll.
+//! - [`cli`]: the native `schedlab` launcher: the command lines it runs itself, the rest to Python.
 //! - [`cfmt`]: C's `%g` and Python's `repr(float)`, for the outputs that print them.
 //! - [`error`]: the one error type every fallible function returns.
 
@@ -36,6 +37,7 @@ pub mod batch;
 pub mod cancel;
 pub mod cfmt;
 pub mod choice;
+pub mod cli;
 pub mod csv_table;
 pub mod direction;
 pub mod error;

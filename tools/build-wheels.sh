@@ -11,5 +11,8 @@ out=${1:-dist}
 python -m pip install -q "maturin>=1.16,<2" ziglang
 python -m maturin build --release --locked --zig --compatibility manylinux2014 \
   --target x86_64-unknown-linux-gnu -o "$out"
+# the native launcher as the wheel's `schedlab`, linked against glibc 2.17 too (docs/cli.md §4)
+python tools/build_backend/schedlab_build.py "$out"/schedlab-*-manylinux*x86_64.whl \
+  --target x86_64-unknown-linux-gnu --zig 2.17
 python -m maturin sdist -o "$out"
 ls -l "$out"

@@ -144,8 +144,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except KeyboardInterrupt:  # Ctrl-C: stopped within the native loops, no traceback
         _silence_stdout()
-        print(f"schedlab {args.command}: interrupted", file=sys.stderr)
-        return 130
+        from . import _core
+
+        print(_core.cli_interrupted(args.command), file=sys.stderr)
+        return _core.CLI_INTERRUPTED
     except Exception as e:
         from .errors import SchedlabError
 

@@ -6,6 +6,7 @@
 
 mod arrays;
 mod batch;
+mod cli;
 mod comparison;
 mod errors;
 mod idle;
@@ -39,5 +40,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     series::register(m)?;
     readers::register(m)?;
     report::register(m)?;
+    cli::register(m)?;
     Ok(())
 }

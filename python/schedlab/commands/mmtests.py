@@ -100,8 +100,11 @@ def run_compare(args: Namespace) -> int:
 
 def _era_note(meta: dict[str, Any], compat: str | None) -> None:
     """Say on stderr which era the files told and why (nothing when ``--compat`` chose it)."""
-    if compat is None and meta.get("mmtests.era_reason"):
-        print(f"schedlab mmtests: note: MMTests {meta['mmtests.era']}: {meta['mmtests.era_reason']}", file=sys.stderr)
+    from .. import _core
+
+    note = _core.cli_era_note(meta.get("mmtests.era") or "", meta.get("mmtests.era_reason") or "", compat is not None)
+    if note:
+        print(note, file=sys.stderr)
 
 
 def _run_monitor(args: Namespace, names: list[str]) -> int:
@@ -127,14 +130,16 @@ def _run_monitor(args: Namespace, names: list[str]) -> int:
 
 
 def _missing(warnings: list[str], allowed: bool) -> int:
-    """Report what compare found missing (a log without a result line that MMTests
-    counts as 0, a run without some of the baseline's operations: every warning the
-    core gives) on stderr; the exit code: 2 for missing data unless ``allowed``
+    """Report what compare found missing on stderr (every warning the core gives: a
+    log without a result line that MMTests counts as 0, a run without some of the
+    baseline's operations); the exit code is 2 for missing data unless ``allowed``
     (fail closed, as batch: docs/batch.md)."""
-    level = "warning" if allowed else "error"
-    for w in warnings:
-        print(f"schedlab mmtests: {level}: missing data: {w}", file=sys.stderr)
-    return 2 if warnings and not allowed else 0
+    from .. import _core
+
+    lines, code = _core.cli_missing_data(warnings, allowed)
+    for line in lines:
+        print(line, file=sys.stderr)
+    return code
 
 
 def run_parse(args: Namespace) -> int:

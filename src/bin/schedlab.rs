@@ -1,0 +1,57 @@
+//! The `schedlab` command as installed from a source build: a native launcher that
+//! runs `schedlab mmtests compare` (text) itself and hands every other command line
+//! to the Python command line (`python -m schedlab`), which defines them all
+//! (docs/cli.md).
+
+use schedlab::cli::fast_compare::Outcome;
+use schedlab::cli::{fast_args, fast_compare, messages, python};
+use std::ffi::OsString;
+use std::io::Write;
+use std::process::ExitCode;
+
+extern "C" fn on_sigint(_: libc::c_int) {
+    schedlab::cancel::request(); // one atomic store: async-signal-safe
+}
+
+fn main() -> ExitCode {
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    if let Some(a) = fast_args::compare(&args) {
+        // SAFETY: installs a handler that only stores to an atomic.
+        unsafe { libc::signal(libc::SIGINT, on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t) };
+        match fast_compare::run(&a) {
+            Outcome::Done { stdout, stderr, code } => {
+                if std::io::stdout().lock().write_all(stdout.as_bytes()).and_then(|_| std::io::stdout().flush()).is_ok()
+                {
+                    let _ = std::io::stderr().write_all(stderr.as_bytes());
+                    return ExitCode::from(code as u8);
+                }
+                // standard output cannot be written: Python says why, in its words
+            }
+            Outcome::Interrupted => {
+                eprintln!("{}", messages::interrupted("mmtests"));
+                return ExitCode::from(messages::INTERRUPTED as u8);
+            }
+            Outcome::Fallback => {}
+        }
+        // SAFETY: restores the default action before Python installs its own.
+        unsafe { libc::signal(libc::SIGINT, libc::SIG_DFL) };
+    }
+    let exe = std::env::current_exe().unwrap_or_default();
+    let path = std::env::var_os("PATH");
+    let Some(py) = python::interpreter(&exe, path.as_ref(), std::env::var_os(python::OVERRIDE)) else {
+        eprintln!(
+            "schedlab: error: no Python interpreter found to run this command line (looked beside {} and on PATH); \
+             set {} to one that has schedlab installed",
+            exe.display(),
+            python::OVERRIDE
+        );
+        return ExitCode::from(2);
+    };
+    let err = python::exec(&py, &args);
+    eprintln!(
+        "schedlab: error: cannot run {}: {err}; set {} to a Python that has schedlab installed",
+        py.display(),
+        python::OVERRIDE
+    );
+    ExitCode::from(2)
+}

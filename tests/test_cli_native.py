@@ -1,0 +1,199 @@
+"""The native ``schedlab`` launcher (src/bin/schedlab.rs, docs/cli.md): for every command
+line it prints exactly what the Python command line prints (standard output, standard
+error, exit code), whether it ran the command itself or handed it to Python; and its
+own tables are compare-mmtests.pl's (the Perl's goldens under tests/data/mmtests).
+
+The launcher tested is ``$SCHEDLAB_NATIVE``, else the installed ``schedlab`` when it is
+the native one (a source install puts it there: tools/launcher.py), else the one cargo
+built in target/. CI installs it, so there it must be found.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = REPO / "tests" / "data" / "mmtests"
+FAMILIES = DATA / "families"
+THREE = "6.8-vanilla,6.9-patched,6.10-rc1"
+
+
+def _native() -> str | None:
+    given = os.environ.get("SCHEDLAB_NATIVE")
+    if given:
+        return given
+    installed = shutil.which("schedlab")
+    if installed:
+        with open(installed, "rb") as f:
+            if f.read(4) == b"\x7fELF":
+                return installed
+    for p in (REPO / "target" / "release" / "schedlab", REPO / "target" / "debug" / "schedlab"):
+        if p.exists():
+            return str(p)
+    return None
+
+
+NATIVE = _native()
+if NATIVE is None:
+    if os.environ.get("CI"):
+        raise RuntimeError("CI: the native schedlab launcher is not installed (tools/launcher.py puts it in the wheel)")
+    pytest.skip("no native schedlab launcher built (cargo build --bin schedlab)", allow_module_level=True)
+
+
+def _run(argv: list[str], *, native: bool) -> tuple[int, bytes, bytes]:
+    env = dict(os.environ, SCHEDLAB_PYTHON=sys.executable, COLUMNS="100")
+    cmd = [NATIVE, *argv] if native else [sys.executable, "-m", "schedlab", *argv]
+    p = subprocess.run(cmd, capture_output=True, env=env, cwd=REPO, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+def _same(argv: list[str]) -> tuple[int, bytes, bytes]:
+    """Run ``argv`` through both; assert they agree; return the native result."""
+    n = _run(argv, native=True)
+    p = _run(argv, native=False)
+    assert n == p, f"{argv}: native {n[0]} {n[2][:300]!r} != python {p[0]} {p[2][:300]!r}"
+    return n
+
+
+def _kept(table: bytes) -> list[bytes]:
+    """The lines of a table the goldens fix: not the SubAmean rows (upstream draws
+    them at random) nor a `Comparing (` line (tests/mmtests_golden.rs keeps the same)."""
+    drop = (b"Comparing (", b"SubAmean ", b"SubAmeanCI ", b"SubmeanCI ")
+    return [ln for ln in table.splitlines() if not ln.startswith(drop)]
+
+
+def _goldens(era: str) -> list[tuple[str, bool]]:
+    """(benchmark, --print-ratio) of every Perl golden of the era's family tree."""
+    out = []
+    for f in sorted((FAMILIES / "out").glob(f"{era}-*.oracle")):
+        stem = f.name[len(era) + 1 : -len(".oracle")]
+        if "--sub-heading" in stem:
+            continue
+        ratio = stem.endswith("--print-ratio")
+        out.append((stem.removesuffix("--print-ratio"), ratio))
+    return out
+
+
+@pytest.mark.parametrize("era", ["2024", "2025", "head"])
+def test_the_launchers_tables_are_the_perls(era: str) -> None:
+    """Every family golden of the era: the launcher's standard output is the Perl's
+    own table (its goldens) and all it prints equals the Python command line's."""
+    tree = FAMILIES / era
+    checked = 0
+    for bench, ratio in _goldens(era):
+        argv = ["mmtests", "compare", "-d", str(tree), "-b", bench, "-n", THREE, "--compat", era]
+        if ratio:
+            argv.append("--print-ratio")
+        code, out, _err = _same(argv)
+        golden = (FAMILIES / "out" / f"{era}-{bench}{'--print-ratio' if ratio else ''}.oracle").read_bytes()
+        # the ratio tables of Subselection families print a SubAmean that upstream
+        # draws at random (tests/mmtests_golden.rs skips the same ones)
+        random = ratio and (bench.endswith("bench4") or (bench == "perffutexwake" and era != "head"))
+        if golden and not random:
+            assert _kept(out) == _kept(golden), f"{era} {bench} ratio={ratio}"
+            checked += 1
+    assert checked > 40
+
+
+def test_era_notes_and_missing_data_as_python_prints_them() -> None:
+    """No --compat: the era note; a run without the benchmark: Python's error; the
+    fail-closed exit code and --allow-missing."""
+    tree = str(FAMILIES / "2025")
+    for bench, _ in _goldens("2025")[:12]:
+        _same(["mmtests", "compare", "-d", tree, "-b", bench, "-n", THREE])
+        _same(["mmtests", "compare", "-d", tree, "-b", bench, "-n", THREE, "--allow-missing"])
+    code, _, err = _same(["mmtests", "compare", "-d", tree, "-b", "tbench4", "-n", THREE])
+    assert code == 2 and b"no logs of benchmark" in err
+    # the failed benchmarks of a real tree (missing data: exit 2 unless allowed)
+    real = DATA / "real"
+    if real.exists():
+        for d in sorted(p for p in real.rglob("tests-timestamp"))[:2]:
+            runs = d.parent.parent.name
+            _same(["mmtests", "compare", "-d", str(d.parent.parent.parent), "-b", "hackbench-process-pipes", "-n", runs])
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["--print-ratio"],
+        ["--sub-heading", "x"],
+        ["--sub-heading=x"],
+        ["--compat", "2024"],
+        ["--compat=2025"],
+        ["--compat", "1999"],
+        ["--test", "welch", "--alpha", "0.1"],
+        ["--test", "mann-whitney", "--alpha=1e-2"],
+        ["--test", "nope"],
+        ["--alpha", "2"],
+        ["--alpha", "0_05"],
+        ["--alpha", "nan"],
+        ["--format", "text"],
+        ["--format", "csv"],
+        ["--format", "markdown"],
+        ["--print-monitor", "vmstat"],
+        ["--allow-missing"],
+        ["--dir", "x"],
+        ["--help"],
+        ["-h"],
+        ["--print-ratio=1"],
+        ["--", "x"],
+        ["stray"],
+        ["-n"],
+    ],
+)
+def test_every_flag_form_prints_what_python_prints(extra: list[str]) -> None:
+    """Each flag of ``mmtests compare`` in each spelling, and spellings the launcher
+    leaves to Python (help, abbreviations, bad values): the same bytes and exit code."""
+    argv = ["mmtests", "compare", "-d", str(FAMILIES / "2025"), "-b", "stream", "-n", "6.8-vanilla,6.9-patched"]
+    _same(argv + extra)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["--version"],
+        ["--help"],
+        ["mmtests"],
+        ["mmtests", "compare"],
+        ["mmtests", "compare", "-d", "/nonexistent", "-b", "stream", "-n", "a,b"],
+        ["mmtests", "compare", "-dtests/data/mmtests/families/2025", "-bstream", "-n6.8-vanilla,6.9-patched"],
+        ["mmtests", "compare", "-d", "tests/data/mmtests/families/2025", "-b", "stream", "-n", ","],
+        ["stats", "--example"],
+        ["nosuchcommand"],
+    ],
+)
+def test_other_command_lines_go_to_python(argv: list[str]) -> None:
+    """Anything but a compare: the Python command line's own output and exit code."""
+    _same(argv)
+
+
+def test_a_closed_or_full_standard_output_is_pythons_error() -> None:
+    """Standard output that cannot be written: the launcher gives way to Python,
+    which names it (exit 2), rather than losing the table."""
+    argv = [NATIVE, "mmtests", "compare", "-d", str(FAMILIES / "2025"), "-b", "stream", "-n", THREE, "--compat", "2025"]
+    env = dict(os.environ, SCHEDLAB_PYTHON=sys.executable)
+    with open("/dev/full", "wb") as full:
+        p = subprocess.run(argv, stdout=full, stderr=subprocess.PIPE, env=env, cwd=REPO, timeout=120)
+    q = subprocess.run(
+        [sys.executable, "-m", "schedlab", *argv[1:]], stdout=open("/dev/full", "wb"), stderr=subprocess.PIPE, env=env, cwd=REPO
+    )
+    assert (p.returncode, p.stderr) == (q.returncode, q.stderr)
+    assert p.returncode == 2 and b"standard output" in p.stderr
+
+
+def test_no_interpreter_found_is_a_clear_error(tmp_path: Path) -> None:
+    """A launcher with no Python beside it nor on PATH says so (exit 2), for any
+    command it does not run itself."""
+    exe = tmp_path / "schedlab"
+    shutil.copy(NATIVE, exe)
+    env = {"PATH": str(tmp_path)}
+    p = subprocess.run([str(exe), "stats", "--example"], capture_output=True, env=env, timeout=60)
+    assert p.returncode == 2
+    assert b"no Python interpreter found" in p.stderr and b"SCHEDLAB_PYTHON" in p.stderr
