@@ -6,8 +6,10 @@ For every family of the era whose golden table is not empty (the committed fixtu
 as benchmarks/bench_mmtests_tree.py chooses them; or, with --tree-dir, the bigger tree that
 script keeps there), the table of the first two kernels is run as one process:
 
-- `schedlab mmtests compare ...` through the console script installed beside this Python
-  (what a user types), and `python -m schedlab ...` for the first family;
+- `schedlab mmtests compare ...` as installed beside this Python (what a user types): the
+  native launcher of a source build (docs/cli.md), or the Python console script of a wheel
+  built by maturin alone; the label says which; and `python -m schedlab ...` for the
+  first family;
 - the baselines, interleaved with them so that a change in load hits all alike:
   `python -S -c pass` (the interpreter alone), `python -c pass` (with site: the floor of
   any Python command) and `python -c "import argparse"` (the floor of a plain argparse
@@ -50,6 +52,12 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 ORACLES = REPO / "tools" / "oracles" / "mmtests"
+
+def _kind(script: Path) -> str:
+    """How the installed `schedlab` runs: the native launcher or a Python console script."""
+    with open(script, "rb") as f:
+        return " (native launcher)" if f.read(4) == b"\x7fELF" else " (Python console script)"
+
 
 # the native compare of each table, timed inside one warm process (best of `repeat`)
 NATIVE = r"""
@@ -199,7 +207,7 @@ def main() -> int:
         print(f"{k:34s} {base[k][0]:9.1f} {base[k][1]:7.1f} {base[k][2]:9.1f} {base[k][3]:7.1f}")
     floor = base["python -c pass"]
     print(f"\n2-kernel tables ({args.era}, {'the committed fixtures' if args.tree_dir is None else tables[0][1]}):"
-          f" schedlab{' (console script)' if cli[0] == str(script) else ''} against compare-mmtests.pl")
+          f" schedlab{_kind(script) if cli[0] == str(script) else ''} against compare-mmtests.pl")
     print(f"{'table':34s} {'wall best':>9s} {'median':>7s} {'CPU best':>9s} {'median':>7s} {'-pass CPU':>9s} "
           f"{'native':>7s} {'Perl wall':>10s} {'CPU':>8s} {'ratio':>6s} {'(CPU)':>6s}  same")
     worst_best, worst_median, ratios = 0.0, 0.0, []

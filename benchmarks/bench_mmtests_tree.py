@@ -14,8 +14,10 @@ tests-timestamp). Then measures:
   family's table over all kernels and its seven monitor tables (duration, vmstat,
   proc-vmstat, proc-interrupts, iostat, turbostat, mpstat node-0), as compare-kernels.sh
   prints them (the issue's bound: < 2 s);
-- the same tables as one `python -m schedlab mmtests compare` process each (how
-  compare-kernels.sh forks compare-mmtests.pl), in total;
+- the same tables as one `schedlab mmtests compare` process each (how compare-kernels.sh
+  forks compare-mmtests.pl), in total: the `schedlab` installed beside this Python (the
+  native launcher of a source build, docs/cli.md), or `python -m schedlab` with
+  --python-module or when none is installed;
 - every family's 2-kernel table as a whole process, best of --repeat (bound: < 50 ms each);
 - compare-mmtests.pl of the same era (tools/oracles/mmtests/oracle.sh; the checkouts that
   setup_trees.sh makes, and R) on the same 2-kernel table of every family, once each, with
@@ -215,7 +217,14 @@ def bench_era(era: str, args: argparse.Namespace, tmp: Path) -> set[str]:
     print(f"whole tree, one process ({os.cpu_count()} threads): {len(tables)} tables in {t_tree:.2f} s, "
           f"CPU {cpu:.2f} s (best of {args.repeat}; {refused} refused) "
           f"{'ok' if t_tree < 2 and not why else 'OVER 2 s' if not why else why}")
-    exe = [sys.executable, "-m", "schedlab", "mmtests", "compare", "-d", str(root), "--compat", era]
+    # what a user types: the `schedlab` installed beside this Python (the native launcher of
+    # a source build, docs/cli.md), else (or with --python-module) `python -m schedlab`
+    script = Path(sys.executable).parent / "schedlab"
+    cmd0 = [str(script)] if script.is_file() and not args.python_module else [sys.executable, "-m", "schedlab"]
+    with open(cmd0[0], "rb") as f:
+        kind = "native launcher" if f.read(4) == b"\x7fELF" else "Python"
+    print(f"each table as a process: {' '.join(cmd0)} ({kind})")
+    exe = cmd0 + ["mmtests", "compare", "-d", str(root), "--compat", era]
     if args.per_table_processes:
         t = time.perf_counter()
         for bench, ks, mon, sub in tables:
@@ -279,6 +288,8 @@ def main() -> int:
     ap.add_argument("--family", action="append", help="only this family (repeatable; default: all)")
     ap.add_argument("--tree-dir", type=Path, help="build the trees here and keep them for the next run "
                     "(default: a temporary directory)")
+    ap.add_argument("--python-module", action="store_true",
+                    help="run each table as `python -m schedlab` even when a `schedlab` is installed")
     ap.add_argument("--per-table-processes", action="store_true",
                     help="also time the whole tree as one schedlab process per table")
     args = ap.parse_args()

@@ -3,9 +3,10 @@ line it prints exactly what the Python command line prints (standard output, sta
 error, exit code), whether it ran the command itself or handed it to Python; and its
 own tables are compare-mmtests.pl's (the Perl's goldens under tests/data/mmtests).
 
-The launcher tested is ``$SCHEDLAB_NATIVE``, else the installed ``schedlab`` when it is
-the native one (a source install puts it there: tools/launcher.py), else the one cargo
-built in target/. CI installs it, so there it must be found.
+The launcher tested is ``$SCHEDLAB_NATIVE``, else the ``schedlab`` installed beside this
+Python or on PATH when it is the native one (a source install puts it there:
+tools/build_backend/schedlab_build.py), else the one cargo built in target/. CI installs
+it, so there it must be found.
 """
 
 from __future__ import annotations
@@ -28,11 +29,11 @@ def _native() -> str | None:
     given = os.environ.get("SCHEDLAB_NATIVE")
     if given:
         return given
-    installed = shutil.which("schedlab")
-    if installed:
-        with open(installed, "rb") as f:
-            if f.read(4) == b"\x7fELF":
-                return installed
+    for installed in (str(Path(sys.executable).parent / "schedlab"), shutil.which("schedlab")):
+        if installed and os.path.isfile(installed):
+            with open(installed, "rb") as f:
+                if f.read(4) == b"\x7fELF":
+                    return installed
     for p in (REPO / "target" / "release" / "schedlab", REPO / "target" / "debug" / "schedlab"):
         if p.exists():
             return str(p)
@@ -42,7 +43,7 @@ def _native() -> str | None:
 NATIVE = _native()
 if NATIVE is None:
     if os.environ.get("CI"):
-        raise RuntimeError("CI: the native schedlab launcher is not installed (tools/launcher.py puts it in the wheel)")
+        raise RuntimeError("CI: no native schedlab launcher (tools/build_backend/schedlab_build.py puts it in the wheel)")
     pytest.skip("no native schedlab launcher built (cargo build --bin schedlab)", allow_module_level=True)
 
 
