@@ -421,6 +421,24 @@ IDLE_KERNELS: list[str]
 IDLE_HZ: list[int]
 
 # --- live (src/python/live.rs) ---------------------------------------------
+def live_record(
+    out: str | PathLike[str],
+    python: str | PathLike[str],
+    command: list[str] | None,
+    pid: int | None,
+    seconds: float,
+    busy_ms: float,
+    sleep_ms: float,
+    cpu: int | None,
+    governor: str | None,
+    buffer_kb: int,
+    sample_us: float,
+) -> tuple[dict[str, Any], list[str]]: ...
+def live_probe_idle_tracing(seconds: float) -> dict[int, tuple[int, int]]: ...
+def live_default_cpu(probe: Mapping[int, tuple[int, int]]) -> int: ...
+
+LIVE_EVENTS: list[str]
+
 def live_check(
     directory: str | PathLike[str], pid: int | None = None, rule: str = "6.12", kernel: str = "6.12",
     strict: bool = False,
