@@ -487,16 +487,6 @@ def summarize(result: pd.DataFrame | Mapping[str, Any], states: StatesLike, powe
     return df
 
 
-def _parse_governor(g: str | tuple[str, str], default_kernel: str) -> tuple[str, str]:
-    if isinstance(g, tuple):
-        return str(g[0]), str(g[1])
-    for sep in ("@", ":", " ", "-"):
-        if sep in g:
-            name, ver = g.split(sep, 1)
-            return name.strip(), ver.strip()
-    return g.strip(), default_kernel
-
-
 def compare(
     governors: Iterable[str | tuple[str, str]],
     trace: TraceLike,
@@ -531,7 +521,7 @@ def compare(
         frames[("trace", c)] = a
     seen = set()
     for g in governors:
-        gov, ver = _parse_governor(g, kernel)
+        gov, ver = _core.idle_governor_spec(g, kernel)
         label = f"{gov} {ver}"
         if label in seen:
             continue
@@ -576,7 +566,7 @@ def compare_summary(
     table = _tuple_frame(st)
     parts = {}
     for g in governors:
-        gov, ver = _parse_governor(g, kernel)
+        gov, ver = _core.idle_governor_spec(g, kernel)
         r = _core.idle_simulate(gov, ver, int(hz), st, *arrays, False)
         res = {"idx": np.asarray(r["idx"]), "residency_ns": np.asarray(r["residency_ns"])}
         parts[f"{gov} {ver}"] = summarize(res, table, power_mw)

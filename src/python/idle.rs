@@ -8,6 +8,7 @@
 use super::errors::{run, to_pyerr};
 use crate::error::{Error, Result};
 use crate::idle::ftrace::{self, FtraceImport};
+use crate::idle::governor::split_spec;
 use crate::idle::simulate::{simulate, simulate_columns, simulate_many_columns, write_csv, Simulation};
 use crate::idle::state_source::NamedColumns;
 use crate::idle::states::{StateTable, PRESETS};
@@ -17,7 +18,7 @@ use crate::idle::{summary, Spec};
 use crate::import_notes::ImportOptions;
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyList, PyTuple};
 use std::borrow::Cow;
 use std::path::PathBuf;
 
@@ -463,9 +464,20 @@ fn idle_governors() -> Vec<(&'static str, &'static str)> {
     Spec::ALL.iter().map(|s| (s.family_name(), s.kernel.name())).collect()
 }
 
+/// `(governor, kernel)` of one entry of `idle.compare`'s list: a `(governor, kernel)`
+/// tuple as text, or a spec string split by [`crate::idle::governor::split_spec`].
+#[pyfunction]
+fn idle_governor_spec(spec: &Bound<'_, PyAny>, kernel: &str) -> PyResult<(String, String)> {
+    if let Ok(pair) = spec.cast::<PyTuple>() {
+        return Ok((pair.get_item(0)?.str()?.to_string(), pair.get_item(1)?.str()?.to_string()));
+    }
+    Ok(split_spec(&spec.extract::<String>()?, kernel))
+}
+
 /// Add the idle functions to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(idle_simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(idle_governor_spec, m)?)?;
     m.add_function(wrap_pyfunction!(idle_simulate_many, m)?)?;
     m.add_function(wrap_pyfunction!(idle_simulate_csv_files, m)?)?;
     m.add_function(wrap_pyfunction!(idle_load_states, m)?)?;
