@@ -410,11 +410,34 @@ def idle_synth(
 def idle_summarize(
     states: _States, idx: npt.NDArray[np.uint8], residency_ns: _I64, power_mw: list[float] | None = None
 ) -> dict[str, list[object]]: ...
-def idle_classify(
-    states: _States, idx: npt.NDArray[np.uint8], residency_ns: _I64
-) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]: ...
+def idle_compare(
+    governors: list[str | tuple[str, str]],
+    kernel: str,
+    hz: int,
+    states: _States,
+    sleep_length_ns: _I64,
+    next_tick_ns: _I64,
+    wake_ns: _I64,
+    tick_stopped: _I64,
+    latency_req_ns: _I64,
+    nr_iowait: _I64,
+    cpu_load: _I64,
+) -> list[tuple[str, dict[str, npt.NDArray[Any]]]]: ...
+def idle_compare_summary(
+    governors: list[str | tuple[str, str]],
+    kernel: str,
+    hz: int,
+    states: _States,
+    sleep_length_ns: _I64,
+    next_tick_ns: _I64,
+    wake_ns: _I64,
+    tick_stopped: _I64,
+    latency_req_ns: _I64,
+    nr_iowait: _I64,
+    cpu_load: _I64,
+    power_mw: list[float] | None = None,
+) -> list[tuple[str, dict[str, list[object]]]]: ...
 def idle_governors() -> list[tuple[str, str]]: ...
-def idle_governor_spec(spec: str | tuple[str, str], kernel: str) -> tuple[str, str]: ...
 
 IDLE_TRACE_COLUMNS: list[str]
 IDLE_GOVERNORS: list[str]
