@@ -52,6 +52,9 @@ def test_check_shows_as_one_line_and_as_an_escaped_table() -> None:
     r = live.check(os.path.join(DATA, "quiet-cpu0-short"))
     assert isinstance(r, dict) and len(repr(r)) < 200 and "\n" not in repr(r)
     p, i = r["pelt"], r["idle"]
+    assert repr(r) == (f"<LiveCheck pid {r['meta']['pid']} on CPU {r['meta']['cpu']}: util_avg within ±1 "
+                       f"{p['util_within_1']}/{p['readings']}, util_est exact {p['util_est_exact']}/{p['readings']}, "
+                       f"{i['periods']} idle periods>")
     h = r._repr_html_()
     # a row per figure under the heading row, each count as the dict holds it
     assert h.count("<tr>") == 1 + 5

@@ -27,7 +27,7 @@ class LiveCheck(dict[str, Any]):
     """What :func:`check` returns: a dict (``"meta"``, ``"pelt"``, ``"columns"``,
     ``"notes"``, ``"idle"``) that Jupyter shows as a table of the agreement figures
     (``_repr_html_``, rendered by the core: src/live/html.rs) and ``repr()`` as one
-    line.
+    line (src/live/text.rs).
 
     >>> from schedlab import live
     >>> r = live.check("tests/data/live/periodic-a")  # doctest: +SKIP
@@ -36,10 +36,7 @@ class LiveCheck(dict[str, Any]):
     """
 
     def __repr__(self) -> str:
-        m, p, i = self["meta"], self["pelt"], self["idle"]
-        n = p["readings"]
-        return (f"<LiveCheck pid {m['pid']} on CPU {m['cpu']}: util_avg within ±1 {p['util_within_1']}/{n},"
-                f" util_est exact {p['util_est_exact']}/{n}, {i['periods']} idle periods>")
+        return _core.live_check_repr(self)
 
     def _repr_html_(self) -> str:
         return _core.live_check_html(self)

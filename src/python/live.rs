@@ -89,6 +89,12 @@ fn live_check_text(py: Python<'_>, check: &Bound<'_, PyAny>) -> PyResult<String>
     Ok(text::text(&from_dict(py, check)?))
 }
 
+/// The one-line `repr()` of a check's dict.
+#[pyfunction]
+fn live_check_repr(py: Python<'_>, check: &Bound<'_, PyAny>) -> PyResult<String> {
+    Ok(text::repr_line(&from_dict(py, check)?))
+}
+
 /// The HTML table of a check's dict.
 #[pyfunction]
 fn live_check_html(py: Python<'_>, check: &Bound<'_, PyAny>) -> PyResult<String> {
@@ -103,6 +109,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("LIVE_EVENTS", events::EVENTS.to_vec())?;
     m.add_function(wrap_pyfunction!(live_check, m)?)?;
     m.add_function(wrap_pyfunction!(live_check_text, m)?)?;
+    m.add_function(wrap_pyfunction!(live_check_repr, m)?)?;
     m.add_function(wrap_pyfunction!(live_check_html, m)?)?;
     Ok(())
 }
