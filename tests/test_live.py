@@ -131,8 +131,12 @@ def _cannot_record() -> str | None:
 def _settings() -> dict[str, object]:
     """What a recording changes and must put back (its own thread's too)."""
     inst = os.path.join(TRACEFS, "instances")
+    governor = None
+    if os.path.exists(GOVERNOR):
+        with open(GOVERNOR) as f:
+            governor = f.read()
     return {
-        "governor": open(GOVERNOR).read() if os.path.exists(GOVERNOR) else None,
+        "governor": governor,
         "tracefs mounted": os.path.isdir(inst),
         "schedlab instances": sorted(d for d in os.listdir(inst) if d.startswith("schedlab-"))
         if os.path.isdir(inst) else [],
