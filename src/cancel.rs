@@ -75,6 +75,22 @@ pub fn check_every(i: usize) -> Result<()> {
     }
 }
 
+/// Sleep for `d` in slices of at most 10 ms, stopping early with
+/// [`Error::Interrupted`] once a stop has been requested (a long wait in a loop that
+/// must still answer Ctrl-C within milliseconds).
+pub fn sleep(d: std::time::Duration) -> Result<()> {
+    const SLICE: std::time::Duration = std::time::Duration::from_millis(10);
+    let end = std::time::Instant::now() + d;
+    loop {
+        check()?;
+        let now = std::time::Instant::now();
+        if now >= end {
+            return Ok(());
+        }
+        std::thread::sleep((end - now).min(SLICE));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

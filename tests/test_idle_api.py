@@ -64,6 +64,14 @@ def test_energy_is_power_times_residency() -> None:
     assert idle.summarize(golden, table).energy_uj.tolist() == pytest.approx(want, rel=1e-12)
 
 
+def test_compare_reads_every_governor_spec_form() -> None:
+    # the core splits the spec (src/idle/governor.rs split_spec): '@', ':', space, '-'
+    trace = DATA / "inputs" / "gov_bimodal.csv"
+    df = idle.compare(["teo 6.1", "menu:4.18", "teo-5.1", (" menu", 6.6), "menu@ 6.12 "], trace, X86, hz=250)
+    labels = df.columns.get_level_values(0).unique().tolist()
+    assert labels == ["trace", "teo 6.1", "menu 4.18", "teo 5.1", " menu 6.6", "menu 6.12"]
+
+
 def test_compare_puts_governors_side_by_side() -> None:
     trace = DATA / "inputs" / "gov_bimodal.csv"
     df = idle.compare(["menu", "teo", ("menu", "4.18"), "teo@5.1"], trace, X86, hz=250)

@@ -238,6 +238,7 @@ def mmtests_compare(
 ) -> tuple[Comparison, str, str, list[str]]: ...
 def mmtests_parse_compare(text: str, source: str = ...) -> Comparison: ...
 def mmtests_gmean_ratio(comparison: Comparison) -> list[float]: ...
+def mmtests_overview_label(ratio: float | None) -> str: ...
 def mmtests_apply_test(comparison: Comparison, test: str, alpha: float) -> Comparison: ...
 MMTESTS_MONITORS: list[str]
 def mmtests_monitor(
@@ -410,9 +411,33 @@ def idle_synth(
 def idle_summarize(
     states: _States, idx: npt.NDArray[np.uint8], residency_ns: _I64, power_mw: list[float] | None = None
 ) -> dict[str, list[object]]: ...
-def idle_classify(
-    states: _States, idx: npt.NDArray[np.uint8], residency_ns: _I64
-) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]: ...
+def idle_compare(
+    governors: list[str | tuple[str, str]],
+    kernel: str,
+    hz: int,
+    states: _States,
+    sleep_length_ns: _I64,
+    next_tick_ns: _I64,
+    wake_ns: _I64,
+    tick_stopped: _I64,
+    latency_req_ns: _I64,
+    nr_iowait: _I64,
+    cpu_load: _I64,
+) -> list[tuple[str, dict[str, npt.NDArray[Any]]]]: ...
+def idle_compare_summary(
+    governors: list[str | tuple[str, str]],
+    kernel: str,
+    hz: int,
+    states: _States,
+    sleep_length_ns: _I64,
+    next_tick_ns: _I64,
+    wake_ns: _I64,
+    tick_stopped: _I64,
+    latency_req_ns: _I64,
+    nr_iowait: _I64,
+    cpu_load: _I64,
+    power_mw: list[float] | None = None,
+) -> list[tuple[str, dict[str, list[object]]]]: ...
 def idle_governors() -> list[tuple[str, str]]: ...
 
 IDLE_TRACE_COLUMNS: list[str]
@@ -421,11 +446,30 @@ IDLE_KERNELS: list[str]
 IDLE_HZ: list[int]
 
 # --- live (src/python/live.rs) ---------------------------------------------
+def live_record(
+    out: str | PathLike[str],
+    python: str | PathLike[str],
+    command: list[str] | None,
+    pid: int | None,
+    seconds: float,
+    busy_ms: float,
+    sleep_ms: float,
+    cpu: int | None,
+    governor: str | None,
+    buffer_kb: int,
+    sample_us: float,
+) -> tuple[dict[str, Any], list[str]]: ...
+def live_probe_idle_tracing(seconds: float) -> dict[int, tuple[int, int]]: ...
+def live_default_cpu(probe: Mapping[int, tuple[int, int]]) -> int: ...
+
+LIVE_EVENTS: list[str]
+
 def live_check(
     directory: str | PathLike[str], pid: int | None = None, rule: str = "6.12", kernel: str = "6.12",
     strict: bool = False,
 ) -> dict[str, Any]: ...
 def live_check_text(check: Mapping[str, Any]) -> str: ...
+def live_check_repr(check: Mapping[str, Any]) -> str: ...
 def live_check_html(check: Mapping[str, Any]) -> str: ...
 
 # --- report (src/python/report.rs) --------------------------------------------

@@ -467,13 +467,17 @@ def summarize(result: pd.DataFrame | Mapping[str, Any], states: StatesLike, powe
     >>> int(s.usage.sum())
     1000
     """
-    import pandas as pd
-
     idx = np.ascontiguousarray(np.asarray(result["idx"]), dtype=np.uint8)
     res = np.ascontiguousarray(np.asarray(result["residency_ns"]), dtype=np.int64)
     p = None if power_mw is None else [float(x) for x in power_mw]
-    d = _core.idle_summarize(_states_arg(states), idx, res, p)
-    df = pd.DataFrame(
+    return _summary_frame(_core.idle_summarize(_states_arg(states), idx, res, p))
+
+
+def _summary_frame(d: Mapping[str, Any]) -> pd.DataFrame:
+    """The DataFrame of the core's per-state counters (one row per state)."""
+    import pandas as pd
+
+    return pd.DataFrame(
         {
             "usage": np.asarray(d["usage"], dtype=np.int64),
             "time_ns": np.asarray(d["time_ns"], dtype=np.int64),
@@ -484,17 +488,6 @@ def summarize(result: pd.DataFrame | Mapping[str, Any], states: StatesLike, powe
         },
         index=pd.Index(list(d["state"]), name="state"),
     )
-    return df
-
-
-def _parse_governor(g: str | tuple[str, str], default_kernel: str) -> tuple[str, str]:
-    if isinstance(g, tuple):
-        return str(g[0]), str(g[1])
-    for sep in ("@", ":", " ", "-"):
-        if sep in g:
-            name, ver = g.split(sep, 1)
-            return name.strip(), ver.strip()
-    return g.strip(), default_kernel
 
 
 def compare(
@@ -525,27 +518,12 @@ def compare(
     arrays = _trace_arrays(trace)
     st = _states_arg(states)
     names = np.asarray(st[0], dtype=object)
-    n = len(arrays[0])
-    frames: dict[tuple[str, str], Any] = {}
-    for c, a in zip(TRACE_COLUMNS[:5], arrays[:5]):
-        frames[("trace", c)] = a
-    seen = set()
-    for g in governors:
-        gov, ver = _parse_governor(g, kernel)
-        label = f"{gov} {ver}"
-        if label in seen:
-            continue
-        seen.add(label)
-        r = _core.idle_simulate(gov, ver, int(hz), st, *arrays, False)
-        idx = np.asarray(r["idx"])
-        above, below = _core.idle_classify(st, idx, np.asarray(r["residency_ns"]))
-        frames[(label, "state")] = names[idx] if n else np.zeros(0, dtype=object)
-        frames[(label, "idx")] = idx.astype(np.int64)
-        frames[(label, "stop_tick")] = np.asarray(r["stop_tick"])
-        frames[(label, "residency_ns")] = np.asarray(r["residency_ns"])
-        frames[(label, "got_tick")] = np.asarray(r["got_tick"])
-        frames[(label, "above")] = np.asarray(above)
-        frames[(label, "below")] = np.asarray(below)
+    frames: dict[tuple[str, str], Any] = {("trace", c): a for c, a in zip(TRACE_COLUMNS[:5], arrays[:5])}
+    # the core splits the specs, replays each distinct one and classifies every period
+    for label, r in _core.idle_compare(list(governors), kernel, int(hz), st, *arrays):
+        frames[(label, "state")] = names[r["idx"]] if len(r["idx"]) else np.zeros(0, dtype=object)
+        for k in ("idx", "stop_tick", "residency_ns", "got_tick", "above", "below"):
+            frames[(label, k)] = r[k]
     df = pd.DataFrame(frames)
     df.columns = pd.MultiIndex.from_tuples(list(frames.keys()))
     df.index.name = "step"
@@ -572,26 +550,6 @@ def compare_summary(
     import pandas as pd
 
     arrays = _trace_arrays(trace)
-    st = _states_arg(states)
-    table = _tuple_frame(st)
-    parts = {}
-    for g in governors:
-        gov, ver = _parse_governor(g, kernel)
-        r = _core.idle_simulate(gov, ver, int(hz), st, *arrays, False)
-        res = {"idx": np.asarray(r["idx"]), "residency_ns": np.asarray(r["residency_ns"])}
-        parts[f"{gov} {ver}"] = summarize(res, table, power_mw)
-    return pd.concat(parts, axis=1)
-
-
-def _tuple_frame(st: tuple) -> pd.DataFrame:
-    """The DataFrame form of a tuple-of-lists state table."""
-    return _states_frame(
-        {
-            "name": st[0],
-            "exit_latency_us": st[1],
-            "target_residency_us": st[2],
-            "polling": st[3],
-            "disabled": st[4],
-            "power_mw": st[5],
-        }
-    )
+    p = None if power_mw is None else [float(x) for x in power_mw]
+    parts = _core.idle_compare_summary(list(governors), kernel, int(hz), _states_arg(states), *arrays, p)
+    return pd.concat({label: _summary_frame(d) for label, d in parts}, axis=1)

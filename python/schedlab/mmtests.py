@@ -215,18 +215,12 @@ def parse_compare(text: str, source: str = "<text>") -> MMTestsComparison:
 
 def overview_label(ratio: float) -> str:
     """The overview tables' wording of a direction-aligned Gmean ratio:
-    the change rounded to a whole percent, "no change" when that is 0.
+    the change rounded to a whole percent, "no change" when that is 0 (src/mmtests/beyond.rs).
 
     >>> overview_label(1.0956), overview_label(0.9912), overview_label(1.004)
     ('10% better', '1% worse', 'no change')
     """
-    if ratio is None or not math.isfinite(ratio):
-        return "n/a"
-    pct = (ratio - 1.0) * 100.0
-    whole = int(math.floor(abs(pct) + 0.5))
-    if whole == 0:
-        return "no change"
-    return f"{whole}% better" if pct > 0 else f"{whole}% worse"
+    return _core.mmtests_overview_label(ratio)
 
 
 def overview(comparisons: Mapping[str, Comparison], labels: bool = True) -> pd.DataFrame:

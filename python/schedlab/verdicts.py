@@ -106,10 +106,6 @@ def compare(
             raise DomainError(f"no column {col!r} in the DataFrame (columns: {', '.join(map(str, df.columns))})")
     if not (df[group] == baseline).any():
         raise DomainError(f"baseline {baseline!r} is not a value of column {group!r}")
-    d_alpha, d_margin, d_power = _core.verdict_defaults()
-    alpha = d_alpha if alpha is None else float(alpha)
-    margin = d_margin if margin is None else float(margin)
-    power = d_power if power is None else float(power)
     keys = list(pd.unique(df[metric])) if metric is not None else [None]
     groups = [g for g in pd.unique(df[group]) if g != baseline]
     rows, bases, news, dirs = [], [], [], []
@@ -136,7 +132,6 @@ def compare(
     out["verdict"] = cols["verdict"]
     out["warnings"] = cols["warnings"]
     out["test"] = str(test)
-    out["alpha"] = alpha
-    out["margin"] = margin
-    out["target_power"] = power
+    for k in ("alpha", "margin", "target_power"):  # the rule the core applied
+        out[k] = cols[k]
     return out

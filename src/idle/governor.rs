@@ -275,6 +275,20 @@ impl Spec {
     }
 }
 
+/// The governor name and kernel version of one entry of `idle.compare`'s list:
+/// `"teo@5.1"`, `"menu:4.18"`, `"teo 6.1"`, `"teo-6.1"` are split at the first of `@`,
+/// `:`, space, `-` that the text holds (tried in this order), each part trimmed; a bare
+/// name (`"menu"`) takes `default_kernel`. Neither part is checked here ([`Spec::new`]
+/// does).
+pub fn split_spec(spec: &str, default_kernel: &str) -> (String, String) {
+    for sep in ['@', ':', ' ', '-'] {
+        if let Some((name, version)) = spec.split_once(sep) {
+            return (name.trim().to_string(), version.trim().to_string());
+        }
+    }
+    (spec.trim().to_string(), default_kernel.to_string())
+}
+
 impl fmt::Display for Spec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} {}", self.family_name(), self.kernel)
@@ -295,6 +309,19 @@ mod tests {
         assert_eq!(e, "teo is not available for kernel 4.18 (available: 6.18, 6.12, 6.6, 6.1, 5.1)");
         assert!(Spec::new("ladder", "6.12").is_err());
         assert!(Kernel::parse("5.15").is_err());
+    }
+
+    #[test]
+    fn specs_split_at_the_first_separator_kind() {
+        let split = |s: &str| split_spec(s, "6.12");
+        assert_eq!(split("teo@5.1"), ("teo".into(), "5.1".into()));
+        assert_eq!(split("menu:4.18"), ("menu".into(), "4.18".into()));
+        assert_eq!(split("teo 6.1"), ("teo".into(), "6.1".into()));
+        assert_eq!(split("teo-6.1"), ("teo".into(), "6.1".into()));
+        assert_eq!(split("menu"), ("menu".into(), "6.12".into()));
+        // '@' is tried before '-' wherever it is; the parts are trimmed
+        assert_eq!(split("teo-x@ 6.6 "), ("teo-x".into(), "6.6".into()));
+        assert_eq!(split(" menu : v4.19"), ("menu".into(), "v4.19".into()));
     }
 
     #[test]

@@ -8,9 +8,11 @@
 //! - [`menu`], [`teo`]: one type per governor version behind the trait.
 //! - [`simulate`]: the replay driver, golden CSV output, many CPUs in parallel.
 //! - [`summary`]: per-state usage/time/above/below, exit latency paid, energy.
+//! - [`compare`]: several governors or versions over one trace, side by side.
 //! - [`ftrace`]: idle traces from `trace-cmd report` / tracefs text.
 //! - [`synth`]: seeded synthetic idle patterns.
 
+pub mod compare;
 pub mod ftrace;
 pub mod governor;
 pub mod menu;

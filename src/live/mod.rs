@@ -7,14 +7,31 @@
 //!   [`crate::pelt::ftrace::read_task_events`] reads them) of the task on its PELT clock.
 //! - [`pelt_check`]: the replay from a reading's state and the comparison.
 //! - [`idle_check`]: a cpuidle governor's replay against the kernel's choices.
+//! - [`record`]: a recording on the running kernel (root, tracefs, trace-cmd), from the
+//!   parts [`tracefs`], [`events`], [`cpuidle_sysfs`], [`probe`], [`thread_sched`],
+//!   [`workload`], [`sampler`], [`extract`], [`kernel_config`], with [`restore`] and
+//!   [`sigterm`] undoing what it changed; [`sys_file`] reads and writes the kernel's files.
 //! - [`check`]: both checks on a recording directory, into one [`summary::LiveCheck`]
 //!   (what Python returns), rendered as text ([`text`]) and HTML ([`html`]).
 
 pub mod check;
+pub mod cpuidle_sysfs;
+pub mod events;
+pub mod extract;
 pub mod html;
 pub mod idle_check;
+pub mod kernel_config;
 pub mod pelt_check;
+pub mod probe;
 pub mod proc_sched;
+pub mod record;
+pub mod restore;
+pub mod sampler;
+pub mod sigterm;
 pub mod summary;
+pub mod sys_file;
 pub mod task_clock;
 pub mod text;
+pub mod thread_sched;
+pub mod tracefs;
+pub mod workload;

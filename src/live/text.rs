@@ -10,6 +10,16 @@ pub fn confusion_words(c: &[(u32, u32, u64)]) -> String {
     c.iter().map(|(k, r, n)| format!("kernel {k} / replay {r}: {n}")).collect::<Vec<_>>().join(", ")
 }
 
+/// The check in one line (Python's `repr()` of a `LiveCheck`): pid, CPU, the PELT
+/// figures and the idle periods.
+pub fn repr_line(c: &LiveCheck) -> String {
+    let (m, p, i) = (&c.meta, &c.pelt, &c.idle);
+    format!(
+        "<LiveCheck pid {} on CPU {}: util_avg within ±1 {}/{}, util_est exact {}/{}, {} idle periods>",
+        m.pid, m.cpu, p.util_within_1, p.readings, p.util_est_exact, p.readings, i.periods
+    )
+}
+
 /// The text, one figure a line.
 pub fn text(c: &LiveCheck) -> String {
     let (m, p, i) = (&c.meta, &c.pelt, &c.idle);

@@ -52,6 +52,23 @@ fn ratio_rows(c: &Comparison) -> Result<Vec<&Row>> {
     Ok(out)
 }
 
+/// The overview tables' wording of a direction-aligned Gmean ratio (as
+/// [`gmean_ratio`] gives it): the change rounded to a whole percent, half away from
+/// zero, as "10% better" or "1% worse"; "no change" when that is 0, "n/a" for a ratio
+/// that is not finite.
+pub fn overview_label(ratio: f64) -> String {
+    if !ratio.is_finite() {
+        return "n/a".to_string();
+    }
+    let pct = (ratio - 1.0) * 100.0;
+    let whole = (pct.abs() + 0.5).floor();
+    if whole == 0.0 {
+        "no change".to_string()
+    } else {
+        format!("{whole:.0}% {}", if pct > 0.0 { "better" } else { "worse" })
+    }
+}
+
 /// Per kernel, the Gmean of the per-operation ratios new/base of the ratio
 /// statistic, as `--print-ratio` computes it (a missing or NaN value gives
 /// ratio 1, a zero ratio counts as 1e-5), then direction-aligned: inverted when
@@ -274,6 +291,17 @@ pub fn bootstrap_gmean_ci(
 mod tests {
     use super::*;
     use crate::table::{Cell, ChangeKind, MmtestsMeta, Row};
+
+    #[test]
+    fn overview_labels_round_the_change_to_a_whole_percent() {
+        assert_eq!(overview_label(1.0956), "10% better");
+        assert_eq!(overview_label(0.9912), "1% worse");
+        assert_eq!(overview_label(1.004), "no change");
+        assert_eq!(overview_label(0.995), "1% worse"); // 0.5 % rounds away from zero
+        assert_eq!(overview_label(1.0), "no change");
+        assert_eq!(overview_label(f64::NAN), "n/a");
+        assert_eq!(overview_label(f64::INFINITY), "n/a");
+    }
 
     fn table(higher: bool) -> Comparison {
         let mut c = Comparison::new("mmtests", "x", vec!["a".into(), "b".into()]);

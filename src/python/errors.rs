@@ -66,7 +66,7 @@ static MAIN_THREAD: PyOnceLock<std::ffi::c_ulong> = PyOnceLock::new();
 
 /// Whether the current thread is Python's main thread, the only one Python runs
 /// signal handlers on and the only one that may change them.
-fn on_main_thread(py: Python<'_>) -> bool {
+pub(super) fn on_main_thread(py: Python<'_>) -> bool {
     // SAFETY: PyThread_get_thread_ident only reads the calling thread's identity.
     let me = unsafe { pyo3::ffi::PyThread_get_thread_ident() };
     let main = MAIN_THREAD.get_or_try_init(py, || -> PyResult<std::ffi::c_ulong> {

@@ -7,6 +7,7 @@
 
 use super::errors::{run, to_pyerr};
 use crate::error::{Error, Result};
+use crate::idle::compare::{compare, compare_summary, GovernorArg};
 use crate::idle::ftrace::{self, FtraceImport};
 use crate::idle::simulate::{simulate, simulate_columns, simulate_many_columns, write_csv, Simulation};
 use crate::idle::state_source::NamedColumns;
@@ -15,14 +16,13 @@ use crate::idle::synth::{self, Pattern};
 use crate::idle::trace::{self, IdlePeriod, TraceColumns, TraceTable};
 use crate::idle::{summary, Spec};
 use crate::import_notes::ImportOptions;
-use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1};
+use numpy::{IntoPyArray, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyList, PyTuple};
 use std::borrow::Cow;
 use std::path::PathBuf;
 
 type I64s<'py> = PyReadonlyArray1<'py, i64>;
-type Bools<'py> = Bound<'py, PyArray1<bool>>;
 type StatesArg = (Vec<String>, Vec<i64>, Vec<i64>, Vec<bool>, Vec<bool>, Vec<Option<f64>>);
 
 fn slice<'a, T: numpy::Element + Copy>(a: &'a PyReadonlyArray1<'_, T>) -> Cow<'a, [T]> {
@@ -423,6 +423,12 @@ fn idle_summarize<'py>(
         let table = table_from(states)?;
         summary::summarize(&table, &i, &r, power_mw.as_deref())
     })?;
+    summary_dict(py, &rows)
+}
+
+/// Per-state counters as a dict of lists (`state`, `usage`, `time_ns`, `above`,
+/// `below`, `exit_latency_ns`, `energy_uj`).
+fn summary_dict<'py>(py: Python<'py>, rows: &[summary::StateSummary]) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("state", rows.iter().map(|s| s.name.clone()).collect::<Vec<_>>())?;
     d.set_item("usage", rows.iter().map(|s| s.usage).collect::<Vec<_>>())?;
@@ -434,38 +440,110 @@ fn idle_summarize<'py>(
     Ok(d)
 }
 
-/// Per-period `above` (too deep) and `below` (too shallow) flags of a replay.
-#[pyfunction]
-fn idle_classify<'py>(
-    py: Python<'py>,
-    states: StatesArg,
-    idx: PyReadonlyArray1<'_, u8>,
-    residency_ns: I64s<'_>,
-) -> PyResult<(Bools<'py>, Bools<'py>)> {
-    let (i, r) = (slice(&idx), slice(&residency_ns));
-    let (above, below) = run(py, || {
-        let table = table_from(states)?;
-        let drv = table.drv();
-        if i.len() != r.len() {
-            return Err(Error::domain("idx and residency_ns differ in length"));
-        }
-        Ok(i.iter()
-            .zip(r.iter())
-            .map(|(&k, &d)| summary::classify(&drv, usize::from(k), d))
-            .unzip::<_, _, Vec<_>, Vec<_>>())
-    })?;
-    Ok((above.into_pyarray(py), below.into_pyarray(py)))
-}
-
 /// `(governor, kernel)` of every implemented pair.
 #[pyfunction]
 fn idle_governors() -> Vec<(&'static str, &'static str)> {
     Spec::ALL.iter().map(|s| (s.family_name(), s.kernel.name())).collect()
 }
 
+/// An entry of `idle.compare`'s governor list: a `(governor, kernel)` tuple (as text)
+/// or a spec string (split by the core).
+fn governor_arg(g: &Bound<'_, PyAny>) -> PyResult<GovernorArg> {
+    if let Ok(pair) = g.cast::<PyTuple>() {
+        return Ok(GovernorArg::Pair(pair.get_item(0)?.str()?.to_string(), pair.get_item(1)?.str()?.to_string()));
+    }
+    Ok(GovernorArg::Spec(g.extract()?))
+}
+
+/// Each distinct governor of `governors` replayed over the trace: `(label, columns)` with
+/// `idx`, `stop_tick`, `residency_ns`, `got_tick`, `above`, `below`.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn idle_compare<'py>(
+    py: Python<'py>,
+    governors: Vec<Bound<'py, PyAny>>,
+    kernel: &str,
+    hz: u32,
+    states: StatesArg,
+    sleep_length_ns: I64s<'_>,
+    next_tick_ns: I64s<'_>,
+    wake_ns: I64s<'_>,
+    tick_stopped: I64s<'_>,
+    latency_req_ns: I64s<'_>,
+    nr_iowait: I64s<'_>,
+    cpu_load: I64s<'_>,
+) -> PyResult<Vec<(String, Bound<'py, PyDict>)>> {
+    let args = governors.iter().map(governor_arg).collect::<PyResult<Vec<_>>>()?;
+    let (a, b, c, d, e, f, g) = (
+        slice(&sleep_length_ns),
+        slice(&next_tick_ns),
+        slice(&wake_ns),
+        slice(&tick_stopped),
+        slice(&latency_req_ns),
+        slice(&nr_iowait),
+        slice(&cpu_load),
+    );
+    let kernel = kernel.to_owned();
+    let compared =
+        run(py, || compare(&args, &kernel, &table_from(states)?, &columns_of(&a, &b, &c, &d, &e, &f, &g), hz))?;
+    compared
+        .into_iter()
+        .map(|x| {
+            let d = PyDict::new(py);
+            d.set_item("idx", x.sim.idx.iter().map(|&k| i64::from(k)).collect::<Vec<_>>().into_pyarray(py))?;
+            d.set_item("stop_tick", x.sim.stop_tick.into_pyarray(py))?;
+            d.set_item("residency_ns", x.sim.residency_ns.into_pyarray(py))?;
+            d.set_item("got_tick", x.sim.got_tick.into_pyarray(py))?;
+            d.set_item("above", x.above.into_pyarray(py))?;
+            d.set_item("below", x.below.into_pyarray(py))?;
+            Ok((x.label, d))
+        })
+        .collect()
+}
+
+/// Each distinct governor's per-state counters over the trace: `(label, counters)` as
+/// [`idle_summarize`] gives them.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (governors, kernel, hz, states, sleep_length_ns, next_tick_ns, wake_ns, tick_stopped, latency_req_ns, nr_iowait, cpu_load, power_mw=None))]
+fn idle_compare_summary<'py>(
+    py: Python<'py>,
+    governors: Vec<Bound<'py, PyAny>>,
+    kernel: &str,
+    hz: u32,
+    states: StatesArg,
+    sleep_length_ns: I64s<'_>,
+    next_tick_ns: I64s<'_>,
+    wake_ns: I64s<'_>,
+    tick_stopped: I64s<'_>,
+    latency_req_ns: I64s<'_>,
+    nr_iowait: I64s<'_>,
+    cpu_load: I64s<'_>,
+    power_mw: Option<Vec<f64>>,
+) -> PyResult<Vec<(String, Bound<'py, PyDict>)>> {
+    let args = governors.iter().map(governor_arg).collect::<PyResult<Vec<_>>>()?;
+    let (a, b, c, d, e, f, g) = (
+        slice(&sleep_length_ns),
+        slice(&next_tick_ns),
+        slice(&wake_ns),
+        slice(&tick_stopped),
+        slice(&latency_req_ns),
+        slice(&nr_iowait),
+        slice(&cpu_load),
+    );
+    let kernel = kernel.to_owned();
+    let parts = run(py, || {
+        let cols = columns_of(&a, &b, &c, &d, &e, &f, &g);
+        compare_summary(&args, &kernel, &table_from(states)?, &cols, hz, power_mw.as_deref())
+    })?;
+    parts.into_iter().map(|(label, rows)| Ok((label, summary_dict(py, &rows)?))).collect()
+}
+
 /// Add the idle functions to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(idle_simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(idle_compare, m)?)?;
+    m.add_function(wrap_pyfunction!(idle_compare_summary, m)?)?;
     m.add_function(wrap_pyfunction!(idle_simulate_many, m)?)?;
     m.add_function(wrap_pyfunction!(idle_simulate_csv_files, m)?)?;
     m.add_function(wrap_pyfunction!(idle_load_states, m)?)?;
@@ -481,7 +559,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(idle_read_ftrace, m)?)?;
     m.add_function(wrap_pyfunction!(idle_synth, m)?)?;
     m.add_function(wrap_pyfunction!(idle_summarize, m)?)?;
-    m.add_function(wrap_pyfunction!(idle_classify, m)?)?;
     m.add_function(wrap_pyfunction!(idle_governors, m)?)?;
     let trace = crate::idle::trace::REQUIRED_COLUMNS.iter().chain(&crate::idle::trace::OPTIONAL_COLUMNS);
     m.add("IDLE_TRACE_COLUMNS", trace.copied().collect::<Vec<&str>>())?;

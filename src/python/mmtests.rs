@@ -67,6 +67,13 @@ fn mmtests_gmean_ratio(py: Python<'_>, comparison: PyRef<'_, PyComparison>) -> P
     run(py, || beyond::gmean_ratio(c))
 }
 
+/// The overview tables' label of a Gmean ratio ("10% better", "no change"; "n/a" for
+/// None or a ratio that is not finite).
+#[pyfunction]
+fn mmtests_overview_label(ratio: Option<f64>) -> String {
+    beyond::overview_label(ratio.unwrap_or(f64::NAN))
+}
+
 /// Re-decide verdicts with a named test and BH-FDR; returns the new comparison.
 #[pyfunction]
 fn mmtests_apply_test(
@@ -112,6 +119,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MMTESTS_MONITORS", monitors::MONITOR_NAMES.to_vec())?;
     m.add_function(wrap_pyfunction!(mmtests_parse_compare, m)?)?;
     m.add_function(wrap_pyfunction!(mmtests_gmean_ratio, m)?)?;
+    m.add_function(wrap_pyfunction!(mmtests_overview_label, m)?)?;
     m.add_function(wrap_pyfunction!(mmtests_apply_test, m)?)?;
     m.add_function(wrap_pyfunction!(mmtests_bootstrap_gmean, m)?)?;
     Ok(())

@@ -115,7 +115,8 @@ fn compare_sample_groups(
 }
 
 /// Decide base/new series packed as values + lengths, one direction each, with BH
-/// across all of them; returns a dict of columns (NaN or None where undefined).
+/// across all of them; returns a dict of columns (NaN or None where undefined) and of
+/// the rule applied (`alpha`, `margin`, `target_power`: the defaults for those not given).
 #[pyfunction]
 #[pyo3(signature = (base_values, base_lengths, new_values, new_lengths, directions, test="welch", alpha=None, margin=None, power=None, min_change=0.0, threads=None))]
 #[allow(clippy::too_many_arguments)]
@@ -137,8 +138,8 @@ fn assess<'py>(
     let (bvs, nvs) = (bv.slice(), nv.slice());
     let (bl, nl) = (super::arrays::lengths(&base_lengths), super::arrays::lengths(&new_lengths));
     let test = test.to_owned();
+    let rule = rule_of(alpha, margin, power, min_change);
     let rows = run(py, || {
-        let rule = rule_of(alpha, margin, power, min_change);
         let dirs = directions.iter().map(|s| Direction::parse(s)).collect::<crate::Result<Vec<_>>>()?;
         let (bases, news) = (split_ragged(&bvs, &bl)?, split_ragged(&nvs, &nl)?);
         if bases.len() != news.len() {
@@ -159,6 +160,10 @@ fn assess<'py>(
     d.set_item("more_runs", rows.iter().map(|r| r.more_runs).collect::<Vec<_>>())?;
     d.set_item("verdict", rows.iter().map(|r| r.verdict.name()).collect::<Vec<_>>())?;
     d.set_item("warnings", rows.into_iter().map(|r| r.warnings.join("; ")).collect::<Vec<_>>())?;
+    // the rule applied (the defaults for thresholds not given)
+    d.set_item("alpha", rule.alpha)?;
+    d.set_item("margin", rule.margin)?;
+    d.set_item("target_power", rule.power)?;
     Ok(d)
 }
 
