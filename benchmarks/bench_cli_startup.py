@@ -17,7 +17,7 @@ script keeps there), the table of the first two kernels is run as one process:
 - the native compare alone, timed inside one warm process (`_core.mmtests_compare`);
 - compare-mmtests.pl of the same era (tools/oracles/mmtests/oracle.sh: the pinned
   checkouts setup_trees.sh makes, and R), --perl-repeat times, its output compared with
-  schedlab's byte for byte (SubAmean rows dropped on both sides: random upstream).
+  schedlab's byte for byte (subselection rows dropped on both sides: random upstream).
 
 Each process's wall time and CPU time (user + system, from wait4) are taken; the best and
 the median of --repeat runs are printed. CPU time is the figure to read on a loaded
@@ -110,8 +110,9 @@ def stats(samples: list[tuple[float, float]]) -> tuple[float, float, float, floa
 
 
 def comparable(text: str) -> str:
-    """The table without the SubAmean rows (random upstream)."""
-    return "".join(line for line in text.splitlines(True) if not line.startswith("SubAmean"))
+    """The table without the subselection rows (SubAmean, SubAmeanCI, 2024's SubmeanCI):
+    upstream draws their subselections at random (R's sample, numpy's random)."""
+    return "".join(line for line in text.splitlines(True) if not line.startswith(("SubAmean", "SubmeanCI")))
 
 
 def tables_of(era: str, args: argparse.Namespace) -> list[tuple[str, Path, list[str]]]:
