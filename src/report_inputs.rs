@@ -210,6 +210,7 @@ fn classify(p: &Path, found: &mut Inputs, depth: usize) -> Result<()> {
 pub fn detect(paths: &[PathBuf]) -> Result<Inputs> {
     let mut found = Inputs::default();
     for p in paths {
+        let p = crate::archive::without_trailing_slash(p);
         std::fs::metadata(p).map_err(|e| Error::io(p, &e))?;
         classify(p, &mut found, 0)?;
     }

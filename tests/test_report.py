@@ -191,3 +191,23 @@ def test_every_figure_svg_holds_its_title_and_axis_labels(example_run):
         assert unit in texts, unit
     # kernel names on the strip plots are horizontal: no rotated tick label
     assert "rotate(-30" not in page
+
+
+def test_a_table_without_a_gmean_is_reported_not_fatal(tmp_path):
+    """poundsyscall's Amean rows ("1", "4", "16") are not its ratio's operations
+    ("elsp-1", ...; compare-mmtests.pl's own --print-ratio prints NaNs there), so it
+    has no Gmean ratio: the report says so for that benchmark and goes on with the
+    rest (it used to stop the whole report), given as `lab.tar.gz/` as a shell
+    completes it."""
+    src = Path(__file__).parent / "data" / "mmtests" / "families" / "2025"
+    archive = tmp_path / "lab.tar.gz"
+    with tarfile.open(archive, "w:gz") as t:
+        for k in ("6.8-vanilla", "6.9-patched"):
+            for bench in ("poundsyscall", "stream"):
+                t.add(src / k / "iter-0" / bench, arcname=f"log/{k}/iter-0/{bench}")
+    r = subprocess.run([sys.executable, "-m", "schedlab", "report", f"{archive}/", "--baseline", "6.8-vanilla",
+                        "-o", str(tmp_path / "r.html")], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 1, r.stderr  # 1: rows got worse (the fixture's patched kernel is slower)
+    assert "poundsyscall (Lower is better): no Gmean ratio: the table has no 'Amean' rows" in r.stdout
+    assert re.search(r"stream \(Higher is better\): 6\.9-patched .* \(Gmean \d\.\d{3}\)", r.stdout)
+    assert "poundsyscall 6.9-patched: Amean" in r.stdout  # its rows are still compared

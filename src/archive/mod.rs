@@ -127,6 +127,23 @@ pub fn inner_path(path: &Path) -> Option<(std::path::PathBuf, String)> {
     Some((archive.to_path_buf(), parts.join("/")))
 }
 
+/// `path` without the trailing slashes a shell's completion leaves after an archive's
+/// name (`lab.tar.gz/`) when what remains is a file; `path` itself otherwise. A file
+/// named with a trailing slash does not exist for the system (`ENOTDIR`), so without
+/// this the archive would be reported missing.
+pub fn without_trailing_slash(path: &Path) -> &Path {
+    let s = path.as_os_str().as_encoded_bytes();
+    if !s.ends_with(b"/") || s.iter().all(|&b| b == b'/') {
+        return path;
+    }
+    let trimmed = Path::new(path.components().as_path().as_os_str());
+    if trimmed.is_file() {
+        trimmed
+    } else {
+        path
+    }
+}
+
 /// Open a directory or an archive as a [`Tree`], bounded by `limits` for archives.
 pub fn open(path: &Path, limits: &Limits) -> Result<Box<dyn Tree>> {
     Ok(match detect(path)? {
@@ -147,6 +164,10 @@ mod name_tests {
         std::fs::write(&a, b"").unwrap();
         assert_eq!(inner_path(&a.join("work/log.b")), Some((a.clone(), "work/log.b".to_string())));
         assert_eq!(inner_path(&a), None); // exists
+        let slash = std::path::PathBuf::from(format!("{}/", a.display()));
+        assert_eq!(without_trailing_slash(&slash), a.as_path());
+        assert_eq!(without_trailing_slash(dir.path()), dir.path());
+        assert_eq!(without_trailing_slash(Path::new("/")), Path::new("/"));
         assert_eq!(inner_path(&dir.path().join("nothing/work")), None);
         let plain = dir.path().join("notes.txt");
         std::fs::write(&plain, b"").unwrap();

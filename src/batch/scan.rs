@@ -157,6 +157,7 @@ fn kind_name(k: Kind) -> &'static str {
 /// result root is an error naming it.
 pub fn scan(path: &Path, limits: &Limits) -> Result<Scan> {
     let start = Instant::now();
+    let path = crate::archive::without_trailing_slash(path);
     let input = path.display().to_string();
     if let Some(file) = result_file(path, limits)? {
         let mut s = scan_tree(&file, &input, "file")?;

@@ -87,6 +87,7 @@ pub fn compare_at(dir: &Path, benchmark: &str, names: &[String], opts: &CompareO
 /// checked first.
 pub(crate) fn open_at(dir: &Path, benchmark: &str, names: &[String]) -> Result<(Box<dyn Tree>, String)> {
     check_names(names)?;
+    let dir = archive::without_trailing_slash(dir);
     if let Some((path, root)) = archive::inner_path(dir) {
         return Ok((archive::open(&path, &archive::Limits::default())?, root));
     }

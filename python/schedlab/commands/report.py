@@ -89,7 +89,7 @@ def _check_paths(paths: list[str]) -> None:
 
     for p in paths:
         try:
-            mode = os.stat(p).st_mode
+            mode = os.stat(p.rstrip("/") or p).st_mode  # `lab.tar.gz/` names the archive
         except OSError as e:
             cls = FileNotFoundError if e.errno == errno.ENOENT else ReadError
             raise cls(f"{p}: {e.strerror or e}", p) from None
