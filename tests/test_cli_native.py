@@ -198,3 +198,31 @@ def test_no_interpreter_found_is_a_clear_error(tmp_path: Path) -> None:
     p = subprocess.run([str(exe), "stats", "--example"], capture_output=True, env=env, timeout=60)
     assert p.returncode == 2
     assert b"no Python interpreter found" in p.stderr and b"SCHEDLAB_PYTHON" in p.stderr
+
+
+def test_ctrl_c_stops_the_launchers_compare(tmp_path: Path) -> None:
+    """A long compare (two dbench4 loadfile logs of 2.4 million completions each, as
+    tests/test_hostile_interrupt.py builds them) stops within half a second of SIGINT,
+    with Python's line and exit code 130."""
+    import gzip
+    import signal
+    import time
+
+    member = gzip.compress(b"   1 completed in 317 ms at time 317 ms\n   0 completed in 300 ms at time 600 ms\n"
+                           * 20_000, 1)
+    root = tmp_path / "work" / "log"
+    for k in ("6.8-vanilla", "6.9-patched"):
+        logs = root / k / "iter-0" / "dbench4" / "logs"
+        logs.mkdir(parents=True)
+        shutil.copy(DATA / "logs-legacy" / k / "iter-0" / "tests-timestamp", root / k / "iter-0")
+        (logs / "dbench-loadfile-1.log.gz").write_bytes(member * 60)
+    argv = ["mmtests", "compare", "-d", str(root), "-b", "dbench4", "-n", "6.8-vanilla,6.9-patched"]
+    p = subprocess.Popen([NATIVE, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(1.0)
+    assert p.poll() is None, "the compare ended before the signal: make the logs longer"
+    t = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    took = time.monotonic() - t
+    assert (p.returncode, out, err) == (130, b"", b"schedlab mmtests: interrupted\n")
+    assert took < 0.5, took
