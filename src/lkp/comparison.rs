@@ -89,7 +89,6 @@ pub fn to_comparison(res: CompareResult, test: Test, alpha: f64) -> Result<Compa
     let mut c = Comparison::new("lkp", benchmark, res.commits.clone());
     let rule = VerdictRule { alpha, ..VerdictRule::default() };
     let mut rows: Vec<Option<StatRow>> = res.rows.into_iter().map(Some).collect();
-    c.rows = Vec::with_capacity(rows.len());
     // failure rows first, each section in its own order
     for want_failure in [true, false] {
         for (i, slot) in rows.iter_mut().enumerate() {
@@ -160,6 +159,6 @@ pub fn render_comparison(c: &Comparison) -> Result<String> {
         compare_keys: if lkp.compare_keys.is_empty() { vec!["commit".to_string()] } else { lkp.compare_keys.clone() },
         per_root_axes: lkp.per_root_axes,
     };
-    let failure = |i: usize| c.rows.get(i).is_some_and(|r| r.group == FAIL_GROUP);
-    render_rows(&res, c.rows.len(), &failure, &mut |i| Ok(c.rows.get(i).map(|r| Cow::Owned(stat_row(r)))))
+    let failure = |i: usize| c.rows.group(i) == Some(FAIL_GROUP);
+    render_rows(&res, c.rows.len(), &failure, &mut |i| Ok(c.rows.get(i).map(|r| Cow::Owned(stat_row(&r)))))
 }

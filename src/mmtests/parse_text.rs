@@ -6,7 +6,7 @@
 //! `HIGHER/LOWER is better` lines around the table are understood or skipped.
 
 use crate::error::{Error, Result};
-use crate::table::{Cell, CellTest, ChangeKind, Comparison, Direction, MmtestsLayout, MmtestsMeta, Row, Verdict};
+use crate::table::{Cell, CellTest, ChangeKind, Comparison, Direction, MmtestsLayout, MmtestsMeta, Row, Rows, Verdict};
 
 #[derive(Debug, Clone, PartialEq)]
 enum Tok {
@@ -541,7 +541,7 @@ pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
         r.direction = if always_lower { Direction::Lower } else { Direction::from_higher(higher) };
     }
     rows.shrink_to_fit();
-    c.rows = rows;
+    c.rows = Rows::from(rows);
     let ratio_group = (!ratio_layout).then(|| {
         if c.rows.iter().any(|r| r.group == mean_group) {
             mean_group.to_string()
@@ -653,8 +653,8 @@ Hmean     send-64        421.71 (   0.00%)      409.46 *  -2.90%*
         let c = parse_compare(ALIGNED, "<test>").unwrap();
         assert_eq!(c.kernels, vec!["6.8-vanilla".to_string(), "6.9-patched".to_string()]);
         assert_eq!(c.rows.len(), 2);
-        assert_eq!(c.rows[1].cells[1].change, Some(-2.90));
-        assert_eq!(c.rows[1].cells[1].significant, Some(true));
+        assert_eq!(c.rows.get(1).unwrap().cells[1].change, Some(-2.90));
+        assert_eq!(c.rows.get(1).unwrap().cells[1].significant, Some(true));
         assert_eq!(c.meta.mmtests.as_ref().and_then(|m| m.field_length), Some(12));
         assert_eq!(super::super::render_text::render(&c).unwrap(), ALIGNED);
     }
@@ -673,18 +673,21 @@ Gmean Lower      1.0000                 4963602.6545                   5200000.0
         let c = parse_compare(RATIO_TAIL, "<oracle>").unwrap();
         assert_eq!(c.kernels, ["v1", "v2-x", "v3-y", "v4-z"]);
         assert_eq!(c.rows.len(), 2);
-        let r = &c.rows[0];
+        let r = &c.rows.get(0).unwrap();
         assert_eq!((r.group.as_str(), r.name.as_str()), ("Ratio", "2"));
         assert_eq!(r.cells[2].value, Some(5200000.00));
         assert_eq!(r.cells[2].change, Some(-519999900.00));
         assert_eq!(r.cells[2].spread, None);
         assert_eq!((r.cells[3].value, r.cells[3].change), (Some(6445.73), Some(-644472.73)));
-        assert_eq!(c.rows[1].cells[3].value, Some(6445.73));
+        assert_eq!(c.rows.get(1).unwrap().cells[3].value, Some(6445.73));
         assert_eq!(super::super::render_text::render(&c).unwrap(), RATIO_TAIL);
         // a table row MMTests prints past its formatted runs: `v p` pairs
         let t = "a b c\nx y z\nAmean 1 10.00 ( 0.00%) 9.00 ( 10.00%) 8.00 20.00\n";
         let c = parse_compare(t, "<t>").unwrap();
-        assert_eq!((c.rows[0].cells[2].value, c.rows[0].cells[2].change), (Some(8.0), Some(20.0)));
+        assert_eq!(
+            (c.rows.get(0).unwrap().cells[2].value, c.rows.get(0).unwrap().cells[2].change),
+            (Some(8.0), Some(20.0))
+        );
         // an unreadable row before the first readable one is an error, not a header line
         let bad = RATIO_TAIL.replace("-519999900.00", "-5199x9900.00");
         let e = parse_compare(&bad, "<oracle>").unwrap_err().to_string();
@@ -721,7 +724,7 @@ Gmean Lower      1.0000                 4963602.6545                   5200000.0
         // a missing value (fuzz regression mmtests_text/nan-cells)
         let nan = "a b\nc d\nAmean 1 10.00 ( 0.00%) NaN ( NaN%)\n";
         let c = parse_compare(nan, "<t>").unwrap();
-        assert_eq!((c.rows[0].cells[1].value, c.rows[0].cells[1].change), (None, None));
+        assert_eq!((c.rows.get(0).unwrap().cells[1].value, c.rows.get(0).unwrap().cells[1].change), (None, None));
         let back = crate::table::Comparison::from_json(&c.to_json().unwrap()).unwrap();
         let text = super::super::render_text::render(&back).unwrap();
         assert!(text.ends_with("Amean 1       10.00 (   0.00%)         NaN (    NaN%)\n"), "{text}");
@@ -736,8 +739,8 @@ Gmean Lower      1.0000                 4963602.6545                   5200000.0
         let t = "4.18.0 4.18.0\nvanilla teo\nHmean 14 70.34 ( 0.00%) 69.80 * -0.76%*\nHmean 100 499.24 ( 0.00%) 494.26 *-1.00%*\n";
         let c = parse_compare(t, "<mail>").unwrap();
         assert_eq!(c.kernels, vec!["4.18.0-vanilla".to_string(), "4.18.0-teo".to_string()]);
-        assert_eq!(c.rows[1].cells[1].value, Some(494.26));
-        assert_eq!(c.rows[1].cells[1].change, Some(-1.00));
+        assert_eq!(c.rows.get(1).unwrap().cells[1].value, Some(494.26));
+        assert_eq!(c.rows.get(1).unwrap().cells[1].change, Some(-1.00));
         let bad = "a b\nHmean 14 70.34 ( 0.00%) 69.80 * -0.76%*\nHmean 100 499.24 ( 0.00%)\n";
         let e = parse_compare(bad, "<mail>").unwrap_err().to_string();
         assert!(e.contains("<mail>:3"), "{e}");

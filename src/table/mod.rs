@@ -20,6 +20,7 @@ pub mod groups;
 pub mod html;
 pub mod markdown;
 pub mod meta;
+pub mod rows;
 pub mod tidy;
 pub mod verdict;
 
@@ -32,4 +33,5 @@ pub use assess::{assess_many, Assessment};
 pub use cell_test::CellTest;
 pub use comparison::{Cell, ChangeKind, Comparison, Direction, Row, SCHEMA_VERSION};
 pub use meta::{LkpMeta, Meta, MmtestsLayout, MmtestsMeta, VerdictMeta};
+pub use rows::Rows;
 pub use verdict::{decide, evidence, more_runs, Evidence, Test, Verdict, VerdictRule};
