@@ -18,9 +18,12 @@ pub mod cell_text;
 pub mod comparison;
 pub mod groups;
 pub mod html;
+mod labels;
 pub mod markdown;
 pub mod meta;
+mod opt_column;
 pub mod rows;
+mod sample_column;
 pub mod tidy;
 pub mod verdict;
 

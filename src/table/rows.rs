@@ -1,17 +1,49 @@
-//! [`Rows`]: the rows of a [`super::Comparison`], read and written a whole [`Row`] at a
-//! time. A row read back is a new owned [`Row`] (the store is free to keep its rows in
-//! any layout); the JSON form is a list of rows, as [`Row`] serialises.
+//! [`Rows`]: the rows of a [`super::Comparison`], stored by column (issue 16's memory
+//! bound: a row of three cells as [`Row`] and [`Cell`] structs costs some 700 bytes, by
+//! column under 100), read and written a whole [`Row`] at a time. A row read back is a
+//! new owned [`Row`]; the JSON form is a list of rows, as [`Row`] serialises.
 
-use super::comparison::{Cell, Direction, Row};
+use super::comparison::{Cell, ChangeKind, Direction, Row};
+use super::labels::Labels;
+use super::opt_column::{LabelId, OptColumn};
+use super::sample_column::SampleColumn;
+use super::{CellTest, Verdict};
 use serde::de::{SeqAccess, Visitor};
 use serde::ser::SerializeSeq;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
-/// The rows of a comparison, in display order.
+/// The rows of a comparison, in display order, stored by column: names in one text,
+/// groups and units as indices into one table of labels, and each cell field in a
+/// column over all cells (an `f64` in 8 bytes with a reserved NaN for None; a field
+/// that no cell has takes no memory), the samples in one list.
 #[derive(Clone, Default)]
 pub struct Rows {
-    rows: Vec<Row>,
+    /// Every row's name, one after another.
+    names: String,
+    /// Per row, where its name ends in `names`.
+    name_ends: Vec<usize>,
+    /// The groups' and units' text.
+    labels: Labels,
+    /// Per row: group, unit, direction, change kind and where its cells end.
+    groups: Vec<LabelId>,
+    units: OptColumn<LabelId>,
+    directions: Vec<Direction>,
+    change_kinds: Vec<ChangeKind>,
+    cell_ends: Vec<usize>,
+    /// The number of cells of all rows.
+    cell_count: usize,
+    /// Per cell, in row order: the fields of [`Cell`].
+    value: OptColumn<f64>,
+    spread: OptColumn<f64>,
+    change: OptColumn<f64>,
+    significant: OptColumn<bool>,
+    p: OptColumn<f64>,
+    q: OptColumn<f64>,
+    test: OptColumn<CellTest>,
+    verdict: OptColumn<Verdict>,
+    n: OptColumn<u64>,
+    samples: SampleColumn,
 }
 
 impl Rows {
@@ -22,22 +54,79 @@ impl Rows {
 
     /// The number of rows.
     pub fn len(&self) -> usize {
-        self.rows.len()
+        self.name_ends.len()
     }
 
     /// Whether there is no row.
     pub fn is_empty(&self) -> bool {
-        self.rows.is_empty()
+        self.name_ends.is_empty()
     }
 
     /// Append `row`.
     pub fn push(&mut self, row: Row) {
-        self.rows.push(row);
+        let i = self.len();
+        self.names.push_str(&row.name);
+        self.name_ends.push(self.names.len());
+        self.groups.push(self.labels.intern(&row.group));
+        let unit = row.unit.as_deref().map(|u| self.labels.intern(u));
+        self.units.push(i, unit);
+        self.directions.push(row.direction);
+        self.change_kinds.push(row.change_kind);
+        for cell in &row.cells {
+            self.push_cell(cell);
+        }
+        self.cell_ends.push(self.cell_count);
+    }
+
+    fn push_cell(&mut self, c: &Cell) {
+        let k = self.cell_count;
+        self.value.push(k, c.value);
+        self.spread.push(k, c.spread);
+        self.change.push(k, c.change);
+        self.significant.push(k, c.significant);
+        self.p.push(k, c.p);
+        self.q.push(k, c.q);
+        self.test.push(k, c.test);
+        self.verdict.push(k, c.verdict);
+        self.n.push(k, c.n);
+        self.samples.push(k, c.samples.as_deref());
+        self.cell_count += 1;
+    }
+
+    /// Where row `i`'s cells are among all cells (None past the end).
+    fn cell_range(&self, i: usize) -> Option<std::ops::Range<usize>> {
+        let end = *self.cell_ends.get(i)?;
+        let start = i.checked_sub(1).and_then(|j| self.cell_ends.get(j)).copied().unwrap_or(0);
+        Some(start..end)
+    }
+
+    /// Cell number `k` among all cells.
+    fn cell_at(&self, k: usize) -> Cell {
+        Cell {
+            value: self.value.get(k),
+            spread: self.spread.get(k),
+            change: self.change.get(k),
+            significant: self.significant.get(k),
+            p: self.p.get(k),
+            q: self.q.get(k),
+            test: self.test.get(k),
+            verdict: self.verdict.get(k),
+            n: self.n.get(k),
+            samples: self.samples.get(k).map(Box::from),
+        }
     }
 
     /// Row `i` (a new owned copy), None past the end.
     pub fn get(&self, i: usize) -> Option<Row> {
-        self.rows.get(i).cloned()
+        let cells = self.cell_range(i)?;
+        Some(Row {
+            group: self.group(i)?.to_string(),
+            name: self.name(i)?.to_string(),
+            direction: self.directions.get(i).copied().unwrap_or_default(),
+            change_kind: self.change_kinds.get(i).copied().unwrap_or_default(),
+            unit: self.units.get(i).map(|u| self.labels.get(u).to_string()),
+            cells: cells.map(|k| self.cell_at(k)).collect(),
+        })
     }
 
     /// The first row, if any.
@@ -57,12 +146,14 @@ impl Rows {
 
     /// Row `i`'s group (statistic or section), None past the end.
     pub fn group(&self, i: usize) -> Option<&str> {
-        self.rows.get(i).map(|r| r.group.as_str())
+        self.groups.get(i).map(|g| self.labels.get(*g))
     }
 
     /// Row `i`'s name, None past the end.
     pub fn name(&self, i: usize) -> Option<&str> {
-        self.rows.get(i).map(|r| r.name.as_str())
+        let end = *self.name_ends.get(i)?;
+        let start = i.checked_sub(1).and_then(|j| self.name_ends.get(j)).copied().unwrap_or(0);
+        self.names.get(start..end)
     }
 
     /// Every row's group, in order.
@@ -77,34 +168,43 @@ impl Rows {
 
     /// The number of cells of row `i` (0 past the end).
     pub fn cell_count(&self, i: usize) -> usize {
-        self.rows.get(i).map_or(0, |r| r.cells.len())
+        self.cell_range(i).map_or(0, |r| r.len())
     }
 
     /// Cell `j` of row `i`, None past either end.
     pub fn cell(&self, i: usize, j: usize) -> Option<Cell> {
-        self.rows.get(i).and_then(|r| r.cells.get(j)).cloned()
+        let k = self.cell_range(i)?.nth(j)?;
+        Some(self.cell_at(k))
     }
 
     /// Set row `i`'s direction (nothing past the end).
     pub fn set_direction(&mut self, i: usize, direction: Direction) {
-        if let Some(r) = self.rows.get_mut(i) {
-            r.direction = direction;
+        if let Some(d) = self.directions.get_mut(i) {
+            *d = direction;
         }
     }
 
     /// Set cell `j` of row `i` (nothing past either end).
-    pub fn set_cell(&mut self, i: usize, j: usize, cell: Cell) {
-        if let Some(c) = self.rows.get_mut(i).and_then(|r| r.cells.get_mut(j)) {
-            *c = cell;
-        }
+    pub fn set_cell(&mut self, i: usize, j: usize, c: Cell) {
+        let Some(k) = self.cell_range(i).and_then(|mut r| r.nth(j)) else { return };
+        let len = self.cell_count;
+        self.value.set(len, k, c.value);
+        self.spread.set(len, k, c.spread);
+        self.change.set(len, k, c.change);
+        self.significant.set(len, k, c.significant);
+        self.p.set(len, k, c.p);
+        self.q.set(len, k, c.q);
+        self.test.set(len, k, c.test);
+        self.verdict.set(len, k, c.verdict);
+        self.n.set(len, k, c.n);
+        self.samples.set(len, k, c.samples.as_deref());
     }
 
     /// Every cell with its non-finite numbers as None ([`Cell::finite_only`]).
     pub fn finite_only(&mut self) {
-        for r in &mut self.rows {
-            for cell in &mut r.cells {
-                *cell = std::mem::take(cell).finite_only();
-            }
+        let finite = |v: f64| v.is_finite().then_some(v);
+        for column in [&mut self.value, &mut self.spread, &mut self.change, &mut self.p, &mut self.q] {
+            column.map(finite);
         }
     }
 }
