@@ -421,7 +421,8 @@ pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
     // the lines above the first row, and that row's line
     let mut above: Vec<&str> = Vec::new();
     let mut first_line = "";
-    let mut rows: Vec<Row> = Vec::new();
+    // the rows go straight into the comparison's column store (issue 16's memory bound)
+    let mut rows = Rows::new();
     let mut seen = Seen::default();
     for (i, l) in text.lines().map(|l| l.trim_end_matches('\r')).enumerate() {
         crate::cancel::check_every(i)?;
@@ -505,14 +506,12 @@ pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
         None
     };
     if pref.is_none() {
-        if let Some(g) = rows.iter().find(|r| r.group == "Gmean" || r.group == "Dmean") {
-            pref = Some(g.name == "Higher");
+        if let Some(i) = rows.groups().position(|g| g == "Gmean" || g == "Dmean") {
+            pref = Some(rows.name(i) == Some("Higher"));
         }
     }
     if pref.is_none()
-        && rows
-            .iter()
-            .any(|r| r.group.starts_with("Hmean") || r.group.starts_with("BHmean") || r.group.starts_with("HStddev"))
+        && rows.groups().any(|g| g.starts_with("Hmean") || g.starts_with("BHmean") || g.starts_with("HStddev"))
     {
         pref = Some(true);
     }
@@ -535,18 +534,18 @@ pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
     let widths = infer_widths(first_line, (&first_group, &first_name, k), ratio_layout, &header);
     let fl = widths.map(|w| w.0).unwrap_or(12);
     let mean_group = if higher { "Hmean" } else { "Amean" };
-    for r in &mut rows {
-        let always_lower =
-            ["Stddev", "CoeffVar", "HStddev", "HCoeffVar", "SubAmeanCI", "SubmeanCI"].contains(&r.group.as_str());
-        r.direction = if always_lower { Direction::Lower } else { Direction::from_higher(higher) };
+    for i in 0..rows.len() {
+        let always_lower = rows
+            .group(i)
+            .is_some_and(|g| ["Stddev", "CoeffVar", "HStddev", "HCoeffVar", "SubAmeanCI", "SubmeanCI"].contains(&g));
+        rows.set_direction(i, if always_lower { Direction::Lower } else { Direction::from_higher(higher) });
     }
-    rows.shrink_to_fit();
-    c.rows = Rows::from(rows);
+    c.rows = rows;
     let ratio_group = (!ratio_layout).then(|| {
-        if c.rows.iter().any(|r| r.group == mean_group) {
+        if c.rows.groups().any(|g| g == mean_group) {
             mean_group.to_string()
         } else {
-            c.rows.iter().find(|r| r.group.get(1..5) == Some("mean")).map(|r| r.group.clone()).unwrap_or_default()
+            c.rows.groups().find(|g| g.get(1..5) == Some("mean")).map(str::to_string).unwrap_or_default()
         }
     });
     c.meta.mmtests = Some(MmtestsMeta {
@@ -576,11 +575,14 @@ fn contains_ignore_case(text: &str, needle: &str) -> bool {
 /// Higher/Lower from the percentages of mean rows: which of (v/b − 1)·100 and
 /// (1 − v/b)·100 the printed change matches.
 /// (A NaN value or change is None in the rows: such a cell says nothing.)
-fn infer_direction(rows: &[Row]) -> Option<bool> {
+fn infer_direction(rows: &Rows) -> Option<bool> {
     let (mut hi, mut lo) = (0, 0);
-    for r in rows.iter().filter(|r| !["Stddev", "CoeffVar", "HStddev", "HCoeffVar"].contains(&r.group.as_str())) {
-        let Some(Some(b)) = r.cells.first().map(|c| c.value) else { continue };
-        for c in r.cells.iter().skip(1) {
+    for (i, g) in rows.groups().enumerate() {
+        if ["Stddev", "CoeffVar", "HStddev", "HCoeffVar"].contains(&g) {
+            continue;
+        }
+        let Some(Some(b)) = rows.cell(i, 0).map(|c| c.value) else { continue };
+        for c in (1..rows.cell_count(i)).filter_map(|j| rows.cell(i, j)) {
             let (Some(p), Some(v)) = (c.change, c.value) else { continue };
             if b == 0.0 || v == b || !b.is_finite() || !v.is_finite() {
                 continue;
