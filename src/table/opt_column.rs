@@ -90,15 +90,24 @@ impl<T: Packed> Default for OptColumn<T> {
 }
 
 impl<T: Packed> OptColumn<T> {
-    /// Append `v` as the value of entry `len` (the number of entries before it).
-    pub fn push(&mut self, len: usize, v: Option<T>) {
+    /// Append `v` as the value of entry `len` (the number of entries before it); a first
+    /// value allocates room for `expect` entries (the number the caller expects in all).
+    pub fn push(&mut self, len: usize, v: Option<T>, expect: usize) {
         if self.slots.is_empty() {
             if v.is_none() {
                 return;
             }
+            self.slots.reserve_exact(expect.max(len + 1));
             self.slots.resize(len, T::NONE);
         }
         self.slots.push(T::pack(v));
+    }
+
+    /// Room for `more` entries, when the column has values (one without any stays empty).
+    pub fn reserve_exact(&mut self, more: usize) {
+        if !self.slots.is_empty() {
+            self.slots.reserve_exact(more);
+        }
     }
 
     /// The value of entry `k` (None past the end).
@@ -139,11 +148,11 @@ mod tests {
     #[test]
     fn none_and_nan_stay_apart() {
         let mut c: OptColumn<f64> = OptColumn::default();
-        c.push(0, None);
+        c.push(0, None, 0);
         assert!(c.slots.is_empty(), "all None: nothing allocated");
-        c.push(1, Some(f64::NAN));
-        c.push(2, Some(f64::from_bits(F64_NONE)));
-        c.push(3, Some(-0.0));
+        c.push(1, Some(f64::NAN), 0);
+        c.push(2, Some(f64::from_bits(F64_NONE)), 0);
+        c.push(3, Some(-0.0), 0);
         assert_eq!(c.get(0), None);
         assert!(c.get(1).is_some_and(f64::is_nan));
         assert!(c.get(2).is_some_and(f64::is_nan), "a NaN with the reserved bits is still a NaN");
@@ -157,8 +166,8 @@ mod tests {
     #[test]
     fn u64_keeps_its_whole_range() {
         let mut c: OptColumn<u64> = OptColumn::default();
-        c.push(0, Some(u64::MAX));
-        c.push(1, None);
+        c.push(0, Some(u64::MAX), 0);
+        c.push(1, None, 0);
         assert_eq!((c.get(0), c.get(1)), (Some(u64::MAX), None));
     }
 }

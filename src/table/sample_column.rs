@@ -16,12 +16,14 @@ pub struct SampleColumn {
 }
 
 impl SampleColumn {
-    /// Append the samples of cell `len` (the number of cells before it).
-    pub fn push(&mut self, len: usize, samples: Option<&[f64]>) {
+    /// Append the samples of cell `len` (the number of cells before it); a first cell
+    /// with samples allocates room for `expect` cells (the number the caller expects).
+    pub fn push(&mut self, len: usize, samples: Option<&[f64]>, expect: usize) {
         if self.ends.is_empty() {
             if samples.is_none() {
                 return;
             }
+            self.ends.reserve_exact(expect.max(len + 1));
             self.ends.resize(len, NO_SAMPLES);
         }
         match samples {
@@ -31,6 +33,15 @@ impl SampleColumn {
             }
             None => self.ends.push(self.values.len() | NO_SAMPLES),
         }
+    }
+
+    /// Room for `more` cells and `samples` samples (the cells' room only when some cell
+    /// has samples already; a first one allocates it).
+    pub fn reserve_exact(&mut self, more: usize, samples: usize) {
+        if !self.ends.is_empty() {
+            self.ends.reserve_exact(more);
+        }
+        self.values.reserve_exact(samples);
     }
 
     /// Where cell `k`'s samples are in `values`, None when it has none.
@@ -95,11 +106,11 @@ mod tests {
     #[test]
     fn none_empty_and_resized_samples() {
         let mut s = SampleColumn::default();
-        s.push(0, None);
-        s.push(1, Some(&[]));
-        s.push(2, Some(&[1.0, 2.0]));
-        s.push(3, None);
-        s.push(4, Some(&[3.0]));
+        s.push(0, None, 0);
+        s.push(1, Some(&[]), 0);
+        s.push(2, Some(&[1.0, 2.0]), 0);
+        s.push(3, None, 0);
+        s.push(4, Some(&[3.0]), 0);
         assert_eq!(
             (s.get(0), s.get(1), s.get(2), s.get(3), s.get(4)),
             (None, Some(&[][..]), Some(&[1.0, 2.0][..]), None, Some(&[3.0][..]))
