@@ -19,45 +19,35 @@ TEXT` runs the readers whose name contains TEXT.
 
     python benchmarks/reader_memory.py [--mb 32] [--only TEXT] [--tracedat FILE --tracedat-pid PID]
 
-Recorded 2026-12-04 (`python benchmarks/reader_memory.py --mb 16 --only NAME`, each reader
-alone, this sandbox shared by six agents, load average 10-13 (100+ for the second PTS, lkp
-and MMTests figures: memory does not depend on it); the committed 0.45 MB trace.dat, too
-small for a steady figure: give a recording of several MB, as the 2026-12-01 run did with a
-7.6 MiB one, 2.02x). Before: the same command on the tree before this change.
+Recorded 2026-12-05 (`python benchmarks/reader_memory.py --mb 16 --only NAME`, each reader
+alone, release build, this sandbox shared by other agents, load average 4-10: memory does
+not depend on it). Before: the same command on the tree before the column store
+(`table::Rows`) and lkp's row-at-a-time compare.
 
     reader                       input MiB  peak MiB over imports  ratio      before
-    samples (stats)                   17.0                   20.5   1.21 ok    1.21
-    idle trace CSV                    16.0                   30.2   1.89 ok    1.94
-    idle ftrace text                  17.0                   31.0   1.82 ok    1.82
-    PELT trace CSV                    17.0                   50.6   2.98 ok    2.98
-    lkp matrix.json pair               6.7                   18.9   2.82 ok    4.05
-    lkp pair, all changed              6.7                   78.3  11.66 OVER 13.24
-    perf stat CSV (readers)           17.0                   20.9   1.23 ok    3.08
-    mmtests parse (table)             17.0                  161.7   9.51 OVER  9.52
-    trace.dat (PELT import)            0.4                    2.1   5.01 OVER  4.72
-    perf script (PELT import)         16.1                   17.0   1.06 ok    1.07
-    batch archive scan               104.8                   30.1   0.29 ok    0.28
-    perf stat JSON (readers)          17.0                   19.2   1.13 ok    1.37
-    perf stat text (readers)          17.0                   19.9   1.17 ok    1.74
-    hyperfine JSON (readers)          16.0                   31.2   1.95 ok    9.32
-    google-benchmark (readers)        16.0                   18.5   1.16 ok   10.46
-    pytest-benchmark (readers)        16.0                   20.2   1.26 ok    7.64
-    pyperf JSON (readers)             16.0                   22.6   1.41 ok    9.78
-    PTS XML (readers)                 16.0                   19.2   1.20 ok    8.18
-    fio JSON (readers)                16.0                   19.2   1.20 ok   12.21
-    mmtests work/log extract          18.0                   33.9   1.88 ok    1.91
-    lkp run dir (run_stats)           17.0                   56.4   3.32 ok    7.99
+    mmtests parse (table)             17.0                   46.3   2.73 ok    7.60
+    lkp pair, all changed              6.7                   31.4   4.68 OVER 11.03
+
+The full run (`python benchmarks/reader_memory.py --mb 16`, the same build) gave every
+other reader as on 2026-12-04 (samples 1.22, idle CSV 1.91, idle ftrace 1.84, PELT CSV
+3.39, lkp matrix.json pair 3.01, perf stat CSV 1.25, trace.dat 3.92, perf script 1.08,
+batch archive 0.29, perf stat JSON 1.16 and text 1.18, hyperfine 0.63, mmtests work/log
+0.55, lkp run dir 1.31; google-benchmark, pytest-benchmark, pyperf, PTS and fio read
+0.00-0.11 there, the run's import baseline having peaked above them: fio alone, 1.25).
 
 The readers hold their samples as columns (each series once, 12 bytes a value) and read
 the JSON formats one element of their top-level array at a time and PTS as a stream of
 XML events (docs/readers.md §10); lkp's matrix keeps its names in one text and its values
 in 8 bytes each (docs/lkp.md §2.3), its raw outputs become series a piece at a time
-(docs/lkp.md §4). What is still over the bound is the Comparison: a pasted MMTests table
-of 217,379 rows holds a Comparison of 144 MiB (696 bytes a row of three cells, 89 % of the
-peak), lkp's compare of 69,905 changed metrics one of 37 MiB (552 bytes a row of two
-cells, 48 % of the peak; most of the rest is lkp's compare rows, `StatRow`, alive while
-they are turned into the table rows) (malloc's bytes in use with the Comparison alive and
-after deleting it, glibc mallinfo2, in a fresh process).
+(docs/lkp.md §4). A Comparison keeps its rows by column (`table::Rows`, docs/tables.md
+§1): a pasted MMTests table's row of three cells costs ~90 bytes (it cost 696 as Row and
+Cell structs). What is still over the bound is lkp's compare of 69,905 changed metrics:
+its compare rows are made one at a time now, but at its peak the two matrices (~9.9 MB,
+1.4x the input), the Comparison (~14.2 MiB, ~215 bytes a row of two cells with three
+samples each: four f64 columns, n as Option<u64>, the samples and the names, which copy
+the matrices') and the holes that the freed load buffers leave in glibc's heap are all
+resident (malloc's bytes in use with the Comparison alive and after deleting it, glibc
+mallinfo2, in a fresh process; heaptrack for the peak).
 """
 
 from __future__ import annotations

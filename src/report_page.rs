@@ -186,7 +186,7 @@ pub fn comparison_html(c: &Comparison) -> String {
         out.push_str(&format!("<tr><th>{}</th>", escape(format!("{} {}", r.group, r.name).trim())));
         for (i, cell) in r.cells.iter().enumerate() {
             let verdict = if i > 0 { cell.verdict.map(Verdict::name) } else { None };
-            out.push_str(&verdict_cell(&cell_text(c, r, cell, i), verdict, ""));
+            out.push_str(&verdict_cell(&cell_text(c, &r, cell, i), verdict, ""));
         }
         out.push_str("</tr>");
     }

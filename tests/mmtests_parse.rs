@@ -34,9 +34,9 @@ fn seeds_parse() {
     assert_eq!(c.meta.machine.as_deref(), Some("8x-SKYLAKE-UMA"));
     assert_eq!(c.benchmark, "netperf-udp");
     // the seed's row "Hmean send-64 362.27 ... 318.85 * -11.99%*"
-    assert_eq!(c.rows[0].cells[2].value, Some(318.85));
-    assert_eq!(c.rows[0].cells[2].change, Some(-11.99));
-    assert_eq!(c.rows[0].cells[2].significant, Some(true));
+    assert_eq!(c.rows.get(0).unwrap().cells[2].value, Some(318.85));
+    assert_eq!(c.rows.get(0).unwrap().cells[2].change, Some(-11.99));
+    assert_eq!(c.rows.get(0).unwrap().cells[2].significant, Some(true));
     assert_eq!(c.meta.mmtests.as_ref().and_then(|m| m.preferred), Some(Direction::Higher));
     let d = parse_compare(&std::fs::read_to_string(dir.join("mmtests-dbench4.txt")).unwrap(), "seed").unwrap();
     assert_eq!(d.meta.mmtests.as_ref().and_then(|m| m.preferred), Some(Direction::Lower));

@@ -297,30 +297,39 @@ fn selected_per_head(ms: &[&Matrix], opt: Options) -> Result<Vec<Vec<String>>> {
 }
 
 /// The keys shown: every key with `-a`, else the union over heads of the changed keys;
-/// and per head the set lkp's rule selects.
-fn changed_keys(ms: &[&Matrix], opt: Options) -> Result<(Vec<String>, Vec<HashSet<String>>)> {
+/// and per key, for each head in turn, whether lkp's rule selects it (`heads` flags a
+/// key). The keys are the matrices' own names where they have them (each a `&str` into
+/// its matrix rather than a copy: issue 16's memory bound).
+fn changed_keys<'a>(ms: &[&'a Matrix], opt: Options) -> Result<(Vec<Cow<'a, str>>, Vec<bool>)> {
     let per_head = selected_per_head(ms, Options { all_keys: false, ..opt })?;
-    let mut seen = HashSet::new();
-    let mut keys = Vec::new();
+    let own = |k: &str| -> Cow<'a, str> {
+        ms.iter().find_map(|m| m.key_of(k)).map_or_else(|| Cow::Owned(k.to_string()), Cow::Borrowed)
+    };
+    let mut seen: HashSet<&str> = HashSet::new();
+    let mut keys: Vec<Cow<'a, str>> = Vec::new();
     if opt.all_keys {
         for m in ms {
             for k in m.keys() {
-                if seen.insert(k.to_string()) {
-                    keys.push(k.to_string());
+                if seen.insert(k) {
+                    keys.push(Cow::Borrowed(k));
                 }
             }
         }
     } else {
         for k in per_head.iter().flatten() {
-            if seen.insert(k.clone()) {
-                keys.push(k.clone());
+            if seen.insert(k) {
+                keys.push(own(k));
             }
         }
     }
+    drop(seen);
     if opt.kpi {
         keys.retain(|k| rules::kpi_stat(k));
     }
-    Ok((keys, per_head.into_iter().map(|v| v.into_iter().collect()).collect()))
+    keys.shrink_to_fit();
+    let per_head: Vec<HashSet<&str>> = per_head.iter().map(|v| v.iter().map(String::as_str).collect()).collect();
+    let robot = keys.iter().flat_map(|k| per_head.iter().map(move |s| s.contains(k.as_ref()))).collect();
+    Ok((keys, robot))
 }
 
 /// `calc_stat_change`: fails and `%reproduction` for function stats; averages, SDs and
@@ -377,13 +386,14 @@ fn key_base(k: &str) -> &str {
     k.split('.').next().unwrap_or(k)
 }
 
-/// `Compare.sort_stats`: by (rows of the same monitor, starting at −10000 for function
-/// stats, 0 for test programs), then the key (perf-profile by its first two parts), then
-/// the changes.
-fn sort_rows(rows: &mut [StatRow]) {
-    let mut count: HashMap<String, i64> = HashMap::new();
-    for r in rows.iter() {
-        let c = count.entry(key_base(&r.key).to_string()).or_insert(if r.failure { -10_000 } else { 0 });
+/// `Compare.sort_stats`: the order of the rows of `keys` (whose changes, `heads` per key,
+/// are `changes`): by (rows of the same monitor, starting at −10000 for function stats,
+/// 0 for test programs), then the key (perf-profile by its first two parts), then the
+/// changes. A stable sort of the indices: ties keep the keys' order.
+fn sort_order(keys: &[Cow<str>], changes: &[f64], heads: usize) -> Vec<usize> {
+    let mut count: HashMap<&str, i64> = HashMap::new();
+    for k in keys {
+        let c = count.entry(key_base(k)).or_insert(if rules::function_stat(k) { -10_000 } else { 0 });
         *c += 1;
     }
     for (base, c) in count.iter_mut() {
@@ -398,43 +408,26 @@ fn sort_rows(rows: &mut [StatRow]) {
             k.to_string()
         }
     };
-    // sort indices, not the rows: a stable sort's scratch copy of the rows would cost as
-    // much as the rows themselves (issue 16's memory bound); same order, ties kept
-    let mut order: Vec<usize> = (0..rows.len()).collect();
+    let changes_of = |i: usize| changes.get(i * heads..(i + 1) * heads).unwrap_or_default();
+    let mut order: Vec<usize> = (0..keys.len()).collect();
     order.sort_by(|&i, &j| {
-        let (Some(a), Some(b)) = (rows.get(i), rows.get(j)) else {
+        let (Some(a), Some(b)) = (keys.get(i), keys.get(j)) else {
             return Ordering::Equal;
         };
-        let ca = count.get(key_base(&a.key)).copied().unwrap_or(0);
-        let cb = count.get(key_base(&b.key)).copied().unwrap_or(0);
-        ca.cmp(&cb).then_with(|| sort_key(&a.key).cmp(&sort_key(&b.key))).then_with(|| {
-            for (x, y) in a.changes.iter().zip(&b.changes) {
+        let ca = count.get(key_base(a)).copied().unwrap_or(0);
+        let cb = count.get(key_base(b)).copied().unwrap_or(0);
+        ca.cmp(&cb).then_with(|| sort_key(a).cmp(&sort_key(b))).then_with(|| {
+            let (x, y) = (changes_of(i), changes_of(j));
+            for (x, y) in x.iter().zip(y) {
                 match x.total_cmp(y) {
                     Ordering::Equal => continue,
                     o => return o,
                 }
             }
-            a.changes.len().cmp(&b.changes.len())
+            x.len().cmp(&y.len())
         })
     });
-    permute(rows, order);
-}
-
-/// Reorder `v` in place so that `v[k]` becomes the old `v[order[k]]` (`order` a
-/// permutation of the indices), following each cycle once.
-fn permute<T>(v: &mut [T], mut order: Vec<usize>) {
-    const DONE: usize = usize::MAX;
-    for start in 0..order.len() {
-        let mut cur = start;
-        while let Some(slot) = order.get_mut(cur) {
-            let src = std::mem::replace(slot, DONE);
-            if src == DONE || src == start {
-                break;
-            }
-            v.swap(cur, src);
-            cur = src;
-        }
-    }
+    order
 }
 
 /// Compare heads with a base (`matrixes[0]`), as `lkp ncompare` does. Polls
@@ -444,21 +437,107 @@ pub fn compare_matrices(matrixes: &[Matrix], opt: Options) -> Result<Vec<StatRow
 }
 
 fn compare_refs(matrixes: &[&Matrix], opt: Options) -> Result<Vec<StatRow>> {
-    // lkp's complete_matrix copies: only a matrix with incomplete runs differs
-    let complete: Vec<Cow<Matrix>> = matrixes
-        .iter()
-        .map(|m| if m.contains("last_state.is_incomplete_run") { Cow::Owned(m.complete()) } else { Cow::Borrowed(*m) })
-        .collect();
-    let (keys, per_head) = changed_keys(matrixes, opt)?;
-    let mut rows: Vec<StatRow> = Vec::with_capacity(keys.len());
-    for (i, k) in keys.iter().enumerate() {
+    let plan = RowPlan::new(matrixes, opt)?;
+    let mut rows = Vec::with_capacity(plan.len());
+    for i in 0..plan.len() {
         crate::cancel::check_every(i)?;
-        let mut r = calc_row(k, matrixes, &complete);
-        r.robot = per_head.iter().map(|s| s.contains(k)).collect();
-        rows.push(r);
+        rows.extend(plan.row(i));
     }
-    sort_rows(&mut rows);
     Ok(rows)
+}
+
+/// The rows of a compare before they are made: the keys shown, in lkp's order, and what
+/// each row needs. A row is made when asked for ([`RowPlan::row`]), so that a caller can
+/// turn each into its own form and drop it before the next (issue 16's memory bound:
+/// all rows at once cost some 650 bytes a metric).
+pub struct RowPlan<'a> {
+    matrixes: Vec<&'a Matrix>,
+    /// lkp's complete_matrix copies: only a matrix with incomplete runs differs.
+    complete: Vec<Cow<'a, Matrix>>,
+    keys: Vec<Cow<'a, str>>,
+    /// Per key, for each head in turn, whether lkp's own rule selects it.
+    robot: Vec<bool>,
+    /// The indices of `keys` in row order.
+    order: Vec<usize>,
+}
+
+impl<'a> RowPlan<'a> {
+    /// The plan of comparing heads with a base (`matrixes[0]`), as `lkp ncompare` does:
+    /// the keys and their order (each row's changes are computed once here for the
+    /// sort, and again when the row is made). Polls [`crate::cancel`] every 4096 metrics.
+    pub fn new(matrixes: &[&'a Matrix], opt: Options) -> Result<RowPlan<'a>> {
+        let complete: Vec<Cow<Matrix>> =
+            matrixes
+                .iter()
+                .map(|m| {
+                    if m.contains("last_state.is_incomplete_run") {
+                        Cow::Owned(m.complete())
+                    } else {
+                        Cow::Borrowed(*m)
+                    }
+                })
+                .collect();
+        let (keys, robot) = changed_keys(matrixes, opt)?;
+        let heads = matrixes.len().saturating_sub(1);
+        let mut changes: Vec<f64> = Vec::with_capacity(keys.len() * heads);
+        for (i, k) in keys.iter().enumerate() {
+            crate::cancel::check_every(i)?;
+            let r = calc_row(k, matrixes, &complete);
+            changes.extend(r.changes.iter().copied().chain(std::iter::repeat(f64::NAN)).take(heads));
+        }
+        let order = sort_order(&keys, &changes, heads);
+        Ok(RowPlan { matrixes: matrixes.to_vec(), complete, keys, robot, order })
+    }
+
+    /// The number of rows.
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    /// Whether there is no row.
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+
+    /// The bytes of all the rows' metric names.
+    pub fn name_bytes(&self) -> usize {
+        self.keys.iter().map(|k| k.len()).sum()
+    }
+
+    /// The number of per-run samples of all the rows (each row's values in each root,
+    /// as [`RowPlan::row`] takes them), without making the rows.
+    pub fn sample_count(&self) -> usize {
+        let count = |k: &str, ms: &mut dyn Iterator<Item = &Matrix>| ms.map(|m| m.get(k).map_or(0, |v| v.len())).sum();
+        self.keys
+            .iter()
+            .map(|k| -> usize {
+                if rules::function_stat(k) {
+                    count(k, &mut self.matrixes.iter().copied())
+                } else {
+                    count(k, &mut self.complete.iter().map(|m| &**m))
+                }
+            })
+            .sum()
+    }
+
+    /// Whether row `i` is a function (failure-count) stat, without making it.
+    pub fn failure(&self, i: usize) -> bool {
+        self.key(i).is_some_and(rules::function_stat)
+    }
+
+    fn key(&self, i: usize) -> Option<&str> {
+        self.order.get(i).and_then(|&k| self.keys.get(k)).map(|k| k.as_ref())
+    }
+
+    /// Row `i` in lkp's order (None past the end).
+    pub fn row(&self, i: usize) -> Option<StatRow> {
+        let at = *self.order.get(i)?;
+        let k = self.keys.get(at)?;
+        let mut r = calc_row(k, &self.matrixes, &self.complete);
+        let heads = self.matrixes.len().saturating_sub(1);
+        r.robot = self.robot.get(at * heads..(at + 1) * heads).unwrap_or_default().to_vec();
+        Some(r)
+    }
 }
 
 /// Compare result roots: the first is the base.
@@ -475,6 +554,17 @@ pub fn compare_group(
     per_root_axes: bool,
 ) -> Result<CompareResult> {
     let ms: Vec<&Matrix> = roots.iter().map(|r| &r.matrix).collect();
+    Ok(CompareResult { rows: compare_refs(&ms, opt)?, ..compare_header(roots, opt, compare_keys, per_root_axes) })
+}
+
+/// [`compare_group`] without its rows (`rows` empty): the commits, axes and options, for
+/// a caller that makes the rows one at a time from a [`RowPlan`] of the roots' matrices.
+pub fn compare_header(
+    roots: &[&ResultRoot],
+    opt: Options,
+    compare_keys: &[String],
+    per_root_axes: bool,
+) -> CompareResult {
     let label = |r: &ResultRoot| -> String {
         if compare_keys == ["commit"] {
             return r.commit();
@@ -483,26 +573,12 @@ pub fn compare_group(
             r.axes.iter().filter(|(k, _)| compare_keys.contains(k)).map(|(_, v)| v.as_str()).collect();
         vals.join("/")
     };
-    Ok(CompareResult {
+    CompareResult {
         commits: roots.iter().map(|r| label(r)).collect(),
         axes: roots.iter().map(|r| r.axes.clone()).collect(),
-        rows: compare_refs(&ms, opt)?,
+        rows: Vec::new(),
         options: opt,
         compare_keys: compare_keys.to_vec(),
         per_root_axes,
-    })
-}
-
-#[cfg(test)]
-mod permute_tests {
-    use super::permute;
-
-    #[test]
-    fn permute_follows_every_cycle() {
-        // order (2 0 1) is one 3-cycle, (3) a fixed point, (5 4) a swap: by hand,
-        // new[k] = old[order[k]] gives c a b d f e
-        let mut v = vec!['a', 'b', 'c', 'd', 'e', 'f'];
-        permute(&mut v, vec![2, 0, 1, 3, 5, 4]);
-        assert_eq!(v, vec!['c', 'a', 'b', 'd', 'f', 'e']);
     }
 }

@@ -4,8 +4,9 @@
 //! robot's own range rule (`Cell::significant`). And back: the exact lkp text of such a
 //! `Comparison`, so `Comparison.to_text()` equals the CLI's text.
 
-use super::compare::{CompareResult, StatRow};
+use super::compare::{compare_header, CompareResult, Options, RowPlan, StatRow};
 use super::direction::direction;
+use super::matrix::{Matrix, ResultRoot};
 use super::num::Num;
 use super::render_text::render_rows;
 use crate::error::Result;
@@ -79,7 +80,53 @@ fn row_to_table(r: &StatRow, test: Test, rule: &VerdictRule) -> Row {
 /// made, so that the two never both hold every metric (issue 16's memory bound). Every
 /// row runs a significance test on its samples: the loop polls [`crate::cancel`] and
 /// returns `Error::Interrupted` on Ctrl-C.
-pub fn to_comparison(res: CompareResult, test: Test, alpha: f64) -> Result<Comparison> {
+pub fn to_comparison(mut res: CompareResult, test: Test, alpha: f64) -> Result<Comparison> {
+    let mut rows: Vec<Option<StatRow>> = std::mem::take(&mut res.rows).into_iter().map(Some).collect();
+    let failure: Vec<bool> = rows.iter().map(|r| r.as_ref().is_some_and(|r| r.failure)).collect();
+    let n = rows.len();
+    let name_bytes = rows.iter().flatten().map(|r| r.key.len()).sum();
+    let samples = rows.iter().flatten().flat_map(|r| r.values.iter().flatten().map(Vec::len)).sum();
+    table_of(
+        res,
+        test,
+        alpha,
+        (n, name_bytes, samples),
+        |i| failure.get(i).copied().unwrap_or(false),
+        |i| rows.get_mut(i).and_then(Option::take),
+    )
+}
+
+/// The [`Comparison`] of comparing result roots, the first the base ([`to_comparison`]
+/// of [`super::compare::compare_roots`]), each compare row made from the roots'
+/// matrices only when its table row is: the compare rows are never all held at once
+/// (issue 16's memory bound).
+pub fn compare_to_comparison(roots: &[ResultRoot], opt: Options, test: Test, alpha: f64) -> Result<Comparison> {
+    let roots: Vec<&ResultRoot> = roots.iter().collect();
+    let header = compare_header(&roots, opt, &["commit".to_string()], false);
+    let matrixes: Vec<&Matrix> = roots.iter().map(|r| &r.matrix).collect();
+    let plan = RowPlan::new(&matrixes, opt)?;
+    table_of(
+        header,
+        test,
+        alpha,
+        (plan.len(), plan.name_bytes(), plan.sample_count()),
+        |i| plan.failure(i),
+        |i| plan.row(i),
+    )
+}
+
+/// The [`Comparison`] of a compare result `res` (its `rows` unused) whose `n` rows (of
+/// `name_bytes` bytes of metric names and `samples` samples in all), in lkp's order,
+/// are made by `row` (`failure` telling which are failure rows before they are made),
+/// each turned into its table row and dropped.
+fn table_of(
+    res: CompareResult,
+    test: Test,
+    alpha: f64,
+    (n, name_bytes, samples): (usize, usize, usize),
+    failure: impl Fn(usize) -> bool,
+    mut row: impl FnMut(usize) -> Option<StatRow>,
+) -> Result<Comparison> {
     let benchmark = res
         .axes
         .first()
@@ -88,14 +135,13 @@ pub fn to_comparison(res: CompareResult, test: Test, alpha: f64) -> Result<Compa
         .unwrap_or_default();
     let mut c = Comparison::new("lkp", benchmark, res.commits.clone());
     let rule = VerdictRule { alpha, ..VerdictRule::default() };
-    let mut rows: Vec<Option<StatRow>> = res.rows.into_iter().map(Some).collect();
-    c.rows = Vec::with_capacity(rows.len());
+    c.rows.reserve(n, n.saturating_mul(c.kernels.len()), name_bytes, samples);
     // failure rows first, each section in its own order
     for want_failure in [true, false] {
-        for (i, slot) in rows.iter_mut().enumerate() {
+        for i in 0..n {
             crate::cancel::check_every(i)?;
-            if slot.as_ref().is_some_and(|r| r.failure == want_failure) {
-                if let Some(r) = slot.take() {
+            if failure(i) == want_failure {
+                if let Some(r) = row(i) {
                     c.rows.push(row_to_table(&r, test, &rule));
                 }
             }
@@ -160,6 +206,6 @@ pub fn render_comparison(c: &Comparison) -> Result<String> {
         compare_keys: if lkp.compare_keys.is_empty() { vec!["commit".to_string()] } else { lkp.compare_keys.clone() },
         per_root_axes: lkp.per_root_axes,
     };
-    let failure = |i: usize| c.rows.get(i).is_some_and(|r| r.group == FAIL_GROUP);
-    render_rows(&res, c.rows.len(), &failure, &mut |i| Ok(c.rows.get(i).map(|r| Cow::Owned(stat_row(r)))))
+    let failure = |i: usize| c.rows.group(i) == Some(FAIL_GROUP);
+    render_rows(&res, c.rows.len(), &failure, &mut |i| Ok(c.rows.get(i).map(|r| Cow::Owned(stat_row(&r)))))
 }

@@ -261,6 +261,12 @@ impl Matrix {
         self.index.get(&self.names(), key).and_then(|i| self.at(i))
     }
 
+    /// The matrix's own copy of `key`'s name, when it has the key.
+    pub fn key_of(&self, key: &str) -> Option<&str> {
+        let i = self.index.get(&self.names(), key)?;
+        name_of(&self.names, &self.metrics, i)
+    }
+
     /// Whether `key` is present.
     pub fn contains(&self, key: &str) -> bool {
         self.index.get(&self.names(), key).is_some()

@@ -18,7 +18,7 @@ fn higher(c: &Comparison) -> bool {
 /// The rows (one per unique operation) whose values `--print-ratio` divides:
 /// the `Ratio` rows of a ratio table, else the rows of the ratio statistic
 /// (`mmtests.ratio_group`, e.g. Hmean) restricted to `mmtests.ratio_ops`.
-fn ratio_rows(c: &Comparison) -> Result<Vec<&Row>> {
+fn ratio_rows(c: &Comparison) -> Result<Vec<Row>> {
     let mm = c.meta.mmtests.as_ref();
     let group = if c.meta.is_mmtests_ratio() {
         "Ratio".to_string()
@@ -144,32 +144,28 @@ pub fn apply_test(c: &mut Comparison, test: VerdictTest, alpha: f64) -> Result<(
     let rule = VerdictRule { alpha, ..VerdictRule::default() };
     for k in 1..c.kernels.len() {
         let mut ps: Vec<(usize, f64)> = Vec::new();
-        for (ri, r) in c.rows.iter_mut().enumerate() {
-            let (Some(base), Some(new)) =
-                (r.cells.first().and_then(|x| x.samples.as_ref()), r.cells.get(k).and_then(|x| x.samples.as_ref()))
-            else {
-                continue;
-            };
+        for ri in 0..c.rows.len() {
+            let (Some(base), Some(mut cell)) = (c.rows.cell(ri, 0), c.rows.cell(ri, k)) else { continue };
+            let (Some(base), Some(new)) = (base.samples.as_ref(), cell.samples.as_ref()) else { continue };
             let p = if base.len() < 2 || new.len() < 2 { None } else { test.p_value(base, new).ok() };
             if let Some(p) = p.filter(|p| !p.is_nan()) {
                 ps.push((ri, p));
             }
-            if let Some(cell) = r.cells.get_mut(k) {
-                cell.test = Some(test.into());
-                cell.p = p;
-                cell.q = None;
-                cell.verdict = Some(Verdict::NotEnoughData);
-            }
+            cell.test = Some(test.into());
+            cell.p = p;
+            cell.q = None;
+            cell.verdict = Some(Verdict::NotEnoughData);
+            c.rows.set_cell(ri, k, cell);
         }
         let qs = fdr_bh(&ps.iter().map(|x| x.1).collect::<Vec<_>>())?;
         for ((ri, _), q) in ps.iter().zip(qs) {
-            let Some(row) = c.rows.get_mut(*ri) else { continue };
-            let base = row.cells.first().and_then(|x| x.samples.clone()).unwrap_or_default();
-            if let Some(cell) = row.cells.get_mut(k) {
+            let base = c.rows.cell(*ri, 0).and_then(|x| x.samples).unwrap_or_default();
+            if let Some(mut cell) = c.rows.cell(*ri, k) {
                 let new = cell.samples.as_deref().unwrap_or_default();
                 let e = evidence(&base, new, test, &rule);
                 cell.q = Some(q);
                 cell.verdict = Some(decide(cell.change.unwrap_or(f64::NAN), Some(q), &e, true, &rule));
+                c.rows.set_cell(*ri, k, cell);
             }
         }
     }
@@ -328,7 +324,8 @@ mod tests {
         // ratios 2 and 0.5: Gmean 1 either way
         assert_eq!(gmean_ratio(&table(true)).unwrap(), vec![1.0, 1.0]);
         let mut c = table(false);
-        c.rows[1].cells[1].value = Some(4.0);
+        let cell = Cell { value: Some(4.0), ..c.rows.cell(1, 1).unwrap() };
+        c.rows.set_cell(1, 1, cell);
         // ratios 2 and 1 -> sqrt(2); lower is better -> 1/sqrt(2)
         let g = gmean_ratio(&c).unwrap();
         assert!((g[1] - 1.0 / 2f64.sqrt()).abs() < 1e-15);

@@ -6,7 +6,7 @@
 //! `HIGHER/LOWER is better` lines around the table are understood or skipped.
 
 use crate::error::{Error, Result};
-use crate::table::{Cell, CellTest, ChangeKind, Comparison, Direction, MmtestsLayout, MmtestsMeta, Row, Verdict};
+use crate::table::{Cell, CellTest, ChangeKind, Comparison, Direction, MmtestsLayout, MmtestsMeta, Row, Rows, Verdict};
 
 #[derive(Debug, Clone, PartialEq)]
 enum Tok {
@@ -421,7 +421,8 @@ pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
     // the lines above the first row, and that row's line
     let mut above: Vec<&str> = Vec::new();
     let mut first_line = "";
-    let mut rows: Vec<Row> = Vec::new();
+    // the rows go straight into the comparison's column store (issue 16's memory bound)
+    let mut rows = Rows::new();
     let mut seen = Seen::default();
     for (i, l) in text.lines().map(|l| l.trim_end_matches('\r')).enumerate() {
         crate::cancel::check_every(i)?;
@@ -505,14 +506,12 @@ pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
         None
     };
     if pref.is_none() {
-        if let Some(g) = rows.iter().find(|r| r.group == "Gmean" || r.group == "Dmean") {
-            pref = Some(g.name == "Higher");
+        if let Some(i) = rows.groups().position(|g| g == "Gmean" || g == "Dmean") {
+            pref = Some(rows.name(i) == Some("Higher"));
         }
     }
     if pref.is_none()
-        && rows
-            .iter()
-            .any(|r| r.group.starts_with("Hmean") || r.group.starts_with("BHmean") || r.group.starts_with("HStddev"))
+        && rows.groups().any(|g| g.starts_with("Hmean") || g.starts_with("BHmean") || g.starts_with("HStddev"))
     {
         pref = Some(true);
     }
@@ -535,18 +534,18 @@ pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
     let widths = infer_widths(first_line, (&first_group, &first_name, k), ratio_layout, &header);
     let fl = widths.map(|w| w.0).unwrap_or(12);
     let mean_group = if higher { "Hmean" } else { "Amean" };
-    for r in &mut rows {
-        let always_lower =
-            ["Stddev", "CoeffVar", "HStddev", "HCoeffVar", "SubAmeanCI", "SubmeanCI"].contains(&r.group.as_str());
-        r.direction = if always_lower { Direction::Lower } else { Direction::from_higher(higher) };
+    for i in 0..rows.len() {
+        let always_lower = rows
+            .group(i)
+            .is_some_and(|g| ["Stddev", "CoeffVar", "HStddev", "HCoeffVar", "SubAmeanCI", "SubmeanCI"].contains(&g));
+        rows.set_direction(i, if always_lower { Direction::Lower } else { Direction::from_higher(higher) });
     }
-    rows.shrink_to_fit();
     c.rows = rows;
     let ratio_group = (!ratio_layout).then(|| {
-        if c.rows.iter().any(|r| r.group == mean_group) {
+        if c.rows.groups().any(|g| g == mean_group) {
             mean_group.to_string()
         } else {
-            c.rows.iter().find(|r| r.group.get(1..5) == Some("mean")).map(|r| r.group.clone()).unwrap_or_default()
+            c.rows.groups().find(|g| g.get(1..5) == Some("mean")).map(str::to_string).unwrap_or_default()
         }
     });
     c.meta.mmtests = Some(MmtestsMeta {
@@ -576,11 +575,14 @@ fn contains_ignore_case(text: &str, needle: &str) -> bool {
 /// Higher/Lower from the percentages of mean rows: which of (v/b − 1)·100 and
 /// (1 − v/b)·100 the printed change matches.
 /// (A NaN value or change is None in the rows: such a cell says nothing.)
-fn infer_direction(rows: &[Row]) -> Option<bool> {
+fn infer_direction(rows: &Rows) -> Option<bool> {
     let (mut hi, mut lo) = (0, 0);
-    for r in rows.iter().filter(|r| !["Stddev", "CoeffVar", "HStddev", "HCoeffVar"].contains(&r.group.as_str())) {
-        let Some(Some(b)) = r.cells.first().map(|c| c.value) else { continue };
-        for c in r.cells.iter().skip(1) {
+    for (i, g) in rows.groups().enumerate() {
+        if ["Stddev", "CoeffVar", "HStddev", "HCoeffVar"].contains(&g) {
+            continue;
+        }
+        let Some(Some(b)) = rows.cell(i, 0).map(|c| c.value) else { continue };
+        for c in (1..rows.cell_count(i)).filter_map(|j| rows.cell(i, j)) {
             let (Some(p), Some(v)) = (c.change, c.value) else { continue };
             if b == 0.0 || v == b || !b.is_finite() || !v.is_finite() {
                 continue;
@@ -653,8 +655,8 @@ Hmean     send-64        421.71 (   0.00%)      409.46 *  -2.90%*
         let c = parse_compare(ALIGNED, "<test>").unwrap();
         assert_eq!(c.kernels, vec!["6.8-vanilla".to_string(), "6.9-patched".to_string()]);
         assert_eq!(c.rows.len(), 2);
-        assert_eq!(c.rows[1].cells[1].change, Some(-2.90));
-        assert_eq!(c.rows[1].cells[1].significant, Some(true));
+        assert_eq!(c.rows.get(1).unwrap().cells[1].change, Some(-2.90));
+        assert_eq!(c.rows.get(1).unwrap().cells[1].significant, Some(true));
         assert_eq!(c.meta.mmtests.as_ref().and_then(|m| m.field_length), Some(12));
         assert_eq!(super::super::render_text::render(&c).unwrap(), ALIGNED);
     }
@@ -673,18 +675,21 @@ Gmean Lower      1.0000                 4963602.6545                   5200000.0
         let c = parse_compare(RATIO_TAIL, "<oracle>").unwrap();
         assert_eq!(c.kernels, ["v1", "v2-x", "v3-y", "v4-z"]);
         assert_eq!(c.rows.len(), 2);
-        let r = &c.rows[0];
+        let r = &c.rows.get(0).unwrap();
         assert_eq!((r.group.as_str(), r.name.as_str()), ("Ratio", "2"));
         assert_eq!(r.cells[2].value, Some(5200000.00));
         assert_eq!(r.cells[2].change, Some(-519999900.00));
         assert_eq!(r.cells[2].spread, None);
         assert_eq!((r.cells[3].value, r.cells[3].change), (Some(6445.73), Some(-644472.73)));
-        assert_eq!(c.rows[1].cells[3].value, Some(6445.73));
+        assert_eq!(c.rows.get(1).unwrap().cells[3].value, Some(6445.73));
         assert_eq!(super::super::render_text::render(&c).unwrap(), RATIO_TAIL);
         // a table row MMTests prints past its formatted runs: `v p` pairs
         let t = "a b c\nx y z\nAmean 1 10.00 ( 0.00%) 9.00 ( 10.00%) 8.00 20.00\n";
         let c = parse_compare(t, "<t>").unwrap();
-        assert_eq!((c.rows[0].cells[2].value, c.rows[0].cells[2].change), (Some(8.0), Some(20.0)));
+        assert_eq!(
+            (c.rows.get(0).unwrap().cells[2].value, c.rows.get(0).unwrap().cells[2].change),
+            (Some(8.0), Some(20.0))
+        );
         // an unreadable row before the first readable one is an error, not a header line
         let bad = RATIO_TAIL.replace("-519999900.00", "-5199x9900.00");
         let e = parse_compare(&bad, "<oracle>").unwrap_err().to_string();
@@ -721,7 +726,7 @@ Gmean Lower      1.0000                 4963602.6545                   5200000.0
         // a missing value (fuzz regression mmtests_text/nan-cells)
         let nan = "a b\nc d\nAmean 1 10.00 ( 0.00%) NaN ( NaN%)\n";
         let c = parse_compare(nan, "<t>").unwrap();
-        assert_eq!((c.rows[0].cells[1].value, c.rows[0].cells[1].change), (None, None));
+        assert_eq!((c.rows.get(0).unwrap().cells[1].value, c.rows.get(0).unwrap().cells[1].change), (None, None));
         let back = crate::table::Comparison::from_json(&c.to_json().unwrap()).unwrap();
         let text = super::super::render_text::render(&back).unwrap();
         assert!(text.ends_with("Amean 1       10.00 (   0.00%)         NaN (    NaN%)\n"), "{text}");
@@ -736,8 +741,8 @@ Gmean Lower      1.0000                 4963602.6545                   5200000.0
         let t = "4.18.0 4.18.0\nvanilla teo\nHmean 14 70.34 ( 0.00%) 69.80 * -0.76%*\nHmean 100 499.24 ( 0.00%) 494.26 *-1.00%*\n";
         let c = parse_compare(t, "<mail>").unwrap();
         assert_eq!(c.kernels, vec!["4.18.0-vanilla".to_string(), "4.18.0-teo".to_string()]);
-        assert_eq!(c.rows[1].cells[1].value, Some(494.26));
-        assert_eq!(c.rows[1].cells[1].change, Some(-1.00));
+        assert_eq!(c.rows.get(1).unwrap().cells[1].value, Some(494.26));
+        assert_eq!(c.rows.get(1).unwrap().cells[1].change, Some(-1.00));
         let bad = "a b\nHmean 14 70.34 ( 0.00%) 69.80 * -0.76%*\nHmean 100 499.24 ( 0.00%)\n";
         let e = parse_compare(bad, "<mail>").unwrap_err().to_string();
         assert!(e.contains("<mail>:3"), "{e}");

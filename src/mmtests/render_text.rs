@@ -62,12 +62,12 @@ pub(crate) fn bare_values(group: &str) -> bool {
 fn render_table(c: &Comparison, m: &MmtestsMeta) -> Result<String> {
     let fl = m.field_length.unwrap_or(12);
     let prec = m.precision.unwrap_or(2);
-    let l1 = c.rows.iter().map(|r| r.group.chars().count()).max().unwrap_or(0).max(m.label_width.unwrap_or(0));
-    let l2 = c.rows.iter().map(|r| r.name.chars().count()).max().unwrap_or(0).max(m.op_width.unwrap_or(0));
+    let l1 = c.rows.groups().map(|g| g.chars().count()).max().unwrap_or(0).max(m.label_width.unwrap_or(0));
+    let l2 = c.rows.names().map(|n| n.chars().count()).max().unwrap_or(0).max(m.op_width.unwrap_or(0));
     let mut groups: Vec<&str> = Vec::new();
-    for r in &c.rows {
-        if !groups.contains(&r.group.as_str()) {
-            groups.push(&r.group);
+    for g in c.rows.groups() {
+        if !groups.contains(&g) {
+            groups.push(g);
         }
     }
     // Compare.pm builds (value, percentage) formats for (number of runs + 1) runs since

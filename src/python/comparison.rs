@@ -371,7 +371,7 @@ impl PyComparison {
             let mut rows = Vec::with_capacity(c.rows.len());
             for (ri, r) in c.rows.iter().enumerate() {
                 crate::cancel::check_every(ri)?;
-                rows.push(r.cells.iter().enumerate().map(|(i, cell)| cell_text(&c, r, cell, i)).collect());
+                rows.push(r.cells.iter().enumerate().map(|(i, cell)| cell_text(&c, &r, cell, i)).collect());
             }
             Ok(rows)
         })

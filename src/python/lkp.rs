@@ -7,7 +7,7 @@ use super::errors::run;
 use crate::archive::{DirTree, Tree};
 use crate::error::Error;
 use crate::lkp::compare::{compare_roots, CompareResult, Options};
-use crate::lkp::comparison::{to_comparison, Test};
+use crate::lkp::comparison::{compare_to_comparison, Test};
 use crate::lkp::matrix::{load_roots, Matrix, ResultRoot};
 use crate::lkp::num::Num;
 use crate::lkp::render_text::render;
@@ -15,12 +15,16 @@ use crate::lkp::{lookup, parse_report, query, stats, textplot};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 
-fn compare(paths: &[PathBuf], opt: Options) -> crate::Result<CompareResult> {
+/// The result roots of BASE HEAD... (an error for fewer than two).
+fn load(paths: &[PathBuf]) -> crate::Result<Vec<ResultRoot>> {
     if paths.len() < 2 {
         return Err(Error::domain("compare needs a base and at least one head result root"));
     }
-    let roots = load_roots(paths)?;
-    compare_roots(&roots, opt)
+    load_roots(paths)
+}
+
+fn compare(paths: &[PathBuf], opt: Options) -> crate::Result<CompareResult> {
+    compare_roots(&load(paths)?, opt)
 }
 
 /// The ncompare text of BASE HEAD... (result-root directories); `kpi` is `-k`,
@@ -94,8 +98,8 @@ fn lkp_compare(
 ) -> PyResult<PyComparison> {
     run(py, || {
         let t = Test::parse(test)?;
-        let r = compare(&paths, Options { all_keys, more, kpi, perf_profile_threshold })?;
-        to_comparison(r, t, alpha)
+        let roots = load(&paths)?;
+        compare_to_comparison(&roots, Options { all_keys, more, kpi, perf_profile_threshold }, t, alpha)
     })
     .map(PyComparison::from_core)
 }

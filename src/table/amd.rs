@@ -247,10 +247,10 @@ Case: tip[pct imp](CV) vanilla[pct imp](CV)
         assert_eq!(t.len(), 1);
         let c = &t[0];
         assert_eq!(c.kernels, vec!["tip", "vanilla"]);
-        assert_eq!(c.rows[0].name, "1-groups");
-        assert_eq!(c.rows[0].cells[1].value, Some(0.92));
-        assert_eq!(c.rows[0].cells[1].change, Some(7.68));
-        assert_eq!(c.rows[0].cells[1].spread, Some(6.04));
+        assert_eq!(c.rows.get(0).unwrap().name, "1-groups");
+        assert_eq!(c.rows.get(0).unwrap().cells[1].value, Some(0.92));
+        assert_eq!(c.rows.get(0).unwrap().cells[1].change, Some(7.68));
+        assert_eq!(c.rows.get(0).unwrap().cells[1].spread, Some(6.04));
         let text = render(c).unwrap();
         assert!(text.contains("    1-groups 1.00 [ -0.00](13.74) 0.92 [  7.68]( 6.04)\n"), "{text}");
         assert_eq!(&parse(&text).unwrap()[0], c);
@@ -271,7 +271,7 @@ Case: tip[pct imp](CV) vanilla[pct imp](CV)
     fn numeric_row_names_and_errors() {
         let t = "Test          : tbench\nInterpretation: Higher is better\nStatistic     : AMean\n====\nClients: tip[pct imp](CV)\n           1 1.00 [ 0.00]( 0.82)\n";
         let c = &parse(t).unwrap()[0];
-        assert_eq!((c.rows[0].name.as_str(), c.rows[0].cells[0].value), ("1", Some(1.0)));
+        assert_eq!((c.rows.get(0).unwrap().name.as_str(), c.rows.get(0).unwrap().cells[0].value), ("1", Some(1.0)));
         let bad = t.replace("( 0.82)", "(x)");
         let e = parse(&bad).unwrap_err().to_string();
         assert!(e.contains(":6:") && e.contains("expected 1 cells"), "{e}");
@@ -291,9 +291,9 @@ Case: tip[pct imp](CV) vanilla[pct imp](CV)
         });
         let n = normalise(&c, true).unwrap();
         // 1.5/2 = 0.75 -> (1 - 0.75)·100 = 25% better; CV = 0.3·100/1.5 = 20
-        assert_eq!(n.rows[0].cells[1].value, Some(0.75));
-        assert_eq!(n.rows[0].cells[1].change, Some(25.0));
-        assert_eq!(n.rows[0].cells[1].spread, Some(20.0));
-        assert_eq!(n.rows[0].cells[0].spread, Some(10.0));
+        assert_eq!(n.rows.get(0).unwrap().cells[1].value, Some(0.75));
+        assert_eq!(n.rows.get(0).unwrap().cells[1].change, Some(25.0));
+        assert_eq!(n.rows.get(0).unwrap().cells[1].spread, Some(20.0));
+        assert_eq!(n.rows.get(0).unwrap().cells[0].spread, Some(10.0));
     }
 }

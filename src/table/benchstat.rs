@@ -181,8 +181,8 @@ impl Notes {
 /// The row shown for each name: the first whose baseline has samples, replaced by a
 /// later one of the same name whose compared cells carry a p (MMTests repeats an
 /// operation's samples in every statistic's row; the tested row decides).
-fn shown_rows(c: &Comparison) -> Vec<&Row> {
-    let mut out: Vec<&Row> = Vec::new();
+fn shown_rows(c: &Comparison) -> Vec<Row> {
+    let mut out: Vec<Row> = Vec::new();
     let tested = |r: &Row| r.cells.iter().skip(1).any(|x| x.p.is_some());
     for r in &c.rows {
         if r.cells.first().and_then(|x| x.samples.as_ref()).is_none_or(|s| s.is_empty()) {
@@ -190,7 +190,7 @@ fn shown_rows(c: &Comparison) -> Vec<&Row> {
         }
         match out.iter().position(|o| o.name == r.name) {
             Some(i) => {
-                if out.get(i).is_some_and(|o| !tested(o)) && tested(r) {
+                if out.get(i).is_some_and(|o| !tested(o)) && tested(&r) {
                     if let Some(slot) = out.get_mut(i) {
                         *slot = r;
                     }
@@ -433,7 +433,7 @@ pub fn render(c: &Comparison) -> Result<String> {
     let mut notes = Notes::default();
     let mut out = String::new();
     for (i, u) in units.iter().enumerate() {
-        let of_unit: Vec<&Row> = rows.iter().copied().filter(|r| r.unit.as_deref().unwrap_or("value") == *u).collect();
+        let of_unit: Vec<&Row> = rows.iter().filter(|r| r.unit.as_deref().unwrap_or("value") == *u).collect();
         let lines = table_lines(&of_unit, c.kernels.len(), binary_unit(u), &mut notes);
         if i > 0 {
             out.push('\n');

@@ -3,6 +3,7 @@
 
 use super::cell_test::CellTest;
 use super::meta::Meta;
+use super::rows::Rows;
 use super::verdict::Verdict;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -175,7 +176,7 @@ pub struct Comparison {
     /// Kernel (or commit) names; index 0 is the baseline.
     pub kernels: Vec<String>,
     /// The rows, in display order.
-    pub rows: Vec<Row>,
+    pub rows: Rows,
     /// What the table records about itself: its tool's layout, the verdicts' test,
     /// warnings, a user's facts ([`Meta`]).
     #[serde(default)]
@@ -190,18 +191,14 @@ impl Comparison {
             tool: tool.into(),
             benchmark: benchmark.into(),
             kernels,
-            rows: Vec::new(),
+            rows: Rows::new(),
             meta: Meta::default(),
         }
     }
 
     /// The comparison with every cell's non-finite numbers as None ([`Cell::finite_only`]).
     pub fn finite_only(mut self) -> Comparison {
-        for r in &mut self.rows {
-            for cell in &mut r.cells {
-                *cell = std::mem::take(cell).finite_only();
-            }
-        }
+        self.rows.finite_only();
         self
     }
 
@@ -216,13 +213,13 @@ impl Comparison {
         if self.kernels.is_empty() {
             return Err(Error::domain("a comparison needs at least one kernel"));
         }
-        for r in &self.rows {
-            if r.cells.len() != self.kernels.len() {
+        for i in 0..self.rows.len() {
+            let cells = self.rows.cell_count(i);
+            if cells != self.kernels.len() {
                 return Err(Error::domain(format!(
-                    "row '{} {}' has {} cells for {} kernels",
-                    r.group,
-                    r.name,
-                    r.cells.len(),
+                    "row '{} {}' has {cells} cells for {} kernels",
+                    self.rows.group(i).unwrap_or_default(),
+                    self.rows.name(i).unwrap_or_default(),
                     self.kernels.len()
                 )));
             }
@@ -287,7 +284,9 @@ mod tests {
         });
         let j = c.to_json().unwrap();
         assert_eq!(Comparison::from_json(&j).unwrap(), c);
-        c.rows[0].cells.pop();
+        let mut short = c.rows.first().unwrap();
+        short.cells.pop();
+        c.rows = Rows::from(vec![short]);
         let j = c.to_json().unwrap();
         // a wrong shape is a parse error of the JSON (fuzz regression comparison_json/row-with-too-few-cells)
         let e = Comparison::from_json(&j).unwrap_err();

@@ -78,12 +78,13 @@ pub fn compare_groups(
         })
         .collect();
     for ((mi, gi), a) in at.into_iter().zip(decided) {
-        if let Some(cell) = c.rows.get_mut(mi).and_then(|r| r.cells.get_mut(gi)) {
+        if let Some(mut cell) = c.rows.cell(mi, gi) {
             cell.change = a.change;
             cell.p = a.p;
             cell.q = a.q;
             cell.test = Some(test.into());
             cell.verdict = Some(a.verdict);
+            c.rows.set_cell(mi, gi, cell);
         }
     }
     Ok(c)
@@ -116,8 +117,8 @@ mod tests {
         let groups = vec!["base".to_string(), "new".to_string()];
         let c = compare_groups("stats", &groups, &metrics, Test::Welch, &VerdictRule::default(), Some(1)).unwrap();
         assert_eq!(c.rows.len(), 2);
-        assert_eq!(c.rows[0].cells[1].verdict.map(|v| v.name()), Some("worse"));
-        assert_eq!(c.rows[0].cells[0].value, Some(100.0));
+        assert_eq!(c.rows.get(0).unwrap().cells[1].verdict.map(|v| v.name()), Some("worse"));
+        assert_eq!(c.rows.get(0).unwrap().cells[0].value, Some(100.0));
         let text = benchstat::render(&c).unwrap();
         // the medians 100 and 110 (by hand), +10.00% of the medians, and `~` for the count
         assert!(text.contains("+10.00%") && text.contains('~'), "{text}");

@@ -82,7 +82,7 @@ pub fn render(c: &Comparison) -> crate::error::Result<String> {
                 style.push_str(&format!(";background:{bg};color:{fg}"));
             }
             let extra = if i > 0 { stat_line(cell) } else { String::new() };
-            out.push_str(&format!("<td style=\"{style}\">{}{extra}</td>", escape(&cell_text(c, r, cell, i))));
+            out.push_str(&format!("<td style=\"{style}\">{}{extra}</td>", escape(&cell_text(c, &r, cell, i))));
         }
         out.push_str("</tr>");
     }

@@ -44,7 +44,7 @@ pub fn render(c: &Comparison) -> Result<String> {
         out.push_str(" |");
         for (i, cell) in r.cells.iter().enumerate() {
             out.push(' ');
-            let mut text = cell_text(c, r, cell, i);
+            let mut text = cell_text(c, &r, cell, i);
             if i > 0 {
                 for word in [cell.verdict.map(|v| v.name().to_string()), stat_words(cell)].into_iter().flatten() {
                     text.push(' ');

@@ -18,8 +18,12 @@ pub mod cell_text;
 pub mod comparison;
 pub mod groups;
 pub mod html;
+mod labels;
 pub mod markdown;
 pub mod meta;
+mod opt_column;
+pub mod rows;
+mod sample_column;
 pub mod tidy;
 pub mod verdict;
 
@@ -32,4 +36,5 @@ pub use assess::{assess_many, Assessment};
 pub use cell_test::CellTest;
 pub use comparison::{Cell, ChangeKind, Comparison, Direction, Row, SCHEMA_VERSION};
 pub use meta::{LkpMeta, Meta, MmtestsLayout, MmtestsMeta, VerdictMeta};
+pub use rows::Rows;
 pub use verdict::{decide, evidence, more_runs, Evidence, Test, Verdict, VerdictRule};

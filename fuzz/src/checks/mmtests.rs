@@ -87,7 +87,7 @@ fn family(data: &[u8], benches: &[&'static str]) {
                 let fl: usize = c.meta.mmtests.as_ref().and_then(|m| m.field_length).unwrap_or(12);
                 if c.rows
                     .iter()
-                    .flat_map(|r| &r.cells)
+                    .flat_map(|r| r.cells)
                     .filter_map(|p| p.value)
                     .any(|v| format!("{v:.prec$}").len() >= fl)
                 {

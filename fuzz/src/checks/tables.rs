@@ -82,7 +82,7 @@ pub fn mmtests_text(data: &[u8]) {
     let prec: usize = c.meta.mmtests.as_ref().and_then(|m| m.precision).unwrap_or(2);
     let fl: usize = c.meta.mmtests.as_ref().and_then(|m| m.field_length).unwrap_or(12);
     let wide = |v: f64, p: usize| format!("{v:.p$}").len() >= fl;
-    if c.rows.iter().flat_map(|r| &r.cells).any(|x| {
+    if c.rows.iter().flat_map(|r| r.cells).any(|x| {
         x.value.is_some_and(|v| wide(v, prec))
             || x.change.is_some_and(|v| wide(v, 2))
             || x.spread.is_some_and(|v| wide(v, 2))
