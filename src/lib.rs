@@ -27,7 +27,7 @@
 //! - [`report_inputs`]: what each path given to `schedlab report` is.
 //! - [`report_page`]: the report's self-contained HTML page and its text summary.
 //! - [`live`]: the live check of a recording against the running kernel's own values.
-//! - [`cancel`]: the stop request (Ctrl-C) that long loops poll.
+//! - [`cancel`]: the stop request (Ctrl-C) that long loops poll; [`stop_signal`] a signal made one.
 //! - [`cli`]: the native `schedlab` launcher: the command lines it runs itself, the rest to Python.
 //! - [`cfmt`]: C's `%g` and Python's `repr(float)`, for the outputs that print them.
 //! - [`error`]: the one error type every fallible function returns.
@@ -57,6 +57,7 @@ pub mod report_inputs;
 pub mod report_page;
 pub mod series;
 pub mod stats;
+pub mod stop_signal;
 pub mod table;
 pub mod tool_text;
 pub mod tracedat;

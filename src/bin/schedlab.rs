@@ -5,20 +5,18 @@
 
 use schedlab::cli::fast_compare::Outcome;
 use schedlab::cli::{fast_args, fast_compare, messages, python};
+use schedlab::stop_signal::StopOnSignal;
 use std::ffi::OsString;
 use std::io::Write;
 use std::process::ExitCode;
 
-extern "C" fn on_sigint(_: libc::c_int) {
-    schedlab::cancel::request(); // one atomic store: async-signal-safe
-}
-
 fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
     if let Some(a) = fast_args::compare(&args) {
-        // SAFETY: installs a handler that only stores to an atomic.
-        unsafe { libc::signal(libc::SIGINT, on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t) };
-        match fast_compare::run(&a) {
+        let stop = StopOnSignal::install(libc::SIGINT);
+        let outcome = fast_compare::run(&a);
+        drop(stop); // Python, when it runs, installs its own
+        match outcome {
             Outcome::Done { stdout, stderr, code } => {
                 if std::io::stdout().lock().write_all(stdout.as_bytes()).and_then(|_| std::io::stdout().flush()).is_ok()
                 {
@@ -33,8 +31,6 @@ fn main() -> ExitCode {
             }
             Outcome::Fallback => {}
         }
-        // SAFETY: restores the default action before Python installs its own.
-        unsafe { libc::signal(libc::SIGINT, libc::SIG_DFL) };
     }
     let exe = std::env::current_exe().unwrap_or_default();
     let path = std::env::var_os("PATH");

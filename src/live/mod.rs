@@ -9,8 +9,9 @@
 //! - [`idle_check`]: a cpuidle governor's replay against the kernel's choices.
 //! - [`record`]: a recording on the running kernel (root, tracefs, trace-cmd), from the
 //!   parts [`tracefs`], [`events`], [`cpuidle_sysfs`], [`probe`], [`thread_sched`],
-//!   [`workload`], [`sampler`], [`extract`], [`kernel_config`], with [`restore`] and
-//!   [`sigterm`] undoing what it changed; [`sys_file`] reads and writes the kernel's files.
+//!   [`workload`], [`sampler`], [`extract`], [`kernel_config`], with [`restore`] undoing
+//!   what it changed (SIGTERM a stop request meanwhile: [`crate::stop_signal`]);
+//!   [`sys_file`] reads and writes the kernel's files.
 //! - [`check`]: both checks on a recording directory, into one [`summary::LiveCheck`]
 //!   (what Python returns), rendered as text ([`text`]) and HTML ([`html`]).
 
@@ -27,7 +28,6 @@ pub mod proc_sched;
 pub mod record;
 pub mod restore;
 pub mod sampler;
-pub mod sigterm;
 pub mod summary;
 pub mod sys_file;
 pub mod task_clock;

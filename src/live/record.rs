@@ -16,11 +16,12 @@ use super::kernel_config::{config_hz, release};
 use super::probe::{default_cpu, probe_idle_tracing, probe_text};
 use super::restore::Restore;
 use super::sampler::{monotonic_ns, read_once, Sampler};
+use super::sys_file;
 use super::thread_sched::{cpu_count, nice, CpuSet, Policy};
 use super::tracefs::{cpumask, mount_if_needed, unmount, Instance, TRACEFS};
 use super::workload::{Task, Workload};
-use super::{sigterm, sys_file};
 use crate::error::{Error, Result};
+use crate::stop_signal::StopOnSignal;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -126,7 +127,7 @@ pub fn record(out: &Path, opts: &Options) -> Result<Recording> {
     let mut notes = Vec::new();
     let mut restore = Restore::new();
     if opts.catch_sigterm {
-        if let Some(hook) = sigterm::Hook::install() {
+        if let Some(hook) = StopOnSignal::install(libc::SIGTERM) {
             restore.push(move || drop(hook));
         }
     }
