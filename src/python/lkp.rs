@@ -152,9 +152,7 @@ fn lkp_parse_report_comparison(py: Python<'_>, text: String) -> PyResult<PyCompa
 #[pyfunction]
 #[pyo3(signature = (title, bad, good, script=false))]
 fn lkp_text_plot(py: Python<'_>, title: &str, bad: Vec<f64>, good: Vec<f64>, script: bool) -> PyResult<String> {
-    run(py, || {
-        Ok(if script { textplot::gnuplot_script(title, &bad, &good) } else { textplot::text_plot(title, &bad, &good) })
-    })
+    run(py, || Ok(textplot::plot(title, &bad, &good, script)))
 }
 
 /// Add the lkp functions to the module.
