@@ -24,7 +24,7 @@ pub mod result;
 pub mod results;
 pub mod scan;
 
-pub use options::{batch_limits, FailOn, Options, Test};
+pub use options::{batch_limits, batch_limits_with, FailOn, Named, Options, Test};
 pub use reduce::{reduce, Outcome};
 pub use result::{BatchResult, InputError, Row, Summary, Timings};
 pub use scan::{scan, scan_bytes, Scan};

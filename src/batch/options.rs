@@ -105,7 +105,74 @@ pub fn batch_limits() -> Limits {
     Limits { max_total_bytes: 256 << 20, max_entry_bytes: 64 << 20, max_entries: 100_000 }
 }
 
+/// [`batch_limits`] with each bound that is given instead of its default: bytes per
+/// entry, bytes per archive, entries per archive.
+pub fn batch_limits_with(
+    max_entry_bytes: Option<u64>,
+    max_total_bytes: Option<u64>,
+    max_entries: Option<u64>,
+) -> Limits {
+    let d = batch_limits();
+    Limits {
+        max_entry_bytes: max_entry_bytes.unwrap_or(d.max_entry_bytes),
+        max_total_bytes: max_total_bytes.unwrap_or(d.max_total_bytes),
+        max_entries: max_entries.unwrap_or(d.max_entries),
+    }
+}
+
+/// A batch run's options as a front end gives them: the choices by name (`test`,
+/// `fail_on`, `progress`) and `None` for a margin or power left at its default.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Named<'a> {
+    /// [`Options::baseline`].
+    pub baseline: String,
+    /// A name of [`Test`] (`welch`, `mann-whitney`).
+    pub test: &'a str,
+    /// [`Options::alpha`].
+    pub alpha: f64,
+    /// [`Options::min_change`].
+    pub min_change: f64,
+    /// A name of [`FailOn`].
+    pub fail_on: &'a str,
+    /// [`Options::jobs`].
+    pub jobs: Option<usize>,
+    /// [`Options::keep_going`].
+    pub keep_going: bool,
+    /// [`Options::allow_missing`].
+    pub allow_missing: bool,
+    /// A name of [`super::progress::Mode`].
+    pub progress: &'a str,
+    /// [`Options::margin`], the default when None.
+    pub margin: Option<f64>,
+    /// [`Options::power`], the default when None.
+    pub power: Option<f64>,
+    /// [`Options::limits`].
+    pub limits: Limits,
+}
+
 impl Options {
+    /// The options `n` names, parsed (an unknown name is an error listing the valid
+    /// ones) and checked ([`Options::validate`]).
+    pub fn from_named(n: Named<'_>) -> Result<Options> {
+        let d = Options::default();
+        let o = Options {
+            baseline: n.baseline,
+            test: Test::parse(n.test)?,
+            alpha: n.alpha,
+            margin: n.margin.unwrap_or(d.margin),
+            power: n.power.unwrap_or(d.power),
+            min_change: n.min_change,
+            fail_on: FailOn::parse(n.fail_on)?,
+            jobs: n.jobs,
+            keep_going: n.keep_going,
+            allow_missing: n.allow_missing,
+            progress: super::progress::Mode::parse(n.progress)?,
+            limits: n.limits,
+        };
+        o.validate()?;
+        Ok(o)
+    }
+
     /// Options for `baseline` with every other field at its default.
     pub fn new(baseline: impl Into<String>) -> Self {
         Options { baseline: baseline.into(), ..Default::default() }
@@ -132,5 +199,42 @@ impl Options {
             return Err(Error::domain("jobs must be a positive integer, got 0"));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn named() -> Named<'static> {
+        Named {
+            baseline: "v6.1".into(),
+            test: "mann-whitney",
+            alpha: 0.01,
+            min_change: 2.0,
+            fail_on: "any-change",
+            jobs: Some(2),
+            keep_going: true,
+            allow_missing: false,
+            progress: "lines",
+            margin: None,
+            power: Some(0.9),
+            limits: batch_limits_with(Some(1), None, Some(3)),
+        }
+    }
+
+    #[test]
+    fn options_from_names() {
+        let o = Options::from_named(named()).unwrap();
+        let d = Options::default();
+        assert_eq!(o.test, Test::MannWhitney);
+        assert_eq!(o.fail_on, FailOn::AnyChange);
+        assert_eq!(o.progress, super::super::progress::Mode::Lines);
+        assert_eq!((o.margin, o.power, o.alpha, o.min_change), (d.margin, 0.9, 0.01, 2.0));
+        assert_eq!(o.limits, Limits { max_entry_bytes: 1, max_total_bytes: 256 << 20, max_entries: 3 });
+        let bad = Options::from_named(Named { fail_on: "sometimes", ..named() }).unwrap_err().to_string();
+        assert!(bad.starts_with("fail-on must be one of regression, "), "{bad}");
+        assert!(Options::from_named(Named { baseline: " ".into(), ..named() }).is_err());
+        assert!(Options::from_named(Named { jobs: Some(0), ..named() }).is_err());
     }
 }

@@ -38,6 +38,21 @@ pub enum Outcome {
     Failed(InputError),
 }
 
+impl Outcome {
+    /// An input's outcome as a front end hands it back after scanning it elsewhere (a
+    /// Dask worker): the scan's JSON ([`Scan::from_json`]) when there is one, else
+    /// the input failed with `error` (or a message saying neither was given).
+    pub fn of(input: String, scan: Option<&str>, error: Option<String>) -> Result<Outcome> {
+        match scan {
+            Some(s) => Scan::from_json(s).map(Outcome::Scanned),
+            None => Ok(Outcome::Failed(InputError {
+                input,
+                message: error.unwrap_or_else(|| "no scan and no error given".to_string()),
+            })),
+        }
+    }
+}
+
 /// Whether `run` is the baseline `b`: its kernel name, or for lkp also a commit
 /// that `b` (at least 7 characters) is a prefix of.
 pub fn is_baseline(run: &RunData, b: &str) -> bool {
@@ -296,4 +311,21 @@ pub fn reduce(outcomes: &[Outcome], opts: &Options) -> Result<BatchResult> {
     res.timings.rows = seconds;
     res.timings.total = start.elapsed().as_secs_f64() + res.timings.inputs.iter().sum::<f64>();
     Ok(res)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outcome_of_a_failed_input() {
+        let failed = |e: Option<&str>| Outcome::of("a.tar".into(), None, e.map(str::to_string)).unwrap();
+        let message = |o: Outcome| match o {
+            Outcome::Failed(e) => e.message,
+            Outcome::Scanned(_) => String::new(),
+        };
+        assert_eq!(message(failed(Some("bad gzip"))), "bad gzip");
+        assert_eq!(message(failed(None)), "no scan and no error given");
+        assert!(Outcome::of("a.tar".into(), Some("{"), None).is_err());
+    }
 }

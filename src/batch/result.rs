@@ -423,6 +423,21 @@ impl BatchResult {
             .map_err(|e| Error::parse(Some(JSON_NAME), None, format!("invalid batch result document: {e}")))
     }
 
+    /// The rows judged worse (the regressions, whatever `fail_on` says).
+    pub fn regressions(&self) -> Vec<&Row> {
+        self.rows.iter().filter(|r| r.verdict == Verdict::Worse).collect()
+    }
+
+    /// The one-line summary a Python `repr()` shows: the baseline, the number of rows,
+    /// of worse and better ones, and the exit code.
+    pub fn repr_line(&self) -> String {
+        let s = &self.summary;
+        format!(
+            "BatchResult(baseline='{}', rows={}, worse={}, better={}, exit_code={})",
+            self.options.baseline, s.rows, s.worse, s.better, self.exit_code
+        )
+    }
+
     /// The same result apart from the measured [`Timings`], which differ between two
     /// runs on the same inputs.
     pub fn same_result(&self, other: &BatchResult) -> bool {
@@ -581,5 +596,17 @@ impl BatchResult {
             Some(r) if ended => Ok(r),
             _ => Err(Error::parse(Some(NAME), None, "no end record: the output was cut short")),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repr_line_and_no_regressions_of_an_empty_result() {
+        let r = BatchResult::new(&Options::new("v6.1"));
+        assert_eq!(r.repr_line(), "BatchResult(baseline='v6.1', rows=0, worse=0, better=0, exit_code=0)");
+        assert!(r.regressions().is_empty());
     }
 }

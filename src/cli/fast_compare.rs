@@ -7,7 +7,7 @@
 use super::fast_args::CompareArgs;
 use super::messages;
 use crate::error::Error;
-use crate::mmtests::{self, beyond, CompareOptions};
+use crate::mmtests::{beyond, CompareOptions};
 
 /// What the launcher does with a compare.
 #[derive(Debug, PartialEq)]
@@ -35,12 +35,9 @@ pub fn run(a: &CompareArgs) -> Outcome {
         subheading: a.sub_heading.clone(),
         threads: None,
     };
-    let r = mmtests::compare_at(&a.directory, &a.benchmark, &a.names, &opts).and_then(|mut r| {
-        // as the Python command line does: the test's verdicts are not printed in
-        // text, but a test that cannot run there is an error there
-        beyond::apply_test(&mut r.comparison, a.test, a.alpha)?;
-        Ok(r)
-    });
+    // as the Python command line does: the test's verdicts are not printed in text, but
+    // a test that cannot run there is an error there
+    let r = beyond::compare_at_tested(&a.directory, &a.benchmark, &a.names, &opts, a.test, a.alpha);
     let r = match r {
         Ok(r) => r,
         Err(Error::Interrupted) => return Outcome::Interrupted,

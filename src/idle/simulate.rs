@@ -234,6 +234,48 @@ pub fn simulate_many_columns(
     each.into_iter().collect() // the first trace's error, whichever thread ends first
 }
 
+/// A replay of columns with the two input columns as its output shows them
+/// ([`TraceColumns::shown`]: `next_tick_ns` reduced into one tick, `latency_req_ns`).
+pub type ShownReplay = (Simulation, (Vec<i64>, Vec<i64>));
+
+/// [`simulate_columns`] and the trace's `next_tick_ns`/`latency_req_ns` as shown
+/// beside the decisions (the golden files' form).
+pub fn replay_columns(
+    spec: Spec,
+    table: &StateTable,
+    trace: &TraceColumns<'_>,
+    hz: u32,
+    record_state: bool,
+) -> Result<ShownReplay> {
+    Ok((simulate_columns(spec, table, trace, hz, record_state)?, trace.shown(hz)?))
+}
+
+/// [`simulate_many_columns`] and each trace's shown columns (see [`replay_columns`]).
+pub fn replay_many_columns(
+    spec: Spec,
+    table: &StateTable,
+    traces: &[TraceColumns<'_>],
+    hz: u32,
+    record_state: bool,
+    threads: Option<usize>,
+) -> Result<Vec<ShownReplay>> {
+    let sims = simulate_many_columns(spec, table, traces, hz, record_state, threads)?;
+    let shown = traces.iter().map(|c| c.shown(hz)).collect::<Result<Vec<_>>>()?;
+    Ok(sims.into_iter().zip(shown).collect())
+}
+
+/// The golden-format CSV ([`write_csv`], with the governor state) of a replay of the
+/// trace CSV file `trace` on the state table at `states` ([`StateTable::load`]: a CSV, a
+/// sysfs directory or dump, or a preset name).
+pub fn simulate_csv_files(spec: Spec, hz: u32, states: &std::path::Path, trace: &std::path::Path) -> Result<Vec<u8>> {
+    let table = StateTable::load(states)?;
+    let periods: Vec<IdlePeriod> = super::trace::read_csv(trace)?;
+    let sim = simulate(spec, &table, &periods, hz, true)?;
+    let mut out = Vec::new();
+    write_csv(&sim, &periods, &mut out)?;
+    Ok(out)
+}
+
 fn push_int(out: &mut Vec<u8>, v: i64) {
     let mut buf = [0u8; 20];
     let mut i = buf.len();

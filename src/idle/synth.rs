@@ -53,6 +53,40 @@ pub enum Pattern {
     },
 }
 
+/// The numbers a front end passes for a pattern, named by position as
+/// `idle.synth(pattern, n, hz, seed, a, b, c, p, jitter)` takes them.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct PatternArgs {
+    /// `periodic`: period_ns; `poisson`: mean_ns; `bimodal`: short_ns; `tick_stopped`: mean_sleep_ns.
+    pub a: i64,
+    /// `periodic`: jitter_ns; `poisson`: timer_ns; `bimodal`: long_ns.
+    pub b: i64,
+    /// `bimodal`: timer_ns.
+    pub c: i64,
+    /// `bimodal`: p_short; `tick_stopped`: p_wake.
+    pub p: f64,
+    /// `bimodal`: the relative jitter.
+    pub jitter: f64,
+}
+
+/// The pattern names [`Pattern::named`] knows.
+pub const PATTERN_NAMES: [&str; 4] = ["periodic", "poisson", "bimodal", "tick_stopped"];
+
+impl Pattern {
+    /// The pattern called `name` ([`PATTERN_NAMES`]) with its parameters taken from
+    /// `args` as [`PatternArgs`] documents; an unknown name is an error.
+    pub fn named(name: &str, args: PatternArgs) -> Result<Pattern> {
+        let PatternArgs { a, b, c, p, jitter } = args;
+        Ok(match name {
+            "periodic" => Pattern::Periodic { period_ns: a, jitter_ns: b },
+            "poisson" => Pattern::Poisson { mean_ns: a, timer_ns: b },
+            "bimodal" => Pattern::Bimodal { short_ns: a, long_ns: b, timer_ns: c, p_short: p, jitter },
+            "tick_stopped" => Pattern::TickStopped { mean_sleep_ns: a, p_wake: p },
+            other => return Err(Error::domain(format!("unknown pattern '{other}'"))),
+        })
+    }
+}
+
 fn uniform(rng: &mut Rng) -> f64 {
     (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
 }
@@ -181,5 +215,24 @@ mod tests {
         assert!(generate(Pattern::Periodic { period_ns: 0, jitter_ns: 0 }, 1, 250, 0).is_err());
         assert!(generate(Pattern::TickStopped { mean_sleep_ns: 1, p_wake: 1.5 }, 1, 250, 0).is_err());
         assert!(generate(Pattern::Poisson { mean_ns: 1, timer_ns: 1 }, 1, 251, 0).is_err());
+    }
+
+    #[test]
+    fn patterns_by_name() {
+        let args = PatternArgs { a: 1, b: 2, c: 3, p: 0.5, jitter: 0.1 };
+        assert_eq!(Pattern::named("periodic", args).unwrap(), Pattern::Periodic { period_ns: 1, jitter_ns: 2 });
+        assert_eq!(Pattern::named("poisson", args).unwrap(), Pattern::Poisson { mean_ns: 1, timer_ns: 2 });
+        assert_eq!(
+            Pattern::named("bimodal", args).unwrap(),
+            Pattern::Bimodal { short_ns: 1, long_ns: 2, timer_ns: 3, p_short: 0.5, jitter: 0.1 }
+        );
+        assert_eq!(
+            Pattern::named("tick_stopped", args).unwrap(),
+            Pattern::TickStopped { mean_sleep_ns: 1, p_wake: 0.5 }
+        );
+        assert_eq!(Pattern::named("burst", args).unwrap_err().to_string(), "unknown pattern 'burst'");
+        for name in PATTERN_NAMES {
+            assert!(Pattern::named(name, args).is_ok());
+        }
     }
 }

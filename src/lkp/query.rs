@@ -127,6 +127,30 @@ pub fn compare_groups(
         .collect()
 }
 
+/// `lkp compare -s/-o QUERY -c KEYS` over the result roots under `dir`: the
+/// queries in command-line order (`(is -o, "k=v/k=v")`, [`build_queries`]), the roots
+/// they select ([`search`]) grouped and compared across `compare_keys`
+/// ([`compare_groups`]). No group of two to compare is an error.
+pub fn compare_query(
+    dir: &Path,
+    queries: &[(bool, String)],
+    compare_keys: &[String],
+    opt: Options,
+) -> Result<Vec<CompareResult>> {
+    let (qs, different) = build_queries(queries);
+    let roots = search(dir, &qs)?;
+    let groups = compare_groups(&roots, compare_keys, different, opt)?;
+    if groups.is_empty() {
+        return Err(Error::domain(format!(
+            "the {} result roots found under {} form no group of two to compare (each group shares every axis but {})",
+            roots.len(),
+            dir.display(),
+            compare_keys.join(",")
+        )));
+    }
+    Ok(groups)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,5 +178,17 @@ mod tests {
         assert!(matches(&a, &ax(&[("mode", "")])));
         assert!(!matches(&a, &ax(&[("mode", "proc")])));
         assert!(!matches(&a, &ax(&[("commit", "abd")])));
+    }
+
+    #[test]
+    fn compare_query_without_a_group_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let opt = Options { all_keys: false, more: false, kpi: false, perf_profile_threshold: None };
+        let err = compare_query(dir.path(), &[], &["commit".to_string()], opt).unwrap_err().to_string();
+        let want = format!(
+            "the 0 result roots found under {} form no group of two to compare (each group shares every axis but commit)",
+            dir.path().display()
+        );
+        assert_eq!(err, want);
     }
 }

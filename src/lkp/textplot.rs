@@ -238,6 +238,16 @@ pub fn gnuplot_script(title: &str, bad: &[f64], good: &[f64]) -> String {
     s
 }
 
+/// One field's plot as lkp's `mmplot` makes it: the gnuplot script when `script`
+/// ([`gnuplot_script`]), else the 80×20 ASCII plot gnuplot draws from it ([`text_plot`]).
+pub fn plot(title: &str, bad: &[f64], good: &[f64], script: bool) -> String {
+    if script {
+        gnuplot_script(title, bad, good)
+    } else {
+        text_plot(title, bad, good)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -250,5 +260,13 @@ mod tests {
         assert_eq!(c_g(14000.0), "14000");
         assert_eq!(c_g(8.5e6), "8.5e+06");
         assert_eq!(c_g(0.5), "0.5");
+    }
+
+    #[test]
+    fn plot_picks_the_script_or_the_picture() {
+        let (bad, good) = ([1.0, 2.0], [3.0]);
+        assert_eq!(plot("a.b", &bad, &good, true), gnuplot_script("a.b", &bad, &good));
+        assert_eq!(plot("a.b", &bad, &good, false), text_plot("a.b", &bad, &good));
+        assert!(plot("a.b", &bad, &good, true).starts_with("set terminal dumb nofeed size 80,20\n"));
     }
 }

@@ -129,6 +129,30 @@ impl VerdictTest {
     }
 }
 
+/// [`super::compare_at`] with the verdicts of its table then decided by `test` at
+/// `alpha` ([`apply_test`]): what `schedlab mmtests compare --test` computes, from
+/// the Python command line and the native launcher alike. A test that cannot run is an
+/// error even where its verdicts are not printed (the text is compare-mmtests.pl's).
+pub fn compare_at_tested(
+    dir: &std::path::Path,
+    benchmark: &str,
+    names: &[String],
+    opts: &super::CompareOptions,
+    test: VerdictTest,
+    alpha: f64,
+) -> Result<super::Report> {
+    let mut r = super::compare_at(dir, benchmark, names, opts)?;
+    apply_test(&mut r.comparison, test, alpha)?;
+    Ok(r)
+}
+
+/// A copy of `c` with its verdicts re-decided by `test` at `alpha` ([`apply_test`]).
+pub fn with_test(c: &Comparison, test: VerdictTest, alpha: f64) -> Result<Comparison> {
+    let mut c = c.clone();
+    apply_test(&mut c, test, alpha)?;
+    Ok(c)
+}
+
 /// Re-decide the verdicts of every row that carries samples with `test`,
 /// adjusting the p-values of each kernel across rows with Benjamini-Hochberg
 /// (q); `significant` keeps MMTests' own marker. Cells with fewer than two

@@ -46,6 +46,20 @@ pub enum Dst {
     OtherCpu,
 }
 
+impl crate::choice::Choice for Dst {
+    const WHAT: &'static str = "dst";
+    const ALL: &'static [Self] = &[Dst::Nowhere, Dst::ThisCpu, Dst::OtherCpu];
+
+    /// `none` (dst_cpu = -1), `this`, `other`: the names `pelt.cpu_util(dst=...)` takes.
+    fn name(self) -> &'static str {
+        match self {
+            Dst::Nowhere => "none",
+            Dst::ThisCpu => "this",
+            Dst::OtherCpu => "other",
+        }
+    }
+}
+
 /// `cpu_util(cpu, p, dst_cpu, boost)` of 6.12 fair.c: the CFS utilization of a CPU,
 /// optionally boosted by runnable_avg (which then also lifts the util_est sum, as
 /// 7d0583cf9ec7 "runnable boosting" does), with p's contribution removed or added, at
@@ -99,6 +113,14 @@ pub fn cpu_util_without(cpu: &CpuSignals, p: &TaskSignals, execl_fix: bool) -> u
     cpu_util(cpu, Some(p), Dst::Nowhere, false, execl_fix)
 }
 
+/// [`cpu_util`] as its 6.12 callers reach it: a p discounted from the CPU
+/// (`dst == Nowhere`, the `cpu_util_without` view) that belongs to another CPU or is new
+/// is ignored, as fair.c `cpu_util_without` returns `cpu_util_cfs(cpu)` for it.
+pub fn cpu_util_of(cpu: &CpuSignals, p: Option<&TaskSignals>, dst: Dst, boost: bool, execl_fix: bool) -> u64 {
+    let p = p.filter(|p| !(dst == Dst::Nowhere && (!p.on_this_cpu || p.is_new)));
+    cpu_util(cpu, p, dst, boost, execl_fix)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -127,5 +149,27 @@ mod tests {
         // boosted with p discounted: util max(877, 950) - 877 = 73; est max(881, 950) - 881 = 69
         let busy = CpuSignals { runnable_avg: 950, ..cpu };
         assert_eq!(cpu_util(&busy, Some(&p), Dst::Nowhere, true, true), 73);
+    }
+
+    #[test]
+    fn cpu_util_of_ignores_a_discounted_task_elsewhere_or_new() {
+        use crate::choice::Choice;
+        let cpu = CpuSignals { util_avg: 500, runnable_avg: 500, util_est: 0, capacity: 1024, util_est_enabled: false };
+        let p = TaskSignals {
+            util_avg: 200,
+            util_est: 0,
+            fix_amount: 0,
+            queued_or_current: true,
+            on_this_cpu: true,
+            is_new: false,
+        };
+        // on this CPU: 500 - 200; new or elsewhere: ignored (500); moving here from elsewhere: 500 + 200
+        assert_eq!(cpu_util_of(&cpu, Some(&p), Dst::Nowhere, false, true), 300);
+        assert_eq!(cpu_util_of(&cpu, Some(&TaskSignals { is_new: true, ..p }), Dst::Nowhere, false, true), 500);
+        let away = TaskSignals { on_this_cpu: false, ..p };
+        assert_eq!(cpu_util_of(&cpu, Some(&away), Dst::Nowhere, false, true), 500);
+        assert_eq!(cpu_util_of(&cpu, Some(&away), Dst::ThisCpu, false, true), 700);
+        assert_eq!(Dst::parse("this").unwrap(), Dst::ThisCpu);
+        assert_eq!(Dst::parse("x").unwrap_err().to_string(), "dst must be one of none, this, other, got 'x'");
     }
 }

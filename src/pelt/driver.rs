@@ -751,6 +751,53 @@ pub fn count_rows(trace: &[Segment], cfg: &Config) -> u64 {
     count_rows_by_event(trace, cfg).iter().sum()
 }
 
+/// Where [`simulate_csv`] writes the rows.
+pub enum CsvOutput<'a, W: std::io::Write> {
+    /// A file created (or truncated) at the path.
+    File(&'a std::path::Path),
+    /// A writer (a front end's stream, named `<stdout>` in errors).
+    Write(W),
+    /// A buffer returned to the caller.
+    Memory,
+}
+
+/// Replay `trace` and write its rows as the golden-identical CSV ([`super::row::CsvWriter`],
+/// with the `enqueued` column when the config's util_est rule has one) to `out`; the
+/// bytes are returned for [`CsvOutput::Memory`] only. The buffer is reserved once from
+/// the exact row count (about 170 bytes a row) rather than doubled through hundreds of MB;
+/// when that much memory is not available it grows as needed.
+pub fn simulate_csv<W: std::io::Write>(
+    trace: &[Segment],
+    cfg: &Config,
+    out: CsvOutput<'_, W>,
+) -> Result<Option<Vec<u8>>> {
+    use super::row::CsvWriter;
+    let enq = cfg.rule.has_enqueued();
+    match out {
+        CsvOutput::File(p) => {
+            let f = std::fs::File::create(p).map_err(|e| Error::io(p, &e))?;
+            let mut w = CsvWriter::new(std::io::BufWriter::new(f), enq, &p.display().to_string())?;
+            simulate(trace, cfg, &mut w)?;
+            w.finish()?;
+            Ok(None)
+        }
+        CsvOutput::Write(sink) => {
+            let mut w = CsvWriter::new(sink, enq, "<stdout>")?;
+            simulate(trace, cfg, &mut w)?;
+            w.finish()?;
+            Ok(None)
+        }
+        CsvOutput::Memory => {
+            let guess = usize::try_from(count_rows(trace, cfg).saturating_mul(170)).unwrap_or(usize::MAX);
+            let mut buf = Vec::new();
+            let _ = buf.try_reserve_exact(guess);
+            let mut w = CsvWriter::new(buf, enq, "<memory>")?;
+            simulate(trace, cfg, &mut w)?;
+            Ok(Some(w.finish()?))
+        }
+    }
+}
+
 /// Replay `trace` and collect the rows.
 pub fn simulate_rows(trace: &[Segment], cfg: &Config) -> Result<Vec<Row>> {
     validate(trace)?;

@@ -73,6 +73,38 @@ impl FtraceTask {
             Start::Known { state, start_ns, segments } => (segments, *start_ns, Init::Given(*state)),
         }
     }
+
+    /// The trace a front end hands back (docs/pelt.md §10): with `traced_start` and a
+    /// known traced state, the segments from that state and `Init::Given` of it; for a
+    /// task forked in the trace, the whole trace and `Init::Kernel`; else the whole trace
+    /// and no init (the caller's choice stands).
+    pub fn into_start(self, traced_start: bool) -> (Vec<Segment>, u64, Option<Init>) {
+        match self.start {
+            Start::Known { state, start_ns, segments } if traced_start => {
+                (segments, start_ns, Some(Init::Given(state)))
+            }
+            Start::Forked => (self.segments, self.start_ns, Some(Init::Kernel)),
+            _ => (self.segments, self.start_ns, None),
+        }
+    }
+}
+
+/// A task's trace from ftrace text or trace.dat bytes `data` ([`task_trace_from_ftrace`],
+/// `path` naming it) or, without data, the file at `path` ([`read_ftrace`]), with the
+/// CPUs' capacities from `sources` ([`Platform::from_sources`]).
+pub fn task_trace(
+    data: Option<&[u8]>,
+    path: Option<&std::path::Path>,
+    pid: u32,
+    sources: &super::cpu_capacity::Sources<'_>,
+    opts: ImportOptions,
+) -> Result<FtraceTask> {
+    let platform = Platform::from_sources(sources)?;
+    match (data, path) {
+        (Some(d), p) => task_trace_from_ftrace(d, pid, &platform, p.and_then(|p| p.to_str()), opts),
+        (None, Some(p)) => read_ftrace(p, pid, &platform, opts),
+        (None, None) => Err(Error::domain("give ftrace text or a path")),
+    }
 }
 
 /// A traced PELT state of one task entity: LISA's / the Arm EAS trees' `sched_load_se`
@@ -1335,5 +1367,20 @@ schedlab-live:               sh-12561 [000] 11280.688697940: sched_wakeup:      
         // the default (4.14+) layout reads 3.10's preemption (1024) as runnable too
         assert_eq!(PrevStateBits::default().classify("1024"), Some((State::Wait, false)));
         assert_eq!(PrevStateBits::default().letters(256), "R+");
+    }
+
+    #[test]
+    fn into_start_by_traced_state() {
+        let state = StartState { util_avg: 300, load_avg: None, runnable_avg: None, util_est: None };
+        let task =
+            |start| FtraceTask { segments: Vec::new(), start_ns: 5, events: 0, notes: ImportNotes::default(), start };
+        let known = || Start::Known { state, start_ns: 9, segments: Vec::new() };
+        assert_eq!(task(known()).into_start(true), (Vec::new(), 9, Some(Init::Given(state))));
+        assert_eq!(task(known()).into_start(false), (Vec::new(), 5, None));
+        assert_eq!(task(Start::Forked).into_start(false), (Vec::new(), 5, Some(Init::Kernel)));
+        assert_eq!(task(Start::Unknown).into_start(true), (Vec::new(), 5, None));
+        let none = crate::pelt::cpu_capacity::Sources::default();
+        let err = task_trace(None, None, 1, &none, ImportOptions::default()).unwrap_err();
+        assert_eq!(err.to_string(), "give ftrace text or a path");
     }
 }

@@ -71,6 +71,46 @@ pub fn next_freq_legacy(util: u64, capacity: u64, max_freq: u64) -> u64 {
     map_util_freq(util, max_freq.wrapping_add(max_freq >> 2), capacity)
 }
 
+/// What [`perf_and_freq`] asks: the CPU's utilization and capacity, the cpufreq
+/// policy (reference frequency, operating points, limits) and the minimum performance
+/// level, and whether to follow the v4.7–v6.7 rule (`legacy`) or 6.8+'s.
+#[derive(Debug, Clone, Copy)]
+pub struct Request<'a> {
+    /// The CPU's utilization (`cpu_util_cfs_boost`).
+    pub util: u64,
+    /// `arch_scale_cpu_capacity(cpu)`, > 0.
+    pub capacity: u64,
+    /// The frequency utilization is scaled against ([`capacity_ref_freq`]; `max_freq` when `legacy`).
+    pub ref_freq: u64,
+    /// The operating points ([`resolve_freq`]).
+    pub opps: &'a [u64],
+    /// `policy->min`.
+    pub policy_min: u64,
+    /// `policy->max`.
+    pub policy_max: u64,
+    /// `min` of `sugov_effective_cpu_perf` (6.8+ only).
+    pub min_perf: u64,
+    /// v4.7–v6.7 `get_next_freq` (headroom on the frequency) instead of 6.8+'s.
+    pub legacy: bool,
+}
+
+/// schedutil's `(perf, freq)` for a utilization: 6.8+ (6.12) `sugov_effective_cpu_perf`
+/// of the utilization clamped to the capacity, then [`next_freq`]; `legacy`: the clamped
+/// utilization and [`next_freq_legacy`] resolved to an operating point
+/// (cpufreq_schedutil.c `get_next_freq`). A capacity of 0 is an error.
+pub fn perf_and_freq(r: &Request<'_>) -> crate::error::Result<(u64, u64)> {
+    if r.capacity == 0 {
+        return Err(crate::error::Error::domain("capacity must be > 0"));
+    }
+    let util = r.util.min(r.capacity);
+    if r.legacy {
+        let f = next_freq_legacy(r.util, r.capacity, r.ref_freq);
+        return Ok((util, resolve_freq(f, r.opps, r.policy_min, r.policy_max)));
+    }
+    let perf = effective_cpu_perf(util, r.min_perf, r.capacity);
+    Ok((perf, next_freq(perf, r.capacity, r.ref_freq, r.opps, r.policy_min, r.policy_max)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,5 +127,27 @@ mod tests {
         assert_eq!(resolve_freq(3_000_000, &[800_000, 2_000_000], 0, u64::MAX), 2_000_000);
         assert_eq!(next_freq_legacy(512, 1024, 2_000_000), 1_250_000);
         assert_eq!(capacity_ref_freq(0, false, 2_000_000, 1_000_000), 1_250_000);
+    }
+
+    #[test]
+    fn perf_and_freq_by_hand() {
+        let opps = [1_000_000, 2_000_000];
+        let r = Request {
+            util: 512,
+            capacity: 1024,
+            ref_freq: 2_000_000,
+            opps: &opps,
+            policy_min: 0,
+            policy_max: 2_000_000,
+            min_perf: 0,
+            legacy: false,
+        };
+        // perf = 512 + 128 = 640; freq = 2e6 * 640 / 1024 = 1.25e6 -> the 2e6 OPP
+        assert_eq!(perf_and_freq(&r).unwrap(), (640, 2_000_000));
+        // legacy: 2.5e6 * 512 / 1024 = 1.25e6 -> 2e6; perf is the clamped util
+        assert_eq!(perf_and_freq(&Request { legacy: true, ..r }).unwrap(), (512, 2_000_000));
+        // util 300: 6.8+ 375 -> 732421 -> 1e6; legacy 732421 -> 1e6
+        assert_eq!(perf_and_freq(&Request { util: 300, ..r }).unwrap(), (375, 1_000_000));
+        assert_eq!(perf_and_freq(&Request { capacity: 0, ..r }).unwrap_err().to_string(), "capacity must be > 0");
     }
 }

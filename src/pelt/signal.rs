@@ -499,6 +499,81 @@ static FULL_PERIODS: [u32; (LOAD_AVG_PERIOD * 63 + 1) as usize] = {
     t
 };
 
+/// [`decay_load`] of each `vals[i]` over `ns[i]` periods (the notebooks'
+/// `pelt.decay_load`); the two columns must have the same length.
+pub fn decay_load_each(vals: &[u64], ns: &[u64]) -> crate::error::Result<Vec<u64>> {
+    if vals.len() != ns.len() {
+        return Err(crate::error::Error::domain(format!("{} values but {} decay counts", vals.len(), ns.len())));
+    }
+    Ok(vals.iter().zip(ns).map(|(&v, &n)| decay_load(v, n)).collect())
+}
+
+/// The columns of [`accumulate`], in order: `ret` of `___update_load_sum`, then the
+/// `struct sched_avg` fields after the step (the golden `pelt_accumulate.csv` header).
+pub const ACCUMULATE_COLUMNS: [&str; 9] = [
+    "ret",
+    "last_update_time",
+    "load_sum",
+    "runnable_sum",
+    "util_sum",
+    "period_contrib",
+    "load_avg",
+    "runnable_avg",
+    "util_avg",
+];
+
+/// The steps [`accumulate`] takes: per step the time advanced (ns) and the
+/// `load`/`runnable`/`running` arguments of `___update_load_sum` (running is non-zero
+/// for true); all four columns have the same length.
+#[derive(Debug, Clone, Copy)]
+pub struct AccumulateSteps<'a> {
+    /// Nanoseconds added to the clock before each update.
+    pub delta_ns: &'a [u64],
+    /// `load` of each update (0 or 1 for a task).
+    pub load: &'a [u64],
+    /// `runnable` of each update.
+    pub runnable: &'a [u64],
+    /// `running` of each update (non-zero: true).
+    pub running: &'a [u64],
+}
+
+/// One `sched_avg`, started at `start_ns` ([`SchedAvg::at`]), stepped through
+/// `___update_load_sum` and, when that returns true, `___update_load_avg(weight)`
+/// (kernel/sched/pelt.c) at each of `steps`; returns one value per step for each of
+/// [`ACCUMULATE_COLUMNS`]. The clock wraps as the kernel's `u64` would.
+pub fn accumulate(steps: &AccumulateSteps<'_>, start_ns: u64, weight: u64) -> crate::error::Result<[Vec<u64>; 9]> {
+    let n = steps.delta_ns.len();
+    if steps.load.len() != n || steps.runnable.len() != n || steps.running.len() != n {
+        return Err(crate::error::Error::domain("delta_ns, load, runnable and running must have the same length"));
+    }
+    let mut sa = SchedAvg::at(start_ns);
+    let mut now = start_ns;
+    let mut c: [Vec<u64>; 9] = std::array::from_fn(|_| Vec::with_capacity(n));
+    let rows = steps.delta_ns.iter().zip(steps.load).zip(steps.runnable).zip(steps.running);
+    for (((&d, &l), &u), &r) in rows {
+        now = now.wrapping_add(d);
+        let ret = sa.update_load_sum(now, l, u, r != 0);
+        if ret {
+            sa.update_load_avg(weight);
+        }
+        let vals = [
+            u64::from(ret),
+            sa.last_update_time,
+            sa.load_sum,
+            sa.runnable_sum,
+            u64::from(sa.util_sum),
+            u64::from(sa.period_contrib),
+            sa.load_avg,
+            sa.runnable_avg,
+            sa.util_avg,
+        ];
+        for (col, v) in c.iter_mut().zip(vals) {
+            col.push(v);
+        }
+    }
+    Ok(c)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -593,5 +668,33 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn decay_load_each_checks_lengths() {
+        assert_eq!(decay_load_each(&[1024, 1024], &[0, 32]).unwrap(), [1023, 511]);
+        assert_eq!(decay_load_each(&[1], &[]).unwrap_err().to_string(), "1 values but 0 decay counts");
+    }
+
+    #[test]
+    fn accumulate_by_hand() {
+        // one full period running from 0: contrib = decay_load(1024, 1) = 1002 (c2 = c3 = 0);
+        // load_sum 1002, runnable_sum = util_sum = 1002 << 10 = 1026048; divider 46718
+        // (PELT_MIN_DIVIDER, period_contrib 0): load_avg = 1024 * 1002 / 46718 = 21.
+        // Then half a period runnable, not running: no boundary, sums += 512 (<< 10).
+        let steps =
+            AccumulateSteps { delta_ns: &[1 << 20, 1 << 19], load: &[1, 1], runnable: &[1, 1], running: &[1, 0] };
+        let c = accumulate(&steps, 0, 1024).unwrap();
+        assert_eq!(c[0], [1, 0]);
+        assert_eq!(c[1], [1 << 20, 3 << 19]);
+        assert_eq!(c[2], [1002, 1514]);
+        assert_eq!(c[3], [1026048, 1026048 + (512 << 10)]);
+        assert_eq!(c[4], [1026048, 1026048]);
+        assert_eq!(c[5], [0, 512]);
+        assert_eq!(c[6], [21, 21]);
+        assert_eq!(c[7], [21, 21]);
+        assert_eq!(c[8], [21, 21]);
+        let short = AccumulateSteps { running: &[1], ..steps };
+        assert!(accumulate(&short, 0, 1024).is_err());
     }
 }

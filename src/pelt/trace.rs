@@ -571,6 +571,15 @@ pub fn parse_trace_csv(bytes: &[u8], path: Option<&str>) -> Result<Vec<Segment>>
     read_trace_csv_from(bytes, path)
 }
 
+/// A trace CSV given as bytes `data` (`path` naming it in errors,
+/// [`parse_trace_csv`]) or, without data, the file at `path` ([`read_trace_csv`]).
+pub fn trace_csv(data: Option<&[u8]>, path: &str) -> Result<Vec<Segment>> {
+    match data {
+        Some(d) => parse_trace_csv(d, Some(path)),
+        None => read_trace_csv(std::path::Path::new(path)),
+    }
+}
+
 /// Read a trace file as a stream (see [`read_trace_csv_from`]).
 pub fn read_trace_csv(path: &std::path::Path) -> Result<Vec<Segment>> {
     let input = crate::archive::dir::open_file(path, crate::archive::tree::MAX_TRACE_FILE_BYTES)?;

@@ -378,6 +378,72 @@ pub fn cfs_dequeue<R: UtilEstRule + ?Sized>(rule: &R, cfs_util_est: &mut u32, ue
     *cfs_util_est -= (*cfs_util_est).min(rule.cfs_amount(ue));
 }
 
+/// The inputs of [`update_each`]: per element a task's util_est storage, whether its
+/// `UTIL_AVG_UNCHANGED` flag is set (non-zero), the [`Sample`] and `task_sleep`
+/// (non-zero). All seven columns have the same length.
+#[derive(Debug, Clone, Copy)]
+pub struct UpdateInputs<'a> {
+    /// [`TaskUtilEst::ewma`] (31 bits at most).
+    pub ewma: &'a [u64],
+    /// Non-zero: the flag is set before the update ([`UtilEstRule::set_unchanged`]).
+    pub unchanged: &'a [u64],
+    /// [`TaskUtilEst::enqueued`] (32 bits at most).
+    pub enqueued: &'a [u64],
+    /// [`Sample::util_avg`].
+    pub util_avg: &'a [u64],
+    /// [`Sample::runnable_avg`].
+    pub runnable_avg: &'a [u64],
+    /// [`Sample::cpu_cap`].
+    pub cpu_cap: &'a [u64],
+    /// Non-zero: the task goes to sleep (false: a migration, which never samples).
+    pub task_sleep: &'a [u64],
+}
+
+/// What [`update_each`] leaves in each element: the EWMA without the flag
+/// ([`UtilEstRule::ewma`]), whether the flag is set, and `enqueued`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Updated {
+    /// [`UtilEstRule::ewma`] after the update.
+    pub ewma: Vec<u64>,
+    /// [`UtilEstRule::unchanged`] after the update (0 or 1).
+    pub unchanged: Vec<u64>,
+    /// [`TaskUtilEst::enqueued`] after the update.
+    pub enqueued: Vec<u64>,
+}
+
+/// One `util_est_update` of the rule called `rule` ([`rule_by_name`]) per element of
+/// `inputs` (fair.c `util_est_update`; the notebooks' `pelt.util_est_update`), each
+/// element from its own state: the flag set first when asked, then
+/// [`UtilEstRule::update`]. An `ewma` above 31 bits or an `enqueued` above 32 bits is
+/// an error naming the element.
+pub fn update_each(rule: &str, inputs: &UpdateInputs<'_>) -> Result<Updated> {
+    let r = rule_by_name(rule)?;
+    let i = inputs;
+    let n = i.ewma.len();
+    let lens = [i.unchanged, i.enqueued, i.util_avg, i.runnable_avg, i.cpu_cap, i.task_sleep].map(<[u64]>::len);
+    if lens.iter().any(|&l| l != n) {
+        return Err(Error::domain("all util_est_update inputs must have the same length"));
+    }
+    let mut out =
+        Updated { ewma: Vec::with_capacity(n), unchanged: Vec::with_capacity(n), enqueued: Vec::with_capacity(n) };
+    for k in 0..n {
+        let (ew, enq) = (i.ewma[k], i.enqueued[k]);
+        if ew > u64::from(u32::MAX >> 1) || enq > u64::from(u32::MAX) {
+            return Err(Error::domain(format!("element {k}: util_est values must fit 31 bits")));
+        }
+        let mut ue = TaskUtilEst { ewma: ew as u32, enqueued: enq as u32 };
+        if i.unchanged[k] != 0 {
+            r.set_unchanged(&mut ue);
+        }
+        let sample = Sample { util_avg: i.util_avg[k], runnable_avg: i.runnable_avg[k], cpu_cap: i.cpu_cap[k] };
+        r.update(&mut ue, i.task_sleep[k] != 0, sample);
+        out.ewma.push(u64::from(r.ewma(&ue)));
+        out.unchanged.push(u64::from(r.unchanged(&ue)));
+        out.enqueued.push(u64::from(ue.enqueued));
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -477,5 +543,29 @@ mod tests {
         assert_eq!(rule_by_name("6.6").unwrap().name(), "6.6");
         assert_eq!(rule_by_name("d519329f72").unwrap().name(), "d519329f72");
         assert!(rule_by_name("5.0").is_err());
+    }
+
+    #[test]
+    fn update_each_by_hand() {
+        // 6.6, as v6_6_by_hand: fast up to 300 with the MSB flag in enqueued; a flagged
+        // element is skipped; a migration (task_sleep 0) never samples.
+        let i = UpdateInputs {
+            ewma: &[100, 300, 300],
+            unchanged: &[0, 1, 0],
+            enqueued: &[100, 300, 300],
+            util_avg: &[300, 100, 100],
+            runnable_avg: &[300, 100, 100],
+            cpu_cap: &[1024, 1024, 1024],
+            task_sleep: &[1, 1, 0],
+        };
+        let u = update_each("6.6", &i).unwrap();
+        assert_eq!(u.ewma, [300, 300, 300]);
+        assert_eq!(u.unchanged, [1, 1, 0]);
+        assert_eq!(u.enqueued, [300 | u64::from(UTIL_AVG_UNCHANGED_MSB), 300 | u64::from(UTIL_AVG_UNCHANGED_MSB), 300]);
+        let wide = UpdateInputs { ewma: &[1 << 31, 0, 0], ..i };
+        assert_eq!(update_each("6.6", &wide).unwrap_err().to_string(), "element 0: util_est values must fit 31 bits");
+        let short = UpdateInputs { cpu_cap: &[1024], ..i };
+        assert!(update_each("6.6", &short).is_err());
+        assert!(update_each("5.0", &i).is_err());
     }
 }

@@ -5,8 +5,7 @@
 
 use super::errors::{run, text_arg, to_py, to_pyerr};
 use crate::archive::Limits;
-use crate::batch::progress::Mode;
-use crate::batch::{self, BatchResult, FailOn, InputError, Options, Outcome, Scan, Test};
+use crate::batch::{self, BatchResult, FailOn, Named, Options, Outcome};
 use crate::choice::Choice;
 use crate::parallel;
 use pyo3::prelude::*;
@@ -91,9 +90,7 @@ impl PyBatchResult {
     /// The rows judged worse.
     #[getter]
     fn regressions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let worse: Vec<&batch::Row> =
-            self.inner.rows.iter().filter(|r| r.verdict == crate::table::Verdict::Worse).collect();
-        to_py(py, &worse)
+        to_py(py, &self.inner.regressions())
     }
     /// Counts: inputs, comparisons, rows and each verdict.
     #[getter]
@@ -190,11 +187,7 @@ impl PyBatchResult {
     }
 
     fn __repr__(&self) -> String {
-        let (r, s) = (&self.inner, &self.inner.summary);
-        format!(
-            "BatchResult(baseline='{}', rows={}, worse={}, better={}, exit_code={})",
-            r.options.baseline, s.rows, s.worse, s.better, r.exit_code
-        )
+        self.inner.repr_line()
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
@@ -205,48 +198,9 @@ impl PyBatchResult {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn options(
-    baseline: String,
-    test: &str,
-    alpha: f64,
-    min_change: f64,
-    fail_on: &str,
-    jobs: Option<usize>,
-    keep_going: bool,
-    allow_missing: bool,
-    progress: &str,
-    margin: Option<f64>,
-    power: Option<f64>,
-    limits: Limits,
-) -> crate::Result<Options> {
-    let d = Options::default();
-    let o = Options {
-        baseline,
-        test: Test::parse(test)?,
-        alpha,
-        margin: margin.unwrap_or(d.margin),
-        power: power.unwrap_or(d.power),
-        min_change,
-        fail_on: FailOn::parse(fail_on)?,
-        jobs,
-        keep_going,
-        allow_missing,
-        progress: Mode::parse(progress)?,
-        limits,
-    };
-    o.validate()?;
-    Ok(o)
-}
-
-/// The batch limits with any of the three bounds given instead of its default.
-fn limits(limits: (Option<u64>, Option<u64>, Option<u64>)) -> Limits {
-    let d = batch::batch_limits();
-    Limits {
-        max_entry_bytes: limits.0.unwrap_or(d.max_entry_bytes),
-        max_total_bytes: limits.1.unwrap_or(d.max_total_bytes),
-        max_entries: limits.2.unwrap_or(d.max_entries),
-    }
+/// The batch limits from the Python tuple of bounds.
+fn limits(bounds: (Option<u64>, Option<u64>, Option<u64>)) -> Limits {
+    batch::batch_limits_with(bounds.0, bounds.1, bounds.2)
 }
 
 /// Scan every input and reduce: the result. `progress`: "off", "bar" or
@@ -270,24 +224,21 @@ fn batch_run(
     power: Option<f64>,
     bounds: (Option<u64>, Option<u64>, Option<u64>),
 ) -> PyResult<PyBatchResult> {
-    run(py, || {
-        let o = options(
-            baseline,
-            test,
-            alpha,
-            min_change,
-            fail_on,
-            jobs,
-            keep_going,
-            allow_missing,
-            progress,
-            margin,
-            power,
-            limits(bounds),
-        )?;
-        batch::run(&paths, &o)
-    })
-    .map(PyBatchResult::of)
+    let named = Named {
+        baseline,
+        test,
+        alpha,
+        min_change,
+        fail_on,
+        jobs,
+        keep_going,
+        allow_missing,
+        progress,
+        margin,
+        power,
+        limits: limits(bounds),
+    };
+    run(py, || batch::run(&paths, &Options::from_named(named)?)).map(PyBatchResult::of)
 }
 
 /// Scan one input with at most `threads` rayon threads: the scan JSON.
@@ -333,30 +284,25 @@ fn batch_reduce(
     margin: Option<f64>,
     power: Option<f64>,
 ) -> PyResult<PyBatchResult> {
+    let named = Named {
+        baseline,
+        test,
+        alpha,
+        min_change,
+        fail_on,
+        jobs,
+        keep_going: true,
+        allow_missing,
+        progress: "off",
+        margin,
+        power,
+        limits: batch::batch_limits(),
+    };
     run(py, || {
-        let o = options(
-            baseline,
-            test,
-            alpha,
-            min_change,
-            fail_on,
-            jobs,
-            true,
-            allow_missing,
-            "off",
-            margin,
-            power,
-            batch::batch_limits(),
-        )?;
+        let o = Options::from_named(named)?;
         let outcomes = items
             .into_iter()
-            .map(|(input, scan, error)| match scan {
-                Some(s) => Scan::from_json(&s).map(Outcome::Scanned),
-                None => Ok(Outcome::Failed(InputError {
-                    input,
-                    message: error.unwrap_or_else(|| "no scan and no error given".to_string()),
-                })),
-            })
+            .map(|(input, scan, error)| Outcome::of(input, scan.as_deref(), error))
             .collect::<crate::Result<Vec<_>>>()?;
         batch::reduce(&outcomes, &o)
     })

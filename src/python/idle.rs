@@ -9,11 +9,11 @@ use super::errors::{run, to_pyerr};
 use crate::error::{Error, Result};
 use crate::idle::compare::{compare, compare_summary, GovernorArg};
 use crate::idle::ftrace::{self, FtraceImport};
-use crate::idle::simulate::{simulate, simulate_columns, simulate_many_columns, write_csv, Simulation};
+use crate::idle::simulate::{replay_columns, replay_many_columns, simulate_csv_files, Simulation};
 use crate::idle::state_source::NamedColumns;
 use crate::idle::states::{StateTable, PRESETS};
-use crate::idle::synth::{self, Pattern};
-use crate::idle::trace::{self, IdlePeriod, TraceColumns, TraceTable};
+use crate::idle::synth::{self, Pattern, PatternArgs};
+use crate::idle::trace::{self, TraceColumns, TraceTable};
 use crate::idle::{summary, Spec};
 use crate::import_notes::ImportOptions;
 use numpy::{IntoPyArray, PyArrayMethods, PyReadonlyArray1};
@@ -79,24 +79,10 @@ fn sim_dict<'py>(py: Python<'py>, sim: Simulation, shown: (Vec<i64>, Vec<i64>)) 
     Ok(d)
 }
 
-fn columns_of<'a>(
-    sleep: &'a [i64],
-    next_tick: &'a [i64],
-    wake: &'a [i64],
-    tick_stopped: &'a [i64],
-    latency: &'a [i64],
-    nr_iowait: &'a [i64],
-    cpu_load: &'a [i64],
-) -> TraceColumns<'a> {
-    TraceColumns {
-        sleep_length_ns: sleep,
-        next_tick_ns: next_tick,
-        wake_ns: wake,
-        tick_stopped,
-        latency_req_ns: latency,
-        nr_iowait,
-        cpu_load,
-    }
+/// The trace columns in the order the bindings take them.
+fn columns_of<'a>(c: [&'a [i64]; 7]) -> TraceColumns<'a> {
+    let [sleep_length_ns, next_tick_ns, wake_ns, tick_stopped, latency_req_ns, nr_iowait, cpu_load] = c;
+    TraceColumns { sleep_length_ns, next_tick_ns, wake_ns, tick_stopped, latency_req_ns, nr_iowait, cpu_load }
 }
 
 /// Replay a trace (columns as int64 arrays) through `governor` at `kernel` and `hz`.
@@ -130,9 +116,7 @@ fn idle_simulate<'py>(
     let (governor, kernel) = (governor.to_owned(), kernel.to_owned());
     let sim = run(py, || {
         let spec = Spec::new(&governor, &kernel)?;
-        let table = table_from(states)?;
-        let cols = columns_of(&a, &b, &c, &d, &e, &f, &g);
-        Ok((simulate_columns(spec, &table, &cols, hz, record_state)?, cols.shown(hz)?))
+        replay_columns(spec, &table_from(states)?, &columns_of([&a, &b, &c, &d, &e, &f, &g]), hz, record_state)
     })?;
     sim_dict(py, sim.0, sim.1)
 }
@@ -159,11 +143,8 @@ fn idle_simulate_many<'py>(
     let sims = run(py, || {
         let spec = Spec::new(&governor, &kernel)?;
         let table = table_from(states)?;
-        let cols: Vec<TraceColumns<'_>> =
-            slices.iter().map(|s| columns_of(&s[0], &s[1], &s[2], &s[3], &s[4], &s[5], &s[6])).collect();
-        let sims = simulate_many_columns(spec, &table, &cols, hz, record_state, threads)?;
-        let shown = cols.iter().map(|c| c.shown(hz)).collect::<Result<Vec<_>>>()?;
-        Ok(sims.into_iter().zip(shown).collect::<Vec<_>>())
+        let cols: Vec<TraceColumns<'_>> = slices.iter().map(|s| columns_of(s.each_ref().map(|c| &**c))).collect();
+        replay_many_columns(spec, &table, &cols, hz, record_state, threads)
     })?;
     let out = PyList::empty(py);
     for (s, shown) in sims {
@@ -184,15 +165,7 @@ fn idle_simulate_csv_files(
     trace_path: PathBuf,
 ) -> PyResult<Vec<u8>> {
     let (governor, kernel) = (governor.to_owned(), kernel.to_owned());
-    run(py, || {
-        let spec = Spec::new(&governor, &kernel)?;
-        let table = StateTable::load(&states)?;
-        let periods: Vec<IdlePeriod> = trace::read_csv(&trace_path)?;
-        let sim = simulate(spec, &table, &periods, hz, true)?;
-        let mut out = Vec::new();
-        write_csv(&sim, &periods, &mut out)?;
-        Ok(out)
-    })
+    run(py, || simulate_csv_files(Spec::new(&governor, &kernel)?, hz, &states, &trace_path))
 }
 
 /// A state table (dict of lists) from a file: CSV, sysfs directory/dump, or preset name.
@@ -395,16 +368,8 @@ fn idle_synth<'py>(
     jitter: f64,
 ) -> PyResult<Bound<'py, PyDict>> {
     let pattern = pattern.to_owned();
-    let periods = run(py, || {
-        let pat = match pattern.as_str() {
-            "periodic" => Pattern::Periodic { period_ns: a, jitter_ns: b },
-            "poisson" => Pattern::Poisson { mean_ns: a, timer_ns: b },
-            "bimodal" => Pattern::Bimodal { short_ns: a, long_ns: b, timer_ns: c, p_short: p, jitter },
-            "tick_stopped" => Pattern::TickStopped { mean_sleep_ns: a, p_wake: p },
-            other => return Err(Error::domain(format!("unknown pattern '{other}'"))),
-        };
-        synth::generate(pat, n, hz, seed)
-    })?;
+    let args = PatternArgs { a, b, c, p, jitter };
+    let periods = run(py, || synth::generate(Pattern::named(&pattern, args)?, n, hz, seed))?;
     trace_dict(py, periods.into_iter().collect())
 }
 
@@ -485,7 +450,7 @@ fn idle_compare<'py>(
     );
     let kernel = kernel.to_owned();
     let compared =
-        run(py, || compare(&args, &kernel, &table_from(states)?, &columns_of(&a, &b, &c, &d, &e, &f, &g), hz))?;
+        run(py, || compare(&args, &kernel, &table_from(states)?, &columns_of([&a, &b, &c, &d, &e, &f, &g]), hz))?;
     compared
         .into_iter()
         .map(|x| {
@@ -533,7 +498,7 @@ fn idle_compare_summary<'py>(
     );
     let kernel = kernel.to_owned();
     let parts = run(py, || {
-        let cols = columns_of(&a, &b, &c, &d, &e, &f, &g);
+        let cols = columns_of([&a, &b, &c, &d, &e, &f, &g]);
         compare_summary(&args, &kernel, &table_from(states)?, &cols, hz, power_mw.as_deref())
     })?;
     parts.into_iter().map(|(label, rows)| Ok((label, summary_dict(py, &rows)?))).collect()

@@ -58,22 +58,8 @@ fn lkp_compare_query_text(
     kpi: bool,
     perf_profile_threshold: Option<f64>,
 ) -> PyResult<String> {
-    run(py, || {
-        let (qs, different) = query::build_queries(&queries);
-        let roots = query::search(&dir, &qs)?;
-        let opt = Options { all_keys, more, kpi, perf_profile_threshold };
-        let groups = query::compare_groups(&roots, &compare_keys, different, opt)?;
-        if groups.is_empty() {
-            return Err(Error::domain(format!(
-                "the {} result roots found under {} form no group of two to compare (each group shares every axis \
-                 but {})",
-                roots.len(),
-                dir.display(),
-                compare_keys.join(",")
-            )));
-        }
-        groups.iter().map(render).collect()
-    })
+    let opt = Options { all_keys, more, kpi, perf_profile_threshold };
+    run(py, || query::compare_query(&dir, &queries, &compare_keys, opt)?.iter().map(render).collect())
 }
 
 /// The result root under `dir` of the commit whose hash starts with `prefix`.
@@ -170,9 +156,7 @@ fn lkp_parse_report_comparison(py: Python<'_>, text: String) -> PyResult<PyCompa
 #[pyfunction]
 #[pyo3(signature = (title, bad, good, script=false))]
 fn lkp_text_plot(py: Python<'_>, title: &str, bad: Vec<f64>, good: Vec<f64>, script: bool) -> PyResult<String> {
-    run(py, || {
-        Ok(if script { textplot::gnuplot_script(title, &bad, &good) } else { textplot::text_plot(title, &bad, &good) })
-    })
+    run(py, || Ok(textplot::plot(title, &bad, &good, script)))
 }
 
 /// Add the lkp functions to the module.

@@ -25,8 +25,8 @@ fn mmtests_compare(
     let (c, text, era, warnings) = run(py, || {
         let compat = compat.as_deref().map(Era::parse).transpose()?;
         let opts = CompareOptions { compat, print_ratio, subheading, threads };
-        let mut r = mmtests::compare_at(&directory, &benchmark, &names, &opts)?;
-        beyond::apply_test(&mut r.comparison, beyond::VerdictTest::parse(&test)?, alpha)?;
+        let test = beyond::VerdictTest::parse(&test)?;
+        let r = beyond::compare_at_tested(&directory, &benchmark, &names, &opts, test, alpha)?;
         Ok((r.comparison, r.text, r.era.name().to_string(), r.warnings))
     })?;
     Ok((PyComparison::from_core(c), text, era, warnings))
@@ -83,12 +83,7 @@ fn mmtests_apply_test(
     alpha: f64,
 ) -> PyResult<PyComparison> {
     let c = comparison.core();
-    run(py, || {
-        let mut c = c.clone();
-        beyond::apply_test(&mut c, beyond::VerdictTest::parse(&test)?, alpha)?;
-        Ok(c)
-    })
-    .map(PyComparison::from_core)
+    run(py, || beyond::with_test(c, beyond::VerdictTest::parse(&test)?, alpha)).map(PyComparison::from_core)
 }
 
 /// Bootstrap interval of kernel `k`'s Gmean ratio: (estimate, low, high).

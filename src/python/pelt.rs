@@ -3,19 +3,18 @@
 //! notebooks. Every call goes through [`run`] (GIL released, panics caught).
 
 use super::errors::run;
-use crate::error::Error;
+use crate::choice::Choice;
 use crate::import_notes::ImportOptions;
 use crate::pelt::columns::{self, Column, Select};
-use crate::pelt::cpu_capacity::{Platform, Sources};
-use crate::pelt::cpu_util::{cpu_util, CpuSignals, Dst, TaskSignals};
-use crate::pelt::driver::{self, Config, StartState};
-use crate::pelt::ftrace::{self, FtraceTask};
+use crate::pelt::cpu_capacity::Sources;
+use crate::pelt::cpu_util::{cpu_util_of, CpuSignals, Dst, TaskSignals};
+use crate::pelt::driver::{self, Config, CsvOutput, Init, StartState};
+use crate::pelt::ftrace;
 use crate::pelt::kernel::{config, Options};
-use crate::pelt::row::CsvWriter;
 use crate::pelt::schedutil;
-use crate::pelt::signal::{decay_load, SchedAvg};
+use crate::pelt::signal::{self, AccumulateSteps};
 use crate::pelt::trace::{self, Segment};
-use crate::pelt::util_est::{rule_by_name, Sample, TaskUtilEst, UtilEstRule};
+use crate::pelt::util_est::{self, UpdateInputs};
 use crate::pelt::util_model::UTIL_COLUMNS;
 use numpy::{IntoPyArray, PyReadonlyArray1};
 use pyo3::prelude::*;
@@ -43,26 +42,9 @@ fn columns_dict<'py>(py: Python<'py>, cols: Vec<(&'static str, Column)>) -> PyRe
     Ok(d)
 }
 
-/// The replay options of a binding's arguments (a conversion: the choices are
-/// crate::pelt::kernel::config's).
-#[allow(clippy::too_many_arguments)]
-fn options<'a>(
-    kernel: Option<&'a str>,
-    init: &'a str,
-    util_est: bool,
-    rule: Option<&'a str>,
-    execl_fix: Option<bool>,
-    tick_ns: u64,
-    start_ns: u64,
-    given: Option<Given>,
-) -> Options<'a> {
-    let given = given.map(|(util_avg, load_avg, runnable_avg, util_est)| StartState {
-        util_avg,
-        load_avg,
-        runnable_avg,
-        util_est,
-    });
-    Options { kernel, init, util_est, rule, execl_fix, tick_ns, start_ns, given }
+/// A known start state from its Python tuple.
+fn start_state(given: Option<Given>) -> Option<StartState> {
+    given.map(|(util_avg, load_avg, runnable_avg, util_est)| StartState { util_avg, load_avg, runnable_avg, util_est })
 }
 
 /// An imported task for Python: segment columns, start, events used, notes, init.
@@ -95,7 +77,8 @@ fn pelt_simulate_arrays<'py>(
     let (d, s, c, f) = (slice(&dur_ns), slice(&state), slice(&cpu_cap), slice(&freq_cap));
     let sel = Select { columns, events };
     let cols = run(py, || {
-        let cfg = config(&options(kernel, init, util_est, rule, execl_fix, tick_ns, start_ns, given))?;
+        let cfg =
+            config(&Options { kernel, init, util_est, rule, execl_fix, tick_ns, start_ns, given: start_state(given) })?;
         columns::replay_trace_columns(&d, &s, &c, &f, &cfg, &sel)
     })?;
     columns_dict(py, cols)
@@ -121,7 +104,8 @@ fn pelt_simulate_file<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let sel = Select { columns, events };
     let cols = run(py, || {
-        let cfg = config(&options(kernel, init, util_est, rule, execl_fix, tick_ns, start_ns, given))?;
+        let cfg =
+            config(&Options { kernel, init, util_est, rule, execl_fix, tick_ns, start_ns, given: start_state(given) })?;
         let segs = trace::read_trace_csv(&path)?;
         columns::replay_segments(&segs, &cfg, &sel)
     })?;
@@ -174,36 +158,17 @@ fn pelt_simulate_csv<'py>(
     kernel: Option<&str>,
     given: Option<Given>,
 ) -> PyResult<Option<Bound<'py, PyBytes>>> {
-    let cfg = config(&options(kernel, init, util_est, rule, execl_fix, tick_ns, start_ns, given));
+    let cfg =
+        config(&Options { kernel, init, util_est, rule, execl_fix, tick_ns, start_ns, given: start_state(given) });
     let mut sink = write.map(|w| PyWrite { write: w, err: None });
     let result = run(py, || {
-        let cfg = cfg?;
-        let segs = match &data {
-            Some(d) => trace::parse_trace_csv(d, Some(&path))?,
-            None => trace::read_trace_csv(std::path::Path::new(&path))?,
+        let segs = trace::trace_csv(data.as_deref(), &path)?;
+        let to = match (&out, sink.as_mut()) {
+            (Some(p), _) => CsvOutput::File(p),
+            (None, Some(w)) => CsvOutput::Write(w),
+            (None, None) => CsvOutput::Memory,
         };
-        let enq = cfg.rule.has_enqueued();
-        if let Some(p) = &out {
-            let f = std::fs::File::create(p).map_err(|e| Error::io(p, &e))?;
-            let mut w = CsvWriter::new(std::io::BufWriter::new(f), enq, &p.display().to_string())?;
-            driver::simulate(&segs, &cfg, &mut w)?;
-            w.finish()?;
-            return Ok(None);
-        }
-        if let Some(pw) = sink.as_mut() {
-            let mut w = CsvWriter::new(pw, enq, "<stdout>")?;
-            driver::simulate(&segs, &cfg, &mut w)?;
-            w.finish()?;
-            return Ok(None);
-        }
-        // ~160 bytes a row: reserve once rather than doubling through hundreds of MB
-        // (when that much memory is not available, grow as needed).
-        let guess = usize::try_from(driver::count_rows(&segs, &cfg).saturating_mul(170)).unwrap_or(usize::MAX);
-        let mut buf = Vec::new();
-        let _ = buf.try_reserve_exact(guess);
-        let mut w = CsvWriter::new(buf, enq, "<memory>")?;
-        driver::simulate(&segs, &cfg, &mut w)?;
-        Ok(Some(w.finish()?))
+        driver::simulate_csv(&segs, &cfg?, to)
     });
     if let Some(err) = sink.and_then(|s| s.err) {
         return Err(err);
@@ -258,43 +223,34 @@ fn pelt_ftrace<'py>(
     traced_start: bool,
 ) -> PyResult<Imported<'py>> {
     let opts = ImportOptions { strict, sort };
-    let t: FtraceTask = run(py, || {
-        let platform = Platform::from_sources(&Sources {
-            capacities: cpu_capacity.as_deref(),
-            max_freqs: max_freq.as_deref(),
-            cpu_cap,
-            freq_cap,
-            plat_info: plat_info.as_deref(),
-            sysfs: sysfs.as_deref(),
-        })?;
-        match (&data, &path) {
-            (Some(d), p) => {
-                ftrace::task_trace_from_ftrace(d, pid, &platform, p.as_ref().and_then(|p| p.to_str()), opts)
-            }
-            (None, Some(p)) => ftrace::read_ftrace(p, pid, &platform, opts),
-            (None, None) => Err(Error::domain("give ftrace text or a path")),
-        }
-    })?;
-    let notes = t.notes.messages();
-    // the start the trace gives (docs/pelt.md §10): with `traced_start`, the segments
-    // from a known state, which is returned as `init`
-    let init = PyDict::new(py);
-    let (segments, start_ns) = match (&t.start, traced_start) {
-        (ftrace::Start::Known { state, start_ns, segments }, true) => {
-            init.set_item("util_avg", state.util_avg)?;
-            init.set_item("load_avg", state.load_avg)?;
-            init.set_item("runnable_avg", state.runnable_avg)?;
-            init.set_item("util_est", state.util_est)?;
-            (segments.clone(), *start_ns)
-        }
-        (ftrace::Start::Forked, _) => {
-            init.set_item("kernel", true)?;
-            (t.segments, t.start_ns)
-        }
-        _ => (t.segments, t.start_ns),
+    let sources = Sources {
+        capacities: cpu_capacity.as_deref(),
+        max_freqs: max_freq.as_deref(),
+        cpu_cap,
+        freq_cap,
+        plat_info: plat_info.as_deref(),
+        sysfs: sysfs.as_deref(),
     };
-    let init = if init.is_empty() { None } else { Some(init) };
-    Ok((trace_dict(py, segments)?, start_ns, t.events, notes, init))
+    let t = run(py, || ftrace::task_trace(data.as_deref(), path.as_deref(), pid, &sources, opts))?;
+    let (notes, events) = (t.notes.messages(), t.events);
+    let (segments, start_ns, init) = t.into_start(traced_start);
+    let init = match init {
+        Some(Init::Given(state)) => {
+            let d = PyDict::new(py);
+            d.set_item("util_avg", state.util_avg)?;
+            d.set_item("load_avg", state.load_avg)?;
+            d.set_item("runnable_avg", state.runnable_avg)?;
+            d.set_item("util_est", state.util_est)?;
+            Some(d)
+        }
+        Some(Init::Kernel) => {
+            let d = PyDict::new(py);
+            d.set_item("kernel", true)?;
+            Some(d)
+        }
+        Some(Init::Zero) | None => None,
+    };
+    Ok((trace_dict(py, segments)?, start_ns, events, notes, init))
 }
 
 /// `decay_load(val, n)` element-wise.
@@ -305,12 +261,7 @@ fn pelt_decay_load<'py>(
     n: PyReadonlyArray1<'_, u64>,
 ) -> PyResult<Bound<'py, numpy::PyArray1<u64>>> {
     let (v, n) = (slice(&val), slice(&n));
-    let out = run(py, || {
-        if v.len() != n.len() {
-            return Err(Error::domain(format!("{} values but {} decay counts", v.len(), n.len())));
-        }
-        Ok(v.iter().zip(n.iter()).map(|(&a, &b)| decay_load(a, b)).collect::<Vec<u64>>())
-    })?;
+    let out = run(py, || signal::decay_load_each(&v, &n))?;
     Ok(out.into_pyarray(py))
 }
 
@@ -328,50 +279,10 @@ fn pelt_accumulate<'py>(
     weight: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (dt, lo, ru, rn) = (slice(&delta_ns), slice(&load), slice(&runnable), slice(&running));
-    let cols = run(py, || {
-        let n = dt.len();
-        if lo.len() != n || ru.len() != n || rn.len() != n {
-            return Err(Error::domain("delta_ns, load, runnable and running must have the same length"));
-        }
-        let mut sa = SchedAvg::at(start_ns);
-        let mut now = start_ns;
-        let mut c: [Vec<u64>; 9] = Default::default();
-        for (((&d, &l), &u), &r) in dt.iter().zip(lo.iter()).zip(ru.iter()).zip(rn.iter()) {
-            now = now.wrapping_add(d);
-            let ret = sa.update_load_sum(now, l, u, r != 0);
-            if ret {
-                sa.update_load_avg(weight);
-            }
-            let vals = [
-                u64::from(ret),
-                sa.last_update_time,
-                sa.load_sum,
-                sa.runnable_sum,
-                u64::from(sa.util_sum),
-                u64::from(sa.period_contrib),
-                sa.load_avg,
-                sa.runnable_avg,
-                sa.util_avg,
-            ];
-            for (col, v) in c.iter_mut().zip(vals) {
-                col.push(v);
-            }
-        }
-        Ok(c)
-    })?;
+    let steps = AccumulateSteps { delta_ns: &dt, load: &lo, runnable: &ru, running: &rn };
+    let cols = run(py, || signal::accumulate(&steps, start_ns, weight))?;
     let d = PyDict::new(py);
-    let names = [
-        "ret",
-        "last_update_time",
-        "load_sum",
-        "runnable_sum",
-        "util_sum",
-        "period_contrib",
-        "load_avg",
-        "runnable_avg",
-        "util_avg",
-    ];
-    for (name, col) in names.into_iter().zip(cols) {
+    for (name, col) in signal::ACCUMULATE_COLUMNS.into_iter().zip(cols) {
         d.set_item(name, col.into_pyarray(py))?;
     }
     Ok(d)
@@ -392,44 +303,23 @@ fn pelt_util_est_update<'py>(
     cpu_cap: PyReadonlyArray1<'_, u64>,
     task_sleep: PyReadonlyArray1<'_, u64>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let cols = [
-        slice(&ewma),
-        slice(&unchanged),
-        slice(&enqueued),
-        slice(&util_avg),
-        slice(&runnable_avg),
-        slice(&cpu_cap),
-        slice(&task_sleep),
-    ];
+    let (e, u, q) = (slice(&ewma), slice(&unchanged), slice(&enqueued));
+    let (ua, ra, cap, sleep) = (slice(&util_avg), slice(&runnable_avg), slice(&cpu_cap), slice(&task_sleep));
+    let inputs = UpdateInputs {
+        ewma: &e,
+        unchanged: &u,
+        enqueued: &q,
+        util_avg: &ua,
+        runnable_avg: &ra,
+        cpu_cap: &cap,
+        task_sleep: &sleep,
+    };
     let rule = rule.to_owned();
-    let (e, u, q) = run(py, || {
-        let r: &dyn UtilEstRule = rule_by_name(&rule)?;
-        let n = cols[0].len();
-        if cols.iter().any(|c| c.len() != n) {
-            return Err(Error::domain("all util_est_update inputs must have the same length"));
-        }
-        let (mut e, mut u, mut q) = (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
-        for i in 0..n {
-            let get = |k: usize| cols.get(k).and_then(|c| c.get(i)).copied().unwrap_or(0);
-            let (ew, flag, enq) = (get(0), get(1) != 0, get(2));
-            if ew > u64::from(u32::MAX >> 1) || enq > u64::from(u32::MAX) {
-                return Err(Error::domain(format!("element {i}: util_est values must fit 31 bits")));
-            }
-            let mut ue = TaskUtilEst { ewma: ew as u32, enqueued: enq as u32 };
-            if flag {
-                r.set_unchanged(&mut ue);
-            }
-            r.update(&mut ue, get(6) != 0, Sample { util_avg: get(3), runnable_avg: get(4), cpu_cap: get(5) });
-            e.push(u64::from(r.ewma(&ue)));
-            u.push(u64::from(r.unchanged(&ue)));
-            q.push(u64::from(ue.enqueued));
-        }
-        Ok((e, u, q))
-    })?;
+    let out = run(py, || util_est::update_each(&rule, &inputs))?;
     let d = PyDict::new(py);
-    d.set_item("ewma", e.into_pyarray(py))?;
-    d.set_item("unchanged", u.into_pyarray(py))?;
-    d.set_item("enqueued", q.into_pyarray(py))?;
+    d.set_item("ewma", out.ewma.into_pyarray(py))?;
+    d.set_item("unchanged", out.unchanged.into_pyarray(py))?;
+    d.set_item("enqueued", out.enqueued.into_pyarray(py))?;
     Ok(d)
 }
 
@@ -469,29 +359,16 @@ fn pelt_cpu_util(
     execl_fix: bool,
 ) -> PyResult<u64> {
     let dst = dst.to_owned();
-    run(py, || {
-        let cpu = CpuSignals { util_avg, runnable_avg, util_est, capacity, util_est_enabled };
-        let dst = match dst.as_str() {
-            "none" => Dst::Nowhere,
-            "this" => Dst::ThisCpu,
-            "other" => Dst::OtherCpu,
-            d => return Err(Error::domain(format!("dst must be 'none', 'this' or 'other', got '{d}'"))),
-        };
-        let p = task.map(|(u, e, f, q, on, new)| TaskSignals {
-            util_avg: u,
-            util_est: e,
-            fix_amount: f,
-            queued_or_current: q,
-            on_this_cpu: on,
-            is_new: new,
-        });
-        if let Some(p) = &p {
-            if dst == Dst::Nowhere && (!p.on_this_cpu || p.is_new) {
-                return Ok(cpu_util(&cpu, None, dst, boost, execl_fix));
-            }
-        }
-        Ok(cpu_util(&cpu, p.as_ref(), dst, boost, execl_fix))
-    })
+    let cpu = CpuSignals { util_avg, runnable_avg, util_est, capacity, util_est_enabled };
+    let p = task.map(|(u, e, f, q, on, new)| TaskSignals {
+        util_avg: u,
+        util_est: e,
+        fix_amount: f,
+        queued_or_current: q,
+        on_this_cpu: on,
+        is_new: new,
+    });
+    run(py, || Ok(cpu_util_of(&cpu, p.as_ref(), Dst::parse(&dst)?, boost, execl_fix)))
 }
 
 /// `TICK_NSEC` for `CONFIG_HZ=hz` ([`Config::tick_ns_for_hz`]).
@@ -522,17 +399,8 @@ fn pelt_schedutil(
     min_perf: u64,
     legacy: bool,
 ) -> PyResult<(u64, u64)> {
-    run(py, || {
-        if capacity == 0 {
-            return Err(Error::domain("capacity must be > 0"));
-        }
-        if legacy {
-            let f = schedutil::next_freq_legacy(util, capacity, ref_freq);
-            return Ok((util.min(capacity), schedutil::resolve_freq(f, &opps, policy_min, policy_max)));
-        }
-        let perf = schedutil::effective_cpu_perf(util.min(capacity), min_perf, capacity);
-        Ok((perf, schedutil::next_freq(perf, capacity, ref_freq, &opps, policy_min, policy_max)))
-    })
+    let r = schedutil::Request { util, capacity, ref_freq, opps: &opps, policy_min, policy_max, min_perf, legacy };
+    run(py, || schedutil::perf_and_freq(&r))
 }
 
 /// Add the PELT functions to the module.

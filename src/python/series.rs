@@ -3,8 +3,7 @@
 use super::arrays::F64;
 use super::errors::run;
 use crate::archive::Limits;
-use crate::series::{analyze, read_trees, Options, Significance};
-use crate::table::Direction;
+use crate::series::{analyze_named, read_trees, Options};
 use numpy::{IntoPyArray, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -29,27 +28,17 @@ fn change_points<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let v = F64::new(values);
     let vs = v.slice();
-    let (rows, dirs) = run(py, || {
-        let d = Options::default();
-        let opts = Options {
-            window: window.unwrap_or(d.window),
-            max_p: max_p.unwrap_or(d.max_p),
-            min_magnitude: min_magnitude.unwrap_or(d.min_magnitude),
-            significance: permutations
-                .map_or(Significance::TTest, |permutations| Significance::Permutation { permutations, seed }),
-        };
-        let dirs = directions.iter().map(|s| Direction::parse(s)).collect::<crate::Result<Vec<_>>>()?;
-        Ok((analyze(&vs, commits, &dirs, &opts, threads)?, dirs))
-    })?;
+    let opts = Options::given(window, max_p, min_magnitude, permutations, seed);
+    let rows = run(py, || analyze_named(&vs, commits, &directions, &opts, threads))?;
     let d = PyDict::new(py);
-    d.set_item("metric", rows.iter().map(|r| r.metric as u64).collect::<Vec<_>>().into_pyarray(py))?;
-    d.set_item("index", rows.iter().map(|r| r.point.index as u64).collect::<Vec<_>>().into_pyarray(py))?;
+    d.set_item("metric", rows.iter().map(|(r, _)| r.metric as u64).collect::<Vec<_>>().into_pyarray(py))?;
+    d.set_item("index", rows.iter().map(|(r, _)| r.point.index as u64).collect::<Vec<_>>().into_pyarray(py))?;
     macro_rules! cols { ($($f:ident),*) => {$(
-        d.set_item(stringify!($f), rows.iter().map(|r| r.point.stats.$f).collect::<Vec<_>>().into_pyarray(py))?;
+        d.set_item(stringify!($f), rows.iter().map(|(r, _)| r.point.stats.$f).collect::<Vec<_>>().into_pyarray(py))?;
     )*} }
     cols!(mean_before, mean_after, std_before, std_after, p);
-    d.set_item("change", rows.iter().map(|r| r.change).collect::<Vec<_>>().into_pyarray(py))?;
-    let verdicts: Vec<&str> = rows.iter().map(|r| r.verdict(dirs.get(r.metric).copied().unwrap_or_default())).collect();
+    d.set_item("change", rows.iter().map(|(r, _)| r.change).collect::<Vec<_>>().into_pyarray(py))?;
+    let verdicts: Vec<&str> = rows.iter().map(|(_, v)| *v).collect();
     d.set_item("verdict", verdicts)?;
     Ok(d)
 }

@@ -161,13 +161,7 @@ fn compare_many<'py>(
     let method = method.to_owned();
     let rows = run(py, || {
         let method = MwuMethod::parse(&method)?;
-        let bases = batch::split_ragged(&bvs, &bl)?;
-        let news = batch::split_ragged(&nvs, &nl)?;
-        if bases.len() != news.len() {
-            return Err(crate::Error::domain(format!("{} base series but {} new series", bases.len(), news.len())));
-        }
-        let pairs: Vec<(&[f64], &[f64])> = bases.into_iter().zip(news).collect();
-        stats::compare_many(&pairs, higher_is_better, method, threads)
+        stats::compare_many(&batch::split_pairs(&bvs, &bl, &nvs, &nl)?, higher_is_better, method, threads)
     })?;
     let d = PyDict::new(py);
     column(py, &d, "n_base", rows.iter().map(|r| r.n_base as u64).collect())?;

@@ -100,6 +100,21 @@ pub fn analyze(
     Ok(per_metric.into_iter().flatten().collect())
 }
 
+/// [`analyze`] of metrics whose directions are given by name ([`Direction::parse`];
+/// an unknown name is an error), each change with its verdict ([`MetricChange::verdict`]
+/// by its metric's direction).
+pub fn analyze_named(
+    values: &[f64],
+    commits: usize,
+    directions: &[String],
+    opts: &Options,
+    threads: Option<usize>,
+) -> Result<Vec<(MetricChange, &'static str)>> {
+    let dirs = directions.iter().map(|s| Direction::parse(s)).collect::<Result<Vec<_>>>()?;
+    let rows = analyze(values, commits, &dirs, opts, threads)?;
+    Ok(rows.into_iter().map(|r| (r, r.verdict(dirs.get(r.metric).copied().unwrap_or_default()))).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,5 +155,19 @@ mod tests {
         v[3] = f64::INFINITY;
         let e = analyze(&v, 11, &dirs, &Options::default(), None).unwrap_err().to_string();
         assert!(e.contains("metric 0 has an infinite value at commit 3"), "{e}");
+    }
+
+    #[test]
+    fn analyze_named_gives_verdicts_by_direction() {
+        // one step up in each of two metrics: better where higher is better, worse where lower is
+        let mut values = vec![1.0; 10];
+        values.extend([5.0; 10]);
+        let both: Vec<f64> = values.iter().chain(&values).copied().collect();
+        let names = ["higher".to_string(), "lower".to_string()];
+        let opts = Options { window: 20, ..Options::default() };
+        let rows = analyze_named(&both, 20, &names, &opts, Some(1)).unwrap();
+        let got: Vec<(usize, usize, &str)> = rows.iter().map(|(r, v)| (r.metric, r.point.index, *v)).collect();
+        assert_eq!(got, [(0, 10, "better"), (1, 10, "worse")]);
+        assert!(analyze_named(&both, 20, &["up".to_string(), "lower".to_string()], &opts, Some(1)).is_err());
     }
 }

@@ -11,7 +11,7 @@ pub mod segment;
 pub mod tree_history;
 
 pub use divisive::{detect, ChangePoint, Significance};
-pub use history::{analyze, fill_missing, MetricChange};
+pub use history::{analyze, analyze_named, fill_missing, MetricChange};
 pub use otava::{change_points, Options};
 pub use segment::SegmentStats;
 pub use tree_history::{history as tree_history, read as read_trees, TreeHistory};

@@ -29,6 +29,26 @@ impl Default for Options {
 }
 
 impl Options {
+    /// The options with each value that is given instead of Otava's default; a number
+    /// of `permutations` selects Matteson and James' permutation test (seeded by
+    /// `seed`) instead of Otava's t-test.
+    pub fn given(
+        window: Option<usize>,
+        max_p: Option<f64>,
+        min_magnitude: Option<f64>,
+        permutations: Option<usize>,
+        seed: u64,
+    ) -> Options {
+        let d = Options::default();
+        Options {
+            window: window.unwrap_or(d.window),
+            max_p: max_p.unwrap_or(d.max_p),
+            min_magnitude: min_magnitude.unwrap_or(d.min_magnitude),
+            significance: permutations
+                .map_or(Significance::TTest, |permutations| Significance::Permutation { permutations, seed }),
+        }
+    }
+
     /// An error unless the window is at least 2 and the p-value in (0, 1].
     pub fn check(&self) -> Result<()> {
         if self.window < 2 {
@@ -163,5 +183,19 @@ mod tests {
         assert_eq!(idx(&s, 50, 0.001, 0.0)[0], 3);
         assert!(idx(&[], 50, 0.001, 0.0).is_empty());
         assert!(change_points(&s, &Options { window: 1, ..Options::default() }).is_err());
+    }
+
+    #[test]
+    fn options_given() {
+        let d = Options::default();
+        assert_eq!(Options::given(None, None, None, None, 7), d);
+        let o = Options::given(Some(10), Some(0.05), Some(0.1), Some(100), 7);
+        let want = Options {
+            window: 10,
+            max_p: 0.05,
+            min_magnitude: 0.1,
+            significance: Significance::Permutation { permutations: 100, seed: 7 },
+        };
+        assert_eq!(o, want);
     }
 }

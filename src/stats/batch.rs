@@ -203,6 +203,22 @@ pub fn split_ragged<'a>(values: &'a [f64], lengths: &[usize]) -> Result<Vec<&'a 
     Ok(out)
 }
 
+/// Pairs of base and new series, each side packed as values split by lengths
+/// ([`split_ragged`]), as [`compare_many`] takes them; both sides must hold as many series.
+pub fn split_pairs<'a>(
+    base_values: &'a [f64],
+    base_lengths: &[usize],
+    new_values: &'a [f64],
+    new_lengths: &[usize],
+) -> Result<Vec<(&'a [f64], &'a [f64])>> {
+    let bases = split_ragged(base_values, base_lengths)?;
+    let news = split_ragged(new_values, new_lengths)?;
+    if bases.len() != news.len() {
+        return Err(Error::domain(format!("{} base series but {} new series", bases.len(), news.len())));
+    }
+    Ok(bases.into_iter().zip(news).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -240,5 +256,14 @@ mod tests {
         let v = [1.0, 2.0, 3.0];
         assert_eq!(split_ragged(&v, &[1, 0, 2]).unwrap(), vec![&v[..1], &v[1..1], &v[1..]]);
         assert!(split_ragged(&v, &[1, 1]).is_err());
+    }
+
+    #[test]
+    fn split_pairs_by_hand() {
+        let (b, n) = ([1.0, 2.0, 3.0], [4.0, 5.0, 6.0]);
+        let pairs = split_pairs(&b, &[1, 2], &n, &[2, 1]).unwrap();
+        assert_eq!(pairs, [(&b[..1], &n[..2]), (&b[1..], &n[2..])]);
+        let err = split_pairs(&b, &[3], &n, &[1, 2]).unwrap_err().to_string();
+        assert_eq!(err, "1 base series but 2 new series");
     }
 }
