@@ -124,24 +124,21 @@ def mmtests_section(p: Parts, inputs: Inputs, tree: MMTestsTree, baseline: str |
             p.overview.summary_line(f"{bench}: {k} failed, not compared: {inputs.scrub(failed[k])}")
         preferred = c.meta.get("mmtests.preferred", "?")
         try:
-            g = c.gmean_ratio()
+            g, no_gmean = c.gmean_ratio(), ""
         except SchedlabError as e:  # e.g. no Amean row among the ratio's operations
-            no_gmean = inputs.scrub(str(e))
-            over_rows.append([f"{label} ({preferred} is better)"]
-                             + [("n/a", None, no_gmean) if k in ok[1:]
-                                else _not_run(k, mine, "failed" if k in failed else "baseline") for k in kernels[1:]])
+            g, no_gmean = {}, inputs.scrub(str(e))
+        labels = {k: mmtests.overview_label(g[k]) for k in ok[1:] if k in g}
+        over_rows.append([f"{label} ({preferred} is better)"]
+                         + [(labels[k], _label_verdict(labels[k]), f"Gmean {g[k]:.3f}") if k in labels
+                            else ("n/a", None, no_gmean) if k in ok[1:]
+                            else _not_run(k, mine, "failed" if k in failed else "baseline") for k in kernels[1:]])
+        if no_gmean:
             p.overview.summary_line(f"{label} ({preferred} is better): no Gmean ratio: {no_gmean}; "
                                     "its rows are compared below.")
-            g = {}
-        labels = {k: mmtests.overview_label(g[k]) for k in ok[1:] if k in g}
-        if g:
-            over_rows.append([f"{label} ({preferred} is better)"]
-                             + [(labels[k], _label_verdict(labels[k]), f"Gmean {g[k]:.3f}") if k in labels
-                                else _not_run(k, mine, "failed" if k in failed else "baseline") for k in kernels[1:]])
-        if g and len(ok) < 2:
+        elif len(ok) < 2:
             p.overview.summary_line(f"{label} ({preferred} is better): one run with results ({ok[0]}), "
                                     "nothing to compare; its statistics are in the details.")
-        elif g:
+        else:
             p.overview.summary_line(f"{label} ({preferred} is better): "
                                     + ", ".join(f"{k} {labels[k]} (Gmean {g[k]:.3f})" for k in ok[1:]) + ".")
         changed = [(r, k, cell) for r in c.rows for k, cell in zip(c.kernels, r.cells) if cell.verdict in CHANGED]
