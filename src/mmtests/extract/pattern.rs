@@ -8,14 +8,20 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 
 /// The compiled form of the extractor pattern `pattern` (compiled on first use, then
 /// shared); a pattern that does not compile is a schedlab bug, reported as a domain error.
-pub fn compiled(pattern: &'static str) -> Result<Regex> {
-    static CACHE: OnceLock<Mutex<HashMap<&'static str, Regex>>> = OnceLock::new();
+///
+/// The one compiled regex of each pattern is kept for the process (the patterns are a
+/// fixed set of literals) and lent out, never cloned: a cloned `Regex` starts with
+/// empty search caches, and building them again took most of a small table's time.
+pub fn compiled(pattern: &'static str) -> Result<&'static Regex> {
+    static CACHE: OnceLock<Mutex<HashMap<&'static str, &'static Regex>>> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
-    if let Some(re) = cache.lock().unwrap_or_else(PoisonError::into_inner).get(pattern) {
-        return Ok(re.clone());
+    let mut map = cache.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(re) = map.get(pattern) {
+        return Ok(re);
     }
     let re = Regex::new(pattern).map_err(|e| Error::domain(format!("schedlab bug: line pattern {pattern:?}: {e}")))?;
-    cache.lock().unwrap_or_else(PoisonError::into_inner).insert(pattern, re.clone());
+    let re: &'static Regex = Box::leak(Box::new(re));
+    map.insert(pattern, re);
     Ok(re)
 }
 
