@@ -261,6 +261,16 @@ impl Matrix {
         self.index.get(&self.names(), key).and_then(|i| self.at(i))
     }
 
+    /// The position of `key` among the metrics (file order), when it has the key.
+    pub fn index_of(&self, key: &str) -> Option<usize> {
+        self.index.get(&self.names(), key)
+    }
+
+    /// The name of metric `i` (file order), None past the end.
+    pub fn key_at(&self, i: usize) -> Option<&str> {
+        name_of(&self.names, &self.metrics, i)
+    }
+
     /// The matrix's own copy of `key`'s name, when it has the key.
     pub fn key_of(&self, key: &str) -> Option<&str> {
         let i = self.index.get(&self.names(), key)?;
