@@ -27,10 +27,13 @@ in `table::Rows` and the compare's keys by matrix position (merge of compact-tab
     reader                       input MiB  peak MiB over imports  ratio      before
     lkp pair, all changed              6.7                   25.4   3.79 ok    4.59
 
-Nine runs of that line gave 3.77-3.80 six times and 4.01-4.03 three times: the two
+Twelve runs of that line gave 3.77-3.84 eight times and 4.01-4.03 four times: the two
 matrices are parsed on two threads, and how their growing columns land in glibc's
 arenas depends on which finishes first (mallinfo2 after the compare: 2.9 or 6.3 MiB
-free but resident). The full run (`python benchmarks/reader_memory.py --mb 16`, the same
+free but resident). Counting the columns' sizes in a first pass over each matrix text
+and allocating them once made it steady at 3.81-3.85, but moved trace.dat's figure (a
+0.45 MB input, so a few hundred KiB of touched code or heap) from 3.5-3.9 to 5.3; not
+kept. The full run (`python benchmarks/reader_memory.py --mb 16`, the same
 build): samples 1.20, idle CSV 1.94, idle ftrace 1.84, PELT CSV 3.36, lkp matrix.json
 pair 2.85, lkp pair all changed 3.78, perf stat CSV 1.21, mmtests parse (table) 2.61,
 trace.dat 3.83, perf script 1.07, batch archive 0.28, perf stat JSON 1.12 and text 1.15,
