@@ -20,34 +20,42 @@ TEXT` runs the readers whose name contains TEXT.
     python benchmarks/reader_memory.py [--mb 32] [--only TEXT] [--tracedat FILE --tracedat-pid PID]
 
 Recorded 2026-12-05 (`python benchmarks/reader_memory.py --mb 16 --only NAME`, each reader
-alone, release build, this sandbox shared by other agents, load average 4-10: memory does
-not depend on it). Before: the same command on the tree before the column store
-(`table::Rows`) and lkp's row-at-a-time compare.
+alone, release build, this sandbox shared by other agents, load average 2-10: memory does
+not depend on it). Before: the same command on the tree before 4-byte offsets and counts
+in `table::Rows` and the compare's keys by matrix position (merge of compact-table).
 
     reader                       input MiB  peak MiB over imports  ratio      before
-    mmtests parse (table)             17.0                   46.3   2.73 ok    7.60
-    lkp pair, all changed              6.7                   31.4   4.68 OVER 11.03
+    lkp pair, all changed              6.7                   25.4   3.79 ok    4.59
 
-The full run (`python benchmarks/reader_memory.py --mb 16`, the same build) gave every
-other reader as on 2026-12-04 (samples 1.22, idle CSV 1.91, idle ftrace 1.84, PELT CSV
-3.39, lkp matrix.json pair 3.01, perf stat CSV 1.25, trace.dat 3.92, perf script 1.08,
-batch archive 0.29, perf stat JSON 1.16 and text 1.18, hyperfine 0.63, mmtests work/log
-0.55, lkp run dir 1.31; google-benchmark, pytest-benchmark, pyperf, PTS and fio read
-0.00-0.11 there, the run's import baseline having peaked above them: fio alone, 1.25).
+Twelve runs of that line gave 3.77-3.84 eight times and 4.01-4.03 four times: the two
+matrices are parsed on two threads, and how their growing columns land in glibc's
+arenas depends on which finishes first (mallinfo2 after the compare: 2.9 or 6.3 MiB
+free but resident). Counting the columns' sizes in a first pass over each matrix text
+and allocating them once made it steady at 3.81-3.85, but moved trace.dat's figure (a
+0.45 MB input, so a few hundred KiB of touched code or heap) from 3.5-3.9 to 5.3; not
+kept. The full run (`python benchmarks/reader_memory.py --mb 16`, the same
+build): samples 1.20, idle CSV 1.94, idle ftrace 1.84, PELT CSV 3.36, lkp matrix.json
+pair 2.85, lkp pair all changed 3.78, perf stat CSV 1.21, mmtests parse (table) 2.61,
+trace.dat 3.83, perf script 1.07, batch archive 0.28, perf stat JSON 1.12 and text 1.15,
+hyperfine 0.67, mmtests work/log 0.54, lkp run dir 1.35; google-benchmark,
+pytest-benchmark, pyperf, PTS and fio read 0.00-0.16 there, the run's import baseline
+having peaked above them (fio alone, 1.25 on 2026-12-04).
 
 The readers hold their samples as columns (each series once, 12 bytes a value) and read
 the JSON formats one element of their top-level array at a time and PTS as a stream of
 XML events (docs/readers.md §10); lkp's matrix keeps its names in one text and its values
 in 8 bytes each (docs/lkp.md §2.3), its raw outputs become series a piece at a time
 (docs/lkp.md §4). A Comparison keeps its rows by column (`table::Rows`, docs/tables.md
-§1): a pasted MMTests table's row of three cells costs ~90 bytes (it cost 696 as Row and
-Cell structs). What is still over the bound is lkp's compare of 69,905 changed metrics:
-its compare rows are made one at a time now, but at its peak the two matrices (~9.9 MB,
-1.4x the input), the Comparison (~14.2 MiB, ~215 bytes a row of two cells with three
-samples each: four f64 columns, n as Option<u64>, the samples and the names, which copy
-the matrices') and the holes that the freed load buffers leave in glibc's heap are all
-resident (malloc's bytes in use with the Comparison alive and after deleting it, glibc
-mallinfo2, in a fresh process; heaptrack for the peak).
+§1), offsets, label ids and `n` in 4 bytes each and no per-row cell end while every row
+has one cell per kernel: a pasted MMTests table's row of three cells costs under 90
+bytes (it cost 696 as Row and Cell structs). The closest to the bound is lkp's compare
+of 69,905 changed metrics: at its peak the two matrices (~8.6 MB, 1.2x the input), the
+Comparison (~11.5 MB, ~165 bytes a row of two cells with three samples each: five 8-byte
+columns, the samples and their 4-byte ends, n in 4 bytes and the names, which copy the
+matrices'), the row plan (~0.9 MB: an 8-byte key reference and a 4-byte index a row) and
+3-6 MiB that glibc keeps resident after the load and the key selection freed it are all
+resident (malloc's bytes in use and free, glibc mallinfo2, in a fresh process; heaptrack
+for the peak). The pages the load freed are handed back (malloc_trim) before comparing.
 """
 
 from __future__ import annotations

@@ -7,10 +7,10 @@
 use super::matrix::{Matrix, ResultRoot};
 use super::num::{average, ruby_sum, standard_deviation, Num, Sum};
 use super::rules;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use std::borrow::Cow;
 use std::cmp::Ordering;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// ncompare's options.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -254,16 +254,47 @@ fn skip_function_stat(k: &str, b: &Matrix) -> bool {
     false
 }
 
-/// One `__get_changed_stats` pass: the changed keys of head `a` against base `b`. lkp
-/// first gives `a` every key of `b` it lacks (all zeros); those keys are taken here in
-/// the order they would have been appended, without copying `a`.
-fn changed_pass(a: &Matrix, b: &Matrix, incomplete: bool, opt: Options, out: &mut Vec<String>) -> Result<()> {
+/// A metric name as the compared matrices hold it: metric `i` of matrix `m` (the first
+/// matrix that has it), 8 bytes where a `String` or `&str` takes 24 or 16 (issue 16's
+/// memory bound: a compare where every metric changed keeps one per metric, per head).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct KeyRef {
+    m: u32,
+    i: u32,
+}
+
+/// The [`KeyRef`] of `k`: where the first of `ms` that has it holds it. Every key a
+/// compare sees is one of `ms`'s (their complete and filtered copies only drop keys).
+fn key_ref(ms: &[&Matrix], k: &str) -> Result<KeyRef> {
+    ms.iter()
+        .enumerate()
+        .find_map(|(m, x)| Some(KeyRef { m: u32::try_from(m).ok()?, i: u32::try_from(x.index_of(k)?).ok()? }))
+        .ok_or_else(|| Error::Internal(format!("compare: metric '{k}' is in none of the compared matrices")))
+}
+
+/// The name of `r` ("" for a reference no matrix of `ms` gave).
+fn key_name<'a>(ms: &[&'a Matrix], r: KeyRef) -> &'a str {
+    ms.get(r.m as usize).and_then(|m| m.key_at(r.i as usize)).unwrap_or("")
+}
+
+/// One `__get_changed_stats` pass: the changed keys of head `a` against base `b` (each
+/// a key of the compared matrices `ms`). lkp first gives `a` every key of `b` it lacks
+/// (all zeros); those keys are taken here in the order they would have been appended,
+/// without copying `a`.
+fn changed_pass(
+    a: &Matrix,
+    b: &Matrix,
+    incomplete: bool,
+    opt: Options,
+    ms: &[&Matrix],
+    out: &mut Vec<KeyRef>,
+) -> Result<()> {
     let monitored = Monitored::of(b);
     let b_only = b.keys().filter(|k| !a.contains(k));
     for (i, k) in a.keys().chain(b_only).enumerate() {
         crate::cancel::check_every(i)?;
         if changed_stat(k, a, b, monitored, incomplete, opt) {
-            out.push(k.to_string());
+            out.push(key_ref(ms, k)?);
         }
     }
     Ok(())
@@ -272,11 +303,11 @@ fn changed_pass(a: &Matrix, b: &Matrix, incomplete: bool, opt: Options, out: &mu
 /// `_get_changed_stats(a = head, b = base)`, including the incomplete-run two passes:
 /// the second on the head without its incomplete runs, and on the base filtered in place
 /// (lkp's one deep copy of the base is shared by all heads, so later heads see it filtered).
-fn get_changed_stats(a: &Matrix, b: &mut Cow<Matrix>, opt: Options) -> Result<Vec<String>> {
+fn get_changed_stats(a: &Matrix, b: &mut Cow<Matrix>, opt: Options, ms: &[&Matrix]) -> Result<Vec<KeyRef>> {
     let key = "last_state.is_incomplete_run";
     let incomplete = a.contains(key) || b.contains(key);
     let mut out = Vec::new();
-    changed_pass(a, b, incomplete, opt, &mut out)?;
+    changed_pass(a, b, incomplete, opt, ms, &mut out)?;
     if !incomplete {
         return Ok(out);
     }
@@ -285,50 +316,73 @@ fn get_changed_stats(a: &Matrix, b: &mut Cow<Matrix>, opt: Options) -> Result<Ve
     if a.stats_source.is_none() || b.stats_source.is_none() {
         return Ok(out);
     }
-    changed_pass(&a, b, false, opt, &mut out)?;
+    changed_pass(&a, b, false, opt, ms, &mut out)?;
     Ok(out)
 }
 
 /// Per head, the keys lkp's rule selects (in selection order).
-fn selected_per_head(ms: &[&Matrix], opt: Options) -> Result<Vec<Vec<String>>> {
+fn selected_per_head(ms: &[&Matrix], opt: Options) -> Result<Vec<Vec<KeyRef>>> {
     let Some((base, heads)) = ms.split_first() else { return Ok(Vec::new()) };
     let mut base = Cow::Borrowed(*base);
-    heads.iter().map(|head| get_changed_stats(head, &mut base, opt)).collect()
+    heads.iter().map(|head| get_changed_stats(head, &mut base, opt, ms)).collect()
 }
 
 /// The keys shown: every key with `-a`, else the union over heads of the changed keys;
 /// and per key, for each head in turn, whether lkp's rule selects it (`heads` flags a
-/// key). The keys are the matrices' own names where they have them (each a `&str` into
-/// its matrix rather than a copy: issue 16's memory bound).
-fn changed_keys<'a>(ms: &[&'a Matrix], opt: Options) -> Result<(Vec<Cow<'a, str>>, Vec<bool>)> {
+/// key). Each key is a [`KeyRef`] into the matrices rather than a copy of its name
+/// (issue 16's memory bound).
+fn changed_keys(ms: &[&Matrix], opt: Options) -> Result<(Vec<KeyRef>, Vec<bool>)> {
     let per_head = selected_per_head(ms, Options { all_keys: false, ..opt })?;
-    let own = |k: &str| -> Cow<'a, str> {
-        ms.iter().find_map(|m| m.key_of(k)).map_or_else(|| Cow::Owned(k.to_string()), Cow::Borrowed)
-    };
-    let mut seen: HashSet<&str> = HashSet::new();
-    let mut keys: Vec<Cow<'a, str>> = Vec::new();
+    let mut keys: Vec<KeyRef> = Vec::new();
     if opt.all_keys {
-        for m in ms {
-            for k in m.keys() {
-                if seen.insert(k) {
-                    keys.push(Cow::Borrowed(k));
+        for (m, x) in ms.iter().enumerate() {
+            let earlier = ms.get(..m).unwrap_or_default();
+            for i in 0..x.len() {
+                let Some(k) = x.key_at(i) else { continue };
+                if !earlier.iter().any(|e| e.contains(k)) {
+                    let too_many = || Error::Internal("compare: more than 2^32 metrics".into());
+                    keys.push(KeyRef {
+                        m: u32::try_from(m).map_err(|_| too_many())?,
+                        i: u32::try_from(i).map_err(|_| too_many())?,
+                    });
                 }
             }
         }
-    } else {
-        for k in per_head.iter().flatten() {
-            if seen.insert(k) {
-                keys.push(own(k));
+    }
+    // a flag per metric of every matrix (a byte each where a hash set of the keys took
+    // some 16: issue 16's memory bound) at `slot`
+    let starts: Vec<usize> = ms.iter().scan(0, |n, m| Some(std::mem::replace(n, *n + m.len()))).collect();
+    let total = ms.iter().map(|m| m.len()).sum();
+    let slot = |r: KeyRef| starts.get(r.m as usize).map(|s| s + r.i as usize);
+    let flags = |keys: &[KeyRef]| {
+        let mut f = vec![false; total];
+        for s in keys.iter().filter_map(|&r| slot(r)) {
+            if let Some(x) = f.get_mut(s) {
+                *x = true;
+            }
+        }
+        f
+    };
+    if !opt.all_keys {
+        let mut seen = vec![false; total];
+        for &k in per_head.iter().flatten() {
+            if let Some(x) = slot(k).and_then(|s| seen.get_mut(s)) {
+                if !*x {
+                    *x = true;
+                    keys.push(k);
+                }
             }
         }
     }
-    drop(seen);
     if opt.kpi {
-        keys.retain(|k| rules::kpi_stat(k));
+        keys.retain(|&k| rules::kpi_stat(key_name(ms, k)));
     }
     keys.shrink_to_fit();
-    let per_head: Vec<HashSet<&str>> = per_head.iter().map(|v| v.iter().map(String::as_str).collect()).collect();
-    let robot = keys.iter().flat_map(|k| per_head.iter().map(move |s| s.contains(k.as_ref()))).collect();
+    let per_head: Vec<Vec<bool>> = per_head.iter().map(|v| flags(v)).collect();
+    let robot = keys
+        .iter()
+        .flat_map(|&k| per_head.iter().map(move |f| slot(k).and_then(|s| f.get(s)).copied().unwrap_or(false)))
+        .collect();
     Ok((keys, robot))
 }
 
@@ -386,13 +440,14 @@ fn key_base(k: &str) -> &str {
     k.split('.').next().unwrap_or(k)
 }
 
-/// `Compare.sort_stats`: the order of the rows of `keys` (whose changes, `heads` per key,
-/// are `changes`): by (rows of the same monitor, starting at −10000 for function stats,
-/// 0 for test programs), then the key (perf-profile by its first two parts), then the
-/// changes. A stable sort of the indices: ties keep the keys' order.
-fn sort_order(keys: &[Cow<str>], changes: &[f64], heads: usize) -> Vec<usize> {
+/// `Compare.sort_stats`: the order of the `n` rows whose keys are `key(i)` (and whose
+/// changes, `heads` per key, are `changes`): by (rows of the same monitor, starting at
+/// −10000 for function stats, 0 for test programs), then the key (perf-profile by its
+/// first two parts), then the changes. A stable sort of the indices: ties keep the
+/// keys' order.
+fn sort_order<'a>(n: usize, key: impl Fn(usize) -> &'a str, changes: &[f64], heads: usize) -> Vec<u32> {
     let mut count: HashMap<&str, i64> = HashMap::new();
-    for k in keys {
+    for k in (0..n).map(&key) {
         let c = count.entry(key_base(k)).or_insert(if rules::function_stat(k) { -10_000 } else { 0 });
         *c += 1;
     }
@@ -401,22 +456,25 @@ fn sort_order(keys: &[Cow<str>], changes: &[f64], heads: usize) -> Vec<usize> {
             *c = 0;
         }
     }
-    let sort_key = |k: &str| -> String {
+    // perf-profile keys sort by their first two '.'-separated parts (a prefix of the key)
+    let sort_key = |k: &'a str| -> &'a str {
         if key_base(k) == "perf-profile" {
-            k.split('.').take(2).collect::<Vec<_>>().join(".")
+            match k.match_indices('.').nth(1) {
+                Some((at, _)) => k.get(..at).unwrap_or(k),
+                None => k,
+            }
         } else {
-            k.to_string()
+            k
         }
     };
     let changes_of = |i: usize| changes.get(i * heads..(i + 1) * heads).unwrap_or_default();
-    let mut order: Vec<usize> = (0..keys.len()).collect();
+    let mut order: Vec<u32> = (0..n).filter_map(|i| u32::try_from(i).ok()).collect();
     order.sort_by(|&i, &j| {
-        let (Some(a), Some(b)) = (keys.get(i), keys.get(j)) else {
-            return Ordering::Equal;
-        };
+        let (i, j) = (i as usize, j as usize);
+        let (a, b) = (key(i), key(j));
         let ca = count.get(key_base(a)).copied().unwrap_or(0);
         let cb = count.get(key_base(b)).copied().unwrap_or(0);
-        ca.cmp(&cb).then_with(|| sort_key(a).cmp(&sort_key(b))).then_with(|| {
+        ca.cmp(&cb).then_with(|| sort_key(a).cmp(sort_key(b))).then_with(|| {
             let (x, y) = (changes_of(i), changes_of(j));
             for (x, y) in x.iter().zip(y) {
                 match x.total_cmp(y) {
@@ -454,11 +512,12 @@ pub struct RowPlan<'a> {
     matrixes: Vec<&'a Matrix>,
     /// lkp's complete_matrix copies: only a matrix with incomplete runs differs.
     complete: Vec<Cow<'a, Matrix>>,
-    keys: Vec<Cow<'a, str>>,
+    /// The keys shown, each where a matrix holds its name.
+    keys: Vec<KeyRef>,
     /// Per key, for each head in turn, whether lkp's own rule selects it.
     robot: Vec<bool>,
     /// The indices of `keys` in row order.
-    order: Vec<usize>,
+    order: Vec<u32>,
 }
 
 impl<'a> RowPlan<'a> {
@@ -480,12 +539,16 @@ impl<'a> RowPlan<'a> {
         let (keys, robot) = changed_keys(matrixes, opt)?;
         let heads = matrixes.len().saturating_sub(1);
         let mut changes: Vec<f64> = Vec::with_capacity(keys.len() * heads);
-        for (i, k) in keys.iter().enumerate() {
+        for (i, &k) in keys.iter().enumerate() {
             crate::cancel::check_every(i)?;
-            let r = calc_row(k, matrixes, &complete);
+            let r = calc_row(key_name(matrixes, k), matrixes, &complete);
             changes.extend(r.changes.iter().copied().chain(std::iter::repeat(f64::NAN)).take(heads));
         }
-        let order = sort_order(&keys, &changes, heads);
+        if u32::try_from(keys.len()).is_err() {
+            return Err(Error::Internal("compare: more than 2^32 metrics".into()));
+        }
+        let order = sort_order(keys.len(), |i| keys.get(i).map_or("", |&k| key_name(matrixes, k)), &changes, heads);
+        drop(changes);
         Ok(RowPlan { matrixes: matrixes.to_vec(), complete, keys, robot, order })
     }
 
@@ -501,7 +564,7 @@ impl<'a> RowPlan<'a> {
 
     /// The bytes of all the rows' metric names.
     pub fn name_bytes(&self) -> usize {
-        self.keys.iter().map(|k| k.len()).sum()
+        self.keys.iter().map(|&k| key_name(&self.matrixes, k).len()).sum()
     }
 
     /// The number of per-run samples of all the rows (each row's values in each root,
@@ -510,6 +573,7 @@ impl<'a> RowPlan<'a> {
         let count = |k: &str, ms: &mut dyn Iterator<Item = &Matrix>| ms.map(|m| m.get(k).map_or(0, |v| v.len())).sum();
         self.keys
             .iter()
+            .map(|&k| key_name(&self.matrixes, k))
             .map(|k| -> usize {
                 if rules::function_stat(k) {
                     count(k, &mut self.matrixes.iter().copied())
@@ -525,14 +589,14 @@ impl<'a> RowPlan<'a> {
         self.key(i).is_some_and(rules::function_stat)
     }
 
-    fn key(&self, i: usize) -> Option<&str> {
-        self.order.get(i).and_then(|&k| self.keys.get(k)).map(|k| k.as_ref())
+    fn key(&self, i: usize) -> Option<&'a str> {
+        self.order.get(i).and_then(|&k| self.keys.get(k as usize)).map(|&k| key_name(&self.matrixes, k))
     }
 
     /// Row `i` in lkp's order (None past the end).
     pub fn row(&self, i: usize) -> Option<StatRow> {
-        let at = *self.order.get(i)?;
-        let k = self.keys.get(at)?;
+        let at = *self.order.get(i)? as usize;
+        let k = key_name(&self.matrixes, *self.keys.get(at)?);
         let mut r = calc_row(k, &self.matrixes, &self.complete);
         let heads = self.matrixes.len().saturating_sub(1);
         r.robot = self.robot.get(at * heads..(at + 1) * heads).unwrap_or_default().to_vec();

@@ -261,6 +261,16 @@ impl Matrix {
         self.index.get(&self.names(), key).and_then(|i| self.at(i))
     }
 
+    /// The position of `key` among the metrics (file order), when it has the key.
+    pub fn index_of(&self, key: &str) -> Option<usize> {
+        self.index.get(&self.names(), key)
+    }
+
+    /// The name of metric `i` (file order), None past the end.
+    pub fn key_at(&self, i: usize) -> Option<&str> {
+        name_of(&self.names, &self.metrics, i)
+    }
+
     /// The matrix's own copy of `key`'s name, when it has the key.
     pub fn key_of(&self, key: &str) -> Option<&str> {
         let i = self.index.get(&self.names(), key)?;
@@ -472,15 +482,41 @@ fn matrix_file_bytes(dir: &Path) -> u64 {
 pub fn load_roots(paths: &[PathBuf]) -> Result<Vec<ResultRoot>> {
     let total: u64 = paths.iter().map(|p| matrix_file_bytes(p)).sum();
     if total > PARALLEL_LOAD_BYTES {
-        return paths.iter().map(|p| ResultRoot::open(p)).collect();
+        let roots = paths.iter().map(|p| ResultRoot::open(p)).collect();
+        if total >= RELEASE_AFTER_BYTES {
+            release_free_pages();
+        }
+        return roots;
     }
-    std::thread::scope(|s| {
+    let roots = std::thread::scope(|s| {
         let handles: Vec<_> = paths.iter().map(|p| s.spawn(move || ResultRoot::open(p))).collect();
         handles
             .into_iter()
             .map(|h| h.join().unwrap_or_else(|_| Err(Error::Internal("result root loader panicked".into()))))
             .collect()
-    })
+    });
+    if total >= RELEASE_AFTER_BYTES {
+        release_free_pages();
+    }
+    roots
+}
+
+/// Matrix files of at least this many bytes in all are followed by
+/// [`release_free_pages`].
+const RELEASE_AFTER_BYTES: u64 = 1 << 20;
+
+/// Give the pages of freed memory back to the system (glibc's `malloc_trim`; elsewhere
+/// than glibc, nothing), after loading megabytes of matrices (issue 16's memory bound).
+/// The columns of a matrix grow by doubling while it is parsed; once glibc has raised
+/// its mmap threshold (on freeing the first file's text) they grow inside the loader
+/// thread's arena, and the space each growth leaves stays resident, unused by the
+/// compare that runs on the calling thread.
+fn release_free_pages() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free memory to the system; it takes no pointer.
+    unsafe {
+        libc::malloc_trim(0);
+    }
 }
 
 /// A commit's multi-result root: its matrix and the job axes of its runs.

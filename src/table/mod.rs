@@ -21,6 +21,7 @@ pub mod html;
 mod labels;
 pub mod markdown;
 pub mod meta;
+mod narrow;
 mod opt_column;
 pub mod rows;
 mod sample_column;

@@ -141,6 +141,111 @@ impl<T: Packed> OptColumn<T> {
     }
 }
 
+/// The slot of None in a [`CountColumn`] of 4-byte slots.
+const COUNT_NONE: u32 = u32::MAX;
+
+/// An optional count (a cell's `n`) per entry: 4 bytes a slot, None being
+/// `u32::MAX`, while every count is below that; on the first that is not, the column
+/// becomes an [`OptColumn<u64>`] (16 bytes a slot) and keeps every value. No memory
+/// while every value is None.
+#[derive(Debug, Clone)]
+pub enum CountColumn {
+    /// Every count is below `u32::MAX`.
+    Small(Vec<u32>),
+    /// Some count was not.
+    Wide(OptColumn<u64>),
+}
+
+impl Default for CountColumn {
+    fn default() -> Self {
+        CountColumn::Small(Vec::new())
+    }
+}
+
+impl CountColumn {
+    /// The small slot of `v`, None when `v` needs the wide column.
+    fn small(v: Option<u64>) -> Option<u32> {
+        match v {
+            None => Some(COUNT_NONE),
+            Some(x) => u32::try_from(x).ok().filter(|&x| x != COUNT_NONE),
+        }
+    }
+
+    /// The values in the wide column from now on (the room kept).
+    fn widen(&mut self) {
+        if let CountColumn::Small(slots) = self {
+            let mut wide = Vec::with_capacity(slots.capacity());
+            wide.extend(slots.iter().map(|&x| (x != COUNT_NONE).then_some(u64::from(x))));
+            *self = CountColumn::Wide(OptColumn { slots: wide });
+        }
+    }
+
+    /// Append `v` as the value of entry `len` (as [`OptColumn::push`]).
+    pub fn push(&mut self, len: usize, v: Option<u64>, expect: usize) {
+        let small = Self::small(v);
+        if small.is_none() {
+            self.widen();
+        }
+        match (&mut *self, small) {
+            (CountColumn::Small(slots), Some(x)) => {
+                if slots.is_empty() {
+                    if v.is_none() {
+                        return;
+                    }
+                    slots.reserve_exact(expect.max(len + 1));
+                    slots.resize(len, COUNT_NONE);
+                }
+                slots.push(x);
+            }
+            (CountColumn::Wide(c), _) => c.push(len, v, expect),
+            (CountColumn::Small(_), None) => {}
+        }
+    }
+
+    /// Room for `more` entries, when the column has values.
+    pub fn reserve_exact(&mut self, more: usize) {
+        match self {
+            CountColumn::Small(slots) if !slots.is_empty() => slots.reserve_exact(more),
+            CountColumn::Small(_) => {}
+            CountColumn::Wide(c) => c.reserve_exact(more),
+        }
+    }
+
+    /// The value of entry `k` (None past the end).
+    pub fn get(&self, k: usize) -> Option<u64> {
+        match self {
+            CountColumn::Small(slots) => slots.get(k).filter(|&&x| x != COUNT_NONE).map(|&x| u64::from(x)),
+            CountColumn::Wide(c) => c.get(k),
+        }
+    }
+
+    /// Set entry `k` of `len` entries to `v` (as [`OptColumn::set`]).
+    pub fn set(&mut self, len: usize, k: usize, v: Option<u64>) {
+        if k >= len {
+            return;
+        }
+        let small = Self::small(v);
+        if small.is_none() {
+            self.widen();
+        }
+        match (&mut *self, small) {
+            (CountColumn::Small(slots), Some(x)) => {
+                if slots.is_empty() {
+                    if v.is_none() {
+                        return;
+                    }
+                    slots.resize(len, COUNT_NONE);
+                }
+                if let Some(slot) = slots.get_mut(k) {
+                    *slot = x;
+                }
+            }
+            (CountColumn::Wide(c), _) => c.set(len, k, v),
+            (CountColumn::Small(_), None) => {}
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -169,5 +274,28 @@ mod tests {
         c.push(0, Some(u64::MAX), 0);
         c.push(1, None, 0);
         assert_eq!((c.get(0), c.get(1)), (Some(u64::MAX), None));
+    }
+
+    #[test]
+    fn counts_widen_on_the_first_that_needs_it() {
+        let mut c = CountColumn::default();
+        c.push(0, None, 4);
+        assert!(matches!(&c, CountColumn::Small(s) if s.is_empty()), "all None: nothing allocated");
+        c.push(1, Some(3), 4);
+        c.push(2, None, 4);
+        c.push(3, Some(u64::from(u32::MAX) - 1), 4);
+        assert!(matches!(c, CountColumn::Small(_)));
+        c.set(4, 0, Some(7));
+        assert_eq!((c.get(0), c.get(1), c.get(2), c.get(3)), (Some(7), Some(3), None, Some(u64::from(u32::MAX) - 1)));
+        c.push(4, Some(u64::from(u32::MAX)), 4);
+        assert!(matches!(c, CountColumn::Wide(_)));
+        c.set(5, 2, Some(u64::MAX));
+        assert_eq!(
+            (c.get(0), c.get(1), c.get(2), c.get(4), c.get(5)),
+            (Some(7), Some(3), Some(u64::MAX), Some(u64::from(u32::MAX)), None)
+        );
+        let mut d = CountColumn::default();
+        d.set(3, 1, Some(1 << 40));
+        assert_eq!((d.get(0), d.get(1), d.get(2)), (None, Some(1 << 40), None));
     }
 }

@@ -5,7 +5,8 @@
 
 use super::comparison::{Cell, ChangeKind, Direction, Row};
 use super::labels::Labels;
-use super::opt_column::{LabelId, OptColumn};
+use super::narrow::{to_usize, NarrowColumn};
+use super::opt_column::{CountColumn, LabelId, OptColumn};
 use super::sample_column::SampleColumn;
 use super::{CellTest, Verdict};
 use serde::de::{SeqAccess, Visitor};
@@ -16,21 +17,27 @@ use std::fmt;
 /// The rows of a comparison, in display order, stored by column: names in one text,
 /// groups and units as indices into one table of labels, and each cell field in a
 /// column over all cells (an `f64` in 8 bytes with a reserved NaN for None; a field
-/// that no cell has takes no memory), the samples in one list.
+/// that no cell has takes no memory; `n` in 4 bytes), the samples in one list. Offsets
+/// and label ids take 4 bytes each until one is 2^32 or more ([`NarrowColumn`]), and
+/// while every row has the same number of cells no per-row cell offset is kept.
 #[derive(Clone, Default)]
 pub struct Rows {
     /// Every row's name, one after another.
     names: String,
     /// Per row, where its name ends in `names`.
-    name_ends: Vec<usize>,
+    name_ends: NarrowColumn,
     /// The groups' and units' text.
     labels: Labels,
-    /// Per row: group, unit, direction, change kind and where its cells end.
-    groups: Vec<LabelId>,
+    /// Per row: group (a [`LabelId`]), unit, direction and change kind.
+    groups: NarrowColumn,
     units: OptColumn<LabelId>,
     directions: Vec<Direction>,
     change_kinds: Vec<ChangeKind>,
-    cell_ends: Vec<usize>,
+    /// The number of cells of every row while all rows have the same (None before the
+    /// first row and once they differ).
+    uniform_cells: Option<usize>,
+    /// Per row, where its cells end among all cells; empty while `uniform_cells` is set.
+    cell_ends: NarrowColumn,
     /// The number of cells of all rows.
     cell_count: usize,
     /// The number of cells expected in all ([`Rows::reserve`]): a column's room when it
@@ -45,7 +52,7 @@ pub struct Rows {
     q: OptColumn<f64>,
     test: OptColumn<CellTest>,
     verdict: OptColumn<Verdict>,
-    n: OptColumn<u64>,
+    n: CountColumn,
     samples: SampleColumn,
 }
 
@@ -75,7 +82,9 @@ impl Rows {
         self.units.reserve_exact(rows);
         self.directions.reserve_exact(rows);
         self.change_kinds.reserve_exact(rows);
-        self.cell_ends.reserve_exact(rows);
+        if self.uniform_cells.is_none() && !self.is_empty() {
+            self.cell_ends.reserve_exact(rows);
+        }
         self.expect_cells = self.cell_count + cells;
         self.value.reserve_exact(cells);
         self.spread.reserve_exact(cells);
@@ -92,17 +101,32 @@ impl Rows {
     /// Append `row`.
     pub fn push(&mut self, row: Row) {
         let i = self.len();
+        let count = row.cells.len();
+        match self.uniform_cells {
+            None if i == 0 => self.uniform_cells = Some(count),
+            Some(c) if c != count => {
+                // the first row of another size: every row's end from now on
+                self.cell_ends.reserve_exact(self.directions.capacity().max(i + 1));
+                for j in 1..=i {
+                    self.cell_ends.push((j * c) as u64);
+                }
+                self.uniform_cells = None;
+            }
+            _ => {}
+        }
         self.names.push_str(&row.name);
-        self.name_ends.push(self.names.len());
-        self.groups.push(self.labels.intern(&row.group));
+        self.name_ends.push(self.names.len() as u64);
+        self.groups.push(self.labels.intern(&row.group).0 as u64);
         let unit = row.unit.as_deref().map(|u| self.labels.intern(u));
-        self.units.push(i, unit, self.name_ends.capacity());
+        self.units.push(i, unit, self.directions.capacity());
         self.directions.push(row.direction);
         self.change_kinds.push(row.change_kind);
         for cell in &row.cells {
             self.push_cell(cell);
         }
-        self.cell_ends.push(self.cell_count);
+        if self.uniform_cells.is_none() {
+            self.cell_ends.push(self.cell_count as u64);
+        }
     }
 
     fn push_cell(&mut self, c: &Cell) {
@@ -122,8 +146,14 @@ impl Rows {
 
     /// Where row `i`'s cells are among all cells (None past the end).
     fn cell_range(&self, i: usize) -> Option<std::ops::Range<usize>> {
-        let end = *self.cell_ends.get(i)?;
-        let start = i.checked_sub(1).and_then(|j| self.cell_ends.get(j)).copied().unwrap_or(0);
+        if i >= self.len() {
+            return None;
+        }
+        if let Some(c) = self.uniform_cells {
+            return Some(i * c..(i + 1) * c);
+        }
+        let end = to_usize(self.cell_ends.get(i)?);
+        let start = i.checked_sub(1).and_then(|j| self.cell_ends.get(j)).map_or(0, to_usize);
         Some(start..end)
     }
 
@@ -173,13 +203,13 @@ impl Rows {
 
     /// Row `i`'s group (statistic or section), None past the end.
     pub fn group(&self, i: usize) -> Option<&str> {
-        self.groups.get(i).map(|g| self.labels.get(*g))
+        self.groups.get(i).map(|g| self.labels.get(LabelId(to_usize(g))))
     }
 
     /// Row `i`'s name, None past the end.
     pub fn name(&self, i: usize) -> Option<&str> {
-        let end = *self.name_ends.get(i)?;
-        let start = i.checked_sub(1).and_then(|j| self.name_ends.get(j)).copied().unwrap_or(0);
+        let end = to_usize(self.name_ends.get(i)?);
+        let start = i.checked_sub(1).and_then(|j| self.name_ends.get(j)).map_or(0, to_usize);
         self.names.get(start..end)
     }
 
@@ -353,5 +383,38 @@ impl<'de> Deserialize<'de> for Rows {
             }
         }
         d.deserialize_seq(RowList)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(name: &str, cells: usize, n: Option<u64>) -> Row {
+        Row {
+            name: name.into(),
+            cells: (0..cells)
+                .map(|j| Cell { value: Some(j as f64), n, samples: Some(vec![1.0; j].into()), ..Default::default() })
+                .collect(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn rows_of_other_sizes_and_big_counts_read_back() {
+        let want = vec![row("a", 2, Some(3)), row("b", 2, None), row("c", 3, Some(u64::MAX)), row("d", 0, Some(1))];
+        let mut rows = Rows::new();
+        rows.reserve(2, 4, 2, 2);
+        for r in &want {
+            rows.push(r.clone());
+        }
+        assert_eq!(rows.iter().collect::<Vec<_>>(), want);
+        assert_eq!((rows.cell_count(1), rows.cell_count(2), rows.cell_count(3), rows.cell_count(4)), (2, 3, 0, 0));
+        assert_eq!(rows.cell(2, 2).and_then(|c| c.n), Some(u64::MAX));
+        assert_eq!(rows.cell(4, 0), None);
+        let uniform: Rows = vec![row("x", 2, Some(2)), row("y", 2, Some(2))].into();
+        assert!(uniform.uniform_cells == Some(2) && uniform.cell_ends.is_empty(), "no per-row ends when all alike");
+        assert_eq!(uniform.cell(1, 1).map(|c| c.n), Some(Some(2)));
+        assert_eq!(uniform.cell(2, 0), None);
     }
 }

@@ -2,17 +2,27 @@
 //! in one `f64` list, each cell's the range after the previous cell's; no memory while
 //! no cell has samples.
 
-/// Marks a cell without samples (None, which is not an empty list) in its end offset.
-const NO_SAMPLES: usize = 1 << (usize::BITS - 1);
+use super::narrow::{to_usize, NarrowColumn};
+
+/// An end offset with the mark of a cell without samples (None, which is not an empty
+/// list) in its lowest bit: 4 bytes a cell while the samples number under 2^31.
+fn mark(end: usize, none: bool) -> u64 {
+    ((end as u64) << 1) | u64::from(none)
+}
+
+/// The end offset of a mark, and whether the cell has no samples.
+fn unmark(m: u64) -> (usize, bool) {
+    (to_usize(m >> 1), m & 1 != 0)
+}
 
 /// The samples of every cell, in cell order.
 #[derive(Debug, Clone, Default)]
 pub struct SampleColumn {
     /// Every cell's samples, one after another.
     values: Vec<f64>,
-    /// Per cell, where its samples end in `values` (or'ed with [`NO_SAMPLES`] for a cell
-    /// without them); empty while no cell has samples.
-    ends: Vec<usize>,
+    /// Per cell, where its samples end in `values` and whether it has none ([`mark`]);
+    /// empty while no cell has samples.
+    ends: NarrowColumn,
 }
 
 impl SampleColumn {
@@ -24,14 +34,14 @@ impl SampleColumn {
                 return;
             }
             self.ends.reserve_exact(expect.max(len + 1));
-            self.ends.resize(len, NO_SAMPLES);
+            self.ends.resize(len, mark(0, true));
         }
         match samples {
             Some(s) => {
                 self.values.extend_from_slice(s);
-                self.ends.push(self.values.len());
+                self.ends.push(mark(self.values.len(), false));
             }
-            None => self.ends.push(self.values.len() | NO_SAMPLES),
+            None => self.ends.push(mark(self.values.len(), true)),
         }
     }
 
@@ -46,12 +56,16 @@ impl SampleColumn {
 
     /// Where cell `k`'s samples are in `values`, None when it has none.
     fn range(&self, k: usize) -> Option<std::ops::Range<usize>> {
-        let end = *self.ends.get(k)?;
-        if end & NO_SAMPLES != 0 {
+        let (end, none) = unmark(self.ends.get(k)?);
+        if none {
             return None;
         }
-        let start = k.checked_sub(1).and_then(|j| self.ends.get(j)).map_or(0, |e| e & !NO_SAMPLES);
-        Some(start..end)
+        Some(self.start(k)..end)
+    }
+
+    /// Where cell `k`'s samples (if any) start in `values`: the previous cell's end.
+    fn start(&self, k: usize) -> usize {
+        k.checked_sub(1).and_then(|j| self.ends.get(j)).map_or(0, |m| unmark(m).0)
     }
 
     /// Cell `k`'s samples (None past the end).
@@ -69,11 +83,10 @@ impl SampleColumn {
             if samples.is_none() {
                 return;
             }
-            self.ends.resize(len, NO_SAMPLES);
+            self.ends.resize(len, mark(0, true));
         }
-        let Some(&end) = self.ends.get(k) else { return };
-        let old_end = end & !NO_SAMPLES;
-        let start = k.checked_sub(1).and_then(|j| self.ends.get(j)).map_or(0, |e| e & !NO_SAMPLES);
+        let Some((old_end, _)) = self.ends.get(k).map(unmark) else { return };
+        let start = self.start(k);
         let new = samples.unwrap_or_default();
         if new.len() == old_end - start {
             if let Some(dst) = self.values.get_mut(start..old_end) {
@@ -86,16 +99,13 @@ impl SampleColumn {
             } else {
                 (false, (old_end - start) - new.len())
             };
-            for e in self.ends.iter_mut().skip(k + 1) {
-                let flag = *e & NO_SAMPLES;
-                let at = *e & !NO_SAMPLES;
-                *e = flag | if grow { at + by } else { at - by };
+            for j in k + 1..self.ends.len() {
+                if let Some((at, none)) = self.ends.get(j).map(unmark) {
+                    self.ends.set(j, mark(if grow { at + by } else { at - by }, none));
+                }
             }
         }
-        let new_end = start + new.len();
-        if let Some(e) = self.ends.get_mut(k) {
-            *e = if samples.is_some() { new_end } else { new_end | NO_SAMPLES };
-        }
+        self.ends.set(k, mark(start + new.len(), samples.is_none()));
     }
 }
 
