@@ -20,26 +20,35 @@ TEXT` runs the readers whose name contains TEXT.
     python benchmarks/reader_memory.py [--mb 32] [--only TEXT] [--tracedat FILE --tracedat-pid PID]
 
 Recorded 2026-12-05 (`python benchmarks/reader_memory.py --mb 16 --only NAME`, each reader
-alone, release build, this sandbox shared by other agents, load average 2-10: memory does
-not depend on it). Before: the same command on the tree before 4-byte offsets and counts
-in `table::Rows` and the compare's keys by matrix position (merge of compact-table).
+alone, release build, this sandbox shared by other agents: memory does not depend on the
+load). Before: the same command before the 4-byte columns of `table::Rows`, the compare's
+keys by matrix position and the one-thread load of matrices over 4 MiB.
 
     reader                       input MiB  peak MiB over imports  ratio      before
-    lkp pair, all changed              6.7                   25.4   3.79 ok    4.59
+    lkp pair, all changed              6.7                   25.2   3.75 ok    4.59
+    google-benchmark (readers)        16.0                   18.6   1.16 ok
+    pytest-benchmark (readers)        16.0                   19.8   1.24 ok
+    pyperf JSON (readers)             16.0                   22.8   1.43 ok
+    PTS XML (readers)                 16.0                   19.2   1.20 ok
+    fio JSON (readers)                16.0                   19.4   1.21 ok
+    hyperfine JSON (readers)          16.0                   31.0   1.94 ok
+    mmtests work/log extract          18.0                   43.8   2.43 ok
 
-Twelve runs of that line gave 3.77-3.84 eight times and 4.01-4.03 four times: the two
-matrices are parsed on two threads, and how their growing columns land in glibc's
-arenas depends on which finishes first (mallinfo2 after the compare: 2.9 or 6.3 MiB
-free but resident). Counting the columns' sizes in a first pass over each matrix text
-and allocating them once made it steady at 3.81-3.85, but moved trace.dat's figure (a
-0.45 MB input, so a few hundred KiB of touched code or heap) from 3.5-3.9 to 5.3; not
-kept. The full run (`python benchmarks/reader_memory.py --mb 16`, the same
-build): samples 1.20, idle CSV 1.94, idle ftrace 1.84, PELT CSV 3.36, lkp matrix.json
-pair 2.85, lkp pair all changed 3.78, perf stat CSV 1.21, mmtests parse (table) 2.61,
-trace.dat 3.83, perf script 1.07, batch archive 0.28, perf stat JSON 1.12 and text 1.15,
-hyperfine 0.67, mmtests work/log 0.54, lkp run dir 1.35; google-benchmark,
-pytest-benchmark, pyperf, PTS and fio read 0.00-0.16 there, the run's import baseline
-having peaked above them (fio alone, 1.25 on 2026-12-04).
+Twelve runs of the lkp line gave 3.73-3.75. With the two matrices parsed on two threads
+(before: parallel up to 64 MiB of matrix files) twelve runs gave 3.77-3.84 eight times
+and 4.01-4.03 four times: how their growing columns landed in glibc's thread arenas
+depended on which finished first (mallinfo2 after the compare: 2.9 or 6.3 MiB free but
+resident). Loaded one after the other (`lkp::matrix::PARALLEL_LOAD_BYTES`, now 4 MiB)
+they share one arena and the figure is steady. Counting the columns' sizes in a first
+pass and allocating them once also steadied it (3.81-3.85) but moved trace.dat's figure
+to 5.3 (a 0.45 MB input); not kept. The full run (`python benchmarks/reader_memory.py
+--mb 16`, the same build): samples 1.18, idle CSV 1.94, idle ftrace 1.85, PELT CSV 3.37,
+lkp matrix.json pair 2.43, lkp pair all changed 3.75, perf stat CSV 1.23, mmtests parse
+(table) 2.56, trace.dat 3.67, perf script 1.07, batch archive 0.28, perf stat JSON 1.13
+and text 1.18; the readers after them in one run (hyperfine, google-benchmark,
+pytest-benchmark, pyperf, PTS, fio, mmtests work/log) read 0.00-0.65 there because the
+run's import baseline has already peaked above them: their own figures are the ones
+measured alone, above.
 
 The readers hold their samples as columns (each series once, 12 bytes a value) and read
 the JSON formats one element of their top-level array at a time and PTS as a stream of

@@ -466,8 +466,10 @@ impl<'de> Visitor<'de> for OneNum<'_> {
 }
 
 /// Matrix files of more than this many bytes in all are loaded one after the other, so
-/// that only one file's text is in memory beside the parsed matrices (docs/lkp.md §2.3).
-pub const PARALLEL_LOAD_BYTES: u64 = 64 << 20;
+/// that only one file's text is in memory beside the parsed matrices and their columns
+/// grow in one allocator arena (docs/lkp.md §2.3: on two threads the peak depended on
+/// which finished first). Small roots still load one thread each.
+pub const PARALLEL_LOAD_BYTES: u64 = 4 << 20;
 
 /// The size of a result root's matrix file (0 when it is not a plain directory's).
 fn matrix_file_bytes(dir: &Path) -> u64 {
