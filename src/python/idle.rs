@@ -79,9 +79,15 @@ fn sim_dict<'py>(py: Python<'py>, sim: Simulation, shown: (Vec<i64>, Vec<i64>)) 
     Ok(d)
 }
 
-/// The trace columns in the order the bindings take them.
-fn columns_of<'a>(c: [&'a [i64]; 7]) -> TraceColumns<'a> {
-    let [sleep_length_ns, next_tick_ns, wake_ns, tick_stopped, latency_req_ns, nr_iowait, cpu_load] = c;
+/// The seven trace arrays as slices (borrowed when contiguous), in the bindings' order.
+fn trace_slices<'a>(arrays: [&'a I64s<'_>; 7]) -> [Cow<'a, [i64]>; 7] {
+    arrays.map(|a| slice(a))
+}
+
+/// The trace columns of [`trace_slices`].
+fn columns_of<'a>(c: &'a [Cow<'a, [i64]>; 7]) -> TraceColumns<'a> {
+    let [sleep_length_ns, next_tick_ns, wake_ns, tick_stopped, latency_req_ns, nr_iowait, cpu_load] =
+        c.each_ref().map(|x| &**x);
     TraceColumns { sleep_length_ns, next_tick_ns, wake_ns, tick_stopped, latency_req_ns, nr_iowait, cpu_load }
 }
 
@@ -104,19 +110,19 @@ fn idle_simulate<'py>(
     cpu_load: I64s<'_>,
     record_state: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let (a, b, c, d, e, f, g) = (
-        slice(&sleep_length_ns),
-        slice(&next_tick_ns),
-        slice(&wake_ns),
-        slice(&tick_stopped),
-        slice(&latency_req_ns),
-        slice(&nr_iowait),
-        slice(&cpu_load),
-    );
+    let trace = trace_slices([
+        &sleep_length_ns,
+        &next_tick_ns,
+        &wake_ns,
+        &tick_stopped,
+        &latency_req_ns,
+        &nr_iowait,
+        &cpu_load,
+    ]);
     let (governor, kernel) = (governor.to_owned(), kernel.to_owned());
     let sim = run(py, || {
         let spec = Spec::new(&governor, &kernel)?;
-        replay_columns(spec, &table_from(states)?, &columns_of([&a, &b, &c, &d, &e, &f, &g]), hz, record_state)
+        replay_columns(spec, &table_from(states)?, &columns_of(&trace), hz, record_state)
     })?;
     sim_dict(py, sim.0, sim.1)
 }
@@ -135,15 +141,13 @@ fn idle_simulate_many<'py>(
     record_state: bool,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let slices: Vec<[Cow<'_, [i64]>; 7]> = traces
-        .iter()
-        .map(|t| [slice(&t.0), slice(&t.1), slice(&t.2), slice(&t.3), slice(&t.4), slice(&t.5), slice(&t.6)])
-        .collect();
+    let slices: Vec<[Cow<'_, [i64]>; 7]> =
+        traces.iter().map(|t| trace_slices([&t.0, &t.1, &t.2, &t.3, &t.4, &t.5, &t.6])).collect();
     let (governor, kernel) = (governor.to_owned(), kernel.to_owned());
     let sims = run(py, || {
         let spec = Spec::new(&governor, &kernel)?;
         let table = table_from(states)?;
-        let cols: Vec<TraceColumns<'_>> = slices.iter().map(|s| columns_of(s.each_ref().map(|c| &**c))).collect();
+        let cols: Vec<TraceColumns<'_>> = slices.iter().map(columns_of).collect();
         replay_many_columns(spec, &table, &cols, hz, record_state, threads)
     })?;
     let out = PyList::empty(py);
@@ -439,18 +443,17 @@ fn idle_compare<'py>(
     cpu_load: I64s<'_>,
 ) -> PyResult<Vec<(String, Bound<'py, PyDict>)>> {
     let args = governors.iter().map(governor_arg).collect::<PyResult<Vec<_>>>()?;
-    let (a, b, c, d, e, f, g) = (
-        slice(&sleep_length_ns),
-        slice(&next_tick_ns),
-        slice(&wake_ns),
-        slice(&tick_stopped),
-        slice(&latency_req_ns),
-        slice(&nr_iowait),
-        slice(&cpu_load),
-    );
+    let trace = trace_slices([
+        &sleep_length_ns,
+        &next_tick_ns,
+        &wake_ns,
+        &tick_stopped,
+        &latency_req_ns,
+        &nr_iowait,
+        &cpu_load,
+    ]);
     let kernel = kernel.to_owned();
-    let compared =
-        run(py, || compare(&args, &kernel, &table_from(states)?, &columns_of([&a, &b, &c, &d, &e, &f, &g]), hz))?;
+    let compared = run(py, || compare(&args, &kernel, &table_from(states)?, &columns_of(&trace), hz))?;
     compared
         .into_iter()
         .map(|x| {
@@ -487,18 +490,18 @@ fn idle_compare_summary<'py>(
     power_mw: Option<Vec<f64>>,
 ) -> PyResult<Vec<(String, Bound<'py, PyDict>)>> {
     let args = governors.iter().map(governor_arg).collect::<PyResult<Vec<_>>>()?;
-    let (a, b, c, d, e, f, g) = (
-        slice(&sleep_length_ns),
-        slice(&next_tick_ns),
-        slice(&wake_ns),
-        slice(&tick_stopped),
-        slice(&latency_req_ns),
-        slice(&nr_iowait),
-        slice(&cpu_load),
-    );
+    let trace = trace_slices([
+        &sleep_length_ns,
+        &next_tick_ns,
+        &wake_ns,
+        &tick_stopped,
+        &latency_req_ns,
+        &nr_iowait,
+        &cpu_load,
+    ]);
     let kernel = kernel.to_owned();
     let parts = run(py, || {
-        let cols = columns_of([&a, &b, &c, &d, &e, &f, &g]);
+        let cols = columns_of(&trace);
         compare_summary(&args, &kernel, &table_from(states)?, &cols, hz, power_mw.as_deref())
     })?;
     parts.into_iter().map(|(label, rows)| Ok((label, summary_dict(py, &rows)?))).collect()
