@@ -63,5 +63,4 @@ pub mod table;
 pub mod tool_text;
 pub mod tracedat;
 
-
 pub use error::{Error, Result};
