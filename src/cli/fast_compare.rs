@@ -4,6 +4,7 @@
 //! code. A compare that fails gives [`Outcome::Fallback`]: the Python command line then
 //! runs it again and reports the error in its own words (docs/cli.md §1).
 
+use super::encoding::python_writes_utf8;
 use super::fast_args::CompareArgs;
 use super::messages;
 use crate::error::Error;
@@ -53,7 +54,8 @@ pub fn run(a: &CompareArgs) -> Outcome {
         stderr.push_str(&l);
         stderr.push('\n');
     }
-    if !r.text.is_ascii() || !stderr.is_ascii() {
+    let ascii = r.text.is_ascii() && stderr.is_ascii();
+    if !ascii && !python_writes_utf8() {
         // Python encodes for the locale's standard streams; ASCII is the same in all
         return Outcome::Fallback;
     }

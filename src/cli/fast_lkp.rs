@@ -4,6 +4,7 @@
 //! [`Outcome::Fallback`]: the Python command line then runs it again and reports the
 //! error in its own words (docs/cli.md §1).
 
+use super::encoding::python_writes_utf8;
 use super::fast_args::LkpCompareArgs;
 use super::fast_compare::Outcome;
 use crate::error::{Error, Result};
@@ -31,9 +32,10 @@ pub fn run(a: &LkpCompareArgs) -> Outcome {
         Options { all_keys: a.all_keys, more: a.more, kpi: a.kpi, perf_profile_threshold: a.perf_profile_threshold };
     let text = paths(a).and_then(|p| load_roots(&p)).and_then(|roots| render(&compare_roots(&roots, opt)?));
     match text {
-        Ok(t) if t.is_ascii() => Outcome::Done { stdout: t, stderr: String::new(), code: 0 },
+        // lkp's table has '±': written as Python would write it, else left to Python
+        Ok(t) if t.is_ascii() || python_writes_utf8() => Outcome::Done { stdout: t, stderr: String::new(), code: 0 },
         Err(Error::Interrupted) => Outcome::Interrupted,
-        // non-ASCII text is encoded by Python for the locale; an error is Python's to word
+        // an error is Python's to word
         _ => Outcome::Fallback,
     }
 }
