@@ -1,7 +1,8 @@
 """Count what a trace.dat shows of the idle states, from `trace-cmd report -t` (the
 reference tool's own decoding), for comparison with the cpuidle sysfs deltas.
 
-    python3 tools/oracles/why/trace_counts.py DIR     # writes DIR/trace-counts.csv
+    python3 tools/oracles/why/trace_counts.py DIR            # DIR/trace.dat -> DIR/trace-counts.csv
+    python3 tools/oracles/why/trace_counts.py GROUP/run-01.dat   # -> GROUP/run-01.trace-counts.csv
 
 Per CPU and state: `entries` (cpu_idle state=N records), `periods` (an entry followed
 by the CPU's next cpu_idle record being the exit, state=4294967295), `time_ns` (the sum
@@ -9,7 +10,8 @@ of those periods' lengths on the trace clock), `above`/`below` (cpu_idle_miss re
 with type=above / type=below, which the kernel emits where it increments the sysfs
 counters). Also checks the sysfs bracket (tracefs_session.py): no cpu_idle record of a
 CPU before its `why: sysfs-before cpu=N` marker or after its `why: sysfs-after cpu=N`
-marker; a violation is printed and the exit status is 1.
+marker (`schedlab: ...` in `schedlab live sets` recordings); a violation is printed and
+the exit status is 1.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ def count(lines: list[str]) -> tuple[list[dict[str, object]], list[str]]:
             continue
         cpu, ts, event, rest = int(m[1]), int(m[2]) * 1_000_000_000 + int(m[3]), m[4], m[5]
         if event == "print":
-            mm = re.search(r"why: sysfs-(before|after) cpu=(\d+)", rest)
+            mm = re.search(r"(?:why|schedlab): sysfs-(before|after) cpu=(\d+)", rest)
             if mm and int(mm[2]) == cpu:
                 (seen_before if mm[1] == "before" else seen_after).add(cpu)
             continue
@@ -82,8 +84,12 @@ def count(lines: list[str]) -> tuple[list[dict[str, object]], list[str]]:
 
 def main(argv: list[str]) -> int:
     d = Path(argv[1])
-    rows, problems = count(report_lines(d / "trace.dat"))
-    with open(d / "trace-counts.csv", "w") as f:
+    if d.is_dir():
+        dat, out = d / "trace.dat", d / "trace-counts.csv"
+    else:
+        dat, out = d, d.with_suffix(".trace-counts.csv")
+    rows, problems = count(report_lines(dat))
+    with open(out, "w") as f:
         f.write(",".join(COLUMNS) + "\n")
         for r in rows:
             f.write(",".join(str(r[c]) for c in COLUMNS) + "\n")
