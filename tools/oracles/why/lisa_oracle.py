@@ -40,7 +40,8 @@ Note that LISA's task frames are per pid: pid 0 (swapper/N of every CPU) is one 
 whose deltas run from one CPU's idle-task event to the next CPU's.
   window.csv                  as above
 
-Floats are written with repr (the shortest text that reads back to the same double): the
+LISA's on-disk cache is off (enable_swap=False): it would write a `.NAME.lisa-swap/`
+directory beside each trace. Floats are written with repr (the shortest text that reads back to the same double): the
 printed precision is the double itself.
 """
 
@@ -87,7 +88,8 @@ def window(t: Trace, out: Path) -> None:
 
 
 def sched_load_rows(dat: Path, plat: PlatformInfo) -> dict[str, tuple[list[str], list[list[object]]]]:
-    t = Trace(str(dat), plat_info=plat, normalize_time=False, events=["cpu_idle", "cpu_frequency", "sched_switch"])
+    t = Trace(str(dat), plat_info=plat, normalize_time=False, enable_swap=False,
+              events=["cpu_idle", "cpu_frequency", "sched_switch"])
     out: dict[str, tuple[list[str], list[list[object]]]] = {}
     rows = []
     for cpu in range(t.cpus_count):
@@ -124,7 +126,7 @@ def state_str(v: int) -> str:
 
 def trace_txt(txt: Path, plat: PlatformInfo, out: Path) -> None:
     # as LISA's own tests read it (tests/test_trace.py): the raw text parser
-    t = Trace(str(txt), plat_info=plat, normalize_time=False, parser=TxtTraceParser.from_txt_file,
+    t = Trace(str(txt), plat_info=plat, normalize_time=False, parser=TxtTraceParser.from_txt_file, enable_swap=False,
               events=["sched_switch", "sched_wakeup"])
     df = t.ana.tasks.df_tasks_states()
     df = t.ana.tasks.stringify_df_task_states(df, ["curr_state", "next_state"])

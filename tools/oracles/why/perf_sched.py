@@ -61,7 +61,7 @@ def perf(args: list[str], out: Path | None = None) -> str:
     return r.stdout
 
 
-EVENT = re.compile(r"^\s*(\d+\.\d+)\s+\[(\d+)\]\s+(.*?)\[(\d+)(?:/(\d+))?\]\s+(\d+\.\d+)\s+(\d+\.\d+)\s+(\d+\.\d+)"
+EVENT = re.compile(r"^\s*(\d+\.\d+)\s+\[(\d+)\]\s+(.*?)\[(-?\d+)(?:/(-?\d+))?\]\s+(\d+\.\d+)\s+(\d+\.\d+)\s+(\d+\.\d+)"
                    r"(?:\s+(\S+))?\s*$")
 
 
@@ -75,7 +75,7 @@ def parse_timehist(text: str) -> list[dict[str, object]]:
     return rows
 
 
-SUMMARY = re.compile(r"^\s*(.*?)\[(\d+)(?:/(\d+))?\]\s+(\d+)\s+(\d+)\s+(\d+\.\d+)\s+(\d+\.\d+)\s+(\d+\.\d+)\s+"
+SUMMARY = re.compile(r"^\s*(.*?)\[(-?\d+)(?:/(-?\d+))?\]\s+(\d+)\s+(\d+)\s+(\d+\.\d+)\s+(\d+\.\d+)\s+(\d+\.\d+)\s+"
                      r"(\d+\.\d+)\s+(\d+\.\d+)\s+(\d+)\s*$")
 
 
