@@ -312,66 +312,117 @@ impl<'a> DumpStat<'a> {
     }
 }
 
-fn prefixes_re(list: &[&str]) -> Regex {
-    Regex::new(&format!("^(?:{})", list.join("|"))).unwrap_or_else(|e| panic!("schedlab bug: built-in pattern: {e}"))
-}
+/// lkp-tests' etc/event-counter-prefixes (bbbc29c49): cumulative counters, so a run's
+/// value is last − first. Literal prefixes (`softirq.` does not cover `softirqs.`).
+const EVENT_COUNTER_PREFIXES: &[&str] = &[
+    "cpuidle.",
+    "diskstats.io_ticks.",
+    "diskstats.read_ios.",
+    "diskstats.read_merges.",
+    "diskstats.read_sectors.",
+    "diskstats.read_ticks.",
+    "diskstats.write_ios.",
+    "diskstats.write_merges.",
+    "diskstats.write_sectors.",
+    "diskstats.write_ticks.",
+    "energy.",
+    "ethtool.",
+    "interrupts.",
+    "numa-numastat.",
+    "numa-vmstat.nr_dirtied",
+    "numa-vmstat.nr_vmscan_immediate_reclaim",
+    "numa-vmstat.nr_written",
+    "numa-vmstat.numa_",
+    "pmu-numa.total_moved",
+    "proc-vmstat.allocstall",
+    "proc-vmstat.compact_",
+    "proc-vmstat.htlb_buddy_alloc_",
+    "proc-vmstat.kswapd_",
+    "proc-vmstat.nr_dirtied",
+    "proc-vmstat.nr_promoted",
+    "proc-vmstat.nr_promote_fail",
+    "proc-vmstat.nr_promote_isolate_fail",
+    "proc-vmstat.nr_promote_ratelimit",
+    "proc-vmstat.nr_vmscan_immediate_reclaim",
+    "proc-vmstat.nr_written",
+    "proc-vmstat.numa_",
+    "proc-vmstat.pageoutrun",
+    "proc-vmstat.pg",
+    "proc-vmstat.pswp",
+    "proc-vmstat.slabs_scanned",
+    "proc-vmstat.thp_",
+    "proc-vmstat.unevictable_pgs_",
+    "proc-vmstat.zone_reclaim_failed",
+    "softirq.",
+];
 
-/// Event counters: cumulative, so a run's value is last − first (lkp
-/// etc/event-counter-prefixes and -patterns).
+/// lkp-tests' etc/event-counter-patterns (bbbc29c49), joined into one regular
+/// expression that may match anywhere in the key (lib/lkp_pattern.rb, `name =~`).
+const EVENT_COUNTER_PATTERNS: &[&str] = &[
+    "numa-vmstat.node[0-9]+.nr_dirtied",
+    "numa-vmstat.node[0-9]+.nr_vmscan_immediate_reclaim",
+    "numa-vmstat.node[0-9]+.nr_written",
+    "numa-vmstat.node[0-9]+.numa_",
+    "numa-vmstat.node[0-9]+.pg",
+];
+
+/// lkp-tests' etc/independent-counter-prefixes (bbbc29c49): each record counts
+/// separately, so a run's value is their sum.
+const INDEPENDENT_COUNTER_PREFIXES: &[&str] = &[
+    "perf-stat.overall.",
+    "perf-stat.ps.",
+    "perf-stat.total.",
+    "pmu-tools.",
+    "time.file_system_inputs",
+    "time.file_system_outputs",
+    "time.involuntary_context_switches",
+    "time.major_page_faults",
+    "time.minor_page_faults",
+    "time.percent_of_cpu_this_job_got",
+    "time.socket_messages_received",
+    "time.socket_messages_sent",
+    "time.swaps",
+    "time.system_time",
+    "time.user_time",
+    "time.voluntary_context_switches",
+];
+
+/// lkp-tests' etc/add-max-latency (bbbc29c49), each matched whole (`^pattern$`).
+const ADD_MAX_LATENCY: &[&str] = &[
+    r".*time.elapsed_time",
+    r"iostat\..*\.(await|r_await|w_await|svctm|avgqu-sz)",
+    r"numa-meminfo\.node[0-9]\.AnonPages",
+];
+
+/// Event counters: cumulative, so a run's value is last − first (lib/matrix.rb
+/// `event_counter?`).
 fn event_counter(k: &str) -> bool {
     static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| {
-        prefixes_re(&[
-            r"cpuidle\.",
-            r"interrupts\.",
-            r"softirqs?\.",
-            r"diskstats\.",
-            r"proc-vmstat\.pg",
-            r"proc-vmstat\.numa_",
-            r"proc-vmstat\.thp_",
-            r"proc-vmstat\.compact_",
-            r"proc-vmstat\.allocstall",
-            r"numa-numastat\.",
-            r"energy\.",
-            r"ethtool\.",
-            r"sched_debug\.cpu\.nr_switches",
-            r"proc-stat\.",
-        ])
-    })
-    .is_match(k)
+    EVENT_COUNTER_PREFIXES.iter().any(|p| k.starts_with(p))
+        || R.get_or_init(|| {
+            Regex::new(&format!("({})", EVENT_COUNTER_PATTERNS.join("|")))
+                .unwrap_or_else(|e| panic!("schedlab bug: built-in pattern: {e}"))
+        })
+        .is_match(k)
 }
 
 /// Independent counters: each record counts separately, so a run's value is their sum
-/// (lkp etc/independent-counter-prefixes).
+/// (lib/matrix.rb `independent_counter?`).
 fn independent_counter(k: &str) -> bool {
-    static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| {
-        prefixes_re(&[
-            r"perf-stat\.overall\.",
-            r"perf-stat\.ps\.",
-            r"perf-stat\.total\.",
-            r"pmu-tools\.",
-            r"time\.user_time",
-            r"time\.system_time",
-            r"time\.voluntary_context_switches",
-            r"time\.involuntary_context_switches",
-            r"time\.minor_page_faults",
-            r"time\.major_page_faults",
-            r"time\.file_system_inputs",
-            r"time\.file_system_outputs",
-        ])
-    })
-    .is_match(k)
+    INDEPENDENT_COUNTER_PREFIXES.iter().any(|p| k.starts_with(p))
 }
 
-/// Keys that also get `<key>.max` (lkp etc/add-max-latency, matched whole).
+/// Keys that also get `<key>.max` (lib/stats.rb `add_max_latency?`).
 fn add_max(k: &str) -> bool {
-    static R: OnceLock<Regex> = OnceLock::new();
+    static R: OnceLock<Vec<Regex>> = OnceLock::new();
     R.get_or_init(|| {
-        Regex::new(r"^(?:.*time.elapsed_time|iostat..*.await|iostat..*.[rw]_await|numa-meminfo.node[0-9]+.AnonPages)$")
-            .unwrap_or_else(|e| panic!("schedlab bug: {e}"))
+        ADD_MAX_LATENCY
+            .iter()
+            .map(|p| Regex::new(&format!("^{p}$")).unwrap_or_else(|e| panic!("schedlab bug: {e}")))
+            .collect()
     })
-    .is_match(k)
+    .iter()
+    .any(|r| r.is_match(k))
 }
 
 /// The first largest of `first` and `rest`.
