@@ -39,7 +39,10 @@ fn lkp_compare_text(
     kpi: bool,
     perf_profile_threshold: Option<f64>,
 ) -> PyResult<String> {
-    run(py, || compare(&paths, Options { all_keys, more, kpi, perf_profile_threshold }).and_then(|r| render(&r)))
+    run(py, || {
+        compare(&paths, Options { all_keys, more, kpi, perf_profile_threshold, ..Default::default() })
+            .and_then(|r| render(&r))
+    })
 }
 
 /// The ncompare text of the result roots under `dir` matching the `-s`/`-o` queries
@@ -58,7 +61,7 @@ fn lkp_compare_query_text(
     kpi: bool,
     perf_profile_threshold: Option<f64>,
 ) -> PyResult<String> {
-    let opt = Options { all_keys, more, kpi, perf_profile_threshold };
+    let opt = Options { all_keys, more, kpi, perf_profile_threshold, ..Default::default() };
     run(py, || query::compare_query(&dir, &queries, &compare_keys, opt)?.iter().map(render).collect())
 }
 
@@ -85,7 +88,12 @@ fn lkp_compare(
     run(py, || {
         let t = Test::parse(test)?;
         let roots = load(&paths)?;
-        compare_to_comparison(&roots, Options { all_keys, more, kpi, perf_profile_threshold }, t, alpha)
+        compare_to_comparison(
+            &roots,
+            Options { all_keys, more, kpi, perf_profile_threshold, ..Default::default() },
+            t,
+            alpha,
+        )
     })
     .map(PyComparison::from_core)
 }
