@@ -4,9 +4,13 @@
 //! bin/create-stats-matrix) equals schedlab's, byte for byte: the keys, their order,
 //! the values and Integer vs Float. schedlab's side is the same chain: the program's
 //! parser (as tests/lkp_spec.rs runs it), `dump_stat`, `reduce`, `stats_json`.
+//!
+//! Whole run directories (tests/data/lkp/runs/<case>/, several raw outputs, some empty,
+//! binary or already JSON) are checked the same way against what lkp's bin/run-stats
+//! and bin/create-stats-matrix make of them (tools/oracles/lkp/run_stats.sh).
 
 use schedlab::archive::DirTree;
-use schedlab::lkp::stats::{dump_stat, program, reduce, stats_json};
+use schedlab::lkp::stats::{dump_stat, program, reduce, run_stats, stats_json};
 use std::path::Path;
 
 /// schedlab's stats.json of one fixture of `program`.
@@ -66,4 +70,18 @@ fn stats_json_of_every_fixture_of_lkp_tests() {
 #[test]
 fn stats_json_of_every_captured_output() {
     check("captured");
+}
+
+#[test]
+fn stats_json_of_run_directories() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lkp/runs");
+    let mut runs: Vec<_> =
+        std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    runs.sort();
+    assert!(runs.len() >= 2, "no run directories under {}", root.display());
+    for run in &runs {
+        let want = std::fs::read_to_string(run.with_extension("stats.json")).unwrap();
+        let got = stats_json(&run_stats(&DirTree::at(run), "").unwrap());
+        assert_eq!(got.trim_end(), want.trim_end(), "{}", run.display());
+    }
 }

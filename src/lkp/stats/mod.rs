@@ -18,6 +18,7 @@ pub mod jitter;
 pub mod kbuild;
 pub mod kernbench;
 pub mod latency_table;
+pub mod lkp_programs;
 pub mod lkp_stats;
 pub mod lmbench3;
 pub mod lock_stat;
@@ -87,6 +88,10 @@ pub struct Series {
     pub keys: Vec<String>,
     /// Values per key, parallel to `keys` (8 bytes a value: issue 16's memory bound).
     pub values: Vec<NumColumn>,
+    /// lkp keeps it gzipped, as `<monitor>.json.gz` (sbin/dump-stat compresses a series
+    /// of over 1000 values, counted as keys × the fewest records of a key), which puts
+    /// it after the plain `.json` series in stats.json (docs/lkp.md §2.2).
+    pub gzipped: bool,
 }
 
 impl Series {
@@ -339,11 +344,12 @@ impl<'a> DumpStat<'a> {
         if keep.first().is_some_and(|(_, v)| v.is_empty()) || keep.last().is_some_and(|(_, v)| v.is_empty()) {
             keep.clear();
         }
+        let gzipped = keep.len().saturating_mul(min_cols) > 1000;
         let (keys, mut values): (Vec<String>, Vec<NumColumn>) = keep.into_iter().unzip();
         for v in &mut values {
             v.shrink_to_fit();
         }
-        Series { keys, values }
+        Series { keys, values, gzipped }
     }
 }
 
@@ -533,13 +539,20 @@ pub fn read_text(tree: &dyn Tree, rel: &str) -> Result<String> {
 }
 
 /// Parse every known raw output of the run directory `rel` of `tree` into monitor
-/// series, in monitor name order (plus existing `<monitor>.json` files of monitors
-/// without a raw parser).
+/// series, as bin/run-stats and sbin/dump-stat make them (an empty or binary raw output
+/// gives none: [`program::skipped_raw`]), plus the `<monitor>.json` and
+/// `<monitor>.json.gz` files of monitors without a raw parser that lib/matrix.rb
+/// `create_stats_matrix` takes ([`lkp_programs::takes`]); in the order it reads them:
+/// the plain `.json` series by file name, then the gzipped ones (docs/lkp.md §2.2).
 pub fn run_monitors(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, Series)>> {
     let shown = tree.display(rel);
     let names = tree
         .list(rel)
         .map_err(|e| Error::parse(Some(&shown), None, format!("cannot list run directory: {}", io_msg(&e))))?;
+    let nonempty = |name: &str| {
+        let p = join(rel, name);
+        tree.is_file(&p) && tree.read(&p).is_ok_and(|b| !b.is_empty())
+    };
     let mut out: Vec<(String, Series)> = Vec::new();
     for name in &names {
         let Some(program) = program::for_file(name) else { continue };
@@ -548,6 +561,9 @@ pub fn run_monitors(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, Series)>>
             continue;
         }
         let text = read_text(tree, &path)?;
+        if program::skipped_raw(program, &text, nonempty) {
+            continue;
+        }
         let p = tree.display(&path);
         let mut d = DumpStat::new(name, &p);
         if program::line_by_line(program) {
@@ -568,19 +584,30 @@ pub fn run_monitors(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, Series)>>
         }
     }
     for name in &names {
-        let Some(monitor) = name.strip_suffix(".json") else { continue };
-        if monitor == "stats" || monitor == "matrix" || out.iter().any(|(g, _)| g == monitor) {
+        let (monitor, gzipped) = match (name.strip_suffix(".json.gz"), name.strip_suffix(".json")) {
+            (Some(m), _) => (m, true),
+            (None, Some(m)) => (m, false),
+            _ => continue,
+        };
+        if monitor == "stats" || monitor == "matrix" || !lkp_programs::takes(monitor) {
+            continue;
+        }
+        if out.iter().any(|(g, _)| g == monitor) {
             continue;
         }
         let path = join(rel, name);
-        let shown = tree.display(&path);
-        let bytes =
-            tree.read(&path).map_err(|e| Error::parse(Some(&shown), None, format!("cannot read: {}", io_msg(&e))))?;
-        let m = super::matrix::Matrix::parse(&bytes, &shown)?;
+        if !tree.is_file(&path) {
+            continue;
+        }
+        let m = super::matrix::Matrix::read(tree, &path)?;
         let values = m.iter().map(|(_, v)| v.iter().collect()).collect();
-        out.push((monitor.to_string(), Series { keys: m.keys().map(str::to_string).collect(), values }));
+        out.push((monitor.to_string(), Series { keys: m.keys().map(str::to_string).collect(), values, gzipped }));
     }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
+    // create_stats_matrix's Dir["*.{json,json.gz}"]: the .json files sorted, then the .json.gz
+    out.sort_by(|a, b| {
+        let file = |(m, s): &(String, Series)| (s.gzipped, format!("{m}.json"));
+        file(a).cmp(&file(b))
+    });
     Ok(out)
 }
 

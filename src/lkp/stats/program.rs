@@ -174,6 +174,21 @@ pub fn line_by_line(program: &str) -> bool {
     matches!(program, "vmstat" | "cpufreq-stats")
 }
 
+/// Whether bin/run-stats leaves the raw output `text` of `program` unparsed:
+/// `check_empty_output` (an empty file gives no stats, except perf-profile's and
+/// kernel-size's, dmesg's when the run's kmsg is not empty and kmsg's when its dmesg is
+/// not; `nonempty(name)` says whether the run's file `name` has content) and
+/// `check_binary_output` (a file with a NUL byte, except dmesg's, kmsg's, mpstat's and
+/// iostat's). docs/lkp-stats.md §1.
+pub fn skipped_raw(program: &str, text: &str, nonempty: impl Fn(&str) -> bool) -> bool {
+    let empty = text.is_empty()
+        && !matches!(program, "kernel-size" | "perf-profile")
+        && !(program == "dmesg" && nonempty("kmsg"))
+        && !(program == "kmsg" && nonempty("dmesg"));
+    let binary = !matches!(program, "dmesg" | "kmsg" | "mpstat" | "iostat") && text.contains('\0');
+    empty || binary
+}
+
 /// [`parse`] as bin/run-stats runs a parser: with the run directory `dir` of `tree` as
 /// its `RESULT_ROOT` (fio reads `fio.output[.N]` there, not the raw `fio` file).
 pub fn parse_in_run(program: &str, text: &str, path: &str, tree: &dyn Tree, dir: &str) -> Option<Result<String>> {
