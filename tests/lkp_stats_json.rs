@@ -1,5 +1,5 @@
 //! The stats.json lkp-tests makes of each parser fixture (`<case>.stats.json` beside
-//! `<case>.yaml` under tests/data/lkp/spec and tests/data/lkp/captured, written by
+//! `<case>.yaml` under tests/data/lkp/spec, captured and edge, written by
 //! tools/oracles/lkp/stats_json.sh: lkp's parser, then its sbin/dump-stat and
 //! bin/create-stats-matrix) equals schedlab's, byte for byte: the keys, their order,
 //! the values and Integer vs Float. schedlab's side is the same chain: the program's
@@ -70,6 +70,11 @@ fn stats_json_of_every_fixture_of_lkp_tests() {
 #[test]
 fn stats_json_of_every_captured_output() {
     check("captured");
+}
+
+#[test]
+fn stats_json_of_every_edge_case() {
+    check("edge");
 }
 
 #[test]

@@ -8,6 +8,7 @@
 # Usage: LKP_SRC=/path/to/lkp-tests tools/oracles/lkp/stats_json.sh [spec|captured] [PROGRAM...]
 #   spec      tests/data/lkp/spec: lkp's own fixtures (the default)
 #   captured  tests/data/lkp/captured: outputs captured on a Linux box
+#   edge      tests/data/lkp/edge: edge cases (tools/oracles/lkp/edge_cases.py)
 #   PROGRAM   only these programs' fixtures (default: every program of the set)
 # Needs ruby, ruby-activesupport and ruby-git (lib/job.rb loads the git gem); lkp-tests
 # from github.com/intel/lkp-tests (the goldens were made at bbbc29c49, Ruby 3.1).
@@ -25,6 +26,7 @@ written=0 failed=0
 for program in "${programs[@]}"; do
 	program=${program%/}
 	for yaml in "$program"/*.yaml; do
+		[ -e "$yaml" ] || continue
 		case=${yaml%.yaml}
 		parse=$LKP_SRC/programs/$program/parse
 		if [ -d "$case" ]; then
