@@ -5,8 +5,7 @@
 //! Ruby divides). A session that is not JSON is skipped, as lkp skips it.
 
 use super::ojson::{self, JValue};
-use super::ruby::{self, re, Lines};
-use crate::error::Error;
+use super::ruby::{self, bad_line, re, Lines};
 use crate::lkp::num::{ruby_sum, Num, Sum};
 use crate::lkp::rubyfmt::float_to_s;
 use regex::Regex;
@@ -40,26 +39,28 @@ fn dig<'a>(obj: &'a JValue, keys: &[&str]) -> Result<Option<&'a JValue>, String>
     Ok(Some(v))
 }
 
-/// The JSON texts of the sessions, as lkp cuts them.
-fn sessions(raw: &str) -> Vec<String> {
+/// The JSON texts of the sessions, as lkp cuts them, each with the byte offset in
+/// `raw` where it starts.
+fn sessions(raw: &str) -> Vec<(String, usize)> {
     static P: OnceLock<Regex> = OnceLock::new();
     let cut = P.get_or_init(|| re(r"\}\s*\{"));
-    let mut chunks: Vec<&str> = cut.split(raw).collect();
+    let starts = std::iter::once(0).chain(cut.find_iter(raw).map(|m| m.end()));
+    let mut chunks: Vec<(&str, usize)> = cut.split(raw).zip(starts).collect();
     // Ruby's String#split drops trailing empty fields
-    while chunks.last().is_some_and(|c| c.is_empty()) {
+    while chunks.last().is_some_and(|(c, _)| c.is_empty()) {
         chunks.pop();
     }
     if chunks.len() == 1 {
-        return vec![raw.to_string()];
+        return vec![(raw.to_string(), 0)];
     }
     let last = chunks.len().saturating_sub(1);
     chunks
         .iter()
         .enumerate()
-        .map(|(i, c)| match i {
-            0 => format!("{c}}}"),
-            _ if i == last => format!("{{{c}"),
-            _ => format!("{{{c}}}"),
+        .map(|(i, (c, at))| match i {
+            0 => (format!("{c}}}"), *at),
+            _ if i == last => (format!("{{{c}"), *at),
+            _ => (format!("{{{c}}}"), *at),
         })
         .collect()
 }
@@ -73,12 +74,16 @@ fn mean(values: &[Num]) -> String {
     }
 }
 
-/// Parse iperf3 JSON output (`path` names it in errors: no session with a rate, or a
-/// session lkp's Ruby fails on).
+/// Parse iperf3 JSON output (`path` names it in errors, with the line where the
+/// session lkp's Ruby fails on starts, or the last line when no session has a rate).
 pub fn parse(text: &str, path: &str) -> Lines {
-    let err = |msg: String| Error::parse(Some(path), None, msg);
+    let raw = ruby::strip(text);
+    // the line of byte `at` of `raw` in `text`
+    let skipped = text.len() - ruby::lstrip(text).len();
+    let line_of = |at: usize| text.get(..skipped + at).map_or(1, |t| t.matches('\n').count() + 1);
     let (mut sender, mut receiver, mut udp): (Vec<Num>, Vec<Num>, Vec<Num>) = Default::default();
-    for json in sessions(ruby::strip(text)) {
+    for (json, at) in sessions(raw) {
+        let err = |msg: String| bad_line(path, line_of(at), msg);
         let Ok(obj) = ojson::parse(json.as_bytes(), path) else { continue };
         if depth(&obj) > MAX_NESTING {
             continue;
@@ -108,7 +113,8 @@ pub fn parse(text: &str, path: &str) -> Lines {
         }
     }
     if sender.is_empty() && receiver.is_empty() && udp.is_empty() {
-        return Err(err("no iperf session with bits_per_second (lkp's parser exits with an error)".into()));
+        let last = text.lines().count().max(1);
+        return Err(bad_line(path, last, "no iperf session with bits_per_second (lkp's parser exits with an error)"));
     }
     let mut out = String::new();
     for (k, v) in [("tcp.sender.bps", &sender), ("tcp.receiver.bps", &receiver), ("udp.bps", &udp)] {
@@ -117,4 +123,20 @@ pub fn parse(text: &str, path: &str) -> Lines {
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_name_the_line_of_the_session() {
+        // lkp's Ruby on this text: "in `dig': Integer does not have #dig method
+        // (TypeError)" at the second session, which starts on line 3
+        let e = parse("\n{\"end\": {\"sum\": {\"bits_per_second\": 5}}}\n{\"end\": 7}\n", "iperf").unwrap_err();
+        assert!(e.to_string().starts_with("iperf:3:"), "{e}");
+        // and with no session at all it exits with an error: the last line is named
+        let e = parse("{\"start\": {}}\n\n", "iperf").unwrap_err();
+        assert!(e.to_string().starts_with("iperf:2:"), "{e}");
+    }
 }
