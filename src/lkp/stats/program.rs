@@ -181,12 +181,14 @@ pub fn line_by_line(program: &str) -> bool {
 /// `check_binary_output` (a file with a NUL byte, except dmesg's, kmsg's, mpstat's and
 /// iostat's). docs/lkp-stats.md §1.
 pub fn skipped_raw(program: &str, text: &str, nonempty: impl Fn(&str) -> bool) -> bool {
-    let empty = text.is_empty()
-        && !matches!(program, "kernel-size" | "perf-profile")
-        && !(program == "dmesg" && nonempty("kmsg"))
-        && !(program == "kmsg" && nonempty("dmesg"));
+    let parsed_empty = match program {
+        "kernel-size" | "perf-profile" => true,
+        "dmesg" => nonempty("kmsg"),
+        "kmsg" => nonempty("dmesg"),
+        _ => false,
+    };
     let binary = !matches!(program, "dmesg" | "kmsg" | "mpstat" | "iostat") && text.contains('\0');
-    empty || binary
+    (text.is_empty() && !parsed_empty) || binary
 }
 
 /// [`parse`] as bin/run-stats runs a parser: with the run directory `dir` of `tree` as
