@@ -471,8 +471,8 @@ fn max_of(first: Num, rest: &[Num]) -> Num {
     rest.iter().fold(first, |m, x| if x.cmp_num(m) == std::cmp::Ordering::Greater { *x } else { m })
 }
 
-/// `create_stats_matrix`: one scalar per key from each monitor series (monitors in name
-/// order): a single record as is; independent counters summed; event counters last −
+/// `create_stats_matrix`: one scalar per key from each monitor series (in the order
+/// given: [`run_monitors`] gives lkp's): a single record as is; independent counters summed; event counters last −
 /// first; else the mean (`sum(0.0)/n`); plus `.max` for latency-like keys and
 /// `perf-stat.overall.path-length` when one `*.workload` exists.
 pub fn reduce(monitors: &[(String, Series)]) -> Vec<(String, Num)> {
