@@ -39,7 +39,9 @@ fn edge_cases_agree_with_lkps_parsers() {
                 ("yaml", Err(e)) => failures.push(format!("{shown}: {e}")),
                 (_, Err(e)) if e.to_string().contains(&shown) => pass += 1,
                 (_, Err(e)) => failures.push(format!("{shown}: the error does not name the file: {e}")),
-                (_, Ok(got)) => failures.push(format!("{shown}: lkp's parser fails ({}), schedlab printed\n{got}", chomp(&want))),
+                (_, Ok(got)) => {
+                    failures.push(format!("{shown}: lkp's parser fails ({}), schedlab printed\n{got}", chomp(&want)))
+                }
             }
         }
         total += cases.len();
