@@ -25,12 +25,25 @@ pub struct Options {
     /// `-p VALUE`: the perf-profile threshold, a Float; None = lkp's default, the
     /// Integer 5 (docs/lkp.md §3.2 step 4).
     pub perf_profile_threshold: Option<f64>,
+    /// sbin/compare's `--variance N`: a perf stat changed when one side's spread
+    /// relative to its median is over N times the other's; no key at all with fewer
+    /// than 10 runs on either side (docs/lkp.md §3.10). ncompare has no such flag.
+    pub variance: Option<f64>,
+    /// lkp's `Comparer#gap` (no command-line flag sets it): a perf stat changed when
+    /// the gap between the two ranges is over `gap` times the medians' difference
+    /// (docs/lkp.md §3.10).
+    pub gap: Option<f64>,
+    /// sbin/compare's `--regression-only`: failure stats the head no longer has (a
+    /// fix) are left out, and kmsg stats after a dmesg fix (docs/lkp.md §3.10).
+    /// ncompare has no such flag.
+    pub regression_only: bool,
 }
 
 /// lkp's perf-profile threshold default (an Integer, so the perf-profile rule only applies
 /// when the medians are Integers too; docs/lkp.md §3.2 step 4).
 const PERF_PROFILE_THRESHOLD: i64 = 5;
-const MAX_RATIO: f64 = 5.0;
+/// lkp's MAX_RATIO, an Integer.
+const MAX_RATIO: i64 = 5;
 
 /// One row of the table.
 #[derive(Debug, Clone, PartialEq)]
@@ -83,12 +96,25 @@ pub struct CompareResult {
     pub per_root_axes: bool,
 }
 
-#[derive(Debug, Clone, Copy)]
-struct Summary {
-    min: Num,
-    mean: Num,
-    max: Num,
-    len: usize,
+/// lkp's `StatSummary` of one side of a key: the sorted values kept, their min, upper
+/// median and max.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StatSummary {
+    /// The values sorted, leading −1 ("no data") and the margins dropped.
+    pub sorted: Vec<Num>,
+    /// The smallest kept value.
+    pub min: Num,
+    /// The upper median of the kept values (`sorted[n/2]`), lkp's `mean`.
+    pub mean: Num,
+    /// The largest kept value.
+    pub max: Num,
+}
+
+impl StatSummary {
+    /// `len`: max − min.
+    pub fn len(&self) -> Num {
+        self.max.minus(self.min)
+    }
 }
 
 fn sort_nums(v: &[Num]) -> Vec<Num> {
@@ -98,8 +124,8 @@ fn sort_nums(v: &[Num]) -> Vec<Num> {
 }
 
 /// lkp `StatSummary`: sort, drop leading −1 ("no data"), trim `min(len>>5, max_margin)`
-/// from each end; min, **upper median** (`s[len/2]`), max.
-fn summary(arr: &[Num], max_margin: usize) -> Option<Summary> {
+/// from each end; min, **upper median** (`s[len/2]`), max. None when nothing is left.
+fn summary(arr: &[Num], max_margin: usize) -> Option<StatSummary> {
     if arr.is_empty() {
         return None;
     }
@@ -113,8 +139,54 @@ fn summary(arr: &[Num], max_margin: usize) -> Option<Summary> {
     if start >= n || end < start {
         return None;
     }
-    let t = s.get(start as usize..=end as usize)?;
-    Some(Summary { min: *t.first()?, mean: *t.get(t.len() / 2)?, max: *t.last()?, len: t.len() })
+    s.truncate(end as usize + 1);
+    s.drain(..start as usize);
+    let (min, mean, max) = (*s.first()?, *s.get(s.len() / 2)?, *s.last()?);
+    Some(StatSummary { sorted: s, min, mean, max })
+}
+
+/// What lkp's `StatCompare#process` returns for a key that changed: both sides'
+/// summaries and `calc_stats_metrics` (docs/lkp.md §3.2).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StatChange {
+    /// The head's summary.
+    pub a: StatSummary,
+    /// The base's summary.
+    pub b: StatSummary,
+    /// A function (failure-count) stat.
+    pub function: bool,
+    /// The larger median over the smaller (a Float), or the Integer 5 (MAX_RATIO) when
+    /// the smaller is not positive or the ratio is above 5.
+    pub ratio: Num,
+    /// The larger median minus the smaller.
+    pub delta: Num,
+    /// The head's spread (`a.len`), or the base's when the head has at most two values
+    /// and a smaller spread.
+    pub x: Num,
+    /// The gap between the ranges (the higher side's min − the lower's max; the Integer
+    /// 0 when they overlap).
+    pub y: Num,
+    /// The base's spread (`b.len`).
+    pub z: Num,
+    /// The larger of both maxima.
+    pub max: Num,
+    /// The head's run count (`nr_run`: its values, padded to its run count).
+    pub runs: usize,
+}
+
+impl StatChange {
+    /// sbin/compare's interval column: `[ %-10.5g - %-10.5g ] -- [ … ]`, head then base.
+    pub fn interval(&self) -> String {
+        let g = |n: Num| format!("{:<10}", crate::lkp::rubyfmt::fmt_g(n.f(), 0, 5, false));
+        format!("[ {} - {} ] -- [ {} - {} ]", g(self.a.min), g(self.a.max), g(self.b.min), g(self.b.max))
+    }
+}
+
+/// The state lkp keeps in its options hash across keys (and heads) of one compare:
+/// `has_boot_fix`, set by `--regression-only` at a dmesg stat the head no longer has.
+#[derive(Debug, Default)]
+struct Critical {
+    has_boot_fix: bool,
 }
 
 fn gt(a: Num, b: Num) -> bool {
@@ -157,29 +229,37 @@ impl Monitored {
     }
 }
 
-/// `StatCompare#process` for one key: whether head `a` changed against base `b`
-/// (whose monitors are `monitored`).
-fn changed_stat(k: &str, a: &Matrix, b: &Matrix, monitored: Monitored, incomplete: bool, opt: Options) -> bool {
+/// `StatCompare#process` for one key: how head `a` changed against base `b` (whose
+/// monitors are `monitored`), None when it did not (or lkp's rules leave it out).
+fn changed_stat(
+    k: &str,
+    a: &Matrix,
+    b: &Matrix,
+    monitored: Monitored,
+    incomplete: bool,
+    opt: Options,
+    critical: &mut Critical,
+) -> Option<StatChange> {
     let cols_a = a.cols();
     let cols_b = b.cols();
     let is_function = rules::function_stat(k);
     // skip_stat?
     if incomplete && !(k.starts_with("dmesg.") || k.starts_with("last_state.") || k.starts_with("stderr.")) {
-        return false;
+        return None;
     }
     if !opt.more && !rules::shown_without_more(k) {
-        return false;
+        return None;
     }
     if is_function {
         if skip_function_stat(k, b) {
-            return false;
+            return None;
         }
     } else if cols_a < 3 && cols_b < 3 {
-        return false;
+        return None;
     }
     // the base must have the metric (newly added monitors have nothing to compare)
     if !(b.contains(k) || is_function || monitored.covers(k)) {
-        return false;
+        return None;
     }
     // calculate_matrix_values
     let mut max_margin = if is_function { 0 } else { 3 };
@@ -191,11 +271,11 @@ fn changed_stat(k: &str, a: &Matrix, b: &Matrix, monitored: Monitored, incomplet
     if a_k.len() < cols_a {
         a_k.resize(cols_a, Num::Int(0));
     }
-    let Some(sb) = summary(&b_k, max_margin) else { return false };
+    let sb = summary(&b_k, max_margin)?;
     if b_k.len() <= 3 && max_margin > 1 {
         max_margin = 1;
     }
-    let Some(sa) = summary(&a_k, max_margin) else { return false };
+    let sa = summary(&a_k, max_margin)?;
     // changed_stats?
     // the threshold applies when it has the Ruby class of the head's median
     let threshold = match (opt.perf_profile_threshold, sa.mean) {
@@ -207,32 +287,58 @@ fn changed_stat(k: &str, a: &Matrix, b: &Matrix, monitored: Monitored, incomplet
         gt(sa.mean, t) || gt(sb.mean, t)
     } else if is_function {
         !sa.max.eq_num(sb.max)
+    } else if let Some(v) = opt.variance {
+        // changed_perf_stat? with options['variance']
+        let (la, lb) = (sa.len().f(), sb.len().f());
+        la * sb.mean.f() > v * lb * sa.mean.f() || lb * sa.mean.f() > v * la * sb.mean.f()
+    } else if let Some(g) = opt.gap {
+        // gap?: the ranges apart by more than `gap` times the medians' difference
+        (gt(sb.min, sa.max) && sb.min.minus(sa.max).f() > sb.mean.minus(sa.mean).f() * g)
+            || (gt(sa.min, sb.max) && sa.min.minus(sb.max).f() > sa.mean.minus(sb.mean).f() * g)
     } else {
         (gt(sb.min, sa.mean) && gt(sb.mean, sa.max)) || (gt(sa.min, sb.mean) && gt(sa.mean, sb.max))
     };
     if !changed {
-        return false;
+        return None;
+    }
+    // skip_critical_stat?
+    if opt.regression_only && is_function {
+        if sa.max.is_zero() {
+            if k.starts_with("dmesg.") {
+                critical.has_boot_fix = true;
+            }
+            return None;
+        }
+        if critical.has_boot_fix && k.starts_with("kmsg.") {
+            return None;
+        }
     }
     // calc_stats_metrics
     let max = max_num(sb.max, sa.max);
-    let (high, low) = if gt(sa.mean, sb.mean) { (sa, sb) } else { (sb, sa) };
-    let delta = high.mean.minus(low.mean);
-    let mut ratio = if low.mean.is_positive() { high.mean.f() / low.mean.f() } else { MAX_RATIO };
-    if ratio > MAX_RATIO {
-        ratio = MAX_RATIO;
+    let (mut x, z) = (sa.len(), sb.len());
+    if sa.sorted.len() <= 2 && gt(z, x) {
+        x = z;
     }
-    let _ = high.len;
+    let (high, low) = if gt(sa.mean, sb.mean) { (&sa, &sb) } else { (&sb, &sa) };
+    let mut y = high.min.minus(low.max);
+    let delta = high.mean.minus(low.mean);
+    let mut ratio = if low.mean.is_positive() { Num::Float(high.mean.f() / low.mean.f()) } else { Num::Int(MAX_RATIO) };
+    if gt(Num::Int(0), y) {
+        y = Num::Int(0);
+    }
+    if gt(ratio, Num::Int(MAX_RATIO)) {
+        ratio = Num::Int(MAX_RATIO);
+    }
+    let change = StatChange { a: sa, b: sb, function: is_function, ratio, delta, x, y, z, max, runs: a_k.len() };
     // skip_small_change? (perf-profile keys are exempt: the -p option is always set)
     if k.starts_with("perf-profile.") {
-        return true;
+        return Some(change);
     }
-    if ratio <= 1.01 {
-        return false;
+    let r = ratio.f();
+    if r <= 1.01 || !(r > 1.05 || rules::perf_metric(k)) || !rules::reasonable_perf_change(k, delta.f(), max.f()) {
+        return None;
     }
-    if !(ratio > 1.05 || rules::perf_metric(k)) {
-        return false;
-    }
-    rules::reasonable_perf_change(k, delta.f(), max.f())
+    Some(change)
 }
 
 /// `skip_function_stat?`: `*.error/warn/fail` keys need `<base>.pass` in the base; `*.pass`
@@ -278,37 +384,65 @@ fn key_name<'a>(ms: &[&'a Matrix], r: KeyRef) -> &'a str {
     ms.get(r.m as usize).and_then(|m| m.key_at(r.i as usize)).unwrap_or("")
 }
 
-/// One `__get_changed_stats` pass: the changed keys of head `a` against base `b` (each
-/// a key of the compared matrices `ms`). lkp first gives `a` every key of `b` it lacks
-/// (all zeros); those keys are taken here in the order they would have been appended,
-/// without copying `a`.
-fn changed_pass(
+/// One `__get_changed_stats` pass: each key of head `a` that changed against base `b`
+/// given to `f` with its change, in lkp's order. lkp first gives `a` every key of `b`
+/// it lacks (all zeros); those keys are taken here in the order they would have been
+/// appended, without copying `a`. With `variance`, no key when either side has fewer
+/// than 10 runs.
+fn each_changed(
     a: &Matrix,
     b: &Matrix,
     incomplete: bool,
     opt: Options,
-    ms: &[&Matrix],
-    out: &mut Vec<KeyRef>,
+    critical: &mut Critical,
+    mut f: impl FnMut(&str, StatChange) -> Result<()>,
 ) -> Result<()> {
+    if opt.variance.is_some() && (a.cols() < 10 || b.cols() < 10) {
+        return Ok(());
+    }
     let monitored = Monitored::of(b);
     let b_only = b.keys().filter(|k| !a.contains(k));
     for (i, k) in a.keys().chain(b_only).enumerate() {
         crate::cancel::check_every(i)?;
-        if changed_stat(k, a, b, monitored, incomplete, opt) {
-            out.push(key_ref(ms, k)?);
+        if let Some(change) = changed_stat(k, a, b, monitored, incomplete, opt, critical) {
+            f(k, change)?;
         }
     }
     Ok(())
 }
 
+/// lkp's `__get_changed_stats(a, b, false, options)`: the keys of head `a` that
+/// changed against base `b` under `opt` ([`Options::all_keys`] and
+/// [`Options::kpi`] aside), in lkp's order, each with how it changed (docs/lkp.md
+/// §3.2). lkp returns nil where this is empty because of [`Options::variance`].
+pub fn changed_stats(a: &Matrix, b: &Matrix, opt: Options) -> Result<Vec<(String, StatChange)>> {
+    let mut out = Vec::new();
+    each_changed(a, b, false, opt, &mut Critical::default(), |k, c| {
+        out.push((k.to_string(), c));
+        Ok(())
+    })?;
+    Ok(out)
+}
+
 /// `_get_changed_stats(a = head, b = base)`, including the incomplete-run two passes:
 /// the second on the head without its incomplete runs, and on the base filtered in place
-/// (lkp's one deep copy of the base is shared by all heads, so later heads see it filtered).
-fn get_changed_stats(a: &Matrix, b: &mut Cow<Matrix>, opt: Options, ms: &[&Matrix]) -> Result<Vec<KeyRef>> {
+/// (lkp's one deep copy of the base is shared by all heads, so later heads see it
+/// filtered). The changed keys, each a key of the compared matrices `ms`.
+fn get_changed_stats(
+    a: &Matrix,
+    b: &mut Cow<Matrix>,
+    opt: Options,
+    critical: &mut Critical,
+    ms: &[&Matrix],
+) -> Result<Vec<KeyRef>> {
     let key = "last_state.is_incomplete_run";
     let incomplete = a.contains(key) || b.contains(key);
     let mut out = Vec::new();
-    changed_pass(a, b, incomplete, opt, ms, &mut out)?;
+    let mut push = |k: &str, _: StatChange| {
+        out.push(key_ref(ms, k)?);
+        Ok(())
+    };
+    each_changed(a, b, incomplete, opt, critical, &mut push)?;
     if !incomplete {
         return Ok(out);
     }
@@ -317,15 +451,17 @@ fn get_changed_stats(a: &Matrix, b: &mut Cow<Matrix>, opt: Options, ms: &[&Matri
     if a.stats_source.is_none() || b.stats_source.is_none() {
         return Ok(out);
     }
-    changed_pass(&a, b, false, opt, ms, &mut out)?;
+    each_changed(&a, b, false, opt, critical, &mut push)?;
     Ok(out)
 }
 
-/// Per head, the keys lkp's rule selects (in selection order).
+/// Per head, the keys lkp's rule selects (in selection order). lkp's options hash, and
+/// so the `--regression-only` state, is shared by the heads.
 fn selected_per_head(ms: &[&Matrix], opt: Options) -> Result<Vec<Vec<KeyRef>>> {
     let Some((base, heads)) = ms.split_first() else { return Ok(Vec::new()) };
     let mut base = Cow::Borrowed(*base);
-    heads.iter().map(|head| get_changed_stats(head, &mut base, opt, ms)).collect()
+    let mut critical = Critical::default();
+    heads.iter().map(|head| get_changed_stats(head, &mut base, opt, &mut critical, ms)).collect()
 }
 
 /// The keys shown: every key with `-a`, else the union over heads of the changed keys;

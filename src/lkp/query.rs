@@ -183,7 +183,7 @@ mod tests {
     #[test]
     fn compare_query_without_a_group_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
-        let opt = Options { all_keys: false, more: false, kpi: false, perf_profile_threshold: None };
+        let opt = Options::default();
         let err = compare_query(dir.path(), &[], &["commit".to_string()], opt).unwrap_err().to_string();
         let want = format!(
             "the 0 result roots found under {} form no group of two to compare (each group shares every axis but commit)",

@@ -170,7 +170,7 @@ fn lkp_compare_text(
     kpi: bool,
     perf_profile_threshold: Option<f64>,
 ) -> PyResult<String> {
-    let opt = Options { all_keys, more, kpi, perf_profile_threshold };
+    let opt = Options { all_keys, more, kpi, perf_profile_threshold, ..Default::default() };
     run(py, || render(&compare_roots(&roots_of(roots)?, opt)?))
 }
 
@@ -190,7 +190,7 @@ fn lkp_compare_query_text(
     kpi: bool,
     perf_profile_threshold: Option<f64>,
 ) -> PyResult<String> {
-    let opt = Options { all_keys, more, kpi, perf_profile_threshold };
+    let opt = Options { all_keys, more, kpi, perf_profile_threshold, ..Default::default() };
     run(py, || query::compare_query(&dir, &queries, &compare_keys, opt)?.iter().map(render).collect())
 }
 
@@ -217,7 +217,7 @@ fn lkp_compare(
 ) -> PyResult<PyComparison> {
     run(py, || {
         let t = Test::parse(test)?;
-        compare_to_comparison(&roots_of(roots)?, Options { all_keys, more, kpi, perf_profile_threshold }, t, alpha)
+        compare_to_comparison(&roots_of(roots)?, Options { all_keys, more, kpi, perf_profile_threshold, ..Default::default() }, t, alpha)
     })
     .map(PyComparison::from_core)
 }

@@ -58,9 +58,13 @@ pub fn matrix(data: &[u8]) {
     }
     let root =
         |c: &str| ResultRoot { path: c.into(), matrix: m.clone(), axes: vec![("commit".to_string(), c.to_string())] };
-    for opt in
-        [Options::default(), Options { all_keys: true, more: true, kpi: true, perf_profile_threshold: Some(0.5) }]
-    {
+    let older =
+        Options { more: true, variance: Some(2.0), gap: Some(0.5), regression_only: true, ..Default::default() };
+    for opt in [
+        Options::default(),
+        Options { all_keys: true, more: true, kpi: true, perf_profile_threshold: Some(0.5), ..Default::default() },
+        older,
+    ] {
         let res = compare_roots(&[root("base"), root("head")], opt).expect("compares");
         let text = schedlab::lkp::render_text::render(&res).expect("renders");
         bounded(text.len(), data.len() * 4, "ncompare text");
