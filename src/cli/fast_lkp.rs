@@ -28,8 +28,13 @@ fn paths(a: &LkpCompareArgs) -> Result<Vec<PathBuf>> {
 
 /// Run the compare `a` describes.
 pub fn run(a: &LkpCompareArgs) -> Outcome {
-    let opt =
-        Options { all_keys: a.all_keys, more: a.more, kpi: a.kpi, perf_profile_threshold: a.perf_profile_threshold, ..Default::default() };
+    let opt = Options {
+        all_keys: a.all_keys,
+        more: a.more,
+        kpi: a.kpi,
+        perf_profile_threshold: a.perf_profile_threshold,
+        ..Default::default()
+    };
     let text = paths(a).and_then(|p| load_roots(&p)).and_then(|roots| render(&compare_roots(&roots, opt)?));
     match text {
         // lkp's table has '±': written as Python would write it, else left to Python

@@ -217,7 +217,12 @@ fn lkp_compare(
 ) -> PyResult<PyComparison> {
     run(py, || {
         let t = Test::parse(test)?;
-        compare_to_comparison(&roots_of(roots)?, Options { all_keys, more, kpi, perf_profile_threshold, ..Default::default() }, t, alpha)
+        compare_to_comparison(
+            &roots_of(roots)?,
+            Options { all_keys, more, kpi, perf_profile_threshold, ..Default::default() },
+            t,
+            alpha,
+        )
     })
     .map(PyComparison::from_core)
 }
