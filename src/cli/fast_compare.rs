@@ -8,7 +8,7 @@ use super::encoding::python_writes_utf8;
 use super::fast_args::CompareArgs;
 use super::messages;
 use crate::error::Error;
-use crate::mmtests::{beyond, CompareOptions};
+use crate::mmtests::{verdicts, CompareOptions};
 
 /// What the launcher does with a compare.
 #[derive(Debug, PartialEq)]
@@ -38,7 +38,7 @@ pub fn run(a: &CompareArgs) -> Outcome {
     };
     // as the Python command line does: the test's verdicts are not printed in text, but
     // a test that cannot run there is an error there
-    let r = beyond::compare_at_tested(&a.directory, &a.benchmark, &a.names, &opts, a.test, a.alpha);
+    let r = verdicts::compare_at_tested(&a.directory, &a.benchmark, &a.names, &opts, a.test, a.alpha);
     let r = match r {
         Ok(r) => r,
         Err(Error::Interrupted) => return Outcome::Interrupted,

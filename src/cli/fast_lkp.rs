@@ -8,9 +8,9 @@ use super::encoding::python_writes_utf8;
 use super::fast_args::LkpCompareArgs;
 use super::fast_compare::Outcome;
 use crate::error::{Error, Result};
-use crate::lkp::compare::{compare_roots, Options};
 use crate::lkp::lookup::find_commit_root;
 use crate::lkp::matrix::load_roots;
+use crate::lkp::ncompare::{compare_roots, Options};
 use crate::lkp::render_text::render;
 use std::path::PathBuf;
 

@@ -3,8 +3,8 @@
 //! the result roots under a directory whose job axes match each query, grouped by their
 //! axes other than the compare keys, each group of two or more compared.
 
-use super::compare::{compare_group, CompareResult, Options};
 use super::matrix::{find_roots, load_axes, ResultRoot};
+use super::ncompare::{compare_group, CompareResult, Options};
 use crate::archive::DirTree;
 use crate::error::{Error, Result};
 use std::path::Path;

@@ -7,8 +7,8 @@
 //! `StatCompare#process` returns is compared exactly, Integer vs Float included; the
 //! rest of each entry is lkp's options hash echoed back.
 
-use schedlab::lkp::compare::{changed_stats, Options, StatChange};
 use schedlab::lkp::matrix::Matrix;
+use schedlab::lkp::ncompare::{changed_stats, Options, StatChange};
 use schedlab::lkp::num::Num;
 use schedlab::lkp::rubyfmt::{pretty_json, Json};
 use schedlab::lkp::stats::ojson::{self, JValue};

@@ -86,7 +86,7 @@ use std::sync::OnceLock;
 pub struct Series {
     /// `<group>.<key>` names in first-seen order.
     pub keys: Vec<String>,
-    /// Values per key, parallel to `keys` (8 bytes a value: issue 16's memory bound).
+    /// Values per key, parallel to `keys` (8 bytes a value: the memory bound of docs/readers.md §10).
     pub values: Vec<NumColumn>,
     /// lkp keeps it gzipped, as `<monitor>.json.gz` (sbin/dump-stat compresses a series
     /// of over 1000 values, counted as keys × the fewest records of a key), which puts
@@ -203,7 +203,7 @@ pub fn dump_stat(group: &str, lines: &str, path: &str) -> Result<Series> {
 }
 
 /// [`dump_stat`] fed a piece of the parser output at a time, so that a long raw output
-/// need not be turned into one text first (issue 16's memory bound).
+/// need not be turned into one text first (the memory bound of docs/readers.md §10).
 #[derive(Debug)]
 pub struct DumpStat<'a> {
     group: &'a str,
@@ -568,7 +568,7 @@ pub fn run_monitors(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, Series)>>
         let mut d = DumpStat::new(name, &p);
         if program::line_by_line(program) {
             // its output is that of each line alone: parsed a piece at a time, the output
-            // of the whole file is never held (issue 16's memory bound)
+            // of the whole file is never held (the memory bound of docs/readers.md §10)
             for piece in pieces(&text, 1 << 20) {
                 let Some(lines) = program::parse(program, piece, &p) else { break };
                 d.lines(&lines?)?;

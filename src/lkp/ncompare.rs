@@ -362,7 +362,7 @@ fn skip_function_stat(k: &str, b: &Matrix) -> bool {
 }
 
 /// A metric name as the compared matrices hold it: metric `i` of matrix `m` (the first
-/// matrix that has it), 8 bytes where a `String` or `&str` takes 24 or 16 (issue 16's
+/// matrix that has it), 8 bytes where a `String` or `&str` takes 24 or 16 (the memory bound of
 /// memory bound: a compare where every metric changed keeps one per metric, per head).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct KeyRef {
@@ -467,7 +467,7 @@ fn selected_per_head(ms: &[&Matrix], opt: Options) -> Result<Vec<Vec<KeyRef>>> {
 /// The keys shown: every key with `-a`, else the union over heads of the changed keys;
 /// and per key, for each head in turn, whether lkp's rule selects it (`heads` flags a
 /// key). Each key is a [`KeyRef`] into the matrices rather than a copy of its name
-/// (issue 16's memory bound).
+/// (the memory bound of docs/readers.md §10).
 fn changed_keys(ms: &[&Matrix], opt: Options) -> Result<(Vec<KeyRef>, Vec<bool>)> {
     let per_head = selected_per_head(ms, Options { all_keys: false, ..opt })?;
     let mut keys: Vec<KeyRef> = Vec::new();
@@ -487,7 +487,7 @@ fn changed_keys(ms: &[&Matrix], opt: Options) -> Result<(Vec<KeyRef>, Vec<bool>)
         }
     }
     // a flag per metric of every matrix (a byte each where a hash set of the keys took
-    // some 16: issue 16's memory bound) at `slot`
+    // some 16: the memory bound of docs/readers.md §10) at `slot`
     let starts: Vec<usize> = ms.iter().scan(0, |n, m| Some(std::mem::replace(n, *n + m.len()))).collect();
     let total = ms.iter().map(|m| m.len()).sum();
     let slot = |r: KeyRef| starts.get(r.m as usize).map(|s| s + r.i as usize);
@@ -625,12 +625,6 @@ fn sort_order<'a>(n: usize, key: impl Fn(usize) -> &'a str, changes: &[f64], hea
     order
 }
 
-/// Compare heads with a base (`matrixes[0]`), as `lkp ncompare` does. Polls
-/// [`crate::cancel`] every 4096 metrics.
-pub fn compare_matrices(matrixes: &[Matrix], opt: Options) -> Result<Vec<StatRow>> {
-    compare_refs(&matrixes.iter().collect::<Vec<_>>(), opt)
-}
-
 fn compare_refs(matrixes: &[&Matrix], opt: Options) -> Result<Vec<StatRow>> {
     let plan = RowPlan::new(matrixes, opt)?;
     let mut rows = Vec::with_capacity(plan.len());
@@ -643,7 +637,7 @@ fn compare_refs(matrixes: &[&Matrix], opt: Options) -> Result<Vec<StatRow>> {
 
 /// The rows of a compare before they are made: the keys shown, in lkp's order, and what
 /// each row needs. A row is made when asked for ([`RowPlan::row`]), so that a caller can
-/// turn each into its own form and drop it before the next (issue 16's memory bound:
+/// turn each into its own form and drop it before the next (the memory bound of docs/readers.md §10:
 /// all rows at once cost some 650 bytes a metric).
 pub struct RowPlan<'a> {
     matrixes: Vec<&'a Matrix>,

@@ -1,6 +1,6 @@
 //! [`NarrowColumn`]: a column of unsigned integers (offsets, ids, counts) held in 4
 //! bytes each while every value fits, widened to 8 bytes on the first that does not
-//! (issue 16's memory bound: a table's offsets and ids are almost always below 2^32,
+//! (the memory bound of docs/readers.md §10: a table's offsets and ids are almost always below 2^32,
 //! and a `usize` spends 4 bytes more on each; beyond 4 G the column still works).
 
 /// Unsigned values in push order: `Narrow` while all are below 2^32, else `Wide`.
