@@ -3,8 +3,8 @@
 
 use super::common::{bounded, line_count, parse_error, text, typed_error};
 use super::tree;
-use schedlab::lkp::compare::{compare_roots, Options};
 use schedlab::lkp::matrix::{Matrix, ResultRoot, MAX_MATRIX_VALUES, STATS_SOURCE};
+use schedlab::lkp::ncompare::{compare_roots, Options};
 use schedlab::lkp::num::Num;
 use schedlab::lkp::rubyfmt::{pretty_json, Json};
 use schedlab::lkp::stats::ojson::{self, JValue};
