@@ -180,7 +180,7 @@ def _native(name: str, root: Path):
     if name == "stats.compare_many":
         bv, bl = stats._pack([p[0] for p in PAIRS], "base")
         nv, nl = stats._pack([p[1] for p in PAIRS], "new")
-        return lambda: _core.compare_many(bv, bl, nv, nl, True, "auto", 1)
+        return lambda: _core.compare_many(bv, bl, nv, nl, higher_is_better=True, method="auto", threads=1)
     if name == "idle.simulate_many":
         arrays = [idle_mod._trace_arrays(t) for t in TRACES.values()]
         states = idle_mod._states_arg("intel-skx")

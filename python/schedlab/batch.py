@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Iterator
 from importlib import resources
 from typing import Any, NamedTuple, Union
 
-from . import _core
+from . import _core, _defaults
 
 __all__ = [
     "SCHEMA_NAME",
@@ -204,7 +204,7 @@ def _download(url: str, limit: int | None, storage_options: dict[str, Any] | Non
     return bytes(data)
 
 
-def reduce(scans: Iterable[Scan], baseline: str, *, test: str = "welch", alpha: float = 0.05,
+def reduce(scans: Iterable[Scan], baseline: str, *, test: str = _defaults.TEST, alpha: float = _defaults.ALPHA,
            min_change: float = 0.0, fail_on: str = "regression", keep_going: bool = False,
            allow_missing: bool = False, margin: float | None = None, power: float | None = None,
            jobs: int | None = None) -> BatchResult:
@@ -239,7 +239,7 @@ def reduce(scans: Iterable[Scan], baseline: str, *, test: str = "welch", alpha: 
 Progress = bool | str | Callable[[int], object]
 
 
-def run(paths: Iterable[PathLike] | PathLike, baseline: str, *, test: str = "welch", alpha: float = 0.05,
+def run(paths: Iterable[PathLike] | PathLike, baseline: str, *, test: str = _defaults.TEST, alpha: float = _defaults.ALPHA,
         min_change: float = 0.0, fail_on: str = "regression", jobs: int | None = None,
         keep_going: bool = False, progress: Progress = False, allow_missing: bool = False,
         margin: float | None = None, power: float | None = None, limits: Limits | None = None) -> BatchResult:

@@ -73,7 +73,7 @@ def scan_bag(paths: Iterable[PathLike], *, threads: int | None = 1, limits: Limi
 
 
 def compare_archives(paths: Iterable[PathLike], baseline: str, client: Any = None, *, compute: bool = True,
-                     test: str = "welch", alpha: float = 0.05, min_change: float = 0.0,
+                     test: str = _defaults.TEST, alpha: float = _defaults.ALPHA, min_change: float = 0.0,
                      fail_on: str = "regression", threads: int | None = 1, keep_going: bool = False,
                      npartitions: int | None = None, allow_missing: bool = False, margin: float | None = None,
                      power: float | None = None, limits: Limits | None = None,

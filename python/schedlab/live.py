@@ -25,6 +25,10 @@ EVENTS: tuple[str, ...] = tuple(_core.LIVE_EVENTS)
 SETTINGS: tuple[str, ...] = tuple(_core.LIVE_SETTINGS)
 #: The events each recording of a set enables (docs/live.md §8).
 SET_EVENTS: tuple[str, ...] = tuple(_core.LIVE_SET_EVENTS)
+#: What :func:`record` and :func:`record_sets` do when not told (seconds, busy_ms,
+#: sleep_ms, governor, buffer_kb, sample_us, runs), as the core defines them.
+RECORD_DEFAULTS = _core.LIVE_RECORD_DEFAULTS
+_D = RECORD_DEFAULTS
 
 
 #: What :func:`check` returns: the core's live check itself (``_core.LiveCheck``), read
@@ -41,7 +45,7 @@ LiveCheck = _core.LiveCheck
 Mapping.register(LiveCheck)
 
 
-def probe_idle_tracing(seconds: float = 0.2) -> dict[int, tuple[int, int]]:
+def probe_idle_tracing(seconds: float = _core.LIVE_PROBE_SECONDS) -> dict[int, tuple[int, int]]:
     """Which CPUs' idle tasks emit ``cpu_idle`` events: a private tracefs instance records
     only that event for ``seconds`` while this process sleeps. Returns, per CPU, (the
     ``cpu_idle`` records, the cpuidle sysfs entries meanwhile); a CPU whose sysfs counted
@@ -73,13 +77,13 @@ def record(
     *,
     command: Sequence[str] | None = None,
     pid: int | None = None,
-    seconds: float = 1.0,
-    busy_ms: float = 3.0,
-    sleep_ms: float = 5.0,
+    seconds: float = _D.seconds,
+    busy_ms: float = _D.busy_ms,
+    sleep_ms: float = _D.sleep_ms,
     cpu: int | None = None,
-    governor: str | None = "menu",
-    buffer_kb: int = 4096,
-    sample_us: float = 100.0,
+    governor: str | None = _D.governor,
+    buffer_kb: int = _D.buffer_kb,
+    sample_us: float = _D.sample_us,
 ) -> dict[str, Any]:
     """Record a task into directory ``out``: ``trace.dat`` (kallsyms cut to the timer
     functions), ``sched.txt`` (the ``/proc/PID/sched`` readings), ``states.txt`` (the
@@ -103,8 +107,8 @@ def record(
     (0, 'menu', True)
     """
     meta, notes = _core.live_record(
-        out, sys.executable, list(command) if command is not None else None, pid, seconds, busy_ms, sleep_ms,
-        cpu, governor, buffer_kb, sample_us)
+        out, sys.executable, command=list(command) if command is not None else None, pid=pid, seconds=seconds,
+        busy_ms=busy_ms, sleep_ms=sleep_ms, cpu=cpu, governor=governor, buffer_kb=buffer_kb, sample_us=sample_us)
     for n in notes:
         print(f"note: {n}", file=sys.stderr)
     return meta
@@ -114,12 +118,12 @@ def record_sets(
     out: str | os.PathLike[str],
     groups: Sequence[str] | Mapping[str, Mapping[str, object]],
     *,
-    runs: int = 5,
+    runs: int = _D.runs,
     command: Sequence[str] | None = None,
-    seconds: float = 1.0,
-    busy_ms: float = 3.0,
-    sleep_ms: float = 5.0,
-    buffer_kb: int = 4096,
+    seconds: float = _D.seconds,
+    busy_ms: float = _D.busy_ms,
+    sleep_ms: float = _D.sleep_ms,
+    buffer_kb: int = _D.buffer_kb,
 ) -> dict[str, Any]:
     """Record ``runs`` recordings per group of settings into ``out``, the groups taken in
     turn, for ``schedlab trace compare`` to read as one group per directory.

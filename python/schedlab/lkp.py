@@ -18,7 +18,7 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Union
 
-from . import _core, _text
+from . import _core, _defaults, _text
 from .table import Comparison
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -135,7 +135,7 @@ class LkpComparison(Comparison):
 
 
 def compare(base: PathLike | ResultRoot, *heads: PathLike | ResultRoot, all_keys: bool = False,
-            more: bool = False, test: str = "welch", alpha: float = 0.05, kpi: bool = False,
+            more: bool = False, test: str = _defaults.TEST, alpha: float = _defaults.ALPHA, kpi: bool = False,
             perf_profile_threshold: float | None = None) -> LkpComparison:
     """Compare heads with a base as ``lkp ncompare [-a] [-m] [-k] [-p T] BASE HEAD...`` does.
 

@@ -35,7 +35,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from . import _core, _text
+from . import _core, _defaults, _text
 from .table import Comparison
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -98,7 +98,7 @@ class MMTestsComparison(Comparison):
         k = self.kernels.index(kernel)
         return _core.mmtests_bootstrap_gmean(self, k, level=level, n_resamples=n_resamples, seed=seed)
 
-    def with_test(self, test: str = "welch", alpha: float = 0.05) -> MMTestsComparison:
+    def with_test(self, test: str = _defaults.TEST, alpha: float = _defaults.ALPHA) -> MMTestsComparison:
         """A copy whose mean-row verdicts come from ``test`` (``"welch"``,
         ``"mann-whitney"`` or ``"mmtests"``) with Benjamini-Hochberg q-values across
         rows; MMTests' own marker stays in ``significant``."""
@@ -141,7 +141,7 @@ class MMTestsComparison(Comparison):
 
 def compare(directory: str | os.PathLike[str], benchmark: str, names: Sequence[str] | str,
             compat: str | None = None, *, print_ratio: bool = False, sub_heading: str = "",
-            test: str = "mmtests", alpha: float = 0.05,
+            test: str = "mmtests", alpha: float = _defaults.ALPHA,
             threads: int | None = None) -> MMTestsComparison:
     """``compare-mmtests.pl -d DIRECTORY -b BENCHMARK -n NAMES`` as a comparison.
 

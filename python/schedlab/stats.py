@@ -343,11 +343,11 @@ def bootstrap_ci(
         *_core.bootstrap_ci(
             _vec(base, "base"),
             _vec(new, "new"),
-            str(statistic),
-            _scalar(level, "level"),
-            _count(n_resamples, "n_resamples"),
-            seed,
-            _threads(threads),
+            statistic=str(statistic),
+            level=_scalar(level, "level"),
+            n_resamples=_count(n_resamples, "n_resamples"),
+            seed=seed,
+            threads=_threads(threads),
         )
     )
 
@@ -460,5 +460,6 @@ def compare_many(
             raise DomainError(f"pairs[{i}] must be a (base, new) pair, got {len(pair)} items")
     bv, bl = _pack([p[0] for p in pairs], "base")
     nv, nl = _pack([p[1] for p in pairs], "new")
-    cols = _core.compare_many(bv, bl, nv, nl, bool(higher_is_better), str(method), _threads(threads))
+    cols = _core.compare_many(bv, bl, nv, nl, higher_is_better=bool(higher_is_better), method=str(method),
+                              threads=_threads(threads))
     return pd.DataFrame(cols)

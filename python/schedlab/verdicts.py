@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import _core
+from . import _core, _defaults
 from .errors import DomainError
 from .stats import _pack
 
@@ -73,7 +73,7 @@ def compare(
     direction: str | None = None,
     directions: Mapping[object, str] | None = None,
     *,
-    test: str = "welch",
+    test: str = _defaults.TEST,
     alpha: float | None = None,
     margin: float | None = None,
     power: float | None = None,

@@ -28,6 +28,7 @@ pub mod pelt_check;
 pub mod probe;
 pub mod proc_sched;
 pub mod record;
+pub mod record_defaults;
 pub mod record_set;
 pub mod restore;
 pub mod sampler;

@@ -9,6 +9,7 @@ use schedlab::import_notes::ImportOptions;
 use schedlab::live::check::check_dir;
 use schedlab::live::probe::{default_cpu, probe_idle_tracing, Probe};
 use schedlab::live::record::{record, Options};
+use schedlab::live::record_defaults::{RecordDefaults, RECORD_DEFAULTS as D};
 use schedlab::live::record_set::{record_sets, SetOptions};
 use schedlab::live::setting::{Group, SettingKind};
 use schedlab::live::summary::LiveCheck;
@@ -21,7 +22,9 @@ use std::sync::Arc;
 /// does when called from Python's main thread (which owns the signal handlers).
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
-#[pyo3(signature = (out, python, command, pid, seconds, busy_ms, sleep_ms, cpu, governor, buffer_kb, sample_us))]
+#[pyo3(signature = (out, python, *, command=None, pid=None, seconds=D.seconds, busy_ms=D.busy_ms,
+    sleep_ms=D.sleep_ms, cpu=None, governor=Some(D.governor.to_string()), buffer_kb=D.buffer_kb,
+    sample_us=D.sample_us))]
 fn live_record<'py>(
     py: Python<'py>,
     out: PathBuf,
@@ -65,7 +68,8 @@ enum GroupArg {
 /// sets.json as a dict, and the notes for the caller to show.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
-#[pyo3(signature = (out, python, groups, *, runs, command, seconds, busy_ms, sleep_ms, buffer_kb))]
+#[pyo3(signature = (out, python, groups, *, runs=D.runs, command=None, seconds=D.seconds, busy_ms=D.busy_ms,
+    sleep_ms=D.sleep_ms, buffer_kb=D.buffer_kb))]
 fn live_record_sets<'py>(
     py: Python<'py>,
     out: PathBuf,
@@ -91,6 +95,52 @@ fn live_record_sets<'py>(
         record_sets(&out, &opts)
     })?;
     Ok((to_py(py, &r.meta)?, r.notes))
+}
+
+/// The defaults of a recording, as the core defines them (src/live/record_defaults.rs).
+#[pyclass(name = "LiveRecordDefaults", module = "schedlab._core", frozen)]
+struct PyRecordDefaults(RecordDefaults);
+
+#[pymethods]
+impl PyRecordDefaults {
+    /// The built-in pattern's duration, and how long a pid is followed, s.
+    #[getter]
+    fn seconds(&self) -> f64 {
+        self.0.seconds
+    }
+    /// The pattern's busy time per period, ms.
+    #[getter]
+    fn busy_ms(&self) -> f64 {
+        self.0.busy_ms
+    }
+    /// The pattern's sleep per period, ms.
+    #[getter]
+    fn sleep_ms(&self) -> f64 {
+        self.0.sleep_ms
+    }
+    /// The cpuidle governor used during a single recording.
+    #[getter]
+    fn governor(&self) -> &'static str {
+        self.0.governor
+    }
+    /// The tracefs instance's buffer per CPU, kB.
+    #[getter]
+    fn buffer_kb(&self) -> u64 {
+        self.0.buffer_kb
+    }
+    /// The sampler's sleep between two readings, µs.
+    #[getter]
+    fn sample_us(&self) -> f64 {
+        self.0.sample_us
+    }
+    /// Recordings per group of a set.
+    #[getter]
+    fn runs(&self) -> usize {
+        self.0.runs
+    }
+    fn __repr__(&self) -> String {
+        format!("{:?}", self.0)
+    }
 }
 
 /// Per CPU, (cpu_idle records, sysfs idle entries) of a `seconds` probe.
@@ -223,6 +273,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(live_probe_idle_tracing, m)?)?;
     m.add_function(wrap_pyfunction!(live_default_cpu, m)?)?;
     m.add("LIVE_EVENTS", events::EVENTS.to_vec())?;
+    m.add_class::<PyRecordDefaults>()?;
+    m.add("LIVE_RECORD_DEFAULTS", PyRecordDefaults(D))?;
+    m.add("LIVE_PROBE_SECONDS", schedlab::live::record::PROBE_SECONDS)?;
     m.add_class::<PyLiveCheck>()?;
     m.add_function(wrap_pyfunction!(live_record_sets, m)?)?;
     m.add("LIVE_SETTINGS", <SettingKind as schedlab::choice::Choice>::names())?;

@@ -86,7 +86,7 @@ fn mann_whitney_u(py: Python<'_>, a: Arr<'_>, b: Arr<'_>, method: &str) -> PyRes
 }
 
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (base, new, *, statistic, level, n_resamples, seed, threads=None))]
 fn bootstrap_ci(
     py: Python<'_>,
     base: Arr<'_>,
@@ -144,7 +144,7 @@ fn summarize_many<'py>(
 
 /// Pairwise comparisons of base/new series packed as values + lengths.
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (base_values, base_lengths, new_values, new_lengths, *, higher_is_better, method, threads=None))]
 fn compare_many<'py>(
     py: Python<'py>,
     base_values: Arr<'_>,
@@ -188,6 +188,7 @@ fn read_samples<'py>(py: Python<'py>, path: std::path::PathBuf) -> PyResult<Boun
 /// Add the statistics functions to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TEST_NAMES", schedlab::stats::TEST_NAMES.to_vec())?;
+    m.add("DEFAULT_TEST", schedlab::stats::Test::default().name())?;
     m.add_function(wrap_pyfunction!(amean, m)?)?;
     m.add_function(wrap_pyfunction!(hmean, m)?)?;
     m.add_function(wrap_pyfunction!(gmean, m)?)?;

@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def register(sub: SubparsersSpec) -> None:
-    from .. import _core
+    from .. import _core, _defaults
 
     p = sub.add_parser("batch", help="CI batch mode: archives in, verdicts and an exit code out",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -51,14 +51,14 @@ def register(sub: SubparsersSpec) -> None:
     p.add_argument("--fail-on", choices=_core.BATCH_FAIL_ON, default="regression",
                    help="what makes the exit code 1 (default: regression; inconclusive: 1 for a regression, "
                         "else 3 for an inconclusive row)")
-    p.add_argument("--alpha", type=_flags.probability, default=0.05, help="significance level of the BH-adjusted p (default 0.05)")
+    p.add_argument("--alpha", type=_flags.probability, default=_defaults.ALPHA, help="significance level of the BH-adjusted p (default %(default)s)")
     p.add_argument("--margin", type=_flags.percentage, default=None, metavar="PCT",
                    help="equivalence margin in percent of the baseline mean (default 2; docs/verdicts.md)")
     p.add_argument("--power", type=_flags.probability, default=None,
                    help="power wanted against a change of the margin, for the runs needed (default 0.8)")
     p.add_argument("--min-change", type=_flags.percentage, default=0.0, metavar="PCT",
                    help="smallest change, in percent, called better or worse (default 0)")
-    p.add_argument("--test", choices=_core.TEST_NAMES, default="welch",
+    p.add_argument("--test", choices=_core.TEST_NAMES, default=_defaults.TEST,
                    help="test behind the p-values (default: welch)")
     p.add_argument("--jobs", type=_flags.jobs, default=None, metavar="N",
                    help="worker threads (default: SCHEDLAB_NUM_THREADS, else the CPUs)")

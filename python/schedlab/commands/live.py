@@ -19,6 +19,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def register(sub: SubparsersSpec) -> None:
+    from .. import _core
+
+    d = _core.LIVE_RECORD_DEFAULTS
     p = sub.add_parser(
         "live",
         help="replay PELT/util_est and menu over a task recorded on this machine and compare with the kernel",
@@ -29,16 +32,14 @@ def register(sub: SubparsersSpec) -> None:
                         description="Record a workload (built-in periodic pattern, COMMAND, or --pid) and check it.")
     r.add_argument("argv", nargs="*", metavar="COMMAND", help="a command to run instead of the built-in pattern (after --)")
     r.add_argument("--pid", type=_flags.int_in(1, 1 << 22), help="follow this running task instead")
-    r.add_argument("--seconds", type=float, default=1.0, help="pattern / --pid duration (default 1)")
-    r.add_argument("--busy-ms", type=float, default=3.0, help="pattern: busy time per period (default 3)")
-    r.add_argument("--sleep-ms", type=float, default=5.0, help="pattern: sleep per period (default 5)")
+    r.add_argument("--seconds", type=float, default=d.seconds, help="pattern / --pid duration (default %(default)s)")
+    r.add_argument("--busy-ms", type=float, default=d.busy_ms, help="pattern: busy time per period (default %(default)s)")
+    r.add_argument("--sleep-ms", type=float, default=d.sleep_ms, help="pattern: sleep per period (default %(default)s)")
     r.add_argument("--cpu", type=_flags.int_in(0, 4095),
                    help="the CPU the task runs on (default: the last CPU a short probe saw trace its idle)")
-    r.add_argument("--governor", default="menu", help="cpuidle governor during the run (default menu; restored after)")
+    r.add_argument("--governor", default=d.governor, help="cpuidle governor during the run (default %(default)s; restored after)")
     r.add_argument("--keep", metavar="DIR", help="keep the recording in DIR (default: a temporary directory)")
     r.set_defaults(func=run_run)
-    from .. import _core
-
     kinds = ", ".join(_core.LIVE_SETTINGS)
     st = cmds.add_parser(
         "sets", help="record N recordings per group of settings (as root), for 'schedlab trace compare'",
@@ -49,12 +50,12 @@ def register(sub: SubparsersSpec) -> None:
     st.add_argument("--group", action="append", required=True, metavar="NAME[:KIND=VALUE,...]",
                     help=f"a group and its settings (kinds: {kinds}); repeat for each group; "
                          "NAME alone leaves the machine as it is")
-    st.add_argument("--runs", type=_flags.int_in(1, 1000), default=5, help="recordings per group (default 5)")
-    st.add_argument("--seconds", type=float, default=1.0, help="pattern duration per recording (default 1)")
-    st.add_argument("--busy-ms", type=float, default=3.0, help="pattern: busy time per period (default 3)")
-    st.add_argument("--sleep-ms", type=float, default=5.0, help="pattern: sleep per period (default 5)")
-    st.add_argument("--buffer-kb", type=_flags.int_in(64, 1 << 20), default=4096,
-                    help="trace buffer per CPU, kB (default 4096)")
+    st.add_argument("--runs", type=_flags.int_in(1, 1000), default=d.runs, help="recordings per group (default %(default)s)")
+    st.add_argument("--seconds", type=float, default=d.seconds, help="pattern duration per recording (default %(default)s)")
+    st.add_argument("--busy-ms", type=float, default=d.busy_ms, help="pattern: busy time per period (default %(default)s)")
+    st.add_argument("--sleep-ms", type=float, default=d.sleep_ms, help="pattern: sleep per period (default %(default)s)")
+    st.add_argument("--buffer-kb", type=_flags.int_in(64, 1 << 20), default=d.buffer_kb,
+                    help="trace buffer per CPU, kB (default %(default)s)")
     st.set_defaults(func=run_sets)
     c = cmds.add_parser("check", help="check a kept recording", description="Replay a recording made by 'live run --keep'.")
     c.add_argument("directory", metavar="DIR")

@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def register(sub: SubparsersSpec) -> None:
-    from .. import _core, _flags
+    from .. import _core, _defaults, _flags
 
     p = sub.add_parser("lkp", help="lkp-tests results: ncompare tables, stats.json, plots",
                        description="lkp-tests (Intel 0-day robot) results.")
@@ -36,7 +36,7 @@ def register(sub: SubparsersSpec) -> None:
                    help="perf-profile rows: shown when either median exceeds VALUE (a Float; default: lkp's "
                         "Integer 5, which applies to Integer medians only)")
     c.add_argument("--format", choices=_core.TABLE_FORMATS, default="text")
-    c.add_argument("--test", choices=_core.TEST_NAMES, default="welch", help="test behind the verdicts")
+    c.add_argument("--test", choices=_core.TEST_NAMES, default=_defaults.TEST, help="test behind the verdicts")
     c.add_argument("--root", dest="search_root", metavar="DIR",
                    help="BASE/HEAD that are not paths are commit prefixes: find their result roots under DIR; "
                         "with -s/-o, the tree searched")

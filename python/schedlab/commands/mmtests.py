@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def register(sub: SubparsersSpec) -> None:
-    from .. import _core
+    from .. import _core, _defaults
 
     p = sub.add_parser("mmtests", help="MMTests results: compare-mmtests.pl's tables, exactly",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -42,7 +42,7 @@ def register(sub: SubparsersSpec) -> None:
     c.add_argument("--test", choices=["mmtests", *_core.TEST_NAMES], default="mmtests",
                    help="what decides the verdict column of csv/json/markdown/html (default: MMTests' marker)")
     _flags.add_allow_missing(c, "a log without a result line, a run without some of the baseline's operations")
-    c.add_argument("--alpha", type=_flags.probability, default=0.05, help="significance level of --test (default 0.05)")
+    c.add_argument("--alpha", type=_flags.probability, default=_defaults.ALPHA, help="significance level of --test (default %(default)s)")
     c.add_argument("--print-monitor", choices=_core.MMTESTS_MONITORS, default=None, metavar="MONITOR",
                    help="the table of a monitor's logs instead of the benchmark's, as compare-mmtests.pl "
                         f"--print-monitor prints it ({', '.join(_core.MMTESTS_MONITORS)}; mpstat needs "

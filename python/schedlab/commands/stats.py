@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import sys
 
-from .. import _core, _flags
+from .. import _core, _defaults, _flags
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:  # pragma: no cover
@@ -40,12 +40,12 @@ def register(sub: SubparsersSpec) -> None:
                            help="the metric is a throughput (default for --example)")
     direction.add_argument("--lower-is-better", dest="higher", action="store_false",
                            help="the metric is a time or latency")
-    p.add_argument("--alpha", type=_flags.probability, default=None, help="significance level for the verdict (default 0.05)")
+    p.add_argument("--alpha", type=_flags.probability, default=None, help=f"significance level for the verdict (default {_defaults.ALPHA})")
     p.add_argument("--margin", type=_flags.percentage, default=None, metavar="PCT",
                    help="equivalence margin in percent of the baseline mean (default 2)")
     p.add_argument("--power", type=_flags.probability, default=None,
                    help="power wanted against a change of the margin, for the runs needed (default 0.8)")
-    p.add_argument("--test", choices=_core.TEST_NAMES, default="welch",
+    p.add_argument("--test", choices=_core.TEST_NAMES, default=_defaults.TEST,
                    help="difference test behind the verdict (default: welch)")
     p.add_argument("--seed", type=_flags.uint64, default=0, help="bootstrap seed (default 0: reproducible output)")
     p.add_argument("--format", choices=("samples", "auto", *_core.RESULT_FORMATS), default="samples",
