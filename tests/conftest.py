@@ -21,3 +21,35 @@ settings.load_profile(os.environ.get("SCHEDLAB_HYPOTHESIS") or ("ci" if os.envir
 def data_dir() -> Path:
     """tests/data (copies of the reference goldens and fixtures; the reference tree is never read)."""
     return DATA
+
+
+def _allowed_skips() -> list[str]:
+    """The reasons tests/allowed_skips.txt lets CI skip for (text before " # ")."""
+    lines = (DATA.parent / "allowed_skips.txt").read_text().splitlines()
+    return [ln.split(" # ", 1)[0].strip() for ln in lines if ln.strip() and not ln.startswith("#")]
+
+
+_UNEXPECTED_SKIPS: list[str] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Under CI=true, remember every skip whose reason tests/allowed_skips.txt does not list."""
+    if not os.environ.get("CI") or not report.skipped or hasattr(report, "wasxfail"):
+        return
+    longrepr = report.longrepr
+    reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+    reason = reason.removeprefix("Skipped: ")
+    if not any(reason.startswith(a) for a in _allowed_skips()):
+        _UNEXPECTED_SKIPS.append(f"{report.nodeid}: {reason}")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Fail a CI run that skipped a test for a reason not allowed (a silent skip would drop a parity check)."""
+    if _UNEXPECTED_SKIPS:
+        tr = session.config.pluginmanager.get_plugin("terminalreporter")
+        lines = [f"{len(_UNEXPECTED_SKIPS)} test(s) skipped under CI=true for a reason tests/allowed_skips.txt "
+                 "does not allow:", *(f"  {s}" for s in _UNEXPECTED_SKIPS)]
+        if tr is not None:
+            tr.write_line("\n".join(lines), red=True)
+        if session.exitstatus == 0:
+            session.exitstatus = 1

@@ -61,7 +61,7 @@ def sans_input(rows: list[dict]) -> list[dict]:
 
 
 def validate(doc: dict) -> None:
-    jsonschema = pytest.importorskip("jsonschema")
+    import jsonschema
     jsonschema.Draft202012Validator.check_schema(batch.schema())
     jsonschema.Draft202012Validator(batch.schema()).validate(doc)
 
@@ -113,7 +113,7 @@ def _matrix(commit: str) -> dict[str, list[float]]:
 @pytest.mark.filterwarnings("ignore:Precision loss occurred")
 @pytest.mark.parametrize("test", ["welch", "mann-whitney"])
 def test_lkp_rows_against_scipy(test):
-    stats = pytest.importorskip("scipy.stats")
+    import scipy.stats as stats
     r = batch.run([A], BASE_A, test=test)
     base, head = _matrix(BASE_A), _matrix(HEAD_A)
     ps = []
@@ -155,7 +155,7 @@ def test_lkp_rows_against_scipy(test):
 
 def _tost_p(base: list[float], new: list[float], m: float) -> float | None:
     """TOST (two one-sided Welch t-tests) p that mean(new) - mean(base) is within +-m, by scipy's t."""
-    stats = pytest.importorskip("scipy.stats")
+    import scipy.stats as stats
     if m == 0:
         return None
     nb, nn = len(base), len(new)
@@ -179,7 +179,7 @@ def _hackbench(root: Path, kernel: str, groups: dict[str, list[float]]) -> None:
 
 
 def test_fdr_runs_across_every_row_of_the_run(tmp_path):
-    stats = pytest.importorskip("scipy.stats")
+    import scipy.stats as stats
     one, two = tmp_path / "one" / "work" / "log", tmp_path / "two" / "work" / "log"
     _hackbench(one, "v1", {"1": [1.00, 1.02, 0.99, 1.01], "4": [2.0, 2.1, 1.9, 2.05]})
     _hackbench(one, "v2", {"1": [1.06, 1.08, 1.05, 1.07], "4": [2.0, 2.0, 2.1, 1.95]})

@@ -38,7 +38,7 @@ def result(paths) -> batch.BatchResult:
 
 
 def test_junit_is_valid_against_the_jenkins_xunit_schema_with_measured_times(paths, tmp_path):
-    xmlschema = pytest.importorskip("xmlschema")
+    import xmlschema
     schema = xmlschema.XMLSchema(str(XSD))
     # every element kind: failures, an input error, missing data, warnings
     empty = tmp_path / "empty.log"
@@ -167,7 +167,7 @@ def test_json_lines_round_trip_and_refuse_a_cut_stream(result):
 
 
 def test_progress_callback_works_with_tqdm(paths):
-    tqdm = pytest.importorskip("tqdm")
+    import tqdm
     sink = io.StringIO()
     with tqdm.tqdm(total=len(paths), file=sink) as bar:
         r = batch.run(paths, "6.8-vanilla", progress=bar.update)
@@ -219,7 +219,7 @@ def test_public_scan_and_reduce_and_fsspec_urls(paths, result):
 
     scans = [pickle.loads(pickle.dumps(batch.scan(p))) for p in paths]
     assert batch.reduce(scans, "6.8-vanilla") == result
-    fsspec = pytest.importorskip("fsspec")
+    import fsspec
     mem = fsspec.filesystem("memory")
     urls = []
     for p in paths:

@@ -7,11 +7,9 @@ from __future__ import annotations
 import pickle
 from pathlib import Path
 
+import dask
+import distributed
 import pytest
-
-dask = pytest.importorskip("dask")
-distributed = pytest.importorskip("distributed")
-
 import schedlab  # noqa: E402
 from schedlab import batch  # noqa: E402
 from schedlab import distributed as sd  # noqa: E402

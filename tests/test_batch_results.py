@@ -35,7 +35,7 @@ def perf_values(path: Path, event: str) -> list[float]:
 
 
 def test_hyperfine_pair_against_scipy_and_hyperfine():
-    scipy_stats = pytest.importorskip("scipy.stats")
+    import scipy.stats as scipy_stats
     base, head = (json.loads((RES / "files/hyperfine" / f"{s}.json").read_text())["results"][0] for s in ("base", "head"))
     code, out, err = run_cli("batch", str(RES / "files/hyperfine/base.json"), str(RES / "files/hyperfine/head.json"),
                              "--baseline", "base", "--format", "json")
@@ -52,13 +52,13 @@ def test_hyperfine_pair_against_scipy_and_hyperfine():
     assert doc["inputs"][0]["kind"] == "file" and doc["inputs"][0]["result_files"] == 1
     # head lists /usr/bin long: slower, a regression, exit code 1
     assert row["verdict"] == "worse" and code == 1 == doc["exit_code"], err
-    jsonschema = pytest.importorskip("jsonschema")
+    import jsonschema
     jsonschema.Draft202012Validator(batch.schema()).validate(doc)
 
 
 def test_directories_of_runs_against_scipy_and_statsmodels():
-    scipy_stats = pytest.importorskip("scipy.stats")
-    multitest = pytest.importorskip("statsmodels.stats.multitest")
+    import scipy.stats as scipy_stats
+    import statsmodels.stats.multitest as multitest
     r = batch.run([RES / "dirs/base", RES / "dirs/head"], "base")
     rows = r.rows
     tc = next(x for x in rows if x["metric"] == "task-clock")
@@ -82,7 +82,7 @@ def test_directories_of_runs_against_scipy_and_statsmodels():
 
 
 def test_junit_of_result_files_is_valid(tmp_path):
-    xmlschema = pytest.importorskip("xmlschema")
+    import xmlschema
     out = tmp_path / "junit.xml"
     code, stdout, err = run_cli("batch", str(RES / "dirs/base"), str(RES / "dirs/head"), "--baseline", "base",
                                 "--format", "junit", "-o", str(out))

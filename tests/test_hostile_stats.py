@@ -148,6 +148,7 @@ def test_two_sample_tests(a, b):
 @FAST
 @given(st.one_of(st.floats(), special, st.integers(-(2**70), 2**70), st.just("x"), st.none()),
        st.one_of(st.floats(), special, st.integers(-(2**70), 2**70)))
+@pytest.mark.slow
 def test_scalar_arguments(u, v):
     honest(lambda: stats.pct_change(u, v, True))
     honest(lambda: stats.ratio(u, v))

@@ -118,6 +118,7 @@ def _trace_idle(dat: str) -> tuple[dict[tuple[int, int], int], list[str]]:
     return periods, bad + [f"cpu {c} still idle at the end" for c in state]
 
 
+@pytest.mark.slow
 def test_a_set_records_every_group_and_restores_every_setting(tmp_path) -> None:  # type: ignore[no-untyped-def]
     reason = _cannot_record()
     if reason:

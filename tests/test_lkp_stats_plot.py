@@ -104,9 +104,8 @@ def test_text_plot_cli_and_api():
 
 
 def test_matplotlib_plot():
-    import pytest
 
-    matplotlib = pytest.importorskip("matplotlib")
+    import matplotlib
 
     matplotlib.use("Agg")
     ax = lkp.compare(BASE, HEAD).plot("unixbench.score")

@@ -95,6 +95,7 @@ def _check_report(tree: Path, roots: list[Path], tmp: Path) -> None:
     assert a.stderr.count("warning: missing data: ") == r.stderr.count("error: missing data: ")
 
 
+@pytest.mark.slow
 def test_report_summarises_every_benchmark_and_lists_the_failed_ones(tmp_path):
     tree = tmp_path / "mmtests_CI"
     root = tree / "work" / ROOTS[0].name
@@ -137,6 +138,7 @@ def test_batch_lists_every_benchmark_and_fails_closed(root, tmp_path):
     assert r.returncode == res["exit_code"] == (1 if res["summary"]["worse"] else 0), r.stderr
 
 
+@pytest.mark.slow
 def test_report_on_an_archive_reads_every_log_directory_in_it(tmp_path):
     """A lab keeps its results as one archive of several ``work/log.<host>.<date>``
     directories: the report reads each of them, as it reads the unpacked tree, and says

@@ -14,8 +14,6 @@ import pytest
 import schedlab
 from schedlab import cli, readers
 
-pd = pytest.importorskip("pandas")
-
 DATA = Path(__file__).parent / "data" / "readers"
 
 

@@ -12,11 +12,10 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 import schedlab
 from schedlab import cli
-
-pd = pytest.importorskip("pandas")
 
 DATA = Path(__file__).parent / "data" / "series"
 

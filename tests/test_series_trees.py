@@ -11,11 +11,10 @@ import json
 import tarfile
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import schedlab
 from schedlab import cli
-
-pd = pytest.importorskip("pandas")
 
 #: Small noise around 1 (at most 0.5 %), one factor a run.
 NOISE = [1.000, 1.004, 0.997, 1.002, 0.995, 1.003, 0.998, 1.005, 0.996, 1.001]

@@ -10,11 +10,10 @@ import math
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 import schedlab
 from schedlab import batch, cli
-
-pd = pytest.importorskip("pandas")
 
 
 def run_cli(*argv: str) -> tuple[int, str, str]:
@@ -36,8 +35,8 @@ def _frame() -> pd.DataFrame:
 
 
 def test_compare_many_metrics_mixed_directions_against_scipy_and_statsmodels():
-    stats = pytest.importorskip("scipy.stats")
-    weightstats = pytest.importorskip("statsmodels.stats.weightstats")
+    import scipy.stats as stats
+    import statsmodels.stats.weightstats as weightstats
     df = _frame()
     r = schedlab.compare(df, value="value", group="kernel", baseline="base", metric="bench")
     assert "pct_change" not in r.columns
@@ -78,7 +77,7 @@ def test_compare_many_metrics_mixed_directions_against_scipy_and_statsmodels():
 
 
 def test_inconclusive_says_how_many_runs_and_they_are_statsmodels_numbers():
-    power = pytest.importorskip("statsmodels.stats.power")
+    import statsmodels.stats.power as power
     # equal standard deviations (1.0 each side, mean 100): the margin 2 is effect size 2
     base = [99.0, 101.0, 100.0, 99.0, 101.0, 100.0]
     new = [99.5, 101.5, 100.5, 99.5, 101.5, 100.5]

@@ -39,11 +39,12 @@ def mann_whitney_u(a: _F64, b: _F64, method: str) -> tuple[float, float, str]: .
 def bootstrap_ci(
     base: _F64,
     new: _F64,
+    *,
     statistic: str,
     level: float,
     n_resamples: int,
     seed: int,
-    threads: int | None,
+    threads: int | None = None,
 ) -> tuple[float, float, float, float, int, int]: ...
 def fdr_bh(p: _F64) -> _F64: ...
 def summarize_many(values: _F64, lengths: _U64, threads: int | None) -> dict[str, object]: ...
@@ -52,9 +53,10 @@ def compare_many(
     base_lengths: _U64,
     new_values: _F64,
     new_lengths: _U64,
+    *,
     higher_is_better: bool,
     method: str,
-    threads: int | None,
+    threads: int | None = None,
 ) -> dict[str, object]: ...
 def parse_samples(data: bytes, path: str | None = None) -> _F64: ...
 def read_samples(path: str | PathLike[str]) -> _F64: ...
@@ -481,16 +483,36 @@ IDLE_HZ: list[int]
 def live_record(
     out: str | PathLike[str],
     python: str | PathLike[str],
-    command: list[str] | None,
-    pid: int | None,
-    seconds: float,
-    busy_ms: float,
-    sleep_ms: float,
-    cpu: int | None,
-    governor: str | None,
-    buffer_kb: int,
-    sample_us: float,
+    *,
+    command: list[str] | None = None,
+    pid: int | None = None,
+    seconds: float = ...,
+    busy_ms: float = ...,
+    sleep_ms: float = ...,
+    cpu: int | None = None,
+    governor: str | None = ...,
+    buffer_kb: int = ...,
+    sample_us: float = ...,
 ) -> tuple[dict[str, Any], list[str]]: ...
+@final
+class LiveRecordDefaults:
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def busy_ms(self) -> float: ...
+    @property
+    def sleep_ms(self) -> float: ...
+    @property
+    def governor(self) -> str: ...
+    @property
+    def buffer_kb(self) -> int: ...
+    @property
+    def sample_us(self) -> float: ...
+    @property
+    def runs(self) -> int: ...
+
+LIVE_RECORD_DEFAULTS: LiveRecordDefaults
+LIVE_PROBE_SECONDS: float
 def live_probe_idle_tracing(seconds: float) -> dict[int, tuple[int, int]]: ...
 def live_default_cpu(probe: Mapping[int, tuple[int, int]]) -> int: ...
 
@@ -514,12 +536,12 @@ def live_record_sets(
     python: str | PathLike[str],
     groups: list[str | tuple[str, list[tuple[str, str]]]],
     *,
-    runs: int,
-    command: list[str] | None,
-    seconds: float,
-    busy_ms: float,
-    sleep_ms: float,
-    buffer_kb: int,
+    runs: int = ...,
+    command: list[str] | None = None,
+    seconds: float = ...,
+    busy_ms: float = ...,
+    sleep_ms: float = ...,
+    buffer_kb: int = ...,
 ) -> tuple[dict[str, Any], list[str]]: ...
 
 LIVE_SETTINGS: list[str]
@@ -650,3 +672,10 @@ def cli_era_note(era: str, reason: str, compat_given: bool) -> str | None: ...
 def cli_missing_data(warnings: list[str], allowed: bool) -> tuple[list[str], int]: ...
 def cli_interrupted(command: str) -> str: ...
 CLI_INTERRUPTED: int
+
+# --- test hook (src/python/testing.rs) ---------------------------------------
+@final
+class _StopAfterChecks:
+    def __new__(cls, checks: int) -> Self: ...
+    def __enter__(self) -> Self: ...
+    def __exit__(self, *_exc: object) -> bool: ...

@@ -37,6 +37,7 @@ import os
 from collections.abc import Iterable
 from typing import Any, Union
 
+from . import _defaults
 from .batch import BatchResult, Limits, Scan, _check, reduce, scan
 
 __all__ = ["compare_archives", "scan_bag"]

@@ -33,9 +33,12 @@ pub struct TreeHistory {
 }
 
 /// Read every path (a directory or archive, bounded by `limits`) with the batch
-/// scanner and make its history ([`history`]).
+/// scanner and make its history ([`history`]). The scans read their runs in the
+/// project's pool ([`crate::parallel::install`]: its thread count, and the stop hook of
+/// docs/cancel.md §3 reaching the workers).
 pub fn read(paths: &[&Path], order: Option<&[String]>, limits: &Limits) -> Result<TreeHistory> {
-    let scans = paths.iter().map(|p| scan(p, limits)).collect::<Result<Vec<Scan>>>()?;
+    let scans =
+        crate::parallel::install(None, || paths.iter().map(|p| scan(p, limits)).collect::<Result<Vec<Scan>>>())??;
     history(&scans, order)
 }
 
