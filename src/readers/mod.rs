@@ -12,6 +12,7 @@ pub mod fio;
 pub mod format;
 pub mod go_bench;
 pub mod google_benchmark;
+pub mod groups;
 pub mod hyperfine;
 pub mod json;
 pub mod mmtests_json;
@@ -167,15 +168,20 @@ pub fn read_file(path: &std::path::Path, format: Option<Format>) -> Result<Vec<S
     read_file_columns(path, format).map(|s| s.to_vec())
 }
 
-/// [`read_file`], the samples as columns.
-pub fn read_file_columns(path: &std::path::Path, format: Option<Format>) -> Result<Samples> {
+/// The bytes of the file at `path` (at most [`LIMIT`]).
+pub(crate) fn read_bytes(path: &std::path::Path) -> Result<Vec<u8>> {
     use std::io::Read;
-    let name = path.display().to_string();
     let f = std::fs::File::open(path).map_err(|e| Error::io(path, &e))?;
     let mut bytes = Vec::new();
     f.take(LIMIT + 1).read_to_end(&mut bytes).map_err(|e| Error::io(path, &e))?;
     if bytes.len() as u64 > LIMIT {
-        return Err(Error::parse(Some(&name), None, format!("larger than {LIMIT} bytes")));
+        return Err(Error::parse(Some(&path.display().to_string()), None, format!("larger than {LIMIT} bytes")));
     }
-    read_columns(&bytes, Some(&name), format)
+    Ok(bytes)
+}
+
+/// [`read_file`], the samples as columns.
+pub fn read_file_columns(path: &std::path::Path, format: Option<Format>) -> Result<Samples> {
+    let bytes = read_bytes(path)?;
+    read_columns(&bytes, Some(&path.display().to_string()), format)
 }
