@@ -122,6 +122,12 @@ pub fn scan_results(tree: &dyn Tree, input: &str, kind: &str) -> Result<Found> {
                 // a metric's samples pooled over the run's files, in the first file's unit
                 let (unit, f) = run.units.take(s.metric, s.unit, &shown)?;
                 let value = if f == 1.0 { s.value } else { s.value * f };
+                if !value.is_finite() {
+                    return Err(Error::domain(format!(
+                        "{shown}: metric '{}': {} {} is beyond the range of a number in {unit}",
+                        s.metric, s.value, s.unit
+                    )));
+                }
                 match run.metrics.iter_mut().find(|m| m.name == s.metric) {
                     Some(m) => m.samples.push(value),
                     None => {
@@ -209,5 +215,40 @@ mod tests {
         t.add_file("base/3.csv", b"7,B,task-clock,1,100.00,,\n".to_vec());
         let e = scan_results(&t, "runs.tar", "tar").unwrap_err().to_string();
         assert!(e.contains("runs.tar/base/3.csv") && e.contains("runs.tar/base/1.csv"), "{e}");
+    }
+
+    #[test]
+    fn go_benchmark_files_are_runs() {
+        // go test -bench output (written by hand): a directory a run, -count repeats
+        // pooled; a file whose `note` changes holds one run per note
+        let mut t = MemTree::new("go");
+        let go = |ns: [u32; 2]| {
+            format!(
+                "goos: linux\npkg: x\nBenchmarkA-8 100 {} ns/op 16 B/op\nBenchmarkA-8 100 {} ns/op 16 B/op\nPASS\n",
+                ns[0], ns[1]
+            )
+        };
+        t.add_file("base/bench.txt", go([100, 102]).into_bytes());
+        t.add_file("head/bench.txt", go([90, 91]).into_bytes());
+        t.add_file("notes/bench.txt", b"note: a\nBenchmarkB 1 5 ns/op\nnote: b\nBenchmarkB 1 6 ns/op\n".to_vec());
+        let f = scan_results(&t, "go", "dir").unwrap();
+        let runs: Vec<(&str, &str, &str, Vec<f64>)> = f
+            .runs
+            .iter()
+            .map(|r| {
+                (r.kernel.as_str(), r.benchmark.as_str(), r.metrics[0].name.as_str(), r.metrics[0].samples.clone())
+            })
+            .collect();
+        assert_eq!(
+            runs,
+            [
+                ("base", "go-bench", "A-8 sec/op", vec![100.0 * 1e-9, 102.0 * 1e-9]),
+                ("head", "go-bench", "A-8 sec/op", vec![90.0 * 1e-9, 91.0 * 1e-9]),
+                ("a", "go-bench", "B sec/op", vec![5.0 * 1e-9]),
+                ("b", "go-bench", "B sec/op", vec![6.0 * 1e-9]),
+            ]
+        );
+        assert_eq!(f.runs[0].metrics[1].name, "A-8 B/op");
+        assert_eq!(f.runs[0].metrics[0].direction, Direction::Lower);
     }
 }

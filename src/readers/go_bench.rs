@@ -174,6 +174,9 @@ pub fn parse(text: &str, path: Option<&str>) -> Result<(Samples, GoInfo)> {
                 }
                 let (unit, factor) = tidy(u);
                 let value = if factor == 1.0 { value } else { value * factor };
+                if !value.is_finite() {
+                    return Err(err(format!("parsing measurement: {v} {u} is beyond the range of a number in {unit}")));
+                }
                 raws.push(Raw { config: id, name: name_id, unit: units.id(&unit), value });
                 any = true;
                 rest = r;
@@ -365,6 +368,7 @@ mod tests {
             ("BenchmarkX abc 1 ns/op\n", "expected an integer, got 'abc'"),
             ("BenchmarkX 1 1\n", "missing units"),
             ("BenchmarkX 1 x ns/op\n", "expected a finite number, got 'x'"),
+            ("BenchmarkX 1 1e308 MB/s\n", "1e308 MB/s is beyond the range of a number in B/s"),
             ("Unit ns/op foo\n", "expected key=value"),
             ("Unit x better=higher\nUnit x better=lower\n", "metadata better of unit x already set to higher"),
         ] {

@@ -106,6 +106,12 @@ pub fn read_groups(inputs: &[Input], format: Option<Format>) -> Result<Groups> {
                 }
                 let (unit, f) = reconcile.take(s.metric, s.unit, &shown)?;
                 let value = if f == 1.0 { s.value } else { s.value * f };
+                if !value.is_finite() {
+                    return Err(Error::domain(format!(
+                        "{shown}: metric '{}': {} {} is beyond the range of a number in {unit}",
+                        s.metric, s.value, s.unit
+                    )));
+                }
                 out.samples.push(s.metric, value, unit, s.direction, group);
             }
         }
