@@ -133,8 +133,12 @@ pub fn parse(text: &str, path: Option<&str>) -> Result<(Samples, GoInfo)> {
             if iters.is_empty() {
                 return Err(err("missing iteration count".into()));
             }
-            if iters.parse::<i64>().is_err() {
-                return Err(err(format!("parsing iteration count: expected an integer, got '{iters}'")));
+            if let Err(e) = iters.parse::<i64>() {
+                let why = match e.kind() {
+                    std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow => "out of range",
+                    _ => "expected an integer",
+                };
+                return Err(err(format!("parsing iteration count: {why}, got '{iters}'")));
             }
             rest = r;
             let id = match current_id {
@@ -380,5 +384,88 @@ mod tests {
         assert_eq!(s.len(), 1);
         assert!(!is_result_line("BenchmarkX"));
         assert!(is_result_line("BenchmarkX-8   100   12.5 ns/op"));
+    }
+
+    /// The samples of `text` as (name, value, unit, group) and the shared configuration.
+    type Read = (Vec<(String, f64, String)>, Vec<(String, String)>);
+
+    fn read(text: &str) -> Read {
+        let (s, info) = parse(text, Some("test")).unwrap();
+        (s.iter().map(|x| (x.metric.to_string(), x.value, x.unit.to_string())).collect(), info.config)
+    }
+
+    fn kv(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    fn sample(name: &str, value: f64, unit: &str) -> (String, f64, String) {
+        (format!("{name} {unit}"), value, unit.to_string())
+    }
+
+    #[test]
+    fn benchfmt_reader_cases() {
+        // benchfmt's own TestReader (golang/perf benchfmt/reader_test.go): the records it
+        // expects, as schedlab's samples (ns/op tidied to sec/op × 1e-9 as there)
+        assert_eq!(
+            read("key: value\nBenchmarkOne 100 1 ns/op 2 B/op\nBenchmarkTwo 300 4.5 ns/op\n"),
+            (
+                vec![sample("One", 1e-9, "sec/op"), sample("One", 2.0, "B/op"), sample("Two", 4.5 * 1e-9, "sec/op")],
+                kv(&[("key", "value")])
+            )
+        );
+        // "weird": runs of spaces, a huge value, em spaces (U+2003) as separators
+        assert_eq!(
+            read("\nBenchmarkSpaces    1   1   ns/op\nBenchmarkHugeVal 1 9999999999999999999999999999999 ns/op\nBenchmarkEmSpace\u{2003}\u{2003}1\u{2003}\u{2003}1\u{2003}\u{2003}ns/op\n").0,
+            vec![
+                sample("Spaces", 1e-9, "sec/op"),
+                sample("HugeVal", 9999999999999999999999999999999.0 * 1e-9, "sec/op"),
+                sample("EmSpace", 1e-9, "sec/op"),
+            ]
+        );
+        // "basic file keys": a value after spaces and a tab; the other lines are not keys
+        assert_eq!(
+            read("key1:    \t value\n: not a key\nab:not a key\na b: also not a key\nkey2: value\n\nBenchmarkOne 100 1 ns/op\n").1,
+            kv(&[("key1", "value"), ("key2", "value")])
+        );
+        // "remove existing label", "overwrite exiting label" (the key keeps its place)
+        assert_eq!(read("key: value\nkey:\nBenchmarkOne 100 1 ns/op\n").1, kv(&[]));
+        assert_eq!(
+            read("key1: first\nkey2: second\nkey1: third\nBenchmarkOne 100 1 ns/op\n").1,
+            kv(&[("key1", "third"), ("key2", "second")])
+        );
+        // "unit metadata" (without its bad pair, an error here) and "Unitx" not a unit line;
+        // "verbose": the bare name go test -v prints is skipped
+        assert_eq!(
+            read("Unit ns/op a=1 b=2\nUnit ns/op c=3 d=4\n# Repeated unit should report nothing\nUnit ns/op d=4\nUnitx\nBenchmarkOne 100 1 ns/op\n").0,
+            vec![sample("One", 1e-9, "sec/op")]
+        );
+        assert_eq!(read("BenchmarkOne\nBenchmarkOne 100 1 ns/op\n").0, vec![sample("One", 1e-9, "sec/op")]);
+    }
+
+    #[test]
+    fn benchfmt_bad_lines() {
+        // benchfmt's "bad lines" case: each line that benchfmt reports (and skips) is an
+        // error here at the same line, for the same reason
+        for (line_no, line, why) in [
+            (2, "BenchmarkTailingSpaceNoIter ", "missing iteration count"),
+            (3, "BenchmarkBadIter abc", "parsing iteration count: expected an integer"),
+            (4, "BenchmarkHugeIter 9999999999999999999999999999999", "parsing iteration count: out of range"),
+            (5, "BenchmarkMissingVal 100", "missing measurements"),
+            (6, "BenchmarkBadVal 100 abc", "parsing measurement"),
+            (7, "BenchmarkMissingUnit 100 1", "missing units"),
+            (8, "BenchmarkMissingUnit2 100 1 ns/op 2", "missing units"),
+            (10, "Unit", "missing unit"),
+            (11, "Unit ns/op blah", "expected key=value"),
+            (13, "Unit ns/op a=1\nUnit ns/op a=2", "metadata a of unit ns/op already set to 1"),
+        ] {
+            let before = "not a benchmark\n".to_string() + &"also not a benchmark\n".repeat(line_no - 2);
+            let text = if line.contains('\n') {
+                "not a benchmark\n".to_string() + &"x\n".repeat(line_no - 3) + line + "\n"
+            } else {
+                before + line + "\n"
+            };
+            let e = parse(&text, Some("test")).unwrap_err().to_string();
+            assert!(e.starts_with(&format!("test:{line_no}: {why}")), "{line}: {e}");
+        }
     }
 }
