@@ -281,6 +281,8 @@ fn tables(c: &Comparison, alpha: f64) -> Result<Vec<Table>> {
         of_unit.sort_by_key(|r| names.iter().position(|n| n == shown_name(&r.name, &unit)));
         let mut trows = Vec::new();
         for r in of_unit {
+            // each row's exact U distribution can take a millisecond: Ctrl-C is polled
+            crate::cancel::check()?;
             let mut cells: Vec<Option<TabCell>> = Vec::new();
             for k in 0..c.kernels.len() {
                 let values = r.cells.get(k).and_then(|x| x.samples.as_deref()).filter(|s| !s.is_empty());
