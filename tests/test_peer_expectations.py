@@ -1,7 +1,7 @@
 """The peers' own test expectations, reproduced by schedlab's readers and statistics to
 the precision the peers print (their inputs copied to tests/data/readers/peers/ by
-tools/oracles/readers/peers.sh; google-benchmark's are tests/peer_expectations.rs,
-benchstat's tests/benchstat_golden.rs):
+tools/oracles/readers/peers.sh; google-benchmark's are tests/it/peer_expectations.rs,
+benchstat's tests/it/benchstat_golden.rs):
 
 - pyperf (pyperf/tests/test_perf_cli.py at ab7fd04): ``pyperf stats telco.json`` and
   ``pyperf compare_to mult_list_py36.json mult_list_py37.json [mult_list_py38.json]``;

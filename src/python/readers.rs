@@ -1,12 +1,12 @@
-//! Bindings of [`crate::readers`]: a result file's samples as columns.
+//! Bindings of [`schedlab::readers`]: a result file's samples as columns.
 
 use super::comparison::PyComparison;
 use super::errors::run;
 use super::str_column::shared;
-use crate::readers::groups::{read_groups, Input};
-use crate::readers::{read_file_columns, Format, Samples, FORMAT_NAMES};
-use crate::stats::Test;
-use crate::table::Direction;
+use schedlab::readers::groups::{read_groups, Input};
+use schedlab::readers::{read_file_columns, Format, Samples, FORMAT_NAMES};
+use schedlab::stats::Test;
+use schedlab::table::Direction;
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -60,7 +60,7 @@ fn read_result_groups<'py>(
 }
 
 /// The comparison of every metric of the groups `paths` with the first group's
-/// ([`crate::readers::groups::Groups::compare`]), carrying the shared configuration
+/// ([`schedlab::readers::groups::Groups::compare`]), carrying the shared configuration
 /// for the benchstat view; `direction` ("higher"/"lower") overrides every metric's.
 #[pyfunction]
 #[pyo3(signature = (paths, format=None, *, direction=None, test="welch", alpha=None, margin=None, power=None, threads=None))]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Copy the peers' own test inputs whose expectations tests/peer_expectations.rs and
+# Copy the peers' own test inputs whose expectations tests/it/peer_expectations.rs and
 # tests/test_peer_expectations.py reproduce (the expected values are written in those
 # tests, from the peers' test files named there):
 #   google/benchmark   tools/gbench/Inputs/test1_run{1,2}.json, test3_run{0,1}.json

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Regenerate tests/data/table/benchstat/: each case's samples (CASE.json) and what Go's
 benchstat prints for them (CASE.benchstat.txt), the expected values of
-tests/benchstat_golden.rs.
+tests/it/benchstat_golden.rs.
 
 benchstat is golang.org/x/perf/cmd/benchstat (commit 08c49f3, go 1.18 module; Debian's
 golang-go 1.19 builds it) built from the golang/perf and aclements/go-moremath repositories:
@@ -13,7 +13,7 @@ golang-go 1.19 builds it) built from the golang/perf and aclements/go-moremath r
 
 Usage: tools/oracles/table/benchstat.py BENCHSTAT  (run from the repository root, with the
 schedlab extension built in python/ for the MMTests case's samples). The view must print
-each file byte for byte (tests/benchstat_golden.rs); benchstat's own test goldens are
+each file byte for byte (tests/it/benchstat_golden.rs); benchstat's own test goldens are
 copied and checked by tools/oracles/table/benchstat_testdata.sh.
 
 Cases:

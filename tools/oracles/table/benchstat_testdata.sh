@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Copy benchstat's own test inputs and goldens (golang/perf cmd/benchstat/testdata) to
-# tests/data/table/benchstat/go/, the expected values of tests/benchstat_golden.rs, and
+# tests/data/table/benchstat/go/, the expected values of tests/it/benchstat_golden.rs, and
 # check them against benchstat built from the same repository.
 #
 # Usage: tools/oracles/table/benchstat_testdata.sh PERF_GIT_DIR [BENCHSTAT]
