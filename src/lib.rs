@@ -68,5 +68,4 @@ pub mod tool_text;
 pub mod tracedat;
 pub mod units;
 
-
 pub use error::{Error, Result};

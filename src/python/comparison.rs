@@ -3,17 +3,17 @@
 //! columns of `to_pandas`) is rendered by the core; this file only converts.
 
 use super::errors::{run, text_arg, to_pyerr};
+use numpy::IntoPyArray;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
+use pyo3::BoundObject;
 use schedlab::table::cell_text::cell_text;
 use schedlab::table::{
     amd, benchstat, html, markdown, tidy, Cell, CellTest, ChangeKind, Comparison, Direction, Meta, Row, Verdict,
     SCHEMA_VERSION,
 };
 use schedlab::tool_text;
-use numpy::IntoPyArray;
-use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
-use pyo3::BoundObject;
 use std::sync::Arc;
 
 fn repr_of<'py>(py: Python<'py>, v: impl IntoPyObject<'py>) -> PyResult<String> {
@@ -268,11 +268,13 @@ impl PyComparison {
     fn from_dict<'py>(cls: &Bound<'py, PyType>, d: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let py = cls.py();
         if !d.is_instance_of::<PyDict>() {
-            let e = schedlab::Error::parse(Some("<dict>"), None, format!("not a comparison: a {}", d.get_type().name()?));
+            let e =
+                schedlab::Error::parse(Some("<dict>"), None, format!("not a comparison: a {}", d.get_type().name()?));
             return Err(to_pyerr(py, e));
         }
-        let c: Comparison = pythonize::depythonize(d)
-            .map_err(|e| to_pyerr(py, schedlab::Error::parse(Some("<dict>"), None, format!("invalid comparison: {e}"))))?;
+        let c: Comparison = pythonize::depythonize(d).map_err(|e| {
+            to_pyerr(py, schedlab::Error::parse(Some("<dict>"), None, format!("invalid comparison: {e}")))
+        })?;
         let c = c.validated("<dict>").map_err(|e| to_pyerr(py, e))?;
         PyComparison::of_class(cls, c)
     }

@@ -3,13 +3,13 @@
 //! shape, and that dict rendered as text or HTML.
 
 use super::errors::{on_main_thread, run, to_py, to_pyerr};
+use pyo3::prelude::*;
 use schedlab::import_notes::ImportOptions;
 use schedlab::live::check::check_dir;
 use schedlab::live::probe::{default_cpu, probe_idle_tracing, Probe};
 use schedlab::live::record::{record, Options};
 use schedlab::live::summary::LiveCheck;
 use schedlab::live::{events, html, text};
-use pyo3::prelude::*;
 use std::path::PathBuf;
 
 /// Record a task into `out` (docs/live.md §1): the metadata written to meta.json as a

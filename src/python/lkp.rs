@@ -4,6 +4,7 @@
 
 use super::comparison::PyComparison;
 use super::errors::run;
+use pyo3::prelude::*;
 use schedlab::archive::{DirTree, Tree};
 use schedlab::error::Error;
 use schedlab::lkp::compare::{compare_roots, CompareResult, Options};
@@ -12,7 +13,6 @@ use schedlab::lkp::matrix::{load_roots, Matrix, ResultRoot};
 use schedlab::lkp::num::Num;
 use schedlab::lkp::render_text::render;
 use schedlab::lkp::{lookup, parse_report, query, stats, textplot};
-use pyo3::prelude::*;
 use std::path::PathBuf;
 
 /// The result roots of BASE HEAD... (an error for fewer than two).

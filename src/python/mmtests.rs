@@ -2,8 +2,8 @@
 
 use super::comparison::PyComparison;
 use super::errors::run;
-use schedlab::mmtests::{self, beyond, monitors, CompareOptions, Era};
 use pyo3::prelude::*;
+use schedlab::mmtests::{self, beyond, monitors, CompareOptions, Era};
 use std::path::PathBuf;
 
 /// compare-mmtests.pl on a work/log tree: (comparison, text, era, warnings).

@@ -3,13 +3,13 @@
 use super::comparison::PyComparison;
 use super::errors::run;
 use super::str_column::shared;
+use numpy::IntoPyArray;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use schedlab::readers::groups::{read_groups, Input};
 use schedlab::readers::{read_file_columns, Format, Samples, FORMAT_NAMES};
 use schedlab::stats::Test;
 use schedlab::table::Direction;
-use numpy::IntoPyArray;
-use pyo3::prelude::*;
-use pyo3::types::PyDict;
 
 /// The samples of the result file at `path` in `format` (detected when None), as
 /// columns metric, value, unit, direction, group (the run the file names; empty if none).

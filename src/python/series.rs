@@ -2,11 +2,11 @@
 
 use super::arrays::F64;
 use super::errors::run;
-use schedlab::archive::Limits;
-use schedlab::series::{analyze_named, read_trees, Options};
 use numpy::{IntoPyArray, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use schedlab::archive::Limits;
+use schedlab::series::{analyze_named, read_trees, Options};
 use std::path::{Path, PathBuf};
 
 /// Change points of `values` (metrics × `commits`, row-major, NaN = missing), as

@@ -4,14 +4,14 @@
 use super::arrays::F64;
 use super::comparison::PyComparison;
 use super::errors::run;
+use numpy::{IntoPyArray, PyReadonlyArray1};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use schedlab::stats::batch::split_ragged;
 use schedlab::stats::Test;
 use schedlab::table::groups::{compare_groups, GroupMetric};
 use schedlab::table::{amd, assess_many, Direction, VerdictRule};
 use schedlab::tool_text;
-use numpy::{IntoPyArray, PyReadonlyArray1};
-use pyo3::prelude::*;
-use pyo3::types::PyDict;
 
 /// Every table pasted in `text`, told apart by look (as [`tool_text::parse`]).
 #[pyfunction]
