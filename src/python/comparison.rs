@@ -30,7 +30,7 @@ pub struct PyCell {
 #[pymethods]
 impl PyCell {
     #[new]
-    #[pyo3(signature = (value=None, spread=None, change=None, significant=None, p=None, q=None, test=None, verdict=None, n=None, samples=None))]
+    #[pyo3(signature = (*, value=None, spread=None, change=None, significant=None, p=None, q=None, test=None, verdict=None, n=None, samples=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -124,7 +124,7 @@ pub struct PyRow {
 #[pymethods]
 impl PyRow {
     #[new]
-    #[pyo3(signature = (name, cells, group=String::new(), direction="unknown", change_kind="percent", unit=None))]
+    #[pyo3(signature = (name, cells, *, group=String::new(), direction="unknown", change_kind="percent", unit=None))]
     fn new(
         py: Python<'_>,
         name: String,
@@ -217,7 +217,7 @@ impl PyComparison {
     /// `Comparison(tool, kernels, rows=[], benchmark="", meta={}, schema=1)`, or
     /// `Comparison(other)`: the same table (as a subclass, when called on one).
     #[new]
-    #[pyo3(signature = (tool, kernels=None, rows=None, benchmark=String::new(), meta=None, schema=SCHEMA_VERSION))]
+    #[pyo3(signature = (tool, kernels=None, rows=None, *, benchmark=String::new(), meta=None, schema=SCHEMA_VERSION))]
     fn new(
         py: Python<'_>,
         tool: &Bound<'_, PyAny>,
