@@ -644,6 +644,18 @@ def series_trees(paths: list[str], order: list[str] | None = None) -> dict[str, 
 RESULT_FORMATS: list[str]
 
 def read_results(path: str | PathLike[str], format: str | None = None) -> dict[str, list[str] | _F64]: ...
+def read_result_groups(paths: list[str], format: str | None = None) -> dict[str, list[str] | _F64]: ...
+def compare_result_groups(
+    paths: list[str],
+    format: str | None = None,
+    *,
+    direction: str | None = None,
+    test: str = "welch",
+    alpha: float | None = None,
+    margin: float | None = None,
+    power: float | None = None,
+    threads: int | None = None,
+) -> Comparison: ...
 
 # the command line's shared messages (src/cli/messages.rs)
 def cli_era_note(era: str, reason: str, compat_given: bool) -> str | None: ...

@@ -34,6 +34,11 @@ pub struct Metric {
     /// The samples, in extraction order (MMTests: every iteration pooled; lkp:
     /// one value per complete run, zero-filled as lkp does).
     pub samples: Vec<f64>,
+    /// The samples' unit, where the files name one (the result files' readers; ""
+    /// for MMTests and lkp). Runs compared or put in a series are taken to one unit
+    /// ([`crate::units`]).
+    #[serde(default)]
+    pub unit: String,
 }
 
 /// One kernel's (or commit's) results of one benchmark.
@@ -437,7 +442,7 @@ fn read_mmtests(tree: &dyn Tree, input: &str, r: &FoundRun) -> Result<Option<Rea
                             ));
                         }
                         let direction = mmtests_op_direction(ex, era, &r.benchmark, &op, run.meta.preferred);
-                        Metric { name: op, direction, samples }
+                        Metric { name: op, direction, samples, unit: String::new() }
                     })
                     .collect();
                 let data = RunData {
@@ -498,6 +503,7 @@ fn read_lkp(tree: &dyn Tree, input: &str, rel: &str) -> Result<RunData> {
                 name: k.to_string(),
                 direction: d,
                 samples: v.iter().map(|n| n.f()).collect(),
+                unit: String::new(),
             })
         })
         .collect();

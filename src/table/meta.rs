@@ -110,6 +110,12 @@ pub struct Meta {
     pub label: Option<String>,
     /// Which way is better for a table without rows to say it (`interpretation`).
     pub interpretation: Option<Direction>,
+    /// The configuration every compared run shares, as Go's benchmark format gives
+    /// it (`benchfmt.config`: `key: value` lines, printed above the benchstat view).
+    pub config: Vec<(String, String)>,
+    /// The units whose values are exact (`benchfmt.exact_units`: Go's `Unit U
+    /// assume=exact`; the benchstat view prints no interval or test for them).
+    pub exact_units: Vec<String>,
     /// Anything else a user recorded, as given.
     pub other: BTreeMap<String, Value>,
 }
@@ -189,6 +195,14 @@ impl Meta {
         put(&mut m, "statistic", self.statistic.clone());
         put(&mut m, "label", self.label.clone());
         put(&mut m, "interpretation", self.interpretation.map(|d| d.name()));
+        if !self.config.is_empty() {
+            let pairs =
+                self.config.iter().map(|(k, v)| Value::Array(vec![k.clone().into(), v.clone().into()])).collect();
+            put(&mut m, "benchfmt.config", Some(Value::Array(pairs)));
+        }
+        if !self.exact_units.is_empty() {
+            put(&mut m, "benchfmt.exact_units", Some(self.exact_units.clone()));
+        }
         m
     }
 
@@ -268,6 +282,8 @@ impl Meta {
                 }
                 "machine" => meta.machine = Some(text(k, &v)?),
                 "precision" => meta.precision = Some(count(k, &v)?),
+                "benchfmt.config" => meta.config = pairs(k, v)?,
+                "benchfmt.exact_units" => meta.exact_units = texts(k, v)?,
                 _ => {
                     meta.other.insert(key, v);
                 }
@@ -358,16 +374,16 @@ fn keys(k: &str, v: Value) -> Result<Vec<String>, String> {
 }
 
 fn axes(k: &str, v: Value) -> Result<Vec<Vec<(String, String)>>, String> {
+    list(k, v)?.into_iter().map(|root| pairs(k, root)).collect()
+}
+
+/// A list of `[key, value]` pairs.
+fn pairs(k: &str, v: Value) -> Result<Vec<(String, String)>, String> {
     list(k, v)?
         .into_iter()
-        .map(|root| {
-            list(k, root)?
-                .into_iter()
-                .map(|pair| match list(k, pair)?.as_slice() {
-                    [a, b] => Ok((text(k, a)?, text(k, b)?)),
-                    _ => Err(format!("{k}: expected [key, value] pairs")),
-                })
-                .collect()
+        .map(|pair| match list(k, pair)?.as_slice() {
+            [a, b] => Ok((text(k, a)?, text(k, b)?)),
+            _ => Err(format!("{k}: expected [key, value] pairs")),
         })
         .collect()
 }
@@ -415,6 +431,12 @@ mod tests {
         assert_eq!(m.other["mine"], "kept");
         // and the typed form reads back to the same value
         assert_eq!(Meta::from_map(m.to_map()).unwrap(), m);
+        let go = Meta {
+            config: vec![("goos".into(), "linux".into()), ("cpu".into(), "x".into())],
+            exact_units: vec!["text-bytes".into()],
+            ..Meta::default()
+        };
+        assert_eq!(Meta::from_map(go.to_map()).unwrap(), go);
     }
 
     #[test]

@@ -25,6 +25,7 @@ mod narrow_column;
 mod opt_column;
 pub mod rows;
 mod sample_column;
+pub mod text_grid;
 pub mod tidy;
 pub mod verdict;
 
