@@ -5,9 +5,12 @@
 
 pub mod aim9;
 pub mod cyclictest;
+pub mod dmesg;
 pub mod ebizzy;
+pub mod error_id;
 pub mod fio;
 pub mod hackbench;
+pub mod lkp_stats;
 pub mod lock_stat;
 pub mod meminfo;
 pub mod netperf;
@@ -24,9 +27,11 @@ pub mod proc_vmstat;
 pub mod program;
 pub mod rt_app;
 pub mod ruby;
+pub mod ruby_regex;
 pub mod schbench;
 pub mod sched_debug;
 pub mod softirqs;
+pub mod stderr;
 pub mod stress_ng;
 pub mod sysbench;
 pub mod tbench;

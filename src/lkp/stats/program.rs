@@ -2,9 +2,9 @@
 //! file `<name>` of a run directory (and programs/time/parse on `*.time`).
 
 use super::{
-    aim9, cyclictest, ebizzy, fio, hackbench, lock_stat, meminfo, netperf, parsers, perf_bench_futex,
+    aim9, cyclictest, dmesg, ebizzy, fio, hackbench, lock_stat, meminfo, netperf, parsers, perf_bench_futex,
     perf_bench_sched_messaging, perf_bench_sched_pipe, perf_profile, perf_sched, perf_stat, pmbench, proc_vmstat,
-    rt_app, schbench, sched_debug, softirqs, stress_ng, sysbench, tbench, unixbench, uperf, will_it_scale,
+    rt_app, schbench, sched_debug, softirqs, stderr, stress_ng, sysbench, tbench, unixbench, uperf, will_it_scale,
 };
 use crate::archive::Tree;
 use crate::error::Result;
@@ -15,10 +15,12 @@ pub const PROGRAMS: &[&str] = &[
     "cpufreq-stats",
     "cpuidle",
     "cyclictest",
+    "dmesg",
     "ebizzy",
     "fio",
     "hackbench",
     "interrupts",
+    "kmsg",
     "lock_stat",
     "meminfo",
     "mpstat",
@@ -35,6 +37,7 @@ pub const PROGRAMS: &[&str] = &[
     "sched_debug",
     "schbench",
     "softirqs",
+    "stderr",
     "stress-ng",
     "sysbench-cpu",
     "sysbench-threads",
@@ -65,10 +68,12 @@ pub fn parse(program: &str, text: &str, path: &str) -> Option<Result<String>> {
         "cpufreq-stats" => Ok(text.to_string()),
         "cpuidle" => Ok(parsers::cpuidle(text)),
         "cyclictest" => Ok(cyclictest::parse(text)),
+        "dmesg" => dmesg::parse(dmesg::Program::Dmesg, text, path, &dmesg::Run::default()),
         "ebizzy" => Ok(ebizzy::parse(text)),
         "fio" => fio::parse(text, path),
         "hackbench" => hackbench::parse(text, path),
         "interrupts" => Ok(parsers::interrupts(text)),
+        "kmsg" => dmesg::parse(dmesg::Program::Kmsg, text, path, &dmesg::Run::default()),
         "lock_stat" => lock_stat::parse(text, path),
         "meminfo" => meminfo::parse(text, path),
         "mpstat" => parsers::mpstat(text, path),
@@ -85,6 +90,7 @@ pub fn parse(program: &str, text: &str, path: &str) -> Option<Result<String>> {
         "sched_debug" => sched_debug::parse(text, path),
         "schbench" => schbench::parse(text, path),
         "softirqs" => softirqs::parse(text, path),
+        "stderr" => Ok(stderr::parse(text)),
         "stress-ng" => stress_ng::parse(text, path),
         "sysbench-cpu" | "sysbench-threads" => Ok(sysbench::parse(text)),
         "tbench" => tbench::parse(text, path),
@@ -107,10 +113,19 @@ pub fn line_by_line(program: &str) -> bool {
 }
 
 /// [`parse`] as bin/run-stats runs a parser: with the run directory `dir` of `tree` as
-/// its `RESULT_ROOT` (fio reads `fio.output[.N]` there, not the raw `fio` file).
+/// its `RESULT_ROOT` (fio reads `fio.output[.N]` there, not the raw `fio` file; dmesg
+/// and kmsg read the directory's path and its `last_state`).
 pub fn parse_in_run(program: &str, text: &str, path: &str, tree: &dyn Tree, dir: &str) -> Option<Result<String>> {
     match program {
         "fio" => Some(fio::parse_run(tree, dir)),
+        "dmesg" | "kmsg" => {
+            let which = if program == "dmesg" { dmesg::Program::Dmesg } else { dmesg::Program::Kmsg };
+            let root = tree.display(dir);
+            let last_state = crate::archive::tree::join(dir, "last_state");
+            let last_state = tree.read(&last_state).ok().map(|b| String::from_utf8_lossy(&b).into_owned());
+            let run = dmesg::Run { result_root: Some(&root), last_state: last_state.as_deref() };
+            Some(dmesg::parse(which, text, path, &run))
+        }
         _ => parse(program, text, path),
     }
 }

@@ -123,10 +123,10 @@ pub fn round(x: f64, ndigits: i32) -> f64 {
     f / s
 }
 
-/// A Ruby regular expression literal as a [`Regex`]: `^`/`$` match at line boundaries
-/// as in Ruby. Patterns are built-in constants; a bad one is a bug.
+/// A Ruby regular expression literal as a [`Regex`], with Ruby's meaning
+/// ([`super::ruby_regex`]). Patterns are built-in constants; a bad one is a bug.
 pub fn re(pattern: &str) -> Regex {
-    Regex::new(&format!("(?m){pattern}")).unwrap_or_else(|e| panic!("schedlab bug: built-in pattern {pattern}: {e}"))
+    super::ruby_regex::rre(pattern)
 }
 
 /// The lines of `text` as Ruby's `gets` returns them: each with its `\n` (the last
@@ -187,6 +187,86 @@ impl Tally {
         self.values.clear();
         self.index.clear();
     }
+}
+
+/// `Hash` with insertion order: a key set again keeps its first place (`h[k] = v`).
+#[derive(Debug, Clone)]
+pub struct Hash<V> {
+    entries: Vec<(String, V)>,
+    index: HashMap<String, usize>,
+}
+
+impl<V> Default for Hash<V> {
+    fn default() -> Self {
+        Hash { entries: Vec::new(), index: HashMap::new() }
+    }
+}
+
+impl<V> Hash<V> {
+    /// `h[key] = v`.
+    pub fn set(&mut self, key: &str, v: V) {
+        match self.index.get(key).and_then(|&i| self.entries.get_mut(i)) {
+            Some(slot) => slot.1 = v,
+            None => {
+                self.index.insert(key.to_string(), self.entries.len());
+                self.entries.push((key.to_string(), v));
+            }
+        }
+    }
+
+    /// `h[key] ||= v`: set unless the key is present.
+    pub fn set_once(&mut self, key: &str, v: V) {
+        if !self.index.contains_key(key) {
+            self.set(key, v);
+        }
+    }
+
+    /// `h[key]` (None when absent).
+    pub fn get(&self, key: &str) -> Option<&V> {
+        self.index.get(key).and_then(|&i| self.entries.get(i)).map(|e| &e.1)
+    }
+
+    /// `h.key?(key)`.
+    pub fn contains(&self, key: &str) -> bool {
+        self.index.contains_key(key)
+    }
+
+    /// `h.empty?`.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// `h.each`, in insertion order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &V)> {
+        self.entries.iter().map(|(k, v)| (k.as_str(), v))
+    }
+}
+
+/// Ruby `puts s` into `out`: `s` and a newline unless `s` already ends with one.
+pub fn puts(out: &mut String, s: &str) {
+    out.push_str(s);
+    if !s.ends_with('\n') {
+        out.push('\n');
+    }
+}
+
+/// Ruby's `strip` set: whitespace and NUL (Ruby 3.1 strips NUL at both ends).
+const STRIP: [char; 7] = ['\0', ' ', '\t', '\n', '\x0b', '\x0c', '\r'];
+
+/// Ruby `String#strip`.
+pub fn strip(s: &str) -> &str {
+    s.trim_matches(STRIP)
+}
+
+/// Ruby `String#chomp`: one trailing `\r\n`, `\n` or `\r` removed.
+pub fn chomp(s: &str) -> &str {
+    s.strip_suffix("\r\n").or_else(|| s.strip_suffix('\n')).or_else(|| s.strip_suffix('\r')).unwrap_or(s)
+}
+
+/// Ruby `String#downcase`: each character's full lower-case mapping, without
+/// context (Ruby maps a final capital sigma to σ, as the character mapping does).
+pub fn downcase(s: &str) -> String {
+    s.chars().flat_map(char::to_lowercase).collect()
 }
 
 /// The error of a parser line lkp's Ruby would raise on: `path`, 1-based `line`, `msg`.

@@ -1,0 +1,133 @@
+//! lkp-tests' lib/tests/stats.rb (`LKP::Stats`), the result table of the test-suite
+//! parsers: test cases normalised to stat names, each added once, a String result
+//! printed as `<case>.<result>: 1` and a number as `<case>: <value>`
+//! (docs/lkp-stats.md §3).
+
+use super::ruby::{self, re};
+use regex::Regex;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// A result: a String (normalised, printed as `<case>.<result>: 1`) or a number's text.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// A String or Symbol result.
+    Result(String),
+    /// A number, printed as is.
+    Number(String),
+}
+
+/// `LKP::Stats`: results in the order their cases were first added.
+#[derive(Debug, Default, Clone)]
+pub struct Stats {
+    keys: Vec<String>,
+    values: Vec<Value>,
+    index: HashMap<String, usize>,
+}
+
+/// `LKP::Stats.normalize`: stripped, runs of whitespace, `,"_[]():` one `_`, no `_` at
+/// either end, `__…` one `_`, `....` and longer one `.`.
+pub fn normalize(test_case: &str) -> String {
+    static P: OnceLock<[Regex; 4]> = OnceLock::new();
+    let [sep, ends, underscores, dots] =
+        P.get_or_init(|| [re(r#"[\s,"_\[\]():]+"#), re(r"(^_+|_+$)"), re(r"_{2,}"), re(r"\.{4,}")]);
+    let s = sep.replace_all(ruby::strip(test_case), "_");
+    let s = ends.replace_all(&s, "");
+    let s = underscores.replace_all(&s, "_");
+    dots.replace_all(&s, ".").into_owned()
+}
+
+impl Stats {
+    /// `stats.key?(test_case)`.
+    pub fn contains(&self, test_case: &str) -> bool {
+        self.index.contains_key(&normalize(test_case))
+    }
+
+    /// `stats.empty?`.
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// `stats.add(test_case, result, overwrite:)` of a String result (`.` → `_`,
+    /// lower-cased, normalised). Err with lkp's message when the case exists and
+    /// `overwrite` is false (lkp's Ruby raises).
+    pub fn add(&mut self, test_case: &str, result: &str, overwrite: bool) -> Result<(), String> {
+        let v = Value::Result(normalize(&ruby::downcase(&result.replace('.', "_"))));
+        self.put(test_case, v, overwrite)
+    }
+
+    /// `stats.add(test_case, number, overwrite:)`: a number result, kept as its text.
+    pub fn add_number(&mut self, test_case: &str, number: &str, overwrite: bool) -> Result<(), String> {
+        self.put(test_case, Value::Number(number.to_string()), overwrite)
+    }
+
+    fn put(&mut self, test_case: &str, v: Value, overwrite: bool) -> Result<(), String> {
+        let k = normalize(test_case);
+        match self.index.get(&k).copied() {
+            Some(_) if !overwrite => Err(format!("{k} has already existed")),
+            Some(i) => {
+                if let Some(slot) = self.values.get_mut(i) {
+                    *slot = v;
+                }
+                Ok(())
+            }
+            None => {
+                self.index.insert(k.clone(), self.keys.len());
+                self.keys.push(k);
+                self.values.push(v);
+                Ok(())
+            }
+        }
+    }
+
+    /// The value of `test_case` (normalised).
+    pub fn get(&self, test_case: &str) -> Option<&Value> {
+        self.index.get(&normalize(test_case)).and_then(|&i| self.values.get(i))
+    }
+
+    /// The cases and values in insertion order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.keys.iter().map(String::as_str).zip(&self.values)
+    }
+
+    /// `stats.dump(mapping)`: each result mapped (`mapping` pairs of result → shown
+    /// result), as `key.result: 1` or `key: number` lines.
+    pub fn dump(&self, mapping: &[(&str, &str)]) -> String {
+        let mut out = String::new();
+        for (k, v) in self.iter() {
+            match v {
+                Value::Result(r) => {
+                    let r = mapping.iter().find(|(from, _)| from == r).map_or(r.as_str(), |(_, to)| to);
+                    ruby::puts(&mut out, &format!("{k}.{r}: 1"));
+                }
+                Value::Number(n) => ruby::puts(&mut out, &format!("{k}: {n}")),
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalize_add_and_dump_as_lkp() {
+        // Ruby 3.1 with lkp-tests bbbc29c49's lib/tests/stats.rb:
+        // LKP::Stats.normalize("  [a] (b):  c,\"d\"__e_ ") = "a_b_c_d_e", normalize("x.....y") = "x.y",
+        // normalize("\0 a \0") = "a"
+        assert_eq!(normalize("  [a] (b):  c,\"d\"__e_ "), "a_b_c_d_e");
+        assert_eq!(normalize("x.....y"), "x.y");
+        assert_eq!(normalize("\0 a \0"), "a");
+        // s = LKP::Stats.new; s.add('t 1', 'PASS'); s.add('t.2', 'not ok'); s.add('n', 1.5);
+        // s.add('t_1', 'fail') raises "t_1 has already existed"; s.add('t_1', 'Fail.x', overwrite: true);
+        // s.dump('not_ok' => 'fail') prints "t_1.fail_x: 1\nt.2.fail: 1\nn: 1.5\n"
+        let mut s = Stats::default();
+        s.add("t 1", "PASS", false).unwrap();
+        s.add("t.2", "not ok", false).unwrap();
+        s.add_number("n", "1.5", false).unwrap();
+        assert_eq!(s.add("t_1", "fail", false).unwrap_err(), "t_1 has already existed");
+        s.add("t_1", "Fail.x", true).unwrap();
+        assert_eq!(s.dump(&[("not_ok", "fail")]), "t_1.fail_x: 1\nt.2.fail: 1\nn: 1.5\n");
+    }
+}
