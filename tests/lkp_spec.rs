@@ -88,14 +88,24 @@ fn every_captured_output() {
     check("captured");
 }
 
-/// Every fixture of lkp's own set has its `<case>.stats.json` (none is skipped), and
-/// schedlab's stats.json of the fixture equals it; the pass counts per program are
-/// printed.
+#[test]
+fn every_edge_case() {
+    check("edge");
+}
+
+/// Every fixture of lkp's own set and of the edge cases has its `<case>.stats.json`
+/// (none is skipped), and schedlab's stats.json of the fixture equals it; the pass
+/// counts per program are printed.
 #[test]
 fn every_fixture_stats_json_as_lkp_pipeline() {
+    stats_json_as_lkp("spec");
+    stats_json_as_lkp("edge");
+}
+
+fn stats_json_as_lkp(set: &str) {
     let mut failures = Vec::new();
     let mut report = Vec::new();
-    for (name, cases) in fixtures("spec") {
+    for (name, cases) in fixtures(set) {
         let mut pass = 0;
         for input in &cases {
             let golden = PathBuf::from(format!("{}.stats.json", input.display()));
@@ -116,6 +126,6 @@ fn every_fixture_stats_json_as_lkp_pipeline() {
         }
         report.push(format!("{name}: {pass}/{}", cases.len()));
     }
-    eprintln!("stats.json:\n{}", report.join("\n"));
+    eprintln!("stats.json of {set}:\n{}", report.join("\n"));
     assert!(failures.is_empty(), "{}\n\n{}", report.join("\n"), failures.join("\n\n"));
 }

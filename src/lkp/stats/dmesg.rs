@@ -475,3 +475,29 @@ fn put_stamps(stamps: &ruby::Hash<String>, out: &mut String) {
         out.push_str(&format!("timestamp:{id}: {s}\n"));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_throttled_cpu_is_an_error() {
+        // lkp's Ruby: "ERROR -- cpu clock throttled, skip to parse dmesg/kmsg", exit 1
+        let text = "[    1.000000] CPU0: Core temperature above threshold, cpu clock throttled (total events = 1)\n\
+                    [    2.000000] BUG: unable to handle kernel NULL pointer\n";
+        let e = parse(Program::Dmesg, text, "d", &Run::default()).unwrap_err().to_string();
+        assert!(e.starts_with("d:1:") && e.contains("cpu clock throttled"), "{e}");
+    }
+
+    #[test]
+    fn a_completed_lkdtm_run_gives_only_the_last_timestamp() {
+        // ignore_lkdtm_dmesg?: a RESULT_ROOT under /kselftests/lkdtm whose last_state has no
+        // is_incomplete_run (lkp prints the empty line and timestamp:last only)
+        let text = "[    2.000000] BUG: unable to handle kernel NULL pointer\n";
+        let root = "/result/kselftests/lkdtm/vm/0";
+        let run = Run { result_root: Some(root), last_state: None };
+        assert_eq!(parse(Program::Dmesg, text, "d", &run).unwrap(), "\ntimestamp:last: 2.000000\n");
+        let run = Run { result_root: Some(root), last_state: Some("is_incomplete_run: 1\n") };
+        assert!(parse(Program::Dmesg, text, "d", &run).unwrap().starts_with("boot_failures: 1\n"));
+    }
+}

@@ -5,8 +5,9 @@
 //! (docs/lkp-stats.md §4).
 
 use super::error_id::common_error_id;
+use super::lkp_string::strip_nonprintable;
 use super::ruby::{self, chomp};
-use super::ruby_regex::{is_print, translate};
+use super::ruby_regex::translate;
 use regex::{Regex, RegexSet};
 use std::sync::OnceLock;
 
@@ -38,7 +39,7 @@ pub fn parse(text: &str) -> String {
         if ignore().is_match(line) {
             continue;
         }
-        let line: String = line.chars().filter(|&c| is_print(c)).collect();
+        let line = strip_nonprintable(line);
         let id = common_error_id(&line);
         if id.chars().count() < 3 {
             continue;
