@@ -24,6 +24,9 @@ const OOPS_PATTERN: &str = include_str!("etc/oops-pattern");
 const OOPS_PATTERN_IGNORE: &str = include_str!("etc/oops-pattern-ignore");
 const KMSG_DENYLIST: &str = include_str!("etc/kmsg-denylist.raw");
 
+/// What GNU grep writes to a pipe at once (its stdout buffer, a pipe's block size).
+const PIPE_WRITE: usize = 4096;
+
 /// Which of the two programs of the script runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Program {
@@ -172,6 +175,10 @@ fn concat_context(file: &[&str], line: &str, path: &str) -> Result<Vec<String>> 
             "a lockdep report line with a shell metacharacter (\" $ ` \\), which lkp's grep command would mangle",
         ));
     }
+    // `grep -A30 -Fx` reads the log without -a
+    if let Some(i) = file.iter().position(|l| l.contains('\0')) {
+        return Err(bad_line(path, i + 1, binary("a log with a lockdep report")));
+    }
     let mut shown = vec![false; file.len()];
     for (i, l) in file.iter().enumerate() {
         if *l == want {
@@ -204,6 +211,17 @@ fn grep_crash_head(file: &[&str], path: &str) -> Result<ruby::Hash<String>> {
     let raw: Vec<&str> =
         file.iter().copied().filter(|l| (l.contains("+0x") || p.regexp.is_match(l)) && !p.ignore.is_match(l)).collect();
     let mut map = ruby::Hash::default();
+    // lkp's second grep (`grep -v -E -f oops-pattern-ignore`, without -a) takes a NUL as
+    // binary data and prints nothing from the read that holds it on. Up to one pipe
+    // write (4096 bytes, what the first grep writes at once) it reads everything at
+    // once and prints nothing; past that, what it prints depends on how the pipe filled.
+    if raw.iter().any(|l| l.contains('\0')) {
+        if raw.iter().map(|l| l.len() + 1).sum::<usize>() <= PIPE_WRITE {
+            return Ok(map);
+        }
+        let i = file.iter().position(|l| l.contains('\0') && raw.contains(l)).unwrap_or(0);
+        return Err(bad_line(path, i + 1, binary("an oops line")));
+    }
     if raw.is_empty() {
         return Ok(map);
     }
@@ -258,7 +276,7 @@ struct Printk {
 /// and segfaults (colours removed) that are not oopses (dmesg's) or on
 /// etc/kmsg-denylist.raw; `Kernel tests: Boot OK`; the sanitizers' runtime errors
 /// and leak reports (`sanitizer.direct_leak/<frame 0>/…`).
-fn grep_printk_errors(file: &[&str]) -> String {
+fn grep_printk_errors(file: &[&str], path: &str) -> Result<String> {
     static P: OnceLock<Printk> = OnceLock::new();
     let p = P.get_or_init(|| Printk {
         levels: rre(r"segfault at|^<[0123]>|^kern  :(err   |crit  |alert |emerg ): "),
@@ -269,6 +287,13 @@ fn grep_printk_errors(file: &[&str]) -> String {
         frame: rre(r"#[0-5] 0x[0-9a-z]{12} in "),
     });
     let oops = &oops().regexp;
+    // the three greps after the first read the log without -a: with a NUL in it, what
+    // they print depends on where grep's reads fall
+    let nul = file.iter().position(|l| l.contains('\0'));
+    let later = |l: &&&str| l.contains("Kernel tests: Boot OK") || p.runtime_error.is_match(l) || p.leak.is_match(l);
+    if let (Some(i), true) = (nul, file.iter().any(|l| later(&l))) {
+        return Err(bad_line(path, i + 1, binary("a kmsg log with boot, sanitizer or leak lines")));
+    }
     let mut out = String::new();
     for l in file.iter().filter(|l| p.levels.is_match(l)) {
         let l = p.color.replace_all(l, "");
@@ -310,7 +335,15 @@ fn grep_printk_errors(file: &[&str]) -> String {
     let cut: Vec<&str> = joined.split('\n').map(|l| l.strip_suffix('/').unwrap_or(l)).collect();
     out.push_str(&cut.join("\n"));
     // Bash.run's output is chomped
-    chomp(&out).to_string()
+    Ok(chomp(&out).to_string())
+}
+
+/// The error of a NUL byte where lkp's grep (without -a) would read it as binary data.
+fn binary(what: &str) -> String {
+    format!(
+        "a NUL byte in {what}: lkp's grep takes the input as binary and prints only what it read before, \
+         which schedlab cannot know"
+    )
 }
 
 struct Unittest {
@@ -405,7 +438,7 @@ pub fn parse(program: Program, text: &str, path: &str, run: &Run) -> Result<Stri
         Program::Kmsg => {
             let mut map = ruby::Hash::default();
             if !run.result_root.is_some_and(|r| r.contains("/trinity/")) {
-                let output = grep_printk_errors(&file);
+                let output = grep_printk_errors(&file, path)?;
                 for l in each_line(&output) {
                     map.set_once(l, l.to_string());
                 }
@@ -487,6 +520,24 @@ mod tests {
                     [    2.000000] BUG: unable to handle kernel NULL pointer\n";
         let e = parse(Program::Dmesg, text, "d", &Run::default()).unwrap_err().to_string();
         assert!(e.starts_with("d:1:") && e.contains("cpu clock throttled"), "{e}");
+    }
+
+    #[test]
+    fn a_nul_where_lkp_greps_without_a_is_an_error() {
+        // lkp-tests' second grep reads a NUL as binary data: GNU grep 3.8 then prints nothing
+        // for this short log (lkp's output: "\ntimestamp:last: 2.000000\n"), and what it
+        // prints for a long one depends on its reads
+        let text = "[    1.000000] ok\n[    2.000000] BUG: unable to handle kernel \0 NULL pointer\n";
+        assert_eq!(parse(Program::Dmesg, text, "d", &Run::default()).unwrap(), "\ntimestamp:last: 2.000000\n");
+        let long: String = (0..100).map(|i| format!("[    1.{i:06}] BUG: unable to handle kernel {i}\0\n")).collect();
+        let e = parse(Program::Dmesg, &long, "d", &Run::default()).unwrap_err().to_string();
+        assert!(e.starts_with("d:1:") && e.contains("NUL"), "{e}");
+        // a NUL in a line no grep selects changes nothing
+        let text = "[    1.000000] o\0k\n[    2.000000] BUG: unable to handle kernel NULL pointer\n";
+        assert!(parse(Program::Dmesg, text, "d", &Run::default()).unwrap().starts_with("boot_failures: 1\n"));
+        let text = "<3>[    1.0] x\0y\n<6>[    2.0] Kernel tests: Boot OK\n";
+        let e = parse(Program::Kmsg, text, "k", &Run::default()).unwrap_err().to_string();
+        assert!(e.starts_with("k:1:") && e.contains("NUL"), "{e}");
     }
 
     #[test]

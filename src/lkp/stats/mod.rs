@@ -509,6 +509,21 @@ pub fn run_monitors(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, Series)>>
             out.push((name.clone(), s));
         }
     }
+    // programs bin/run-stats runs without a raw file of their own (dmesg when the box
+    // has no serial console: its parser then reads kmsg)
+    for &program in program::WITHOUT_FILE {
+        if names.iter().any(|n| n == program) {
+            continue;
+        }
+        let p = tree.display(&join(rel, program));
+        let Some(lines) = program::parse_in_run(program, "", &p, tree, rel) else { continue };
+        let mut d = DumpStat::new(program, &p);
+        d.lines(&lines?)?;
+        let s = d.finish();
+        if !s.keys.is_empty() {
+            out.push((program.to_string(), s));
+        }
+    }
     for name in &names {
         let Some(monitor) = name.strip_suffix(".json") else { continue };
         if monitor == "stats" || monitor == "matrix" || out.iter().any(|(g, _)| g == monitor) {

@@ -9,6 +9,7 @@ use super::{
     proc_vmstat, qat, rdma_pyverbs, rt_app, schbench, sched_debug, softirqs, stderr, stress_ng, sysbench, tbench,
     test_bpf, unixbench, uperf, will_it_scale, xfstests,
 };
+use crate::archive::tree::join;
 use crate::archive::Tree;
 use crate::error::Result;
 
@@ -74,6 +75,13 @@ pub const PROGRAMS: &[&str] = &[
     "will-it-scale",
     "xfstests",
 ];
+
+/// The programs bin/run-stats also runs when the run directory has no raw file of
+/// theirs: dmesg, whose parser then reads the run's kmsg (a box without a serial
+/// console; [`parse_in_run`]). (kmsg's parser on a run with only a dmesg greps lkp's
+/// `/lkp/user-generated` list of printk messages, which schedlab does not have: kmsg is
+/// not run then.)
+pub const WITHOUT_FILE: &[&str] = &["dmesg"];
 
 /// The program whose parser reads the raw file `name` of a run directory.
 pub fn for_file(name: &str) -> Option<&'static str> {
@@ -168,9 +176,15 @@ pub fn parse_in_run(program: &str, text: &str, path: &str, tree: &dyn Tree, dir:
         "dmesg" | "kmsg" => {
             let which = if program == "dmesg" { dmesg::Program::Dmesg } else { dmesg::Program::Kmsg };
             let root = tree.display(dir);
-            let last_state = crate::archive::tree::join(dir, "last_state");
+            let last_state = join(dir, "last_state");
             let last_state = tree.read(&last_state).ok().map(|b| String::from_utf8_lossy(&b).into_owned());
             let run = dmesg::Run { result_root: Some(&root), last_state: last_state.as_deref() };
+            let kmsg = join(dir, "kmsg");
+            if which == dmesg::Program::Dmesg && !tree.is_file(&join(dir, "dmesg")) && tree.is_file(&kmsg) {
+                // run without a file, lkp's dmesg parser reads RESULT_ROOT/kmsg
+                let shown = tree.display(&kmsg);
+                return Some(super::read_text(tree, &kmsg).and_then(|t| dmesg::parse(which, &t, &shown, &run)));
+            }
             Some(dmesg::parse(which, text, path, &run))
         }
         _ => parse(program, text, path),
