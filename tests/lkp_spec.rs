@@ -2,8 +2,11 @@
 //! parser's output and the yaml, each with one trailing newline removed, are equal text):
 //! lkp's own (tests/data/lkp/spec/<program>/<case> with the expected <case>.yaml, copied
 //! from lkp-tests' spec/fixtures/stats) and outputs captured on a Linux box with the yaml
-//! printed by lkp's own parser (tests/data/lkp/captured). A fixture that is a directory
-//! is a run directory, read as lkp's parser reads its `RESULT_ROOT`.
+//! printed by lkp's own parser (tests/data/lkp/captured); hand-written inputs for paths
+//! lkp's fixtures do not reach (tests/data/lkp/edge) and for parsers that read their run
+//! directory (tests/data/lkp/run-context), with lkp's own output. A fixture that is a
+//! directory is a run directory, read as lkp's parser reads its `RESULT_ROOT`; kmsg's
+//! fixture files are read with `RESULT_ROOT=/boot/1/vm-`, as stats_spec.rb runs them.
 //!
 //! Each fixture's `<case>.stats.json` is what lkp's pipeline makes of the parser's
 //! output (sbin/dump-stat, bin/create-stats-matrix: tools/oracles/lkp/spec_stats.sh);
@@ -93,13 +96,19 @@ fn every_edge_case() {
     check("edge");
 }
 
-/// Every fixture of lkp's own set and of the edge cases has its `<case>.stats.json`
+#[test]
+fn every_run_context_case() {
+    check("run-context");
+}
+
+/// Every fixture of lkp's own set, of the edge cases and of the run-context cases has its `<case>.stats.json`
 /// (none is skipped), and schedlab's stats.json of the fixture equals it; the pass
 /// counts per program are printed.
 #[test]
 fn every_fixture_stats_json_as_lkp_pipeline() {
     stats_json_as_lkp("spec");
     stats_json_as_lkp("edge");
+    stats_json_as_lkp("run-context");
 }
 
 fn stats_json_as_lkp(set: &str) {

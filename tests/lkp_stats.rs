@@ -90,11 +90,11 @@ fn dump_stat_as_lkp() {
 
 /// A run directory with a kmsg and no serial console log: bin/run-stats runs dmesg's
 /// parser without a file and it reads kmsg. The run's dmesg.* stats are those lkp's
-/// pipeline writes for that case (tests/data/lkp/edge/dmesg/from-kmsg.stats.json, by
+/// pipeline writes for that case (tests/data/lkp/run-context/dmesg/from-kmsg.stats.json, by
 /// tools/oracles/lkp/spec_stats.sh), beside kmsg's own.
 #[test]
 fn dmesg_from_kmsg_when_there_is_no_serial_log() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lkp/edge/dmesg");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lkp/run-context/dmesg");
     let run = DirTree::at(&dir.join("from-kmsg"));
     let monitors: Vec<String> = run_monitors(&run, "").unwrap().into_iter().map(|(m, _)| m).collect();
     assert_eq!(monitors, ["dmesg", "kmsg"]);
