@@ -1,14 +1,14 @@
-//! Bindings of [`crate::live`]: a recording (and the probe that picks its CPU) with the
+//! Bindings of [`schedlab::live`]: a recording (and the probe that picks its CPU) with the
 //! GIL released, the live check of a recording directory as a dict of [`LiveCheck`]'s
 //! shape, and that dict rendered as text or HTML.
 
 use super::errors::{on_main_thread, run, to_py, to_pyerr};
-use crate::import_notes::ImportOptions;
-use crate::live::check::check_dir;
-use crate::live::probe::{default_cpu, probe_idle_tracing, Probe};
-use crate::live::record::{record, Options};
-use crate::live::summary::LiveCheck;
-use crate::live::{events, html, text};
+use schedlab::import_notes::ImportOptions;
+use schedlab::live::check::check_dir;
+use schedlab::live::probe::{default_cpu, probe_idle_tracing, Probe};
+use schedlab::live::record::{record, Options};
+use schedlab::live::summary::LiveCheck;
+use schedlab::live::{events, html, text};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 
@@ -79,7 +79,7 @@ fn live_check<'py>(
 /// A check's dict read back (its per-reading columns are not read).
 fn from_dict(py: Python<'_>, check: &Bound<'_, PyAny>) -> PyResult<LiveCheck> {
     pythonize::depythonize(check).map_err(|e| {
-        to_pyerr(py, crate::Error::parse(Some("<live check>"), None, format!("not a live check result: {e}")))
+        to_pyerr(py, schedlab::Error::parse(Some("<live check>"), None, format!("not a live check result: {e}")))
     })
 }
 

@@ -3,7 +3,7 @@
 # the program's parser run as spec/unit/lib/stats_spec.rb runs it (its output checked
 # against the fixture's yaml), then sbin/dump-stat <program> (the monitor's
 # <program>.json) and bin/create-stats-matrix (stats.json) in a fresh RESULT_ROOT.
-# The result is <case>.stats.json beside each fixture, read by tests/lkp_spec.rs.
+# The result is <case>.stats.json beside each fixture, read by tests/it/lkp_spec.rs.
 #
 # Usage: LKP_SRC=/path/to/lkp-tests tools/oracles/lkp/spec_stats.sh [--write-yaml] [spec|edge|captured] [program...]
 #   --write-yaml  also (re)write each case's <case>.yaml from lkp's parser output: for sets
