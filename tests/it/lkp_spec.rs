@@ -7,14 +7,10 @@
 //! directory (tests/data/lkp/run-context), with lkp's own output. A fixture that is a
 //! directory is a run directory, read as lkp's parser reads its `RESULT_ROOT`; kmsg's
 //! fixture files are read with `RESULT_ROOT=/boot/1/vm-`, as stats_spec.rb runs them.
-//!
-//! Each fixture's `<case>.stats.json` is what lkp's pipeline makes of the parser's
-//! output (sbin/dump-stat, bin/create-stats-matrix: tools/oracles/lkp/spec_stats.sh);
-//! schedlab's dump-stat and reduction of its own parser output must give it byte for
-//! byte (keys, order, values, Integer or Float).
+//! The stats.json of each fixture is tests/it/lkp_stats_json.rs.
 
 use schedlab::archive::{DirTree, MemTree};
-use schedlab::lkp::stats::{dump_stat, program, reduce, stats_json};
+use schedlab::lkp::stats::program;
 use std::path::{Path, PathBuf};
 
 fn chomp(s: &str) -> &str {
@@ -22,7 +18,7 @@ fn chomp(s: &str) -> &str {
 }
 
 /// The programs of set `set` with their cases (`<case>.yaml` without the extension).
-fn fixtures(set: &str) -> Vec<(String, Vec<PathBuf>)> {
+pub(crate) fn fixtures(set: &str) -> Vec<(String, Vec<PathBuf>)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lkp").join(set);
     let mut programs: Vec<_> =
         std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
@@ -44,7 +40,7 @@ fn fixtures(set: &str) -> Vec<(String, Vec<PathBuf>)> {
 }
 
 /// Program `name`'s parser on the fixture `input`, run as stats_spec.rb runs it.
-fn run_parser(name: &str, input: &Path) -> Result<String, String> {
+pub(crate) fn run_parser(name: &str, input: &Path) -> Result<String, String> {
     let shown = input.display().to_string();
     let got = if input.is_dir() {
         // a run directory (lkp's RESULT_ROOT), with the raw `<program>` file if any
@@ -99,42 +95,4 @@ fn every_edge_case() {
 #[test]
 fn every_run_context_case() {
     check("run-context");
-}
-
-/// Every fixture of lkp's own set, of the edge cases and of the run-context cases has its `<case>.stats.json`
-/// (none is skipped), and schedlab's stats.json of the fixture equals it; the pass
-/// counts per program are printed.
-#[test]
-fn every_fixture_stats_json_as_lkp_pipeline() {
-    stats_json_as_lkp("spec");
-    stats_json_as_lkp("edge");
-    stats_json_as_lkp("run-context");
-}
-
-fn stats_json_as_lkp(set: &str) {
-    let mut failures = Vec::new();
-    let mut report = Vec::new();
-    for (name, cases) in fixtures(set) {
-        let mut pass = 0;
-        for input in &cases {
-            let golden = PathBuf::from(format!("{}.stats.json", input.display()));
-            let Ok(want) = std::fs::read_to_string(&golden) else {
-                failures.push(format!("{}: no golden (tools/oracles/lkp/spec_stats.sh)", golden.display()));
-                continue;
-            };
-            let got = run_parser(&name, input).and_then(|out| {
-                let series = dump_stat(&name, &out, &input.display().to_string()).map_err(|e| e.to_string())?;
-                let monitors = if series.keys.is_empty() { vec![] } else { vec![(name.clone(), series)] };
-                Ok(stats_json(&reduce(&monitors)))
-            });
-            match got {
-                Ok(got) if got == want => pass += 1,
-                Ok(got) => failures.push(format!("{}:\n--- want\n{want}\n--- got\n{got}", golden.display())),
-                Err(e) => failures.push(e),
-            }
-        }
-        report.push(format!("{name}: {pass}/{}", cases.len()));
-    }
-    eprintln!("stats.json of {set}:\n{}", report.join("\n"));
-    assert!(failures.is_empty(), "{}\n\n{}", report.join("\n"), failures.join("\n\n"));
 }

@@ -1,5 +1,5 @@
 //! The kernel log parsers of lkp-tests, programs/dmesg/parse and programs/kmsg/parse
-//! (one script, told apart by its name) with lib/dmesg.rb (docs/lkp-stats.md §4).
+//! (one script, told apart by its name) with lib/dmesg.rb (docs/lkp-stats.md §6).
 //!
 //! - dmesg: the oopses and warnings of a serial console log (or of kmsg when there is
 //!   none): `boot_failures: 1`, then per error id `<id>: 1` with its `message:`,

@@ -1,6 +1,6 @@
 //! The error ids of lkp-tests' lib/dmesg.rb: a kernel or stderr message turned into a
 //! stable stat name (`WARNING:at_kernel/foo.c:#bar`) and the pattern a bisection
-//! greps for (docs/lkp-stats.md §4). Used by the dmesg, kmsg and stderr parsers.
+//! greps for (docs/lkp-stats.md §6). Used by the dmesg, kmsg and stderr parsers.
 
 use super::ruby::{chomp, re as rre, split};
 use regex::{Captures, Regex};

@@ -1,5 +1,5 @@
 //! The kernel selftests' output as lkp-tests' programs/kselftests/parse reads it
-//! (docs/lkp-stats.md §5): each `# selftests: <dir>: <script>` (or `make: Entering
+//! (docs/lkp-stats.md §7): each `# selftests: <dir>: <script>` (or `make: Entering
 //! directory …/selftests/<dir>'`) starts a test script, read by the stater of its
 //! directory (lkp's `NetStater`, `MmStater`, ...: [`Kind`]); TAP results at every
 //! nesting level (`ok N …`, `# ok N …`), the many ad-hoc result lines the suites print

@@ -1,5 +1,5 @@
 //! lkp-tests' String extensions (lib/string.rb) the log parsers call on each line:
-//! `uncolorize`, `plain_text`, `strip_nonprintable_characters` (docs/lkp-stats.md §3).
+//! `uncolorize`, `plain_text`, `strip_nonprintable_characters` (docs/lkp-stats.md §5).
 
 use super::ruby::re;
 use super::ruby_regex::is_print;

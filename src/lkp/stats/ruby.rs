@@ -221,6 +221,20 @@ impl<V> Hash<V> {
         }
     }
 
+    /// `h[key]` of a Hash whose default block stores `default()` (`Hash.new { |h, k| h[k] = … }`);
+    /// always Some.
+    pub fn entry(&mut self, key: &str, default: impl FnOnce() -> V) -> Option<&mut V> {
+        let i = match self.index.get(key) {
+            Some(&i) => i,
+            None => {
+                self.index.insert(key.to_string(), self.entries.len());
+                self.entries.push((key.to_string(), default()));
+                self.entries.len() - 1
+            }
+        };
+        self.entries.get_mut(i).map(|e| &mut e.1)
+    }
+
     /// `h[key]` (None when absent).
     pub fn get(&self, key: &str) -> Option<&V> {
         self.index.get(key).and_then(|&i| self.entries.get(i)).map(|e| &e.1)
@@ -258,15 +272,45 @@ pub fn strip(s: &str) -> &str {
     s.trim_matches(STRIP)
 }
 
+/// Ruby `String#lstrip`.
+pub fn lstrip(s: &str) -> &str {
+    s.trim_start_matches(STRIP)
+}
+
 /// Ruby `String#chomp`: one trailing `\r\n`, `\n` or `\r` removed.
 pub fn chomp(s: &str) -> &str {
-    s.strip_suffix("\r\n").or_else(|| s.strip_suffix('\n')).or_else(|| s.strip_suffix('\r')).unwrap_or(s)
+    chomp_bang(s).unwrap_or(s)
+}
+
+/// Ruby `String#chomp!`: the chomped string, None (Ruby's nil) when nothing was removed.
+pub fn chomp_bang(s: &str) -> Option<&str> {
+    s.strip_suffix("\r\n").or_else(|| s.strip_suffix('\n')).or_else(|| s.strip_suffix('\r'))
 }
 
 /// Ruby `String#downcase`: each character's full lower-case mapping, without
 /// context (Ruby maps a final capital sigma to σ, as the character mapping does).
 pub fn downcase(s: &str) -> String {
     s.chars().flat_map(char::to_lowercase).collect()
+}
+
+/// Ruby `Array#[i]` with a negative `i` counting from the end.
+pub fn at<T>(v: &[T], i: i64) -> Option<&T> {
+    let i = if i < 0 { i.checked_add(i64::try_from(v.len()).ok()?)? } else { i };
+    v.get(usize::try_from(i).ok()?)
+}
+
+/// Ruby `String#to_i` of a number a parser goes on computing with: an error naming
+/// `path` and `line` beyond 64 bits, where Ruby would go on with an exact Bignum.
+pub fn int(s: &str, path: &str, line: usize) -> Result<i64> {
+    let t = s.trim_start_matches(SPACE);
+    let b = t.as_bytes();
+    let sign = usize::from(matches!(b.first(), Some(b'+' | b'-')));
+    let end = digits_end(b, sign);
+    if end == sign {
+        return Ok(0);
+    }
+    let text = t.get(..end).unwrap_or("").replace('_', "");
+    text.parse::<i64>().map_err(|_| bad_line(path, line, format!("{text} is beyond 64-bit integers")))
 }
 
 /// The error of a parser line lkp's Ruby would raise on: `path`, 1-based `line`, `msg`.
@@ -309,6 +353,18 @@ mod tests {
         assert_eq!(round(-0.125, 2), -0.13);
         assert_eq!(round(1e20, 2), 1e20);
         assert_eq!(round(0.0001, 2), 0.0);
+    }
+
+    #[test]
+    fn shorthand_classes_are_ascii_as_in_ruby() {
+        // Ruby 3.1: "\u0663" =~ /\d/ is nil, "\u00e9" =~ /\w/ is nil
+        assert!(!re(r"\d").is_match("\u{663}"));
+        assert!(!re(r"\w").is_match("\u{e9}"));
+        assert!(re(r"^\d+$").is_match("x\n42\n"));
+        // Ruby 3.1: "\u2003" =~ /\s/ is nil, but "a\u00e9" =~ /a\b/ is nil too (its \b is
+        // Unicode's), and " \u00e9" =~ /\b/ is 1
+        assert!(!re(r"\s").is_match("\u{2003}"));
+        assert!(!re(r"a\b").is_match("a\u{e9}") && re(r"\b").find(" \u{e9}").map(|m| m.start()) == Some(1));
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Ruby (Onigmo) regular expressions as `regex` crate ones, with Ruby's meaning kept
-//! (docs/lkp-stats.md §2): `^`/`$` match at line boundaries; `\d`, `\s`, `\w`, `\h`
+//! (docs/lkp-stats.md §4): `^`/`$` match at line boundaries; `\d`, `\s`, `\w`, `\h`
 //! and their negations are ASCII classes (in Ruby they are, for UTF-8 strings too),
 //! while `\b` stays Unicode-aware as in Ruby; an escaped punctuation character is that
 //! character (Ruby's `\/`, `\<`, `\-`); `\e` is ESC, `\uHHHH` a code point; `{,n}` is

@@ -2,7 +2,7 @@
 //! pattern of etc/ignore-stderr (copied in `etc/ignore-stderr`), its unprintable
 //! characters removed, as `# <line>` and `<error id>: 1` (lib/dmesg.rb's
 //! `common_error_id`, a leading `#` made `_#`), and `has_stderr: 1`
-//! (docs/lkp-stats.md §4).
+//! (docs/lkp-stats.md §6).
 
 use super::error_id::common_error_id;
 use super::lkp_string::strip_nonprintable;
