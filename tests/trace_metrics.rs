@@ -1,0 +1,103 @@
+//! The trace metrics pass (src/trace) on real recordings, against what the reference
+//! tools printed of the same recordings:
+//! - perf-6.18: `perf sched timehist` of the `perf record` whose `perf script --ns` is
+//!   perf-script.txt (tools/oracles/traces/record_perf.sh): every sched_switch row's wait
+//!   time, sch delay and run time, ms with 3 decimals truncated (perf's
+//!   `print_sched_time`), so each must be our ns truncated to the µs;
+//! - lost-6.18: an 8 KiB buffer that overflowed (tools/oracles/traces/record_lost.sh):
+//!   `trace-cmd report` prints `CPU:1 [N EVENTS DROPPED]` before the first event of CPU 1;
+//! - tracedat-6.18: the same recording as trace.dat version 7 (zstd), version 6 and
+//!   `trace-cmd report -t` text: the three readings must measure the same.
+
+use schedlab::import_notes::ImportOptions;
+use schedlab::trace::inputs::TraceInput;
+use schedlab::trace::machine::SliceRow;
+use schedlab::trace::pass::{summarize, summarize_with_rows, Options};
+use std::path::PathBuf;
+
+fn input(rel: &str) -> TraceInput {
+    TraceInput::File(PathBuf::from("tests/data/traces").join(rel))
+}
+
+fn strict() -> Options {
+    Options { import: ImportOptions { strict: true, sort: false }, ..Options::default() }
+}
+
+/// µs of a timehist field (`12.345` ms).
+fn us(s: &str) -> u64 {
+    let (ms, frac) = s.split_once('.').unwrap();
+    ms.parse::<u64>().unwrap() * 1000 + frac.parse::<u64>().unwrap()
+}
+
+#[test]
+fn every_switch_as_perf_sched_timehist_reckons_it() {
+    let mut rows: Vec<SliceRow> = Vec::new();
+    let mut push = |r: SliceRow| rows.push(r);
+    summarize_with_rows(&input("perf-6.18/perf-script.txt"), &strict(), Some(&mut push)).unwrap();
+    let text = std::fs::read_to_string("tests/data/traces/perf-6.18/timehist.txt").unwrap();
+    // `   15457.024953 [0001]  opt cgu.1[9916/5456]   0.000   0.000   3.802`
+    let want: Vec<(u64, u32, i32, u64, u64, u64)> = text
+        .lines()
+        .skip(3)
+        .map(|l| {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            let n = t.len();
+            let (sec, frac) = t[0].split_once('.').unwrap();
+            let ts_us = sec.parse::<u64>().unwrap() * 1_000_000 + frac.parse::<u64>().unwrap();
+            let cpu: u32 = t[1].trim_matches(|c| c == '[' || c == ']').parse().unwrap();
+            // the task field ends with [tid] or [tid/pid]; names may hold spaces
+            let task = t[2..n - 3].join(" ");
+            let tid = task.rsplit_once('[').unwrap().1.trim_end_matches(']').split('/').next().unwrap();
+            (ts_us, cpu, tid.parse().unwrap(), us(t[n - 3]), us(t[n - 2]), us(t[n - 1]))
+        })
+        .collect();
+    assert!(want.len() > 250, "{} rows", want.len());
+    let ours: Vec<(u64, u32, i32, u64, u64, u64)> = rows
+        .iter()
+        .map(|r| (r.ts / 1000, r.cpu, r.pid, r.wait_ns / 1000, r.delay_ns / 1000, r.run_ns / 1000))
+        .collect();
+    assert_eq!(ours.len(), want.len());
+    for (i, (o, w)) in ours.iter().zip(&want).enumerate() {
+        assert_eq!(o, w, "row {i}: ours, timehist");
+    }
+}
+
+#[test]
+fn a_lost_page_is_named_as_trace_cmd_reports_it() {
+    // report.txt's second line: `schedlab: CPU:1 [2199 EVENTS DROPPED]`, before the
+    // first event of CPU 1 (report-t.txt's third line, 3816.869635610)
+    let report = std::fs::read_to_string("tests/data/traces/lost-6.18/report-t.txt").unwrap();
+    let (cpu, n) = {
+        let l = report.lines().nth(1).unwrap();
+        let inner = l.split_once("CPU:").unwrap().1;
+        let (cpu, rest) = inner.split_once(" [").unwrap();
+        (cpu.parse::<u32>().unwrap(), rest.split_once(' ').unwrap().0.parse::<u64>().unwrap())
+    };
+    let first = report.lines().nth(2).unwrap();
+    let ts_text = first.split_whitespace().find(|t| t.ends_with(':') && t.contains('.')).unwrap();
+    let (s, f) = ts_text.trim_end_matches(':').split_once('.').unwrap();
+    let ts = s.parse::<u64>().unwrap() * 1_000_000_000 + f.parse::<u64>().unwrap();
+    for file in ["lost-6.18/trace.dat", "lost-6.18/trace-v6.dat", "lost-6.18/report-t.txt"] {
+        let s = summarize(&input(file), &strict()).unwrap();
+        assert_eq!((s.loss_marks, s.lost_events, s.losses_uncounted), (1, n, 0), "{file}");
+        assert_eq!((s.losses[0].cpu, s.losses[0].ts, s.losses[0].count), (cpu, ts, Some(n)), "{file}");
+        assert!(s.notes.iter().any(|m| m.starts_with("ring buffer overflowed 1 time(s)")), "{file}: {:?}", s.notes);
+    }
+    // report.txt prints the times rounded to the µs: the loss is at the first event's
+    let s = summarize(&input("lost-6.18/report.txt"), &strict()).unwrap();
+    assert_eq!((s.lost_events, s.losses[0].ts), (n, (ts + 500) / 1000 * 1000));
+}
+
+#[test]
+fn the_three_readings_of_one_recording_measure_the_same() {
+    let v7 = summarize(&input("tracedat-6.18/trace.dat"), &strict()).unwrap();
+    let v6 = summarize(&input("tracedat-6.18/trace-v6.dat"), &strict()).unwrap();
+    let text = summarize(&input("tracedat-6.18/report-t.txt"), &strict()).unwrap();
+    assert!(v7.present.switch && v7.present.wakeup && v7.events > 1000, "{:?}", v7.present);
+    for other in [&v6, &text] {
+        assert_eq!(other.cpus, v7.cpus);
+        assert_eq!(other.sched, v7.sched);
+        assert_eq!((other.start_ns, other.end_ns), (v7.start_ns, v7.end_ns));
+        assert_eq!(other.excluded, v7.excluded);
+    }
+}
