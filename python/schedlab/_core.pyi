@@ -464,6 +464,22 @@ def live_default_cpu(probe: Mapping[int, tuple[int, int]]) -> int: ...
 
 LIVE_EVENTS: list[str]
 
+def live_record_sets(
+    out: str | PathLike[str],
+    python: str | PathLike[str],
+    groups: list[str | tuple[str, list[tuple[str, str]]]],
+    *,
+    runs: int,
+    command: list[str] | None,
+    seconds: float,
+    busy_ms: float,
+    sleep_ms: float,
+    buffer_kb: int,
+) -> tuple[dict[str, Any], list[str]]: ...
+
+LIVE_SETTINGS: list[str]
+LIVE_SET_EVENTS: list[str]
+
 def live_check(
     directory: str | PathLike[str], pid: int | None = None, rule: str = "6.12", kernel: str = "6.12",
     strict: bool = False,

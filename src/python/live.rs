@@ -7,6 +7,8 @@ use crate::import_notes::ImportOptions;
 use crate::live::check::check_dir;
 use crate::live::probe::{default_cpu, probe_idle_tracing, Probe};
 use crate::live::record::{record, Options};
+use crate::live::record_set::{record_sets, SetOptions};
+use crate::live::setting::{Group, SettingKind};
 use crate::live::summary::LiveCheck;
 use crate::live::{events, html, text};
 use pyo3::prelude::*;
@@ -46,6 +48,47 @@ fn live_record<'py>(
         catch_sigterm: on_main_thread(py),
     };
     let r = run(py, || record(&out, &opts))?;
+    Ok((to_py(py, &r.meta)?, r.notes))
+}
+
+/// A group as Python gives it: a command-line spec (`NAME:KIND=VALUE,...`) or a name
+/// with its (kind, value) pairs.
+#[derive(FromPyObject)]
+enum GroupArg {
+    Spec(String),
+    Named(String, Vec<(String, String)>),
+}
+
+/// Record sets of recordings into `out` (docs/live.md §8): the metadata written to
+/// sets.json as a dict, and the notes for the caller to show.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (out, python, groups, *, runs, command, seconds, busy_ms, sleep_ms, buffer_kb))]
+fn live_record_sets<'py>(
+    py: Python<'py>,
+    out: PathBuf,
+    python: PathBuf,
+    groups: Vec<GroupArg>,
+    runs: usize,
+    command: Option<Vec<String>>,
+    seconds: f64,
+    busy_ms: f64,
+    sleep_ms: f64,
+    buffer_kb: u64,
+) -> PyResult<(Bound<'py, PyAny>, Vec<String>)> {
+    let catch_sigterm = on_main_thread(py);
+    let r = run(py, || {
+        let groups = groups
+            .iter()
+            .map(|g| match g {
+                GroupArg::Spec(s) => Group::parse(s),
+                GroupArg::Named(name, pairs) => Group::new(name, pairs),
+            })
+            .collect::<crate::Result<Vec<_>>>()?;
+        let opts =
+            SetOptions { groups, runs, command, seconds, busy_ms, sleep_ms, buffer_kb, python, catch_sigterm };
+        record_sets(&out, &opts)
+    })?;
     Ok((to_py(py, &r.meta)?, r.notes))
 }
 
@@ -107,6 +150,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(live_probe_idle_tracing, m)?)?;
     m.add_function(wrap_pyfunction!(live_default_cpu, m)?)?;
     m.add("LIVE_EVENTS", events::EVENTS.to_vec())?;
+    m.add_function(wrap_pyfunction!(live_record_sets, m)?)?;
+    m.add("LIVE_SETTINGS", <SettingKind as crate::choice::Choice>::names())?;
+    m.add("LIVE_SET_EVENTS", crate::live::record_set::SET_EVENTS.to_vec())?;
     m.add_function(wrap_pyfunction!(live_check, m)?)?;
     m.add_function(wrap_pyfunction!(live_check_text, m)?)?;
     m.add_function(wrap_pyfunction!(live_check_repr, m)?)?;
