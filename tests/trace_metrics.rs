@@ -62,6 +62,104 @@ fn every_switch_as_perf_sched_timehist_reckons_it() {
     }
 }
 
+/// perf sched record's runs (tests/data/traces/why/perf-sched, tools/oracles/why/perf_sched.py):
+/// timehist.csv holds the event lines of `perf sched timehist --state`, one per sched_switch
+/// (time_s,cpu,comm,tid,pid,wait_ms,sch_delay_ms,run_ms,state). perf names a switch's task by
+/// the sample's tid, which it records as -1 for a task outside its pid namespace (other
+/// sandboxes' builds shared the machine): timehist then keeps one "-1" thread for all of
+/// them, and those tasks' own rows lack the switches it took. Those tasks (the `prev_pid`
+/// of the switches perf script prints with tid -1) are compared apart: every other row
+/// must be equal.
+#[test]
+fn perf_sched_record_runs_as_timehist_reckons_them() {
+    for run in ["wakeup", "messaging"] {
+        let dir = format!("why/perf-sched/{run}");
+        let script = std::fs::read_to_string(format!("tests/data/traces/{dir}/perf-script.txt")).unwrap();
+        let outside: std::collections::HashSet<i32> = script
+            .lines()
+            .filter(|l| l.contains("sched:sched_switch:") && l.split(" [").next().unwrap().trim_end().ends_with(" -1"))
+            .map(|l| l.split_once("prev_pid=").unwrap().1.split(' ').next().unwrap().parse().unwrap())
+            .collect();
+        let mut rows: Vec<SliceRow> = Vec::new();
+        let mut push = |r: SliceRow| rows.push(r);
+        summarize_with_rows(&input(&format!("{dir}/perf-script.txt")), &strict(), Some(&mut push)).unwrap();
+        let text = std::fs::read_to_string(format!("tests/data/traces/{dir}/timehist.csv")).unwrap();
+        let want: Vec<(u64, u32, i32, u64, u64, u64)> = text
+            .lines()
+            .skip(1)
+            .map(|l| {
+                // the comm may hold commas: take the fields from both ends
+                let f: Vec<&str> = l.split(',').collect();
+                let n = f.len();
+                let (sec, frac) = f[0].split_once('.').unwrap();
+                let ts = sec.parse::<u64>().unwrap() * 1_000_000 + frac.parse::<u64>().unwrap();
+                (ts, f[1].parse().unwrap(), f[n - 6].parse().unwrap(), us(f[n - 4]), us(f[n - 3]), us(f[n - 2]))
+            })
+            .collect();
+        let ours: Vec<(u64, u32, i32, u64, u64, u64)> = rows
+            .iter()
+            .map(|r| (r.ts / 1000, r.cpu, r.pid, r.wait_ns / 1000, r.delay_ns / 1000, r.run_ns / 1000))
+            .collect();
+        assert!(want.len() > 900, "{run}: {} rows", want.len());
+        assert_eq!(ours.len(), want.len(), "{run}: one row per sched_switch");
+        let kept = |v: &[(u64, u32, i32, u64, u64, u64)]| -> Vec<(u64, u32, i32, u64, u64, u64)> {
+            v.iter().filter(|r| r.2 != -1 && !outside.contains(&r.2)).copied().collect()
+        };
+        let (ours, want) = (kept(&ours), kept(&want));
+        assert_eq!(ours.len(), want.len(), "{run}");
+        assert!(ours.len() * 4 > rows.len() * 3, "{run}: {} of {} rows compared", ours.len(), rows.len());
+        for (i, (o, w)) in ours.iter().zip(&want).enumerate() {
+            assert_eq!(o, w, "{run} row {i}: ours, timehist");
+        }
+    }
+}
+
+/// latency-p.csv: `perf sched latency -p` of the same recordings (task, comm, pid, tasks,
+/// runtime_ms, switches, avg_delay_ms, max_delay_ms, max_delay_start_s, max_delay_end_s):
+/// perf prints ms with `%.3f` (the average the integer ns of total / switches) and the max's
+/// start and end as s with 6 decimals, truncated.
+#[test]
+fn perf_sched_latency_per_task_as_perf_computes_it() {
+    use schedlab::trace::perf_latency::table;
+    for run in ["wakeup", "messaging"] {
+        let dir = format!("why/perf-sched/{run}");
+        let (rows, _) = table(&input(&format!("{dir}/perf-script.txt")), ImportOptions { strict: true, sort: false }).unwrap();
+        let ms = |ns: u64| format!("{:.3}", ns as f64 / 1e6);
+        let s6 = |ns: u64| format!("{}.{:06}", ns / 1_000_000_000, ns % 1_000_000_000 / 1000);
+        let mut ours: Vec<String> = rows
+            .iter()
+            .map(|r| {
+                let avg = r.total_delay_ns / r.switches;
+                format!(
+                    "{},{},{},{},{},{},{}",
+                    r.pid,
+                    ms(r.runtime_ns),
+                    r.switches,
+                    ms(avg),
+                    ms(r.max_delay_ns),
+                    if r.max_delay_ns > 0 { s6(r.max_start_ns) } else { "0.000000".into() },
+                    if r.max_delay_ns > 0 { s6(r.max_end_ns) } else { "0.000000".into() }
+                )
+            })
+            .collect();
+        let text = std::fs::read_to_string(format!("tests/data/traces/{dir}/latency-p.csv")).unwrap();
+        let mut want: Vec<String> = text
+            .lines()
+            .skip(1)
+            .map(|l| {
+                let f: Vec<&str> = l.rsplitn(8, ',').collect();
+                // f holds the last 7 fields reversed, then the rest (task,comm,pid)
+                let pid = f[7].rsplit(',').next().unwrap();
+                format!("{pid},{},{},{},{},{},{}", f[5], f[4], f[3], f[2], f[1], f[0])
+            })
+            .collect();
+        ours.sort();
+        want.sort();
+        assert!(want.len() > 20, "{run}: {} tasks", want.len());
+        assert_eq!(ours, want, "{run}");
+    }
+}
+
 #[test]
 fn a_lost_page_is_named_as_trace_cmd_reports_it() {
     // report.txt's second line: `schedlab: CPU:1 [2199 EVENTS DROPPED]`, before the

@@ -9,6 +9,7 @@
 //!   task groups.
 //! - [`summary`]: what one trace measured; [`metrics`] its named values.
 //! - [`whatif`]: the trace's idle periods replayed through other governors.
+//! - [`perf_latency`]: `perf sched latency`'s per-task table, as perf computes it.
 //! - [`inputs`]: the traces of a group (files, directories, archives); [`pass`] one
 //!   trace's (or many traces') metrics pass; [`compare`] the groups compared.
 
@@ -24,6 +25,7 @@ pub mod inputs;
 pub mod machine;
 pub mod metrics;
 pub mod pass;
+pub mod perf_latency;
 pub mod source;
 pub mod summary;
 pub mod text;
