@@ -160,6 +160,76 @@ fn perf_sched_latency_per_task_as_perf_computes_it() {
     }
 }
 
+/// LISA 3.1.0's own analyses (tests/data/traces/why/lisa, tools/oracles/why/lisa_oracle.py)
+/// print seconds as doubles computed from float timestamps (LISA's sums carry their
+/// rounding, below 1e-10 s here); ours are integer ns: equal within 1 ns.
+fn lisa_rows(rel: &str) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(format!("tests/data/traces/why/lisa/{rel}")).unwrap();
+    text.lines().skip(1).map(|l| l.split(',').map(str::to_string).collect()).collect()
+}
+
+fn close(ours_ns: u64, lisa_s: &str, what: &str) {
+    let want = lisa_s.parse::<f64>().unwrap();
+    assert!((ours_ns as f64 / 1e9 - want).abs() < 1e-9, "{what}: ours {ours_ns} ns, LISA {want} s");
+}
+
+#[test]
+fn idle_and_frequency_residency_as_lisa_counts_them() {
+    // LISA's sched_load/trace.dat, as trace-cmd 3.1.6 wrote it again (version 7, zstd)
+    let s = summarize(&input("lisa-sched_load/trace-zstd.dat"), &strict()).unwrap();
+    let idle = lisa_rows("sched_load/idle-residency-cpu.csv");
+    assert!(idle.len() > 15);
+    let mut seen = 0;
+    for c in &s.cpus {
+        let want: Vec<&Vec<String>> = idle.iter().filter(|r| r[0] == c.cpu.to_string()).collect();
+        for r in &want {
+            let ours = match r[1].as_str() {
+                "-1" => c.active_ns,
+                k => c.states[k.parse::<usize>().unwrap()].residency_ns,
+            };
+            close(ours, &r[2], &format!("cpu {} state {}", r[0], r[1]));
+            seen += 1;
+        }
+        // a state LISA does not list was never entered
+        let listed = want.len() - 1;
+        assert!(c.states.iter().skip(listed).all(|x| x.residency_ns == 0), "cpu {}", c.cpu);
+    }
+    assert_eq!(seen, idle.len());
+    let freq = lisa_rows("sched_load/freq-residency-cpu.csv");
+    for r in &freq {
+        let c = s.cpus.iter().find(|c| c.cpu.to_string() == r[0]).unwrap();
+        close(c.freq_ns[&r[1].parse::<u64>().unwrap()], &r[2], &format!("cpu {} at {} kHz", r[0], r[1]));
+    }
+    let listed: usize = s.cpus.iter().map(|c| c.freq_ns.len()).sum();
+    assert_eq!(listed, freq.len());
+    // LISA's window: the trace's first and last event
+    let w = &lisa_rows("sched_load/window.csv")[0];
+    close(s.start_ns, &w[0], "window start");
+    close(s.end_ns, &w[1], "window end");
+}
+
+#[test]
+fn task_state_times_as_lisa_counts_them() {
+    use schedlab::trace::task_states::table;
+    // LISA parsed trace.txt with sched_switch and sched_wakeup only
+    let (rows, _) = table(&input("lisa/trace_txt.txt"), false, ImportOptions { strict: true, sort: false }).unwrap();
+    let want = lisa_rows("trace_txt/tasks-state-time.csv");
+    assert!(want.len() > 150);
+    assert_eq!(rows.len(), want.len());
+    for (o, w) in rows.iter().zip(&want) {
+        let n = w.len();
+        // pid,comm,curr_state,curr_state_str,time_s,count (a name may hold a comma)
+        assert_eq!((o.pid.to_string(), o.state.to_string(), o.count.to_string()), (w[0].clone(), w[n - 4].clone(), w[n - 1].clone()));
+        assert_eq!(o.comm, w[1..n - 4].join(","));
+        let what = format!("pid {} {} state {}", o.pid, o.comm, o.state);
+        match (o.time_ns, w[n - 2].as_str()) {
+            (None, "") => {}
+            (Some(t), lisa) if !lisa.is_empty() => close(t, lisa, &what),
+            (ours, lisa) => panic!("{what}: ours {ours:?}, LISA {lisa:?}"),
+        }
+    }
+}
+
 #[test]
 fn a_lost_page_is_named_as_trace_cmd_reports_it() {
     // report.txt's second line: `schedlab: CPU:1 [2199 EVENTS DROPPED]`, before the

@@ -9,7 +9,8 @@
 //!   task groups.
 //! - [`summary`]: what one trace measured; [`metrics`] its named values.
 //! - [`whatif`]: the trace's idle periods replayed through other governors.
-//! - [`perf_latency`]: `perf sched latency`'s per-task table, as perf computes it.
+//! - [`perf_latency`]: `perf sched latency`'s per-task table, as perf computes it;
+//!   [`task_states`]: the time in each task state, as LISA counts it.
 //! - [`inputs`]: the traces of a group (files, directories, archives); [`pass`] one
 //!   trace's (or many traces') metrics pass; [`compare`] the groups compared.
 
@@ -28,6 +29,7 @@ pub mod pass;
 pub mod perf_latency;
 pub mod source;
 pub mod summary;
+pub mod task_states;
 pub mod text;
 pub mod whatif;
 
