@@ -511,3 +511,89 @@ pub fn excluded_notes(x: &Excluded) -> Vec<String> {
     say(x.idle_after_loss, "idle periods left out: lost events cut them");
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::idle::states::StateTable;
+    use crate::import_notes::{ImportNotes, ImportOptions};
+    use crate::trace::groups::Selector;
+    use crate::trace::source::{read_text, Item};
+
+    const TRACE: &str = "\
+  <idle>-0 [000] 1.000000: cpu_idle: state=3 cpu_id=0
+  <idle>-0 [000] 1.000300: cpu_idle: state=4294967295 cpu_id=0
+  <idle>-0 [000] 1.000400: cpu_idle: state=1 cpu_id=0
+  <idle>-0 [000] 1.000450: cpu_idle: state=4294967295 cpu_id=0
+  <idle>-0 [000] 1.000500: cpu_idle: state=1 cpu_id=0
+  <idle>-0 [000] 1.000515: cpu_idle: state=4294967295 cpu_id=0
+  <idle>-0 [000] 1.001000: cpu_idle: state=2 cpu_id=0
+  <idle>-0 [001] 2.000000: sched_wakeup: comm=a pid=10 prio=120 target_cpu=001
+  <idle>-0 [001] 2.000010: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=a next_pid=10 next_prio=120
+       a-10 [001] 2.000110: sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state=R+ ==> next_comm=b next_pid=11 next_prio=120
+       b-11 [001] 2.000160: sched_switch: prev_comm=b prev_pid=11 prev_prio=120 prev_state=S ==> next_comm=a next_pid=10 next_prio=120
+       a-10 [001] 2.000300: sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120
+  <idle>-0 [000] 2.000400: sched_wakeup: comm=b pid=11 prio=120 target_cpu=001
+CPU:1 [LOST 5 EVENTS]
+  <idle>-0 [001] 2.000500: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=b next_pid=11 next_prio=120
+       b-11 [001] 2.000600: sched_switch: prev_comm=b prev_pid=11 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120
+  <idle>-0 [001] 2.000700: cpu_frequency: state=1000 cpu_id=1
+  <idle>-0 [001] 2.001000: sched_wakeup: comm=c pid=12 prio=120 target_cpu=001
+";
+
+    fn run(groups: &Groups) -> TraceSummary {
+        // intel-skx: POLL 0/0, C1 2/2, C1E 10/20, C6 133/600 µs (exit latency/target residency)
+        let drv = StateTable::preset("intel-skx").unwrap().drv();
+        let mut m = Machine::new(Some(drv), groups, Some("t"));
+        let mut notes = ImportNotes::default();
+        let strict = ImportOptions { strict: true, sort: false };
+        let r = read_text(&mut TRACE.as_bytes(), Some("t"), strict, &mut notes, |i| match i {
+            Item::Event(e) => m.event(&e),
+            Item::Loss(l) => m.loss(l),
+        })
+        .unwrap();
+        m.finish_at(r.start_ns.unwrap(), r.end_ns.unwrap())
+    }
+
+    #[test]
+    fn idle_counters_by_hand() {
+        let s = run(&Groups::default());
+        let c0 = &s.cpus[0];
+        // C6 for 300 µs: below its 600 µs target, C1E enabled → above
+        assert_eq!((c0.states[3].usage, c0.states[3].time_ns, c0.states[3].above), (1, 300_000, 1));
+        // C1 for 50 µs (50 − 2 ≥ 20, C1E's target → below) and 15 µs (neither)
+        assert_eq!((c0.states[1].usage, c0.states[1].time_ns, c0.states[1].below), (2, 65_000, 1));
+        assert_eq!(c0.states[1].above, 0);
+        // C1E entered at 1.001 s and never left: residency to the end (2.001 s), no usage
+        assert_eq!((c0.states[2].usage, c0.idle_open_at_end, c0.states[2].residency_ns), (0, 1, 1_000_000_000));
+        // active: 100 + 50 + 485 µs between the exits and the next entries
+        assert_eq!(c0.active_ns, 635_000);
+        assert_eq!(c0.idle_known_ns, 1_001_000_000);
+        assert_eq!(s.idle_periods.count(), 3);
+        assert_eq!(s.idle_periods.quantiles(&[0.5])[0], Some(50_000.0));
+    }
+
+    #[test]
+    fn scheduling_by_hand_with_a_loss() {
+        let g = Groups::new(vec![Selector::Comm("a".into())]).unwrap();
+        let s = run(&g);
+        let (all, a) = (&s.sched[0], &s.sched[1]);
+        // a: woken at 2.000000, in at 2.000010; preempted at .110, back at .160
+        assert_eq!(all.wakeup_latency.sorted(), vec![(10_000, 1)]);
+        assert_eq!(all.preempt_wait.sorted(), vec![(50_000, 1)]);
+        // runs: a 100, b 50, a 140, then b 100 after the loss (its switch-in came after it)
+        assert_eq!(all.run.sorted(), vec![(50_000, 1), (100_000, 2), (140_000, 1)]);
+        // wakeups of a, b and c (the last event); tasks a, b, c
+        assert_eq!((all.voluntary, all.involuntary, all.wakeups, all.tasks), (3, 1, 3, 3));
+        // b's wakeup (2.000400) came before the loss (first event after it 2.000500)
+        assert_eq!(s.excluded.wakeups_after_loss, 1);
+        assert_eq!((s.loss_marks, s.lost_events, s.losses[0].cpu, s.losses[0].ts), (1, 5, 1, 2_000_500_000));
+        assert_eq!((a.name.as_str(), a.tasks, a.voluntary, a.involuntary), ("comm=a", 1, 1, 1));
+        assert_eq!(a.run.sorted(), vec![(100_000, 1), (140_000, 1)]);
+        // CPU 1: busy 100 + 50 + 140 µs, then (after the loss) 100 µs; known also the
+        // idle from 2.000600 to the end, 400 µs; the idle from .300 to the loss is unknown
+        let c1 = &s.cpus[1];
+        assert_eq!((c1.busy_ns, c1.sched_known_ns), (390_000, 790_000));
+        assert_eq!(c1.freq_ns.get(&1000), Some(&300_000));
+    }
+}
