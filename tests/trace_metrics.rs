@@ -4,7 +4,7 @@
 //!   perf-script.txt (tools/oracles/traces/record_perf.sh): every sched_switch row's wait
 //!   time, sch delay and run time, ms with 3 decimals truncated (perf's
 //!   `print_sched_time`), so each must be our ns truncated to the µs;
-//! - lost-6.18: an 8 KiB buffer that overflowed (tools/oracles/traces/record_lost.sh):
+//! - lost-overwrite-6.18: an 8 KiB buffer that overflowed (tools/oracles/traces/record_overwrite.sh):
 //!   `trace-cmd report` prints `CPU:1 [N EVENTS DROPPED]` before the first event of CPU 1;
 //! - tracedat-6.18: the same recording as trace.dat version 7 (zstd), version 6 and
 //!   `trace-cmd report -t` text: the three readings must measure the same.
@@ -234,7 +234,7 @@ fn task_state_times_as_lisa_counts_them() {
 fn a_lost_page_is_named_as_trace_cmd_reports_it() {
     // report.txt's second line: `schedlab: CPU:1 [2199 EVENTS DROPPED]`, before the
     // first event of CPU 1 (report-t.txt's third line, 3816.869635610)
-    let report = std::fs::read_to_string("tests/data/traces/lost-6.18/report-t.txt").unwrap();
+    let report = std::fs::read_to_string("tests/data/traces/lost-overwrite-6.18/report-t.txt").unwrap();
     let (cpu, n) = {
         let l = report.lines().nth(1).unwrap();
         let inner = l.split_once("CPU:").unwrap().1;
@@ -245,14 +245,14 @@ fn a_lost_page_is_named_as_trace_cmd_reports_it() {
     let ts_text = first.split_whitespace().find(|t| t.ends_with(':') && t.contains('.')).unwrap();
     let (s, f) = ts_text.trim_end_matches(':').split_once('.').unwrap();
     let ts = s.parse::<u64>().unwrap() * 1_000_000_000 + f.parse::<u64>().unwrap();
-    for file in ["lost-6.18/trace.dat", "lost-6.18/trace-v6.dat", "lost-6.18/report-t.txt"] {
+    for file in ["lost-overwrite-6.18/trace.dat", "lost-overwrite-6.18/trace-v6.dat", "lost-overwrite-6.18/report-t.txt"] {
         let s = summarize(&input(file), &strict()).unwrap();
         assert_eq!((s.loss_marks, s.lost_events, s.losses_uncounted), (1, n, 0), "{file}");
         assert_eq!((s.losses[0].cpu, s.losses[0].ts, s.losses[0].count), (cpu, ts, Some(n)), "{file}");
         assert!(s.notes.iter().any(|m| m.starts_with("ring buffer overflowed 1 time(s)")), "{file}: {:?}", s.notes);
     }
     // report.txt prints the times rounded to the µs: the loss is at the first event's
-    let s = summarize(&input("lost-6.18/report.txt"), &strict()).unwrap();
+    let s = summarize(&input("lost-overwrite-6.18/report.txt"), &strict()).unwrap();
     assert_eq!((s.lost_events, s.losses[0].ts), (n, (ts + 500) / 1000 * 1000));
 }
 

@@ -4,9 +4,9 @@
 # trace.dat's first page of CPU 1 carries the kernel's missed-events flag and count, and
 # `trace-cmd report` prints `CPU:1 [N EVENTS DROPPED]` (report.txt, report-t.txt): the
 # expected loss of tests/trace_metrics.rs. Keeps trace.dat, trace-v6.dat, report.txt,
-# report-t.txt and pids.txt. Run as root: tools/oracles/traces/record_lost.sh OUTDIR
+# report-t.txt and pids.txt. Run as root: tools/oracles/traces/record_overwrite.sh OUTDIR
 set -eu
-out=${1:?usage: record_lost.sh OUTDIR}
+out=${1:?usage: record_overwrite.sh OUTDIR}
 here=$(dirname "$0")
 BUFFER_KB=8 sh "$here/../../traces/record.sh" "$out" 0.3 sched
 rm -f "$out/report-R.txt" "$out/report-N.txt"
