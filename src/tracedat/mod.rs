@@ -57,18 +57,10 @@ impl<'a> Trace<'a> {
     /// Call `f` on every record in time order (ties in CPU order), reading each CPU's
     /// pages a piece at a time.
     pub fn records(&self, mut f: impl FnMut(Record<'_>) -> Result<()>) -> Result<()> {
-        self.records_and_losses(|r, _| f(r))
-    }
-
-    /// [`Self::records`], each record with the ring buffer's missed-events mark when
-    /// events of its CPU were lost before it (`Some(count)`, the count when the page
-    /// stored it: the kernel's `RB_MISSED_EVENTS` / `RB_MISSED_STORED`).
-    pub fn records_and_losses(&self, mut f: impl FnMut(Record<'_>, Option<Option<u64>>) -> Result<()>) -> Result<()> {
         let h = &self.header;
         let mut cpus = Vec::with_capacity(h.cpus.len());
         for &d in &h.cpus {
-            let c = ring::CpuRecords::new(self.src, d, h.page_size, h.page, h.cpu_codec, self.path)?;
-            cpus.push(c.with_long_size(h.long_size));
+            cpus.push(ring::CpuRecords::new(self.src, d, h.page_size, h.page, h.cpu_codec, self.path)?);
         }
         let mut number = 0usize;
         loop {
@@ -83,8 +75,7 @@ impl<'a> Trace<'a> {
             let Some((ts, c)) = best.and_then(|(ts, i)| Some((ts, cpus.get_mut(i)?))) else { return Ok(()) };
             crate::cancel::check_every(number)?;
             number += 1;
-            let missed = c.take_missed();
-            f(Record { number, cpu: c.cpu(), ts, data: c.data() }, missed)?;
+            f(Record { number, cpu: c.cpu(), ts, data: c.data() })?;
             c.advance()?;
         }
     }

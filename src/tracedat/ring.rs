@@ -15,11 +15,6 @@ use crate::error::{Error, Result};
 
 /// The bits of `commit` that hold the data size (the top bits flag missed events).
 const COMMIT_MASK: u64 = (1 << 27) - 1;
-/// `RB_MISSED_EVENTS`: events were lost before this page (the reader fell behind, or an
-/// overwriting buffer dropped its oldest pages).
-const MISSED_EVENTS: u64 = 1 << 31;
-/// `RB_MISSED_STORED`: the count of those events is stored after the page's data.
-const MISSED_STORED: u64 = 1 << 30;
 /// Uncompressed pages are read this many at a time.
 const PAGES_PER_READ: usize = 64;
 
@@ -59,12 +54,6 @@ pub struct CpuRecords<'a> {
     ts: u64,
     /// The current record, `None` after the last one.
     pub head: Option<Head>,
-    /// The current page's missed-events flag: `Some` when the page says events were lost
-    /// before it, with the stored count's low and high 32 bits when it stored one; taken
-    /// by [`Self::take_missed`].
-    missed: Option<Option<(u64, Option<u64>)>>,
-    /// The size of a `long` in the file (the stored count's size).
-    long_size: usize,
 }
 
 impl<'a> CpuRecords<'a> {
@@ -97,8 +86,6 @@ impl<'a> CpuRecords<'a> {
             page_end: 0,
             ts: 0,
             head: None,
-            missed: None,
-            long_size: 8,
         };
         r.advance()?;
         Ok(r)
@@ -107,21 +94,6 @@ impl<'a> CpuRecords<'a> {
     /// The CPU.
     pub fn cpu(&self) -> u32 {
         self.cpu
-    }
-
-    /// The file's `long` size (4 or 8), the size of a page's stored missed-events count.
-    pub fn with_long_size(mut self, long_size: usize) -> Self {
-        self.long_size = long_size;
-        self
-    }
-
-    /// Whether events were lost before the page of the current record (and how many,
-    /// when the page stored the count); cleared once taken.
-    pub fn take_missed(&mut self) -> Option<Option<u64>> {
-        let long_size = self.long_size;
-        self.missed.take().map(|stored| {
-            stored.and_then(|(lo, hi)| if long_size == 4 { Some(lo) } else { hi.map(|hi| hi << 32 | lo) })
-        })
     }
 
     /// The data of the current record (empty after the last).
@@ -215,12 +187,6 @@ impl<'a> CpuRecords<'a> {
         self.ts = ts;
         self.pos = self.page + self.layout.data;
         self.page_end = self.pos + size;
-        if commit & MISSED_EVENTS != 0 {
-            let at = self.page_end;
-            let word = |from: usize| self.buf.get(from..from + 4).map(le);
-            let stored = (commit & MISSED_STORED != 0).then(|| word(at).map(|lo| (lo, word(at + 4)))).flatten();
-            self.missed = Some(stored);
-        }
         Ok(true)
     }
 
