@@ -61,16 +61,18 @@ pub fn read_tracedat(
         notes.assume(crate::pelt::ftrace::numeric_state_note(decoder.prev_state_bits()));
     }
     let mut read = Read { format, end_ns: None, start_ns: None };
-    trace.records_and_losses(|r, missed| {
-        read.start_ns.get_or_insert(r.ts);
-        read.end_ns = Some(r.ts);
-        if let Some(count) = missed {
-            f(Item::Loss(Loss { cpu: r.cpu, ts: r.ts, line: r.number, count }))?;
+    trace.each(|item| match item {
+        crate::tracedat::Item::Lost(l) => {
+            f(Item::Loss(Loss { cpu: l.cpu, ts: l.ts, line: l.before_record, count: l.count }))
         }
-        match decoder.decode(r.data, r.ts, r.cpu, r.number) {
-            Ok(Some(e)) => f(Item::Event(e)),
-            Ok(None) => Ok(()),
-            Err(msg) => notes.malformed(opts, Error::parse(path, Some(r.number), msg)),
+        crate::tracedat::Item::Record(r) => {
+            read.start_ns.get_or_insert(r.ts);
+            read.end_ns = Some(r.ts);
+            match decoder.decode(r.data, r.ts, r.cpu, r.number) {
+                Ok(Some(e)) => f(Item::Event(e)),
+                Ok(None) => Ok(()),
+                Err(msg) => notes.malformed(opts, Error::parse(path, Some(r.number), msg)),
+            }
         }
     })?;
     Ok(read)
