@@ -83,9 +83,10 @@ impl Drop for CutKallsyms {
 }
 
 /// The shell script run in the private mount namespace: kallsyms replaced by the cut
-/// copy (`$1`); with event systems named (`$3`, space-separated), tracefs' `events`
-/// (under `$2`) replaced by a tmpfs holding only those systems' formats, so trace-cmd
-/// saves only them; then the command.
+/// copy (`$1`); with event systems named (`$3`, space-separated), the `events` directory
+/// of every tracefs mount (trace-cmd reads the first in /proc/mounts) replaced by a tmpfs
+/// holding only those systems' formats from `$2`'s, so trace-cmd saves only them; then
+/// the command.
 const NAMESPACE_SCRIPT: &str = r#"set -e
 mount --bind "$1" /proc/kallsyms
 T=$2; S=$3; shift 3
@@ -102,7 +103,9 @@ if [ -n "$S" ]; then
       if [ -f "$e/id" ]; then cp "$e/id" "$D/$s/$n/"; fi
     done
   done
-  mount --bind "$D" "$T/events"
+  for m in $(awk '$3 == "tracefs" { print $2 }' /proc/mounts); do
+    mount --bind "$D" "$m/events"
+  done
 fi
 exec "$@""#;
 

@@ -169,11 +169,18 @@ pub fn delta_csv(before: &[String], after: &[String], what: &str) -> Result<Stri
         let mut keys = Vec::new();
         let mut map = BTreeMap::new();
         for (i, ln) in lines.iter().enumerate() {
-            let bad = || Error::parse(Some(what), Some(i + 1), format!("expected '.../cpuN/cpuidle/stateK/field:value', got {ln:?}"));
+            let bad = || {
+                Error::parse(
+                    Some(what),
+                    Some(i + 1),
+                    format!("expected '.../cpuN/cpuidle/stateK/field:value', got {ln:?}"),
+                )
+            };
             let (path, value) = ln.split_once(':').ok_or_else(bad)?;
             let mut parts = path.rsplit('/');
             let field = parts.next().ok_or_else(bad)?;
-            let state = parts.next().and_then(|s| s.strip_prefix("state")).and_then(|s| s.parse().ok()).ok_or_else(bad)?;
+            let state =
+                parts.next().and_then(|s| s.strip_prefix("state")).and_then(|s| s.parse().ok()).ok_or_else(bad)?;
             let _ = parts.next();
             let cpu = parts.next().and_then(|s| s.strip_prefix("cpu")).and_then(|s| s.parse().ok()).ok_or_else(bad)?;
             if !keys.contains(&(cpu, state)) {
@@ -195,7 +202,11 @@ pub fn delta_csv(before: &[String], after: &[String], what: &str) -> Result<Stri
                 (Some(x), Some(y)) => {
                     let n = |v: &str| {
                         v.parse::<i128>().map_err(|_| {
-                            Error::parse(Some(what), None, format!("cpu{} state{} {c}: expected a count, got {v:?}", key.0, key.1))
+                            Error::parse(
+                                Some(what),
+                                None,
+                                format!("cpu{} state{} {c}: expected a count, got {v:?}", key.0, key.1),
+                            )
                         })
                     };
                     (n(y)? - n(x)?).to_string()

@@ -85,8 +85,7 @@ fn live_record_sets<'py>(
                 GroupArg::Named(name, pairs) => Group::new(name, pairs),
             })
             .collect::<crate::Result<Vec<_>>>()?;
-        let opts =
-            SetOptions { groups, runs, command, seconds, busy_ms, sleep_ms, buffer_kb, python, catch_sigterm };
+        let opts = SetOptions { groups, runs, command, seconds, busy_ms, sleep_ms, buffer_kb, python, catch_sigterm };
         record_sets(&out, &opts)
     })?;
     Ok((to_py(py, &r.meta)?, r.notes))
