@@ -230,6 +230,33 @@ fn task_state_times_as_lisa_counts_them() {
     }
 }
 
+/// The kernel's own counters (tests/data/traces/why/cpu-idle-probe,
+/// tools/oracles/why/cpu_idle_probe.sh): every CPU's `stateK/usage` read before and after
+/// a recording of `cpu_idle` into the kernel's `trace` file; each entry the trace shows
+/// is one the cpuidle core counted.
+#[test]
+fn idle_usage_is_the_kernels_usage_delta() {
+    let read = |f: &str| -> std::collections::BTreeMap<(u32, usize), u64> {
+        let text = std::fs::read_to_string(format!("tests/data/traces/why/cpu-idle-probe/{f}")).unwrap();
+        text.lines()
+            .map(|l| {
+                // /sys/devices/system/cpu/cpu1/cpuidle/state1/usage:24185
+                let (path, v) = l.rsplit_once(':').unwrap();
+                let cpu = path.split("/cpu/cpu").nth(1).unwrap().split('/').next().unwrap().parse().unwrap();
+                let state = path.split("/state").nth(1).unwrap().split('/').next().unwrap().parse().unwrap();
+                ((cpu, state), v.parse().unwrap())
+            })
+            .collect()
+    };
+    let (before, after) = (read("usage-before.txt"), read("usage-after.txt"));
+    let s = summarize(&input("why/cpu-idle-probe/trace.txt"), &strict()).unwrap();
+    for ((cpu, state), b) in &before {
+        let ours = s.cpus.iter().find(|c| c.cpu == *cpu).and_then(|c| c.states.get(*state)).map_or(0, |x| x.usage);
+        assert_eq!(ours, after[&(*cpu, *state)] - b, "cpu {cpu} state {state}");
+    }
+    assert!(s.cpus.iter().map(|c| c.states.iter().map(|x| x.usage).sum::<u64>()).sum::<u64>() > 20);
+}
+
 #[test]
 fn a_lost_page_is_named_as_trace_cmd_reports_it() {
     // report.txt's second line: `schedlab: CPU:1 [2199 EVENTS DROPPED]`, before the

@@ -4,7 +4,7 @@
 //! across every metric and group, equivalence, runs needed), as one [`Comparison`]
 //! with the biggest changes first (docs/trace-compare.md §6).
 
-use super::metrics::{metrics, state_name, Metric};
+use super::metrics::{metrics, state_name, states_of, Metric};
 use super::summary::TraceSummary;
 use crate::error::{Error, Result};
 use crate::table::verdict::{decide, Evidence};
@@ -56,9 +56,10 @@ struct Series {
 fn series_of(groups: &[Group]) -> Vec<Series> {
     let mut at: HashMap<(String, String), usize> = HashMap::new();
     let mut out: Vec<Series> = Vec::new();
+    let n_states = groups.iter().flat_map(|g| &g.traces).map(states_of).max().unwrap_or(0);
     for (gi, g) in groups.iter().enumerate() {
         for t in &g.traces {
-            for Metric { scope, name, unit, direction, value } in metrics(t) {
+            for Metric { scope, name, unit, direction, value } in metrics(t, n_states) {
                 let key = (scope, name);
                 let i = *at.entry(key.clone()).or_insert_with(|| {
                     out.push(Series {

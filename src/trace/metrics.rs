@@ -43,10 +43,10 @@ impl Out {
         }
         let qs: Vec<f64> = PERCENTILES.iter().map(|p| p.1).collect();
         for ((label, _), q) in PERCENTILES.iter().zip(h.quantiles(&qs)) {
-            self.push(format!("{what} {label}"), "µs", direction, q.map(|v| v / 1e3));
+            self.push(format!("{what} {label} (µs)"), "µs", direction, q.map(|v| v / 1e3));
         }
-        self.push(format!("{what} mean"), "µs", direction, h.mean().map(|v| v / 1e3));
-        self.push(format!("{what} max"), "µs", direction, h.max().map(|v| v as f64 / 1e3));
+        self.push(format!("{what} mean (µs)"), "µs", direction, h.mean().map(|v| v / 1e3));
+        self.push(format!("{what} max (µs)"), "µs", direction, h.max().map(|v| v as f64 / 1e3));
     }
 }
 
@@ -59,15 +59,19 @@ pub fn state_name(s: &TraceSummary, k: usize) -> String {
     s.state_names.get(k).cloned().unwrap_or_else(|| format!("state{k}"))
 }
 
-/// Every metric of `s` (docs/trace-compare.md §3 defines each).
-pub fn metrics(s: &TraceSummary) -> Vec<Metric> {
+/// Every metric of `s` (docs/trace-compare.md §3 defines each); idle states are
+/// counted up to `n_states` (at least the states of `s`' table and those it entered):
+/// a state the trace never entered is there at 0, so that traces that did and did not
+/// enter it compare.
+pub fn metrics(s: &TraceSummary, n_states: usize) -> Vec<Metric> {
+    let n_states = n_states.max(states_of(s));
     let span_s = s.end_ns.saturating_sub(s.start_ns) as f64 / 1e9;
     let rate = |n: u64| (span_s > 0.0).then(|| n as f64 / span_s);
     let mut out = Out { rows: Vec::new(), scope: "machine".into() };
     let u = Direction::Unknown;
     let lower = Direction::Lower;
     if s.present.idle {
-        idle(&mut out, s, &s.cpus.iter().collect::<Vec<_>>(), &rate);
+        idle(&mut out, s, &s.cpus.iter().collect::<Vec<_>>(), &rate, n_states);
         out.dist("idle period", &s.idle_periods, u);
     }
     if s.present.switch {
@@ -93,23 +97,28 @@ pub fn metrics(s: &TraceSummary) -> Vec<Metric> {
     for c in &s.cpus {
         out.scope = format!("cpu{}", c.cpu);
         if s.present.idle && c.idle_known_ns > 0 {
-            for (k, st) in c.states.iter().enumerate() {
-                out.push(format!("{} residency %", state_name(s, k)), "%", u, pct(st.residency_ns, c.idle_known_ns));
+            for k in 0..n_states {
+                let r = c.states.get(k).map_or(0, |st| st.residency_ns);
+                out.push(format!("{} residency %", state_name(s, k)), "%", u, pct(r, c.idle_known_ns));
             }
         }
         if s.present.switch {
             out.push("busy %", "%", u, pct(c.busy_ns, c.sched_known_ns));
         }
         if s.present.frequency {
-            out.push("frequency mean", "MHz", u, mean_khz(c).map(|k| k / 1e3));
+            out.push("frequency mean (MHz)", "MHz", u, mean_khz(c).map(|k| k / 1e3));
         }
     }
     out.rows
 }
 
-fn idle(out: &mut Out, s: &TraceSummary, cpus: &[&CpuSummary], rate: &dyn Fn(u64) -> Option<f64>) {
+/// The idle states `s` knows: its table's, and any it entered beyond them.
+pub fn states_of(s: &TraceSummary) -> usize {
+    s.cpus.iter().map(|c| c.states.len()).max().unwrap_or(0).max(s.state_names.len())
+}
+
+fn idle(out: &mut Out, s: &TraceSummary, cpus: &[&CpuSummary], rate: &dyn Fn(u64) -> Option<f64>, n: usize) {
     let u = Direction::Unknown;
-    let n = cpus.iter().map(|c| c.states.len()).max().unwrap_or(0);
     let known: u64 = cpus.iter().map(|c| c.idle_known_ns).sum();
     let active: u64 = cpus.iter().map(|c| c.active_ns).sum();
     out.push("active %", "%", u, pct(active, known));
@@ -154,7 +163,7 @@ fn frequency(out: &mut Out, cpus: &[&CpuSummary]) {
     }
     let total: u64 = all.values().sum();
     let merged = CpuSummary { freq_ns: all.clone(), ..CpuSummary::default() };
-    out.push("frequency mean", "MHz", Direction::Unknown, mean_khz(&merged).map(|k| k / 1e3));
+    out.push("frequency mean (MHz)", "MHz", Direction::Unknown, mean_khz(&merged).map(|k| k / 1e3));
     for (f, d) in all {
         out.push(format!("{} MHz residency %", f as f64 / 1e3), "%", Direction::Unknown, pct(d, total));
     }
