@@ -1,0 +1,107 @@
+"""Hand-run benchmark: the trace metrics pass (``schedlab trace compare``'s per-trace work)
+against ``trace-cmd report`` and ``perf sched timehist`` on the same inputs, in one run.
+
+Each measurement is a fresh process on one core (``taskset -c``, SCHEDLAB_NUM_THREADS=1),
+timed by wall clock, its peak RSS read from ``wait4``:
+
+- a trace.dat of ``--mb`` MB (default 1024) grown from a real one by
+  tools/traces/grow_tracedat.py (the recording's pages repeated, timestamps moved on),
+  read by ``schedlab.trace.metrics`` and by ``trace-cmd report > /dev/null``;
+- a ``perf sched record`` run (tests/data/traces/why/perf-sched/messaging): perf.data read
+  by ``perf sched timehist > /dev/null`` and its ``perf script`` text by the pass,
+  compared in sched_switch events per second (the two files differ in size).
+
+    python benchmarks/bench_trace_compare.py [--mb 1024] [--source TRACE_v6.dat] [--repeat 2]
+
+Prints MB/s, events/s, peak RSS and the ratio to the peer measured in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import lzma
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE = ROOT / "tests" / "data" / "traces" / "tracedat-6.18" / "trace-v6.dat"
+PERF = ROOT / "tests" / "data" / "traces" / "why" / "perf-sched" / "messaging"
+CORE = "1"
+
+
+def measure(argv: list[str], stdout: int | None = subprocess.DEVNULL) -> tuple[float, float]:
+    """(seconds, peak RSS MiB) of one run of ``argv`` pinned to one core."""
+    env = dict(os.environ, SCHEDLAB_NUM_THREADS="1")
+    taskset = shutil.which("taskset")
+    cmd = ([taskset, "-c", CORE] if taskset else []) + argv
+    t = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.DEVNULL, env=env)
+    _, status, usage = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"{' '.join(argv)} failed")
+    return wall, usage.ru_maxrss / 1024
+
+
+def best(repeat: int, argv: list[str]) -> tuple[float, float]:
+    runs = [measure(argv) for _ in range(repeat)]
+    return min(r[0] for r in runs), max(r[1] for r in runs)
+
+
+def pass_argv(path: Path) -> list[str]:
+    return [sys.executable, "-c", f"import schedlab.trace as t; t.metrics({str(path)!r})"]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--mb", type=int, default=1024)
+    ap.add_argument("--source", type=Path, default=SOURCE, help="a version 6 uncompressed trace.dat to grow")
+    ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--keep", type=Path, help="keep the grown trace here (reused when it exists)")
+    args = ap.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="bench-trace-"))
+    try:
+        big = args.keep or work / "big.dat"
+        if not big.exists():
+            subprocess.run([sys.executable, str(ROOT / "tools" / "traces" / "grow_tracedat.py"), str(args.source),
+                            str(big), "--mb", str(args.mb)], check=True)
+        mb = big.stat().st_size / 1e6
+        base_t, base_rss = best(args.repeat, [sys.executable, "-c", "import schedlab.trace"])
+        rows = []
+        t, rss = best(args.repeat, pass_argv(big))
+        rows.append(("schedlab trace metrics", t, rss))
+        tc = shutil.which("trace-cmd")
+        if tc:
+            t, rss = best(1, [tc, "report", "-i", str(big)])
+            rows.append(("trace-cmd report > /dev/null", t, rss))
+        print(f"{big.name}: {mb:.1f} MB grown from {args.source.name}; python + import alone: {base_t:.2f} s, "
+              f"{base_rss:.1f} MiB")
+        print(f"{'reader':32s} {'s':>9s} {'MB/s':>8s} {'peak MiB':>9s} {'vs trace-cmd':>13s}")
+        ref = rows[1][1] if len(rows) > 1 else None
+        for name, t, rss in rows:
+            print(f"{name:32s} {t:9.2f} {mb / t:8.1f} {rss:9.1f} {ref / t if ref else float('nan'):12.2f}x")
+
+        perf = shutil.which("perf")
+        script = PERF / "perf-script.txt"
+        switches = sum(1 for ln in script.read_text().splitlines() if "sched:sched_switch:" in ln)
+        if perf:
+            data = work / "perf.data"
+            data.write_bytes(lzma.decompress((PERF / "perf.data.xz").read_bytes()))
+            pt, _ = best(args.repeat, [perf, "sched", "timehist", "-i", str(data)])
+            st, _ = best(args.repeat, pass_argv(script))
+            print(f"\nperf sched record ({PERF.name}): {switches} sched_switch events")
+            print(f"{'reader':32s} {'s':>9s} {'switch/s':>10s} {'vs perf':>9s}")
+            print(f"{'perf sched timehist > /dev/null':32s} {pt:9.3f} {switches / pt:10.0f} {1.0:8.2f}x")
+            print(f"{'schedlab trace metrics':32s} {st:9.3f} {switches / st:10.0f} {pt / st:8.2f}x")
+            print("(both include their process start; the files are small: see the trace.dat figures for speed)")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
