@@ -1,8 +1,9 @@
 """Hand-run benchmark: the trace metrics pass (``schedlab trace compare``'s per-trace work)
 against ``trace-cmd report`` and ``perf sched timehist`` on the same inputs, in one run.
 
-Each measurement is a fresh process on one core (``taskset -c``, SCHEDLAB_NUM_THREADS=1),
-timed by wall clock, its peak RSS read from ``wait4``:
+Each measurement is a fresh process on one core (``taskset -c``, SCHEDLAB_NUM_THREADS=1);
+its CPU time (user + system) and peak RSS are read from ``wait4``, so the MB/s are per
+core whatever else the machine runs:
 
 - a trace.dat of ``--mb`` MB (default 1024) grown from a real one by
   tools/traces/grow_tracedat.py (the recording's pages repeated, timestamps moved on),
@@ -25,27 +26,25 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCE = ROOT / "tests" / "data" / "traces" / "tracedat-6.18" / "trace-v6.dat"
+LISA = ROOT / "tests" / "data" / "traces" / "lisa-sched_load" / "trace-zstd.dat"
 PERF = ROOT / "tests" / "data" / "traces" / "why" / "perf-sched" / "messaging"
 CORE = "1"
 
 
 def measure(argv: list[str], stdout: int | None = subprocess.DEVNULL) -> tuple[float, float]:
-    """(seconds, peak RSS MiB) of one run of ``argv`` pinned to one core."""
+    """(CPU seconds, peak RSS MiB) of one run of ``argv`` pinned to one core: user + system
+    time, which a machine shared with other work does not inflate as it does wall time."""
     env = dict(os.environ, SCHEDLAB_NUM_THREADS="1")
     taskset = shutil.which("taskset")
     cmd = ([taskset, "-c", CORE] if taskset else []) + argv
-    t = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.DEVNULL, env=env)
     _, status, usage = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"{' '.join(argv)} failed")
-    return wall, usage.ru_maxrss / 1024
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 def best(repeat: int, argv: list[str]) -> tuple[float, float]:
@@ -60,15 +59,23 @@ def pass_argv(path: Path) -> list[str]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mb", type=int, default=1024)
-    ap.add_argument("--source", type=Path, default=SOURCE, help="a version 6 uncompressed trace.dat to grow")
+    ap.add_argument("--source", type=Path, default=None,
+                    help="a version 6 uncompressed trace.dat without buffer instances, to grow (default: LISA's "
+                         "sched_load trace, a Juno on Linux 4.19 with sched, idle, frequency and PELT events, "
+                         "converted to version 6 by trace-cmd)")
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--keep", type=Path, help="keep the grown trace here (reused when it exists)")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="bench-trace-"))
     try:
         big = args.keep or work / "big.dat"
+        source = args.source
+        if source is None:
+            source = work / "lisa-v6.dat"
+            subprocess.run(["trace-cmd", "convert", "-i", str(LISA), "--file-version", "6", "--compression", "none",
+                            "-o", str(source)], check=True, stdout=subprocess.DEVNULL)
         if not big.exists():
-            subprocess.run([sys.executable, str(ROOT / "tools" / "traces" / "grow_tracedat.py"), str(args.source),
+            subprocess.run([sys.executable, str(ROOT / "tools" / "traces" / "grow_tracedat.py"), str(source),
                             str(big), "--mb", str(args.mb)], check=True)
         mb = big.stat().st_size / 1e6
         base_t, base_rss = best(args.repeat, [sys.executable, "-c", "import schedlab.trace"])
@@ -79,9 +86,9 @@ def main() -> None:
         if tc:
             t, rss = best(1, [tc, "report", "-i", str(big)])
             rows.append(("trace-cmd report > /dev/null", t, rss))
-        print(f"{big.name}: {mb:.1f} MB grown from {args.source.name}; python + import alone: {base_t:.2f} s, "
+        print(f"{big.name}: {mb:.1f} MB grown from {source.name}; python + import alone: {base_t:.2f} CPU s, "
               f"{base_rss:.1f} MiB")
-        print(f"{'reader':32s} {'s':>9s} {'MB/s':>8s} {'peak MiB':>9s} {'vs trace-cmd':>13s}")
+        print(f"{'reader':32s} {'CPU s':>9s} {'MB/s':>8s} {'peak MiB':>9s} {'vs trace-cmd':>13s}")
         ref = rows[1][1] if len(rows) > 1 else None
         for name, t, rss in rows:
             print(f"{name:32s} {t:9.2f} {mb / t:8.1f} {rss:9.1f} {ref / t if ref else float('nan'):12.2f}x")
@@ -95,7 +102,7 @@ def main() -> None:
             pt, _ = best(args.repeat, [perf, "sched", "timehist", "-i", str(data)])
             st, _ = best(args.repeat, pass_argv(script))
             print(f"\nperf sched record ({PERF.name}): {switches} sched_switch events")
-            print(f"{'reader':32s} {'s':>9s} {'switch/s':>10s} {'vs perf':>9s}")
+            print(f"{'reader':32s} {'CPU s':>9s} {'switch/s':>10s} {'vs perf':>9s}")
             print(f"{'perf sched timehist > /dev/null':32s} {pt:9.3f} {switches / pt:10.0f} {1.0:8.2f}x")
             print(f"{'schedlab trace metrics':32s} {st:9.3f} {switches / st:10.0f} {pt / st:8.2f}x")
             print("(both include their process start; the files are small: see the trace.dat figures for speed)")

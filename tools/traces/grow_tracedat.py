@@ -58,17 +58,18 @@ def main() -> None:
     if at < 0:
         sys.exit("no flyrecord section")
     table = at + len(b"flyrecord\0")
+    # the table ends at the first entry that is no CPU's pages (the CPU count is in the
+    # metadata before; what follows the table up to the pages is padding or option data)
     cpus: list[tuple[int, int]] = []
     pos = table
-    # the table ends where the first CPU's pages begin
-    while not any(s for _, s in cpus) or pos + 16 <= min(o for o, s in cpus if s):
+    while pos + 16 <= len(data):
         off, size = struct.unpack_from("<QQ", data, pos)
-        if size % page_size or off + size > len(data):
-            sys.exit("the last flyrecord is not a CPU table (a trace with buffer instances: convert it first)")
+        if off < table or off % page_size or size % page_size or off + size > len(data):
+            break
         cpus.append((off, size))
         pos += 16
-    while cpus and cpus[-1] == (0, 0):  # padding up to the pages
-        cpus.pop()
+    if not cpus:
+        sys.exit("no CPU table after the last flyrecord (a trace with buffer instances: convert it first)")
     per_cpu = [pages(data, off, size, page_size) for off, size in cpus]
     for ps in per_cpu:
         for p in ps:
