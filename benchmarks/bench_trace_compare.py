@@ -73,7 +73,7 @@ def main() -> None:
         if source is None:
             source = work / "lisa-v6.dat"
             subprocess.run(["trace-cmd", "convert", "-i", str(LISA), "--file-version", "6", "--compression", "none",
-                            "-o", str(source)], check=True, stdout=subprocess.DEVNULL)
+                            "-o", str(source)], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         if not big.exists():
             subprocess.run([sys.executable, str(ROOT / "tools" / "traces" / "grow_tracedat.py"), str(source),
                             str(big), "--mb", str(args.mb)], check=True)

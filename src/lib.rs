@@ -1,7 +1,8 @@
 //! schedlab: the computing core of a toolkit for Linux kernel performance engineers.
 //!
-//! Everything here is plain Rust that knows nothing about Python; the optional
-//! `python` feature adds the thin pyo3 binding layer in [`python`] (built by maturin).
+//! Everything here is plain Rust that knows nothing about Python; the thin pyo3 binding
+//! layer is its own package in `src/python/` (the extension `schedlab._core`, built by
+//! maturin), and the native launcher is `src/bin/schedlab.rs`.
 //!
 //! Module map (one concept per file):
 //! - [`stats`]: descriptive statistics, percent change by direction, Welch and
@@ -63,7 +64,5 @@ pub mod tool_text;
 pub mod trace;
 pub mod tracedat;
 
-#[cfg(feature = "python")]
-pub mod python;
 
 pub use error::{Error, Result};

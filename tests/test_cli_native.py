@@ -64,7 +64,7 @@ def _same(argv: list[str]) -> tuple[int, bytes, bytes]:
 
 def _kept(table: bytes) -> list[bytes]:
     """The lines of a table the goldens fix: not the SubAmean rows (upstream draws
-    them at random) nor a `Comparing (` line (tests/mmtests_golden.rs keeps the same)."""
+    them at random) nor a `Comparing (` line (tests/it/mmtests_golden.rs keeps the same)."""
     drop = (b"Comparing (", b"SubAmean ", b"SubAmeanCI ", b"SubmeanCI ")
     return [ln for ln in table.splitlines() if not ln.startswith(drop)]
 
@@ -94,7 +94,7 @@ def test_the_launchers_tables_are_the_perls(era: str) -> None:
         code, out, _err = _same(argv)
         golden = (FAMILIES / "out" / f"{era}-{bench}{'--print-ratio' if ratio else ''}.oracle").read_bytes()
         # the ratio tables of Subselection families print a SubAmean that upstream
-        # draws at random (tests/mmtests_golden.rs skips the same ones)
+        # draws at random (tests/it/mmtests_golden.rs skips the same ones)
         random = ratio and (bench.endswith("bench4") or (bench == "perffutexwake" and era != "head"))
         if golden and not random:
             assert _kept(out) == _kept(golden), f"{era} {bench} ratio={ratio}"

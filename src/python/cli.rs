@@ -1,7 +1,7 @@
-//! The command line's shared messages ([`crate::cli::messages`]) for the Python
+//! The command line's shared messages ([`schedlab::cli::messages`]) for the Python
 //! command line, so that it and the native launcher print the same words.
 
-use crate::cli::messages;
+use schedlab::cli::messages;
 use pyo3::prelude::*;
 
 /// `mmtests compare`'s era note, or None.

@@ -5,8 +5,8 @@
 //! `OSError`) and pickle with their fields; here they are looked up once and
 //! instantiated with (message, path, line, column).
 
-use crate::cancel;
-use crate::error::{Error, Result};
+use schedlab::cancel;
+use schedlab::error::{Error, Result};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;

@@ -1,16 +1,16 @@
-//! Bindings of [`crate::live`]: a recording (and the probe that picks its CPU) with the
+//! Bindings of [`schedlab::live`]: a recording (and the probe that picks its CPU) with the
 //! GIL released, the live check of a recording directory as a dict of [`LiveCheck`]'s
 //! shape, and that dict rendered as text or HTML.
 
 use super::errors::{on_main_thread, run, to_py, to_pyerr};
-use crate::import_notes::ImportOptions;
-use crate::live::check::check_dir;
-use crate::live::probe::{default_cpu, probe_idle_tracing, Probe};
-use crate::live::record::{record, Options};
-use crate::live::record_set::{record_sets, SetOptions};
-use crate::live::setting::{Group, SettingKind};
-use crate::live::summary::LiveCheck;
-use crate::live::{events, html, text};
+use schedlab::import_notes::ImportOptions;
+use schedlab::live::check::check_dir;
+use schedlab::live::probe::{default_cpu, probe_idle_tracing, Probe};
+use schedlab::live::record::{record, Options};
+use schedlab::live::record_set::{record_sets, SetOptions};
+use schedlab::live::setting::{Group, SettingKind};
+use schedlab::live::summary::LiveCheck;
+use schedlab::live::{events, html, text};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 
@@ -84,7 +84,7 @@ fn live_record_sets<'py>(
                 GroupArg::Spec(s) => Group::parse(s),
                 GroupArg::Named(name, pairs) => Group::new(name, pairs),
             })
-            .collect::<crate::Result<Vec<_>>>()?;
+            .collect::<schedlab::Result<Vec<_>>>()?;
         let opts = SetOptions { groups, runs, command, seconds, busy_ms, sleep_ms, buffer_kb, python, catch_sigterm };
         record_sets(&out, &opts)
     })?;
@@ -121,7 +121,7 @@ fn live_check<'py>(
 /// A check's dict read back (its per-reading columns are not read).
 fn from_dict(py: Python<'_>, check: &Bound<'_, PyAny>) -> PyResult<LiveCheck> {
     pythonize::depythonize(check).map_err(|e| {
-        to_pyerr(py, crate::Error::parse(Some("<live check>"), None, format!("not a live check result: {e}")))
+        to_pyerr(py, schedlab::Error::parse(Some("<live check>"), None, format!("not a live check result: {e}")))
     })
 }
 
@@ -150,8 +150,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(live_default_cpu, m)?)?;
     m.add("LIVE_EVENTS", events::EVENTS.to_vec())?;
     m.add_function(wrap_pyfunction!(live_record_sets, m)?)?;
-    m.add("LIVE_SETTINGS", <SettingKind as crate::choice::Choice>::names())?;
-    m.add("LIVE_SET_EVENTS", crate::live::record_set::SET_EVENTS.to_vec())?;
+    m.add("LIVE_SETTINGS", <SettingKind as schedlab::choice::Choice>::names())?;
+    m.add("LIVE_SET_EVENTS", schedlab::live::record_set::SET_EVENTS.to_vec())?;
     m.add_function(wrap_pyfunction!(live_check, m)?)?;
     m.add_function(wrap_pyfunction!(live_check_text, m)?)?;
     m.add_function(wrap_pyfunction!(live_check_repr, m)?)?;

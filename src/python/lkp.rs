@@ -1,29 +1,29 @@
-//! Bindings of [`crate::lkp`]: lkp-tests result roots, the ncompare table, raw-output
+//! Bindings of [`schedlab::lkp`]: lkp-tests result roots, the ncompare table, raw-output
 //! parsers, unite, report parsing and the text plot. Comparisons cross as
 //! [`PyComparison`], other rich results as JSON text or plain tuples.
 
 use super::comparison::PyComparison;
 use super::errors::run;
-use crate::archive::{DirTree, Tree};
-use crate::error::Error;
-use crate::lkp::compare::{compare_roots, CompareResult, Options};
-use crate::lkp::comparison::{compare_to_comparison, Test};
-use crate::lkp::matrix::{load_roots, Matrix, ResultRoot};
-use crate::lkp::num::Num;
-use crate::lkp::render_text::render;
-use crate::lkp::{lookup, parse_report, query, stats, textplot};
+use schedlab::archive::{DirTree, Tree};
+use schedlab::error::Error;
+use schedlab::lkp::compare::{compare_roots, CompareResult, Options};
+use schedlab::lkp::comparison::{compare_to_comparison, Test};
+use schedlab::lkp::matrix::{load_roots, Matrix, ResultRoot};
+use schedlab::lkp::num::Num;
+use schedlab::lkp::render_text::render;
+use schedlab::lkp::{lookup, parse_report, query, stats, textplot};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 
 /// The result roots of BASE HEAD... (an error for fewer than two).
-fn load(paths: &[PathBuf]) -> crate::Result<Vec<ResultRoot>> {
+fn load(paths: &[PathBuf]) -> schedlab::Result<Vec<ResultRoot>> {
     if paths.len() < 2 {
         return Err(Error::domain("compare needs a base and at least one head result root"));
     }
     load_roots(paths)
 }
 
-fn compare(paths: &[PathBuf], opt: Options) -> crate::Result<CompareResult> {
+fn compare(paths: &[PathBuf], opt: Options) -> schedlab::Result<CompareResult> {
     compare_roots(&load(paths)?, opt)
 }
 

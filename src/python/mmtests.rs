@@ -1,8 +1,8 @@
-//! Bindings of [`crate::mmtests`]: comparisons cross as [`PyComparison`].
+//! Bindings of [`schedlab::mmtests`]: comparisons cross as [`PyComparison`].
 
 use super::comparison::PyComparison;
 use super::errors::run;
-use crate::mmtests::{self, beyond, monitors, CompareOptions, Era};
+use schedlab::mmtests::{self, beyond, monitors, CompareOptions, Era};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 

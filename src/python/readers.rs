@@ -1,8 +1,8 @@
-//! Bindings of [`crate::readers`]: a result file's samples as columns.
+//! Bindings of [`schedlab::readers`]: a result file's samples as columns.
 
 use super::errors::run;
 use super::str_column::shared;
-use crate::readers::{read_file_columns, Format, FORMAT_NAMES};
+use schedlab::readers::{read_file_columns, Format, FORMAT_NAMES};
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;

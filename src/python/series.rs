@@ -1,9 +1,9 @@
-//! Bindings of [`crate::series`]: change points of many metrics over one history.
+//! Bindings of [`schedlab::series`]: change points of many metrics over one history.
 
 use super::arrays::F64;
 use super::errors::run;
-use crate::archive::Limits;
-use crate::series::{analyze_named, read_trees, Options};
+use schedlab::archive::Limits;
+use schedlab::series::{analyze_named, read_trees, Options};
 use numpy::{IntoPyArray, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;

@@ -1,20 +1,20 @@
-//! Bindings of [`crate::trace`]: a trace's metrics ([`PyTraceMetrics`], the core's
+//! Bindings of [`schedlab::trace`]: a trace's metrics ([`PyTraceMetrics`], the core's
 //! summary held as a frozen class), the options of a pass ([`PyTraceOptions`]: the state
 //! table loaded once), and the compare of groups of traces (a [`PyComparison`]).
 
 use super::comparison::PyComparison;
 use super::errors::{run, text_arg, to_py, to_pyerr};
-use crate::archive::Limits;
-use crate::batch::FailOn;
-use crate::choice::Choice;
-use crate::stats::Test;
-use crate::table::VerdictRule;
-use crate::trace::compare::{self, CompareOptions, Group};
-use crate::trace::inputs::{expand, TraceInput};
-use crate::trace::machine::SliceRow;
-use crate::trace::metrics::metrics;
-use crate::trace::pass::{summarize_all, summarize_with_rows, Options};
-use crate::trace::{compare_paths, GroupPaths, TraceSummary};
+use schedlab::archive::Limits;
+use schedlab::batch::FailOn;
+use schedlab::choice::Choice;
+use schedlab::stats::Test;
+use schedlab::table::VerdictRule;
+use schedlab::trace::compare::{self, CompareOptions, Group};
+use schedlab::trace::inputs::{expand, TraceInput};
+use schedlab::trace::machine::SliceRow;
+use schedlab::trace::metrics::metrics;
+use schedlab::trace::pass::{summarize_all, summarize_with_rows, Options};
+use schedlab::trace::{compare_paths, GroupPaths, TraceSummary};
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple, PyType};
@@ -50,7 +50,7 @@ impl PyTraceOptions {
         hz: Option<u32>,
         strict: bool,
     ) -> PyResult<Self> {
-        let hz = hz.unwrap_or(crate::live::kernel_config::DEFAULT_HZ);
+        let hz = hz.unwrap_or(schedlab::live::kernel_config::DEFAULT_HZ);
         let (s, c, p, g) = (states.clone(), comm.clone(), pid.clone(), governors.clone());
         let inner = run(py, move || Options::from_named(s.as_deref(), &c, &p, &g, hz, strict))?;
         Ok(PyTraceOptions { inner: Arc::new(inner), states, comm, pid, governors, hz, strict })
@@ -120,7 +120,7 @@ impl PyTraceMetrics {
         let text = text_arg(text, "<trace metrics json>")?;
         let s = run(cls.py(), move || {
             serde_json::from_str::<TraceSummary>(&text)
-                .map_err(|e| crate::Error::parse(Some("<trace metrics json>"), None, format!("not trace metrics: {e}")))
+                .map_err(|e| schedlab::Error::parse(Some("<trace metrics json>"), None, format!("not trace metrics: {e}")))
         })?;
         Ok(PyTraceMetrics { inner: Arc::new(s) })
     }
@@ -129,7 +129,7 @@ impl PyTraceMetrics {
     #[pyo3(signature = (indent=None))]
     fn to_json(&self, py: Python<'_>, indent: Option<usize>) -> PyResult<String> {
         let s = Arc::clone(&self.inner);
-        run(py, move || crate::json_text::to_string(&*s, indent))
+        run(py, move || schedlab::json_text::to_string(&*s, indent))
     }
 
     /// The trace's path.
@@ -265,8 +265,8 @@ fn trace_timehist<'py>(
 #[pyfunction]
 #[pyo3(signature = (path, *, strict=false))]
 fn trace_perf_latency<'py>(py: Python<'py>, path: PathBuf, strict: bool) -> PyResult<Bound<'py, PyDict>> {
-    let opts = crate::import_notes::ImportOptions { strict, sort: false };
-    let (rows, _) = run(py, move || crate::trace::perf_latency::table(&TraceInput::File(path), opts))?;
+    let opts = schedlab::import_notes::ImportOptions { strict, sort: false };
+    let (rows, _) = run(py, move || schedlab::trace::perf_latency::table(&TraceInput::File(path), opts))?;
     let d = PyDict::new(py);
     d.set_item("pid", rows.iter().map(|r| r.pid).collect::<Vec<_>>().into_pyarray(py))?;
     d.set_item("comm", rows.iter().map(|r| r.comm.to_text()).collect::<Vec<_>>())?;
@@ -284,8 +284,8 @@ fn trace_perf_latency<'py>(py: Python<'py>, path: PathBuf, strict: bool) -> PyRe
 #[pyfunction]
 #[pyo3(signature = (path, *, wakeup_new=true, strict=false))]
 fn trace_task_states<'py>(py: Python<'py>, path: PathBuf, wakeup_new: bool, strict: bool) -> PyResult<Bound<'py, PyDict>> {
-    let opts = crate::import_notes::ImportOptions { strict, sort: false };
-    let (rows, _) = run(py, move || crate::trace::task_states::table(&TraceInput::File(path), wakeup_new, opts))?;
+    let opts = schedlab::import_notes::ImportOptions { strict, sort: false };
+    let (rows, _) = run(py, move || schedlab::trace::task_states::table(&TraceInput::File(path), wakeup_new, opts))?;
     let d = PyDict::new(py);
     d.set_item("pid", rows.iter().map(|r| r.pid).collect::<Vec<_>>().into_pyarray(py))?;
     d.set_item("comm", rows.iter().map(|r| r.comm.clone()).collect::<Vec<_>>())?;
@@ -297,7 +297,7 @@ fn trace_task_states<'py>(py: Python<'py>, path: PathBuf, wakeup_new: bool, stri
 }
 
 /// The verdict options of a compare, the defaults for those not given.
-fn compare_options(test: &str, alpha: Option<f64>, margin: Option<f64>, power: Option<f64>, threads: Option<usize>) -> crate::Result<CompareOptions> {
+fn compare_options(test: &str, alpha: Option<f64>, margin: Option<f64>, power: Option<f64>, threads: Option<usize>) -> schedlab::Result<CompareOptions> {
     let d = VerdictRule::default();
     let rule = VerdictRule {
         alpha: alpha.unwrap_or(d.alpha),
@@ -358,10 +358,10 @@ fn trace_compare_metrics(
         let groups = groups
             .into_iter()
             .map(|(name, traces, g)| {
-                let governor = g.as_deref().map(crate::trace::whatif::Governors::label_of).transpose()?;
+                let governor = g.as_deref().map(schedlab::trace::whatif::Governors::label_of).transpose()?;
                 Ok(Group { name, traces, governor })
             })
-            .collect::<crate::Result<Vec<_>>>()?;
+            .collect::<schedlab::Result<Vec<_>>>()?;
         compare::compare(&groups, &copts)
     })?;
     Ok(PyComparison::from_core(c))

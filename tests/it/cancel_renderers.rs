@@ -1,8 +1,8 @@
 //! Ctrl-C in the places docs/cancel.md listed last as without a check: the AMD
 //! layout (its parser, renderer and normalisation), every rendering of a batch result
 //! and the bootstrap interval's resampling. A stop request ends each with
-//! `Error::Interrupted`, and the next call runs normally. A binary of its own, because
-//! the flag stops every core call of the process.
+//! `Error::Interrupted`, and the next call runs normally. The stop is this
+//! thread's test hook (`cancel::StopAfter`), so the tests beside it run on.
 
 use schedlab::batch::{self, render::FORMATS, Options};
 use schedlab::cancel;
@@ -26,13 +26,13 @@ fn a_stop_request_ends_the_amd_layout_the_batch_renderings_and_the_bootstrap() {
     let (a, b) = ([10.0, 11.0, 9.5, 10.2], [11.0, 12.1, 10.4, 11.3]);
     let boot = || bootstrap_ratio_ci(&a, &b, BootstrapStatistic::Median, 0.95, 1_000_000, 1, Some(2));
 
-    cancel::request();
+    let stop = cancel::StopAfter::checks(0);
     let parsed = amd::parse(&amd_text);
     let printed = amd::render(&tables[0]);
     let normalised = amd::normalise(&tables[0], false);
     let rendered: Vec<_> = FORMATS.iter().map(|f| (*f, batch::render::render(&res, f, None))).collect();
     let resampled = boot();
-    cancel::clear();
+    drop(stop);
 
     assert_eq!(parsed.err(), Some(Error::Interrupted));
     assert_eq!(printed.err(), Some(Error::Interrupted));

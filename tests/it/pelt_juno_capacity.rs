@@ -123,7 +123,7 @@ fn the_4_19_model_and_the_traced_start_state() {
     let report = std::fs::read(REPORT).unwrap();
     let plat = plat_info();
     let import = |pid| task_trace_from_ftrace(&report, pid, &plat, None, opts()).unwrap();
-    // Measured (`cargo test --test pelt_juno_capacity -- --nocapture`), mean / max:
+    // Measured (`cargo test --test it pelt_juno_capacity:: -- --nocapture`), mean / max:
     //                                       PELT clock (6.12)   4.19
     //   five tasks, first sample 0, init 0   1.92 / 10          1.44 / 5
     //     bash (2930, cpu3 at 542 and 1024)  3.44 / 10          1.94 / 4
@@ -209,7 +209,7 @@ fn plat_info() -> Platform {
 #[test]
 fn per_cpu_capacity_and_frequency_follow_the_kernel() {
     // Measured (|schedlab − kernel| util_avg, mean / max over the samples in the replayed
-    // part of each task's trace; `cargo test --test pelt_juno_capacity -- --nocapture`):
+    // part of each task's trace; `cargo test --test it pelt_juno_capacity:: -- --nocapture`):
     //   pid   task              samples  automatic    one capacity (1024/1024)
     //   2928  sshd              17       1.29 / 5     34.71 / 55
     //   2930  bash              16       3.44 / 10    45.00 / 94

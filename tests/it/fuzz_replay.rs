@@ -9,7 +9,7 @@
 //!
 //! A panic of the body is a failure naming the target and the input.
 
-#[path = "../fuzz/src/checks/mod.rs"]
+#[path = "../../fuzz/src/checks/mod.rs"]
 #[allow(dead_code, clippy::all)]
 mod checks;
 
@@ -131,7 +131,7 @@ fn replay_one() {
 }
 
 /// Time the checks per input (by hand, to keep targets fast enough to fuzz):
-/// `cargo test --release --test fuzz_replay time_targets -- --ignored --nocapture`.
+/// `cargo test --release --test it fuzz_replay::time_targets -- --ignored --nocapture`.
 #[test]
 #[ignore = "run by hand"]
 fn time_targets() {

@@ -1,11 +1,12 @@
 //! Ctrl-C during the idle replay's CSV output (`idle simulate -o`): `write_csv` polls
-//! the process's stop flag (src/cancel.rs) and returns `Error::Interrupted` well within
-//! 0.5 s. A binary of its own, because the flag stops every core call of the process.
+//! the stop request (src/cancel.rs) every `cancel::EVERY` rows, so a stop requested
+//! at its N-th check ends it with `Error::Interrupted` after at most N + 1 stretches of
+//! rows. The stop is this thread's test hook (`cancel::StopAfter`), not the process's
+//! flag, so the tests beside it run on.
 
 use schedlab::cancel;
 use schedlab::error::Error;
 use schedlab::idle::{simulate, states::StateTable, trace::IdlePeriod, write_csv, Spec};
-use std::time::{Duration, Instant};
 
 #[test]
 fn write_csv_stops_within_half_a_second_and_the_next_call_runs() {
@@ -21,25 +22,23 @@ fn write_csv_stops_within_half_a_second_and_the_next_call_runs() {
     let periods = vec![p; 400_000];
     let sim = simulate(Spec::new("menu", "6.12").unwrap(), &table, &periods, 250, true).unwrap();
 
-    // a request before the call: the first row already sees it
-    cancel::request();
+    // a stop before the call: the first row already sees it
     let mut out = Vec::new();
-    assert_eq!(write_csv(&sim, &periods, &mut out), Err(Error::Interrupted));
-    cancel::clear();
+    {
+        let _stop = cancel::StopAfter::checks(0);
+        assert_eq!(write_csv(&sim, &periods, &mut out), Err(Error::Interrupted));
+    }
+    assert!(out.iter().filter(|&&b| b == b'\n').count() <= 1, "rows written after the stop");
 
-    // a request from another thread while the rows are written
-    let stopper = std::thread::spawn(|| {
-        std::thread::sleep(Duration::from_millis(20));
-        let t = Instant::now();
-        cancel::request();
-        t
-    });
+    // a stop at the 11th check: at most 11 stretches of rows (and the header) were written
     let mut out = Vec::new();
-    let r = write_csv(&sim, &periods, &mut out);
-    let took = stopper.join().unwrap().elapsed();
-    cancel::clear();
-    assert_eq!(r, Err(Error::Interrupted), "the write ended before the request ({} bytes)", out.len());
-    assert!(took < Duration::from_millis(500), "stopped {took:?} after the request");
+    {
+        let _stop = cancel::StopAfter::checks(10);
+        assert_eq!(write_csv(&sim, &periods, &mut out), Err(Error::Interrupted));
+    }
+    let rows = out.iter().filter(|&&b| b == b'\n').count();
+    assert!(rows <= 1 + 11 * cancel::EVERY, "{rows} rows written, more than 11 stretches");
+    assert!(rows < periods.len(), "the write ran to its end");
 
     // the stop ended with the call: a small write runs to its end
     let small = &periods[..10];

@@ -2,8 +2,8 @@
 //! `to_comparison` (a significance test per metric), the pasted MMTests table parser
 //! (`mmtests::parse_text`), a pasted lkp report's table and the lkp and MMTests text of a
 //! table poll the process's stop flag (src/cancel.rs), so a stop request ends each with
-//! `Error::Interrupted`, and the next call runs normally. A binary of its own, because
-//! the flag stops every core call of the process. (From Python, with a signal:
+//! `Error::Interrupted`, and the next call runs normally. The stop is this
+//! thread's test hook (`cancel::StopAfter`), so the tests beside it run on. (From Python, with a signal:
 //! tests/test_hostile_interrupt.py.)
 
 use schedlab::cancel;
@@ -33,13 +33,13 @@ fn a_stop_request_ends_the_table_builders_and_the_next_call_runs() {
     let parsed = parse_compare(&table, TABLE).unwrap();
     let lkp_text = render(&res).unwrap();
     let report = parse_report(&lkp_text);
-    cancel::request();
+    let stop = cancel::StopAfter::checks(0);
     let lkp = to_comparison(res.clone(), Test::Welch, 0.05);
     let mmtests = parse_compare(&table, TABLE);
     let compared = compare_roots(&roots, Options::default());
     let printed = [render(&res), tool_text::render(&parsed).map(|t| t.unwrap_or_default())];
     let pasted = report_table(&report);
-    cancel::clear();
+    drop(stop);
     assert_eq!(lkp.err(), Some(Error::Interrupted));
     assert_eq!(mmtests.err(), Some(Error::Interrupted));
     assert_eq!(compared.err(), Some(Error::Interrupted));

@@ -1,6 +1,6 @@
 //! The pyo3 binding layer, and the only place pyo3 and numpy appear.
 //!
-//! It converts (numpy arrays ⇄ slices, [`crate::Error`] ⇄ `schedlab.errors`
+//! It converts (numpy arrays ⇄ slices, [`schedlab::Error`] ⇄ `schedlab.errors`
 //! exceptions), releases the GIL around the core call and turns a panic into
 //! `schedlab.SchedlabError`; it computes nothing itself.
 
