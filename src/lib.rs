@@ -64,5 +64,4 @@ pub mod tool_text;
 pub mod trace;
 pub mod tracedat;
 
-
 pub use error::{Error, Result};

@@ -13,7 +13,6 @@ import pickle
 from pathlib import Path
 
 import pytest
-
 from schedlab import cli, examples, trace
 from schedlab.errors import ParseError, SchedlabError
 

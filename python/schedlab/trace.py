@@ -44,10 +44,13 @@ __all__ = ["TraceMetrics", "TraceOptions", "compare", "compare_metrics", "exit_c
            "task_states", "timehist"]
 
 PathLike = Union[str, "os.PathLike[str]"]
-GroupsLike = Union[Mapping[str, Union[PathLike, Iterable[PathLike]]], Sequence[tuple[str, Union[PathLike, Iterable[PathLike]]]]]
+#: A group's traces: one path, or several.
+Paths = Union[str, "os.PathLike[str]", Iterable[Union[str, "os.PathLike[str]"]]]
+#: ``{name: paths}``, or ``(name, paths)`` pairs.
+GroupsLike = Mapping[str, Paths] | Sequence[tuple[str, Paths]]
 
 
-def _paths(v: PathLike | Iterable[PathLike]) -> list[str]:
+def _paths(v: Paths) -> list[str]:
     if isinstance(v, (str, os.PathLike)):
         return [os.fspath(v)]
     return [os.fspath(p) for p in v]

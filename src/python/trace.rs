@@ -4,6 +4,9 @@
 
 use super::comparison::PyComparison;
 use super::errors::{run, text_arg, to_py, to_pyerr};
+use numpy::IntoPyArray;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString, PyTuple, PyType};
 use schedlab::archive::Limits;
 use schedlab::batch::FailOn;
 use schedlab::choice::Choice;
@@ -15,9 +18,6 @@ use schedlab::trace::machine::SliceRow;
 use schedlab::trace::metrics::metrics;
 use schedlab::trace::pass::{summarize_all, summarize_with_rows, Options};
 use schedlab::trace::{compare_paths, GroupPaths, TraceSummary};
-use numpy::IntoPyArray;
-use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString, PyTuple, PyType};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -119,8 +119,9 @@ impl PyTraceMetrics {
     fn from_json(cls: &Bound<'_, PyType>, text: &Bound<'_, PyString>) -> PyResult<Self> {
         let text = text_arg(text, "<trace metrics json>")?;
         let s = run(cls.py(), move || {
-            serde_json::from_str::<TraceSummary>(&text)
-                .map_err(|e| schedlab::Error::parse(Some("<trace metrics json>"), None, format!("not trace metrics: {e}")))
+            serde_json::from_str::<TraceSummary>(&text).map_err(|e| {
+                schedlab::Error::parse(Some("<trace metrics json>"), None, format!("not trace metrics: {e}"))
+            })
         })?;
         Ok(PyTraceMetrics { inner: Arc::new(s) })
     }
@@ -283,7 +284,12 @@ fn trace_perf_latency<'py>(py: Python<'py>, path: PathBuf, strict: bool) -> PyRe
 /// `pid`, `comm`, `state`, `time_ns` (NaN where no update of it had a length), `count`.
 #[pyfunction]
 #[pyo3(signature = (path, *, wakeup_new=true, strict=false))]
-fn trace_task_states<'py>(py: Python<'py>, path: PathBuf, wakeup_new: bool, strict: bool) -> PyResult<Bound<'py, PyDict>> {
+fn trace_task_states<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+    wakeup_new: bool,
+    strict: bool,
+) -> PyResult<Bound<'py, PyDict>> {
     let opts = schedlab::import_notes::ImportOptions { strict, sort: false };
     let (rows, _) = run(py, move || schedlab::trace::task_states::table(&TraceInput::File(path), wakeup_new, opts))?;
     let d = PyDict::new(py);
@@ -297,7 +303,13 @@ fn trace_task_states<'py>(py: Python<'py>, path: PathBuf, wakeup_new: bool, stri
 }
 
 /// The verdict options of a compare, the defaults for those not given.
-fn compare_options(test: &str, alpha: Option<f64>, margin: Option<f64>, power: Option<f64>, threads: Option<usize>) -> schedlab::Result<CompareOptions> {
+fn compare_options(
+    test: &str,
+    alpha: Option<f64>,
+    margin: Option<f64>,
+    power: Option<f64>,
+    threads: Option<usize>,
+) -> schedlab::Result<CompareOptions> {
     let d = VerdictRule::default();
     let rule = VerdictRule {
         alpha: alpha.unwrap_or(d.alpha),
@@ -348,10 +360,8 @@ fn trace_compare_metrics(
     power: Option<f64>,
     threads: Option<usize>,
 ) -> PyResult<PyComparison> {
-    let groups: Vec<(String, Vec<TraceSummary>, Option<String>)> = groups
-        .into_iter()
-        .map(|(n, ms, g)| (n, ms.iter().map(|m| (*m.inner).clone()).collect(), g))
-        .collect();
+    let groups: Vec<(String, Vec<TraceSummary>, Option<String>)> =
+        groups.into_iter().map(|(n, ms, g)| (n, ms.iter().map(|m| (*m.inner).clone()).collect(), g)).collect();
     let test = test.to_owned();
     let c = run(py, move || {
         let copts = compare_options(&test, alpha, margin, power, threads)?;

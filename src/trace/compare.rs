@@ -8,7 +8,9 @@ use super::metrics::{metrics, state_name, states_of, Metric};
 use super::summary::TraceSummary;
 use crate::error::{Error, Result};
 use crate::table::verdict::{decide, Evidence};
-use crate::table::{assess_many, Cell, ChangeKind, Comparison, Direction, Row, Rows, Test, Verdict, VerdictMeta, VerdictRule};
+use crate::table::{
+    assess_many, Cell, ChangeKind, Comparison, Direction, Row, Rows, Test, Verdict, VerdictMeta, VerdictRule,
+};
 use std::collections::HashMap;
 
 /// Warnings kept in the comparison's meta.

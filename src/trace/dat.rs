@@ -125,7 +125,9 @@ fn layout(f: &Format) -> Result<Layout, String> {
         }
         "sched_stat_runtime" => Layout::Runtime { pid: num(f, "pid")?, runtime: num(f, "runtime")? },
         "cpu_idle" => Layout::Idle { state: num(f, "state")?, cpu: num(f, "cpu_id")? },
-        "cpu_idle_miss" => Layout::IdleMiss { cpu: num(f, "cpu_id")?, state: num(f, "state")?, below: num(f, "below")? },
+        "cpu_idle_miss" => {
+            Layout::IdleMiss { cpu: num(f, "cpu_id")?, state: num(f, "state")?, below: num(f, "below")? }
+        }
         "cpu_frequency" => Layout::Frequency { state: num(f, "state")?, cpu: num(f, "cpu_id")? },
         _ => Layout::TickStop { success: num(f, "success")? },
     })
@@ -271,7 +273,10 @@ print fmt: \"prev_state=%s%s\", (REC->prev_state & ((((0x00000000 | 0x00000001 |
         let d = DatDecoder::new(&formats(&[SWITCH]));
         let e = d.decode(&switch_record(42, 0x100, 7), 5, 1, 3).unwrap().unwrap();
         let Kind::Switch { prev_pid, prev_comm, prev_state, next_pid, next_comm } = e.kind else { panic!("{e:?}") };
-        assert_eq!((prev_pid, next_pid, prev_comm.to_text(), next_comm.to_text()), (42, 7, "sh".into(), "kworker".into()));
+        assert_eq!(
+            (prev_pid, next_pid, prev_comm.to_text(), next_comm.to_text()),
+            (42, 7, "sh".into(), "kworker".into())
+        );
         // 0x100 = TASK_REPORT_MAX: preempted while runnable (R+)
         assert!(prev_state.runnable && prev_state.preempted && !prev_state.uninterruptible);
         let Kind::Switch { prev_state, .. } = d.decode(&switch_record(42, 2, 7), 5, 1, 3).unwrap().unwrap().kind else {
@@ -290,7 +295,8 @@ print fmt: \"prev_state=%s%s\", (REC->prev_state & ((((0x00000000 | 0x00000001 |
 
     #[test]
     fn idle_exit_and_a_format_without_a_field() {
-        let idle = "name: cpu_idle\nID: 9\nformat:\n\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\
+        let idle =
+            "name: cpu_idle\nID: 9\nformat:\n\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\
 \tfield:u32 state;\toffset:8;\tsize:4;\tsigned:0;\n\tfield:u32 cpu_id;\toffset:12;\tsize:4;\tsigned:0;\n";
         let freq = "name: cpu_frequency\nID: 10\nformat:\n\tfield:u32 state;\toffset:8;\tsize:4;\tsigned:0;\n";
         let d = DatDecoder::new(&formats(&[idle, freq]));

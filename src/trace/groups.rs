@@ -33,11 +33,10 @@ impl Selector {
     pub fn parse_pids(text: &str) -> Result<Selector> {
         let mut pids = Vec::new();
         for t in text.split([',', ' ']).filter(|t| !t.is_empty()) {
-            let p: i32 = t
-                .parse()
-                .ok()
-                .filter(|&p| p > 0)
-                .ok_or_else(|| Error::domain(format!("pid list '{text}': '{t}' is not a pid (a positive integer)")))?;
+            let p: i32 =
+                t.parse().ok().filter(|&p| p > 0).ok_or_else(|| {
+                    Error::domain(format!("pid list '{text}': '{t}' is not a pid (a positive integer)"))
+                })?;
             pids.push(p);
         }
         if pids.is_empty() {

@@ -120,7 +120,11 @@ impl<'a> Machine<'a> {
 
     fn cpu(&mut self, cpu: u32, line: usize) -> Result<&mut Cpu> {
         if cpu > MAX_CPU {
-            return Err(Error::parse(self.path, Some(line), format!("CPU {cpu} is beyond the largest CPU number {MAX_CPU}")));
+            return Err(Error::parse(
+                self.path,
+                Some(line),
+                format!("CPU {cpu} is beyond the largest CPU number {MAX_CPU}"),
+            ));
         }
         let i = cpu as usize;
         if self.cpus.len() <= i {
@@ -477,7 +481,6 @@ impl<'a> Machine<'a> {
         self.out.cpus = self.cpus.into_iter().map(|c| c.out).filter(|c| !empty(c)).collect();
         self.out
     }
-
 }
 
 /// The counters of `state`, the table grown to hold it.
@@ -488,7 +491,11 @@ fn state_counters<'s>(
     path: Option<&str>,
 ) -> Result<&'s mut StateCounters> {
     if state > MAX_STATE {
-        return Err(Error::parse(path, Some(line), format!("idle state {state} is beyond the largest index {MAX_STATE}")));
+        return Err(Error::parse(
+            path,
+            Some(line),
+            format!("idle state {state} is beyond the largest index {MAX_STATE}"),
+        ));
     }
     let i = state as usize;
     if states.len() <= i {

@@ -63,8 +63,10 @@ pub fn compare_paths(
     copts: &CompareOptions,
     limits: &Limits,
 ) -> Result<Comparison> {
-    let own: Vec<Option<String>> =
-        groups.iter().map(|g| g.governor.as_deref().map(whatif::Governors::label_of).transpose()).collect::<Result<_>>()?;
+    let own: Vec<Option<String>> = groups
+        .iter()
+        .map(|g| g.governor.as_deref().map(whatif::Governors::label_of).transpose())
+        .collect::<Result<_>>()?;
     let mut opts = opts.clone();
     if own.iter().any(Option::is_some) {
         let specs: Vec<String> = groups.iter().filter_map(|g| g.governor.clone()).collect();

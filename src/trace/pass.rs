@@ -129,15 +129,24 @@ pub fn summarize_with_rows(
 pub fn coverage_notes(s: &TraceSummary) -> Vec<String> {
     let mut out = Vec::new();
     if s.loss_marks > 0 {
-        let uncounted =
-            if s.losses_uncounted > 0 { format!(" (and {} overflows of unknown size)", s.losses_uncounted) } else { String::new() };
+        let uncounted = if s.losses_uncounted > 0 {
+            format!(" (and {} overflows of unknown size)", s.losses_uncounted)
+        } else {
+            String::new()
+        };
         let first: Vec<String> = s
             .losses
             .iter()
             .take(5)
             .map(|l| {
                 let n = l.count.map_or("some".to_string(), |c| c.to_string());
-                format!("CPU {} lost {n} before {}.{:09} s (line {})", l.cpu, l.ts / 1_000_000_000, l.ts % 1_000_000_000, l.line)
+                format!(
+                    "CPU {} lost {n} before {}.{:09} s (line {})",
+                    l.cpu,
+                    l.ts / 1_000_000_000,
+                    l.ts % 1_000_000_000,
+                    l.line
+                )
             })
             .collect();
         out.push(format!(
@@ -150,7 +159,9 @@ pub fn coverage_notes(s: &TraceSummary) -> Vec<String> {
     out.extend(excluded_notes(&s.excluded));
     let open: u64 = s.cpus.iter().map(|c| c.idle_open_at_end).sum();
     if open > 0 {
-        out.push(format!("{open} idle period(s) open at the end of the trace: in the residency, not in entries or time"));
+        out.push(format!(
+            "{open} idle period(s) open at the end of the trace: in the residency, not in entries or time"
+        ));
     }
     let orphan: u64 = s.cpus.iter().map(|c| c.idle_orphan_exits).sum();
     let unexited: u64 = s.cpus.iter().map(|c| c.idle_unexited).sum();

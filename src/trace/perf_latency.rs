@@ -85,7 +85,8 @@ impl Latency {
     pub fn event(&mut self, ts: u64, kind: &Kind) {
         match *kind {
             Kind::Switch { prev_pid, prev_comm, prev_state, next_pid, next_comm } => {
-                let out = if perf_runnable(&prev_state) { Atom::Waiting { since: ts } } else { Atom::Sleeping { out: ts } };
+                let out =
+                    if perf_runnable(&prev_state) { Atom::Waiting { since: ts } } else { Atom::Sleeping { out: ts } };
                 let p = self.entry(prev_pid, out);
                 p.0 = out;
                 if !prev_comm.is_empty() {
@@ -129,12 +130,8 @@ impl Latency {
     /// The rows perf prints (tasks with a counted delay; the idle task, pid 0, which
     /// perf knows as `swapper`, left out), by pid.
     pub fn rows(self) -> Vec<LatencyRow> {
-        let mut v: Vec<LatencyRow> = self
-            .tasks
-            .into_values()
-            .map(|(_, r)| r)
-            .filter(|r| r.switches > 0 && r.pid != 0)
-            .collect();
+        let mut v: Vec<LatencyRow> =
+            self.tasks.into_values().map(|(_, r)| r).filter(|r| r.switches > 0 && r.pid != 0).collect();
         v.sort_by_key(|r| r.pid);
         v
     }

@@ -76,7 +76,9 @@ impl TaskStates {
                 self.update(prev_pid, ts, prev_comm, raw);
                 self.update(next_pid, ts, next_comm, ACTIVE);
             }
-            Kind::Wakeup { pid, comm, kind, .. } if kind == WakeKind::Wakeup || (wakeup_new && kind == WakeKind::New) => {
+            Kind::Wakeup { pid, comm, kind, .. }
+                if kind == WakeKind::Wakeup || (wakeup_new && kind == WakeKind::New) =>
+            {
                 self.update(pid, ts, comm, WAKING);
             }
             _ => {}

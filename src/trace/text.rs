@@ -107,8 +107,8 @@ fn switch(body: &str, bits: &PrevStateBits) -> Result<Kind, String> {
         let (Some(prev_pid), Some(next_pid), Some(state)) = (prev_pid, next_pid, state) else {
             return Err("sched_switch without prev_pid, prev_state and next_pid".into());
         };
-        let prev_state =
-            prev_state_text(state, bits).ok_or_else(|| format!("prev_state '{state}' is neither letters nor a number"))?;
+        let prev_state = prev_state_text(state, bits)
+            .ok_or_else(|| format!("prev_state '{state}' is neither letters nor a number"))?;
         let comm = |k: &str, until: &str| between(body, k, until).map(|c| Comm::new(c.as_bytes())).unwrap_or_default();
         return Ok(Kind::Switch {
             prev_pid,
@@ -209,7 +209,8 @@ fn lost(t: &str) -> Option<(u32, Option<u64>)> {
     if inner == "EVENTS DROPPED" {
         return Some((cpu, None));
     }
-    let n = inner.strip_prefix("LOST ").and_then(|r| r.strip_suffix(" EVENTS")).or(inner.strip_suffix(" EVENTS DROPPED"))?;
+    let n =
+        inner.strip_prefix("LOST ").and_then(|r| r.strip_suffix(" EVENTS")).or(inner.strip_suffix(" EVENTS DROPPED"))?;
     Some((cpu, Some(n.parse().ok()?)))
 }
 
@@ -294,21 +295,33 @@ mod tests {
             Kind::Wakeup { pid: 24262, comm: Comm::new(b"record.sh"), target_cpu: Some(1), kind: WakeKind::New }
         );
         let w = "<idle>-0 [002] 76.211513: sched_wakeup: comm=sh pid=1642 prio=120 success=1 target_cpu=2";
-        assert_eq!(ev(w), Kind::Wakeup { pid: 1642, comm: Comm::new(b"sh"), target_cpu: Some(2), kind: WakeKind::Wakeup });
+        assert_eq!(
+            ev(w),
+            Kind::Wakeup { pid: 1642, comm: Comm::new(b"sh"), target_cpu: Some(2), kind: WakeKind::Wakeup }
+        );
         assert_eq!(
             ev("<idle>-0 [002] 2084.021443: cpu_idle: state=4294967295 cpu_id=2"),
             Kind::Idle { cpu: 2, state: None }
         );
-        assert_eq!(ev("x-1 [000] 1.5: cpu_idle_miss: cpu_id=0 state=1 type=below"), Kind::IdleMiss { cpu: 0, state: 1, below: true });
+        assert_eq!(
+            ev("x-1 [000] 1.5: cpu_idle_miss: cpu_id=0 state=1 type=below"),
+            Kind::IdleMiss { cpu: 0, state: 1, below: true }
+        );
         assert_eq!(
             ev("x-1 [000] 1.5: print: tracing_mark_write: cpu_frequency_devlib: state=450000 cpu_id=3"),
             Kind::Frequency { cpu: 3, khz: 450000 }
         );
         let b = PrevStateBits::default();
-        assert_eq!(parse_line("te-lost: CPU:1 [2336 EVENTS DROPPED]", 2, &b), Ok(Line::Lost { cpu: 1, count: Some(2336) }));
+        assert_eq!(
+            parse_line("te-lost: CPU:1 [2336 EVENTS DROPPED]", 2, &b),
+            Ok(Line::Lost { cpu: 1, count: Some(2336) })
+        );
         assert_eq!(parse_line("CPU:3 [LOST 12 EVENTS]", 2, &b), Ok(Line::Lost { cpu: 3, count: Some(12) }));
         assert_eq!(parse_line("CPU:0 [EVENTS DROPPED]", 2, &b), Ok(Line::Lost { cpu: 0, count: None }));
-        assert_eq!(parse_line("x-1 [000] 1.000002: hrtimer_cancel: hrtimer=0x1", 2, &b), Ok(Line::Other { ts: 1_000_002_000 }));
+        assert_eq!(
+            parse_line("x-1 [000] 1.000002: hrtimer_cancel: hrtimer=0x1", 2, &b),
+            Ok(Line::Other { ts: 1_000_002_000 })
+        );
         assert_eq!(parse_line("cpus=2", 1, &b), Ok(Line::Blank));
         assert!(parse_line("x-1 [000] 1.5: cpu_idle: state=x cpu_id=0", 1, &b).unwrap_err().contains("not a number"));
     }

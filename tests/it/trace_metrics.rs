@@ -123,7 +123,8 @@ fn perf_sched_latency_per_task_as_perf_computes_it() {
     use schedlab::trace::perf_latency::table;
     for run in ["wakeup", "messaging"] {
         let dir = format!("why/perf-sched/{run}");
-        let (rows, _) = table(&input(&format!("{dir}/perf-script.txt")), ImportOptions { strict: true, sort: false }).unwrap();
+        let (rows, _) =
+            table(&input(&format!("{dir}/perf-script.txt")), ImportOptions { strict: true, sort: false }).unwrap();
         let ms = |ns: u64| format!("{:.3}", ns as f64 / 1e6);
         let s6 = |ns: u64| format!("{}.{:06}", ns / 1_000_000_000, ns % 1_000_000_000 / 1000);
         let mut ours: Vec<String> = rows
@@ -219,7 +220,10 @@ fn task_state_times_as_lisa_counts_them() {
     for (o, w) in rows.iter().zip(&want) {
         let n = w.len();
         // pid,comm,curr_state,curr_state_str,time_s,count (a name may hold a comma)
-        assert_eq!((o.pid.to_string(), o.state.to_string(), o.count.to_string()), (w[0].clone(), w[n - 4].clone(), w[n - 1].clone()));
+        assert_eq!(
+            (o.pid.to_string(), o.state.to_string(), o.count.to_string()),
+            (w[0].clone(), w[n - 4].clone(), w[n - 1].clone())
+        );
         assert_eq!(o.comm, w[1..n - 4].join(","));
         let what = format!("pid {} {} state {}", o.pid, o.comm, o.state);
         match (o.time_ns, w[n - 2].as_str()) {
@@ -272,7 +276,9 @@ fn a_lost_page_is_named_as_trace_cmd_reports_it() {
     let ts_text = first.split_whitespace().find(|t| t.ends_with(':') && t.contains('.')).unwrap();
     let (s, f) = ts_text.trim_end_matches(':').split_once('.').unwrap();
     let ts = s.parse::<u64>().unwrap() * 1_000_000_000 + f.parse::<u64>().unwrap();
-    for file in ["lost-overwrite-6.18/trace.dat", "lost-overwrite-6.18/trace-v6.dat", "lost-overwrite-6.18/report-t.txt"] {
+    for file in
+        ["lost-overwrite-6.18/trace.dat", "lost-overwrite-6.18/trace-v6.dat", "lost-overwrite-6.18/report-t.txt"]
+    {
         let s = summarize(&input(file), &strict()).unwrap();
         assert_eq!((s.loss_marks, s.lost_events, s.losses_uncounted), (1, n, 0), "{file}");
         assert_eq!((s.losses[0].cpu, s.losses[0].ts, s.losses[0].count), (cpu, ts, Some(n)), "{file}");

@@ -53,8 +53,8 @@ def build(paths: list[str | os.PathLike[str]], baseline: str | None = None, exam
         for roots in groups.values():
             sections.lkp_section(p, inputs, sorted(roots), baseline)
     if trace_groups:
-        groups = [(name, [Path(x) for x in ps]) for name, ps in trace_groups]
-        sections.why_section(p, groups, None if trace_states is None else Path(trace_states))
+        traces = [(name, [Path(x) for x in ps]) for name, ps in trace_groups]
+        sections.why_section(p, traces, None if trace_states is None else Path(trace_states))
     p.overview.key()
     if inputs.idle_traces:
         sections.idle_section(p, inputs.idle_traces, inputs.idle_states)

@@ -504,9 +504,8 @@ def why_section(p: Parts, groups: Sequence[tuple[str, Sequence[Path]]], states: 
         ax.legend(fontsize=7, ncol=min(len(res), 6), loc="upper center", bbox_to_anchor=(0.5, -0.35))
         fig.tight_layout()
         s.figure(fig, caption="Idle-state residency per group (cpu_idle; 'active' is out of idle)")
-    lat = [(q, next((r for r in c.rows if r.group == "all" and r.name == f"wakeup latency {q} (µs)"), None))
-           for q in ("p50", "p90", "p99", "max")]
-    lat = [(q, r) for q, r in lat if r is not None]
+    lat = [(q, r) for q in ("p50", "p90", "p99", "max")
+           for r in c.rows if r.group == "all" and r.name == f"wakeup latency {q} (µs)"]
     if lat:
         fig, ax = plt.subplots(figsize=(6, 3.2))
         for gi, g in enumerate(names):
