@@ -131,7 +131,8 @@ def test_a_set_records_every_group_and_restores_every_setting(tmp_path) -> None:
         assert json.load(f) == json.loads(json.dumps(meta))
     assert meta["order"] == ["base/run-01.dat", "lat0/run-01.dat", "nopoll/run-01.dat",
                              "base/run-02.dat", "lat0/run-02.dat", "nopoll/run-02.dat"]
-    assert meta["groups"] == [["base", "base"], ["lat0", "lat0:latency-us=0"], ["nopoll", "nopoll:disable-state=0"]]
+    assert [list(g) for g in meta["groups"]] == [["base", "base"], ["lat0", "lat0:latency-us=0"],
+                                               ["nopoll", "nopoll:disable-state=0"]]
     cpus = meta["cpus"]
     for group in ("base", "lat0", "nopoll"):
         names = sorted(os.listdir(out / group))

@@ -165,7 +165,8 @@ pub fn run_stem(run: usize) -> String {
 /// error naming `what`.
 pub fn delta_csv(before: &[String], after: &[String], what: &str) -> Result<String> {
     type Key = (usize, usize);
-    fn parse(lines: &[String], what: &str) -> Result<(Vec<Key>, BTreeMap<(Key, String), String>)> {
+    type Values = BTreeMap<(Key, String), String>;
+    fn parse(lines: &[String], what: &str) -> Result<(Vec<Key>, Values)> {
         let mut keys = Vec::new();
         let mut map = BTreeMap::new();
         for (i, ln) in lines.iter().enumerate() {

@@ -15,6 +15,11 @@ Workloads (not pinned; the machine's other tasks run too):
   wakeup    `perf bench sched pipe -l 4000`: two tasks waking each other through pipes
   messaging `perf bench sched messaging -p -g 1 -l 20` (hackbench: 20 tasks, pipes)
   sleepy    one task per CPU sleeping random 50 µs .. 20 ms (seeded), busy 50 µs
+  sleep     nothing of its own: `sleep SECONDS` (the machine's own idle, for long windows)
+
+`--events idle` records only what idle needs (cpu_idle, cpu_idle_miss, tick_stop and the
+idle task's sched_switch, filter `prev_pid == 0 || next_pid == 0`), small enough for
+minutes on a busy machine; the default, all of tracefs_session.EVENTS.
 
 Settings (each restored on exit, also on error, SIGINT, SIGTERM): `--latency-us N` holds
 /dev/cpu_dma_latency at N µs (a PM QoS request, dropped when the file is closed);
@@ -65,6 +70,8 @@ def workload_cmds(name: str, seconds: float, ncpu: int) -> list[list[str]]:
         return [[py, "-c", SLEEPY.format(seconds=seconds, seed=i)] for i in range(ncpu)]
     if name == "wakeup":
         return [["perf", "bench", "sched", "pipe", "-l", "4000"]]
+    if name == "sleep":
+        return [["sleep", str(seconds)]]
     if name == "messaging":
         return [["perf", "bench", "sched", "messaging", "-p", "-g", "1", "-l", "20"]]
     raise SystemExit(f"unknown workload {name!r}")
@@ -101,8 +108,11 @@ def settings(latency_us: int | None, governor: str | None, disable_state: int | 
                 ts.write(p, v)
 
 
+IDLE_EVENTS = ("power/cpu_idle", "power/cpu_idle_miss", "timer/tick_stop", "sched/sched_switch")
+
+
 def record(out: Path, workload: str, seconds: float, buffer_kb: int, latency_us: int | None,
-           governor: str | None, disable_state: int | None) -> int:
+           governor: str | None, disable_state: int | None, events: str = "all") -> int:
     out.mkdir(parents=True, exist_ok=True)
     tracefs = ts.tracefs_dir()
     cpu_list = ts.cpus()
@@ -110,7 +120,11 @@ def record(out: Path, workload: str, seconds: float, buffer_kb: int, latency_us:
     with settings(latency_us, governor, disable_state) as applied, \
             ts.instance(tracefs, f"why-{os.getpid()}", buffer_kb) as inst:
         inst.set_cpus([])
-        inst.enable(ts.EVENTS)
+        if events == "idle":
+            ts.write(inst.dir / "events/sched/sched_switch/filter", "prev_pid == 0 || next_pid == 0")
+            inst.enable(IDLE_EVENTS)
+        else:
+            inst.enable(ts.EVENTS)
         info = ts.global_info()
         t0 = time.monotonic()
         before = ts.bracket_start(inst, cpu_list)
@@ -136,6 +150,7 @@ def record(out: Path, workload: str, seconds: float, buffer_kb: int, latency_us:
         "elapsed_s": round(elapsed, 3),
         "settings": applied,
         "events": inst.enabled,
+        "event_filters": {"sched/sched_switch": "prev_pid == 0 || next_pid == 0"} if events == "idle" else {},
         "trace_clock": "local",
         "buffer_kb": buffer_kb,
         "ring_buffer": {str(c): v for c, v in lost.items()},
@@ -154,7 +169,8 @@ def record(out: Path, workload: str, seconds: float, buffer_kb: int, latency_us:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("out", type=Path)
-    ap.add_argument("--workload", default="idle", choices=("idle", "wakeup", "messaging", "sleepy"))
+    ap.add_argument("--workload", default="idle", choices=("idle", "wakeup", "messaging", "sleepy", "sleep"))
+    ap.add_argument("--events", default="all", choices=("all", "idle"))
     ap.add_argument("--seconds", type=float, default=1.0)
     ap.add_argument("--buffer-kb", type=int, default=4096)
     ap.add_argument("--latency-us", type=int)
@@ -163,7 +179,7 @@ def main() -> int:
     args = ap.parse_args()
     ts.ensure_private_namespace()
     return record(args.out, args.workload, args.seconds, args.buffer_kb, args.latency_us, args.governor,
-                  args.disable_state)
+                  args.disable_state, args.events)
 
 
 if __name__ == "__main__":
