@@ -141,3 +141,26 @@ def test_the_report_says_why(tmp_path: Path) -> None:
     assert html.count("<svg") == 2  # idle-state residency per group, wakeup-latency percentiles
     code, _, err = run_cli("report", "--trace-group", "menu", *MENU)
     assert code == 2 and "at least two" in err
+
+
+def test_the_experiment_unchanged_settings_give_no_change() -> None:
+    """tests/data/traces/why/experiment (tools/oracles/why/experiment_busy.sh): five 40 s
+    recordings each of the machine as it is (base), the same again (aa: the A/A control)
+    and under a 0 µs latency request (lat0); the machine hardly idled, so the kernel's
+    counters did not move between the groups (counters.csv): no verdict may say a metric
+    changed, at the default FDR of 5 %."""
+    exp = WHY / "experiment"
+    with open(exp / "counters.csv", newline="") as f:
+        moved = {(r["group"], r["state"]): 0 for r in csv.DictReader(f)}
+    with open(exp / "counters.csv", newline="") as f:
+        for r in csv.DictReader(f):
+            moved[(r["group"], r["state"])] += int(r["usage"])
+    assert moved[("lat0", "0")] == moved[("base", "0")] == 0  # no POLL entry anywhere: nothing to show
+    code, out, err = run_cli("trace", "compare", str(exp / "base"), str(exp / "aa"), str(exp / "lat0"),
+                             "--states", str(exp / "base" / "states-cpu0.txt"), "--format", "csv",
+                             "--fail-on", "any-change")
+    assert code == 0, err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert {r["kernel"] for r in rows} == {"base", "aa", "lat0"}
+    assert not [r for r in rows if r["verdict"] in ("better", "worse", "changed")]
+    assert len({r["name"] for r in rows}) > 10

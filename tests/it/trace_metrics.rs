@@ -261,6 +261,55 @@ fn idle_usage_is_the_kernels_usage_delta() {
     assert!(s.cpus.iter().map(|c| c.states.iter().map(|x| x.usage).sum::<u64>()).sum::<u64>() > 20);
 }
 
+/// The kernel's cpuidle counters bracketing each CPU's part of a recording
+/// (tests/data/traces/why/kernel and experiment, tools/oracles/why/record_kernel.py):
+/// `sysfs-delta.csv` is after − before of every CPU's `stateK/{usage,time,above,below}`.
+/// usage, above and below must be equal (above/below both from the kernel's own
+/// `cpu_idle_miss` records and by the kernel's rule on the state table `states-cpuN.txt`);
+/// `time` (µs, truncated) is each entry's residency between the kernel's two
+/// `local_clock()` reads, which the two `cpu_idle` records bracket: the trace's sum is
+/// never shorter, and longer by the work between each record and its clock read (on this
+/// VM 0.3 to 1.6 µs an entry, the named difference of docs/trace-compare.md §3.1) plus the
+/// truncation to µs.
+fn check_against_sysfs(dir: &str, trace: &str, delta: &str) {
+    let states = format!("tests/data/traces/why/{dir}/states-cpu0.txt");
+    let opts = Options {
+        states: Some(schedlab::idle::states::StateTable::load(std::path::Path::new(&states)).unwrap()),
+        ..strict()
+    };
+    let s = summarize(&input(&format!("why/{dir}/{trace}")), &opts).unwrap();
+    let text = std::fs::read_to_string(format!("tests/data/traces/why/{dir}/{delta}")).unwrap();
+    for l in text.lines().skip(1) {
+        // cpu,state,name,usage,time,above,below,rejected (a name may hold a comma)
+        let f: Vec<&str> = l.split(',').collect();
+        let n = f.len();
+        let (cpu, state): (u32, usize) = (f[0].parse().unwrap(), f[1].parse().unwrap());
+        let num = |i: usize| f[i].parse::<u64>().unwrap();
+        let (usage, time_us, above, below, rejected) = (num(n - 5), num(n - 4), num(n - 3), num(n - 2), num(n - 1));
+        assert_eq!(rejected, 0, "{dir}: a rejected entry is traced but not counted in usage");
+        let st = s.cpus.iter().find(|c| c.cpu == cpu).and_then(|c| c.states.get(state)).cloned().unwrap_or_default();
+        let what = format!("{dir}/{trace} cpu {cpu} state {state}");
+        assert_eq!(st.usage, usage, "{what}: usage");
+        // cpu_idle_miss was recorded: none seen means the kernel counted none
+        assert_eq!((st.kernel_above, st.kernel_below), (above, below), "{what}: cpu_idle_miss");
+        assert_eq!((st.above, st.below), (above, below), "{what}: the kernel's rule on the state table");
+        let (lo, hi) = (time_us * 1000, (time_us + 1 + 2 * usage) * 1000);
+        assert!(st.time_ns >= lo && st.time_ns < hi, "{what}: {} ns, sysfs {time_us} µs", st.time_ns);
+    }
+}
+
+#[test]
+fn idle_counters_are_the_kernels_sysfs_deltas() {
+    check_against_sysfs("kernel/busy-idle-10min", "trace.dat", "sysfs-delta.csv");
+    check_against_sysfs("kernel/busy-lat0-8min", "trace.dat", "sysfs-delta.csv");
+    for group in ["base", "aa", "lat0"] {
+        for run in 1..=5 {
+            let dir = format!("experiment/{group}");
+            check_against_sysfs(&dir, &format!("run-{run:02}.dat"), &format!("run-{run:02}.sysfs-delta.csv"));
+        }
+    }
+}
+
 #[test]
 fn a_lost_page_is_named_as_trace_cmd_reports_it() {
     // report.txt's second line: `schedlab: CPU:1 [2199 EVENTS DROPPED]`, before the
