@@ -69,7 +69,7 @@ for _ in range(repeat):
     for root, bench, names in tables:
         t = time.perf_counter()
         try:
-            _core.mmtests_compare(root, bench, names, era, False, "", "mmtests", 0.05, None)
+            _core.mmtests_compare(root, bench, names, compat=era)
         except Exception:
             pass
         best[bench] = min(best.get(bench, 1e9), time.perf_counter() - t)

@@ -114,8 +114,8 @@ def table(t):
     bench, names, monitor, sub = t
     try:
         if monitor:
-            return _core.mmtests_monitor(root, bench, names, monitor, era, sub)[1]
-        return _core.mmtests_compare(root, bench, names, era, False, "", "mmtests", 0.05, None)[1]
+            return _core.mmtests_monitor(root, bench, names, monitor, compat=era, subheading=sub)[1]
+        return _core.mmtests_compare(root, bench, names, compat=era)[1]
     except Exception as e:  # a refusal is an answer too: count it, do not stop the tree
         return f"error: {type(e).__name__}: {e}"
 with concurrent.futures.ThreadPoolExecutor(os.cpu_count()) as pool:
@@ -192,7 +192,7 @@ def whole_process(cmd: list[str], repeat: int = 1, timeout: float | None = None)
 
 def comparable(text: str) -> str:
     """The table without the subselection rows, which upstream draws at random (SubAmean,
-    SubAmeanCI, 2024's SubmeanCI: two runs of the Perl differ; tests/mmtests_golden.rs
+    SubAmeanCI, 2024's SubmeanCI: two runs of the Perl differ; tests/it/mmtests_golden.rs
     drops the same rows)."""
     return "".join(line for line in text.splitlines(True) if not line.startswith(("SubAmean", "SubmeanCI")))
 

@@ -175,6 +175,58 @@ def test_other_command_lines_go_to_python(argv: list[str]) -> None:
     _same(argv)
 
 
+LKP = REPO / "tests" / "data" / "lkp" / "golden"
+LKP_FLAGS = LKP / "flags"
+LKP_A = LKP / "scenario_a_raw/unixbench/performance-30s-1-execl/lkp-ivb-d04/debian-x86_64.cgz/x86_64-rhel/gcc-7"
+
+
+@pytest.mark.parametrize(
+    ("golden", "flags", "roots"),
+    [
+        # lkp's own ncompare outputs (tests/data/lkp/golden/README.md, tools/oracles/lkp/gen_flags.py)
+        ("out_A_default.txt", [], [LKP_A / "a07630b8b2c16f82a2d7b5ecfa4a1c0a8e0c5a01",
+                                   LKP_A / "d519329f72a6f36bc4f2b85452aa7c3b0d1e2f3a"]),
+        ("out_A_more.txt", ["-m"], [LKP_A / "a07630b8b2c16f82a2d7b5ecfa4a1c0a8e0c5a01",
+                                    LKP_A / "d519329f72a6f36bc4f2b85452aa7c3b0d1e2f3a"]),
+        ("flags/out_p0.5_more.txt", ["-p", "0.5", "-m"], [LKP_FLAGS / ("c" * 40), LKP_FLAGS / ("d" * 40)]),
+        ("flags/out_k_all.txt", ["--kpi", "--all"], [LKP_FLAGS / ("c" * 40), LKP_FLAGS / ("d" * 40)]),
+    ],
+)
+def test_the_launchers_lkp_tables_are_lkps(golden: str, flags: list[str], roots: list[Path]) -> None:
+    """``lkp compare`` (text), which the launcher runs itself: lkp's own ncompare output,
+    and what the Python command line prints."""
+    code, out, err = _same(["lkp", "compare", *flags, *map(str, roots)])
+    assert (code, err) == (0, b"")
+    assert out == (LKP / golden).read_bytes()
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["--root", "tests/data/lkp/golden/flags", "cccc", "dddd"],  # commit prefixes
+        ["--root", "tests/data/lkp/golden/flags", "cccc", "ffff"],  # no such commit: Python's error
+        ["--format", "markdown"],
+        ["--test", "mann-whitney"],
+        ["--test", "bogus"],
+        ["-am"],
+        ["-p", "inf"],
+        ["-p", "-1"],
+        ["--al"],
+        ["-s", "commit=cccc"],
+        ["--help"],
+        ["/nonexistent"],
+    ],
+)
+def test_every_lkp_compare_form_prints_what_python_prints(extra: list[str]) -> None:
+    """``lkp compare`` in forms the launcher runs and forms it leaves to Python."""
+    base = ["lkp", "compare", str(LKP_FLAGS / ("c" * 40)), str(LKP_FLAGS / ("d" * 40))]
+    if extra and extra[0] == "--root":
+        _same(["lkp", "compare", *extra])
+    else:
+        _same(base + extra)
+    _same(["lkp", "compare", str(LKP_FLAGS / ("c" * 40)), *extra, str(LKP_FLAGS / ("d" * 40))])
+
+
 def test_a_closed_or_full_standard_output_is_pythons_error() -> None:
     """Standard output that cannot be written: the launcher gives way to Python,
     which names it (exit 2), rather than losing the table."""

@@ -27,23 +27,18 @@ SETTINGS: tuple[str, ...] = tuple(_core.LIVE_SETTINGS)
 SET_EVENTS: tuple[str, ...] = tuple(_core.LIVE_SET_EVENTS)
 
 
-class LiveCheck(dict[str, Any]):
-    """What :func:`check` returns: a dict (``"meta"``, ``"pelt"``, ``"columns"``,
-    ``"notes"``, ``"idle"``) that Jupyter shows as a table of the agreement figures
-    (``_repr_html_``, rendered by the core: src/live/html.rs) and ``repr()`` as one
-    line (src/live/text.rs).
-
-    >>> from schedlab import live
-    >>> r = live.check("tests/data/live/periodic-a")  # doctest: +SKIP
-    >>> r  # doctest: +SKIP
-    <LiveCheck pid 12554 on CPU 1: util_avg within ±1 183/183, util_est exact 183/183, 0 idle periods>
-    """
-
-    def __repr__(self) -> str:
-        return _core.live_check_repr(self)
-
-    def _repr_html_(self) -> str:
-        return _core.live_check_html(self)
+#: What :func:`check` returns: the core's live check itself (``_core.LiveCheck``), read
+#: as a mapping of its sections ``"meta"``, ``"pelt"``, ``"columns"``, ``"notes"``,
+#: ``"idle"``; Jupyter shows it as a table of the agreement figures (``_repr_html_``,
+#: src/live/html.rs) and ``repr()`` as one line (src/live/text.rs).
+#: ``LiveCheck(check, meta={...})`` is a copy with sections replaced.
+#:
+#: >>> from schedlab import live
+#: >>> r = live.check("tests/data/live/periodic-a")  # doctest: +SKIP
+#: >>> r  # doctest: +SKIP
+#: <LiveCheck pid 12554 on CPU 1: util_avg within ±1 183/183, util_est exact 183/183, 0 idle periods>
+LiveCheck = _core.LiveCheck
+Mapping.register(LiveCheck)
 
 
 def probe_idle_tracing(seconds: float = 0.2) -> dict[int, tuple[int, int]]:
@@ -177,10 +172,10 @@ def check(directory: str | os.PathLike[str], *, pid: int | None = None, rule: st
     >>> r["pelt"]["util_within_1"], r["pelt"]["readings"], r["idle"]["periods"]
     (68, 68, 0)
     """
-    return LiveCheck(_core.live_check(directory, pid, rule, kernel))
+    return _core.live_check(directory, pid=pid, rule=rule, kernel=kernel)
 
 
-def render(result: dict[str, Any]) -> str:
+def render(result: LiveCheck | Mapping[str, Any]) -> str:
     """The check as the text ``schedlab live`` prints (rendered by the core,
     src/live/text.rs).
 
@@ -188,4 +183,4 @@ def render(result: dict[str, Any]) -> str:
     >>> print(live.render(live.check("tests/data/live/periodic-b")).splitlines()[2])
     util_est exact: 68/68 (100.0%)
     """
-    return _core.live_check_text(result)
+    return (result if isinstance(result, LiveCheck) else LiveCheck(result)).to_text()

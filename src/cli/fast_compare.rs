@@ -14,7 +14,7 @@ use crate::mmtests::{beyond, CompareOptions};
 pub enum Outcome {
     /// Print `stdout` and `stderr` and exit with `code`.
     Done {
-        /// Standard output: compare-mmtests.pl's table.
+        /// Standard output: the tool's table.
         stdout: String,
         /// Standard error: the era note and the missing-data lines.
         stderr: String,

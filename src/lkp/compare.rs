@@ -8,6 +8,7 @@ use super::matrix::{Matrix, ResultRoot};
 use super::num::{average, ruby_sum, standard_deviation, Num, Sum};
 use super::rules;
 use crate::error::{Error, Result};
+use std::borrow::Borrow;
 use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -604,9 +605,9 @@ impl<'a> RowPlan<'a> {
     }
 }
 
-/// Compare result roots: the first is the base.
-pub fn compare_roots(roots: &[ResultRoot], opt: Options) -> Result<CompareResult> {
-    compare_group(&roots.iter().collect::<Vec<_>>(), opt, &["commit".to_string()], false)
+/// Compare result roots (owned, borrowed or shared): the first is the base.
+pub fn compare_roots<R: Borrow<ResultRoot>>(roots: &[R], opt: Options) -> Result<CompareResult> {
+    compare_group(&roots.iter().map(Borrow::borrow).collect::<Vec<_>>(), opt, &["commit".to_string()], false)
 }
 
 /// Compare one group of result roots (the first is the base) across `compare_keys`

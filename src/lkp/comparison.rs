@@ -13,6 +13,7 @@ use crate::error::Result;
 use crate::table::{
     decide, evidence, Cell, ChangeKind, Comparison, Direction, LkpMeta, Row, Verdict, VerdictMeta, VerdictRule,
 };
+use std::borrow::Borrow;
 use std::borrow::Cow;
 
 pub use crate::stats::Test;
@@ -100,8 +101,13 @@ pub fn to_comparison(mut res: CompareResult, test: Test, alpha: f64) -> Result<C
 /// of [`super::compare::compare_roots`]), each compare row made from the roots'
 /// matrices only when its table row is: the compare rows are never all held at once
 /// (issue 16's memory bound).
-pub fn compare_to_comparison(roots: &[ResultRoot], opt: Options, test: Test, alpha: f64) -> Result<Comparison> {
-    let roots: Vec<&ResultRoot> = roots.iter().collect();
+pub fn compare_to_comparison<R: Borrow<ResultRoot>>(
+    roots: &[R],
+    opt: Options,
+    test: Test,
+    alpha: f64,
+) -> Result<Comparison> {
+    let roots: Vec<&ResultRoot> = roots.iter().map(Borrow::borrow).collect();
     let header = compare_header(&roots, opt, &["commit".to_string()], false);
     let matrixes: Vec<&Matrix> = roots.iter().map(|r| &r.matrix).collect();
     let plan = RowPlan::new(&matrixes, opt)?;

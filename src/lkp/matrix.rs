@@ -479,6 +479,22 @@ fn matrix_file_bytes(dir: &Path) -> u64 {
         .map_or(0, |m| m.len())
 }
 
+/// The values of `metric` in the result root at `path` (a directory) or in the matrix
+/// file `path` (`matrix.json[.gz]`, zero-filled as lkp does): what `lkp plot` draws. An
+/// error naming the path when the matrix has no such metric.
+pub fn metric_samples(path: &Path, metric: &str) -> Result<Vec<f64>> {
+    let matrix = if path.is_dir() {
+        ResultRoot::open(path)?.matrix
+    } else {
+        let (dir, name) = DirTree::of_file(path);
+        Matrix::read(&dir, &name)?
+    };
+    let values = matrix.get(metric).map(|v| v.iter().map(|n| n.f()).collect());
+    values.ok_or_else(|| {
+        Error::parse(Some(&path.display().to_string()), None, format!("metric '{metric}' is not in this matrix"))
+    })
+}
+
 /// Load several result roots (order kept; the first error wins): at once, one thread
 /// each, unless their matrix files exceed [`PARALLEL_LOAD_BYTES`] together.
 pub fn load_roots(paths: &[PathBuf]) -> Result<Vec<ResultRoot>> {

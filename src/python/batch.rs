@@ -4,12 +4,12 @@
 //! cross as JSON text, which pickles cheaply between workers.
 
 use super::errors::{run, text_arg, to_py, to_pyerr};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString, PyTuple, PyType};
 use schedlab::archive::Limits;
 use schedlab::batch::{self, BatchResult, FailOn, Named, Options, Outcome};
 use schedlab::choice::Choice;
 use schedlab::parallel;
-use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString, PyTuple, PyType};
 use std::path::PathBuf;
 use std::sync::Arc;
 

@@ -6,6 +6,9 @@
 //! `schedlab/idle.py` turns into DataFrames.
 
 use super::errors::{run, to_pyerr};
+use numpy::{IntoPyArray, PyArrayMethods, PyReadonlyArray1};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
 use schedlab::error::{Error, Result};
 use schedlab::idle::compare::{compare, compare_summary, GovernorArg};
 use schedlab::idle::ftrace::{self, FtraceImport};
@@ -16,9 +19,6 @@ use schedlab::idle::synth::{self, Pattern, PatternArgs};
 use schedlab::idle::trace::{self, TraceColumns, TraceTable};
 use schedlab::idle::{summary, Spec};
 use schedlab::import_notes::ImportOptions;
-use numpy::{IntoPyArray, PyArrayMethods, PyReadonlyArray1};
-use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
 use std::borrow::Cow;
 use std::path::PathBuf;
 

@@ -2,13 +2,13 @@
 
 use super::comparison::PyComparison;
 use super::errors::run;
-use schedlab::mmtests::{self, beyond, monitors, CompareOptions, Era};
 use pyo3::prelude::*;
+use schedlab::mmtests::{self, beyond, monitors, CompareOptions, Era};
 use std::path::PathBuf;
 
 /// compare-mmtests.pl on a work/log tree: (comparison, text, era, warnings).
 #[pyfunction]
-#[pyo3(signature = (directory, benchmark, names, compat=None, print_ratio=false, subheading=String::new(), test="mmtests".to_string(), alpha=0.05, threads=None))]
+#[pyo3(signature = (directory, benchmark, names, *, compat=None, print_ratio=false, subheading=String::new(), test="mmtests".to_string(), alpha=0.05, threads=None))]
 #[allow(clippy::too_many_arguments)]
 fn mmtests_compare(
     py: Python<'_>,
@@ -34,7 +34,7 @@ fn mmtests_compare(
 
 /// `compare-mmtests.pl --print-monitor`: (comparison, text, era, warnings).
 #[pyfunction]
-#[pyo3(signature = (directory, benchmark, names, monitor, compat=None, subheading=String::new()))]
+#[pyo3(signature = (directory, benchmark, names, monitor, *, compat=None, subheading=String::new()))]
 fn mmtests_monitor(
     py: Python<'_>,
     directory: PathBuf,
@@ -88,7 +88,7 @@ fn mmtests_apply_test(
 
 /// Bootstrap interval of kernel `k`'s Gmean ratio: (estimate, low, high).
 #[pyfunction]
-#[pyo3(signature = (comparison, k, level=0.95, n_resamples=2000, seed=0, threads=None))]
+#[pyo3(signature = (comparison, k, *, level=0.95, n_resamples=2000, seed=0, threads=None))]
 fn mmtests_bootstrap_gmean(
     py: Python<'_>,
     comparison: PyRef<'_, PyComparison>,

@@ -3,6 +3,9 @@
 //! notebooks. Every call goes through [`run`] (GIL released, panics caught).
 
 use super::errors::run;
+use numpy::{IntoPyArray, PyReadonlyArray1};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
 use schedlab::choice::Choice;
 use schedlab::import_notes::ImportOptions;
 use schedlab::pelt::columns::{self, Column, Select};
@@ -16,9 +19,6 @@ use schedlab::pelt::signal::{self, AccumulateSteps};
 use schedlab::pelt::trace::{self, Segment};
 use schedlab::pelt::util_est::{self, UpdateInputs};
 use schedlab::pelt::util_model::UTIL_COLUMNS;
-use numpy::{IntoPyArray, PyReadonlyArray1};
-use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict};
 use std::borrow::Cow;
 use std::path::PathBuf;
 
@@ -424,7 +424,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("PELT_COLUMNS", schedlab::pelt::row::COLUMNS.to_vec())?;
     m.add("PELT_INITS", <schedlab::pelt::Init as schedlab::choice::Choice>::names())?;
     m.add("PELT_EVENTS", schedlab::pelt::row::Event::ALL.map(schedlab::pelt::row::Event::name).to_vec())?;
-    let states = [schedlab::pelt::trace::State::Run, schedlab::pelt::trace::State::Wait, schedlab::pelt::trace::State::Sleep];
+    let states =
+        [schedlab::pelt::trace::State::Run, schedlab::pelt::trace::State::Wait, schedlab::pelt::trace::State::Sleep];
     m.add("PELT_STATES", states.map(|s| s.letter().to_string()).to_vec())?;
     Ok(())
 }

@@ -3,9 +3,9 @@
 
 use super::comparison::PyComparison;
 use super::errors::{run, to_py, to_pyerr};
+use pyo3::prelude::*;
 use schedlab::report_inputs::detect;
 use schedlab::report_page::{self, Page};
-use pyo3::prelude::*;
 use std::path::PathBuf;
 
 /// The paths classified: a dict of [`schedlab::report_inputs::Inputs`]'s shape (paths as str).

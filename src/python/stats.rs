@@ -2,10 +2,10 @@
 
 use super::arrays::F64;
 use super::errors::run;
-use schedlab::stats::{self, batch, BootstrapStatistic, MwuMethod};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use schedlab::stats::{self, batch, BootstrapStatistic, MwuMethod};
 
 type Arr<'py> = PyReadonlyArray1<'py, f64>;
 

@@ -4,14 +4,14 @@
 use super::arrays::F64;
 use super::comparison::PyComparison;
 use super::errors::run;
+use numpy::{IntoPyArray, PyReadonlyArray1};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use schedlab::stats::batch::split_ragged;
 use schedlab::stats::Test;
 use schedlab::table::groups::{compare_groups, GroupMetric};
 use schedlab::table::{amd, assess_many, Direction, VerdictRule};
 use schedlab::tool_text;
-use numpy::{IntoPyArray, PyReadonlyArray1};
-use pyo3::prelude::*;
-use pyo3::types::PyDict;
 
 /// Every table pasted in `text`, told apart by look (as [`tool_text::parse`]).
 #[pyfunction]
@@ -67,16 +67,16 @@ fn rule_of(alpha: Option<f64>, margin: Option<f64>, power: Option<f64>, min_chan
 /// ([`compare_groups`]): `values` packed as one series per metric and group, metric by
 /// metric (`lengths` has len(names) × len(groups) entries, 0 where a group lacks it).
 #[pyfunction]
-#[pyo3(signature = (groups, names, units, directions, values, lengths, test="welch", alpha=None, margin=None, power=None, threads=None))]
+#[pyo3(signature = (groups, names, values, lengths, *, units, directions, test="welch", alpha=None, margin=None, power=None, threads=None))]
 #[allow(clippy::too_many_arguments)]
 fn compare_sample_groups(
     py: Python<'_>,
     groups: Vec<String>,
     names: Vec<String>,
-    units: Vec<Option<String>>,
-    directions: Vec<String>,
     values: PyReadonlyArray1<'_, f64>,
     lengths: PyReadonlyArray1<'_, u64>,
+    units: Vec<Option<String>>,
+    directions: Vec<String>,
     test: &str,
     alpha: Option<f64>,
     margin: Option<f64>,
@@ -118,7 +118,7 @@ fn compare_sample_groups(
 /// across all of them; returns a dict of columns (NaN or None where undefined) and of
 /// the rule applied (`alpha`, `margin`, `target_power`: the defaults for those not given).
 #[pyfunction]
-#[pyo3(signature = (base_values, base_lengths, new_values, new_lengths, directions, test="welch", alpha=None, margin=None, power=None, min_change=0.0, threads=None))]
+#[pyo3(signature = (base_values, base_lengths, new_values, new_lengths, directions, *, test="welch", alpha=None, margin=None, power=None, min_change=0.0, threads=None))]
 #[allow(clippy::too_many_arguments)]
 fn assess<'py>(
     py: Python<'py>,
