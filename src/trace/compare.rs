@@ -15,6 +15,8 @@ use std::collections::HashMap;
 
 /// Warnings kept in the comparison's meta.
 const MAX_NOTES: usize = 40;
+/// Inconclusive rows whose runs needed the meta names.
+const MAX_RUNS_NEEDED: usize = 10;
 
 /// One group of traces: its name and each trace's summary.
 #[derive(Debug, Clone)]
@@ -190,9 +192,11 @@ pub fn compare(groups: &[Group], opts: &CompareOptions) -> Result<Comparison> {
         })
         .collect();
     let mut warnings: Vec<String> = Vec::new();
+    let mut more: Vec<String> = Vec::new();
     for ((si, gi), a) in at.into_iter().zip(decided) {
         let Some(row) = rows.get_mut(si) else { continue };
         let direction = row.direction;
+        let label = format!("{} {}", row.group, row.name);
         let Some(cell) = row.cells.get_mut(gi) else { continue };
         let mut verdict = a.verdict;
         if a.change.is_none() && a.mean_base == Some(0.0) && a.mean_new.is_some_and(|m| m != 0.0) {
@@ -210,6 +214,14 @@ pub fn compare(groups: &[Group], opts: &CompareOptions) -> Result<Comparison> {
             };
             let pct = if better { f64::INFINITY } else { f64::NEG_INFINITY };
             verdict = decide(pct, a.q, &e, direction != Direction::Unknown, &opts.rule);
+        }
+        if verdict == Verdict::Inconclusive && more.len() < MAX_RUNS_NEEDED {
+            if let (Some(need), Some(add)) = (a.runs_needed, a.more_runs.filter(|&m| m > 0)) {
+                let group = groups.get(gi).map_or("", |g| g.name.as_str());
+                more.push(format!(
+                    "runs needed: {label} in {group}: {need} runs a side to tell a change of the margin ({add} more)"
+                ));
+            }
         }
         cell.change = a.change;
         cell.p = a.p;
@@ -240,6 +252,7 @@ pub fn compare(groups: &[Group], opts: &CompareOptions) -> Result<Comparison> {
             }
         }
     }
+    warnings.extend(more);
     c.meta.warnings = warnings;
     Ok(c)
 }
