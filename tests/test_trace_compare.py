@@ -164,3 +164,29 @@ def test_the_experiment_unchanged_settings_give_no_change() -> None:
     assert {r["kernel"] for r in rows} == {"base", "aa", "lat0"}
     assert not [r for r in rows if r["verdict"] in ("better", "worse", "changed")]
     assert len({r["name"] for r in rows}) > 10
+
+
+def test_memory_does_not_grow_with_the_trace(tmp_path: Path) -> None:
+    """The pass streams (docs/trace-compare.md §4): its peak RSS over a 100 MB trace is
+    within 16 MiB of its peak over the 50 kB trace it repeats (each repetition's
+    timestamps moved past the last), measured with getrusage in a fresh child each."""
+    import json
+    import subprocess
+    import sys
+
+    lines = Path(MENU[0]).read_text().splitlines()[2:]
+    big = tmp_path / "big.txt"
+    with open(big, "w") as f:
+        for k in range(100_000_000 // (len("\n".join(lines)) + 1) + 1):
+            shift = k * 1000  # seconds: each copy lies 1000 s after the previous one
+            for ln in lines:
+                head, _, rest = ln.partition("   100.")
+                f.write(f"{head} {100 + shift:>6}.{rest}\n")
+    child = ("import json, resource, sys; import schedlab.trace as t; t.metrics(sys.argv[1]); "
+             "print(json.dumps(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024))")
+    peak = {}
+    for name, path in (("small", MENU[0]), ("big", str(big))):
+        r = subprocess.run([sys.executable, "-c", child, path], capture_output=True, text=True, check=True)
+        peak[name] = json.loads(r.stdout)
+    assert big.stat().st_size > 100_000_000
+    assert peak["big"] - peak["small"] < 16 << 20, peak
