@@ -223,10 +223,10 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(live_probe_idle_tracing, m)?)?;
     m.add_function(wrap_pyfunction!(live_default_cpu, m)?)?;
     m.add("LIVE_EVENTS", events::EVENTS.to_vec())?;
+    m.add_class::<PyLiveCheck>()?;
     m.add_function(wrap_pyfunction!(live_record_sets, m)?)?;
     m.add("LIVE_SETTINGS", <SettingKind as schedlab::choice::Choice>::names())?;
     m.add("LIVE_SET_EVENTS", schedlab::live::record_set::SET_EVENTS.to_vec())?;
-    m.add_class::<PyLiveCheck>()?;
     m.add_function(wrap_pyfunction!(live_check, m)?)?;
     Ok(())
 }
