@@ -262,7 +262,7 @@ pub fn compare(groups: &[Group], opts: &CompareOptions) -> Result<Comparison> {
 /// is inconclusive, else 0. (An input that cannot be read is exit code 2, an error.)
 pub fn exit_code(c: &Comparison, fail_on: crate::batch::FailOn) -> i32 {
     let verdicts = || c.rows.iter().flat_map(|r| r.cells.into_iter().skip(1).filter_map(|x| x.verdict));
-    if verdicts().any(|v| crate::batch::result::fails(v, fail_on)) {
+    if verdicts().any(|v| crate::batch::document::fails(v, fail_on)) {
         1
     } else if fail_on == crate::batch::FailOn::Inconclusive && verdicts().any(|v| v == Verdict::Inconclusive) {
         3
