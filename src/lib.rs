@@ -65,6 +65,7 @@ pub mod stats;
 pub mod stop_signal;
 pub mod table;
 pub mod tool_text;
+pub mod trace;
 pub mod tracedat;
 pub mod units;
 

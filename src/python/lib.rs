@@ -21,6 +21,7 @@ mod sigint;
 mod stats;
 mod str_column;
 mod table;
+mod trace;
 
 use pyo3::prelude::*;
 
@@ -41,5 +42,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     readers::register(m)?;
     report::register(m)?;
     cli::register(m)?;
+    trace::register(m)?;
     Ok(())
 }

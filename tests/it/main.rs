@@ -32,6 +32,7 @@ mod pelt_juno_capacity;
 mod perf_script_real;
 mod readers_real;
 mod series_golden;
+mod trace_metrics;
 mod tracedat_cancel;
 mod tracedat_real;
 mod traces_real;

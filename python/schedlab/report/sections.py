@@ -452,3 +452,76 @@ def idle_section(p: Parts, traces: Sequence[Path], states: Sequence[Path]) -> No
         fig.tight_layout()
         s.details(f"{trace.name}: states chosen and wrong-depth entries per governor (figure)").figure(
             fig, caption=f"{trace.name}: states chosen, and wrong-depth entries, per governor")
+
+
+#: Rows of the "why" section's summary: the most changed trace metrics shown.
+WHY_TOP = 10
+
+
+def why_section(p: Parts, groups: Sequence[tuple[str, Sequence[Path]]], states: Path | None,
+                comm: Sequence[str] = ()) -> None:
+    """Groups of kernel traces compared (``schedlab.trace.compare``, docs/trace-compare.md):
+    the most changed trace metrics with their verdicts (in the overview and "what
+    changed"), the whole table folded, and figures of each group's idle-state residency
+    and wakeup-latency percentiles."""
+    import numpy as np
+
+    from .. import trace
+    from .._plot import pyplot
+
+    names = [g for g, _ in groups]
+    c = trace.compare([(g, [str(x) for x in ps]) for g, ps in groups], states=states, comm=list(comm))
+    s = p.changes
+    s.heading(f"Why: traces of {', '.join(names)} compared")
+    changed = [(r, k, cell) for r in c.rows for k, cell in zip(names[1:], r.cells[1:]) if cell.verdict in CHANGED]
+    p.overview.summary_line(f"Traces ({', '.join(f'{g}: {len(ps)}' for g, ps in groups)} runs): {len(changed)} "
+                            f"trace metrics changed significantly against {names[0]}.")
+    rows = []
+    for r, k, cell in changed[:WHY_TOP]:
+        change = "from 0" if cell.change is None and r.cells[0].value == 0 else _pct(cell.change, 1)
+        if cell.verdict == "worse":
+            p.worse.append(f"traces {k}: {r.group} {r.name} {change}")
+        rows.append([r.group, k, r.name, change, (cell.verdict, cell.verdict, ""), cell.test or "",
+                     _num(cell.p), _num(cell.q)])
+        s.summary_line(f"  {cell.verdict}: {r.group} {r.name} {change} in {k} ({cell.test} q={_num(cell.q)})")
+    if rows:
+        s.grid(Grid(["Scope", "Group", "Metric", "Change", "Verdict", "Test", "p", "q"], rows,
+                    f"the {len(rows)} most changed trace metrics of {len(changed)} (each trace one run; "
+                    "Benjamini-Hochberg across every metric)"))
+    else:
+        s.paragraph("No trace metric changed significantly.")
+    plt = pyplot()
+    res = [r for r in c.rows if r.group == "machine" and r.name.endswith(" residency %")]
+    if res:
+        fig, ax = plt.subplots(figsize=(8, 0.6 + 0.5 * len(names)))
+        left = np.zeros(len(names))
+        for r in res:
+            vals = np.array([cell.value or 0.0 for cell in r.cells])
+            ax.barh(names, vals, left=left, label=r.name.removesuffix(" residency %"))
+            left += vals
+        ax.set_xlabel("% of the time each CPU's idle state was known (mean over runs)")
+        ax.set_ylabel("group")
+        ax.legend(fontsize=7, ncol=min(len(res), 6), loc="upper center", bbox_to_anchor=(0.5, -0.35))
+        fig.tight_layout()
+        s.figure(fig, caption="Idle-state residency per group (cpu_idle; 'active' is out of idle)")
+    lat = [(q, r) for q in ("p50", "p90", "p99", "max")
+           for r in c.rows if r.group == "all" and r.name == f"wakeup latency {q} (µs)"]
+    if lat:
+        fig, ax = plt.subplots(figsize=(6, 3.2))
+        for gi, g in enumerate(names):
+            ys = [[v for v in (r.cells[gi].samples or [])] for _, r in lat]
+            xs = np.arange(len(lat)) + (gi - (len(names) - 1) / 2) * 0.12
+            for x, y in zip(xs, ys):
+                ax.scatter([x] * len(y), y, s=10, color=f"C{gi}")
+            ax.plot(xs, [np.mean(y) if y else np.nan for y in ys], color=f"C{gi}", label=g)
+        ax.set_xticks(np.arange(len(lat)), [q for q, _ in lat])
+        ax.set_yscale("log")
+        ax.set_ylabel("wakeup latency (µs)")
+        ax.set_xlabel("percentile of each run (points: runs; line: their mean)")
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        s.figure(fig, caption="Wakeup latency: each run's percentiles, per group")
+    d = p.details.details(f"Traces of {', '.join(names)}: every metric")
+    d.table(c, caption="every trace metric; each trace one run (docs/trace-compare.md)")
+    for w in c.meta.get("schedlab.warnings", [])[:20]:
+        p.notes.append(f"traces: {w}")
