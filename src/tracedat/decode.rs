@@ -246,6 +246,16 @@ impl Decoder {
     }
 }
 
+impl Decoder {
+    /// The text of a `print` record (a `trace_marker` write, up to its NUL), when the
+    /// decoder reads `print` and the record is one; `None` otherwise.
+    pub fn marker<'d>(&self, data: &'d [u8]) -> Option<&'d [u8]> {
+        let id = data.get(..2).map(|b| le(b) as u16)?;
+        let Some(Ok(Layout::Marker(offset))) = self.by_id.get(&id) else { return None };
+        data.get(*offset..)?.split(|&b| b == 0).next()
+    }
+}
+
 /// The layout of `f` (the event `name` with `fields`), or what is missing.
 fn layout(f: &Format, name: &str, fields: &[&str]) -> std::result::Result<Layout, String> {
     let mut slots = Vec::with_capacity(fields.len());
