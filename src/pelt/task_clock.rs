@@ -217,7 +217,8 @@ fn runs_of(events: &[Timed], cum: &[u64]) -> (Vec<Run>, u64, u64) {
                 }
                 running = false;
             }
-            TaskEvent::Wakeup { .. } | TaskEvent::Migrate { .. } => tick_pending = false,
+            // a loss may have hidden the tick's runtime: the next runtime is not a tick's
+            TaskEvent::Wakeup { .. } | TaskEvent::Migrate { .. } | TaskEvent::Lost { .. } => tick_pending = false,
             TaskEvent::TimerLate(_) | TaskEvent::Frequency(_) | TaskEvent::Pelt(_) | TaskEvent::CfsUpdate(_) => {}
         }
     }
@@ -304,8 +305,14 @@ pub fn timeline(events: &[Timed], samples: &[ProcSample]) -> Timeline {
             match runs.get(n + 1).filter(|_| r.runtimes.last() == Some(&i)) {
                 None => put(&mut start_of, n, start, &mut tl.anchor_conflicts),
                 Some(nr) => {
-                    let later =
-                        mono_to_trace(s.t_mono_ns).is_some_and(|t| events.get(nr.switch_in).is_some_and(|e| e.ts <= t));
+                    // read after the run's switch-out: the next run's (a reading in the
+                    // trace is where it was taken; a samples file's is mapped from
+                    // CLOCK_MONOTONIC, and then compared with the next switch-in)
+                    let later = match s.trace_ns {
+                        Some(t) => r.switch_out.and_then(|(j, _)| events.get(j)).is_some_and(|e| e.ts <= t),
+                        None => mono_to_trace(s.t_mono_ns)
+                            .is_some_and(|t| events.get(nr.switch_in).is_some_and(|e| e.ts <= t)),
+                    };
                     after_last.push((n, start, s.exec_start, later));
                     let v = exec_starts.entry(n).or_default();
                     if !v.contains(&s.exec_start) {
