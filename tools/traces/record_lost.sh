@@ -74,4 +74,3 @@ umount $T/events /proc/kallsyms
 trace-cmd report -i "$out/trace.dat" > "$out/report.txt" 2>/dev/null
 trace-cmd report -t -i "$out/trace.dat" > "$out/report-t.txt" 2>/dev/null
 trace-cmd report --stat -i "$out/trace.dat" > "$out/stat.txt" 2>/dev/null
-trace-cmd convert -i "$out/trace.dat" --file-version 6 --compression none -o "$out/trace-v6.dat" > /dev/null 2>&1
