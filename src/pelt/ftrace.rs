@@ -17,11 +17,12 @@
 // Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
+use super::clock_import;
 use super::cpu_capacity::{CpuCaps, FreqSummary, Platform};
-use super::driver::{Init, StartState};
+use super::driver::{Init, StartSnapshot, StartState};
 use super::import_order::{Gaps, Imported, Importer};
 use super::segment_builder::SegmentSink;
-use super::task_events::{read_text, read_tracedat, tracedat_bits, Scan};
+use super::task_events::{read_text, read_tracedat, Scan};
 use super::trace::{Segment, State};
 use crate::error::{Error, Result};
 use crate::import_notes::{ImportNotes, ImportOptions};
@@ -42,6 +43,9 @@ pub struct FtraceTask {
     pub notes: ImportNotes,
     /// What the trace says of the task's PELT state at `start_ns` (docs/pelt.md §10).
     pub start: Start,
+    /// The kernel version ([`super::kernel::KERNELS`]) whose rules the trace's own
+    /// kernel follows, when its header says which it was (a trace.dat).
+    pub kernel: Option<&'static str>,
 }
 
 /// The task's state when its replay starts (docs/pelt.md §10).
@@ -61,6 +65,9 @@ pub enum Start {
         /// The segments from `start_ns`.
         segments: Vec<Segment>,
     },
+    /// Placed on its PELT clock from a `/proc/PID/sched` reading in the trace
+    /// (docs/pelt.md §12): the exact state at `start_ns`, where the segments start.
+    Snapshot(StartSnapshot),
 }
 
 impl FtraceTask {
@@ -72,6 +79,7 @@ impl FtraceTask {
             Start::Unknown => (&self.segments, self.start_ns, otherwise),
             Start::Forked => (&self.segments, self.start_ns, Init::Kernel),
             Start::Known { state, start_ns, segments } => (segments, *start_ns, Init::Given(*state)),
+            Start::Snapshot(s) => (&self.segments, self.start_ns, Init::Snapshot(*s)),
         }
     }
 
@@ -85,7 +93,25 @@ impl FtraceTask {
                 (segments, start_ns, Some(Init::Given(state)))
             }
             Start::Forked => (self.segments, self.start_ns, Some(Init::Kernel)),
+            Start::Snapshot(s) => (self.segments, self.start_ns, Some(Init::Snapshot(s))),
             _ => (self.segments, self.start_ns, None),
+        }
+    }
+
+    /// What a trace CSV of this task says of its replay (docs/pelt.md §8.1): what the
+    /// replay's defaults would get wrong — the kernel its trace.dat header names, and a
+    /// start state placed on the task's PELT clock (the exact state of a reading, with
+    /// where it is). The trace time of a plain import is no PELT clock, and a fork's
+    /// start is the default: neither is said, so such a CSV replays as before.
+    pub fn directives(&self) -> super::directives::Directives {
+        let init = match self.start {
+            Start::Snapshot(s) => Some(Init::Snapshot(s)),
+            Start::Unknown | Start::Forked | Start::Known { .. } => None,
+        };
+        super::directives::Directives {
+            start_ns: init.map(|_| self.start_ns),
+            kernel: self.kernel.map(str::to_string),
+            init,
         }
     }
 }
@@ -106,6 +132,116 @@ pub fn task_trace(
         (None, Some(p)) => read_ftrace(p, pid, &platform, opts),
         (None, None) => Err(Error::domain("give ftrace text or a path")),
     }
+}
+
+/// Where a trace comes from.
+#[derive(Debug, Clone, Copy)]
+pub enum TraceSource<'a> {
+    /// Its bytes (a trace.dat or text).
+    Bytes(&'a [u8]),
+    /// A file, a pipe or a device.
+    Path(&'a std::path::Path),
+}
+
+/// The most a trace that is not a regular file (a pipe, a device) may hold: it is read
+/// whole into memory once (it cannot be read twice or at offsets).
+pub const MAX_STREAMED_TRACE_BYTES: u64 = 32 << 20;
+
+/// A trace opened for import: a trace.dat read at offsets, or bytes in memory.
+pub enum Opened {
+    /// A regular trace.dat file.
+    Dat(crate::tracedat::bytes::FileSource),
+    /// The bytes of a text trace, or of a trace.dat that was not a regular file.
+    Bytes(Vec<u8>),
+}
+
+/// Open the trace at `path` once: a regular trace.dat to be read at offsets, any other
+/// regular file whole (as text, up to the text limit); a pipe or device whole up to
+/// [`MAX_STREAMED_TRACE_BYTES`] (refused at once when it starts as binary data, as
+/// `/dev/zero` does, and when it holds more). A FIFO is opened once, so a writer that
+/// has closed it ends the read.
+pub fn open_trace(path: &std::path::Path) -> Result<Opened> {
+    use std::io::Read;
+    let name = path.display().to_string();
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, &e))?;
+    if meta.is_file() {
+        if let Some(file) = crate::tracedat::open_file(path)? {
+            return Ok(Opened::Dat(file));
+        }
+        let bytes = crate::archive::dir::read_file(path, crate::archive::tree::MAX_TRACE_FILE_BYTES)?;
+        not_text(&bytes, Some(&name))?;
+        return Ok(Opened::Bytes(bytes));
+    }
+    let f = std::fs::File::open(path).map_err(|e| Error::io(path, &e))?;
+    let mut r = f.take(MAX_STREAMED_TRACE_BYTES + 1);
+    let mut bytes = Vec::new();
+    let mut chunk = vec![0u8; 1 << 16];
+    loop {
+        crate::cancel::check()?;
+        let n = r.read(&mut chunk).map_err(|e| Error::io(path, &e))?;
+        if n == 0 {
+            break;
+        }
+        bytes.extend_from_slice(chunk.get(..n).unwrap_or_default());
+        if bytes.len() as u64 > MAX_STREAMED_TRACE_BYTES {
+            return Err(Error::parse(
+                Some(&name),
+                None,
+                format!(
+                    "not a regular file and longer than {MAX_STREAMED_TRACE_BYTES} bytes: save the trace to a file \
+                     first (a file is read a piece at a time)"
+                ),
+            ));
+        }
+        if !crate::tracedat::is_tracedat(&bytes) && bytes.len() <= crate::tracedat::sniff::SNIFF_BYTES {
+            not_text(&bytes, Some(&name))?;
+        }
+    }
+    if !crate::tracedat::is_tracedat(&bytes) {
+        not_text(&bytes, Some(&name))?;
+    }
+    Ok(Opened::Bytes(bytes))
+}
+
+/// An error when `bytes` (not a trace.dat) are not text either.
+fn not_text(bytes: &[u8], path: Option<&str>) -> Result<()> {
+    match crate::tracedat::sniff::not_text(bytes) {
+        Some(why) => Err(Error::parse(path, None, format!("neither a trace.dat nor ftrace text: {why}"))),
+        None => Ok(()),
+    }
+}
+
+/// [`write_task_csv`] of a trace given as bytes or a path, the capacities from
+/// `sources` ([`Platform::from_sources`]).
+pub fn write_task_csv_from<W: std::io::Write>(
+    source: &TraceSource<'_>,
+    pid: u32,
+    sources: &super::cpu_capacity::Sources<'_>,
+    opts: ImportOptions,
+    out: W,
+    name: &str,
+) -> Result<Written> {
+    let platform = Platform::from_sources(sources)?;
+    let (opened, path) = match *source {
+        TraceSource::Bytes(_) => (None, None),
+        TraceSource::Path(p) => (Some(open_trace(p)?), Some(p.display().to_string())),
+    };
+    let path = path.as_deref();
+    let bytes: &[u8] = match (source, &opened) {
+        (TraceSource::Bytes(b), _) => b,
+        (_, Some(Opened::Bytes(b))) => b,
+        (_, Some(Opened::Dat(f))) => {
+            let trace = Trace::open(f, path)?;
+            return write_task_csv(Input::Dat(&trace), pid, &platform, path, opts, out, name);
+        }
+        (_, None) => &[],
+    };
+    if crate::tracedat::is_tracedat(bytes) {
+        let trace = Trace::open(&bytes, path)?;
+        return write_task_csv(Input::Dat(&trace), pid, &platform, path, opts, out, name);
+    }
+    not_text(bytes, path)?;
+    write_task_csv(Input::Text(bytes), pid, &platform, path, opts, out, name)
 }
 
 /// A trace to import: ftrace text, or an opened trace.dat.
@@ -171,7 +307,20 @@ pub fn import<S: SegmentSink>(
     path: Option<&str>,
     opts: ImportOptions,
     sink: S,
-) -> Result<(Imported<S>, ImportNotes)> {
+) -> Result<(Imported<S>, ImportNotes, Found)> {
+    import_with(input, pid, platform, path, opts, sink, &std::cell::Cell::new(Head::default()))
+}
+
+/// [`import`], keeping `head` up to date with what a CSV's first lines need.
+fn import_with<S: SegmentSink>(
+    input: Input<'_, '_>,
+    pid: u32,
+    platform: &Platform,
+    path: Option<&str>,
+    opts: ImportOptions,
+    sink: S,
+    head: &std::cell::Cell<Head>,
+) -> Result<(Imported<S>, ImportNotes, Found)> {
     let mut notes = ImportNotes::default();
     if let Input::Dat(trace) = input {
         notes.assume(trace.note());
@@ -181,8 +330,16 @@ pub fn import<S: SegmentSink>(
     let caps = CpuCaps::from_summary(platform, &freqs, path);
     let mut importer = Importer::new(pid, caps, sink, path);
     let mut done = false;
-    let scan = input.read(pid, Detail::Segments, path, opts, &mut notes, &mut |e| {
+    let mut clock = ClockEvents::default();
+    let scan = input.read(pid, Detail::Full, path, opts, &mut notes, &mut |e| {
         if !done {
+            clock.keep(e);
+            // before the event: the segment it may finish is written with what was known
+            head.set(Head {
+                start_ns: importer.start_ns().unwrap_or(0),
+                forked: importer.start.forked,
+                runtimes: clock.runtimes > 0,
+            });
             done = !importer.on(e)?;
         }
         Ok(())
@@ -196,7 +353,48 @@ pub fn import<S: SegmentSink>(
         ));
     }
     gap_notes(pid, &std::mem::take(&mut imported.gaps), &mut notes);
-    Ok((imported, notes))
+    Ok((imported, notes, Found { clock, readings: scan.readings, end: scan.end.map_or(0, |(t, _)| t) }))
+}
+
+/// What an import found besides its segments: what places the task on its clock.
+pub struct Found {
+    /// The task's events that the clock-aware import reads.
+    pub clock: ClockEvents,
+    /// The task's `/proc/PID/sched` readings in the trace.
+    pub readings: Vec<crate::pelt::proc_sched::ProcSample>,
+    /// The trace's last event time.
+    pub end: u64,
+}
+
+/// The events of a task the clock-aware import reads ([`super::clock_import`]): its
+/// own, and the timer events (ticks, late hrtimers) of the CPUs it was on.
+#[derive(Debug, Default)]
+pub struct ClockEvents {
+    /// In time order.
+    pub events: Vec<Timed>,
+    /// The CPUs the task ran on, so far.
+    cpus: Vec<u32>,
+    /// Whether a runtime of the task was seen.
+    pub runtimes: u64,
+}
+
+impl ClockEvents {
+    fn keep(&mut self, e: &Timed) {
+        match e.event {
+            TaskEvent::SwitchIn | TaskEvent::Runtime(_) => {
+                if !self.cpus.contains(&e.cpu) {
+                    self.cpus.push(e.cpu);
+                }
+                if matches!(e.event, TaskEvent::Runtime(_)) {
+                    self.runtimes += 1;
+                }
+            }
+            TaskEvent::Tick(_) | TaskEvent::TimerLate(_) if !self.cpus.contains(&e.cpu) => return,
+            TaskEvent::Frequency(_) | TaskEvent::CfsUpdate(_) | TaskEvent::Pelt(_) => return,
+            _ => {}
+        }
+        self.events.push(*e);
+    }
 }
 
 /// How many losses or spans a note lists before it only counts.
@@ -253,7 +451,14 @@ fn gap_notes(pid: u32, gaps: &Gaps, notes: &mut ImportNotes) {
 }
 
 /// The task's trace from an import: its start from what the trace says (docs/pelt.md §10).
-fn task_of(imported: Imported<Vec<Segment>>, pid: u32, path: Option<&str>, notes: ImportNotes) -> FtraceTask {
+fn task_of(
+    imported: Imported<Vec<Segment>>,
+    pid: u32,
+    path: Option<&str>,
+    notes: ImportNotes,
+    found: Found,
+    kernel: Option<&str>,
+) -> FtraceTask {
     let facts = imported.start;
     let mut task = FtraceTask {
         segments: imported.sink,
@@ -261,7 +466,29 @@ fn task_of(imported: Imported<Vec<Segment>>, pid: u32, path: Option<&str>, notes
         events: imported.events,
         notes,
         start: Start::Unknown,
+        kernel: None,
     };
+    task.kernel = kernel_of(kernel, &mut task.notes);
+    if let Some(t) = clock_mode(&mut task, &found, pid, imported.queued_moves) {
+        for n in t.notes {
+            task.notes.assume(format!("pid {pid}: {n}"));
+        }
+        task.segments = t.segments;
+        task.start_ns = t.start_ns;
+        if let (Some(s), Some((line, ts))) = (t.start, t.start_reading) {
+            task.start = Start::Snapshot(s);
+            task.notes.assume(format!(
+                "pid {pid}: the replay starts from the /proc/PID/sched reading at line {line} ({}): util_avg {}, \
+                 util_sum {}, last_update_time {}, util_est {}",
+                at(ts),
+                s.util_avg,
+                s.util_sum,
+                s.last_update_time,
+                s.util_est
+            ));
+            return task;
+        }
+    }
     if facts.forked {
         task.start = Start::Forked;
         task.notes.assume(format!("pid {pid} was forked in the trace (sched_wakeup_new): the kernel's fork init"));
@@ -269,6 +496,51 @@ fn task_of(imported: Imported<Vec<Segment>>, pid: u32, path: Option<&str>, notes
         start_from_sample(&mut task, pid, ts, line, p, facts.util_est, path);
     }
     task
+}
+
+/// The kernel ([`super::kernel::KERNELS`]) whose rules a trace of Linux `release` (its
+/// header's) follows, noted.
+fn kernel_of(release: Option<&str>, notes: &mut ImportNotes) -> Option<&'static str> {
+    let release = release?;
+    match super::kernel::kernel_for_release(release) {
+        Some((k, exact)) => {
+            notes.assume(format!(
+                "the trace's kernel is Linux {release} (trace.dat header): the rules of {}{}",
+                k.name,
+                if exact { "" } else { " (the nearest version replayed; docs/pelt.md §9)" }
+            ));
+            Some(k.name)
+        }
+        None => {
+            notes.assume(format!(
+                "the trace's kernel is Linux {release} (trace.dat header): no rules of that version are replayed; \
+                 the default's stand"
+            ));
+            None
+        }
+    }
+}
+
+/// The trace on the task's PELT clock when the trace has its runtimes and the task
+/// stays on one CPU at full capacity (docs/pelt.md §12); else `None` (noted why).
+fn clock_mode(task: &mut FtraceTask, found: &Found, pid: u32, queued_moves: u64) -> Option<clock_import::ClockTrace> {
+    if found.clock.runtimes == 0 {
+        return None;
+    }
+    let full = task.segments.iter().all(|s| s.cpu_cap == 1024 && s.freq_cap == 1024);
+    let one_cpu = task.segments.first().is_some_and(|f| task.segments.iter().all(|s| s.cpu == f.cpu));
+    let why_not = if !full {
+        Some("a capacity below 1024 (the PELT clock is not the task clock then)")
+    } else if !one_cpu || queued_moves > 0 {
+        Some("the task changes CPU (each CPU has its own PELT clock)")
+    } else {
+        None
+    };
+    if let Some(why) = why_not {
+        task.notes.assume(format!("pid {pid}: its sched_stat_runtime events are not used: {why}"));
+        return None;
+    }
+    clock_import::clock_trace(&found.clock.events, &found.readings, found.end)
 }
 
 /// Build the trace of `pid` from ftrace text or a trace.dat (its records decoded
@@ -286,8 +558,9 @@ pub fn task_trace_from_ftrace(
     if crate::tracedat::is_tracedat(bytes) {
         return task_trace_from_tracedat(&Trace::open(&bytes, path)?, pid, platform, path, opts);
     }
-    let (imported, notes) = import(Input::Text(bytes), pid, platform, path, opts, Vec::new())?;
-    Ok(task_of(imported, pid, path, notes))
+    not_text(bytes, path)?;
+    let (imported, notes, found) = import(Input::Text(bytes), pid, platform, path, opts, Vec::new())?;
+    Ok(task_of(imported, pid, path, notes, found, None))
 }
 
 /// [`task_trace_from_ftrace`] of an opened trace.dat.
@@ -298,8 +571,8 @@ pub fn task_trace_from_tracedat(
     path: Option<&str>,
     opts: ImportOptions,
 ) -> Result<FtraceTask> {
-    let (imported, notes) = import(Input::Dat(trace), pid, platform, path, opts, Vec::new())?;
-    Ok(task_of(imported, pid, path, notes))
+    let (imported, notes, found) = import(Input::Dat(trace), pid, platform, path, opts, Vec::new())?;
+    Ok(task_of(imported, pid, path, notes, found, trace.header.kernel_release()))
 }
 
 /// Start `task`'s replay from its first traced PELT state (docs/pelt.md §10).
@@ -388,15 +661,154 @@ impl FtraceTask {
     }
 }
 
+/// What writing a task's trace CSV ([`write_task_csv`]) found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Written {
+    /// Segments written.
+    pub segments: u64,
+    /// The task's own events used.
+    pub events: u64,
+    /// Where the first segment starts (trace ns; the PELT clock when placed on it).
+    pub start_ns: u64,
+    /// What the CSV's directives say (where it starts, the kernel, the start state).
+    pub directives: super::directives::Directives,
+    /// What was skipped and assumed.
+    pub notes: ImportNotes,
+}
+
+/// What the CSV's first lines need, known by the time the first segment is final.
+#[derive(Debug, Clone, Copy, Default)]
+struct Head {
+    start_ns: u64,
+    forked: bool,
+    runtimes: bool,
+}
+
+/// Where [`write_task_csv`] puts the segments: held until the first one is final; then
+/// written as they come (the plain import), or held to the end when the task's runtimes
+/// may place it on its clock ([`clock_mode`]).
+enum CsvSink<'h, W: std::io::Write> {
+    Waiting { out: W, head: &'h std::cell::Cell<Head>, kernel: Option<&'static str>, name: String },
+    Streaming(super::trace::TraceWriter<W>, Head),
+    Holding(W, Vec<Segment>),
+    Gone,
+}
+
+impl<W: std::io::Write> SegmentSink for CsvSink<'_, W> {
+    fn segment(&mut self, s: Segment) -> Result<()> {
+        match std::mem::replace(self, CsvSink::Gone) {
+            CsvSink::Waiting { out, head, kernel, name } => {
+                let h = head.get();
+                if h.runtimes {
+                    *self = CsvSink::Holding(out, vec![s]);
+                } else {
+                    // the plain import: only the kernel is said (FtraceTask::directives)
+                    let d = super::directives::Directives { kernel: kernel.map(str::to_string), ..Default::default() };
+                    let mut w = super::trace::TraceWriter::new(out, &d, false, &name)?;
+                    w.segment(&s)?;
+                    *self = CsvSink::Streaming(w, h);
+                }
+            }
+            CsvSink::Streaming(mut w, h) => {
+                w.segment(&s)?;
+                *self = CsvSink::Streaming(w, h);
+            }
+            CsvSink::Holding(out, mut v) => {
+                v.push(s);
+                *self = CsvSink::Holding(out, v);
+            }
+            CsvSink::Gone => {}
+        }
+        Ok(())
+    }
+}
+
+/// Write the trace CSV of `pid` in `input` to `out` (named `name` in errors), with the
+/// directives that make a plain `pelt simulate` of it replay it as imported
+/// (docs/pelt.md §8.1): the segments are written as they are read (memory does not grow
+/// with the trace), except when the task's runtimes may place it on its PELT clock
+/// (docs/pelt.md §12), which takes its events whole.
+pub fn write_task_csv<W: std::io::Write>(
+    input: Input<'_, '_>,
+    pid: u32,
+    platform: &Platform,
+    path: Option<&str>,
+    opts: ImportOptions,
+    out: W,
+    name: &str,
+) -> Result<Written> {
+    let release = match input {
+        Input::Dat(t) => t.header.kernel_release(),
+        Input::Text(_) => None,
+    };
+    let mut kernel_notes = ImportNotes::default();
+    let kernel = kernel_of(release, &mut kernel_notes);
+    let head = std::cell::Cell::new(Head::default());
+    let sink = CsvSink::Waiting { out, head: &head, kernel, name: name.to_string() };
+    let (imported, mut notes, found) = import_with(input, pid, platform, path, opts, sink, &head)?;
+    let events = imported.events;
+    match imported.sink {
+        CsvSink::Streaming(w, h) => {
+            w.finish()?;
+            for n in kernel_notes.assumptions {
+                notes.assume(n);
+            }
+            if found.clock.runtimes > 0 {
+                notes.assume(format!(
+                    "pid {pid}: its sched_stat_runtime events begin after its first segments: not used (the plain \
+                     import's segments are written as read)"
+                ));
+            }
+            if imported.start.first_pelt.is_some() {
+                notes.assume(format!(
+                    "pid {pid}: a traced PELT state comes later in the trace: the CSV holds the whole trace without it \
+                     (ftrace_task(traced_start=True) starts from it)"
+                ));
+            }
+            let directives = super::directives::Directives { kernel: kernel.map(str::to_string), ..Default::default() };
+            if h.forked {
+                notes.assume(format!("pid {pid} was forked in the trace (sched_wakeup_new): the kernel's fork init"));
+            }
+            Ok(Written { segments: imported.segments, events, start_ns: h.start_ns, directives, notes })
+        }
+        CsvSink::Holding(out, segments) => {
+            let held = Imported {
+                sink: segments,
+                segments: imported.segments,
+                start_ns: imported.start_ns,
+                events,
+                start: imported.start,
+                gaps: imported.gaps,
+                queued_moves: imported.queued_moves,
+            };
+            let task = task_of(held, pid, path, notes, found, release);
+            let directives = task.directives();
+            let ticks = task.segments.iter().any(|s| s.tick);
+            let mut w = super::trace::TraceWriter::new(out, &directives, ticks, name)?;
+            for (i, s) in task.segments.iter().enumerate() {
+                crate::cancel::check_every(i)?;
+                w.segment(s)?;
+            }
+            w.finish()?;
+            let start_ns = task.start_ns;
+            Ok(Written { segments: task.segments.len() as u64, events, start_ns, directives, notes: task.notes })
+        }
+        CsvSink::Waiting { .. } | CsvSink::Gone => {
+            Err(Error::parse(path, None, format!("pid {pid} has no segment longer than 0 ns")))
+        }
+    }
+}
+
 /// Read a trace file and extract `pid` (see [`task_trace_from_ftrace`]).
 pub fn read_ftrace(path: &std::path::Path, pid: u32, platform: &Platform, opts: ImportOptions) -> Result<FtraceTask> {
     let name = path.display().to_string();
-    if let Some(file) = crate::tracedat::open_file(path)? {
+    match open_trace(path)? {
         // read a piece at a time: a trace.dat is not bounded by the text limit
-        return task_trace_from_tracedat(&Trace::open(&file, Some(&name))?, pid, platform, Some(&name), opts);
+        Opened::Dat(file) => {
+            task_trace_from_tracedat(&Trace::open(&file, Some(&name))?, pid, platform, Some(&name), opts)
+        }
+        Opened::Bytes(bytes) => task_trace_from_ftrace(&bytes, pid, platform, Some(&name), opts),
     }
-    let bytes = crate::archive::dir::read_file(path, crate::archive::tree::MAX_TRACE_FILE_BYTES)?;
-    task_trace_from_ftrace(&bytes, pid, platform, Some(&name), opts)
 }
 
 /// The events of `pid` with [`Detail`] `detail` from the trace file at `path` (a
@@ -416,18 +828,22 @@ pub fn read_task_events(
         events.push(*e);
         Ok(())
     };
-    match crate::tracedat::open_file(path)? {
-        Some(file) => {
+    let bytes = match open_trace(path)? {
+        Opened::Dat(file) => {
             let trace = Trace::open(&file, Some(&name))?;
             notes.assume(trace.note());
-            let _ = tracedat_bits(&trace);
             read_tracedat(&trace, pid, detail, Some(&name), opts, &mut notes, &mut keep)?;
+            return Ok((events, notes));
         }
-        None => {
-            let bytes = crate::archive::dir::read_file(path, crate::archive::tree::MAX_TRACE_FILE_BYTES)?;
-            let bits = PrevStateBits::default();
-            read_text(&bytes, pid, &bits, detail, Some(&name), opts, &mut notes, &mut keep)?;
-        }
+        Opened::Bytes(bytes) => bytes,
+    };
+    if crate::tracedat::is_tracedat(&bytes) {
+        let slice = bytes.as_slice();
+        let trace = Trace::open(&slice, Some(&name))?;
+        notes.assume(trace.note());
+        read_tracedat(&trace, pid, detail, Some(&name), opts, &mut notes, &mut keep)?;
+    } else {
+        read_text(&bytes, pid, &PrevStateBits::default(), detail, Some(&name), opts, &mut notes, &mut keep)?;
     }
     Ok((events, notes))
 }
@@ -573,8 +989,14 @@ cpus=2
     #[test]
     fn into_start_by_traced_state() {
         let state = StartState { util_avg: 300, load_avg: None, runnable_avg: None, util_est: None };
-        let task =
-            |start| FtraceTask { segments: Vec::new(), start_ns: 5, events: 0, notes: ImportNotes::default(), start };
+        let task = |start| FtraceTask {
+            segments: Vec::new(),
+            start_ns: 5,
+            events: 0,
+            notes: ImportNotes::default(),
+            start,
+            kernel: None,
+        };
         let known = || Start::Known { state, start_ns: 9, segments: Vec::new() };
         assert_eq!(task(known()).into_start(true), (Vec::new(), 9, Some(Init::Given(state))));
         assert_eq!(task(known()).into_start(false), (Vec::new(), 5, None));

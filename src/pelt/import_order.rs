@@ -202,6 +202,11 @@ impl<'p, S: SegmentSink> Importer<'p, S> {
         self.phase
     }
 
+    /// The trace time of the first segment, once the task has been runnable.
+    pub fn start_ns(&self) -> Option<u64> {
+        self.start_ns
+    }
+
     fn too_long(&self, ts: u64, line: usize, start: u64) -> Error {
         Error::parse(
             self.path.as_deref(),

@@ -26,10 +26,12 @@
 //! - [`cpu_capacity`]: each CPU's capacity and frequency capacity for [`ftrace`] (given, plat-info, sysfs, the trace's frequency events).
 
 pub mod clock;
+pub mod clock_import;
 pub mod columns;
 pub mod consts;
 pub mod cpu_capacity;
 pub mod cpu_util;
+pub mod directives;
 pub mod driver;
 pub mod ftrace;
 pub mod full_capacity;

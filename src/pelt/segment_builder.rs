@@ -91,7 +91,7 @@ impl<S: SegmentSink> SegmentBuilder<S> {
                 last.dur_ns += dur;
                 Ok(())
             }
-            _ => self.add(Segment { dur_ns: dur, state: st, cpu_cap, freq_cap, cpu, sync_lag_ns }),
+            _ => self.add(Segment { dur_ns: dur, state: st, cpu_cap, freq_cap, cpu, sync_lag_ns, tick: false }),
         }
     }
 
@@ -105,7 +105,15 @@ impl<S: SegmentSink> SegmentBuilder<S> {
             Some(w) if w.state == State::Wait && w.dur_ns > 1 => {
                 w.dur_ns -= 1;
                 let cpu = w.cpu;
-                self.add(Segment { dur_ns: 1, state: State::Run, cpu_cap, freq_cap, cpu, sync_lag_ns: None })?;
+                self.add(Segment {
+                    dur_ns: 1,
+                    state: State::Run,
+                    cpu_cap,
+                    freq_cap,
+                    cpu,
+                    sync_lag_ns: None,
+                    tick: false,
+                })?;
             }
             Some(w) if w.state == State::Wait => {
                 // a wait of 1 ns becomes the run, merged with a run before it
@@ -114,9 +122,15 @@ impl<S: SegmentSink> SegmentBuilder<S> {
                 self.count -= 1;
                 match self.tail.last_mut() {
                     Some(r) if r.state == State::Run && r.cpu == cpu => r.dur_ns += 1,
-                    _ => {
-                        self.add(Segment { dur_ns: 1, state: State::Run, cpu_cap, freq_cap, cpu, sync_lag_ns: None })?
-                    }
+                    _ => self.add(Segment {
+                        dur_ns: 1,
+                        state: State::Run,
+                        cpu_cap,
+                        freq_cap,
+                        cpu,
+                        sync_lag_ns: None,
+                        tick: false,
+                    })?,
                 }
             }
             Some(_) => {}

@@ -73,6 +73,9 @@ pub struct Point {
     pub placed: Placed,
     /// The trace line it comes from (0 for [`PointKind::Seen`]).
     pub line: usize,
+    /// The trace time of that event (ns; a [`PointKind::Seen`] point's reading time in
+    /// the trace when it has one, else 0).
+    pub ts: u64,
 }
 
 /// The update points, with how many readings anchored runs and how many runs there were.
@@ -370,7 +373,16 @@ pub fn timeline(events: &[Timed], samples: &[ProcSample]) -> Timeline {
         let k = late.partition_point(|&(ts, _)| ts <= t);
         k.checked_sub(1).and_then(|j| late.get(j)).map_or(0, |&(_, c)| c)
     };
-    let place = |ts: u64| offset_along(&offsets, ts, late_until).map(|o| shift(ts, o));
+    // without an anchor the task clock is only known to fall behind the trace clock by
+    // the steal time (from an unknown origin): each point at its time less the lateness
+    // so far
+    let place = |ts: u64| {
+        if offsets.is_empty() {
+            Some(ts.saturating_sub(late_until(ts)))
+        } else {
+            offset_along(&offsets, ts, late_until).map(|o| shift(ts, o))
+        }
+    };
     let mut points: Vec<Point> = Vec::new();
     let mut next_run = 0usize;
     let mut asleep = true;
@@ -379,7 +391,13 @@ pub fn timeline(events: &[Timed], samples: &[ProcSample]) -> Timeline {
             TaskEvent::Wakeup { .. } if asleep => {
                 asleep = false;
                 if let Some(clock) = place(e.ts) {
-                    points.push(Point { clock, kind: PointKind::Wake, placed: Placed::Interpolated, line: e.line });
+                    points.push(Point {
+                        clock,
+                        kind: PointKind::Wake,
+                        placed: Placed::Interpolated,
+                        line: e.line,
+                        ts: e.ts,
+                    });
                 }
             }
             TaskEvent::SwitchIn | TaskEvent::Runtime(_) => {
@@ -405,17 +423,17 @@ pub fn timeline(events: &[Timed], samples: &[ProcSample]) -> Timeline {
                 if let Some(w) = points.last_mut().filter(|w| w.kind == PointKind::Wake && w.placed != Placed::Exact) {
                     w.clock = w.clock.min(start);
                 }
-                points.push(Point { clock: start, kind: PointKind::Pick, placed, line: e.line });
+                points.push(Point { clock: start, kind: PointKind::Pick, placed, line: e.line, ts: e.ts });
                 for &j in &r.ticks {
-                    let line = events.get(j).map_or(0, |ev| ev.line);
-                    points.push(Point { clock: at(j), kind: PointKind::Tick, placed, line });
+                    let (line, ts) = events.get(j).map_or((0, 0), |ev| (ev.line, ev.ts));
+                    points.push(Point { clock: at(j), kind: PointKind::Tick, placed, line, ts });
                 }
                 if let Some((j, s)) = r.switch_out {
                     let last = r.runtimes.last().map_or(start, |&k| at(k));
                     let kind = if s == State::Sleep { PointKind::Sleep } else { PointKind::Preempt };
                     asleep = s == State::Sleep;
-                    let line = events.get(j).map_or(0, |ev| ev.line);
-                    points.push(Point { clock: last, kind, placed, line });
+                    let (line, ts) = events.get(j).map_or((0, 0), |ev| (ev.line, ev.ts));
+                    points.push(Point { clock: last, kind, placed, line, ts });
                 }
             }
             _ => {}
@@ -482,7 +500,8 @@ pub fn attach_readings(points: &mut Vec<Point>, samples: &[ProcSample]) -> Vec<O
             }
             None => {
                 if points.first().is_some_and(|p| p.clock <= l) {
-                    points.insert(k, Point { clock: l, kind: PointKind::Seen, placed: Placed::Reading, line: 0 });
+                    let ts = s.trace_ns.unwrap_or(0);
+                    points.insert(k, Point { clock: l, kind: PointKind::Seen, placed: Placed::Reading, line: 0, ts });
                 }
             }
         }

@@ -153,12 +153,6 @@ impl Detail {
             ],
         }
     }
-
-    /// Whether the readers look at a CPU's timer events ([`TaskEvent::Tick`],
-    /// [`TaskEvent::TimerLate`]) and the task's runtimes.
-    fn clock(self) -> bool {
-        self != Detail::Segments
-    }
 }
 
 /// An event of the task at trace time `ts` (ns), read at `line` (1-based) of the input.
@@ -448,7 +442,7 @@ pub fn read_text(
         };
         let cpu = match line.split(ts_text).next().and_then(cpu_of) {
             Some(c) => c,
-            None if detail.clock() => {
+            None if detail == Detail::Clock => {
                 notes.malformed(opts, err(format!("no [CPU] field before the timestamp of '{name}:'")))?;
                 continue;
             }
