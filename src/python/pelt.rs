@@ -1,26 +1,26 @@
-//! Bindings of [`crate::pelt`]: traces in (numpy columns, files, bytes), simulation rows
+//! Bindings of [`schedlab::pelt`]: traces in (numpy columns, files, bytes), simulation rows
 //! out as numpy columns or golden-identical CSV bytes, and the low-level functions for
 //! notebooks. Every call goes through [`run`] (GIL released, panics caught).
 
 use super::errors::{run, to_pyerr};
-use crate::choice::Choice;
-use crate::import_notes::ImportOptions;
-use crate::pelt::columns::{self, Column, Select};
-use crate::pelt::cpu_capacity::Sources;
-use crate::pelt::cpu_util::{cpu_util_of, CpuSignals, Dst, TaskSignals};
-use crate::pelt::directives::Directives;
-use crate::pelt::driver::{self, Config, CsvOutput, Init, StartSnapshot, StartState};
-use crate::pelt::ftrace;
-use crate::pelt::kernel::{config_for, Options};
-use crate::pelt::schedutil;
-use crate::pelt::schedutil::Version;
-use crate::pelt::signal::{self, AccumulateSteps};
-use crate::pelt::trace::{self, Segment};
-use crate::pelt::util_est::{self, UpdateInputs};
-use crate::pelt::util_model::UTIL_COLUMNS;
 use numpy::{IntoPyArray, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
+use schedlab::choice::Choice;
+use schedlab::import_notes::ImportOptions;
+use schedlab::pelt::columns::{self, Column, Select};
+use schedlab::pelt::cpu_capacity::Sources;
+use schedlab::pelt::cpu_util::{cpu_util_of, CpuSignals, Dst, TaskSignals};
+use schedlab::pelt::directives::Directives;
+use schedlab::pelt::driver::{self, Config, CsvOutput, Init, StartSnapshot, StartState};
+use schedlab::pelt::ftrace;
+use schedlab::pelt::kernel::{config_for, Options};
+use schedlab::pelt::schedutil;
+use schedlab::pelt::schedutil::Version;
+use schedlab::pelt::signal::{self, AccumulateSteps};
+use schedlab::pelt::trace::{self, Segment};
+use schedlab::pelt::util_est::{self, UpdateInputs};
+use schedlab::pelt::util_model::UTIL_COLUMNS;
 use std::borrow::Cow;
 use std::path::PathBuf;
 
@@ -66,7 +66,7 @@ fn init_of(obj: &Bound<'_, PyAny>) -> PyResult<Init> {
     let Ok(map) = obj.cast::<pyo3::types::PyMapping>() else {
         return Err(to_pyerr(
             py,
-            crate::Error::domain(format!(
+            schedlab::Error::domain(format!(
                 "init must be one of {}, a start state mapping or a PeltInit, got {}",
                 <Init as Choice>::names().join(", "),
                 obj.repr()?
@@ -89,25 +89,25 @@ fn init_of(obj: &Bound<'_, PyAny>) -> PyResult<Init> {
     let num = |k: &str| -> PyResult<Option<u64>> { get(k)?.map(|v| v.extract::<u64>()).transpose() };
     if flag("snapshot")? {
         let need = |k: &str| -> PyResult<u64> {
-            num(k)?.ok_or_else(|| to_pyerr(py, crate::Error::domain(format!("a snapshot start needs '{k}'"))))
+            num(k)?.ok_or_else(|| to_pyerr(py, schedlab::Error::domain(format!("a snapshot start needs '{k}'"))))
         };
         return Ok(Init::Snapshot(StartSnapshot {
             last_update_time: need("last_update_time")?,
             load_sum: need("load_sum")?,
             runnable_sum: need("runnable_sum")?,
             util_sum: u32::try_from(need("util_sum")?)
-                .map_err(|_| to_pyerr(py, crate::Error::domain("util_sum does not fit 32 bits")))?,
+                .map_err(|_| to_pyerr(py, schedlab::Error::domain("util_sum does not fit 32 bits")))?,
             load_avg: need("load_avg")?,
             runnable_avg: need("runnable_avg")?,
             util_avg: need("util_avg")?,
             util_est: u32::try_from(need("util_est")?)
-                .map_err(|_| to_pyerr(py, crate::Error::domain("util_est does not fit 32 bits")))?,
+                .map_err(|_| to_pyerr(py, schedlab::Error::domain("util_est does not fit 32 bits")))?,
         }));
     }
     let Some(util_avg) = num("util_avg")? else {
         return Err(to_pyerr(
             py,
-            crate::Error::domain("a start state needs 'util_avg' (and may give load_avg, runnable_avg, util_est)"),
+            schedlab::Error::domain("a start state needs 'util_avg' (and may give load_avg, runnable_avg, util_est)"),
         ));
     };
     let util_est = get("util_est")?.map(|v| v.extract::<(u32, u32)>()).transpose()?;
@@ -202,8 +202,8 @@ pub struct PyPeltOptions {
 
 impl PyPeltOptions {
     /// The replay's configuration for a trace with these directives.
-    fn config(&self, trace: &Directives) -> crate::Result<Config> {
-        let tick_ns = Config::tick_ns_for_hz(self.hz.unwrap_or(crate::jiffies::DEFAULT_HZ))?;
+    fn config(&self, trace: &Directives) -> schedlab::Result<Config> {
+        let tick_ns = Config::tick_ns_for_hz(self.hz.unwrap_or(schedlab::jiffies::DEFAULT_HZ))?;
         let o = Options {
             kernel: self.kernel.as_deref(),
             init: None,
@@ -431,7 +431,7 @@ fn pelt_simulate_csv<'py>(
         };
         if let Some(r) = input.as_mut() {
             let label = name.as_deref().unwrap_or("<stdin>");
-            let capped = crate::line_cap::LineCap::new(r, trace::MAX_LINE_BYTES);
+            let capped = schedlab::line_cap::LineCap::new(r, trace::MAX_LINE_BYTES);
             let mut reader = trace::TraceReader::open(capped, Some(label))?;
             let cfg = opts.config(&reader.directives)?;
             return driver::simulate_csv_stream(&mut reader, &cfg, to);
@@ -450,7 +450,7 @@ fn pelt_simulate_csv<'py>(
                 let cfg = opts.config(&reader.directives)?;
                 driver::simulate_csv_stream(&mut reader, &cfg, to)
             }
-            Source::Reader(_) => Err(crate::Error::Internal("a reader without its adapter".into())),
+            Source::Reader(_) => Err(schedlab::Error::Internal("a reader without its adapter".into())),
         }
     });
     if let Some(err) = sink.and_then(|s| s.err).or(input.and_then(|r| r.err)) {
@@ -603,7 +603,7 @@ fn pelt_ftrace(
     let t = run(py, || match &source {
         Source::Bytes(b) => ftrace::task_trace(Some(b), None, pid, &src.sources(), opts),
         Source::Path(p) => ftrace::task_trace(None, Some(p), pid, &src.sources(), opts),
-        Source::Reader(_) => Err(crate::Error::domain("give the trace as bytes or a path")),
+        Source::Reader(_) => Err(schedlab::Error::domain("give the trace as bytes or a path")),
     })?;
     let (notes, events, kernel) = (t.notes.messages(), t.events, t.kernel);
     let (segments, start_ns, init) = t.into_start(traced_start);
@@ -676,9 +676,9 @@ fn pelt_ftrace_csv(
     let mut sink = write.map(|w| PyWrite { write: w, err: None });
     let result = run(py, || {
         let target: Box<dyn std::io::Write + Send + '_> = match (&out, sink.as_mut()) {
-            (Some(p), _) => Box::new(std::fs::File::create(p).map_err(|e| crate::Error::io(p, &e))?),
+            (Some(p), _) => Box::new(std::fs::File::create(p).map_err(|e| schedlab::Error::io(p, &e))?),
             (None, Some(w)) => Box::new(w),
-            (None, None) => return Err(crate::Error::domain("give out= or write=")),
+            (None, None) => return Err(schedlab::Error::domain("give out= or write=")),
         };
         let name = out.as_ref().map_or_else(|| "<stdout>".to_string(), |p| p.display().to_string());
         ftrace::write_task_csv_from(&source_of(&source), pid, &src.sources(), opts, target, &name)
@@ -854,18 +854,19 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pelt_schedutil, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_tick_ns_for_hz, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_map_util_perf, m)?)?;
-    m.add("PELT_COLUMNS", crate::pelt::row::COLUMNS.to_vec())?;
-    m.add("PELT_INITS", <crate::pelt::Init as crate::choice::Choice>::names())?;
-    m.add("PELT_EVENTS", crate::pelt::row::Event::ALL.map(crate::pelt::row::Event::name).to_vec())?;
-    let states = [crate::pelt::trace::State::Run, crate::pelt::trace::State::Wait, crate::pelt::trace::State::Sleep];
+    m.add("PELT_COLUMNS", schedlab::pelt::row::COLUMNS.to_vec())?;
+    m.add("PELT_INITS", <schedlab::pelt::Init as schedlab::choice::Choice>::names())?;
+    m.add("PELT_EVENTS", schedlab::pelt::row::Event::ALL.map(schedlab::pelt::row::Event::name).to_vec())?;
+    let states =
+        [schedlab::pelt::trace::State::Run, schedlab::pelt::trace::State::Wait, schedlab::pelt::trace::State::Sleep];
     m.add("PELT_STATES", states.map(|s| s.letter().to_string()).to_vec())?;
-    m.add("PELT_RULES", crate::pelt::util_est::RULE_NAMES.to_vec())?;
-    m.add("PELT_KERNELS", crate::pelt::kernel::kernel_names())?;
+    m.add("PELT_RULES", schedlab::pelt::util_est::RULE_NAMES.to_vec())?;
+    m.add("PELT_KERNELS", schedlab::pelt::kernel::kernel_names())?;
     m.add("PELT_UTIL_COLUMNS", UTIL_COLUMNS.to_vec())?;
     m.add("PELT_DEFAULT_START_NS", driver::DEFAULT_START_NS)?;
-    m.add("PELT_DEFAULT_HZ", crate::jiffies::DEFAULT_HZ)?;
-    m.add("PELT_CAPACITY_SCALE", crate::pelt::consts::SCHED_CAPACITY_SCALE)?;
+    m.add("PELT_DEFAULT_HZ", schedlab::jiffies::DEFAULT_HZ)?;
+    m.add("PELT_CAPACITY_SCALE", schedlab::pelt::consts::SCHED_CAPACITY_SCALE)?;
     m.add("PELT_SCHEDUTIL_VERSIONS", Version::names())?;
-    m.add("PELT_NICE_0_WEIGHT", crate::pelt::consts::NICE_0_WEIGHT)?;
+    m.add("PELT_NICE_0_WEIGHT", schedlab::pelt::consts::NICE_0_WEIGHT)?;
     Ok(())
 }
