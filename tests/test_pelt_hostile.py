@@ -19,7 +19,6 @@ import threading
 from pathlib import Path
 
 import pytest
-
 from schedlab import pelt
 from schedlab.errors import ParseError
 
@@ -149,3 +148,48 @@ def test_a_10m_segment_replay_streams_in_bounded_memory(tmp_path):
     out = run_child("pelt.simulate_csv(sys.argv[2], out='/dev/null')", str(big))
     assert out.get("result") == "returned", out
     assert grew(out) < BOUND, f"{grew(out) / MiB:.1f} MiB over the imports"
+
+
+def _long_trace(path: Path, pairs: int = 200_000) -> None:
+    with path.open("w") as f:
+        f.write("dur_ns,state\n")
+        f.write("1000000,R\n2000000,S\n" * pairs)
+
+
+def test_ctrl_c_stops_the_cli_replay_at_the_requested_check(tmp_path):
+    """``SCHEDLAB_STOP_AFTER_CHECKS`` stops the process at its N + 1-th check as Ctrl-C
+    would there (docs/cancel.md §3): ``pelt simulate`` exits 130 with the interrupted
+    message, no traceback, and its output holds only what was replayed before."""
+    big, out = tmp_path / "big.csv", tmp_path / "rows.csv"
+    _long_trace(big)
+    env = {**os.environ, "SCHEDLAB_STOP_AFTER_CHECKS": "10"}
+    r = subprocess.run([sys.executable, "-m", "schedlab", "pelt", "simulate", str(big), "-o", str(out)],
+                       capture_output=True, text=True, timeout=600, env=env)
+    assert r.returncode == 130, r.stderr
+    assert "interrupted" in r.stderr.lower() and "Traceback" not in r.stderr, r.stderr
+    # 400,000 segments make more than 400,000 rows; 11 checks cover at most 11 * 4096
+    # segments of at most four rows each (cancel::EVERY = 4096)
+    written = out.read_bytes().count(b"\n") if out.exists() else 0
+    assert written <= 1 + 4 * 11 * 4096, written
+    # without the hook the same command replays it all
+    r = subprocess.run([sys.executable, "-m", "schedlab", "pelt", "simulate", str(big), "-o", str(out)],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert out.read_bytes().count(b"\n") > 1 + 400_000
+
+
+def test_ctrl_c_stops_simulate_csv_at_the_requested_check(tmp_path):
+    big = tmp_path / "big.csv"
+    _long_trace(big)
+    code = (
+        "import sys\nfrom schedlab import pelt\n"
+        "try:\n    pelt.simulate_csv(sys.argv[1], out=sys.argv[2])\n"
+        "except KeyboardInterrupt:\n    sys.exit(130)\n"
+    )
+    out = tmp_path / "rows.csv"
+    env = {**os.environ, "SCHEDLAB_STOP_AFTER_CHECKS": "10"}
+    r = subprocess.run([sys.executable, "-c", code, str(big), str(out)],
+                       capture_output=True, text=True, timeout=600, env=env)
+    assert r.returncode == 130, r.stderr
+    written = out.read_bytes().count(b"\n") if out.exists() else 0
+    assert written <= 1 + 4 * 11 * 4096, written

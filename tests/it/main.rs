@@ -26,6 +26,7 @@ mod mmtests_monitors;
 mod mmtests_parse;
 mod mmtests_perl_deaths;
 mod mmtests_real;
+mod pelt_cancel;
 mod pelt_golden;
 mod pelt_juno_capacity;
 mod pelt_lost;
