@@ -15,7 +15,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from schedlab.cli import main
 
 LIVE = Path(__file__).parent / "data" / "live"
@@ -69,6 +68,6 @@ def test_pelt_ftrace_then_simulate_agrees_with_the_kernel(name, tmp_path, capsys
     n = len(kernel)
     assert within >= 0.99 * n, f"{name}: util_avg within 1 on {within}/{n}"
     assert ue >= 0.95 * n, f"{name}: util_est exact on {ue}/{n}"
-    # recorded here: self-a 60/60 (59 exact) and util_est 60/60, self-b 409/409 (401 exact)
-    # and 409/409
+    # recorded here: self-a 59/59 (58 exact) and util_est 59/59, self-b 408/408 (400 exact)
+    # and 408/408
     print(f"{name}: util_avg within 1 {within}/{n}, exact {exact}, util_est {ue}/{n}")
