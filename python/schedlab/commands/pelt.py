@@ -17,8 +17,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:  # pragma: no cover
     from argparse import ArgumentParser, Namespace
     from argparse import _SubParsersAction as SubparsersSpec
-
-    from .._input import Bounded
+    from typing import BinaryIO
 
 
 def register(sub: SubparsersSpec) -> None:
@@ -145,14 +144,16 @@ def run_simulate(args: Namespace) -> int:
     return 0
 
 
-def _trace(args: Namespace) -> str | Bounded:
+def _trace(args: Namespace) -> str | BinaryIO:
     """The trace argument of simulate_csv: the path, or standard input read as a stream
     (at most --max-input-bytes)."""
     if args.trace != "-":
         return args.trace
+    from typing import cast
+
     from .._input import Bounded
 
-    return Bounded(args.max_input_bytes)
+    return cast("BinaryIO", Bounded(args.max_input_bytes))  # the core reads it with read(n) only
 
 
 def run_ftrace(args: Namespace) -> int:
