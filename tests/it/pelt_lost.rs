@@ -68,6 +68,23 @@ fn pids() -> Vec<u32> {
     pids
 }
 
+/// The trace time (ns) of the task's last event in trace-cmd's report: a line it is the
+/// current task of (`comm-PID [cpu]`), or one naming it (`:PID [prio]`, `pid=PID `).
+fn last_event_ns(pid: u32) -> u64 {
+    let text = std::fs::read_to_string(format!("{DIR}/report.txt")).unwrap();
+    let marks = [format!("-{pid} ["), format!(":{pid} ["), format!("pid={pid} ")];
+    text.lines()
+        .filter(|l| marks.iter().any(|m| l.contains(m.as_str())))
+        .filter_map(|l| {
+            let (_, after_cpu) = l.split_once("] ")?;
+            let stamp = after_cpu.split_whitespace().next()?.trim_end_matches(':');
+            let (s, us) = stamp.split_once('.')?;
+            Some(s.parse::<u64>().ok()? * 1_000_000_000 + us.parse::<u64>().ok()? * 1_000)
+        })
+        .max()
+        .unwrap()
+}
+
 fn import_dat(pid: u32) -> Result<FtraceTask, String> {
     let strict = ImportOptions { strict: true, sort: false };
     read_ftrace(std::path::Path::new(&format!("{DIR}/trace.dat")), pid, &Platform::default(), strict)
@@ -84,10 +101,11 @@ fn every_task_imports_across_the_losses_and_the_notes_name_them() {
         let Ok(t) = import_dat(pid) else { continue };
         imported += 1;
         let notes = t.notes.assumptions.join("\n");
-        // each loss before the task's replay ends (CPU 0's precedes every record; CPU 1's
+        // each loss before the task's last event (CPU 0's precedes every record; CPU 1's
         // is at 6137.454972 s, report.txt) is named with its CPU, count and the record it
-        // precedes (trace-cmd's report)
-        let end = t.start_ns + t.segments.iter().map(|s| s.dur_ns).sum::<u64>();
+        // precedes (trace-cmd's report). The end in trace time from the report: a task
+        // placed on its PELT clock (docs/pelt.md §12) has segments on that clock
+        let end = last_event_ns(pid);
         for ((cpu, n, record), at) in reported_losses().into_iter().zip([0, 6_137_454_972_000]) {
             let named = format!("CPU {cpu} lost {} events before line {record} (", n.unwrap());
             assert_eq!(notes.contains(&named), end >= at, "pid {pid}: {named:?} in\n{notes}");
