@@ -540,7 +540,39 @@ fn clock_mode(task: &mut FtraceTask, found: &Found, pid: u32, queued_moves: u64)
         task.notes.assume(format!("pid {pid}: its sched_stat_runtime events are not used: {why}"));
         return None;
     }
+    if let Some((n, line)) = runs_without_runtime(&found.clock.events) {
+        task.notes.assume(format!(
+            "pid {pid}: its sched_stat_runtime events are not used: {n} run(s) have none (the first \
+             switched out at line {line}): their length on the task clock is not in the trace"
+        ));
+        return None;
+    }
     clock_import::clock_trace(&found.clock.events, &found.readings, found.end)
+}
+
+/// How many of the task's runs (a switch-in to its switch-out) have no `sched_stat_runtime`
+/// event, and the line of the first one's switch-out; `None` when every run has one.
+/// The kernel's `update_curr` at each switch-out traces the run's time (docs/pelt.md
+/// §12), so a run without one lost its events: the PELT clock cannot be placed across it.
+fn runs_without_runtime(events: &[Timed]) -> Option<(u64, usize)> {
+    let (mut running, mut timed) = (false, false);
+    let mut first = None;
+    let mut n = 0u64;
+    for e in events {
+        match e.event {
+            TaskEvent::SwitchIn => (running, timed) = (true, false),
+            TaskEvent::Runtime(_) => timed = true,
+            TaskEvent::SwitchOut { .. } => {
+                if running && !timed {
+                    n += 1;
+                    first.get_or_insert(e.line);
+                }
+                running = false;
+            }
+            _ => {}
+        }
+    }
+    first.map(|line| (n, line))
 }
 
 /// Build the trace of `pid` from ftrace text or a trace.dat (its records decoded
