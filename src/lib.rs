@@ -50,6 +50,7 @@ pub mod idle;
 pub mod import_notes;
 pub mod jiffies;
 pub mod json_text;
+pub mod line_cap;
 pub mod live;
 pub mod lkp;
 pub mod mail_quote;

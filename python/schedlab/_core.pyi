@@ -289,54 +289,112 @@ def mmtests_bootstrap_gmean(
 _I64 = npt.NDArray[np.int64]
 _U8 = npt.NDArray[np.uint8]
 
+@final
+class PeltInit:
+    def __new__(cls, state: str | Mapping[str, Any] | PeltInit) -> PeltInit: ...
+    @property
+    def kind(self) -> str: ...
+    def to_dict(self) -> dict[str, Any]: ...
+    def __getitem__(self, key: str, /) -> Any: ...
+    def keys(self) -> Any: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]: ...
+
+@final
+class PeltOptions:
+    def __new__(
+        cls,
+        *,
+        init: str | Mapping[str, Any] | PeltInit | None = None,
+        util_est: bool = True,
+        rule: str | None = None,
+        execl_fix: bool | None = None,
+        hz: int | None = None,
+        start_ns: int | None = None,
+        kernel: str | None = None,
+    ) -> PeltOptions: ...
+    @property
+    def kernel(self) -> str | None: ...
+    @property
+    def init(self) -> PeltInit | None: ...
+    @property
+    def util_est(self) -> bool: ...
+    @property
+    def rule(self) -> str | None: ...
+    @property
+    def execl_fix(self) -> bool | None: ...
+    @property
+    def hz(self) -> int | None: ...
+    @property
+    def start_ns(self) -> int | None: ...
+
+@final
+class PeltImport:
+    def columns(self) -> dict[str, np.ndarray]: ...
+    @property
+    def start_ns(self) -> int: ...
+    @property
+    def init(self) -> PeltInit | None: ...
+    @property
+    def events(self) -> int: ...
+    @property
+    def notes(self) -> list[str]: ...
+    @property
+    def kernel(self) -> str | None: ...
+    @property
+    def pid(self) -> int: ...
+    def __len__(self) -> int: ...
+
+@final
+class PeltTraceWritten:
+    @property
+    def segments(self) -> int: ...
+    @property
+    def events(self) -> int: ...
+    @property
+    def start_ns(self) -> int: ...
+    @property
+    def kernel(self) -> str | None: ...
+    @property
+    def init(self) -> PeltInit | None: ...
+    @property
+    def notes(self) -> list[str]: ...
+
 def pelt_simulate_arrays(
     dur_ns: _I64,
     state: _U8,
     cpu_cap: _I64,
     freq_cap: _I64,
-    init: str,
-    util_est: bool,
-    rule: str | None,
-    execl_fix: bool | None,
-    tick_ns: int,
-    start_ns: int,
+    /,
+    *,
+    options: PeltOptions,
+    tick: _U8 | None = None,
     columns: list[str] | None = None,
     events: list[str] | None = None,
-    kernel: str | None = None,
-    given: tuple[int, int | None, int | None, tuple[int, int] | None] | None = None,
 ) -> dict[str, np.ndarray]: ...
 def pelt_simulate_file(
     path: str | PathLike[str],
-    init: str,
-    util_est: bool,
-    rule: str | None,
-    execl_fix: bool | None,
-    tick_ns: int,
-    start_ns: int,
+    /,
+    *,
+    options: PeltOptions,
     columns: list[str] | None = None,
     events: list[str] | None = None,
-    kernel: str | None = None,
-    given: tuple[int, int | None, int | None, tuple[int, int] | None] | None = None,
 ) -> dict[str, np.ndarray]: ...
 def pelt_simulate_csv(
-    data: bytes | None,
-    path: str,
-    out: str | PathLike[str] | None,
-    init: str,
-    util_est: bool,
-    rule: str | None,
-    execl_fix: bool | None,
-    tick_ns: int,
-    start_ns: int,
+    source: bytes | str | PathLike[str] | Any,
+    /,
+    *,
+    options: PeltOptions,
+    name: str | None = None,
+    out: str | PathLike[str] | None = None,
     write: Callable[[bytes], object] | None = None,
-    kernel: str | None = None,
-    given: tuple[int, int | None, int | None, tuple[int, int] | None] | None = None,
 ) -> bytes | None: ...
-def pelt_parse_trace(data: bytes, path: str | None = None) -> dict[str, np.ndarray]: ...
+def pelt_parse_trace(data: bytes, /, *, path: str | None = None) -> dict[str, np.ndarray]: ...
 def pelt_read_trace(path: str | PathLike[str]) -> dict[str, np.ndarray]: ...
 def pelt_ftrace(
-    data: bytes | None,
-    path: str | PathLike[str] | None,
+    source: bytes | str | PathLike[str],
+    /,
+    *,
     pid: int,
     cpu_cap: int | None = None,
     freq_cap: int | None = None,
@@ -347,12 +405,29 @@ def pelt_ftrace(
     plat_info: str | PathLike[str] | None = None,
     sysfs: str | PathLike[str] | None = None,
     traced_start: bool = False,
-) -> tuple[dict[str, np.ndarray], int, int, list[str], dict[str, Any] | None]: ...
+) -> PeltImport: ...
+def pelt_ftrace_csv(
+    source: bytes | str | PathLike[str],
+    /,
+    *,
+    pid: int,
+    out: str | PathLike[str] | None = None,
+    write: Callable[[bytes], object] | None = None,
+    cpu_cap: int | None = None,
+    freq_cap: int | None = None,
+    strict: bool = False,
+    sort: bool = False,
+    cpu_capacity: str | None = None,
+    max_freq: str | None = None,
+    plat_info: str | PathLike[str] | None = None,
+    sysfs: str | PathLike[str] | None = None,
+) -> PeltTraceWritten: ...
 def pelt_decay_load(val: _U64, n: _U64) -> _U64: ...
 def pelt_accumulate(
-    delta_ns: _U64, load: _U64, runnable: _U64, running: _U64, start_ns: int, weight: int
+    delta_ns: _U64, load: _U64, runnable: _U64, running: _U64, /, *, start_ns: int, weight: int
 ) -> dict[str, _U64]: ...
 def pelt_util_est_update(
+    *,
     rule: str,
     ewma: _U64,
     unchanged: _U64,
@@ -362,14 +437,20 @@ def pelt_util_est_update(
     cpu_cap: _U64,
     task_sleep: _U64,
 ) -> dict[str, _U64]: ...
-def pelt_rules() -> list[str]: ...
-def pelt_kernels() -> list[str]: ...
-def pelt_util_columns() -> list[str]: ...
 PELT_COLUMNS: list[str]
 PELT_INITS: list[str]
 PELT_EVENTS: list[str]
 PELT_STATES: list[str]
+PELT_RULES: list[str]
+PELT_KERNELS: list[str]
+PELT_UTIL_COLUMNS: list[str]
+PELT_DEFAULT_START_NS: int
+PELT_DEFAULT_HZ: int
+PELT_CAPACITY_SCALE: int
+PELT_NICE_0_WEIGHT: int
+PELT_SCHEDUTIL_VERSIONS: list[str]
 def pelt_cpu_util(
+    *,
     util_avg: int,
     runnable_avg: int,
     util_est: int,
@@ -383,6 +464,7 @@ def pelt_cpu_util(
 def pelt_tick_ns_for_hz(hz: int) -> int: ...
 def pelt_map_util_perf(util: int) -> int: ...
 def pelt_schedutil(
+    *,
     util: int,
     capacity: int,
     ref_freq: int,
@@ -390,7 +472,7 @@ def pelt_schedutil(
     policy_min: int,
     policy_max: int,
     min_perf: int,
-    legacy: bool,
+    version: str,
 ) -> tuple[int, int]: ...
 # --- idle (src/python/idle.rs) ----------------------------------------------
 _States = tuple[list[str], list[int], list[int], list[bool], list[bool], list[float | None]]

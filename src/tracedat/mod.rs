@@ -9,6 +9,7 @@
 //! - [`format`]: event formats (fields, offsets, sizes, print fmt).
 //! - [`ring`]: the ring-buffer pages of one CPU as records.
 //! - [`decode`]: a record as the event the importers read.
+//! - [`sniff`]: what an input without the magic is when it is not text either.
 //!
 //! [`Trace::records`] merges the CPUs' records by time (ties in CPU order).
 
@@ -21,6 +22,7 @@ pub mod decode;
 pub mod format;
 pub mod header;
 pub mod ring;
+pub mod sniff;
 
 use crate::error::Result;
 use bytes::{FileSource, Source};

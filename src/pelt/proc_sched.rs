@@ -2,6 +2,11 @@
 //! `proc_sched_show_task`), read into the PELT fields a live check compares and the
 //! runtime accounting that places each reading on the task clock (docs/live.md §2).
 //!
+//! A reading may also sit in a trace, as a marker the task (or a sampler) wrote to
+//! `trace_marker`: `proc_sched: pid=N se.exec_start=V se.sum_exec_runtime=V ...`, the
+//! `se.*` fields of one dump as printed, `name=value` (docs/pelt.md §12;
+//! [`parse_marker`]).
+//!
 //! A samples file is a sequence of such dumps, each preceded by a line
 //! `# t_mono_ns=N` (CLOCK_MONOTONIC when it was read); blank lines and other `#` lines
 //! are skipped. `PN()` fields (`se.exec_start`, `se.sum_exec_runtime`) are printed as
@@ -18,8 +23,12 @@ use crate::error::{Error, Result};
 pub struct ProcSample {
     /// CLOCK_MONOTONIC ns when the file was read (the `# t_mono_ns=` line).
     pub t_mono_ns: u64,
-    /// Line of the samples file where this dump starts.
+    /// Line of the samples file where this dump starts (for a marker in a trace: the
+    /// trace's line or record).
     pub line: usize,
+    /// The trace time of a reading written into the trace as a marker (ns); `None` for
+    /// a samples file's dumps.
+    pub trace_ns: Option<u64>,
     /// `se.exec_start`: the task clock (`rq_clock_task`) at its last `update_curr`, ns.
     pub exec_start: u64,
     /// `se.sum_exec_runtime`, ns.
@@ -66,6 +75,70 @@ fn ms6_to_ns(v: &str) -> Option<u64> {
     ms.parse::<u64>().ok()?.checked_mul(1_000_000)?.checked_add(frac.parse().ok()?)
 }
 
+/// The fields of a reading, by name, into `s`; the bit of each field set (11 when all).
+fn set_field(s: &mut ProcSample, key: &str, value: &str) -> std::result::Result<u16, String> {
+    let bad = || format!("{key}: '{value}' is not a number");
+    let int = || value.parse::<u64>().map_err(|_| bad());
+    let (bit, slot): (u16, &mut u64) = match key {
+        "se.exec_start" => {
+            s.exec_start = ms6_to_ns(value).ok_or_else(bad)?;
+            return Ok(1);
+        }
+        "se.sum_exec_runtime" => {
+            s.sum_exec_runtime = ms6_to_ns(value).ok_or_else(bad)?;
+            return Ok(2);
+        }
+        "se.avg.last_update_time" => (4, &mut s.last_update_time),
+        "se.avg.load_sum" => (8, &mut s.load_sum),
+        "se.avg.runnable_sum" => (16, &mut s.runnable_sum),
+        "se.avg.util_sum" => (32, &mut s.util_sum),
+        "se.avg.load_avg" => (64, &mut s.load_avg),
+        "se.avg.runnable_avg" => (128, &mut s.runnable_avg),
+        "se.avg.util_avg" => (256, &mut s.util_avg),
+        "se.avg.util_est" | "se.avg.util_est.ewma" => (512, &mut s.util_est),
+        "se.load.weight" => (1024, &mut 0),
+        _ => return Ok(0),
+    };
+    *slot = int()?;
+    Ok(bit)
+}
+
+/// All fields of [`ProcSample`] read.
+const ALL_FIELDS: u16 = (1 << 11) - 1;
+
+/// A reading written into a trace as a marker: the text after `proc_sched:`, `pid=N`
+/// then the `se.*` fields as `name=value`. `Ok(None)` when it is another task's; an
+/// error message when a field is unreadable or missing.
+pub fn parse_marker(text: &str, pid: u32) -> std::result::Result<Option<ProcSample>, String> {
+    let mut s = ProcSample::default();
+    let mut seen = 0u16;
+    let mut who: Option<u32> = None;
+    for word in text.split_whitespace() {
+        let Some((key, value)) = word.split_once('=') else { continue };
+        if key == "pid" {
+            match value.parse() {
+                Ok(p) => who = Some(p),
+                Err(_) => return Err(format!("proc_sched marker: pid '{value}' is not a number")),
+            }
+            continue;
+        }
+        match set_field(&mut s, key, value) {
+            Ok(bit) => seen |= bit,
+            Err(msg) => return Err(format!("proc_sched marker: {msg}")),
+        }
+    }
+    let Some(who) = who else { return Err("proc_sched marker without pid=".into()) };
+    if who != pid {
+        return Ok(None);
+    }
+    if seen != ALL_FIELDS {
+        return Err("proc_sched marker without all of se.exec_start, se.sum_exec_runtime and the se.avg sums, \
+                         averages, last_update_time and util_est"
+            .into());
+    }
+    Ok(Some(s))
+}
+
 /// The samples of a samples file (see the module documentation), in file order.
 /// Every dump must carry the fields of [`ProcSample`]; a missing or unreadable one is
 /// an error naming its line.
@@ -73,10 +146,9 @@ pub fn parse_samples(text: &str, path: Option<&str>) -> Result<Vec<ProcSample>> 
     let mut out: Vec<ProcSample> = Vec::new();
     let mut seen = 0u16;
     let mut cur: Option<ProcSample> = None;
-    const ALL: u16 = (1 << 11) - 1;
     let finish = |cur: Option<ProcSample>, seen: u16, out: &mut Vec<ProcSample>| -> Result<()> {
         if let Some(s) = cur {
-            if seen != ALL {
+            if seen != ALL_FIELDS {
                 return Err(Error::parse(
                     path,
                     Some(s.line),
@@ -114,32 +186,7 @@ pub fn parse_samples(text: &str, path: Option<&str>) -> Result<Vec<ProcSample>> 
             }
             continue;
         };
-        let bad = || Error::parse(path, Some(line_no), format!("{key}: '{value}' is not a number"));
-        let int = || value.parse::<u64>().map_err(|_| bad());
-        let (bit, slot): (u16, &mut u64) = match key {
-            "se.exec_start" => {
-                s.exec_start = ms6_to_ns(value).ok_or_else(bad)?;
-                seen |= 1;
-                continue;
-            }
-            "se.sum_exec_runtime" => {
-                s.sum_exec_runtime = ms6_to_ns(value).ok_or_else(bad)?;
-                seen |= 2;
-                continue;
-            }
-            "se.avg.last_update_time" => (4, &mut s.last_update_time),
-            "se.avg.load_sum" => (8, &mut s.load_sum),
-            "se.avg.runnable_sum" => (16, &mut s.runnable_sum),
-            "se.avg.util_sum" => (32, &mut s.util_sum),
-            "se.avg.load_avg" => (64, &mut s.load_avg),
-            "se.avg.runnable_avg" => (128, &mut s.runnable_avg),
-            "se.avg.util_avg" => (256, &mut s.util_avg),
-            "se.avg.util_est" | "se.avg.util_est.ewma" => (512, &mut s.util_est),
-            "se.load.weight" => (1024, &mut 0),
-            _ => continue,
-        };
-        *slot = int()?;
-        seen |= bit;
+        seen |= set_field(s, key, value).map_err(|msg| Error::parse(path, Some(line_no), msg))?;
     }
     finish(cur, seen, &mut out)?;
     Ok(out)

@@ -73,6 +73,9 @@ pub struct Point {
     pub placed: Placed,
     /// The trace line it comes from (0 for [`PointKind::Seen`]).
     pub line: usize,
+    /// The trace time of that event (ns; a [`PointKind::Seen`] point's reading time in
+    /// the trace when it has one, else 0).
+    pub ts: u64,
 }
 
 /// The update points, with how many readings anchored runs and how many runs there were.
@@ -217,7 +220,8 @@ fn runs_of(events: &[Timed], cum: &[u64]) -> (Vec<Run>, u64, u64) {
                 }
                 running = false;
             }
-            TaskEvent::Wakeup { .. } | TaskEvent::Migrate { .. } => tick_pending = false,
+            // a loss may have hidden the tick's runtime: the next runtime is not a tick's
+            TaskEvent::Wakeup { .. } | TaskEvent::Migrate { .. } | TaskEvent::Lost { .. } => tick_pending = false,
             TaskEvent::TimerLate(_) | TaskEvent::Frequency(_) | TaskEvent::Pelt(_) | TaskEvent::CfsUpdate(_) => {}
         }
     }
@@ -304,8 +308,14 @@ pub fn timeline(events: &[Timed], samples: &[ProcSample]) -> Timeline {
             match runs.get(n + 1).filter(|_| r.runtimes.last() == Some(&i)) {
                 None => put(&mut start_of, n, start, &mut tl.anchor_conflicts),
                 Some(nr) => {
-                    let later =
-                        mono_to_trace(s.t_mono_ns).is_some_and(|t| events.get(nr.switch_in).is_some_and(|e| e.ts <= t));
+                    // read after the run's switch-out: the next run's (a reading in the
+                    // trace is where it was taken; a samples file's is mapped from
+                    // CLOCK_MONOTONIC, and then compared with the next switch-in)
+                    let later = match s.trace_ns {
+                        Some(t) => r.switch_out.and_then(|(j, _)| events.get(j)).is_some_and(|e| e.ts <= t),
+                        None => mono_to_trace(s.t_mono_ns)
+                            .is_some_and(|t| events.get(nr.switch_in).is_some_and(|e| e.ts <= t)),
+                    };
                     after_last.push((n, start, s.exec_start, later));
                     let v = exec_starts.entry(n).or_default();
                     if !v.contains(&s.exec_start) {
@@ -363,7 +373,16 @@ pub fn timeline(events: &[Timed], samples: &[ProcSample]) -> Timeline {
         let k = late.partition_point(|&(ts, _)| ts <= t);
         k.checked_sub(1).and_then(|j| late.get(j)).map_or(0, |&(_, c)| c)
     };
-    let place = |ts: u64| offset_along(&offsets, ts, late_until).map(|o| shift(ts, o));
+    // without an anchor the task clock is only known to fall behind the trace clock by
+    // the steal time (from an unknown origin): each point at its time less the lateness
+    // so far
+    let place = |ts: u64| {
+        if offsets.is_empty() {
+            Some(ts.saturating_sub(late_until(ts)))
+        } else {
+            offset_along(&offsets, ts, late_until).map(|o| shift(ts, o))
+        }
+    };
     let mut points: Vec<Point> = Vec::new();
     let mut next_run = 0usize;
     let mut asleep = true;
@@ -372,7 +391,13 @@ pub fn timeline(events: &[Timed], samples: &[ProcSample]) -> Timeline {
             TaskEvent::Wakeup { .. } if asleep => {
                 asleep = false;
                 if let Some(clock) = place(e.ts) {
-                    points.push(Point { clock, kind: PointKind::Wake, placed: Placed::Interpolated, line: e.line });
+                    points.push(Point {
+                        clock,
+                        kind: PointKind::Wake,
+                        placed: Placed::Interpolated,
+                        line: e.line,
+                        ts: e.ts,
+                    });
                 }
             }
             TaskEvent::SwitchIn | TaskEvent::Runtime(_) => {
@@ -398,17 +423,17 @@ pub fn timeline(events: &[Timed], samples: &[ProcSample]) -> Timeline {
                 if let Some(w) = points.last_mut().filter(|w| w.kind == PointKind::Wake && w.placed != Placed::Exact) {
                     w.clock = w.clock.min(start);
                 }
-                points.push(Point { clock: start, kind: PointKind::Pick, placed, line: e.line });
+                points.push(Point { clock: start, kind: PointKind::Pick, placed, line: e.line, ts: e.ts });
                 for &j in &r.ticks {
-                    let line = events.get(j).map_or(0, |ev| ev.line);
-                    points.push(Point { clock: at(j), kind: PointKind::Tick, placed, line });
+                    let (line, ts) = events.get(j).map_or((0, 0), |ev| (ev.line, ev.ts));
+                    points.push(Point { clock: at(j), kind: PointKind::Tick, placed, line, ts });
                 }
                 if let Some((j, s)) = r.switch_out {
                     let last = r.runtimes.last().map_or(start, |&k| at(k));
                     let kind = if s == State::Sleep { PointKind::Sleep } else { PointKind::Preempt };
                     asleep = s == State::Sleep;
-                    let line = events.get(j).map_or(0, |ev| ev.line);
-                    points.push(Point { clock: last, kind, placed, line });
+                    let (line, ts) = events.get(j).map_or((0, 0), |ev| (ev.line, ev.ts));
+                    points.push(Point { clock: last, kind, placed, line, ts });
                 }
             }
             _ => {}
@@ -475,7 +500,8 @@ pub fn attach_readings(points: &mut Vec<Point>, samples: &[ProcSample]) -> Vec<O
             }
             None => {
                 if points.first().is_some_and(|p| p.clock <= l) {
-                    points.insert(k, Point { clock: l, kind: PointKind::Seen, placed: Placed::Reading, line: 0 });
+                    let ts = s.trace_ns.unwrap_or(0);
+                    points.insert(k, Point { clock: l, kind: PointKind::Seen, placed: Placed::Reading, line: 0, ts });
                 }
             }
         }
