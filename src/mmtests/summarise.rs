@@ -104,6 +104,9 @@ pub struct RunSummary {
     pub stats: Vec<Stat>,
     /// Preferred direction.
     pub preferred: Preferred,
+    /// The empty column of a run compare-mmtests.pl lost ([`super::lost`]): no
+    /// operations, never marked.
+    pub lost: bool,
 }
 
 /// Whether `label` matches the sub-heading pattern `pat` (a Perl regex: literal
@@ -209,11 +212,47 @@ pub fn filter_ops(ops: &[String], sub: &str) -> Vec<String> {
     ops.iter().filter(|o| subheading_matches(sub, o, true)).cloned().collect()
 }
 
-fn die(era: Era, run: &str, op: &str) -> Error {
-    Error::domain(format!(
-        "MMTests {} cannot summarise operation '{op}' of '{run}': its best value is ≤ 0, so the harmonic mean divides by zero (compare-mmtests.pl dies with \"Illegal division by zero\")",
-        era.name()
-    ))
+/// compare-mmtests.pl's death summarising one run: the harmonic mean of an operation
+/// whose best value is ≤ 0 divides by zero (E2, E3: docs/mmtests.md §4.2). The Perl dies
+/// inside its per-run `eval`, so it loses that run and prints the rest of the table
+/// ([`super::lost`], docs/mmtests.md §12).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HmeanDeath {
+    /// The era whose rule died.
+    pub era: Era,
+    /// The run.
+    pub run: String,
+    /// The first operation (in summary order) whose harmonic mean divides by zero.
+    pub op: String,
+}
+
+impl HmeanDeath {
+    /// Why the run cannot be summarised, without its name.
+    pub fn reason(&self) -> String {
+        format!(
+            "the harmonic mean of its operation '{}' divides by zero (its best value is 0 or less: MMTests {} dies with \"Illegal division by zero\")",
+            self.op,
+            self.era.name()
+        )
+    }
+
+    /// The error of a summary that cannot go on without this run (a monitor's table).
+    pub fn into_error(self) -> Error {
+        Error::domain(format!("MMTests {} cannot summarise '{}': {}", self.era.name(), self.run, self.reason()))
+    }
+}
+
+/// Why a run's summary stopped: the Perl's death, or an error of schedlab's own
+/// (a stop request).
+enum Stop {
+    Dies,
+    Error(Error),
+}
+
+impl From<Error> for Stop {
+    fn from(e: Error) -> Stop {
+        Stop::Error(e)
+    }
 }
 
 /// Arithmetic mean in the given order; NaN for no samples or a NaN sample (E0's
@@ -298,18 +337,16 @@ pub fn best_k(n: usize, p: u32) -> usize {
     ((n * p as usize) / 100).max(1)
 }
 
-struct Ctx<'a> {
+struct Ctx {
     era: Era,
     pref: Preferred,
-    run: &'a str,
-    op: &'a str,
 }
 
-impl Ctx<'_> {
-    fn mean(&self, x: &[f64]) -> Result<f64> {
+impl Ctx {
+    fn mean(&self, x: &[f64]) -> std::result::Result<f64, Stop> {
         match self.pref {
             Preferred::Lower => Ok(amean(x)),
-            Preferred::Higher => hmean(x, self.era.rules().hmean_rule()).map_err(|_| die(self.era, self.run, self.op)),
+            Preferred::Higher => hmean(x, self.era.rules().hmean_rule()).map_err(|_| Stop::Dies),
         }
     }
 }
@@ -335,7 +372,7 @@ fn stat_value(
     mean: f64,
     sub: &mut Option<(f64, f64)>,
     per_iter: &[Vec<f64>],
-) -> Result<f64> {
+) -> std::result::Result<f64, Stop> {
     let n = x.len();
     let e0 = c.era == Era::E2018;
     Ok(match stat {
@@ -518,9 +555,13 @@ pub fn ratio_stat(kind: SummaryKind) -> Stat {
     }
 }
 
-/// Summarise one run: the statistics of `stats` for every operation that passes
-/// the sub-heading filter (`ops` = None), or for the given operations.
-pub fn summarise(run: &Run, era: Era, stats: &[Stat], ops: &[String]) -> Result<RunSummary> {
+/// A run's summary, or compare-mmtests.pl's death on it ([`HmeanDeath`]).
+pub type Summarised = std::result::Result<RunSummary, HmeanDeath>;
+
+/// Summarise one run: the statistics of `stats` for each of the operations `ops`
+/// (duplicates summarised once). `Ok(Err(death))` where compare-mmtests.pl dies on the
+/// run (a harmonic mean dividing by zero, E2/E3); `Err` on a stop request.
+pub fn summarise(run: &Run, era: Era, stats: &[Stat], ops: &[String]) -> Result<Summarised> {
     let pref = run.meta.preferred;
     let mut per_op = HashMap::new();
     for op in ops {
@@ -528,27 +569,38 @@ pub fn summarise(run: &Run, era: Era, stats: &[Stat], ops: &[String]) -> Result<
             continue;
         }
         crate::cancel::check()?;
-        let s = summarise_op(&run.samples, &run.name, op, era, pref, run.meta.kind, stats)?;
-        per_op.insert(op.clone(), s);
+        match summarise_op(&run.samples, op, era, pref, run.meta.kind, stats) {
+            Ok(s) => {
+                per_op.insert(op.clone(), s);
+            }
+            Err(Stop::Dies) => return Ok(Err(HmeanDeath { era, run: run.name.clone(), op: op.clone() })),
+            Err(Stop::Error(e)) => return Err(e),
+        }
     }
-    Ok(RunSummary { name: run.name.clone(), ops: ops.to_vec(), per_op, stats: stats.to_vec(), preferred: pref })
+    Ok(Ok(RunSummary {
+        name: run.name.clone(),
+        ops: ops.to_vec(),
+        per_op,
+        stats: stats.to_vec(),
+        preferred: pref,
+        lost: false,
+    }))
 }
 
 fn summarise_op(
     samples: &Samples,
-    run: &str,
     op: &str,
     era: Era,
     pref: Preferred,
     kind: SummaryKind,
     stats: &[Stat],
-) -> Result<OpSummary> {
+) -> std::result::Result<OpSummary, Stop> {
     let per_iter = samples.per_iteration(op);
     let mut x = samples.pooled(op);
     if era.rules().sorted_sums() {
         sort_best_first(&mut x, pref);
     }
-    let c = Ctx { era, pref, run, op };
+    let c = Ctx { era, pref };
     let needs_mean = stats.iter().any(|s| matches!(s, Stat::Mean | Stat::StddevMean | Stat::CoeffVarMean))
         || ratio_stat(kind) == Stat::Mean;
     let mean = if needs_mean { c.mean(&x)? } else { f64::NAN };
