@@ -79,7 +79,10 @@ mod tests {
         Err(HmeanDeath { era: Era::E2025, run: name.into(), op: "1".into() })
     }
 
-    fn shape(s: Vec<Summarised>) -> (Vec<(String, bool)>, Vec<(String, bool)>) {
+    /// (name, has a summary) per column, and (name, column kept) per lost run.
+    type Shape = (Vec<(String, bool)>, Vec<(String, bool)>);
+
+    fn shape(s: Vec<Summarised>) -> Shape {
         let (cols, lost) = columns(s).unwrap();
         (
             cols.into_iter().map(|c| (c.name, !c.lost)).collect(),
