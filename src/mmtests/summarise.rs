@@ -9,7 +9,7 @@
 
 use super::era::{Era, HmeanRule, Preferred};
 use super::extract::{Run, Samples};
-use super::perlfmt::{perl_str_roundtrip, r_print7};
+use super::perlfmt::{perl_str_roundtrip, r_print7, r_print7_all};
 use crate::error::{Error, Result};
 use crate::stats::rng::Rng;
 use std::collections::HashMap;
@@ -87,6 +87,9 @@ pub struct OpSummary {
     pub ratio_value: f64,
     /// The interval [low, high] of the ratio statistic (E2+), when defined.
     pub ci: Option<(f64, f64)>,
+    /// The subselection interval's half-width (`SubAmeanCI`, `submeanci`), which the
+    /// E0/E1 `--print-ratio` divides by (`cidiff`), when computed.
+    pub sub_half: Option<f64>,
     /// The pooled samples, best first (E1+) or as extracted (E0).
     pub samples: Vec<f64>,
 }
@@ -416,7 +419,7 @@ fn stat_value(
         Stat::CoeffVarMean => coeffvar(sd_of_mean(c.pref, x, mean), mean),
         Stat::SubMean | Stat::SubMeanCi => {
             if sub.is_none() {
-                *sub = Some(subselection(per_iter, c.era)?);
+                *sub = Some(if e0 { subselection_2018(x)? } else { subselection(per_iter, c.era)? });
             }
             let (m, h) = sub.unwrap_or((f64::NAN, f64::NAN));
             if stat == Stat::SubMean {
@@ -506,6 +509,57 @@ pub fn subselection(per_iter: &[Vec<f64>], era: Era) -> Result<(f64, f64)> {
     };
     let h = QNORM_975 * ((smean + svar) / lens.iter().sum::<f64>()).sqrt();
     Ok((m, h))
+}
+
+/// MMTests 2018's subselection pair (`SubAmean`, `SubAmeanCI`) of an operation's samples in
+/// extraction order, as its `lib/R/subselection-confidence-interval.R` computes and prints
+/// it and the Perl reads it back (docs/mmtests.md §4.8, §7.6): `L = int(0.8·n)`; the
+/// median of 100 means of L samples drawn with replacement; the median `v` of 100
+/// variances (divisor L − 1) of such draws; the half-width `qnorm(0.975)·sqrt(v/L)`. R
+/// prints the two with 7 significant digits in one format ([`r_print7_all`]). R's NA (no
+/// mean when L = 0, no variance when L ≤ 1) reaches the Perl as the string "NA", which
+/// every number it takes part in reads as 0: so is it here. NaN without samples. The draws are random
+/// upstream; schedlab's come from a fixed seed, so only samples without spread (every
+/// draw the same) give MMTests' own numbers.
+pub fn subselection_2018(x: &[f64]) -> Result<(f64, f64)> {
+    const DRAWS: usize = 100;
+    if x.is_empty() {
+        // an operation the run lacks: MMTests has no summary of it to ask R about
+        return Ok((f64::NAN, f64::NAN));
+    }
+    let l = (x.len() as f64 * 0.8) as usize;
+    let mut rng = Rng::new(0x5eed_0f5b_5e1e_u64, 0);
+    let mut pick: Vec<f64> = Vec::with_capacity(l);
+    let mut draw = |rng: &mut Rng| {
+        pick.clear();
+        pick.extend((0..l).filter_map(|_| rng.choose(x)));
+        let m = pick.iter().sum::<f64>() / l as f64;
+        (m, pick.iter().map(|v| (v - m) * (v - m)).sum::<f64>())
+    };
+    let med = if l == 0 {
+        None
+    } else {
+        let mut means = Vec::with_capacity(DRAWS);
+        for _ in 0..DRAWS {
+            crate::cancel::check()?;
+            means.push(draw(&mut rng).0);
+        }
+        Some(median(&mut means))
+    };
+    let half = if l <= 1 {
+        None
+    } else {
+        let mut vars = Vec::with_capacity(DRAWS);
+        for _ in 0..DRAWS {
+            crate::cancel::check()?;
+            vars.push(draw(&mut rng).1 / (l - 1) as f64);
+        }
+        Some(QNORM_975 * (median(&mut vars) / l as f64).sqrt())
+    };
+    match r_print7_all(&[med, half]).as_slice() {
+        [m, h] => Ok((m.unwrap_or(0.0), h.unwrap_or(0.0))),
+        _ => Ok((0.0, 0.0)),
+    }
 }
 
 /// The median (NaN last; of an even count the mean of the middle two), found by
@@ -646,7 +700,8 @@ fn summarise_op(
     } else {
         None
     };
-    Ok(OpSummary { values, n: x.len(), mean, sd_arith: stddev_arith(&x), ratio_value, ci, samples: x })
+    let sub_half = sub.map(|(_, h)| h);
+    Ok(OpSummary { values, n: x.len(), mean, sd_arith: stddev_arith(&x), ratio_value, ci, sub_half, samples: x })
 }
 
 #[cfg(test)]
