@@ -143,6 +143,6 @@ fn a_lost_column_keeps_the_runs_name_with_every_cell_missing() {
         assert!(cell.value.is_none() && cell.n.is_none() && cell.significant.is_none(), "{row:?}");
     }
     // the Gmean ratio of a lost run is not 1 ("no change") but unknown
-    let g = schedlab::mmtests::beyond::gmean_ratio(&r.comparison).unwrap();
+    let g = schedlab::mmtests::verdicts::gmean_ratio(&r.comparison).unwrap();
     assert!(g[1].is_nan() && g[2] > 1.0, "{g:?}");
 }
