@@ -78,7 +78,8 @@ class MMTestsComparison(Comparison):
     def gmean_ratio(self) -> dict[str, float]:
         """Kernel → direction-aligned Gmean of the per-operation ratios of the ratio
         statistic (new/base as ``--print-ratio`` computes them, inverted when lower
-        is better so that > 1 always means better); the baseline is 1.0.
+        is better so that > 1 always means better); the baseline is 1.0, and a run
+        compare-mmtests.pl lost (its column printed empty: ``meta["mmtests.lost_runs"]``) NaN.
 
         >>> c = parse_compare('''
         ... a b
@@ -156,7 +157,9 @@ def compare(directory: str | os.PathLike[str], benchmark: str, names: Sequence[s
     decides the verdicts of the mean rows (``"mmtests"``: MMTests' own marker;
     ``"welch"``/``"mann-whitney"``: that test with BH-FDR across rows).
     Raises FileNotFoundError (no such tree or run), ParseError (unreadable log)
-    or DomainError (where compare-mmtests.pl itself dies).
+    or DomainError (where compare-mmtests.pl itself dies). A run the Perl loses (its
+    harmonic mean divides by zero: docs/mmtests.md §12) is left out as the Perl leaves it
+    out, and named in ``.warnings`` and ``meta["mmtests.lost_runs"]``.
 
     >>> import schedlab, pathlib
     >>> try:
@@ -242,6 +245,8 @@ def overview(comparisons: Mapping[str, Comparison], labels: bool = True) -> pd.D
         for k in c.kernels[1:]:
             if k not in order:
                 order.append(k)
+            if math.isnan(ratios[k]):  # a run compare-mmtests.pl lost: missing, as a kernel not run
+                continue
             data.setdefault(machine, {})[k] = overview_label(ratios[k]) if labels else ratios[k]
     df = pd.DataFrame.from_dict(data, orient="index")
     return df.reindex(columns=order)

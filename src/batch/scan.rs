@@ -12,9 +12,10 @@ use crate::lkp::direction::direction;
 use crate::lkp::matrix::{self, ResultRoot};
 use crate::lkp::rules;
 use crate::mmtests::discover::{eras_of, runs_at, FoundRun};
-use crate::mmtests::era::Era;
+use crate::mmtests::era::{Era, HmeanRule, Preferred};
 use crate::mmtests::era_detect;
 use crate::mmtests::extract::{self, Ctx};
+use crate::mmtests::summarise::{self, HmeanDeath, Stat};
 use crate::table::Direction;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -441,10 +442,13 @@ fn read_mmtests(tree: &dyn Tree, input: &str, r: &FoundRun) -> Result<Option<Rea
                                 all.len()
                             ));
                         }
+                        if let Some(death) = mmtests_loses(&run, era, &op)? {
+                            gaps.push(format!("{location}: {}; compare-mmtests.pl loses this run", death.reason()));
+                        }
                         let direction = mmtests_op_direction(ex, era, &r.benchmark, &op, run.meta.preferred);
-                        Metric { name: op, direction, samples, unit: String::new() }
+                        Ok(Metric { name: op, direction, samples, unit: String::new() })
                     })
-                    .collect();
+                    .collect::<Result<Vec<Metric>>>()?;
                 let data = RunData {
                     tool: "mmtests".into(),
                     input: input.to_string(),
@@ -473,6 +477,17 @@ fn read_mmtests(tree: &dyn Tree, input: &str, r: &FoundRun) -> Result<Option<Rea
         Some(e) => Err(e),
         None => Ok(None),
     }
+}
+
+/// Whether compare-mmtests.pl of `era` loses run `run` on operation `op`: its harmonic
+/// mean divides by zero (docs/mmtests.md §12), so the Perl prints its tables without the
+/// run; batch mode lists that as missing data, as `schedlab mmtests compare` and
+/// `schedlab report` do.
+fn mmtests_loses(run: &extract::Run, era: Era, op: &str) -> Result<Option<HmeanDeath>> {
+    if run.meta.preferred != Preferred::Higher || era.rules().hmean_rule() != HmeanRule::NanOrDie {
+        return Ok(None);
+    }
+    Ok(summarise::summarise(run, era, &[Stat::Mean], &[op.to_string()])?.err())
 }
 
 /// Read one lkp result root: the metrics of its complete runs that lkp shows

@@ -17,6 +17,7 @@ pub mod era;
 pub mod era_detect;
 pub mod extract;
 pub mod logfile;
+pub mod lost;
 pub mod monitors;
 pub mod parse_text;
 pub mod perlfmt;
@@ -214,6 +215,8 @@ pub fn compare(
         }
     }
     let rstat = ratio_stat(meta.kind);
+    // the runs compare-mmtests.pl loses to a death in their summary (docs/mmtests.md §12)
+    let lost_runs: Vec<lost::LostRun>;
     let mut comparison = if opts.print_ratio {
         let ratio_ops: Vec<String> = match base.samples.ratio_operations() {
             Some(r) => filter_ops(r, &opts.subheading),
@@ -226,6 +229,8 @@ pub fn compare(
             }
         }
         let sums = summarise_all(&runs, opts.threads, |r| summarise::summarise(r, era, &[rstat], &unique))?;
+        let (sums, lost) = lost::columns(sums)?;
+        lost_runs = lost;
         let mut c = ratio::build_ratio(era, benchmark, meta.kind, meta.ratio_preferred, &sums, &ratio_ops);
         c.meta.mmtests.get_or_insert_with(Default::default).layout = MmtestsLayout::Ratio;
         c
@@ -234,6 +239,8 @@ pub fn compare(
         let sums = summarise_all(&runs, opts.threads, |r| {
             summarise::summarise(r, era, &stats, &filter_ops(&r.samples.operations(), &opts.subheading))
         })?;
+        let (sums, lost) = lost::columns(sums)?;
+        lost_runs = lost;
         let names: Vec<String> = stats.iter().map(|s| rules.stat_name(*s, meta.preferred, &meta.value_label)).collect();
         let no_marks = era == Era::E2018 && meta.kind == SummaryKind::Subselection;
         let marks = if no_marks {
@@ -261,6 +268,8 @@ pub fn compare(
     m.ratio_ops = Some(ratio_ops);
     m.summary = Some(format!("{:?}", meta.kind));
     m.subheading = (!opts.subheading.is_empty()).then(|| opts.subheading.clone());
+    warnings.extend(lost_runs.iter().map(lost::LostRun::message));
+    m.lost_runs = lost_runs;
     comparison.meta.warnings = warnings.clone();
     let text = render_text::render(&comparison)?;
     Ok(Report { era, comparison, text, warnings, era_reason: detection.reason })

@@ -59,6 +59,46 @@ pub struct MmtestsMeta {
     pub op_width: Option<usize>,
     /// The monitor of a `--print-monitor` table (`mmtests.monitor`).
     pub monitor: Option<String>,
+    /// The runs compare-mmtests.pl lost while summarising them (`mmtests.lost_runs`,
+    /// docs/mmtests.md §12): a lost run whose column is kept is one of the table's
+    /// kernels, printed without a name.
+    pub lost_runs: Vec<LostRun>,
+}
+
+/// A run compare-mmtests.pl lost (its summary died inside the Perl's per-run `eval`),
+/// and why (docs/mmtests.md §12).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LostRun {
+    /// The run's name.
+    pub run: String,
+    /// Why its summary died, without its name.
+    pub reason: String,
+    /// Whether the table keeps its column (without a name, 0.00 cells): every lost run
+    /// but the last does.
+    pub column_kept: bool,
+}
+
+impl LostRun {
+    /// The line saying what the table leaves out (a missing-data line of
+    /// `schedlab mmtests compare`).
+    pub fn message(&self) -> String {
+        let column = if self.column_kept {
+            "prints an unnamed column of 0.00 cells in its place"
+        } else {
+            "leaves its column out"
+        };
+        format!(
+            "run '{}' is not in the table: {}; compare-mmtests.pl drops the run and {column}",
+            self.run, self.reason
+        )
+    }
+}
+
+impl MmtestsMeta {
+    /// Whether `kernel` is a lost run whose column the table keeps (printed without a name).
+    pub fn is_blank_column(&self, kernel: &str) -> bool {
+        self.lost_runs.iter().any(|l| l.column_kept && l.run == kernel)
+    }
 }
 
 /// lkp's compare options and result axes, which its text needs (docs/lkp.md §5).
@@ -160,6 +200,20 @@ impl Meta {
             put(&mut m, "mmtests.label_width", mm.label_width);
             put(&mut m, "mmtests.op_width", mm.op_width);
             put(&mut m, "mmtests.monitor", mm.monitor.clone());
+            if !mm.lost_runs.is_empty() {
+                let lost = mm
+                    .lost_runs
+                    .iter()
+                    .map(|l| {
+                        let mut o = Map::new();
+                        o.insert("run".into(), l.run.clone().into());
+                        o.insert("reason".into(), l.reason.clone().into());
+                        o.insert("column_kept".into(), l.column_kept.into());
+                        Value::Object(o)
+                    })
+                    .collect::<Vec<Value>>();
+                put(&mut m, "mmtests.lost_runs", Some(lost));
+            }
         }
         if let Some(l) = &self.lkp {
             let axes = l.axes.as_ref().map(|a| {
@@ -237,6 +291,7 @@ impl Meta {
                     "label_width" => mm.label_width = Some(count(k, &v)?),
                     "op_width" => mm.op_width = Some(count(k, &v)?),
                     "monitor" => mm.monitor = Some(text(k, &v)?),
+                    "lost_runs" => mm.lost_runs = lost_runs(k, v)?,
                     _ => {
                         meta.other.insert(key, v);
                     }
@@ -371,6 +426,24 @@ fn keys(k: &str, v: Value) -> Result<Vec<String>, String> {
         Value::String(s) => Ok(s.split(',').filter(|x| !x.is_empty()).map(str::to_string).collect()),
         v => texts(k, v),
     }
+}
+
+/// `mmtests.lost_runs`: objects with `run`, `reason` and `column_kept`.
+fn lost_runs(k: &str, v: Value) -> Result<Vec<LostRun>, String> {
+    list(k, v)?
+        .into_iter()
+        .map(|o| {
+            let Value::Object(o) = o else {
+                return Err(format!("{k}: expected objects with run, reason, column_kept"));
+            };
+            let field = |name: &str| o.get(name).ok_or_else(|| format!("{k}: an entry without '{name}'"));
+            Ok(LostRun {
+                run: text(k, field("run")?)?,
+                reason: text(k, field("reason")?)?,
+                column_kept: flag(k, field("column_kept")?)?,
+            })
+        })
+        .collect()
 }
 
 fn axes(k: &str, v: Value) -> Result<Vec<Vec<(String, String)>>, String> {

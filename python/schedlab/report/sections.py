@@ -122,25 +122,33 @@ def mmtests_section(p: Parts, inputs: Inputs, tree: MMTestsTree, baseline: str |
         p.notes.append(f"MMTests {tree.name}: {bench}: era {c.meta['mmtests.era']}: {inputs.scrub(c.era_reason)}")
         for k in failed:
             p.overview.summary_line(f"{bench}: {k} failed, not compared: {inputs.scrub(failed[k])}")
+        # runs compare-mmtests.pl loses to a death in their summary: missing data, as failed runs
+        # (docs/mmtests.md §12)
+        lost = {lr["run"]: inputs.scrub(lr["reason"]) for lr in c.meta.get("mmtests.lost_runs") or []}
+        for k, why in lost.items():
+            p.missing.append(f"MMTests {tree.name}: {bench} of {k}: compare-mmtests.pl loses this run: {why}")
+            p.overview.summary_line(f"{bench}: {k} lost by compare-mmtests.pl, not compared: {why}")
+        compared = [k for k in ok if k not in lost]
         preferred = c.meta.get("mmtests.preferred", "?")
         try:
             g, no_gmean = c.gmean_ratio(), ""
         except SchedlabError as e:  # e.g. no Amean row among the ratio's operations
             g, no_gmean = {}, inputs.scrub(str(e))
-        labels = {k: mmtests.overview_label(g[k]) for k in ok[1:] if k in g}
+        labels = {k: mmtests.overview_label(g[k]) for k in compared[1:] if k in g}
         over_rows.append([f"{label} ({preferred} is better)"]
                          + [(labels[k], _label_verdict(labels[k]), f"Gmean {g[k]:.3f}") if k in labels
+                            else ("not compared", None, lost[k]) if k in lost
                             else ("n/a", None, no_gmean) if k in ok[1:]
                             else _not_run(k, mine, "failed" if k in failed else "baseline") for k in kernels[1:]])
         if no_gmean:
             p.overview.summary_line(f"{label} ({preferred} is better): no Gmean ratio: {no_gmean}; "
                                     "its rows are compared below.")
-        elif len(ok) < 2:
-            p.overview.summary_line(f"{label} ({preferred} is better): one run with results ({ok[0]}), "
+        elif len(compared) < 2:
+            p.overview.summary_line(f"{label} ({preferred} is better): one run with results ({compared[0]}), "
                                     "nothing to compare; its statistics are in the details.")
         else:
             p.overview.summary_line(f"{label} ({preferred} is better): "
-                                    + ", ".join(f"{k} {labels[k]} (Gmean {g[k]:.3f})" for k in ok[1:]) + ".")
+                                    + ", ".join(f"{k} {labels[k]} (Gmean {g[k]:.3f})" for k in compared[1:]) + ".")
         changed = [(r, k, cell) for r in c.rows for k, cell in zip(c.kernels, r.cells) if cell.verdict in CHANGED]
         for r, k, cell in changed:
             if cell.verdict == "worse":
@@ -152,7 +160,7 @@ def mmtests_section(p: Parts, inputs: Inputs, tree: MMTestsTree, baseline: str |
                                  _num(margin)])
             p.changes.summary_line(f"  {bench} {k}: {r.group} {r.name} {cell.verdict} {_pct(cell.change, 2)} "
                                    f"({cell.test} p={_num(cell.p)}, BH q={_num(cell.q)})")
-        if not changed and len(ok) > 1:
+        if not changed and len(compared) > 1:
             p.changes.summary_line(f"  {bench}: no row changed significantly ({test}, BH-FDR 5%)")
         d = p.details.details(f"{tree.name} / {bench}: every statistic, MMTests' own text, every sample")
         d.table(c, caption=f"{bench}: cells marked by {test} verdict (BH-FDR across rows)")
