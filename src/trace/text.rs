@@ -75,7 +75,7 @@ fn int<T: std::str::FromStr>(body: &str, key: &str) -> Option<T> {
 /// A `prev_state` as printed: letters (`R`, `R+`, `S`, `D|K`, `X`...) or the kernel's
 /// number, read with `bits`.
 pub fn prev_state_text(s: &str, bits: &PrevStateBits) -> Option<PrevState> {
-    if let Some(v) = crate::pelt::ftrace::parse_number(s) {
+    if let Some(v) = crate::pelt::task_events::parse_number(s) {
         return Some(prev_state_of(bits, v));
     }
     let first = s.chars().next()?;
