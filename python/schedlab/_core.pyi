@@ -274,7 +274,7 @@ def mmtests_report_tables(
     directory: str | PathLike[str],
     benchmarks: list[tuple[str, list[str]]],
     *,
-    test: str = "welch",
+    test: str = ...,
     alpha: float = 0.05,
     threads: int | None = None,
 ) -> list[

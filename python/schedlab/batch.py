@@ -183,7 +183,7 @@ def _download(url: str, limit: int | None, storage_options: dict[str, Any] | Non
         from .errors import MissingDependencyError
 
         raise MissingDependencyError(f"{url}: reading a URL needs fsspec: pip install fsspec") from None
-    limit = LIMIT_DEFAULTS.archive_bytes if limit is None else limit
+    limit = _core.BATCH_LIMITS[1] if limit is None else limit
     try:
         with fsspec.open(url, "rb", **(storage_options or {})) as f:
             data = f.read(limit + 1)
