@@ -16,6 +16,17 @@ process (`python -m schedlab report ... -o FILE`), wall and CPU.
 Run by hand (never in tests) and note the load average it prints:
 
     python benchmarks/bench_report.py --kernels 10 --families 60 --tree-dir /tmp/reportbench60
+
+Recorded 2026-12-06 18:12-18:25 UTC on the 2-core sandbox while seven other engineers built
+(load average 28-37: wall times are many times a quiet machine's). Bundled example: scan
+0.08 s, tables 0.10 s, sections (the idle and PELT replays and their figures) 13.3 s, the 7
+figures 19.9 s in workers against 26.4 s in one process (1.33x), HTML and text 0.04 s; whole
+command 52.9 s wall, 5.6 s CPU. The 10-kernel x 60-family tree (1 iteration): detect 0.21 s,
+scan 1.97 s, tables of all 60 benchmarks (one core call, the tree read once) 2.29 s, sections
+0.38 s, HTML and text 0.68 s (11.3 MiB page) -- and the 60 strip plots 385 s in worker
+processes: the figures are where the time goes. Drawn one at a time (/tmp/prof_fig.py-style,
+CPU seconds): 0.25-0.88 s to draw (tight_layout renders the figure) and 0.23-0.50 s to save
+the SVG (bbox_inches="tight" renders it again) per figure of 3-8 panels.
 """
 
 from __future__ import annotations
