@@ -242,6 +242,18 @@ fn batch_run(
     run(py, || batch::run(&paths, &Options::from_named(named)?)).map(PyBatchResult::of)
 }
 
+/// A scan's outcome for `run`: a Ctrl-C stays `run`'s error (so that Python's own
+/// KeyboardInterrupt is raised and the pending signal consumed); any other error is
+/// kept as the scan's.
+fn interrupted_as_error(
+    s: schedlab::Result<schedlab::Result<batch::Scan>>,
+) -> schedlab::Result<schedlab::Result<batch::Scan>> {
+    match s.and_then(|s| s) {
+        Err(schedlab::Error::Interrupted) => Err(schedlab::Error::Interrupted),
+        other => Ok(other),
+    }
+}
+
 /// Scan one input with at most `threads` rayon threads: a `Scan` holding the core's
 /// scan, or the error that stopped it (a Ctrl-C is raised).
 #[pyfunction]
@@ -253,7 +265,7 @@ fn batch_scan(
     bounds: (Option<u64>, Option<u64>, Option<u64>),
 ) -> PyResult<PyScan> {
     let input = path.display().to_string();
-    let s = run(py, || Ok(parallel::install(threads, || batch::scan(&path, &limits(bounds))).and_then(|s| s)))?;
+    let s = run(py, || interrupted_as_error(parallel::install(threads, || batch::scan(&path, &limits(bounds)))))?;
     PyScan::of(py, input, s)
 }
 
@@ -268,7 +280,7 @@ fn batch_scan_bytes(
     bounds: (Option<u64>, Option<u64>, Option<u64>),
 ) -> PyResult<PyScan> {
     let s = run(py, || {
-        Ok(parallel::install(threads, || batch::scan_bytes(&data, &input, &limits(bounds))).and_then(|s| s))
+        interrupted_as_error(parallel::install(threads, || batch::scan_bytes(&data, &input, &limits(bounds))))
     })?;
     PyScan::of(py, input, s)
 }
