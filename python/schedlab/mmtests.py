@@ -46,6 +46,7 @@ __all__ = [
     "MMTestsComparison",
     "compare",
     "parse_compare",
+    "overview_cell",
     "overview_label",
     "overview",
 ]
@@ -225,6 +226,17 @@ def overview_label(ratio: float) -> str:
     ('10% better', '1% worse', 'no change')
     """
     return _core.mmtests_overview_label(ratio)
+
+
+def overview_cell(ratio: float | None) -> tuple[str, str | None, float]:
+    """The overview cell of a direction-aligned Gmean ratio: its label, the verdict the
+    label states ("better", "worse", or None for "no change" and "n/a") and the ratio
+    (src/mmtests/tables.rs).
+
+    >>> overview_cell(1.0956)[:2], overview_cell(1.004)[:2]
+    (('10% better', 'better'), ('no change', None))
+    """
+    return _core.mmtests_overview_cell(ratio)
 
 
 def overview(comparisons: Mapping[str, Comparison], labels: bool = True) -> pd.DataFrame:

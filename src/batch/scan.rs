@@ -128,7 +128,40 @@ pub struct Scan {
     pub skipped: Vec<FailedRun>,
 }
 
+/// What a scan found of one MMTests benchmark ([`Scan::mmtests_benchmarks`]).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct BenchmarkRuns {
+    /// The kernels whose runs of it were read, in path order.
+    pub read: Vec<String>,
+    /// The kernels whose runs of it failed, aborted or cannot be read, each with the reason.
+    pub failed: Vec<(String, String)>,
+    /// Why it was skipped (no era has an extractor for it), when it was.
+    pub skipped: Option<String>,
+}
+
 impl Scan {
+    /// Per MMTests benchmark (by name), the kernels read, those failed with the reason,
+    /// and why it was skipped: of the `work/log` directory `setup` of the input
+    /// ([`RunData::setup`]), or of every one when `setup` is None or empty.
+    pub fn mmtests_benchmarks(&self, setup: Option<&str>) -> std::collections::BTreeMap<String, BenchmarkRuns> {
+        let setup = setup.filter(|s| !s.is_empty());
+        let mine = |s: &str| setup.is_none_or(|want| want == s);
+        let mut out: std::collections::BTreeMap<String, BenchmarkRuns> = std::collections::BTreeMap::new();
+        for r in self.runs.iter().filter(|r| r.tool == "mmtests" && mine(&r.setup)) {
+            let b = out.entry(r.benchmark.clone()).or_default();
+            if !b.read.contains(&r.kernel) {
+                b.read.push(r.kernel.clone());
+            }
+        }
+        for f in self.failed.iter().filter(|f| mine(&f.setup)) {
+            out.entry(f.benchmark.clone()).or_default().failed.push((f.kernel.clone(), f.reason.clone()));
+        }
+        for f in self.skipped.iter().filter(|f| mine(&f.setup)) {
+            out.entry(f.benchmark.clone()).or_default().skipped = Some(f.reason.clone());
+        }
+        out
+    }
+
     /// The JSON form.
     pub fn to_json(&self) -> Result<String> {
         serde_json::to_string(self).map_err(|e| Error::Internal(format!("JSON encoding: {e}")))

@@ -264,7 +264,7 @@ fn util_columns_of(trace: &TraceColumns<'_>, cfg: &Config, sel: &Select) -> Resu
     let mask = event_mask(sel.events.as_deref())?;
     let hint = util_only::rows_hint(trace, cfg, |e| mask & (1 << (e as u8)) != 0);
     let mut out = UtilColumns::new(sel.columns.as_deref(), hint, mask)?;
-    let threads = parallel::default_threads();
+    let threads = parallel::default_threads()?;
     parallel::install(Some(threads), || speculate::simulate_util_columns(trace, cfg, &mut out, threads))??;
     Ok(out.into_columns(false))
 }
@@ -312,7 +312,7 @@ pub fn replay_segments(segs: &[Segment], cfg: &Config, sel: &Select) -> Result<V
     if one_cpu && util_only_columns(sel, cfg) {
         let hint = util_only::rows_hint(segs, cfg, |e| mask & (1 << (e as u8)) != 0);
         let mut cols = UtilColumns::new(sel.columns.as_deref(), hint, mask)?;
-        let threads = parallel::default_threads();
+        let threads = parallel::default_threads()?;
         parallel::install(Some(threads), || speculate::simulate_util_parallel(segs, cfg, &mut cols, threads))??;
         return Ok(cols.into_columns(false));
     }

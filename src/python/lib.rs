@@ -6,6 +6,7 @@
 
 mod arrays;
 mod batch;
+mod batch_scan;
 mod cli;
 mod comparison;
 mod errors;
@@ -13,6 +14,7 @@ mod idle;
 mod live;
 mod lkp;
 mod mmtests;
+mod mmtests_tables;
 mod pelt;
 mod readers;
 mod report;
@@ -34,6 +36,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     table::register(m)?;
     lkp::register(m)?;
     mmtests::register(m)?;
+    mmtests_tables::register(m)?;
     pelt::register(m)?;
     idle::register(m)?;
     live::register(m)?;
