@@ -1,7 +1,29 @@
 #!/usr/bin/env python3
-"""Speed of schedlab's PELT replay against LISA's ``simulate_pelt``, measured in the
-same run on the same trace (by hand, not part of the tests).
+"""Speed and memory of schedlab's PELT replay and import against the strongest peers,
+measured in the same run (by hand, not part of the tests).
 
+**The kernel's own C** (default): ``tools/oracles/kernel/pelt_oracle.c``, the kernel's
+``pelt.c``/``pelt.h``/``sched-pelt.h`` and the PELT part of ``fair.c`` compiled in
+userspace (docs/pelt.md §8, tools/oracles/kernel/README.md), replays the same trace CSV
+file and prints the same rows; schedlab's command line does the same
+(``schedlab pelt simulate FILE -o /dev/null``, a process started per run, as the C's).
+At each size (``--sizes``, default 10k, 1M and 10M segments of random run/sleep
+durations, full capacity) it prints the wall time and peak RSS of both (GNU time's
+``%M``), the ratio, and the interpreter's own RSS (``python -c "import
+schedlab.pelt"``), against the acceptance: time <= 0.5x the C's, peak RSS <= 2x the C's
+plus the interpreter's, and the largest size within 10 % of the 1M run's RSS. The oracle
+is built from a kernel tree (``--ksrc``: Debian's linux-source-6.12, unpacked) or given
+(``--oracle``).
+
+**A trace.dat** (``--tracedat FILE --pid N``): one task's import by the command line
+(``schedlab pelt ftrace FILE --pid N -o /dev/null``) timed beside ``trace-cmd report -i
+FILE > /dev/null``, MB/s of the file and peak RSS of each.
+
+    python benchmarks/bench_pelt.py --ksrc /path/linux-source-6.12 [--sizes 10000,1000000,10000000]
+    python benchmarks/bench_pelt.py --oracle /path/pelt_oracle --tracedat big.dat --pid 1234
+    python benchmarks/bench_pelt.py --lisa [--segments 1000000]      (LISA, below)
+
+**LISA** (``--lisa``): ``simulate_pelt`` of lisa-linux on the same trace.
 The trace: ``--segments`` (default 1,000,000) alternating run/sleep segments with
 random, non-aligned durations (run 0.2–12 ms, sleep 0.2–25 ms, fixed seed), full
 capacity. Each tool gets the same trace in its native input form, built outside the timing
@@ -65,7 +87,10 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
 import types
 import warnings
@@ -77,6 +102,10 @@ from schedlab import pelt
 from timing import best_of
 
 T0 = pelt.DEFAULT_START_NS
+
+
+#: GNU time, which measures the peak RSS of the command alone (see :func:`measured`)
+TIME = shutil.which("time") or "/usr/bin/time"
 
 
 def make_trace(n: int, seed: int = 1) -> pd.DataFrame:
@@ -166,14 +195,138 @@ def _lisa_transcribed(act: pd.Series, init: float = 0, window: float = 1024 * 10
 
 
 
+ROOT = Path(__file__).resolve().parent.parent
+ORACLES = ROOT / "tools" / "oracles" / "kernel"
+
+
+def build_oracle(ksrc: Path, into: Path) -> Path:
+    """pelt_oracle of the kernel tree ``ksrc``, built as tools/oracles/kernel/run_golden.sh does."""
+    mk = {}
+    for line in (ksrc / "Makefile").read_text().splitlines()[:10]:
+        k, _, v = line.partition(" = ")
+        mk[k.strip()] = v.strip()
+    kv = int(mk["VERSION"]) * 100 + int(mk["PATCHLEVEL"])
+    (into / "ksrc").mkdir(parents=True, exist_ok=True)
+    for f in ("pelt.c", "pelt.h", "sched-pelt.h"):
+        shutil.copy(ksrc / "kernel" / "sched" / f, into / "ksrc" / f)
+    (into / "ksrc" / "sched.h").write_text("")
+    subprocess.run([sys.executable, str(ORACLES / "extract.py"), str(ksrc), str(into / "gen"), "--pelt-only"],
+                   check=True, capture_output=True)
+    exe = into / "pelt_oracle"
+    subprocess.run(["gcc", "-O2", "-std=gnu11", "-w", f"-DKV={kv}", "-iquote", str(into), "-iquote", str(ORACLES),
+                    "-iquote", str(into / "ksrc"), "-I", str(ORACLES / "stubinc"), "-o", str(exe),
+                    str(ORACLES / "pelt_oracle.c")], check=True)
+    return exe
+
+
+def measured(argv: list[str], stdout=subprocess.DEVNULL) -> tuple[float, int, float]:
+    """(wall seconds, peak RSS bytes, CPU seconds: user + system) of one run of ``argv``
+    (on a loaded machine the CPU time is the figure that compares).
+
+    The peak is the one GNU time reads from ``wait4`` for the process it starts: a
+    child forked from this script would count this script's own pages (the kernel keeps
+    the high-water mark of the image replaced by exec), so the script's ``wait4`` is not
+    used for memory."""
+    t = time.perf_counter()
+    p = subprocess.Popen([TIME, "-f", "%M %U %S", *argv], stdout=stdout, stderr=subprocess.PIPE)
+    _, status, _usage = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t
+    err = p.stderr.read().decode() if p.stderr else ""
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{' '.join(argv)} failed: {err}")
+    rss, user, system = err.split()[-3:]
+    return wall, int(rss) * 1024, float(user) + float(system)
+
+
+def write_trace_csv(n: int, path: Path) -> None:
+    trace = make_trace(n)
+    trace[["dur_ns", "state"]].assign(cpu_cap=1024, freq_cap=1024).to_csv(path, index=False, lineterminator="\n")
+
+
+def kernel_c(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        oracle = Path(args.oracle) if args.oracle else build_oracle(Path(args.ksrc), work / "oracle")
+        schedlab = [sys.executable, "-m", "schedlab"]
+        _, interp, _ = measured([sys.executable, "-c", "import schedlab.pelt"])
+        print(f"kernel C: {oracle}; schedlab: {' '.join(schedlab)}; interpreter alone: {interp / 2**20:.1f} MiB")
+        print(f"{'segments':>11} {'C s':>8} {'schedlab s':>11} {'ratio':>6} {'C CPU s':>8} {'schedlab CPU s':>15}"
+              f" {'ratio':>6} {'C MiB':>7} {'schedlab MiB':>13} {'over interp':>12} {'<= 2xC+interp':>14}")
+        rss = {}
+        for n in [int(x) for x in args.sizes.split(",")]:
+            path = work / f"trace_{n}.csv"
+            write_trace_csv(n, path)
+            best = {}
+            for name, argv in (("c", [str(oracle), "trace", str(path), "-i", "kernel"]),
+                               ("s", [*schedlab, "pelt", "simulate", str(path), "-o", os.devnull])):
+                runs = [measured(argv) for _ in range(args.repeat)]
+                best[name] = (min(r[0] for r in runs), max(r[1] for r in runs), min(r[2] for r in runs))
+            (tc, rc, cc), (ts, rs, cs) = best["c"], best["s"]
+            rss[n] = rs
+            ok = "yes" if rs <= 2 * rc + interp else "no"
+            print(f"{n:>11,} {tc:8.3f} {ts:11.3f} {ts / tc:6.2f} {cc:8.3f} {cs:15.3f} {cs / cc:6.2f}"
+                  f" {rc / 2**20:7.1f} {rs / 2**20:13.1f}"
+                  f" {(rs - interp) / 2**20:12.1f} {ok:>14}")
+            path.unlink()
+        sizes = sorted(rss)
+        if 1_000_000 in rss and sizes[-1] > 1_000_000:
+            grow = rss[sizes[-1]] / rss[1_000_000] - 1
+            print(f"peak RSS at {sizes[-1]:,} segments vs 1,000,000: {grow:+.1%} (acceptance: within 10 %)")
+    return 0
+
+
+def tracedat(args: argparse.Namespace) -> int:
+    path = Path(args.tracedat)
+    mb = path.stat().st_size / 1e6
+    rows = []
+    imp = [sys.executable, "-m", "schedlab", "pelt", "ftrace", str(path), "--pid", str(args.pid), "-o", os.devnull]
+    runs = [measured(imp) for _ in range(args.repeat)]
+    rows.append((f"schedlab pelt ftrace --pid {args.pid}", min(r[0] for r in runs), max(r[1] for r in runs),
+                 min(r[2] for r in runs)))
+    tc = shutil.which("trace-cmd")
+    if tc:
+        runs = [measured([tc, "report", "-i", str(path)]) for _ in range(args.repeat)]
+        rows.append(("trace-cmd report > /dev/null", min(r[0] for r in runs), max(r[1] for r in runs),
+                     min(r[2] for r in runs)))
+    _, interp, interp_cpu = min((measured([sys.executable, "-c", "import schedlab.pelt"])
+                                 for _ in range(args.repeat)), key=lambda r: r[2])
+    print(f"{path} ({mb:,.1f} MB); the interpreter alone: {interp / 2**20:.1f} MiB, {interp_cpu:.3f} s CPU")
+    ref = rows[-1][1]
+    for name, t, rss, cpu in rows:
+        print(f"{name:40s} {t:8.3f} s {mb / t:9.1f} MB/s {ref / t:7.2f}x  CPU {cpu:7.3f} s"
+              f" {mb / cpu:8.1f} MB/s of CPU  peak RSS {rss / 2**20:7.1f} MiB")
+    # the import alone: the CPU time past the interpreter's start
+    own = rows[0][3] - interp_cpu
+    if own > 0:
+        print(f"the import past the interpreter's start: {own:.3f} s CPU, {mb / own:,.0f} MB/s (acceptance: >= 800)")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--ksrc", help="a kernel tree to build the PELT oracle from")
+    ap.add_argument("--oracle", help="a built pelt_oracle (instead of --ksrc)")
+    ap.add_argument("--sizes", default="10000,1000000,10000000", help="segments per trace, comma-separated")
+    ap.add_argument("--tracedat", help="time one task's import of this trace.dat beside trace-cmd report")
+    ap.add_argument("--pid", type=int, help="the task of --tracedat")
+    ap.add_argument("--lisa", action="store_true", help="compare with LISA's simulate_pelt instead")
     ap.add_argument("--segments", type=int, default=1_000_000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--lisa-segments", type=int, default=None,
                     help="time LISA on this many segments and scale (default: the whole trace)")
     args = ap.parse_args()
+    if args.tracedat:
+        if args.pid is None:
+            ap.error("--tracedat needs --pid")
+        return tracedat(args)
+    if not args.lisa:
+        if not (args.ksrc or args.oracle):
+            ap.error("give --ksrc (a kernel tree, e.g. Debian's linux-source-6.12) or --oracle")
+        return kernel_c(args)
+    return lisa(args)
 
+
+def lisa(args: argparse.Namespace) -> int:
     threads_env = os.environ.get("SCHEDLAB_NUM_THREADS")
     trace = make_trace(args.segments)
     print(f"trace: {len(trace):,} run/sleep segments, {trace['dur_ns'].sum() / 1e9:,.1f} s of task time")

@@ -14,6 +14,7 @@ fn main() {
             freq_cap: 1024,
             cpu: 0,
             sync_lag_ns: None,
+            tick: false,
         });
     }
     let cfg = driver::Config::default();

@@ -1,6 +1,7 @@
-//! C's and Python's renderings of an `f64` that several outputs share: C's `%g` (which
-//! Perl's stringification, awk's `OFMT` and Python's `%g` all are) and Python's
-//! `repr(float)` (what pandas writes into a CSV). docs/tables.md says which view uses which.
+//! C's, Python's and Go's renderings of an `f64` that several outputs share: C's `%g`
+//! (which Perl's stringification, awk's `OFMT` and Python's `%g` all are), Python's
+//! `repr(float)` (what pandas writes into a CSV) and Go's `%v` (what benchstat prints in
+//! its messages). docs/tables.md says which view uses which.
 
 /// C's `%.{digits}g` of a finite `v` (`digits` ≥ 1): what Perl's stringification (15),
 /// awk's default `OFMT` (`%.6g`) and Python's `f"{v:.{digits}g}"` print.
@@ -71,6 +72,46 @@ pub fn py_float_repr(v: f64) -> String {
     }
 }
 
+/// Go's `fmt` `%v` of a float64 (`strconv.FormatFloat(v, 'g', -1, 64)`): the shortest
+/// digits that read back as `v`, in fixed notation for decimal exponents −4 to 5
+/// (without a fractional part when there is none: `100`, `0.5`) and in scientific
+/// notation otherwise (`1e+06`, `1.5e-07`); `NaN`, `+Inf`, `-Inf`.
+pub fn go_fmt_v(v: f64) -> String {
+    if v.is_nan() {
+        return "NaN".into();
+    }
+    if v.is_infinite() {
+        return if v > 0.0 { "+Inf".into() } else { "-Inf".into() };
+    }
+    if v == 0.0 {
+        return if v.is_sign_negative() { "-0".into() } else { "0".into() };
+    }
+    let e = format!("{:e}", v.abs());
+    let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let digits: String = mant.chars().filter(char::is_ascii_digit).collect();
+    let sign = if v < 0.0 { "-" } else { "" };
+    if (-4..6).contains(&exp) {
+        let body = if exp < 0 {
+            format!("0.{}{digits}", "0".repeat((-exp - 1) as usize))
+        } else {
+            let int_len = exp as usize + 1;
+            if digits.len() <= int_len {
+                format!("{digits}{}", "0".repeat(int_len - digits.len()))
+            } else {
+                let (i, f) = digits.split_at(int_len);
+                format!("{i}.{f}")
+            }
+        };
+        format!("{sign}{body}")
+    } else {
+        let (first, rest) = digits.split_at(1.min(digits.len()));
+        let frac = if rest.is_empty() { String::new() } else { format!(".{rest}") };
+        let esign = if exp < 0 { '-' } else { '+' };
+        format!("{sign}{first}{frac}e{esign}{:02}", exp.abs())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,6 +147,30 @@ mod tests {
         ];
         for &(v, want) in cases {
             assert_eq!(py_float_repr(v), want, "{v:e}");
+        }
+    }
+
+    #[test]
+    fn go_v() {
+        // Go 1.19: fmt.Sprint of each value, written out by hand from the go tool
+        let cases: &[(f64, &str)] = &[
+            (100.0, "100"),
+            (101.0, "101"),
+            (0.5, "0.5"),
+            (1.7180000000000001e-06, "1.7180000000000001e-06"),
+            (2.294891936453654e-06, "2.294891936453654e-06"),
+            (1e21, "1e+21"),
+            (123456.0, "123456"),
+            (1e6, "1e+06"),
+            (1234567.0, "1.234567e+06"),
+            (999999.5, "999999.5"),
+            (0.0001, "0.0001"),
+            (0.00001234, "1.234e-05"),
+            (-2.5, "-2.5"),
+            (2.2530000000000016e-06, "2.2530000000000016e-06"),
+        ];
+        for &(v, want) in cases {
+            assert_eq!(go_fmt_v(v), want, "{v:e}");
         }
     }
 }

@@ -159,6 +159,11 @@ impl<'p, R: Read> Table<'p, R> {
         Ok(Table { reader, path, names, index, record })
     }
 
+    /// The input, as read so far.
+    pub fn input(&self) -> &R {
+        self.reader.get_ref()
+    }
+
     /// Whether the header has wanted column `k` (as ordered in `required` then `optional`).
     pub fn has(&self, k: usize) -> bool {
         self.index.get(k).is_some_and(Option::is_some)

@@ -6,6 +6,10 @@ pub const NSEC_PER_SEC: u64 = 1_000_000_000;
 /// `USEC_PER_SEC`.
 pub const USEC_PER_SEC: u64 = 1_000_000;
 
+/// The `CONFIG_HZ` a replay takes when none is given: 250 (x86 and arm64 defconfigs,
+/// and the golden files').
+pub const DEFAULT_HZ: u64 = 250;
+
 /// The kernel's `CONFIG_HZ` choices (kernel/Kconfig.hz).
 pub const CONFIG_HZ: [u32; 4] = [100, 250, 300, 1000];
 

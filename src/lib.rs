@@ -22,7 +22,10 @@
 //! - [`tool_text`]: a comparison printed, or parsed back, in its own tool's text layout.
 //! - [`tracedat`]: trace-cmd's trace.dat read natively (for the idle and PELT importers).
 //! - [`import_notes`]: what a trace import skipped and assumed.
-//! - [`readers`]: result files of perf stat, fio, hyperfine, pytest-benchmark, pyperf, google-benchmark.
+//! - [`readers`]: result files of perf stat, fio, hyperfine, pytest-benchmark, pyperf, google-benchmark,
+//!   Go's benchmark format.
+//! - [`units`]: which units measure one quantity, and their conversion where samples meet.
+//! - [`benchunit`]: Go's benchmark unit conventions (tidying, SI/IEC scaling).
 //! - [`series`]: change points over a commit history (E-divisive means, as Apache Otava).
 //! - [`batch`]: CI batch mode: archives in, BH-controlled verdicts and exit codes out.
 //! - [`report_inputs`]: what each path given to `schedlab report` is.
@@ -35,6 +38,7 @@
 
 pub mod archive;
 pub mod batch;
+pub mod benchunit;
 pub mod cancel;
 pub mod cfmt;
 pub mod choice;
@@ -46,6 +50,7 @@ pub mod idle;
 pub mod import_notes;
 pub mod jiffies;
 pub mod json_text;
+pub mod line_cap;
 pub mod live;
 pub mod lkp;
 pub mod mail_quote;
@@ -61,6 +66,8 @@ pub mod stats;
 pub mod stop_signal;
 pub mod table;
 pub mod tool_text;
+pub mod trace;
 pub mod tracedat;
+pub mod units;
 
 pub use error::{Error, Result};

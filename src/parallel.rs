@@ -31,24 +31,27 @@ struct Pools {
 
 static POOLS: Mutex<Option<Pools>> = Mutex::new(None);
 
-/// The thread count used when none is given: `SCHEDLAB_NUM_THREADS` if it is a
-/// positive integer (at most [`MAX_THREADS`]), otherwise the number of CPUs available
-/// to this process.
-pub fn default_threads() -> usize {
+/// The thread count used when none is given: `SCHEDLAB_NUM_THREADS` when it is set
+/// and not blank (a positive integer, capped at [`MAX_THREADS`]; anything else is a
+/// domain error naming the variable), otherwise the number of CPUs available to this
+/// process. Every front end (the Python API, the CLI, the launcher) takes it from here.
+pub fn default_threads() -> Result<usize> {
     if let Ok(v) = std::env::var(NUM_THREADS_ENV) {
-        if let Ok(n) = v.trim().parse::<usize>() {
-            if n > 0 {
-                return n.min(MAX_THREADS);
-            }
+        let t = v.trim();
+        if !t.is_empty() {
+            return match t.parse::<usize>() {
+                Ok(n) if n > 0 => Ok(n.min(MAX_THREADS)),
+                _ => Err(Error::domain(format!("{NUM_THREADS_ENV} must be a positive integer, got '{v}'"))),
+            };
         }
     }
-    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+    Ok(std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1))
 }
 
 /// Resolve a requested thread count (None = default); zero is refused.
 pub fn resolve_threads(requested: Option<usize>) -> Result<usize> {
     match requested {
-        None => Ok(default_threads()),
+        None => default_threads(),
         Some(0) => Err(Error::domain("threads must be a positive integer, got 0")),
         Some(n) => Ok(n.min(MAX_THREADS)),
     }

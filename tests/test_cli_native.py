@@ -120,6 +120,25 @@ def test_era_notes_and_missing_data_as_python_prints_them() -> None:
             _same(["mmtests", "compare", "-d", str(d.parent.parent.parent), "-b", "hackbench-process-pipes", "-n", runs])
 
 
+def test_partial_tables_as_python_prints_them() -> None:
+    """Runs compare-mmtests.pl loses (docs/mmtests.md §12): the launcher prints the Perl's
+    partial table, names the lost runs on stderr and exits as Python does (2, or 0 with
+    --allow-missing); a lost baseline is Python's error."""
+    partial = DATA / "partial"
+    cases = dict(ln.split(" ", 1) for ln in (partial / "cases").read_text().splitlines())
+    for case in ("two-last", "three-middle", "four-second-last", "four-middle-two"):
+        for ratio in (False, True):
+            golden = (partial / "out" / f"2025-netperf-udp-rr-{case}{'--print-ratio' if ratio else ''}.oracle").read_bytes()
+            for allow in (False, True):
+                argv = ["mmtests", "compare", "-d", str(partial / "legacy"), "-b", "netperf-udp-rr", "-n", cases[case],
+                        "--compat", "2025"] + (["--print-ratio"] if ratio else []) + (["--allow-missing"] if allow else [])
+                code, out, err = _same(argv)
+                assert out == golden and code == (0 if allow else 2) and b"is not in the table" in err
+    code, out, err = _same(["mmtests", "compare", "-d", str(partial / "legacy"), "-b", "netperf-udp-rr", "-n",
+                            cases["two-base"], "--compat", "2025"])
+    assert code == 2 and out == b"" and b"baseline '6.9-zero'" in err
+
+
 @pytest.mark.parametrize(
     "extra",
     [

@@ -189,7 +189,7 @@ def _native(name: str, root: Path):
         return lambda: _core.mmtests_compare(os.fspath(root), "netperf-udp", NAMES, compat="2025", threads=1)[0]
     if name == "lkp.compare":
         return lambda: _core.lkp_compare_text([os.fspath(p) for p in LKP], all_keys=True)
-    return lambda: _core.batch_run([os.fspath(root)], NAMES[0], "welch", 0.05, 0.0, "regression", 1, False, "off")
+    return lambda: _core.batch_run([os.fspath(root)], baseline=NAMES[0], jobs=1)
 
 
 @pytest.mark.slow

@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["schedlab", "schedlab.errors", "schedlab.stats", "schedlab.table", "schedlab.cli", "schedlab.lkp", "schedlab.mmtests", "schedlab.report", "schedlab.examples", "schedlab.pelt", "schedlab.idle", "schedlab.batch", "schedlab.distributed", "schedlab.live"]
+MODULES = ["schedlab", "schedlab.errors", "schedlab.stats", "schedlab.table", "schedlab.cli", "schedlab.lkp", "schedlab.mmtests", "schedlab.report", "schedlab.examples", "schedlab.pelt", "schedlab.idle", "schedlab.batch", "schedlab.distributed", "schedlab.live", "schedlab.trace"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -68,6 +68,8 @@ COMMANDS = {
     "pelt ftrace": (lambda i, o: ["pelt", "ftrace", str(i["ftrace"]), "--pid", "42", "-o", o], ("ftrace",)),
     "report": (lambda i, o: ["report", str(i["pelt_trace"]), "-o", o], ("pelt_trace",)),
     "batch": (lambda i, o: ["batch", str(i["archive"]), "--baseline", "6.8-vanilla", "-o", o], ("archive",)),
+    "trace compare": (lambda i, o: ["trace", "compare", "--group", "a", str(i["ftrace"]), "--group", "b",
+                                    str(i["ftrace"]), "-o", o], ("ftrace",)),
 }
 
 

@@ -98,3 +98,18 @@ def test_lkp_roots_through_the_api(tmp_path):
     assert r["mean_before"][0] == pytest.approx(1000.5 * sum(NOISE[:4]) / 4, rel=1e-12)
     with pytest.raises(schedlab.errors.DomainError, match="order= is for result trees"):
         schedlab.change_points([1.0, 2.0], order=["a", "b"])
+
+
+def test_go_benchmark_history(tmp_path: Path) -> None:
+    """A directory of `go test -bench` output per kernel (written here): the time per
+    op 1.2 times longer from the 5th kernel on, the allocations unchanged."""
+    for k, (kernel, noise) in enumerate(zip(KERNELS, NOISE)):
+        (tmp_path / kernel).mkdir()
+        ns = 1000 * noise * (1.2 if k >= 4 else 1.0)
+        lines = "".join(f"BenchmarkEncode-8 1000 {ns * s!r} ns/op 48 B/op\n" for s in (0.999, 1.0, 1.001))
+        (tmp_path / kernel / "bench.txt").write_text(f"goos: linux\npkg: example.com/x\n{lines}PASS\n")
+    code, out, err = run_cli("series", *(str(tmp_path / k) for k in KERNELS), "--format", "csv")
+    assert code == 0, err
+    found = pd.read_csv(io.StringIO(out), dtype={"commit": str})
+    # ns/op read as sec/op (Go's tidy), lower is better: worse at 6.5; nothing in B/op
+    assert [(r.metric, r.commit, r.verdict) for r in found.itertuples()] == [("Encode-8 sec/op", "6.5", "worse")]

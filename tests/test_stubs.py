@@ -35,5 +35,5 @@ def test_stub_parameter_names_match():
                 continue
             native = [p.split("=")[0].strip() for p in sig.strip("()").split(",") if p.strip() and p.strip() not in ("/", "*")]
             native = [p.lstrip("*") for p in native if p not in ("$module",)]
-            stub = [a.arg for a in node.args.args + node.args.kwonlyargs]
+            stub = [a.arg for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
             assert native == stub, f"{node.name}: native {native} vs stub {stub}"

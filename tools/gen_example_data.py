@@ -24,6 +24,10 @@ network or lab machines. Rerun this script to reproduce the files byte for byte
   format of the kernel-simulation goldens.
 - pelt/execl-like.csv: a task trace (run / preempted / sleep segments) resembling
   unixbench execl, for the PELT/util_est replay with and without the fix.
+- trace/: ftrace text traces (the kernel's own rendering) of a periodic task on CPU 1
+  of the intel_idle-like machine, three runs on each of two kernels: `menu-N.txt`
+  idles mostly in C1, `teo-N.txt` mostly in C6 and pays its exit latency in wakeup
+  latency (for `schedlab trace compare`).
 """
 
 from __future__ import annotations
@@ -275,6 +279,53 @@ def gen_pelt(rng: np.random.Generator) -> None:
     (d / "execl-like.csv").write_text("\n".join(rows) + "\n")
 
 
+# --------------------------------------------------------------------- traces
+def trace_lines(rng: np.random.Generator, deep: bool) -> list[str]:
+    """One trace: a periodic task (app, pid 100) on CPU 1, idle between its runs."""
+    out = ["# tracer: nop", f"# {GENERATED}"]
+    t = 100_000_000_000  # ns
+
+    def ev(task: str, pid: int, cpu: int, when: int, name: str, body: str) -> None:
+        who = f"{task}-{pid}"
+        out.append(f"{who:>16} [{cpu:03d}] d..2. {when // 1_000_000_000:5d}.{when % 1_000_000_000 // 1000:06d}: "
+                   f"{name}: {body}")
+
+    ev("<idle>", 0, 1, t, "cpu_frequency", "state=1800000 cpu_id=1")
+    for i in range(80):
+        state = (3 if rng.random() < 0.8 else 1) if deep else (1 if rng.random() < 0.85 else 2)
+        ev("<idle>", 0, 1, t + 3_000, "cpu_idle", f"state={state} cpu_id=1")
+        idle = int(rng.integers(700_000, 1_300_000))
+        t += 3_000 + idle
+        ev("<idle>", 0, 1, t, "cpu_idle", "state=4294967295 cpu_id=1")
+        t += int(rng.integers(1_000, 3_000))
+        ev("<idle>", 0, 1, t, "sched_wakeup", "comm=app pid=100 prio=120 target_cpu=001")
+        t += int(rng.integers(30_000, 60_000) if deep and state == 3 else rng.integers(4_000, 12_000))
+        ev("<idle>", 0, 1, t, "sched_switch", "prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R "
+           "==> next_comm=app next_pid=100 next_prio=120")
+        t += int(rng.integers(100_000, 300_000))
+        if i % 5 == 4:  # a kworker preempts the task now and then
+            ev("app", 100, 1, t, "sched_wakeup", "comm=kworker/1:1 pid=50 prio=120 target_cpu=001")
+            ev("app", 100, 1, t + 2_000, "sched_switch", "prev_comm=app prev_pid=100 prev_prio=120 prev_state=R+ "
+               "==> next_comm=kworker/1:1 next_pid=50 next_prio=120")
+            t += 2_000 + int(rng.integers(10_000, 30_000))
+            ev("kworker/1:1", 50, 1, t, "sched_switch", "prev_comm=kworker/1:1 prev_pid=50 prev_prio=120 "
+               "prev_state=I ==> next_comm=app next_pid=100 next_prio=120")
+            t += int(rng.integers(20_000, 60_000))
+        if i % 20 == 10:
+            ev("app", 100, 1, t, "cpu_frequency", f"state={2400000 if rng.random() < 0.5 else 1800000} cpu_id=1")
+        ev("app", 100, 1, t, "sched_switch", "prev_comm=app prev_pid=100 prev_prio=120 prev_state=S "
+           "==> next_comm=swapper/1 next_pid=0 next_prio=120")
+    return out
+
+
+def gen_traces(rng: np.random.Generator) -> None:
+    d = OUT / "trace"
+    d.mkdir(parents=True, exist_ok=True)
+    for kernel, deep in (("menu", False), ("teo", True)):
+        for run in range(1, 4):
+            (d / f"{kernel}-{run}.txt").write_text("\n".join(trace_lines(rng, deep)) + "\n")
+
+
 def main() -> None:
     if OUT.exists():
         shutil.rmtree(OUT)
@@ -287,6 +338,7 @@ def main() -> None:
     gen_lkp(np.random.default_rng(20180402))
     gen_idle(np.random.default_rng(20181102))
     gen_pelt(np.random.default_rng(20180604))
+    gen_traces(np.random.default_rng(20190212))
     print(f"wrote {sum(1 for _ in OUT.rglob('*') if _.is_file())} files under {OUT.relative_to(ROOT)}")
 
 

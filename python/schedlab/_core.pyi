@@ -272,6 +272,17 @@ def mmtests_compare(
 def mmtests_parse_compare(text: str, source: str = ...) -> Comparison: ...
 def mmtests_gmean_ratio(comparison: Comparison) -> list[float]: ...
 def mmtests_overview_label(ratio: float | None) -> str: ...
+def mmtests_overview_cell(ratio: float | None) -> tuple[str, str | None, float]: ...
+def mmtests_report_tables(
+    directory: str | PathLike[str],
+    benchmarks: list[tuple[str, list[str]]],
+    *,
+    test: str = ...,
+    alpha: float = 0.05,
+    threads: int | None = None,
+) -> list[
+    tuple[Comparison, Comparison, list[tuple[str, str | None, float]] | str, list[tuple[int, int]]] | BaseException
+]: ...
 def mmtests_apply_test(comparison: Comparison, test: str, alpha: float) -> Comparison: ...
 MMTESTS_MONITORS: list[str]
 def mmtests_monitor(
@@ -291,54 +302,112 @@ def mmtests_bootstrap_gmean(
 _I64 = npt.NDArray[np.int64]
 _U8 = npt.NDArray[np.uint8]
 
+@final
+class PeltInit:
+    def __new__(cls, state: str | Mapping[str, Any] | PeltInit) -> PeltInit: ...
+    @property
+    def kind(self) -> str: ...
+    def to_dict(self) -> dict[str, Any]: ...
+    def __getitem__(self, key: str, /) -> Any: ...
+    def keys(self) -> Any: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]: ...
+
+@final
+class PeltOptions:
+    def __new__(
+        cls,
+        *,
+        init: str | Mapping[str, Any] | PeltInit | None = None,
+        util_est: bool = True,
+        rule: str | None = None,
+        execl_fix: bool | None = None,
+        hz: int | None = None,
+        start_ns: int | None = None,
+        kernel: str | None = None,
+    ) -> PeltOptions: ...
+    @property
+    def kernel(self) -> str | None: ...
+    @property
+    def init(self) -> PeltInit | None: ...
+    @property
+    def util_est(self) -> bool: ...
+    @property
+    def rule(self) -> str | None: ...
+    @property
+    def execl_fix(self) -> bool | None: ...
+    @property
+    def hz(self) -> int | None: ...
+    @property
+    def start_ns(self) -> int | None: ...
+
+@final
+class PeltImport:
+    def columns(self) -> dict[str, np.ndarray]: ...
+    @property
+    def start_ns(self) -> int: ...
+    @property
+    def init(self) -> PeltInit | None: ...
+    @property
+    def events(self) -> int: ...
+    @property
+    def notes(self) -> list[str]: ...
+    @property
+    def kernel(self) -> str | None: ...
+    @property
+    def pid(self) -> int: ...
+    def __len__(self) -> int: ...
+
+@final
+class PeltTraceWritten:
+    @property
+    def segments(self) -> int: ...
+    @property
+    def events(self) -> int: ...
+    @property
+    def start_ns(self) -> int: ...
+    @property
+    def kernel(self) -> str | None: ...
+    @property
+    def init(self) -> PeltInit | None: ...
+    @property
+    def notes(self) -> list[str]: ...
+
 def pelt_simulate_arrays(
     dur_ns: _I64,
     state: _U8,
     cpu_cap: _I64,
     freq_cap: _I64,
-    init: str,
-    util_est: bool,
-    rule: str | None,
-    execl_fix: bool | None,
-    tick_ns: int,
-    start_ns: int,
+    /,
+    *,
+    options: PeltOptions,
+    tick: _U8 | None = None,
     columns: list[str] | None = None,
     events: list[str] | None = None,
-    kernel: str | None = None,
-    given: tuple[int, int | None, int | None, tuple[int, int] | None] | None = None,
 ) -> dict[str, np.ndarray]: ...
 def pelt_simulate_file(
     path: str | PathLike[str],
-    init: str,
-    util_est: bool,
-    rule: str | None,
-    execl_fix: bool | None,
-    tick_ns: int,
-    start_ns: int,
+    /,
+    *,
+    options: PeltOptions,
     columns: list[str] | None = None,
     events: list[str] | None = None,
-    kernel: str | None = None,
-    given: tuple[int, int | None, int | None, tuple[int, int] | None] | None = None,
 ) -> dict[str, np.ndarray]: ...
 def pelt_simulate_csv(
-    data: bytes | None,
-    path: str,
-    out: str | PathLike[str] | None,
-    init: str,
-    util_est: bool,
-    rule: str | None,
-    execl_fix: bool | None,
-    tick_ns: int,
-    start_ns: int,
+    source: bytes | str | PathLike[str] | Any,
+    /,
+    *,
+    options: PeltOptions,
+    name: str | None = None,
+    out: str | PathLike[str] | None = None,
     write: Callable[[bytes], object] | None = None,
-    kernel: str | None = None,
-    given: tuple[int, int | None, int | None, tuple[int, int] | None] | None = None,
 ) -> bytes | None: ...
-def pelt_parse_trace(data: bytes, path: str | None = None) -> dict[str, np.ndarray]: ...
+def pelt_parse_trace(data: bytes, /, *, path: str | None = None) -> dict[str, np.ndarray]: ...
 def pelt_read_trace(path: str | PathLike[str]) -> dict[str, np.ndarray]: ...
 def pelt_ftrace(
-    data: bytes | None,
-    path: str | PathLike[str] | None,
+    source: bytes | str | PathLike[str],
+    /,
+    *,
     pid: int,
     cpu_cap: int | None = None,
     freq_cap: int | None = None,
@@ -349,12 +418,29 @@ def pelt_ftrace(
     plat_info: str | PathLike[str] | None = None,
     sysfs: str | PathLike[str] | None = None,
     traced_start: bool = False,
-) -> tuple[dict[str, np.ndarray], int, int, list[str], dict[str, Any] | None]: ...
+) -> PeltImport: ...
+def pelt_ftrace_csv(
+    source: bytes | str | PathLike[str],
+    /,
+    *,
+    pid: int,
+    out: str | PathLike[str] | None = None,
+    write: Callable[[bytes], object] | None = None,
+    cpu_cap: int | None = None,
+    freq_cap: int | None = None,
+    strict: bool = False,
+    sort: bool = False,
+    cpu_capacity: str | None = None,
+    max_freq: str | None = None,
+    plat_info: str | PathLike[str] | None = None,
+    sysfs: str | PathLike[str] | None = None,
+) -> PeltTraceWritten: ...
 def pelt_decay_load(val: _U64, n: _U64) -> _U64: ...
 def pelt_accumulate(
-    delta_ns: _U64, load: _U64, runnable: _U64, running: _U64, start_ns: int, weight: int
+    delta_ns: _U64, load: _U64, runnable: _U64, running: _U64, /, *, start_ns: int, weight: int
 ) -> dict[str, _U64]: ...
 def pelt_util_est_update(
+    *,
     rule: str,
     ewma: _U64,
     unchanged: _U64,
@@ -364,14 +450,20 @@ def pelt_util_est_update(
     cpu_cap: _U64,
     task_sleep: _U64,
 ) -> dict[str, _U64]: ...
-def pelt_rules() -> list[str]: ...
-def pelt_kernels() -> list[str]: ...
-def pelt_util_columns() -> list[str]: ...
 PELT_COLUMNS: list[str]
 PELT_INITS: list[str]
 PELT_EVENTS: list[str]
 PELT_STATES: list[str]
+PELT_RULES: list[str]
+PELT_KERNELS: list[str]
+PELT_UTIL_COLUMNS: list[str]
+PELT_DEFAULT_START_NS: int
+PELT_DEFAULT_HZ: int
+PELT_CAPACITY_SCALE: int
+PELT_NICE_0_WEIGHT: int
+PELT_SCHEDUTIL_VERSIONS: list[str]
 def pelt_cpu_util(
+    *,
     util_avg: int,
     runnable_avg: int,
     util_est: int,
@@ -385,6 +477,7 @@ def pelt_cpu_util(
 def pelt_tick_ns_for_hz(hz: int) -> int: ...
 def pelt_map_util_perf(util: int) -> int: ...
 def pelt_schedutil(
+    *,
     util: int,
     capacity: int,
     ref_freq: int,
@@ -392,7 +485,7 @@ def pelt_schedutil(
     policy_min: int,
     policy_max: int,
     min_perf: int,
-    legacy: bool,
+    version: str,
 ) -> tuple[int, int]: ...
 # --- idle (src/python/idle.rs) ----------------------------------------------
 _States = tuple[list[str], list[int], list[int], list[bool], list[bool], list[float | None]]
@@ -616,6 +709,7 @@ class BatchResult:
 
 def batch_run(
     paths: list[str | PathLike[str]],
+    *,
     baseline: str,
     test: str = "welch",
     alpha: float = 0.05,
@@ -629,18 +723,68 @@ def batch_run(
     power: float | None = None,
     bounds: _Bounds = ...,
 ) -> BatchResult: ...
-def batch_scan(path: str | PathLike[str], threads: int | None = None, bounds: _Bounds = ...) -> str: ...
-def batch_scan_bytes(
-    data: bytes, input: str, threads: int | None = None, bounds: _Bounds = ...
-) -> str: ...
+
+@final
+class Scan:
+    """One input read: the core's scan of it, or the SchedlabError that stopped it."""
+
+    @classmethod
+    def from_error(cls, input: str, error: BaseException) -> Scan: ...
+    @classmethod
+    def from_json(cls, text: str) -> Scan: ...
+    @classmethod
+    def _from_state(cls, input: str, json: str | None, error: BaseException | None) -> Scan: ...
+    @property
+    def input(self) -> str: ...
+    @property
+    def error(self) -> BaseException | None: ...
+    @property
+    def ok(self) -> bool: ...
+    @property
+    def data(self) -> dict[str, Any] | None: ...
+    @property
+    def kind(self) -> str | None: ...
+    @property
+    def mmtests_runs(self) -> int: ...
+    @property
+    def lkp_roots(self) -> int: ...
+    @property
+    def result_files(self) -> int: ...
+    @property
+    def runs(self) -> list[dict[str, Any]]: ...
+    @property
+    def failed(self) -> list[dict[str, str]]: ...
+    @property
+    def skipped(self) -> list[dict[str, str]]: ...
+    @property
+    def warnings(self) -> list[str]: ...
+    @property
+    def missing(self) -> list[str]: ...
+    @property
+    def notes(self) -> list[str]: ...
+    @property
+    def seconds(self) -> float: ...
+    def mmtests_benchmarks(self, setup: str | None = None) -> dict[str, tuple[list[str], dict[str, str], str | None]]: ...
+    def to_json(self) -> str | None: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __reduce__(self) -> tuple[Any, tuple[str, str | None, BaseException | None]]: ...
+
+BATCH_LIMITS: tuple[int, int, int]
+BATCH_MARKDOWN_BUDGET: int
+
+def default_threads() -> int: ...
+def batch_scan(path: str | PathLike[str], *, threads: int | None = None, bounds: _Bounds = ...) -> Scan: ...
+def batch_scan_bytes(data: bytes, *, input: str, threads: int | None = None, bounds: _Bounds = ...) -> Scan: ...
 def batch_reduce(
-    items: list[tuple[str, str | None, str | None]],
+    scans: list[Scan],
+    *,
     baseline: str,
     test: str = "welch",
     alpha: float = 0.05,
     min_change: float = 0.0,
     fail_on: str = "regression",
     jobs: int | None = None,
+    keep_going: bool = False,
     allow_missing: bool = False,
     margin: float | None = None,
     power: float | None = None,
@@ -662,10 +806,105 @@ def change_points(
 def series_defaults() -> tuple[int, float, float]: ...
 def series_trees(paths: list[str], order: list[str] | None = None) -> dict[str, list[str] | str | _F64]: ...
 
+# --- trace (src/python/trace.rs) ----------------------------------------------
+@final
+class TraceOptions:
+    """The options of a trace metrics pass (docs/trace-compare.md)."""
+
+    def __new__(
+        cls,
+        *,
+        states: str | None = None,
+        comm: list[str] = ...,
+        pid: list[str] = ...,
+        governors: list[str] = ...,
+        hz: int | None = None,
+        strict: bool = False,
+    ) -> TraceOptions: ...
+    @property
+    def states(self) -> str | None: ...
+    @property
+    def comm(self) -> list[str]: ...
+    @property
+    def pid(self) -> list[str]: ...
+    @property
+    def governors(self) -> list[str]: ...
+    @property
+    def hz(self) -> int: ...
+    @property
+    def strict(self) -> bool: ...
+    def __getnewargs_ex__(self) -> tuple[tuple[()], dict[str, Any]]: ...
+
+@final
+class TraceMetrics:
+    """What one trace measured (docs/trace-compare.md §3)."""
+
+    @classmethod
+    def from_json(cls, text: str) -> TraceMetrics: ...
+    def to_json(self, indent: int | None = None) -> str: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def format(self) -> str: ...
+    @property
+    def start_ns(self) -> int: ...
+    @property
+    def end_ns(self) -> int: ...
+    @property
+    def notes(self) -> list[str]: ...
+    @property
+    def lost_events(self) -> int: ...
+    @property
+    def summary(self) -> dict[str, Any]: ...
+    def columns(self) -> dict[str, list[str] | _F64]: ...
+    def to_pandas(self) -> Any: ...
+    def __reduce__(self) -> tuple[Callable[[str], TraceMetrics], tuple[str]]: ...
+
+def trace_metrics(
+    path: str | PathLike[str], options: TraceOptions, *, threads: int | None = None
+) -> list[TraceMetrics]: ...
+def trace_timehist(path: str | PathLike[str], options: TraceOptions) -> dict[str, Any]: ...
+def trace_perf_latency(path: str | PathLike[str], *, strict: bool = False) -> dict[str, Any]: ...
+def trace_task_states(
+    path: str | PathLike[str], *, wakeup_new: bool = True, strict: bool = False
+) -> dict[str, Any]: ...
+def trace_compare(
+    groups: Sequence[tuple[str, Sequence[str | PathLike[str]], str | None]],
+    options: TraceOptions,
+    *,
+    test: str = "welch",
+    alpha: float | None = None,
+    margin: float | None = None,
+    power: float | None = None,
+    threads: int | None = None,
+) -> Comparison: ...
+def trace_compare_metrics(
+    groups: Sequence[tuple[str, Sequence[TraceMetrics], str | None]],
+    *,
+    test: str = "welch",
+    alpha: float | None = None,
+    margin: float | None = None,
+    power: float | None = None,
+    threads: int | None = None,
+) -> Comparison: ...
+def trace_exit_code(comparison: Comparison, fail_on: str) -> int: ...
+
 # --- readers (src/python/readers.rs) -----------------------------------------
 RESULT_FORMATS: list[str]
 
 def read_results(path: str | PathLike[str], format: str | None = None) -> dict[str, list[str] | _F64]: ...
+def read_result_groups(paths: list[str], format: str | None = None) -> dict[str, list[str] | _F64]: ...
+def compare_result_groups(
+    paths: list[str],
+    format: str | None = None,
+    *,
+    direction: str | None = None,
+    test: str = "welch",
+    alpha: float | None = None,
+    margin: float | None = None,
+    power: float | None = None,
+    threads: int | None = None,
+) -> Comparison: ...
 
 # the command line's shared messages (src/cli/messages.rs)
 def cli_era_note(era: str, reason: str, compat_given: bool) -> str | None: ...

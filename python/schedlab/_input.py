@@ -49,3 +49,23 @@ def _read(f, name: str, limit: int, flag: str) -> bytes:
         if held > limit:
             raise ParseError(f"{name}: more than {limit} bytes; if the input really is this large, "
                              f"raise the limit with {flag} N", name)
+
+
+class Bounded:
+    """Standard input as a binary file read a chunk at a time by the core (a stream,
+    nothing held), refusing more than ``limit`` bytes with :func:`read_bounded`'s error."""
+
+    def __init__(self, limit: int = DEFAULT_LIMIT, flag: str = "--max-input-bytes") -> None:
+        self._f = sys.stdin.buffer
+        self._left = limit
+        self._limit = limit
+        self._flag = flag
+
+    def read(self, n: int = -1) -> bytes:
+        want = self._left + 1 if n < 0 else min(n, self._left + 1)
+        chunk = self._f.read(want)
+        self._left -= len(chunk)
+        if self._left < 0:
+            raise ParseError(f"<stdin>: more than {self._limit} bytes; if the input really is this large, "
+                             f"raise the limit with {self._flag} N", "<stdin>")
+        return chunk

@@ -49,6 +49,7 @@ __all__ = [
     "TESTS",
     "MARKDOWN_BUDGET",
     "BatchResult",
+    "LIMIT_DEFAULTS",
     "Limits",
     "Scan",
     "reduce",
@@ -68,7 +69,7 @@ SCHEMA_PATH = str(resources.files("schedlab") / "schemas" / "batch-result.schema
 #: Output formats of :meth:`BatchResult.render` and ``schedlab batch --format`` (from the core).
 FORMATS = tuple(_core.BATCH_FORMATS)
 #: The default size budget of the markdown, in bytes (a pull-request comment takes 65,536 characters).
-MARKDOWN_BUDGET = 60_000
+MARKDOWN_BUDGET: int = _core.BATCH_MARKDOWN_BUDGET
 #: Values of ``fail_on`` (from the core).
 FAIL_ON = tuple(_core.BATCH_FAIL_ON)
 #: Values of ``test`` (from the core).
@@ -105,18 +106,20 @@ def _check(test: str, fail_on: str) -> None:
 
 
 class Limits(NamedTuple):
-    """Bounds on reading one archive (None: the default). An entry or archive over them
-    is refused with the input named (docs/batch.md, "Inputs"); raise them for larger results."""
+    """Bounds on reading one archive (None: the core's default, :data:`LIMIT_DEFAULTS`).
+    An entry or archive over them is refused with the input named (docs/batch.md,
+    "Inputs"); raise them for larger results."""
 
-    #: Decompressed bytes of one entry (default 64 MiB).
+    #: Decompressed bytes of one entry.
     entry_bytes: int | None = None
-    #: Decompressed bytes of one archive (default 256 MiB; also bounds a URL's download).
+    #: Decompressed bytes of one archive (also bounds a URL's download).
     archive_bytes: int | None = None
-    #: Entries of one archive (default 100,000).
+    #: Entries of one archive.
     entries: int | None = None
 
 
-_DEFAULT_ARCHIVE_BYTES = 256 << 20
+#: The core's default of each bound of :class:`Limits` (src/batch/options.rs).
+LIMIT_DEFAULTS = Limits(*_core.BATCH_LIMITS)
 
 
 def _bounds(limits: Limits | None) -> tuple[int | None, int | None, int | None]:
@@ -129,26 +132,13 @@ def _bounds(limits: Limits | None) -> tuple[int | None, int | None, int | None]:
     return (lim.entry_bytes, lim.archive_bytes, lim.entries)
 
 
-class Scan:
-    """One input read (picklable, so it can come back from any worker): ``input`` as
-    given, and either ``data`` (the scan, JSON text) or ``error`` (the
-    :class:`schedlab.SchedlabError` that stopped it). Made by :func:`scan`, combined
-    by :func:`reduce`."""
-
-    __slots__ = ("input", "data", "error")
-
-    def __init__(self, input: str, data: str | None, error: BaseException | None = None) -> None:
-        self.input, self.data, self.error = input, data, error
-
-    def __getstate__(self) -> tuple[str, str | None, BaseException | None]:
-        return (self.input, self.data, self.error)
-
-    def __setstate__(self, state: tuple[str, str | None, BaseException | None]) -> None:
-        self.input, self.data, self.error = state
-
-    def __repr__(self) -> str:
-        what = f"error={self.error!r}" if self.error is not None else f"{len(self.data or '')} bytes"
-        return f"Scan({self.input!r}, {what})"
+#: One input read (the core's own, immutable, picklable: its JSON is the pickle form a
+#: Dask worker sends back): ``input`` as given, and either the scan (``.ok``; its
+#: ``runs``, ``failed`` and ``skipped`` benchmarks, ``warnings``, ``missing``,
+#: ``notes``, ``.data`` the whole scan as a dict) or ``error`` (the
+#: :class:`schedlab.SchedlabError` that stopped it). Made by :func:`scan`, combined
+#: by :func:`reduce`.
+Scan = _core.Scan
 
 
 def _is_url(path: str) -> bool:
@@ -168,20 +158,20 @@ def scan(path: PathLike, *, threads: int | None = 1, limits: Limits | None = Non
     :class:`Scan` carries its error, so :func:`reduce` decides (``keep_going``).
 
     >>> s = scan("/nonexistent")
-    >>> s.data is None, type(s.error).__name__
-    (True, 'FileNotFoundError')
+    >>> s.ok, s.data is None, type(s.error).__name__
+    (False, True, 'FileNotFoundError')
     """
     from .errors import SchedlabError
 
     name = os.fspath(path)
     bounds = _bounds(limits)
-    try:
-        if _is_url(name):
-            return Scan(name, _core.batch_scan_bytes(_download(name, bounds[1], storage_options), name, threads,
-                                                     bounds))
-        return Scan(name, _core.batch_scan(name, threads, bounds))
-    except SchedlabError as e:
-        return Scan(name, None, e)
+    if _is_url(name):
+        try:
+            data = _download(name, bounds[1], storage_options)
+        except SchedlabError as e:
+            return Scan.from_error(name, e)
+        return _core.batch_scan_bytes(data, input=name, threads=threads, bounds=bounds)
+    return _core.batch_scan(name, threads=threads, bounds=bounds)
 
 
 def _download(url: str, limit: int | None, storage_options: dict[str, Any] | None) -> bytes:
@@ -193,7 +183,7 @@ def _download(url: str, limit: int | None, storage_options: dict[str, Any] | Non
         from .errors import MissingDependencyError
 
         raise MissingDependencyError(f"{url}: reading a URL needs fsspec: pip install fsspec") from None
-    limit = _DEFAULT_ARCHIVE_BYTES if limit is None else limit
+    limit = _core.BATCH_LIMITS[1] if limit is None else limit
     try:
         with fsspec.open(url, "rb", **(storage_options or {})) as f:
             data = f.read(limit + 1)
@@ -223,17 +213,10 @@ def reduce(scans: Iterable[Scan], baseline: str, *, test: str = _defaults.TEST, 
     /nonexistent
     """
     _check(test, fail_on)
-    items: list[tuple[str, str | None, str | None]] = []
-    for s in scans:
-        if s.error is not None and not keep_going:
-            raise s.error
-        items.append((s.input, s.data, None if s.error is None else str(s.error)))
-    if not items:
-        from .errors import DomainError
-
-        raise DomainError("give at least one directory or archive")
-    return _core.batch_reduce(items, baseline, test, float(alpha), float(min_change), fail_on, jobs, allow_missing,
-                              None if margin is None else float(margin), None if power is None else float(power))
+    return _core.batch_reduce(list(scans), baseline=baseline, test=test, alpha=float(alpha),
+                              min_change=float(min_change), fail_on=fail_on, jobs=jobs, keep_going=keep_going,
+                              allow_missing=allow_missing, margin=None if margin is None else float(margin),
+                              power=None if power is None else float(power))
 
 
 Progress = bool | str | Callable[[int], object]
@@ -292,9 +275,10 @@ def run(paths: Iterable[PathLike] | PathLike, baseline: str, *, test: str = _def
         from .errors import DomainError
 
         raise DomainError(f"progress must be True, False, 'lines' or a callable, got {progress!r}")
-    return _core.batch_run(list[str | os.PathLike[str]](names), baseline, test, float(alpha), float(min_change), fail_on, jobs, keep_going, mode,
-                           allow_missing, None if margin is None else float(margin),
-                           None if power is None else float(power), bounds)
+    return _core.batch_run(list[str | os.PathLike[str]](names), baseline=baseline, test=test, alpha=float(alpha),
+                           min_change=float(min_change), fail_on=fail_on, jobs=jobs, keep_going=keep_going,
+                           progress=mode, allow_missing=allow_missing, margin=None if margin is None else float(margin),
+                           power=None if power is None else float(power), bounds=bounds)
 
 
 def _scans(names: list[str], jobs: int | None, limits: Limits | None,
@@ -303,7 +287,7 @@ def _scans(names: list[str], jobs: int | None, limits: Limits | None,
     ``callback(1)`` in this thread as each ends; the scans in input order."""
     from concurrent.futures import ThreadPoolExecutor, as_completed
 
-    workers = jobs or int(os.environ.get("SCHEDLAB_NUM_THREADS", "0") or 0) or os.cpu_count() or 1
+    workers = jobs or _core.default_threads()
     done: list[Scan | None] = [None] * len(names)
     with ThreadPoolExecutor(max_workers=min(workers, max(1, len(names)))) as pool:
         futures = {pool.submit(scan, n, threads=1, limits=limits): i for i, n in enumerate(names)}

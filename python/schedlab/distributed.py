@@ -40,7 +40,7 @@ from typing import Any, Union
 from . import _defaults
 from .batch import BatchResult, Limits, Scan, _check, reduce, scan
 
-__all__ = ["compare_archives", "scan_bag"]
+__all__ = ["compare_archives", "scan_bag", "trace_compare"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -104,4 +104,63 @@ def compare_archives(paths: Iterable[PathLike], baseline: str, client: Any = Non
     if client is not None:
         result: BatchResult = client.compute(lazy).result()
         return result
+    return lazy.compute(scheduler="threads")
+
+
+def _trace_partition(items: Iterable[tuple[int, str]], options: Any, threads: int | None) -> list[tuple[int, Any]]:
+    from . import _core
+
+    return [(gi, m) for gi, path in items for m in _core.trace_metrics(path, options, threads=threads)]
+
+
+def trace_compare(groups: Any, client: Any = None, *, baseline: str | None = None, compute: bool = True,
+                  states: PathLike | None = None, comm: Iterable[str] = (), pid: Iterable[Any] = (),
+                  governors: Iterable[str] = (), group_governors: dict[str, str] | None = None,
+                  test: str = "welch", alpha: float | None = None, margin: float | None = None,
+                  power: float | None = None, hz: int | None = None, strict: bool = False, threads: int | None = 1,
+                  npartitions: int | None = None) -> Any:
+    """:func:`schedlab.trace.compare` with each trace's metrics pass mapped over Dask
+    (one task per partition of paths, each pass in the Rust core at most ``threads``
+    rayon threads) and the compare reduced in one task: the same
+    :class:`~schedlab.table.Comparison`. ``client``, ``compute`` and ``npartitions`` as
+    :func:`compare_archives`; the other arguments as :func:`schedlab.trace.compare`.
+
+    >>> from schedlab import examples, trace
+    >>> runs = examples.path("trace")
+    >>> groups = {"menu": sorted(runs.glob("menu-*.txt")), "teo": sorted(runs.glob("teo-*.txt"))}
+    >>> try:
+    ...     import dask  # the optional extra
+    ...     c = trace_compare(groups)   # no client: this machine's threads
+    ... except ImportError:
+    ...     c = trace.compare(groups)
+    >>> c == trace.compare(groups)
+    True
+    """
+    import dask
+    import dask.bag as db
+
+    from . import trace as _trace
+
+    g = _trace._groups(groups, baseline)
+    own = dict(group_governors or {})
+    specs = list(governors) + [v for v in own.values()]
+    opts = _trace._options(states, comm, pid, specs, hz, strict)
+    items = [(gi, p) for gi, (_, paths) in enumerate(g) for p in paths]
+    if npartitions is None:
+        workers = (sum(client.nthreads().values()) if client is not None else os.cpu_count()) or 1
+        npartitions = min(len(items), 4 * workers) or 1
+    bag = db.from_sequence(items, npartitions=max(1, npartitions)).map_partitions(_trace_partition, opts, threads)
+
+    def reduce_(measured: list[tuple[int, Any]]) -> Any:
+        per: list[list[Any]] = [[] for _ in g]
+        for gi, m in measured:
+            per[gi].append(m)
+        return _trace.compare_metrics([(name, ms) for (name, _), ms in zip(g, per)], group_governors=own, test=test,
+                                      alpha=alpha, margin=margin, power=power, threads=threads)
+
+    lazy = dask.delayed(reduce_, pure=True)(bag)
+    if not compute:
+        return lazy
+    if client is not None:
+        return client.compute(lazy).result()
     return lazy.compute(scheduler="threads")

@@ -46,6 +46,7 @@ __all__ = [
     "MMTestsComparison",
     "compare",
     "parse_compare",
+    "overview_cell",
     "overview_label",
     "overview",
 ]
@@ -78,7 +79,8 @@ class MMTestsComparison(Comparison):
     def gmean_ratio(self) -> dict[str, float]:
         """Kernel → direction-aligned Gmean of the per-operation ratios of the ratio
         statistic (new/base as ``--print-ratio`` computes them, inverted when lower
-        is better so that > 1 always means better); the baseline is 1.0.
+        is better so that > 1 always means better); the baseline is 1.0, and a run
+        compare-mmtests.pl lost (its column printed empty: ``meta["mmtests.lost_runs"]``) NaN.
 
         >>> c = parse_compare('''
         ... a b
@@ -156,7 +158,9 @@ def compare(directory: str | os.PathLike[str], benchmark: str, names: Sequence[s
     decides the verdicts of the mean rows (``"mmtests"``: MMTests' own marker;
     ``"welch"``/``"mann-whitney"``: that test with BH-FDR across rows).
     Raises FileNotFoundError (no such tree or run), ParseError (unreadable log)
-    or DomainError (where compare-mmtests.pl itself dies).
+    or DomainError (where compare-mmtests.pl itself dies). A run the Perl loses (its
+    harmonic mean divides by zero: docs/mmtests.md §12) is left out as the Perl leaves it
+    out, and named in ``.warnings`` and ``meta["mmtests.lost_runs"]``.
 
     >>> import schedlab, pathlib
     >>> try:
@@ -224,6 +228,17 @@ def overview_label(ratio: float) -> str:
     return _core.mmtests_overview_label(ratio)
 
 
+def overview_cell(ratio: float | None) -> tuple[str, str | None, float]:
+    """The overview cell of a direction-aligned Gmean ratio: its label, the verdict the
+    label states ("better", "worse", or None for "no change" and "n/a") and the ratio
+    (src/mmtests/tables.rs).
+
+    >>> overview_cell(1.0956)[:2], overview_cell(1.004)[:2]
+    (('10% better', 'better'), ('no change', None))
+    """
+    return _core.mmtests_overview_cell(ratio)
+
+
 def overview(comparisons: Mapping[str, Comparison], labels: bool = True) -> pd.DataFrame:
     """Machines × kernels table of each machine's Gmean ratio against its
     baseline (the teo postings' overview), as labels ("10% better") or, with
@@ -242,6 +257,8 @@ def overview(comparisons: Mapping[str, Comparison], labels: bool = True) -> pd.D
         for k in c.kernels[1:]:
             if k not in order:
                 order.append(k)
+            if math.isnan(ratios[k]):  # a run compare-mmtests.pl lost: missing, as a kernel not run
+                continue
             data.setdefault(machine, {})[k] = overview_label(ratios[k]) if labels else ratios[k]
     df = pd.DataFrame.from_dict(data, orient="index")
     return df.reindex(columns=order)

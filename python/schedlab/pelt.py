@@ -24,9 +24,10 @@ to build a trace from ``sched_switch``/``sched_wakeup`` text.
 
 from __future__ import annotations
 
+import operator
 import os
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, Union
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -44,6 +45,7 @@ __all__ = [
     "read_trace",
     "parse_trace",
     "ftrace_task",
+    "ftrace_csv",
     "decay_load",
     "accumulate",
     "util_est_update",
@@ -58,9 +60,25 @@ __all__ = [
     "KERNELS",
     "UTIL_COLUMNS",
     "DEFAULT_START_NS",
+    "DEFAULT_HZ",
+    "CAPACITY_SCALE",
+    "SCHEDUTIL_VERSIONS",
+    "PeltInit",
+    "PeltOptions",
     "UtilEstResult",
     "Schedutil",
 ]
+
+PeltInit = _core.PeltInit
+"""A replay's start as one core object: ``PeltInit("kernel")``, ``PeltInit("zero")``, a
+known state (``PeltInit({"util_avg": 300, "load_avg": 1000})``), or what
+:func:`ftrace_task` found in the trace (``attrs["init"]``). It compares equal to its
+``to_dict()``."""
+
+PeltOptions = _core.PeltOptions
+"""A replay's options as one core object (keyword-only, checked when made): ``init``,
+``util_est``, ``rule``, ``execl_fix``, ``hz``, ``start_ns``, ``kernel``; unset ones are taken
+from the trace CSV's directives (docs/pelt.md §8.1), else the core's defaults."""
 
 COLUMNS: tuple[str, ...] = tuple(_core.PELT_COLUMNS)
 """Columns of :func:`simulate`, as in the kernel oracle's golden files (the pre-6.8 rules
@@ -73,28 +91,39 @@ clock update (the view of ``cpu_util_without`` at wakeup)."""
 STATES: tuple[str, ...] = tuple(_core.PELT_STATES)
 """Trace states: running, runnable but preempted, sleeping."""
 
-RULES: tuple[str, ...] = tuple(_core.pelt_rules())
+RULES: tuple[str, ...] = tuple(_core.PELT_RULES)
 """util_est rules: ``"6.18"`` (6.12 without the capacity skip), ``"6.12"`` (v6.8+), ``"6.6"``
 (v5.13–v6.7: ``enqueued``/``ewma`` with the MSB flag, fast up), ``"d519329f72"`` (v4.17, update only after
 util_avg changed, LSB flag), ``"4.17"`` (7f65ea42eb00, the original rule)."""
 
-KERNELS: tuple[str, ...] = tuple(_core.pelt_kernels())
+KERNELS: tuple[str, ...] = tuple(_core.PELT_KERNELS)
 """Kernel versions for ``kernel=`` (the default first): ``"6.12"``, ``"6.18"``, ``"6.6"``
 share the PELT clock (23127296889f); ``"4.19"`` scales each contribution by the frequency
 and CPU capacity instead, on the unscaled clock, with its util_est rule (``d519329f72``)
 and runnable load (docs/pelt.md §9)."""
 
-UTIL_COLUMNS: tuple[str, ...] = tuple(_core.pelt_util_columns())
+UTIL_COLUMNS: tuple[str, ...] = tuple(_core.PELT_UTIL_COLUMNS)
 """The columns that depend only on the task's util_avg side (times, clocks, the task's
 ``util_avg``/``util_sum``/``period_contrib``/``last_update_time``). When
 :func:`simulate` is asked for these columns only, it replays just that part of the
 scheduler — the same values, a third of the work — and splits long full-capacity traces
 across threads (``SCHEDLAB_NUM_THREADS``), verifying each split exactly."""
 
-DEFAULT_START_NS = 1_048_576_000
-"""Time of the fork: 1000 PELT periods, as in the golden files."""
+DEFAULT_START_NS: int = _core.PELT_DEFAULT_START_NS
+"""Time of the fork when neither the call nor the trace says: 1000 PELT periods, as in
+the golden files."""
 
-_HZ_DEFAULT = 250
+DEFAULT_HZ: int = _core.PELT_DEFAULT_HZ
+"""``CONFIG_HZ`` when none is given (250)."""
+
+CAPACITY_SCALE: int = _core.PELT_CAPACITY_SCALE
+"""``SCHED_CAPACITY_SCALE``: the capacity of the biggest CPU at its highest frequency."""
+
+SCHEDUTIL_VERSIONS: tuple[str, ...] = tuple(_core.PELT_SCHEDUTIL_VERSIONS)
+"""The schedutil rules of :func:`schedutil`: 6.8+'s (``"6.12"``) and v4.7–v6.7's (``"legacy"``)."""
+
+_STATE_NAMES = np.empty(256, dtype=object)
+_STATE_NAMES[[ord(c) for c in STATES]] = list(STATES)
 
 TraceLike = Union[str, "os.PathLike[str]", "pd.DataFrame", dict, Sequence[Any]]
 
@@ -105,9 +134,7 @@ def tick_ns_for_hz(hz: int) -> int:
     >>> tick_ns_for_hz(250), tick_ns_for_hz(300)
     (4000000, 3333333)
     """
-    if not isinstance(hz, (int, np.integer)) or hz < 1:
-        raise DomainError(f"HZ must be an integer in 1..100000, got {hz!r}")
-    return _core.pelt_tick_ns_for_hz(int(hz))
+    return _core.pelt_tick_ns_for_hz(operator.index(hz))
 
 
 def _ints(x: Any, name: str, dtype: Any = np.int64) -> np.ndarray:
@@ -157,9 +184,10 @@ def _state_codes(states: Any) -> np.ndarray:
     return np.ascontiguousarray(u.view(np.uint32).astype(np.uint8))
 
 
-def _trace_columns(trace: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(dur_ns, state codes, cpu_cap, freq_cap) of a DataFrame, a dict of columns or a
-    sequence of ``(dur_ns, state[, cpu_cap, freq_cap])`` tuples."""
+def _trace_columns(trace: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+    """(dur_ns, state codes, cpu_cap, freq_cap, tick or None) of a DataFrame, a dict of
+    columns or a sequence of ``(dur_ns, state[, cpu_cap, freq_cap])`` tuples."""
+    tick = None
     if hasattr(trace, "columns") or isinstance(trace, dict):
         cols = trace
         names = list(trace.columns) if hasattr(trace, "columns") else list(trace)
@@ -169,8 +197,10 @@ def _trace_columns(trace: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
                                  column=need)
         dur = cols["dur_ns"]
         state = cols["state"]
-        cpu = cols["cpu_cap"] if "cpu_cap" in names else np.full(len(dur), 1024)
-        freq = cols["freq_cap"] if "freq_cap" in names else np.full(len(dur), 1024)
+        cpu = cols["cpu_cap"] if "cpu_cap" in names else np.full(len(dur), CAPACITY_SCALE)
+        freq = cols["freq_cap"] if "freq_cap" in names else np.full(len(dur), CAPACITY_SCALE)
+        if "tick" in names:
+            tick = _ints(cols["tick"], "tick", np.uint8)
         if "cpu" in names and len(np.unique(np.asarray(cols["cpu"]))) > 1:
             raise DomainError("the trace's 'cpu' column migrates the task: replay it from its CSV file "
                               "(simulate(path)); columns in memory replay one runqueue")
@@ -180,8 +210,8 @@ def _trace_columns(trace: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
             raise ParseError("a trace sequence holds (dur_ns, state) or (dur_ns, state, cpu_cap, freq_cap) tuples")
         dur = [r[0] for r in rows]
         state = [r[1] for r in rows]
-        cpu = [r[2] if len(r) == 4 else 1024 for r in rows]
-        freq = [r[3] if len(r) == 4 else 1024 for r in rows]
+        cpu = [r[2] if len(r) == 4 else CAPACITY_SCALE for r in rows]
+        freq = [r[3] if len(r) == 4 else CAPACITY_SCALE for r in rows]
     ints = []
     for name, col in (("dur_ns", dur), ("cpu_cap", cpu), ("freq_cap", freq)):
         try:
@@ -190,42 +220,17 @@ def _trace_columns(trace: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
             if isinstance(e, ParseError):
                 raise
             raise ParseError(f"{name}: {e}", column=name) from None
-    return ints[0], _state_codes(state), ints[1], ints[2]
+    return ints[0], _state_codes(state), ints[1], ints[2], tick
 
 
-_Given = tuple[int, int | None, int | None, tuple[int, int] | None]
+InitLike = Union[str, Mapping[str, Any], "_core.PeltInit", None]
 
 
-def _given(init: str | Mapping[str, Any]) -> tuple[str, _Given | None]:
-    """``init`` as the core takes it: a name, or a known start state (docs/pelt.md §10:
-    ``ftrace_task(traced_start=True).attrs["init"]``, or ``util_avg`` [, ``load_avg``,
-    ``runnable_avg``, ``util_est`` = (ewma, enqueued)])."""
-    if isinstance(init, str):
-        return init, None
-    if not isinstance(init, Mapping):
-        raise DomainError(f"init must be 'kernel', 'zero' or a start state mapping, got {init!r}")
-    if init.get("kernel"):
-        return "kernel", None
-    if "util_avg" not in init:
-        raise DomainError("a start state needs 'util_avg' (and may give load_avg, runnable_avg, util_est)")
-
-    def opt(k: str) -> int | None:
-        v = init.get(k)
-        return None if v is None else int(v)
-
-    ue = init.get("util_est")
-    return "kernel", (int(init["util_avg"]), opt("load_avg"), opt("runnable_avg"),
-                      None if ue is None else (int(ue[0]), int(ue[1])))
-
-
-def _options(
-    init: str, util_est: bool, rule: str | None, hz: int, start_ns: int
-) -> tuple[str, bool, str | None, int, int]:
-    if init not in _core.PELT_INITS:
-        raise DomainError(f"init must be one of {', '.join(_core.PELT_INITS)}, got {init!r}")
-    if not isinstance(start_ns, (int, np.integer)) or start_ns < 1024:
-        raise DomainError(f"start_ns must be an integer >= 1024, got {start_ns!r}")
-    return init, bool(util_est), None if rule is None else str(rule), tick_ns_for_hz(hz), int(start_ns)
+def _options(init: InitLike, util_est: bool, rule: str | None, execl_fix: bool | None, hz: int | None,
+             start_ns: int | None, kernel: str | None) -> _core.PeltOptions:
+    """The options as the core's object (every value checked there)."""
+    return _core.PeltOptions(init=init, util_est=bool(util_est), rule=rule, execl_fix=execl_fix, hz=hz,
+                             start_ns=start_ns, kernel=kernel)
 
 
 def _frame(cols: dict) -> pd.DataFrame:
@@ -252,13 +257,13 @@ def _names(x: Sequence[str] | str | None, what: str) -> list[str] | None:
 
 def simulate(
     trace: TraceLike,
-    init: str | Mapping[str, Any] = "kernel",
+    init: InitLike = None,
     util_est: bool = True,
     rule: str | None = None,
     *,
     execl_fix: bool | None = None,
-    hz: int = _HZ_DEFAULT,
-    start_ns: int = DEFAULT_START_NS,
+    hz: int | None = None,
+    start_ns: int | None = None,
     columns: Sequence[str] | None = None,
     events: Sequence[str] | None = None,
     kernel: str | None = None,
@@ -267,14 +272,18 @@ def simulate(
 
     ``trace`` is a CSV file path (``dur_ns,state,cpu_cap,freq_cap``), a DataFrame or dict
     with those columns (``cpu_cap``/``freq_cap`` default to 1024), or a sequence of
-    ``(dur_ns, state[, cpu_cap, freq_cap])`` tuples. ``init="zero"`` starts util at 0
-    instead of the kernel's new-task value; a mapping starts from a known state (the
-    ``attrs["init"]`` of :func:`ftrace_task` with ``traced_start=True``); ``util_est=False`` turns the UTIL_EST
-    feature off; ``kernel`` picks the PELT model (:data:`KERNELS`, default 6.12) and with
-    it the util_est rule and execl fix of that kernel; ``rule`` overrides the util_est
-    version (:data:`RULES`); ``execl_fix`` forces ``cpu_util_without`` with/without the
-    fix of c469933e7721 (default: as the kernel, or the rule's kernel, had it); ``hz``
-    sets the tick period.
+    ``(dur_ns, state[, cpu_cap, freq_cap])`` tuples; a ``tick`` column (0/1) gives the
+    trace's own ticks (docs/pelt.md §5.3). ``init="zero"`` starts util at 0 instead of
+    the kernel's new-task value (``"kernel"``, the default); a mapping or a
+    :class:`PeltInit` starts from a known state (the ``attrs["init"]`` of
+    :func:`ftrace_task`); ``util_est=False`` turns the UTIL_EST feature off; ``kernel``
+    picks the PELT model (:data:`KERNELS`, default 6.12) and with it the util_est rule and
+    execl fix of that kernel; ``rule`` overrides the util_est version (:data:`RULES`);
+    ``execl_fix`` forces ``cpu_util_without`` with/without the fix of c469933e7721
+    (default: as the kernel, or the rule's kernel, had it); ``hz`` sets the tick period
+    (:data:`DEFAULT_HZ`); ``start_ns`` the fork's time (:data:`DEFAULT_START_NS`). A CSV
+    file's directives (``# pelt:`` lines that ``pelt ftrace`` writes: start time, kernel,
+    start state) stand for what is not given.
 
     Returns one row per event with the :data:`COLUMNS` (``event`` and ``state`` are
     categoricals). ``columns`` and ``events`` keep only those columns and those events'
@@ -289,58 +298,58 @@ def simulate(
     [[1048576000, 'fork', 0], [1048576000, 'run', 0], [1052000000, 'tick', 69],
      [1056000000, 'tick', 145], [1056576000, 'sleep', 145], [1064576000, 'end', 145]]
     """
-    name, given = _given(init)
-    name, util_est, rule, tick_ns, start_ns = _options(name, util_est, rule, hz, start_ns)
+    opts = _options(init, util_est, rule, execl_fix, hz, start_ns, kernel)
     cols_sel, ev_sel = _names(columns, "columns"), _names(events, "events")
     if isinstance(trace, (str, os.PathLike)):
-        cols = _core.pelt_simulate_file(os.fspath(trace), name, util_est, rule, execl_fix, tick_ns, start_ns,
-                                        cols_sel, ev_sel, kernel, given)
+        cols = _core.pelt_simulate_file(os.fspath(trace), options=opts, columns=cols_sel, events=ev_sel)
     else:
-        d, s, c, f = _trace_columns(trace)
-        cols = _core.pelt_simulate_arrays(d, s, c, f, name, util_est, rule, execl_fix, tick_ns, start_ns,
-                                          cols_sel, ev_sel, kernel, given)
+        d, s, c, f, t = _trace_columns(trace)
+        cols = _core.pelt_simulate_arrays(d, s, c, f, options=opts, tick=t, columns=cols_sel, events=ev_sel)
     return _frame(cols)
 
 
 def simulate_csv(
-    trace: str | os.PathLike[str] | bytes,
+    trace: str | os.PathLike[str] | bytes | BinaryIO,
     out: str | os.PathLike[str] | None = None,
-    init: str | Mapping[str, Any] = "kernel",
+    init: InitLike = None,
     util_est: bool = True,
     rule: str | None = None,
     *,
     execl_fix: bool | None = None,
-    hz: int = _HZ_DEFAULT,
-    start_ns: int = DEFAULT_START_NS,
+    hz: int | None = None,
+    start_ns: int | None = None,
     name: str | None = None,
     write: Callable[[bytes], object] | None = None,
     kernel: str | None = None,
 ) -> bytes | None:
     """Like :func:`simulate` but renders CSV exactly as the golden files are written.
 
-    ``trace`` is a path or the CSV bytes themselves (``name`` labels them in errors).
+    ``trace`` is a path, the CSV bytes themselves, or a binary file object read a chunk at
+    a time (``name`` labels the last two in errors).
     With ``out`` the CSV goes to that file, with ``write`` (e.g. ``sys.stdout.buffer.write``)
     it is streamed to that callable in chunks, and None is returned; otherwise the bytes are.
+    The trace is read, replayed and written a chunk at a time: memory does not grow with it.
 
     >>> csv = simulate_csv(b"dur_ns,state\\n1000000,R\\n9000000,S\\n")
     >>> csv.splitlines()[3].decode()
     '1049576000,sleep,1,S,1024,1024,1049576000,1049576000,0,512,24919040,976,512,1024,1049575424,512,1,512,24919040,512,1024,0,512,512,0,512,640,1'
     """
-    iname, given = _given(init)
-    iname, util_est, rule, tick_ns, start_ns = _options(iname, util_est, rule, hz, start_ns)
+    opts = _options(init, util_est, rule, execl_fix, hz, start_ns, kernel)
     out_s = os.fspath(out) if out is not None else None
     if isinstance(trace, (bytes, bytearray, memoryview)):
-        return _core.pelt_simulate_csv(bytes(trace), name or "<bytes>", out_s, iname, util_est, rule,
-                                       execl_fix, tick_ns, start_ns, write, kernel, given)
-    return _core.pelt_simulate_csv(None, os.fspath(trace), out_s, iname, util_est, rule, execl_fix,
-                                   tick_ns, start_ns, write, kernel, given)
+        source: Any = bytes(trace)
+    elif hasattr(trace, "read"):
+        source = trace
+    else:
+        source = os.fspath(trace)
+    return _core.pelt_simulate_csv(source, options=opts, name=name, out=out_s, write=write)
 
 
 def _trace_frame(cols: dict) -> pd.DataFrame:
     import pandas as pd
 
-    cols["state"] = np.array([chr(c) for c in cols["state"].tolist()], dtype=object)
-    return pd.DataFrame(cols)
+    cols["state"] = _STATE_NAMES[cols["state"]]  # one lookup per segment, no Python loop
+    return pd.DataFrame(cols, copy=False)
 
 
 def read_trace(path: str | os.PathLike[str]) -> pd.DataFrame:
@@ -372,7 +381,7 @@ def parse_trace(text: str | bytes, name: str | None = None) -> pd.DataFrame:
     {'dur_ns': [5000, 7000], 'state': ['R', 'S'], 'cpu_cap': [1024, 1024], 'freq_cap': [1024, 1024]}
     """
     data = _text.data(text, name)
-    return _trace_frame(_core.pelt_parse_trace(data, name))
+    return _trace_frame(_core.pelt_parse_trace(data, path=name))
 
 
 def _cpu_values(x: str | Mapping[int, int] | Sequence[int] | None) -> str | None:
@@ -428,21 +437,77 @@ def ftrace_task(
     >>> ftrace_task(txt, 42, cpu_capacity="0=1024,1=446").to_dict("list")
     {'dur_ns': [4000000, 6000000], 'state': ['R', 'S'], 'cpu_cap': [446, 446], 'freq_cap': [1024, 1024]}
     """
-    args = (int(pid), None if cpu_cap is None else int(cpu_cap), None if freq_cap is None else int(freq_cap),
-            bool(strict), bool(sort), _cpu_values(cpu_capacity), _cpu_values(max_freq),
-            None if plat_info is None else os.fspath(plat_info), None if sysfs is None else os.fspath(sysfs))
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        cols, start, events, notes, init = _core.pelt_ftrace(bytes(source), None, *args, traced_start=traced_start)
-    else:
-        cols, start, events, notes, init = _core.pelt_ftrace(None, os.fspath(source), *args,
-                                                             traced_start=traced_start)
-    df = _trace_frame(cols)
-    df.attrs["start_ns"] = start
-    df.attrs["events"] = events
-    df.attrs["notes"] = list(notes)
-    df.attrs["pid"] = int(pid)
-    df.attrs["init"] = init
+    imp = _core.pelt_ftrace(_source(source), pid=int(pid), traced_start=bool(traced_start),
+                            **_capacities(cpu_cap, freq_cap, strict, sort, cpu_capacity, max_freq, plat_info, sysfs))
+    df = _trace_frame(imp.columns())
+    df.attrs["start_ns"] = imp.start_ns
+    df.attrs["events"] = imp.events
+    df.attrs["notes"] = imp.notes
+    df.attrs["pid"] = imp.pid
+    df.attrs["init"] = imp.init
+    df.attrs["kernel"] = imp.kernel
     return df
+
+
+def _source(source: str | os.PathLike[str] | bytes) -> str | bytes:
+    """A trace as the core takes it: its bytes, or its path."""
+    return bytes(source) if isinstance(source, (bytes, bytearray, memoryview)) else os.fspath(source)
+
+
+def _capacities(cpu_cap: int | None, freq_cap: int | None, strict: bool, sort: bool,
+                cpu_capacity: str | Mapping[int, int] | Sequence[int] | None,
+                max_freq: str | Mapping[int, int] | Sequence[int] | None,
+                plat_info: str | os.PathLike[str] | None, sysfs: str | os.PathLike[str] | None) -> dict[str, Any]:
+    """The import's keyword arguments for the core (the capacities and how strictly to read)."""
+    return {"cpu_cap": None if cpu_cap is None else int(cpu_cap),
+            "freq_cap": None if freq_cap is None else int(freq_cap), "strict": bool(strict), "sort": bool(sort),
+            "cpu_capacity": _cpu_values(cpu_capacity), "max_freq": _cpu_values(max_freq),
+            "plat_info": None if plat_info is None else os.fspath(plat_info),
+            "sysfs": None if sysfs is None else os.fspath(sysfs)}
+
+
+def ftrace_csv(
+    source: str | os.PathLike[str] | bytes,
+    pid: int,
+    out: str | os.PathLike[str] | None = None,
+    *,
+    write: Callable[[bytes], object] | None = None,
+    cpu_cap: int | None = None,
+    freq_cap: int | None = None,
+    strict: bool = False,
+    sort: bool = False,
+    cpu_capacity: str | Mapping[int, int] | Sequence[int] | None = None,
+    max_freq: str | Mapping[int, int] | Sequence[int] | None = None,
+    plat_info: str | os.PathLike[str] | None = None,
+    sysfs: str | os.PathLike[str] | None = None,
+) -> _core.PeltTraceWritten:
+    """Write the trace CSV of ``pid`` (what :func:`ftrace_task` imports) to the file
+    ``out`` or in chunks to the callable ``write``, with its directives: the ``# pelt:``
+    lines that make a plain :func:`simulate_csv` of the file replay it as imported (the
+    kernel its trace.dat header names; where it starts and its exact start state when it
+    was placed on its PELT clock: docs/pelt.md §8.1).
+    The segments are written as the trace is read (memory does not grow with it), unless
+    the trace has the task's ``sched_stat_runtime`` events, which place it on its PELT
+    clock (docs/pelt.md §12). Returns what was written (``segments``, ``events``,
+    ``start_ns``, ``kernel``, ``init``, ``notes``).
+
+    >>> import io
+    >>> txt = (b"  foo-42 [001] d..2. 10.000000: sched_switch: prev_comm=a prev_pid=0 prev_prio=120 "
+    ...        b"prev_state=R ==> next_comm=foo next_pid=42 next_prio=120\\n"
+    ...        b"  foo-42 [001] d..2. 10.004000: sched_switch: prev_comm=foo prev_pid=42 prev_prio=120 "
+    ...        b"prev_state=S ==> next_comm=a next_pid=0 next_prio=120\\n")
+    >>> buf = io.BytesIO()
+    >>> ftrace_csv(txt, 42, write=buf.write).segments
+    1
+    >>> print(buf.getvalue().decode(), end="")  # plain text: nothing the defaults get wrong
+    dur_ns,state,cpu_cap,freq_cap
+    4000000,R,1024,1024
+    """
+    if out is None and write is None:
+        raise DomainError("give out= (a file) or write= (a callable taking bytes)")
+    return _core.pelt_ftrace_csv(_source(source), pid=int(pid), out=None if out is None else os.fspath(out),
+                                 write=write, **_capacities(cpu_cap, freq_cap, strict, sort, cpu_capacity,
+                                                            max_freq, plat_info, sysfs))
 
 
 def _u64(x: Any, name: str) -> np.ndarray:
@@ -470,7 +535,7 @@ def accumulate(
     running: npt.ArrayLike = 1,
     *,
     start_ns: int = DEFAULT_START_NS,
-    weight: int = 1024,
+    weight: int = _core.PELT_NICE_0_WEIGHT,
 ) -> pd.DataFrame:
     """Step one ``sched_avg`` (zeroed, clock at ``start_ns``) through
     ``___update_load_sum``/``___update_load_avg``; ``now`` advances by each ``delta_ns``
@@ -487,7 +552,7 @@ def accumulate(
     d = _u64(delta_ns, "delta_ns")
     lo, ru, rn = (np.ascontiguousarray(np.broadcast_to(_u64(x, nm), d.shape))
                   for x, nm in ((load, "load"), (runnable, "runnable"), (running, "running")))
-    cols = _core.pelt_accumulate(d, lo, ru, rn, int(start_ns), int(weight))
+    cols = _core.pelt_accumulate(d, lo, ru, rn, start_ns=int(start_ns), weight=int(weight))
     return pd.DataFrame(cols)
 
 
@@ -529,7 +594,7 @@ def util_est_update(
     scalar = all(np.ndim(a) == 0 for a in args)
     names = ["ewma", "unchanged", "enqueued", "util_avg", "runnable_avg", "cpu_cap", "task_sleep"]
     arrs = np.broadcast_arrays(*(_u64(a, n) for a, n in zip(args, names)))
-    cols = _core.pelt_util_est_update(str(rule), *(np.ascontiguousarray(a) for a in arrs))
+    cols = _core.pelt_util_est_update(rule=str(rule), **{n: np.ascontiguousarray(a) for n, a in zip(names, arrs)})
     if scalar:
         return UtilEstResult(int(cols["ewma"][0]), bool(cols["unchanged"][0]), int(cols["enqueued"][0]))
     import pandas as pd
@@ -542,7 +607,7 @@ def util_est_update(
 def cpu_util(
     cfs_util_avg: int,
     cfs_util_est: int = 0,
-    capacity: int = 1024,
+    capacity: int = CAPACITY_SCALE,
     *,
     cfs_runnable_avg: int = 0,
     boost: bool = False,
@@ -571,8 +636,9 @@ def cpu_util(
         t = (int(task.get("util_avg", 0)), est, int(task.get("fix_amount", est)),
              bool(task.get("queued_or_current", False)), bool(task.get("on_this_cpu", True)),
              bool(task.get("is_new", False)))
-    return int(_core.pelt_cpu_util(int(cfs_util_avg), int(cfs_runnable_avg), int(cfs_util_est), int(capacity),
-                                   bool(util_est), t, str(dst), bool(boost), bool(execl_fix)))
+    return int(_core.pelt_cpu_util(util_avg=int(cfs_util_avg), runnable_avg=int(cfs_runnable_avg),
+                                   util_est=int(cfs_util_est), capacity=int(capacity), util_est_enabled=bool(util_est),
+                                   task=t, dst=str(dst), boost=bool(boost), execl_fix=bool(execl_fix)))
 
 
 def map_util_perf(util: int) -> int:
@@ -593,14 +659,14 @@ class Schedutil(NamedTuple):
 
 def schedutil(
     util: int,
-    capacity: int = 1024,
+    capacity: int = CAPACITY_SCALE,
     max_freq: int = 1_000_000,
     opps: Sequence[int] = (),
     *,
     min_perf: int = 0,
     policy_min: int = 0,
     policy_max: int | None = None,
-    version: str = "6.12",
+    version: str = SCHEDUTIL_VERSIONS[0],
 ) -> Schedutil:
     """Utilization (``cpu_util_cfs_boost``) → performance level → frequency.
 
@@ -614,9 +680,8 @@ def schedutil(
     >>> schedutil(512, 1024, 2_000_000, version="legacy").freq
     1250000
     """
-    if version not in ("6.12", "legacy"):
-        raise DomainError(f"version must be '6.12' or 'legacy', got {version!r}")
     pmax = int(max_freq) if policy_max is None else int(policy_max)
-    perf, freq = _core.pelt_schedutil(int(util), int(capacity), int(max_freq), [int(f) for f in opps],
-                                      int(policy_min), pmax, int(min_perf), version == "legacy")
+    perf, freq = _core.pelt_schedutil(util=int(util), capacity=int(capacity), ref_freq=int(max_freq),
+                                      opps=[int(f) for f in opps], policy_min=int(policy_min), policy_max=pmax,
+                                      min_perf=int(min_perf), version=str(version))
     return Schedutil(int(perf), int(freq))

@@ -1,8 +1,8 @@
 """Result files of benchmark tools as one tidy frame: :func:`read` gives one row per
 measured value (``metric, value, unit, direction``) from perf stat (text, ``-x``
 CSV, ``-j`` JSON), fio JSON, hyperfine JSON, pytest-benchmark JSON, pyperf JSON,
-google-benchmark JSON, the Phoronix Test Suite's result XML and MMTests' JSON
-exports (docs/readers.md). :func:`read_groups` stacks several files (or
+google-benchmark JSON, the Phoronix Test Suite's result XML, MMTests' JSON
+exports and Go's benchmark format (docs/readers.md). :func:`read_groups` stacks several files (or
 directories of runs) under a ``group`` column, ready for :func:`schedlab.compare`.
 """
 
@@ -36,16 +36,27 @@ def read(path: str | os.PathLike[str], format: str | None = None) -> pd.DataFram
 
 def read_groups(paths: Sequence[str | os.PathLike[str]], format: str | None = None) -> pd.DataFrame:
     """:func:`read` of every path, with a ``group`` column first: the group the
-    file names (a PTS system, an MMTests kernel), else the file's name without its
-    extension, or for a directory its name, each file in it (sorted) one run."""
+    file names (a PTS system, an MMTests kernel, the configuration a Go benchmark
+    file changes), else the file's name without its extension, or for a directory
+    its name, each file in it (sorted) one run. A metric's samples are all in one
+    unit: the first file's, others converted (``ms`` to ``s``, ``MB/s`` to ``B/s``)
+    or, when their units measure different things, a :class:`~schedlab.DomainError`
+    naming both files (docs/readers.md section 12).
+
+    >>> import schedlab.readers, tempfile, os
+    >>> d = tempfile.mkdtemp()
+    >>> for name, ns in (("old.txt", 1726), ("new.txt", 1423)):
+    ...     with open(os.path.join(d, name), "w") as f:
+    ...         _ = f.write(f"goos: linux\\nBenchmarkEncode-8 1000 {ns} ns/op 45 B/op\\n")
+    >>> df = schedlab.readers.read_groups([os.path.join(d, "old.txt"), os.path.join(d, "new.txt")])
+    >>> df[["group", "metric", "unit"]].values.tolist()  # doctest: +NORMALIZE_WHITESPACE
+    [['old', 'Encode-8 sec/op', 'sec/op'], ['old', 'Encode-8 B/op', 'B/op'],
+     ['new', 'Encode-8 sec/op', 'sec/op'], ['new', 'Encode-8 B/op', 'B/op']]
+    >>> float(df["value"][0])  # ns/op tidied to sec/op, as Go's benchstat reads it
+    1.726e-06
+    """
     import pandas as pd
 
-    frames = []
-    for p in paths:
-        files = [os.path.join(p, f) for f in sorted(os.listdir(p))] if os.path.isdir(p) else [p]
-        name = os.path.basename(os.path.normpath(p)) if os.path.isdir(p) else os.path.splitext(os.path.basename(p))[0]
-        for f in files:
-            df = read(f, format)
-            df.insert(0, "group", df.pop("group").where(lambda g: g != "", name))
-            frames.append(df)
-    return pd.concat(frames, ignore_index=True)
+    df = pd.DataFrame(_core.read_result_groups([os.fspath(p) for p in paths], format))
+    df.insert(0, "group", df.pop("group"))
+    return df

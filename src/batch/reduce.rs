@@ -11,7 +11,9 @@
 //! an error, a group without a baseline is reported in `unmatched`, and so is a group
 //! of the baseline alone.
 //!
-//! Per row: p from Welch's t-test (or Mann-Whitney U) on the samples; the percent
+//! Per row: the new run's samples in the baseline's unit (converted, or an error
+//! naming both runs when the units measure different things: [`crate::units`]);
+//! p from Welch's t-test (or Mann-Whitney U) on the samples; the percent
 //! change of the statistic MMTests shows (harmonic mean when higher is better,
 //! arithmetic mean when lower is better; lkp: arithmetic mean) by direction with
 //! [`crate::stats::pct_change`]; the equivalence test, power and runs needed by
@@ -76,18 +78,35 @@ struct Pair<'a> {
     new: &'a RunData,
 }
 
-/// One row before the FDR step.
-fn row(pair: &Pair<'_>, bi: usize, ni: usize, opts: &Options, rule: &VerdictRule) -> Option<Row> {
+/// The factor that takes the new run's samples of a metric to the baseline's unit
+/// ([`crate::units`]), or the error naming both runs when the units measure
+/// different things.
+fn unit_factor(pair: &Pair<'_>, bi: usize, ni: usize) -> Result<f64> {
+    let (Some(bm), Some(nm)) = (pair.base.metrics.get(bi), pair.new.metrics.get(ni)) else { return Ok(1.0) };
+    crate::units::factor(&nm.unit, &bm.unit)
+        .ok_or_else(|| crate::units::mismatch(&bm.name, &bm.unit, &pair.base.location, &nm.unit, &pair.new.location))
+}
+
+/// One row before the FDR step; the new run's samples times `factor` (to the
+/// baseline's unit).
+fn row(pair: &Pair<'_>, (bi, ni, factor): (usize, usize, f64), opts: &Options, rule: &VerdictRule) -> Option<Row> {
     let bm = pair.base.metrics.get(bi)?;
     let nm = pair.new.metrics.get(ni)?;
+    let scaled: Vec<f64>;
+    let new_samples = if factor == 1.0 {
+        &nm.samples
+    } else {
+        scaled = nm.samples.iter().map(|v| v * factor).collect();
+        &scaled
+    };
     let direction = bm.direction;
     let (stat, mean_base) = statistic(&pair.new.tool, direction, &bm.samples);
-    let (_, mean_new) = statistic(&pair.new.tool, direction, &nm.samples);
+    let (_, mean_new) = statistic(&pair.new.tool, direction, new_samples);
     let change_pct = match (mean_base, mean_new) {
         (Some(b), Some(n)) => pct_change(b, n, direction != Direction::Lower).ok(),
         _ => None,
     };
-    let e = evidence(&bm.samples, &nm.samples, opts.test, rule);
+    let e = evidence(&bm.samples, new_samples, opts.test, rule);
     Some(Row {
         tool: pair.new.tool.clone(),
         benchmark: pair.new.benchmark.clone(),
@@ -244,8 +263,9 @@ pub fn reduce(outcomes: &[Outcome], opts: &Options) -> Result<BatchResult> {
             }
         }
     }
-    // the metrics each pair shares, in the baseline's order
-    let mut jobs: Vec<(usize, usize, usize)> = Vec::new();
+    // the metrics each pair shares, in the baseline's order, with the factor that
+    // takes the new run's samples to the baseline's unit
+    let mut jobs: Vec<(usize, usize, usize, f64)> = Vec::new();
     for (pi, pair) in pairs.iter().enumerate() {
         let index: HashMap<&str, usize> =
             pair.new.metrics.iter().enumerate().map(|(i, m)| (m.name.as_str(), i)).collect();
@@ -254,7 +274,7 @@ pub fn reduce(outcomes: &[Outcome], opts: &Options) -> Result<BatchResult> {
         for (bi, m) in pair.base.metrics.iter().enumerate() {
             match index.get(m.name.as_str()) {
                 Some(&ni) => {
-                    jobs.push((pi, bi, ni));
+                    jobs.push((pi, bi, ni, unit_factor(pair, bi, ni)?));
                     let new_empty = pair.new.metrics.get(ni).is_some_and(|n| n.samples.is_empty());
                     for (run, empty) in [(pair.base, m.samples.is_empty()), (pair.new, new_empty)] {
                         let message = format!(
@@ -287,9 +307,9 @@ pub fn reduce(outcomes: &[Outcome], opts: &Options) -> Result<BatchResult> {
     let rule = opts.rule();
     let (mut rows, seconds): (Vec<Row>, Vec<f64>) = parallel::install(opts.jobs, || {
         jobs.par_iter()
-            .filter_map(|&(pi, bi, ni)| {
+            .filter_map(|&(pi, bi, ni, factor)| {
                 let t = Instant::now();
-                let r = pairs.get(pi).and_then(|p| row(p, bi, ni, opts, &rule))?;
+                let r = pairs.get(pi).and_then(|p| row(p, (bi, ni, factor), opts, &rule))?;
                 Some((r, t.elapsed().as_secs_f64()))
             })
             .unzip()
@@ -327,5 +347,30 @@ mod tests {
         assert_eq!(message(failed(Some("bad gzip"))), "bad gzip");
         assert_eq!(message(failed(None)), "no scan and no error given");
         assert!(Outcome::of("a.tar".into(), Some("{"), None).is_err());
+    }
+
+    /// Two runs of one result-file benchmark, the second's task-clock in `unit`.
+    fn pair_of(unit: &str, values: &str) -> Vec<Outcome> {
+        use crate::archive::MemTree;
+        let mut t = MemTree::new("runs.tar");
+        for (i, v) in ["1.5", "2.5", "2.0"].iter().enumerate() {
+            t.add_file(&format!("base/{i}.csv"), format!("{v},msec,task-clock,1,100.00,,\n").into_bytes());
+        }
+        for (i, v) in values.split(' ').enumerate() {
+            t.add_file(&format!("head/{i}.csv"), format!("{v},{unit},task-clock,1,100.00,,\n").into_bytes());
+        }
+        vec![Outcome::Scanned(crate::batch::scan::scan_tree(&t, "runs.tar", "tar").unwrap())]
+    }
+
+    #[test]
+    fn runs_in_other_units_are_converted_or_refused() {
+        let opts = Options { baseline: "base".into(), jobs: Some(1), ..Options::default() };
+        // head in usec: its means in the baseline's msec (3000, 4000, 5000 usec = 3, 4, 5 msec)
+        let r = reduce(&pair_of("usec", "3000 4000 5000"), &opts).unwrap();
+        let row = &r.rows[0];
+        assert_eq!((row.mean_base, row.mean_new), (Some(2.0), Some(4.0)));
+        // head in bytes: not a time, refused naming both runs
+        let e = reduce(&pair_of("B", "3 4 5"), &opts).unwrap_err().to_string();
+        assert!(e.contains("'B' (runs.tar/head)") && e.contains("'msec' (runs.tar/base)"), "{e}");
     }
 }

@@ -2,7 +2,8 @@
 //! in an input that holds no MMTests run and no lkp result root, every directory
 //! holding files the readers recognise ([`crate::readers`]) is one run per format,
 //! named after the directory (the input's own name for its top level), each file
-//! one or more of its runs, their samples pooled per metric. A file that names its
+//! one or more of its runs, their samples pooled per metric (in the unit the first
+//! file gives it: another converted, or refused when it measures something else). A file that names its
 //! systems or kernels (a PTS result, an MMTests comparison) gives one run per name.
 //! An input that is one such file is one run named after the file.
 
@@ -14,6 +15,7 @@ use crate::error::{Error, Result};
 use crate::readers::started::Started;
 use crate::readers::{parse_text, text_of};
 use crate::table::Direction;
+use crate::units::Reconcile;
 
 /// The tool name of the runs read from result files.
 pub const TOOL: &str = "results";
@@ -58,6 +60,8 @@ struct Gather {
     metrics: Vec<Metric>,
     /// The earliest start the files give; None once a file gives none.
     started: Option<Option<Started>>,
+    /// Each metric's unit, the first file's.
+    units: Reconcile,
 }
 
 /// Read every result file of `tree` (an input named `input`, of `kind`: "dir",
@@ -104,6 +108,7 @@ pub fn scan_results(tree: &dyn Tree, input: &str, kind: &str) -> Result<Found> {
                             group: s.group.to_string(),
                             metrics: Vec::new(),
                             started: None,
+                            units: Reconcile::default(),
                         });
                         runs.len() - 1
                     }
@@ -114,11 +119,21 @@ pub fn scan_results(tree: &dyn Tree, input: &str, kind: &str) -> Result<Found> {
                     Some(Some(a)) => file.started.map(|b| if b.seconds < a.seconds { b } else { a }),
                     Some(None) => None,
                 });
+                // a metric's samples pooled over the run's files, in the first file's unit
+                let (unit, f) = run.units.take(s.metric, s.unit, &shown)?;
+                let value = if f == 1.0 { s.value } else { s.value * f };
+                if !value.is_finite() {
+                    return Err(Error::domain(format!(
+                        "{shown}: metric '{}': {} {} is beyond the range of a number in {unit}",
+                        s.metric, s.value, s.unit
+                    )));
+                }
                 match run.metrics.iter_mut().find(|m| m.name == s.metric) {
-                    Some(m) => m.samples.push(s.value),
+                    Some(m) => m.samples.push(value),
                     None => {
                         let d = if s.direction == Direction::Unknown { direction(s.metric) } else { s.direction };
-                        run.metrics.push(Metric { name: s.metric.to_string(), direction: d, samples: vec![s.value] });
+                        let (name, unit) = (s.metric.to_string(), unit.to_string());
+                        run.metrics.push(Metric { name, direction: d, samples: vec![value], unit });
                     }
                 }
             }
@@ -185,5 +200,55 @@ mod tests {
         assert!(f.warnings[0].contains("runs.tar/base/README: not a result file"), "{:?}", f.warnings);
         // no '# started on' header: no date
         assert_eq!(f.runs[0].started, None);
+        assert_eq!(f.runs[0].metrics[0].unit, "msec");
+    }
+
+    #[test]
+    fn a_runs_files_pool_in_one_unit() {
+        // the same task-clock in msec and in usec (perf stat -x, hand-written lines):
+        // pooled in msec; then a file giving it in bytes is refused, naming both files
+        let mut t = MemTree::new("runs.tar");
+        t.add_file("base/1.csv", b"1.5,msec,task-clock,1,100.00,,\n".to_vec());
+        t.add_file("base/2.csv", b"2500,usec,task-clock,1,100.00,,\n".to_vec());
+        let f = scan_results(&t, "runs.tar", "tar").unwrap();
+        assert_eq!(f.runs[0].metrics[0].samples, [1.5, 2.5]);
+        t.add_file("base/3.csv", b"7,B,task-clock,1,100.00,,\n".to_vec());
+        let e = scan_results(&t, "runs.tar", "tar").unwrap_err().to_string();
+        assert!(e.contains("runs.tar/base/3.csv") && e.contains("runs.tar/base/1.csv"), "{e}");
+    }
+
+    #[test]
+    fn go_benchmark_files_are_runs() {
+        // go test -bench output (written by hand): a directory a run, -count repeats
+        // pooled; a file whose `note` changes holds one run per note
+        let mut t = MemTree::new("go");
+        let go = |ns: [u32; 2]| {
+            format!(
+                "goos: linux\npkg: x\nBenchmarkA-8 100 {} ns/op 16 B/op\nBenchmarkA-8 100 {} ns/op 16 B/op\nPASS\n",
+                ns[0], ns[1]
+            )
+        };
+        t.add_file("base/bench.txt", go([100, 102]).into_bytes());
+        t.add_file("head/bench.txt", go([90, 91]).into_bytes());
+        t.add_file("notes/bench.txt", b"note: a\nBenchmarkB 1 5 ns/op\nnote: b\nBenchmarkB 1 6 ns/op\n".to_vec());
+        let f = scan_results(&t, "go", "dir").unwrap();
+        let runs: Vec<(&str, &str, &str, Vec<f64>)> = f
+            .runs
+            .iter()
+            .map(|r| {
+                (r.kernel.as_str(), r.benchmark.as_str(), r.metrics[0].name.as_str(), r.metrics[0].samples.clone())
+            })
+            .collect();
+        assert_eq!(
+            runs,
+            [
+                ("base", "go-bench", "A-8 sec/op", vec![100.0 * 1e-9, 102.0 * 1e-9]),
+                ("head", "go-bench", "A-8 sec/op", vec![90.0 * 1e-9, 91.0 * 1e-9]),
+                ("a", "go-bench", "B sec/op", vec![5.0 * 1e-9]),
+                ("b", "go-bench", "B sec/op", vec![6.0 * 1e-9]),
+            ]
+        );
+        assert_eq!(f.runs[0].metrics[1].name, "A-8 B/op");
+        assert_eq!(f.runs[0].metrics[0].direction, Direction::Lower);
     }
 }

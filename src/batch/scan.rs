@@ -12,9 +12,10 @@ use crate::lkp::direction::direction;
 use crate::lkp::matrix::{self, ResultRoot};
 use crate::lkp::rules;
 use crate::mmtests::discover::{eras_of, runs_at, FoundRun};
-use crate::mmtests::era::Era;
+use crate::mmtests::era::{Era, HmeanRule, Preferred};
 use crate::mmtests::era_detect;
 use crate::mmtests::extract::{self, Ctx};
+use crate::mmtests::summarise::{self, HmeanDeath, Stat};
 use crate::table::Direction;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -34,6 +35,11 @@ pub struct Metric {
     /// The samples, in extraction order (MMTests: every iteration pooled; lkp:
     /// one value per complete run, zero-filled as lkp does).
     pub samples: Vec<f64>,
+    /// The samples' unit, where the files name one (the result files' readers; ""
+    /// for MMTests and lkp). Runs compared or put in a series are taken to one unit
+    /// ([`crate::units`]).
+    #[serde(default)]
+    pub unit: String,
 }
 
 /// One kernel's (or commit's) results of one benchmark.
@@ -122,7 +128,40 @@ pub struct Scan {
     pub skipped: Vec<FailedRun>,
 }
 
+/// What a scan found of one MMTests benchmark ([`Scan::mmtests_benchmarks`]).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct BenchmarkRuns {
+    /// The kernels whose runs of it were read, in path order.
+    pub read: Vec<String>,
+    /// The kernels whose runs of it failed, aborted or cannot be read, each with the reason.
+    pub failed: Vec<(String, String)>,
+    /// Why it was skipped (no era has an extractor for it), when it was.
+    pub skipped: Option<String>,
+}
+
 impl Scan {
+    /// Per MMTests benchmark (by name), the kernels read, those failed with the reason,
+    /// and why it was skipped: of the `work/log` directory `setup` of the input
+    /// ([`RunData::setup`]), or of every one when `setup` is None or empty.
+    pub fn mmtests_benchmarks(&self, setup: Option<&str>) -> std::collections::BTreeMap<String, BenchmarkRuns> {
+        let setup = setup.filter(|s| !s.is_empty());
+        let mine = |s: &str| setup.is_none_or(|want| want == s);
+        let mut out: std::collections::BTreeMap<String, BenchmarkRuns> = std::collections::BTreeMap::new();
+        for r in self.runs.iter().filter(|r| r.tool == "mmtests" && mine(&r.setup)) {
+            let b = out.entry(r.benchmark.clone()).or_default();
+            if !b.read.contains(&r.kernel) {
+                b.read.push(r.kernel.clone());
+            }
+        }
+        for f in self.failed.iter().filter(|f| mine(&f.setup)) {
+            out.entry(f.benchmark.clone()).or_default().failed.push((f.kernel.clone(), f.reason.clone()));
+        }
+        for f in self.skipped.iter().filter(|f| mine(&f.setup)) {
+            out.entry(f.benchmark.clone()).or_default().skipped = Some(f.reason.clone());
+        }
+        out
+    }
+
     /// The JSON form.
     pub fn to_json(&self) -> Result<String> {
         serde_json::to_string(self).map_err(|e| Error::Internal(format!("JSON encoding: {e}")))
@@ -436,10 +475,13 @@ fn read_mmtests(tree: &dyn Tree, input: &str, r: &FoundRun) -> Result<Option<Rea
                                 all.len()
                             ));
                         }
+                        if let Some(death) = mmtests_loses(&run, era, &op)? {
+                            gaps.push(format!("{location}: {}; compare-mmtests.pl loses this run", death.reason()));
+                        }
                         let direction = mmtests_op_direction(ex, era, &r.benchmark, &op, run.meta.preferred);
-                        Metric { name: op, direction, samples }
+                        Ok(Metric { name: op, direction, samples, unit: String::new() })
                     })
-                    .collect();
+                    .collect::<Result<Vec<Metric>>>()?;
                 let data = RunData {
                     tool: "mmtests".into(),
                     input: input.to_string(),
@@ -470,6 +512,17 @@ fn read_mmtests(tree: &dyn Tree, input: &str, r: &FoundRun) -> Result<Option<Rea
     }
 }
 
+/// Whether compare-mmtests.pl of `era` loses run `run` on operation `op`: its harmonic
+/// mean divides by zero (docs/mmtests.md §12), so the Perl prints its tables without the
+/// run; batch mode lists that as missing data, as `schedlab mmtests compare` and
+/// `schedlab report` do.
+fn mmtests_loses(run: &extract::Run, era: Era, op: &str) -> Result<Option<HmeanDeath>> {
+    if run.meta.preferred != Preferred::Higher || era.rules().hmean_rule() != HmeanRule::NanOrDie {
+        return Ok(None);
+    }
+    Ok(summarise::summarise(run, era, &[Stat::Mean], &[op.to_string()])?.err())
+}
+
 /// Read one lkp result root: the metrics of its complete runs that lkp shows
 /// without `-m`, are not failure counts, and have a known direction.
 fn read_lkp(tree: &dyn Tree, input: &str, rel: &str) -> Result<RunData> {
@@ -498,6 +551,7 @@ fn read_lkp(tree: &dyn Tree, input: &str, rel: &str) -> Result<RunData> {
                 name: k.to_string(),
                 direction: d,
                 samples: v.iter().map(|n| n.f()).collect(),
+                unit: String::new(),
             })
         })
         .collect();

@@ -2,8 +2,10 @@
 //! `/proc/PID/sched` readings) replayed with schedlab's kernel math and compared with
 //! what the kernel itself computed (docs/live.md).
 //!
-//! - [`proc_sched`]: `/proc/PID/sched` readings.
-//! - [`task_clock`]: the kernel's update points (from the task's events as
+//! - [`proc_sched`] (`crate::pelt::proc_sched`, shared with the PELT importer):
+//!   `/proc/PID/sched` readings.
+//! - [`task_clock`] (`crate::pelt::task_clock`, shared with the PELT importer): the
+//!   kernel's update points (from the task's events as
 //!   [`crate::pelt::ftrace::read_task_events`] reads them) of the task on its PELT clock.
 //! - [`pelt_check`]: the replay from a reading's state and the comparison.
 //! - [`idle_check`]: a cpuidle governor's replay against the kernel's choices.
@@ -26,7 +28,6 @@ pub mod idle_check;
 pub mod kernel_config;
 pub mod pelt_check;
 pub mod probe;
-pub mod proc_sched;
 pub mod record;
 pub mod record_defaults;
 pub mod record_set;
@@ -35,8 +36,9 @@ pub mod sampler;
 pub mod setting;
 pub mod summary;
 pub mod sys_file;
-pub mod task_clock;
 pub mod text;
 pub mod thread_sched;
 pub mod tracefs;
 pub mod workload;
+
+pub use crate::pelt::{proc_sched, task_clock};

@@ -17,6 +17,7 @@ pub mod era;
 pub mod era_detect;
 pub mod extract;
 pub mod logfile;
+pub mod lost;
 pub mod monitors;
 pub mod parse_text;
 pub mod perlfmt;
@@ -24,6 +25,7 @@ pub mod ratio;
 pub mod render_text;
 pub mod significance;
 pub mod summarise;
+pub mod tables;
 pub mod timestamp;
 pub mod verdicts;
 
@@ -184,6 +186,32 @@ pub fn compare(
     names: &[String],
     opts: &CompareOptions,
 ) -> Result<Report> {
+    let runs = extract_runs(tree, root, benchmark, names, opts)?;
+    build_report(&runs, benchmark, opts)
+}
+
+/// The runs of `benchmark` named `names` read from `root` of `tree` with the era
+/// chosen by `opts.compat` or told by the files: what [`compare`] builds its table
+/// from, read once so that both of its tables can be built from it ([`build_report`]).
+#[derive(Debug, Clone)]
+pub struct ExtractedRuns {
+    /// The era whose extractor read the logs.
+    pub era: Era,
+    /// Why that era ([`era_detect::Detection::reason`]).
+    pub era_reason: String,
+    /// Each run, in `names` order.
+    pub runs: Vec<extract::Run>,
+}
+
+/// Read the runs [`compare`] compares (the run names checked, the era detected, each
+/// run's logs read in parallel on `opts.threads`).
+pub fn extract_runs(
+    tree: &dyn Tree,
+    root: &str,
+    benchmark: &str,
+    names: &[String],
+    opts: &CompareOptions,
+) -> Result<ExtractedRuns> {
     check_names(names)?;
     let first = names.first().ok_or_else(|| Error::domain("give at least one run name (-n)"))?;
     check_runs_exist(tree, root, benchmark, names)?;
@@ -196,6 +224,14 @@ pub fn compare(
         names.par_iter().map(|n| extract::extract_run(&ctx, tree, root, n)).collect()
     })?;
     let runs: Vec<extract::Run> = each.into_iter().collect::<Result<_>>()?;
+    Ok(ExtractedRuns { era, era_reason: detection.reason, runs })
+}
+
+/// compare-mmtests.pl's table of runs already read ([`extract_runs`]): the normal
+/// table, or with `opts.print_ratio` the `--print-ratio` one (`opts.compat` is not
+/// used again: the runs were read with their era).
+pub fn build_report(extracted: &ExtractedRuns, benchmark: &str, opts: &CompareOptions) -> Result<Report> {
+    let (era, runs) = (extracted.era, &extracted.runs);
     let base = runs.first().ok_or_else(|| Error::domain("no runs"))?;
     let meta = base.meta.clone();
     let rules = era.rules();
@@ -214,6 +250,8 @@ pub fn compare(
         }
     }
     let rstat = ratio_stat(meta.kind);
+    // the runs compare-mmtests.pl loses to a death in their summary (docs/mmtests.md §12)
+    let lost_runs: Vec<lost::LostRun>;
     let mut comparison = if opts.print_ratio {
         let ratio_ops: Vec<String> = match base.samples.ratio_operations() {
             Some(r) => filter_ops(r, &opts.subheading),
@@ -225,15 +263,19 @@ pub fn compare(
                 unique.push(o.clone());
             }
         }
-        let sums = summarise_all(&runs, opts.threads, |r| summarise::summarise(r, era, &[rstat], &unique))?;
+        let sums = summarise_all(runs, opts.threads, |r| summarise::summarise(r, era, &[rstat], &unique))?;
+        let (sums, lost) = lost::columns(sums)?;
+        lost_runs = lost;
         let mut c = ratio::build_ratio(era, benchmark, meta.kind, meta.ratio_preferred, &sums, &ratio_ops);
         c.meta.mmtests.get_or_insert_with(Default::default).layout = MmtestsLayout::Ratio;
         c
     } else {
         let stats = rules.summary_stats(meta.kind);
-        let sums = summarise_all(&runs, opts.threads, |r| {
+        let sums = summarise_all(runs, opts.threads, |r| {
             summarise::summarise(r, era, &stats, &filter_ops(&r.samples.operations(), &opts.subheading))
         })?;
+        let (sums, lost) = lost::columns(sums)?;
+        lost_runs = lost;
         let names: Vec<String> = stats.iter().map(|s| rules.stat_name(*s, meta.preferred, &meta.value_label)).collect();
         let no_marks = era == Era::E2018 && meta.kind == SummaryKind::Subselection;
         let marks = if no_marks {
@@ -253,7 +295,7 @@ pub fn compare(
     };
     let m = comparison.meta.mmtests.get_or_insert_with(Default::default);
     m.era = Some(era.name().into());
-    m.era_reason = Some(detection.reason.clone());
+    m.era_reason = Some(extracted.era_reason.clone());
     m.field_length = Some(fl);
     m.precision = Some(meta.precision);
     m.preferred = Some(meta.preferred.direction());
@@ -261,7 +303,9 @@ pub fn compare(
     m.ratio_ops = Some(ratio_ops);
     m.summary = Some(format!("{:?}", meta.kind));
     m.subheading = (!opts.subheading.is_empty()).then(|| opts.subheading.clone());
+    warnings.extend(lost_runs.iter().map(lost::LostRun::message));
+    m.lost_runs = lost_runs;
     comparison.meta.warnings = warnings.clone();
     let text = render_text::render(&comparison)?;
-    Ok(Report { era, comparison, text, warnings, era_reason: detection.reason })
+    Ok(Report { era, comparison, text, warnings, era_reason: extracted.era_reason.clone() })
 }

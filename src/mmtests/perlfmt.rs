@@ -93,6 +93,74 @@ pub fn r_print7(v: f64) -> f64 {
     text.parse::<f64>().unwrap_or(v)
 }
 
+/// R's `print()` of a numeric vector with its default 7 significant digits, each
+/// element read back as Perl reads the printed text (`None` is R's `NA`, which Perl
+/// reads as the string "NA"). R formats the elements alike (`formatReal`): fixed notation
+/// with as many decimals as the element needing most has (so a larger element may show
+/// more than 7 digits), unless that is wider than scientific notation with the most
+/// significant digits any element needs.
+///
+/// ```
+/// use schedlab::mmtests::perlfmt::r_print7_all;
+/// // `[1] 113.250000   2.315607`: 113.25 keeps the decimals 2.3156072 needs
+/// assert_eq!(r_print7_all(&[Some(113.25), Some(2.31560723)]), [Some(113.25), Some(2.315607)]);
+/// // `[1] 0.5 NA`
+/// assert_eq!(r_print7_all(&[Some(0.5), None]), [Some(0.5), None]);
+/// // `[1] 1.234568e+10 1.000000e-03`
+/// assert_eq!(r_print7_all(&[Some(12345678901.0), Some(0.001)]), [Some(1.234568e10), Some(0.001)]);
+/// ```
+pub fn r_print7_all(v: &[Option<f64>]) -> Vec<Option<f64>> {
+    // per finite element: (negative, significant digits at 7 digits, digits left of the point): rounding that reaches the next power of ten (99999999 → 1e+08)
+    // does not widen the fixed notation, whose integer part has the digits the value has
+    let parts: Vec<(bool, i32, i32)> = v
+        .iter()
+        .flatten()
+        .filter(|x| x.is_finite())
+        .map(|&x| {
+            if x == 0.0 {
+                return (false, 1, 1);
+            }
+            let sci = format!("{x:.6e}");
+            let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+            let digits: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
+            let kpower: i32 = exp.parse().unwrap_or(0);
+            let fuzz = 0.5 / 10f64.powi((7 - kpower).clamp(0, 22));
+            let widens = kpower > 0 && kpower <= 22 && x.abs() < 10f64.powi(kpower) - fuzz;
+            let left = kpower + 1 - i32::from(widens);
+            (x < 0.0, digits.trim_end_matches('0').len().max(1) as i32, left)
+        })
+        .collect();
+    if parts.is_empty() {
+        // nothing but NA (and non-finite values, printed as they are)
+        return v.to_vec();
+    }
+    let neg = i32::from(parts.iter().any(|p| p.0));
+    let (mut rgt, mut mxsl, mut mxns, mut mxl, mut mnl) = (i32::MIN, i32::MIN, i32::MIN, i32::MIN, i32::MAX);
+    for &(n, nsig, left) in &parts {
+        rgt = rgt.max(nsig - left);
+        mxsl = mxsl.max(i32::from(n) + left.max(1));
+        mxns = mxns.max(nsig);
+        mxl = mxl.max(left);
+        mnl = mnl.min(left);
+    }
+    if mxl < 0 {
+        mxsl = 1 + neg;
+    }
+    let rgt = rgt.max(0);
+    let fixed_width = mxsl + rgt + i32::from(rgt != 0);
+    let e = if mxl > 100 || mnl <= -99 { 2 } else { 1 };
+    let d = mxns - 1;
+    let sci_width = neg + i32::from(d > 0) + d + 4 + e;
+    let text = |x: f64| -> String {
+        if fixed_width <= sci_width {
+            format!("{x:.prec$}", prec = rgt as usize)
+        } else {
+            format!("{x:.prec$e}", prec = d.max(0) as usize)
+        }
+    };
+    v.iter().map(|x| x.map(|x| if x.is_finite() { text(x).parse().unwrap_or(x) } else { x })).collect()
+}
+
 /// Perl's `looks_like_number` for the decimal forms log files contain
 /// (leading/trailing whitespace, sign, digits, point, exponent, `Inf`/`NaN`).
 pub fn looks_like_number(s: &str) -> bool {

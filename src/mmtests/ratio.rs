@@ -43,6 +43,18 @@ pub fn calc_geomean(units: &[f64]) -> f64 {
     m.powf(1.0 / units.len() as f64)
 }
 
+/// Stat.pm's `cidiff` of MMTests 2018 and 2024: (new − base) over the sum of the two
+/// half-widths, or the difference when that sum is 0.
+pub fn cidiff_half(new: f64, new_half: f64, base: f64, base_half: f64) -> f64 {
+    let diff = new - base;
+    let cisum = new_half + base_half;
+    if cisum == 0.0 {
+        diff
+    } else {
+        diff / cisum
+    }
+}
+
 /// One compared run's ratio, percentage and normalised difference for an operation.
 fn ratio_cell(
     era: Era,
@@ -53,6 +65,9 @@ fn ratio_cell(
     has_norm: bool,
     swap: bool,
 ) -> (f64, f64, Option<f64>) {
+    if era == Era::E2018 {
+        return ratio_cell_2018(kind, pref, a, b, has_norm);
+    }
     let (a, b) = if swap { (b, a) } else { (a, b) };
     let av = a.map(|s| s.ratio_value).unwrap_or(f64::NAN);
     let bv = b.map(|s| s.ratio_value).unwrap_or(f64::NAN);
@@ -67,13 +82,8 @@ fn ratio_cell(
     let norm = match (era.rules().norm_rule(), kind) {
         (NormRule::Cidiff, _) => cidiff(av, a.and_then(|s| s.ci), bv, b.and_then(|s| s.ci)),
         (NormRule::Sdiff, SummaryKind::Subselection) => {
-            let h = |s: Option<&OpSummary>| s.and_then(|s| s.ci).map(|(lo, hi)| (hi - lo) / 2.0).unwrap_or(0.0);
-            let (ha, hb) = (h(a), h(b));
-            if ha + hb == 0.0 {
-                av - bv
-            } else {
-                (av - bv) / (ha + hb)
-            }
+            let h = |s: Option<&OpSummary>| s.and_then(|s| s.sub_half).filter(|h| !h.is_nan()).unwrap_or(0.0);
+            cidiff_half(av, h(a), bv, h(b))
         }
         (NormRule::Sdiff, _) => {
             let sd = |s: Option<&OpSummary>| {
@@ -88,6 +98,40 @@ fn ratio_cell(
         }
     };
     (ratio, pct, Some(if norm.is_nan() { 0.0 } else { norm }))
+}
+
+/// MMTests 2018's ratio cell (`Compare.pm::_generateComparisonTable` on the one-column
+/// ratio summary, docs/mmtests.md §7.3): a run without the operation, or whose value is
+/// −1 or NaN, or a baseline of −1, gives (1, 0 %, 0 s); otherwise the ratio is
+/// `rdiff(a, b)`, the percentage the column's compare function of the two values (not of
+/// the ratio: `pdiff`/`pndiff`, where a zero baseline gives 100 or −99 %), and the
+/// normalised difference (where the baseline has the intervals) `sdiff` with the standard
+/// deviations or, for the subselection summary, `cidiff` with the half-widths R printed
+/// (NaN → 0).
+fn ratio_cell_2018(
+    kind: SummaryKind,
+    pref: Preferred,
+    a: Option<&OpSummary>,
+    b: Option<&OpSummary>,
+    has_norm: bool,
+) -> (f64, f64, Option<f64>) {
+    let bv = b.map(|s| s.ratio_value).unwrap_or(f64::NAN);
+    let Some(a) = a.filter(|a| a.ratio_value != -1.0 && !a.ratio_value.is_nan() && bv != -1.0) else {
+        return (1.0, 0.0, has_norm.then_some(0.0));
+    };
+    let av = a.ratio_value;
+    let pct = if pref == Preferred::Higher { pdiff(av, bv) } else { pndiff(av, bv) };
+    if !has_norm {
+        return (rdiff(av, bv), pct, None);
+    }
+    let norm = match kind {
+        SummaryKind::Subselection => {
+            let h = |s: Option<&OpSummary>| s.and_then(|s| s.sub_half).unwrap_or(0.0);
+            cidiff_half(av, h(Some(a)), bv, h(b))
+        }
+        _ => sdiff(av, a.sd_arith, bv, b.map(|s| s.sd_arith).unwrap_or(f64::NAN)),
+    };
+    (rdiff(av, bv), pct, Some(if norm.is_nan() { 0.0 } else { norm }))
 }
 
 /// Whether the baseline has the intervals that make the `(±x.xxs)` column and

@@ -30,12 +30,25 @@ pub fn split_name(name: &str) -> (String, String) {
 fn header(c: &Comparison, m: &MmtestsMeta, first_width: usize, fl: usize) -> String {
     let mut out = String::new();
     // a table without the comparison (`--print-monitor`, `--no-compare`) has value-wide columns
-    let width = if m.values_only { fl } else { fl + 11 };
-    let parts: Vec<(String, String)> = c.kernels.iter().map(|k| split_name(k)).collect();
+    let compare = if m.values_only { 0 } else { 11 };
+    // a run compare-mmtests.pl lost keeps its column without a name, and its header is
+    // as wide as a field length of 0 makes it (docs/mmtests.md §12)
+    let parts: Vec<(String, String, usize)> = c
+        .kernels
+        .iter()
+        .map(|k| {
+            if m.is_blank_column(k) {
+                (String::new(), String::new(), compare)
+            } else {
+                let (a, b) = split_name(k);
+                (a, b, fl + compare)
+            }
+        })
+        .collect();
     for line in 0..2 {
         out.push_str(&pad("", first_width, false));
-        for (a, b) in &parts {
-            out.push_str(&pad(if line == 0 { a } else { b }, width, false));
+        for (a, b, width) in &parts {
+            out.push_str(&pad(if line == 0 { a } else { b }, *width, false));
         }
         out.push('\n');
     }

@@ -74,7 +74,8 @@ pub fn marks(era: Era, runs: &[RunSummary]) -> Result<Vec<std::collections::Hash
     let mut out = vec![std::collections::HashMap::new(); runs.len()];
     let Some(base) = runs.first() else { return Ok(out) };
     let base_has_ci = base.per_op.values().any(|s| s.ci.is_some());
-    for (i, run) in runs.iter().enumerate().skip(1) {
+    // the empty column of a run compare-mmtests.pl lost is never marked (docs/mmtests.md §12)
+    for (i, run) in runs.iter().enumerate().skip(1).filter(|(_, r)| !r.lost) {
         let run_has_ci = run.per_op.values().any(|s| s.ci.is_some());
         for op in &base.ops {
             let b = base.per_op.get(op);

@@ -9,7 +9,7 @@
 
 use super::era::{Era, HmeanRule, Preferred};
 use super::extract::{Run, Samples};
-use super::perlfmt::{perl_str_roundtrip, r_print7};
+use super::perlfmt::{perl_str_roundtrip, r_print7, r_print7_all};
 use crate::error::{Error, Result};
 use crate::stats::rng::Rng;
 use std::collections::HashMap;
@@ -87,6 +87,9 @@ pub struct OpSummary {
     pub ratio_value: f64,
     /// The interval [low, high] of the ratio statistic (E2+), when defined.
     pub ci: Option<(f64, f64)>,
+    /// The subselection interval's half-width (`SubAmeanCI`, `submeanci`), which the
+    /// E0/E1 `--print-ratio` divides by (`cidiff`), when computed.
+    pub sub_half: Option<f64>,
     /// The pooled samples, best first (E1+) or as extracted (E0).
     pub samples: Vec<f64>,
 }
@@ -104,6 +107,9 @@ pub struct RunSummary {
     pub stats: Vec<Stat>,
     /// Preferred direction.
     pub preferred: Preferred,
+    /// The empty column of a run compare-mmtests.pl lost ([`super::lost`]): no
+    /// operations, never marked.
+    pub lost: bool,
 }
 
 /// Whether `label` matches the sub-heading pattern `pat` (a Perl regex: literal
@@ -209,11 +215,47 @@ pub fn filter_ops(ops: &[String], sub: &str) -> Vec<String> {
     ops.iter().filter(|o| subheading_matches(sub, o, true)).cloned().collect()
 }
 
-fn die(era: Era, run: &str, op: &str) -> Error {
-    Error::domain(format!(
-        "MMTests {} cannot summarise operation '{op}' of '{run}': its best value is ≤ 0, so the harmonic mean divides by zero (compare-mmtests.pl dies with \"Illegal division by zero\")",
-        era.name()
-    ))
+/// compare-mmtests.pl's death summarising one run: the harmonic mean of an operation
+/// whose best value is ≤ 0 divides by zero (E2, E3: docs/mmtests.md §4.2). The Perl dies
+/// inside its per-run `eval`, so it loses that run and prints the rest of the table
+/// ([`super::lost`], docs/mmtests.md §12).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HmeanDeath {
+    /// The era whose rule died.
+    pub era: Era,
+    /// The run.
+    pub run: String,
+    /// The first operation (in summary order) whose harmonic mean divides by zero.
+    pub op: String,
+}
+
+impl HmeanDeath {
+    /// Why the run cannot be summarised, without its name.
+    pub fn reason(&self) -> String {
+        format!(
+            "the harmonic mean of its operation '{}' divides by zero (its best value is 0 or less: MMTests {} dies with \"Illegal division by zero\")",
+            self.op,
+            self.era.name()
+        )
+    }
+
+    /// The error of a summary that cannot go on without this run (a monitor's table).
+    pub fn into_error(self) -> Error {
+        Error::domain(format!("MMTests {} cannot summarise '{}': {}", self.era.name(), self.run, self.reason()))
+    }
+}
+
+/// Why a run's summary stopped: the Perl's death, or an error of schedlab's own
+/// (a stop request).
+enum Stop {
+    Dies,
+    Error(Error),
+}
+
+impl From<Error> for Stop {
+    fn from(e: Error) -> Stop {
+        Stop::Error(e)
+    }
 }
 
 /// Arithmetic mean in the given order; NaN for no samples or a NaN sample (E0's
@@ -298,18 +340,16 @@ pub fn best_k(n: usize, p: u32) -> usize {
     ((n * p as usize) / 100).max(1)
 }
 
-struct Ctx<'a> {
+struct Ctx {
     era: Era,
     pref: Preferred,
-    run: &'a str,
-    op: &'a str,
 }
 
-impl Ctx<'_> {
-    fn mean(&self, x: &[f64]) -> Result<f64> {
+impl Ctx {
+    fn mean(&self, x: &[f64]) -> std::result::Result<f64, Stop> {
         match self.pref {
             Preferred::Lower => Ok(amean(x)),
-            Preferred::Higher => hmean(x, self.era.rules().hmean_rule()).map_err(|_| die(self.era, self.run, self.op)),
+            Preferred::Higher => hmean(x, self.era.rules().hmean_rule()).map_err(|_| Stop::Dies),
         }
     }
 }
@@ -335,7 +375,7 @@ fn stat_value(
     mean: f64,
     sub: &mut Option<(f64, f64)>,
     per_iter: &[Vec<f64>],
-) -> Result<f64> {
+) -> std::result::Result<f64, Stop> {
     let n = x.len();
     let e0 = c.era == Era::E2018;
     Ok(match stat {
@@ -379,7 +419,7 @@ fn stat_value(
         Stat::CoeffVarMean => coeffvar(sd_of_mean(c.pref, x, mean), mean),
         Stat::SubMean | Stat::SubMeanCi => {
             if sub.is_none() {
-                *sub = Some(subselection(per_iter, c.era)?);
+                *sub = Some(if e0 { subselection_2018(x)? } else { subselection(per_iter, c.era)? });
             }
             let (m, h) = sub.unwrap_or((f64::NAN, f64::NAN));
             if stat == Stat::SubMean {
@@ -471,6 +511,57 @@ pub fn subselection(per_iter: &[Vec<f64>], era: Era) -> Result<(f64, f64)> {
     Ok((m, h))
 }
 
+/// MMTests 2018's subselection pair (`SubAmean`, `SubAmeanCI`) of an operation's samples in
+/// extraction order, as its `lib/R/subselection-confidence-interval.R` computes and prints
+/// it and the Perl reads it back (docs/mmtests.md §4.8, §7.6): `L = int(0.8·n)`; the
+/// median of 100 means of L samples drawn with replacement; the median `v` of 100
+/// variances (divisor L − 1) of such draws; the half-width `qnorm(0.975)·sqrt(v/L)`. R
+/// prints the two with 7 significant digits in one format ([`r_print7_all`]). R's NA (no
+/// mean when L = 0, no variance when L ≤ 1) reaches the Perl as the string "NA", which
+/// every number it takes part in reads as 0: so is it here. NaN without samples. The draws are random
+/// upstream; schedlab's come from a fixed seed, so only samples without spread (every
+/// draw the same) give MMTests' own numbers.
+pub fn subselection_2018(x: &[f64]) -> Result<(f64, f64)> {
+    const DRAWS: usize = 100;
+    if x.is_empty() {
+        // an operation the run lacks: MMTests has no summary of it to ask R about
+        return Ok((f64::NAN, f64::NAN));
+    }
+    let l = (x.len() as f64 * 0.8) as usize;
+    let mut rng = Rng::new(0x5eed_0f5b_5e1e_u64, 0);
+    let mut pick: Vec<f64> = Vec::with_capacity(l);
+    let mut draw = |rng: &mut Rng| {
+        pick.clear();
+        pick.extend((0..l).filter_map(|_| rng.choose(x)));
+        let m = pick.iter().sum::<f64>() / l as f64;
+        (m, pick.iter().map(|v| (v - m) * (v - m)).sum::<f64>())
+    };
+    let med = if l == 0 {
+        None
+    } else {
+        let mut means = Vec::with_capacity(DRAWS);
+        for _ in 0..DRAWS {
+            crate::cancel::check()?;
+            means.push(draw(&mut rng).0);
+        }
+        Some(median(&mut means))
+    };
+    let half = if l <= 1 {
+        None
+    } else {
+        let mut vars = Vec::with_capacity(DRAWS);
+        for _ in 0..DRAWS {
+            crate::cancel::check()?;
+            vars.push(draw(&mut rng).1 / (l - 1) as f64);
+        }
+        Some(QNORM_975 * (median(&mut vars) / l as f64).sqrt())
+    };
+    match r_print7_all(&[med, half]).as_slice() {
+        [m, h] => Ok((m.unwrap_or(0.0), h.unwrap_or(0.0))),
+        _ => Ok((0.0, 0.0)),
+    }
+}
+
 /// The median (NaN last; of an even count the mean of the middle two), found by
 /// selection rather than a full sort: the same value, a fraction of the time for the
 /// subselection's 1000 draws per iteration.
@@ -518,9 +609,13 @@ pub fn ratio_stat(kind: SummaryKind) -> Stat {
     }
 }
 
-/// Summarise one run: the statistics of `stats` for every operation that passes
-/// the sub-heading filter (`ops` = None), or for the given operations.
-pub fn summarise(run: &Run, era: Era, stats: &[Stat], ops: &[String]) -> Result<RunSummary> {
+/// A run's summary, or compare-mmtests.pl's death on it ([`HmeanDeath`]).
+pub type Summarised = std::result::Result<RunSummary, HmeanDeath>;
+
+/// Summarise one run: the statistics of `stats` for each of the operations `ops`
+/// (duplicates summarised once). `Ok(Err(death))` where compare-mmtests.pl dies on the
+/// run (a harmonic mean dividing by zero, E2/E3); `Err` on a stop request.
+pub fn summarise(run: &Run, era: Era, stats: &[Stat], ops: &[String]) -> Result<Summarised> {
     let pref = run.meta.preferred;
     let mut per_op = HashMap::new();
     for op in ops {
@@ -528,27 +623,38 @@ pub fn summarise(run: &Run, era: Era, stats: &[Stat], ops: &[String]) -> Result<
             continue;
         }
         crate::cancel::check()?;
-        let s = summarise_op(&run.samples, &run.name, op, era, pref, run.meta.kind, stats)?;
-        per_op.insert(op.clone(), s);
+        match summarise_op(&run.samples, op, era, pref, run.meta.kind, stats) {
+            Ok(s) => {
+                per_op.insert(op.clone(), s);
+            }
+            Err(Stop::Dies) => return Ok(Err(HmeanDeath { era, run: run.name.clone(), op: op.clone() })),
+            Err(Stop::Error(e)) => return Err(e),
+        }
     }
-    Ok(RunSummary { name: run.name.clone(), ops: ops.to_vec(), per_op, stats: stats.to_vec(), preferred: pref })
+    Ok(Ok(RunSummary {
+        name: run.name.clone(),
+        ops: ops.to_vec(),
+        per_op,
+        stats: stats.to_vec(),
+        preferred: pref,
+        lost: false,
+    }))
 }
 
 fn summarise_op(
     samples: &Samples,
-    run: &str,
     op: &str,
     era: Era,
     pref: Preferred,
     kind: SummaryKind,
     stats: &[Stat],
-) -> Result<OpSummary> {
+) -> std::result::Result<OpSummary, Stop> {
     let per_iter = samples.per_iteration(op);
     let mut x = samples.pooled(op);
     if era.rules().sorted_sums() {
         sort_best_first(&mut x, pref);
     }
-    let c = Ctx { era, pref, run, op };
+    let c = Ctx { era, pref };
     let needs_mean = stats.iter().any(|s| matches!(s, Stat::Mean | Stat::StddevMean | Stat::CoeffVarMean))
         || ratio_stat(kind) == Stat::Mean;
     let mean = if needs_mean { c.mean(&x)? } else { f64::NAN };
@@ -594,7 +700,8 @@ fn summarise_op(
     } else {
         None
     };
-    Ok(OpSummary { values, n: x.len(), mean, sd_arith: stddev_arith(&x), ratio_value, ci, samples: x })
+    let sub_half = sub.map(|(_, h)| h);
+    Ok(OpSummary { values, n: x.len(), mean, sd_arith: stddev_arith(&x), ratio_value, ci, sub_half, samples: x })
 }
 
 #[cfg(test)]

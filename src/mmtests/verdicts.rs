@@ -72,13 +72,18 @@ pub fn overview_label(ratio: f64) -> String {
 /// Per kernel, the Gmean of the per-operation ratios new/base of the ratio
 /// statistic, as `--print-ratio` computes it (a missing or NaN value gives
 /// ratio 1, a zero ratio counts as 1e-5), then direction-aligned: inverted when
-/// lower is better, so > 1 always means better. The baseline gets 1.
+/// lower is better, so > 1 always means better. The baseline gets 1; a run
+/// compare-mmtests.pl lost, whose column it prints empty (docs/mmtests.md §12), NaN.
 pub fn gmean_ratio(c: &Comparison) -> Result<Vec<f64>> {
     let rows = ratio_rows(c)?;
     let ratio_layout = c.meta.is_mmtests_ratio();
     let hi = higher(c);
     let mut out = Vec::with_capacity(c.kernels.len());
-    for k in 0..c.kernels.len() {
+    for (k, name) in c.kernels.iter().enumerate() {
+        if c.meta.mmtests.as_ref().is_some_and(|m| m.is_blank_column(name)) {
+            out.push(f64::NAN);
+            continue;
+        }
         let units: Vec<f64> = rows
             .iter()
             .map(|r| {

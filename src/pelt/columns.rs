@@ -9,7 +9,7 @@ use crate::pelt::driver::{self, Config};
 use crate::pelt::kernel::Invariance;
 use crate::pelt::row::{Event, Row, Sink};
 use crate::pelt::speculate::{self, RowStore};
-use crate::pelt::trace::{self, Segment, State, TraceColumns};
+use crate::pelt::trace::{self, Segment, Segments, State, TraceColumns};
 use crate::pelt::util_model::{UtilRow, UTIL_COLUMNS};
 use crate::pelt::util_only;
 
@@ -252,7 +252,9 @@ impl RowStore for UtilColumns {
 /// Whether only columns of the util-only replay are asked for, of a kernel it models
 /// (the PELT clock: 4.19's scaled contributions are the full replay's, docs/pelt.md §9).
 fn util_only_columns(sel: &Select, cfg: &Config) -> bool {
+    // (a snapshot start holds the sums the util-only models do not start from)
     cfg.kernel.invariance == Invariance::Clock
+        && !matches!(cfg.init, driver::Init::Snapshot(_))
         && sel.columns.as_deref().is_some_and(|s| s.iter().all(|c| UTIL_COLUMNS.contains(&c.as_str())))
 }
 
@@ -262,7 +264,7 @@ fn util_columns_of(trace: &TraceColumns<'_>, cfg: &Config, sel: &Select) -> Resu
     let mask = event_mask(sel.events.as_deref())?;
     let hint = util_only::rows_hint(trace, cfg, |e| mask & (1 << (e as u8)) != 0);
     let mut out = UtilColumns::new(sel.columns.as_deref(), hint, mask)?;
-    let threads = parallel::default_threads();
+    let threads = parallel::default_threads()?;
     parallel::install(Some(threads), || speculate::simulate_util_columns(trace, cfg, &mut out, threads))??;
     Ok(out.into_columns(false))
 }
@@ -310,7 +312,7 @@ pub fn replay_segments(segs: &[Segment], cfg: &Config, sel: &Select) -> Result<V
     if one_cpu && util_only_columns(sel, cfg) {
         let hint = util_only::rows_hint(segs, cfg, |e| mask & (1 << (e as u8)) != 0);
         let mut cols = UtilColumns::new(sel.columns.as_deref(), hint, mask)?;
-        let threads = parallel::default_threads();
+        let threads = parallel::default_threads()?;
         parallel::install(Some(threads), || speculate::simulate_util_parallel(segs, cfg, &mut cols, threads))??;
         return Ok(cols.into_columns(false));
     }
@@ -321,6 +323,32 @@ pub fn replay_segments(segs: &[Segment], cfg: &Config, sel: &Select) -> Result<V
     let mut cols = Columns::new(sel.columns.as_deref(), n, mask)?;
     driver::simulate(segs, cfg, &mut cols)?;
     Ok(cols.into_columns(cfg.rule.has_enqueued()))
+}
+
+/// The segments of a trace given as columns with its own ticks (`tick`: 0/1 per
+/// segment, docs/pelt.md §5.3), checked as [`validate`] checks them.
+pub fn segments_with_ticks(
+    dur_ns: &[i64],
+    state: &[u8],
+    cpu_cap: &[i64],
+    freq_cap: &[i64],
+    tick: &[u8],
+) -> Result<Vec<Segment>> {
+    let cols = crate::pelt::trace::TraceColumns::new(dur_ns, state, cpu_cap, freq_cap)?;
+    if tick.len() != dur_ns.len() {
+        return Err(Error::parse_col(
+            None,
+            None,
+            "tick",
+            format!("{} values for {} durations", tick.len(), dur_ns.len()),
+        ));
+    }
+    let mut segs: Vec<Segment> = (0..dur_ns.len()).map(|i| cols.get(i)).collect();
+    for (s, &t) in segs.iter_mut().zip(tick) {
+        s.tick = t != 0;
+    }
+    crate::pelt::trace::validate(&segs)?;
+    Ok(segs)
 }
 
 /// Replay a trace given as columns (`dur_ns`, state letters, `cpu_cap`, `freq_cap`):

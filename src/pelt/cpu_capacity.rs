@@ -315,6 +315,35 @@ enum Start {
     Change(FreqEvent),
 }
 
+/// What a trace's frequency events say that a replay needs before it starts: each
+/// named CPU's first event (in time order) and its highest frequency, kept by one pass
+/// over those events alone ([`FreqSummary::add`] each in time order).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FreqSummary {
+    /// The first event of each `cpu_id`, in time order.
+    first: Vec<FreqEvent>,
+    /// The highest frequency of each `cpu_id`, kHz.
+    max: HashMap<u32, u64>,
+}
+
+impl FreqSummary {
+    /// One frequency event (in time order).
+    pub fn add(&mut self, e: &FreqEvent) {
+        match self.max.get_mut(&e.cpu) {
+            Some(m) => *m = (*m).max(e.khz),
+            None => {
+                self.max.insert(e.cpu, e.khz);
+                self.first.push(*e);
+            }
+        }
+    }
+
+    /// Whether no event was added.
+    pub fn is_empty(&self) -> bool {
+        self.first.is_empty()
+    }
+}
+
 /// Each CPU's capacities as a trace goes on: [`CpuCaps::apply`] each frequency event in
 /// time order, [`CpuCaps::caps`] for the CPU the task is on; [`CpuCaps::notes`] reports
 /// what was assumed for the CPUs used.
@@ -335,14 +364,28 @@ impl<'p> CpuCaps<'p> {
     /// order) known in advance: a CPU starts at its first snapshot's frequency when that
     /// comes before any change, otherwise at its maximum.
     pub fn new(platform: &'p Platform, freqs: &[FreqEvent], path: Option<&str>) -> Self {
+        let mut summary = FreqSummary::default();
+        for e in freqs {
+            summary.add(e);
+        }
+        Self::from_summary(platform, &summary, path)
+    }
+
+    /// [`CpuCaps::new`] from what a pass over the trace's frequency events kept
+    /// ([`FreqSummary`]).
+    pub fn from_summary(platform: &'p Platform, summary: &FreqSummary, path: Option<&str>) -> Self {
         let mut start: HashMap<u32, Start> = HashMap::new();
         let mut seen_max: HashMap<u32, u64> = HashMap::new();
         let mut cur = HashMap::new();
-        for e in freqs {
+        for e in &summary.first {
             for cpu in platform.domain_of(e.cpu) {
-                let m = seen_max.entry(cpu).or_insert(0);
-                *m = (*m).max(e.khz);
                 start.entry(cpu).or_insert(if e.snapshot { Start::Snapshot(*e) } else { Start::Change(*e) });
+            }
+        }
+        for (&id, &khz) in &summary.max {
+            for cpu in platform.domain_of(id) {
+                let m = seen_max.entry(cpu).or_insert(0);
+                *m = (*m).max(khz);
             }
         }
         for (&cpu, s) in &start {

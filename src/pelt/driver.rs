@@ -42,7 +42,7 @@ use super::row::{Event, Row, Sink};
 use super::schedutil::sugov_perf;
 use super::sequence::{replay, Model};
 use super::signal::{pelt_divider, Scale, SchedAvg};
-use super::trace::{validate, Segment, State};
+use super::trace::{validate, Segment, State, TraceReader};
 use super::util_est::{
     cfs_dequeue, cfs_enqueue, rule_by_name, D519329f72, Sample, TaskUtilEst, Timing, UtilEstRule, V4_17, V6_12, V6_18,
     V6_6,
@@ -61,6 +61,51 @@ pub enum Init {
     /// task (`attach_entity_load_avg`: the sums recomputed from the averages at the
     /// cfs_rq's position).
     Given(StartState),
+    /// A task alive when the trace starts whose whole PELT state is known exactly (a
+    /// `/proc/PID/sched` reading at the replay's start, docs/pelt.md §12): the sums,
+    /// averages and `last_update_time` as the kernel had them; no attach (the task is
+    /// already on the cfs_rq, which the replay holds as the task alone).
+    Snapshot(StartSnapshot),
+}
+
+/// A task's `se.avg` and util_est as a `/proc/PID/sched` reading shows them, the
+/// exact state a replay starts from ([`Init::Snapshot`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StartSnapshot {
+    /// `se.avg.last_update_time` (PELT clock ns); `period_contrib` is taken as
+    /// `(last_update_time >> 10) % 1024` (the cfs_rq's clock started at 0: every update
+    /// on a multiple of 1024 ns, docs/live.md §2).
+    pub last_update_time: u64,
+    /// `se.avg.load_sum`.
+    pub load_sum: u64,
+    /// `se.avg.runnable_sum`.
+    pub runnable_sum: u64,
+    /// `se.avg.util_sum`.
+    pub util_sum: u32,
+    /// `se.avg.load_avg`.
+    pub load_avg: u64,
+    /// `se.avg.runnable_avg`.
+    pub runnable_avg: u64,
+    /// `se.avg.util_avg`.
+    pub util_avg: u64,
+    /// `se.avg.util_est` as printed (6.8+: the one word).
+    pub util_est: u32,
+}
+
+impl StartSnapshot {
+    /// The `sched_avg` it describes.
+    pub fn sched_avg(&self) -> SchedAvg {
+        SchedAvg {
+            last_update_time: self.last_update_time,
+            load_sum: self.load_sum,
+            runnable_sum: self.runnable_sum,
+            util_sum: self.util_sum,
+            period_contrib: ((self.last_update_time >> 10) % 1024) as u32,
+            load_avg: self.load_avg,
+            runnable_avg: self.runnable_avg,
+            util_avg: self.util_avg,
+        }
+    }
 }
 
 /// The averages of a task known at the start of a replay (a traced PELT event, a
@@ -87,6 +132,7 @@ impl Init {
             Init::Kernel => SCHED_CAPACITY_SCALE / 2,
             Init::Zero => 0,
             Init::Given(s) => s.util_avg,
+            Init::Snapshot(s) => s.util_avg,
         }
     }
 }
@@ -101,12 +147,13 @@ impl crate::choice::Choice for Init {
             Init::Zero => "zero",
             // a start state is given as its values, never by a name (not in ALL)
             Init::Given(_) => "given",
+            Init::Snapshot(_) => "snapshot",
         }
     }
 }
 
-/// HZ=250: `TICK_NSEC` = 4,000,000 ns, as the golden files use.
-pub const DEFAULT_TICK_NS: u64 = 4_000_000;
+/// `TICK_NSEC` of [`crate::jiffies::DEFAULT_HZ`] (250: 4,000,000 ns), as the golden files use.
+pub const DEFAULT_TICK_NS: u64 = crate::jiffies::tick_nsec(crate::jiffies::DEFAULT_HZ);
 /// The fork time of the golden files: 1000 PELT periods (1000 × 1,048,576 ns).
 pub const DEFAULT_START_NS: u64 = 1_048_576_000;
 
@@ -510,6 +557,13 @@ impl<'r, R: UtilEstRule + ?Sized> Cpu<'r, R> {
                     self.task.ue = TaskUtilEst { ewma, enqueued };
                 }
             }
+            Init::Snapshot(s) => {
+                // already attached: the cfs_rq holds the task alone, at its position
+                self.task.avg = s.sched_avg();
+                self.task.ue = TaskUtilEst { ewma: s.util_est, enqueued: 0 };
+                let a = self.task.avg;
+                self.cfs.avg = SchedAvg { load_sum: NICE_0_WEIGHT.wrapping_mul(a.load_sum), ..a };
+            }
         }
         self.update_rq_clock(self.cfg.start_ns);
         self.util_est_enqueue();
@@ -638,6 +692,53 @@ pub fn simulate<S: Sink + ?Sized>(trace: &[Segment], cfg: &Config, sink: &mut S)
     }
 }
 
+/// [`simulate`] of a trace CSV read a segment at a time ([`TraceReader`]): memory does
+/// not grow with the trace; a row is handed on before the next segment is read.
+pub fn simulate_stream<In: std::io::Read, S: Sink + ?Sized>(
+    reader: &mut TraceReader<'_, In>,
+    cfg: &Config,
+    sink: &mut S,
+) -> Result<u64> {
+    cfg.check()?;
+    let Some(first) = reader.next_segment()? else {
+        return Err(Error::parse(None, None, "the trace has no segments"));
+    };
+    let tick_ns = if reader.has_ticks() { super::sequence::NO_GRID } else { cfg.tick_ns };
+    match cfg.rule.name() {
+        "6.18" => run_stream(first, reader, tick_ns, Cpu::new(*cfg, &V6_18), sink),
+        "6.12" => run_stream(first, reader, tick_ns, Cpu::new(*cfg, &V6_12), sink),
+        "6.6" => run_stream(first, reader, tick_ns, Cpu::new(*cfg, &V6_6), sink),
+        "4.17" => run_stream(first, reader, tick_ns, Cpu::new(*cfg, &V4_17), sink),
+        "d519329f72" => run_stream(first, reader, tick_ns, Cpu::new(*cfg, &D519329f72), sink),
+        _ => run_stream(first, reader, tick_ns, Cpu::new(*cfg, cfg.rule), sink),
+    }
+}
+
+fn run_stream<In: std::io::Read, R: UtilEstRule + ?Sized, S: Sink + ?Sized>(
+    first: Segment,
+    reader: &mut TraceReader<'_, In>,
+    tick_ns: u64,
+    mut cpu: Cpu<'_, R>,
+    sink: &mut S,
+) -> Result<u64> {
+    let start_ns = cpu.cfg.start_ns;
+    cpu.cpu_id = first.cpu; // forked there
+    super::sequence::replay_stream(
+        first,
+        || reader.next_segment(),
+        start_ns,
+        tick_ns,
+        &mut cpu,
+        |cpu: &Cpu<'_, R>, t, ev, seg, st| {
+            if sink.wants(ev) {
+                sink.row(&cpu.row(t, ev, seg, st))
+            } else {
+                Ok(())
+            }
+        },
+    )
+}
+
 fn run<R: UtilEstRule + ?Sized, S: Sink + ?Sized>(trace: &[Segment], mut cpu: Cpu<'_, R>, sink: &mut S) -> Result<u64> {
     let (start_ns, tick_ns) = (cpu.cfg.start_ns, cpu.cfg.tick_ns);
     cpu.cpu_id = trace.first().map_or(0, |s| s.cpu); // forked there
@@ -708,6 +809,8 @@ impl<R: UtilEstRule + ?Sized> Model for Cpu<'_, R> {
 /// [`simulate`] produces for a (valid) trace, computed without simulating (to size
 /// output buffers).
 pub fn count_rows_by_event(trace: &[Segment], cfg: &Config) -> [u64; 8] {
+    use super::trace::Segments;
+    let explicit = trace.has_ticks();
     let tick = cfg.tick_ns.max(1);
     let mut n = [0u64; 8];
     let mut add = |e: Event, k: u64| {
@@ -737,7 +840,9 @@ pub fn count_rows_by_event(trace: &[Segment], cfg: &Config) -> [u64; 8] {
             (Some(State::Wait), _) | (Some(State::Run), State::Run) => {}
         }
         let end = t.saturating_add(seg.dur_ns);
-        if seg.state == State::Run {
+        if explicit {
+            add(Event::Tick, u64::from(seg.tick));
+        } else if seg.state == State::Run {
             add(Event::Tick, end / tick - t / tick);
         }
         t = end;
@@ -793,6 +898,37 @@ pub fn simulate_csv<W: std::io::Write>(
             let _ = buf.try_reserve_exact(guess);
             let mut w = CsvWriter::new(buf, enq, "<memory>")?;
             simulate(trace, cfg, &mut w)?;
+            Ok(Some(w.finish()?))
+        }
+    }
+}
+
+/// [`simulate_csv`] of a trace read a segment at a time: the rows are written as the
+/// trace is read, to the file `out` or the writer.
+pub fn simulate_csv_stream<In: std::io::Read, W: std::io::Write>(
+    reader: &mut TraceReader<'_, In>,
+    cfg: &Config,
+    out: CsvOutput<'_, W>,
+) -> Result<Option<Vec<u8>>> {
+    use super::row::CsvWriter;
+    let enq = cfg.rule.has_enqueued();
+    match out {
+        CsvOutput::File(p) => {
+            let f = std::fs::File::create(p).map_err(|e| Error::io(p, &e))?;
+            let mut w = CsvWriter::new(std::io::BufWriter::new(f), enq, &p.display().to_string())?;
+            simulate_stream(reader, cfg, &mut w)?;
+            w.finish()?;
+            Ok(None)
+        }
+        CsvOutput::Write(sink) => {
+            let mut w = CsvWriter::new(sink, enq, "<stdout>")?;
+            simulate_stream(reader, cfg, &mut w)?;
+            w.finish()?;
+            Ok(None)
+        }
+        CsvOutput::Memory => {
+            let mut w = CsvWriter::new(Vec::new(), enq, "<memory>")?;
+            simulate_stream(reader, cfg, &mut w)?;
             Ok(Some(w.finish()?))
         }
     }

@@ -1,12 +1,9 @@
-//! Task traces from ftrace text or a trace.dat: the `sched_switch` and `sched_wakeup`
-//! events of one pid turned into [`Segment`]s for the driver. A trace.dat's records are
-//! decoded directly ([`crate::tracedat`]), `prev_state` by its format's own table.
-//!
-//! Both renderings are understood: the kernel's own (`/sys/kernel/tracing/trace`,
-//! `prev_comm=… prev_pid=… prev_state=… ==> next_comm=… next_pid=…`, `comm=… pid=…`) and
-//! `trace-cmd report`'s (`foo:42 [120] S ==> bar:43 [120]`, `foo:42 [120] CPU:001`),
-//! also as `perf script` prints them (`... 12.345678: sched:sched_switch: prev_comm=...`).
-//! Timestamps are `seconds.fraction` (µs or ns digits) or plain integer ns.
+//! Task traces from ftrace text or a trace.dat: the events of one pid turned into
+//! [`Segment`]s for the driver (docs/pelt.md §5.5). The events are read
+//! ([`super::task_events`]: the kernel's rendering, `trace-cmd report`'s, `perf
+//! script`'s, or a trace.dat's records decoded directly) and passed one at a time
+//! through the importer's model of the event order ([`super::import_order`]), which
+//! builds the segments as it goes ([`super::segment_builder`]).
 //!
 //! States: switched in → R; switched out with `prev_state` R/R+ → W (preempted), any
 //! other state → S; `sched_wakeup`/`sched_wakeup_new` while S → W. `X`/`Z` (exit) end the
@@ -14,19 +11,24 @@
 //! runnable); the last segment ends at the last timestamp of the file. Each segment
 //! carries the capacities of the CPU the task is on ([`super::cpu_capacity`],
 //! docs/pelt.md §5.6): the task is replayed on one runqueue whose capacities follow it.
+//! Events a full ring buffer lost are named in the notes with where and how many, and
+//! the task's state is taken again from its next switch (docs/tracing.md §3.1).
 
 // Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
-use super::consts::SCHED_CAPACITY_SCALE;
-use super::cpu_capacity::{CpuCaps, FreqEvent, Platform, NO_CPU};
-use super::driver::{Init, StartState};
+use super::clock_import;
+use super::cpu_capacity::{CpuCaps, FreqSummary, Platform};
+use super::driver::{Init, StartSnapshot, StartState};
+use super::import_order::{Gaps, Imported, Importer};
+use super::segment_builder::SegmentSink;
+use super::task_events::{read_text, read_tracedat, Scan};
 use super::trace::{Segment, State};
 use crate::error::{Error, Result};
 use crate::import_notes::{ImportNotes, ImportOptions};
-use crate::tracedat::decode::{Decoder, Event};
 use crate::tracedat::Trace;
-use std::collections::HashMap;
+
+pub use super::task_events::{numeric_state_note, Detail, PeltSample, PrevStateBits, TaskEvent, Timed};
 
 /// A task's trace extracted from ftrace text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,6 +43,9 @@ pub struct FtraceTask {
     pub notes: ImportNotes,
     /// What the trace says of the task's PELT state at `start_ns` (docs/pelt.md §10).
     pub start: Start,
+    /// The kernel version ([`super::kernel::KERNELS`]) whose rules the trace's own
+    /// kernel follows, when its header says which it was (a trace.dat).
+    pub kernel: Option<&'static str>,
 }
 
 /// The task's state when its replay starts (docs/pelt.md §10).
@@ -60,6 +65,9 @@ pub enum Start {
         /// The segments from `start_ns`.
         segments: Vec<Segment>,
     },
+    /// Placed on its PELT clock from a `/proc/PID/sched` reading in the trace
+    /// (docs/pelt.md §12): the exact state at `start_ns`, where the segments start.
+    Snapshot(StartSnapshot),
 }
 
 impl FtraceTask {
@@ -71,6 +79,7 @@ impl FtraceTask {
             Start::Unknown => (&self.segments, self.start_ns, otherwise),
             Start::Forked => (&self.segments, self.start_ns, Init::Kernel),
             Start::Known { state, start_ns, segments } => (segments, *start_ns, Init::Given(*state)),
+            Start::Snapshot(s) => (&self.segments, self.start_ns, Init::Snapshot(*s)),
         }
     }
 
@@ -84,7 +93,25 @@ impl FtraceTask {
                 (segments, start_ns, Some(Init::Given(state)))
             }
             Start::Forked => (self.segments, self.start_ns, Some(Init::Kernel)),
+            Start::Snapshot(s) => (self.segments, self.start_ns, Some(Init::Snapshot(s))),
             _ => (self.segments, self.start_ns, None),
+        }
+    }
+
+    /// What a trace CSV of this task says of its replay (docs/pelt.md §8.1): what the
+    /// replay's defaults would get wrong — the kernel its trace.dat header names, and a
+    /// start state placed on the task's PELT clock (the exact state of a reading, with
+    /// where it is). The trace time of a plain import is no PELT clock, and a fork's
+    /// start is the default: neither is said, so such a CSV replays as before.
+    pub fn directives(&self) -> super::directives::Directives {
+        let init = match self.start {
+            Start::Snapshot(s) => Some(Init::Snapshot(s)),
+            Start::Unknown | Start::Forked | Start::Known { .. } => None,
+        };
+        super::directives::Directives {
+            start_ns: init.map(|_| self.start_ns),
+            kernel: self.kernel.map(str::to_string),
+            init,
         }
     }
 }
@@ -107,544 +134,445 @@ pub fn task_trace(
     }
 }
 
-/// A traced PELT state of one task entity: LISA's / the Arm EAS trees' `sched_load_se`
-/// (`load`, `util`), `sched_pelt_se` (also `runnable`) or `sched_util_est_se`
-/// (`enqueued`, `ewma`, `util`) — the fields the line has.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct PeltSample {
-    /// `util=`: `se.avg.util_avg`.
-    pub util: Option<u64>,
-    /// `load=`: `se.avg.load_avg`.
-    pub load: Option<u64>,
-    /// `runnable=`: `se.avg.runnable_avg` (`runnable_load_avg` before 5.7).
-    pub runnable: Option<u64>,
-    /// `ewma=` and `enqueued=` of `sched_util_est_se`.
-    pub util_est: Option<(u32, u32)>,
+/// Where a trace comes from.
+#[derive(Debug, Clone, Copy)]
+pub enum TraceSource<'a> {
+    /// Its bytes (a trace.dat or text).
+    Bytes(&'a [u8]),
+    /// A file, a pipe or a device.
+    Path(&'a std::path::Path),
 }
 
-/// What one event does to the task.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TaskEvent {
-    /// `sched_switch` away from the task, into `state` (W preempted, S asleep); `exit`
-    /// when the task is dead (`X`/`Z`).
-    SwitchOut {
-        /// W (still runnable) or S.
-        state: State,
-        /// The task exited: nothing after this counts.
-        exit: bool,
-    },
-    /// `sched_switch` to the task.
-    SwitchIn,
-    /// `sched_wakeup` / `sched_wakeup_new` of the task, queued on `target` (its
-    /// `target_cpu`, when the line has one).
-    Wakeup {
-        /// `target_cpu`.
-        target: Option<u32>,
-        /// `sched_wakeup_new`: the task was just forked.
-        new: bool,
-    },
-    /// A traced PELT state of the task ([`Detail::Segments`] only).
-    Pelt(PeltSample),
-    /// A PELT update of this CPU's root cfs_rq, whatever task ([`Detail::Segments`] only):
-    /// `sched_load_cfs_rq` / `sched_pelt_cfs` with `path=/`.
-    CfsUpdate(u32),
-    /// `sched_stat_runtime` of the task: it ran this many ns of task clock since its
-    /// last `update_curr` ([`Detail::Clock`] only).
-    Runtime(u64),
-    /// `sched_migrate_task` of the task, to `dest` (its `dest_cpu`, when the line has one).
-    Migrate {
-        /// `dest_cpu`.
-        dest: Option<u32>,
-    },
-    /// A CPU's frequency, whatever task runs: `cpu_frequency` (a change) or LISA's
-    /// `cpu_frequency_devlib` marker (a snapshot) ([`Detail::Segments`] only).
-    Frequency(FreqEvent),
-    /// The tick's hrtimer expired on the event's CPU, whatever task ran; the value is the
-    /// hrtimer base's CLOCK_MONOTONIC time it printed (`now=`), 0 when absent
-    /// ([`Detail::Clock`] only).
-    Tick(u64),
-    /// An hrtimer expired on the event's CPU this many ns after the `expires=` its
-    /// `hrtimer_start` set: the CPU ran late, whatever task ran ([`Detail::Clock`] only;
-    /// docs/live.md §3, the steal time it measures).
-    TimerLate(u64),
+/// The most a trace that is not a regular file (a pipe, a device) may hold: it is read
+/// whole into memory once (it cannot be read twice or at offsets).
+pub const MAX_STREAMED_TRACE_BYTES: u64 = 32 << 20;
+
+/// A trace opened for import: a trace.dat read at offsets, or bytes in memory.
+pub enum Opened {
+    /// A regular trace.dat file.
+    Dat(crate::tracedat::bytes::FileSource),
+    /// The bytes of a text trace, or of a trace.dat that was not a regular file.
+    Bytes(Vec<u8>),
 }
 
-/// Which events of a task are read: its run/wait/sleep changes (the PELT importer), or
-/// also what places them on the task clock (the live check, docs/live.md §3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Detail {
-    /// `sched_switch`, `sched_wakeup`, `sched_wakeup_new`, `sched_migrate_task`,
-    /// `cpu_frequency` and the `cpu_frequency_devlib` markers (`print` /
-    /// `tracing_mark_write`).
-    Segments,
-    /// Also `sched_stat_runtime`, `sched_migrate_task`, every tick and how late each
-    /// hrtimer expired.
-    Clock,
-}
-
-impl Detail {
-    /// The event names read, a name that is a prefix of another after it.
-    fn names(self) -> &'static [&'static str] {
-        match self {
-            Detail::Segments => &[
-                "sched_switch",
-                "sched_wakeup_new",
-                "sched_wakeup",
-                "sched_migrate_task",
-                "cpu_frequency",
-                // trace-cmd prints a marker as `print: tracing_mark_write: ...`
-                "print",
-                "tracing_mark_write",
-                "sched_load_se",
-                "sched_pelt_se",
-                "sched_util_est_se",
-                "sched_load_cfs_rq",
-                "sched_pelt_cfs",
-            ],
-            Detail::Clock => &[
-                "sched_switch",
-                "sched_wakeup_new",
-                "sched_wakeup",
-                "sched_stat_runtime",
-                "sched_migrate_task",
-                "hrtimer_expire_entry",
-                "hrtimer_start",
-            ],
+/// Open the trace at `path` once: a regular trace.dat to be read at offsets, any other
+/// regular file whole (as text, up to the text limit); a pipe or device whole up to
+/// [`MAX_STREAMED_TRACE_BYTES`] (refused at once when it starts as binary data, as
+/// `/dev/zero` does, and when it holds more). A FIFO is opened once, so a writer that
+/// has closed it ends the read.
+pub fn open_trace(path: &std::path::Path) -> Result<Opened> {
+    use std::io::Read;
+    let name = path.display().to_string();
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, &e))?;
+    if meta.is_file() {
+        if let Some(file) = crate::tracedat::open_file(path)? {
+            return Ok(Opened::Dat(file));
         }
+        let bytes = crate::archive::dir::read_file(path, crate::archive::tree::MAX_TRACE_FILE_BYTES)?;
+        not_text(&bytes, Some(&name))?;
+        return Ok(Opened::Bytes(bytes));
+    }
+    let f = std::fs::File::open(path).map_err(|e| Error::io(path, &e))?;
+    let mut r = f.take(MAX_STREAMED_TRACE_BYTES + 1);
+    let mut bytes = Vec::new();
+    let mut chunk = vec![0u8; 1 << 16];
+    loop {
+        crate::cancel::check()?;
+        let n = r.read(&mut chunk).map_err(|e| Error::io(path, &e))?;
+        if n == 0 {
+            break;
+        }
+        bytes.extend_from_slice(chunk.get(..n).unwrap_or_default());
+        if bytes.len() as u64 > MAX_STREAMED_TRACE_BYTES {
+            return Err(Error::parse(
+                Some(&name),
+                None,
+                format!(
+                    "not a regular file and longer than {MAX_STREAMED_TRACE_BYTES} bytes: save the trace to a file \
+                     first (a file is read a piece at a time)"
+                ),
+            ));
+        }
+        if !crate::tracedat::is_tracedat(&bytes) && bytes.len() <= crate::tracedat::sniff::SNIFF_BYTES {
+            not_text(&bytes, Some(&name))?;
+        }
+    }
+    if !crate::tracedat::is_tracedat(&bytes) {
+        not_text(&bytes, Some(&name))?;
+    }
+    Ok(Opened::Bytes(bytes))
+}
+
+/// An error when `bytes` (not a trace.dat) are not text either.
+fn not_text(bytes: &[u8], path: Option<&str>) -> Result<()> {
+    match crate::tracedat::sniff::not_text(bytes) {
+        Some(why) => Err(Error::parse(path, None, format!("neither a trace.dat nor ftrace text: {why}"))),
+        None => Ok(()),
     }
 }
 
-/// An event of the task at trace time `ts` (ns), read at `line` (1-based) of the input.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Timed {
-    /// Trace time, ns.
-    pub ts: u64,
-    /// Where it was read (a line of text, or a record number of a binary trace).
-    pub line: usize,
-    /// The CPU that recorded it.
-    pub cpu: u32,
-    /// What it does.
-    pub event: TaskEvent,
+/// [`write_task_csv`] of a trace given as bytes or a path, the capacities from
+/// `sources` ([`Platform::from_sources`]).
+pub fn write_task_csv_from<W: std::io::Write>(
+    source: &TraceSource<'_>,
+    pid: u32,
+    sources: &super::cpu_capacity::Sources<'_>,
+    opts: ImportOptions,
+    out: W,
+    name: &str,
+) -> Result<Written> {
+    let platform = Platform::from_sources(sources)?;
+    let (opened, path) = match *source {
+        TraceSource::Bytes(_) => (None, None),
+        TraceSource::Path(p) => (Some(open_trace(p)?), Some(p.display().to_string())),
+    };
+    let path = path.as_deref();
+    let bytes: &[u8] = match (source, &opened) {
+        (TraceSource::Bytes(b), _) => b,
+        (_, Some(Opened::Bytes(b))) => b,
+        (_, Some(Opened::Dat(f))) => {
+            let trace = Trace::open(f, path)?;
+            return write_task_csv(Input::Dat(&trace), pid, &platform, path, opts, out, name);
+        }
+        (_, None) => &[],
+    };
+    if crate::tracedat::is_tracedat(bytes) {
+        let trace = Trace::open(&bytes, path)?;
+        return write_task_csv(Input::Dat(&trace), pid, &platform, path, opts, out, name);
+    }
+    not_text(bytes, path)?;
+    write_task_csv(Input::Text(bytes), pid, &platform, path, opts, out, name)
 }
 
-/// How a numeric `sched_switch` `prev_state` (`trace-cmd report -R`, or a kernel format
-/// without its print table) maps to task states: the `__print_flags` table of the
-/// event's format (bit → letter) and the bit the kernel adds for a preemption, printed
-/// `+` (`TASK_REPORT_MAX` since Linux 4.14, `TASK_STATE_MAX` before). A value without any
-/// state bit below the preemption bit is `R`: the task was still runnable.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PrevStateBits {
-    /// (bit, letter) as in the format's `__print_flags(prev_state …)`.
-    pub flags: Vec<(u64, char)>,
-    /// The preemption bit (`+`).
-    pub preempt: u64,
-    /// True when the table came from the trace's own format, not the default.
-    pub from_format: bool,
+/// A trace to import: ftrace text, or an opened trace.dat.
+#[derive(Clone, Copy)]
+pub enum Input<'a, 'b> {
+    /// Ftrace text (the kernel's, `trace-cmd report`'s or `perf script`'s rendering).
+    Text(&'a [u8]),
+    /// A trace.dat, its records read a few pages at a time.
+    Dat(&'a Trace<'b>),
 }
 
-impl Default for PrevStateBits {
-    /// The layout of Linux 4.14 and later (`include/trace/events/sched.h`): S D T t X Z P I
-    /// on bits 0–7, the preemption bit 0x100. Older kernels put more states below a higher
-    /// preemption bit (0x400, 0x800, 0x1000): their preemptions still read as `R` here.
-    fn default() -> Self {
-        let letters = ['S', 'D', 'T', 't', 'X', 'Z', 'P', 'I'];
-        PrevStateBits {
-            flags: letters.iter().enumerate().map(|(i, &c)| (1u64 << i, c)).collect(),
-            preempt: 0x100,
-            from_format: false,
-        }
-    }
-}
-
-impl PrevStateBits {
-    /// The layout from a `sched_switch` format's `print fmt`: the `{ 0x01, "S" }` pairs of
-    /// its `__print_flags`, the preemption bit one above the highest; `None` if the format
-    /// has no such table.
-    pub fn from_print_fmt(fmt: &str) -> Option<Self> {
-        let table = fmt.split_once("__print_flags(")?.1;
-        let table = table.split_once(": \"R\"").map_or(table, |(t, _)| t);
-        let mut flags = Vec::new();
-        let mut rest = table;
-        while let Some((_, after)) = rest.split_once("{ ") {
-            let (pair, tail) = after.split_once('}')?;
-            rest = tail;
-            let (bit, name) = pair.split_once(',')?;
-            let bit = bit.trim();
-            let bit = match bit.strip_prefix("0x") {
-                Some(h) => u64::from_str_radix(h, 16).ok()?,
-                None => bit.parse().ok()?,
-            };
-            let letter = name.trim().trim_matches('"').chars().next()?;
-            flags.push((bit, letter));
-        }
-        let top = flags.iter().map(|&(b, _)| b).max()?;
-        Some(PrevStateBits { flags, preempt: top.checked_mul(2)?, from_format: true })
-    }
-
-    /// `prev_state` printed as the kernel's `sched_switch` print fmt does: `R` when no
-    /// state bit is set, else the letters joined by `|`; `+` after a preemption.
-    pub fn letters(&self, v: u64) -> String {
-        let states = v & self.preempt.saturating_sub(1);
-        let mut s = if states == 0 {
-            "R".to_string()
-        } else {
-            let l: Vec<String> =
-                self.flags.iter().filter(|&&(b, _)| states & b != 0).map(|&(_, c)| c.to_string()).collect();
-            l.join("|")
-        };
-        if v & self.preempt != 0 {
-            s.push('+');
-        }
-        s
-    }
-
-    /// The state a switched-out task is left in and whether it exited, from `prev_state`
-    /// as printed (letters: `R`, `R+`, `S`, `D|K`, `X`, ... or the kernel's number);
-    /// `None` when it is neither.
-    pub fn classify(&self, prev_state: &str) -> Option<(State, bool)> {
-        if let Some(v) = parse_number(prev_state) {
-            return Some(self.classify_number(v));
-        }
-        let first = prev_state.chars().next()?;
-        if !first.is_ascii_alphabetic() {
-            return None;
-        }
-        if first == 'R' {
-            return Some((State::Wait, false));
-        }
-        let exit = prev_state.chars().any(|c| matches!(c, 'X' | 'Z' | 'x'));
-        Some((State::Sleep, exit))
-    }
-
-    /// The state and exit of the kernel's number `v` (see [`Self::classify`]).
-    pub fn classify_number(&self, v: u64) -> (State, bool) {
-        let v = v & (self.preempt.saturating_sub(1));
-        if v == 0 {
-            return (State::Wait, false);
-        }
-        let exit = self.flags.iter().any(|&(b, c)| v & b != 0 && matches!(c, 'X' | 'Z' | 'x'));
-        (State::Sleep, exit)
-    }
-}
-
-pub(crate) fn parse_number(s: &str) -> Option<u64> {
-    match s.strip_prefix("0x") {
-        Some(h) => u64::from_str_radix(h, 16).ok(),
-        None if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => s.parse().ok(),
-        None => None,
-    }
-}
-
-/// A run of no length between two events at the same timestamp, followed by a sleep:
-/// after a wait it is kept as 1 ns taken from that wait (a preempted task runs before
-/// it sleeps, and 1 ns is below anything PELT resolves); as the task's first segment
-/// the trace has not started yet (it starts at the next wakeup).
-fn run_below_resolution(segments: &mut Vec<Segment>, start_ns: &mut Option<u64>, (cpu_cap, freq_cap): (u32, u32)) {
-    match segments.last_mut() {
-        Some(w) if w.state == State::Wait && w.dur_ns > 1 => {
-            w.dur_ns -= 1;
-            let cpu = w.cpu;
-            segments.push(Segment { dur_ns: 1, state: State::Run, cpu_cap, freq_cap, cpu, sync_lag_ns: None });
-        }
-        Some(w) if w.state == State::Wait => {
-            // a wait of 1 ns becomes the run, merged with a run before it
-            let cpu = w.cpu;
-            segments.pop();
-            match segments.last_mut() {
-                Some(r) if r.state == State::Run && r.cpu == cpu => r.dur_ns += 1,
-                _ => segments.push(Segment { dur_ns: 1, state: State::Run, cpu_cap, freq_cap, cpu, sync_lag_ns: None }),
-            }
-        }
-        Some(_) => {}
-        None => *start_ns = None,
-    }
-}
-
-/// The events of `pid` read from ftrace text (or a trace.dat), in file order, the latest
-/// event time of the file with its line (the end of the trace), the first event out of
-/// time order, and whether a `prev_state` was a number.
-struct TextEvents {
-    events: Vec<Timed>,
-    end: Option<(u64, usize)>,
-    out_of_order: Option<(usize, u64, u64)>,
-    numeric_state: bool,
-}
-
-impl TextEvents {
-    /// Events out of time order refused at the first one's line, or sorted under
-    /// `opts.sort` (noted); a numeric `prev_state` noted with the `bits` that read it.
-    fn settle(
-        &mut self,
-        bits: &PrevStateBits,
+impl Input<'_, '_> {
+    /// Read the events of `pid` with `detail`, each handed to `f` in time order; the
+    /// notes get the malformed lines and what was assumed in reading.
+    fn read(
+        self,
+        pid: u32,
+        detail: Detail,
         path: Option<&str>,
         opts: ImportOptions,
         notes: &mut ImportNotes,
-    ) -> Result<()> {
-        if let Some((line, ts, prev)) = self.out_of_order {
-            if !opts.sort {
-                return Err(Error::parse(
-                    path,
-                    Some(line),
-                    format!(
-                        "timestamp {ts} ns goes backwards (previous {prev} ns); sort the trace by time (or ask to sort)"
-                    ),
-                ));
+        f: &mut dyn FnMut(&Timed) -> Result<()>,
+    ) -> Result<Scan> {
+        match self {
+            Input::Text(bytes) => read_text(bytes, pid, &PrevStateBits::default(), detail, path, opts, notes, f),
+            Input::Dat(trace) => read_tracedat(trace, pid, detail, path, opts, notes, f),
+        }
+    }
+
+    /// The frequency events a replay needs to know before it starts (each CPU's first
+    /// one and its highest frequency, [`FreqSummary`]): one pass over them alone, when
+    /// the trace may have any (text naming `cpu_frequency`, a trace.dat with its format).
+    fn frequencies(self, path: Option<&str>, opts: ImportOptions) -> Result<FreqSummary> {
+        let mut summary = FreqSummary::default();
+        let any = match self {
+            Input::Text(bytes) => bytes.windows(13).any(|w| w == b"cpu_frequency"),
+            Input::Dat(trace) => trace.header.formats.values().any(|f| f.name == "cpu_frequency"),
+        };
+        if !any {
+            return Ok(summary);
+        }
+        // malformed lines are counted by the main pass; this one only collects
+        let mut quiet = ImportNotes::default();
+        let lenient = ImportOptions { strict: false, ..opts };
+        self.read(0, Detail::Segments, path, lenient, &mut quiet, &mut |e| {
+            if let TaskEvent::Frequency(f) = e.event {
+                summary.add(&f);
             }
-            notes.assume(format!("events out of time order (first at line {line}) were sorted by time"));
-            self.events.sort_by_key(|e| e.ts);
-        }
-        if self.numeric_state {
-            notes.assume(numeric_state_note(bits));
-        }
-        Ok(())
+            Ok(())
+        })?;
+        Ok(summary)
     }
 }
 
-fn read_text_events(
-    bytes: &[u8],
+/// Import `pid` from `input` into `sink`: the segments as the trace is read, the notes
+/// of the reading and of the import (losses, capacities, the start). The frequency
+/// events are read first when the trace has any (the capacities before a CPU's first
+/// one and the highest frequency depend on the whole trace).
+pub fn import<S: SegmentSink>(
+    input: Input<'_, '_>,
     pid: u32,
-    bits: &PrevStateBits,
-    detail: Detail,
+    platform: &Platform,
     path: Option<&str>,
     opts: ImportOptions,
-    notes: &mut ImportNotes,
-) -> Result<TextEvents> {
-    let mut out = TextEvents { events: Vec::new(), end: None, out_of_order: None, numeric_state: false };
-    let mut expires: HashMap<String, u64> = HashMap::new();
-    for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
-        crate::cancel::check_every(i)?;
-        let line_no = i + 1;
-        let err = |msg: String| Error::parse(path, Some(line_no), msg);
-        let line = match std::str::from_utf8(raw) {
-            Ok(l) => l,
-            Err(e) => {
-                let e = err(format!("not UTF-8 text (invalid byte at column {})", e.valid_up_to() + 1));
-                notes.malformed(opts, e)?;
-                continue;
-            }
-        };
-        let t = line.trim_start();
-        if t.is_empty() || t.starts_with('#') || t.starts_with("CPU ") || t.starts_with("cpus=") {
-            continue;
-        }
-        let Some((ts_text, name, body)) = split_event_of(line, detail.names()) else { continue };
-        let Some(ts) = parse_timestamp(ts_text) else {
-            notes.malformed(opts, err(format!("bad timestamp '{ts_text}' before '{name}:'")))?;
-            continue;
-        };
-        let cpu = match line.split(ts_text).next().and_then(cpu_of) {
-            Some(c) => c,
-            None if detail == Detail::Clock => {
-                notes.malformed(opts, err(format!("no [CPU] field before the timestamp of '{name}:'")))?;
-                continue;
-            }
-            None => NO_CPU,
-        };
-        match out.end {
-            Some((prev, _)) if ts < prev => {
-                out.out_of_order.get_or_insert((line_no, ts, prev));
-            }
-            _ => out.end = Some((ts, line_no)),
-        }
-        let ev = match name {
-            "sched_switch" => {
-                let Some((prev_pid, prev_state, next_pid)) = parse_switch(body) else {
-                    let msg = "sched_switch without prev_pid/prev_state/next_pid (expected the kernel's or trace-cmd's format)";
-                    notes.malformed(opts, err(msg.into()))?;
-                    continue;
-                };
-                if prev_pid == pid {
-                    let Some((state, exit)) = bits.classify(&prev_state) else {
-                        notes.malformed(
-                            opts,
-                            err(format!("prev_state '{prev_state}' is neither letters nor a number")),
-                        )?;
-                        continue;
-                    };
-                    out.numeric_state |= parse_number(&prev_state).is_some();
-                    Some(TaskEvent::SwitchOut { state, exit })
-                } else if next_pid == pid {
-                    Some(TaskEvent::SwitchIn)
-                } else {
-                    None
-                }
-            }
-            "sched_wakeup" | "sched_wakeup_new" => match parse_wakeup(body) {
-                Some(wpid) => (wpid == pid)
-                    .then(|| TaskEvent::Wakeup { target: wakeup_target(body), new: name == "sched_wakeup_new" }),
-                None => {
-                    notes.malformed(opts, err(format!("{name} without a pid")))?;
-                    continue;
-                }
-            },
-            "sched_migrate_task" => match value_after(body, "pid=").and_then(|p| p.parse::<u32>().ok()) {
-                Some(p) => (p == pid).then(|| TaskEvent::Migrate { dest: number_after(body, "dest_cpu=") }),
-                None => {
-                    notes.malformed(opts, err("sched_migrate_task without a pid".into()))?;
-                    continue;
-                }
-            },
-            "cpu_frequency" => match frequency_of(body, ts, line_no, false) {
-                Some(f) => Some(TaskEvent::Frequency(f)),
-                None => {
-                    notes.malformed(opts, err("cpu_frequency without state= and cpu_id=".into()))?;
-                    continue;
-                }
-            },
-            "tracing_mark_write" | "print" => {
-                let body = body.trim_start();
-                let body = body.strip_prefix("tracing_mark_write:").map_or(body, str::trim_start);
-                match body.strip_prefix("cpu_frequency_devlib:") {
-                    Some(b) => match frequency_of(b, ts, line_no, true) {
-                        Some(f) => Some(TaskEvent::Frequency(f)),
-                        None => {
-                            notes.malformed(opts, err("cpu_frequency_devlib without state= and cpu_id=".into()))?;
-                            continue;
-                        }
-                    },
-                    None => None,
-                }
-            }
-            "sched_load_cfs_rq" | "sched_pelt_cfs" => match number_after(body, "cpu=") {
-                Some(c) => (value_after(body, "path=") == Some("/")).then_some(TaskEvent::CfsUpdate(c)),
-                None => {
-                    notes.malformed(opts, err(format!("{name} without a cpu")))?;
-                    continue;
-                }
-            },
-            "sched_load_se" | "sched_pelt_se" | "sched_util_est_se" => {
-                // group entities have pid=-1
-                match value_after(body, "pid=").and_then(|p| p.parse::<i64>().ok()) {
-                    Some(p) if p == i64::from(pid) => Some(TaskEvent::Pelt(pelt_sample_of(body))),
-                    Some(_) => None,
-                    None => {
-                        notes.malformed(opts, err(format!("{name} without a pid")))?;
-                        continue;
-                    }
-                }
-            }
-            "sched_stat_runtime" => {
-                let p = value_after(body, "pid=").and_then(|p| p.parse::<u32>().ok());
-                let r = value_after(body, "runtime=").and_then(|r| r.parse::<u64>().ok());
-                match (p, r) {
-                    (Some(p), Some(r)) => (p == pid).then_some(TaskEvent::Runtime(r)),
-                    _ => {
-                        notes.malformed(opts, err("sched_stat_runtime without pid= and runtime=".into()))?;
-                        continue;
-                    }
-                }
-            }
-            "hrtimer_start" => {
-                let t = value_after(body, "hrtimer=");
-                let e = value_after(body, "expires=").and_then(|e| e.parse::<u64>().ok());
-                if let (Some(t), Some(e)) = (t, e) {
-                    expires.insert(t.to_string(), e);
-                }
-                None
-            }
-            "hrtimer_expire_entry" => {
-                let now = value_after(body, "now=").and_then(|n| n.parse::<u64>().ok());
-                let due = value_after(body, "hrtimer=").and_then(|t| expires.remove(t));
-                if let Some(late) = now.zip(due).map(|(n, d)| n.saturating_sub(d)) {
-                    out.events.push(Timed { ts, line: line_no, cpu, event: TaskEvent::TimerLate(late) });
-                }
-                value_after(body, "function=")
-                    .is_some_and(crate::idle::ftrace::is_tick_function)
-                    .then(|| TaskEvent::Tick(now.unwrap_or(0)))
-            }
-            _ => None,
-        };
-        if let Some(event) = ev {
-            out.events.push(Timed { ts, line: line_no, cpu, event });
-        }
-    }
-    Ok(out)
+    sink: S,
+) -> Result<(Imported<S>, ImportNotes, Found)> {
+    import_with(input, pid, platform, path, opts, sink, &std::cell::Cell::new(Head::default()))
 }
 
-/// The events of `pid` decoded from the records of a trace.dat, with its `prev_state`
-/// bits (the `sched_switch` format's own table); line numbers are record numbers.
-fn read_tracedat_events(
-    trace: &Trace<'_>,
+/// [`import`], keeping `head` up to date with what a CSV's first lines need.
+fn import_with<S: SegmentSink>(
+    input: Input<'_, '_>,
     pid: u32,
-    detail: Detail,
+    platform: &Platform,
     path: Option<&str>,
     opts: ImportOptions,
-    notes: &mut ImportNotes,
-) -> Result<(TextEvents, PrevStateBits)> {
-    let bits = trace
-        .header
-        .formats
-        .values()
-        .find(|f| f.name == "sched_switch")
-        .and_then(|f| PrevStateBits::from_print_fmt(&f.print_fmt))
-        .unwrap_or_default();
-    let decoder = Decoder::new(&trace.header.formats, detail.names());
-    let mut tick_fn: HashMap<u64, bool> = HashMap::new();
-    let mut is_tick = |addr: u64| {
-        *tick_fn
-            .entry(addr)
-            .or_insert_with(|| trace.header.symbol(addr).is_some_and(|f| crate::idle::ftrace::is_tick_function(&f)))
-    };
-    let mut out = TextEvents { events: Vec::new(), end: None, out_of_order: None, numeric_state: !bits.from_format };
-    let mut expires: HashMap<u64, i64> = HashMap::new();
-    let pid = i64::from(pid);
-    trace.records(|r| {
-        let ev = match decoder.decode(r.data) {
-            Ok(Some(ev)) => ev,
-            Ok(None) => return Ok(()),
-            Err(msg) => return notes.malformed(opts, Error::parse(path, Some(r.number), msg)),
-        };
-        match out.end {
-            Some((prev, _)) if r.ts < prev => {
-                out.out_of_order.get_or_insert((r.number, r.ts, prev));
-            }
-            _ => out.end = Some((r.ts, r.number)),
+    sink: S,
+    head: &std::cell::Cell<Head>,
+) -> Result<(Imported<S>, ImportNotes, Found)> {
+    let mut notes = ImportNotes::default();
+    if let Input::Dat(trace) = input {
+        notes.assume(trace.note());
+    }
+    let freqs =
+        if platform.fixed_freq_cap.is_some() { FreqSummary::default() } else { input.frequencies(path, opts)? };
+    let caps = CpuCaps::from_summary(platform, &freqs, path);
+    let mut importer = Importer::new(pid, caps, sink, path);
+    let mut done = false;
+    let mut clock = ClockEvents::default();
+    let scan = input.read(pid, Detail::Full, path, opts, &mut notes, &mut |e| {
+        if !done {
+            clock.keep(e);
+            // before the event: the segment it may finish is written with what was known
+            head.set(Head {
+                start_ns: importer.start_ns().unwrap_or(0),
+                forked: importer.start.forked,
+                runtimes: clock.runtimes > 0,
+            });
+            done = !importer.on(e)?;
         }
-        let event = match ev {
-            Event::Switch { prev_pid, prev_state, .. } if prev_pid == pid => {
-                let (state, exit) = bits.classify_number(prev_state);
-                TaskEvent::SwitchOut { state, exit }
-            }
-            Event::Switch { next_pid, .. } if next_pid == pid => TaskEvent::SwitchIn,
-            Event::Wakeup { pid: w, target_cpu, new } if w == pid => {
-                TaskEvent::Wakeup { target: target_cpu.and_then(|c| u32::try_from(c).ok()), new }
-            }
-            Event::CfsRqUpdate { cpu, root: true } => match u32::try_from(cpu) {
-                Ok(c) => TaskEvent::CfsUpdate(c),
-                Err(_) => return Ok(()),
-            },
-            Event::PeltSe { pid: p, util, load, runnable, util_est } if p == pid => {
-                let util_est = util_est.and_then(|(e, q)| Some((u32::try_from(e).ok()?, u32::try_from(q).ok()?)));
-                TaskEvent::Pelt(PeltSample { util, load, runnable, util_est })
-            }
-            Event::Runtime { pid: p, runtime } if p == pid => TaskEvent::Runtime(runtime),
-            Event::Migrate { pid: p, dest_cpu } if p == pid => {
-                TaskEvent::Migrate { dest: dest_cpu.and_then(|c| u32::try_from(c).ok()) }
-            }
-            Event::CpuFrequency { state, cpu_id, snapshot } => match u32::try_from(cpu_id) {
-                Ok(cpu) => TaskEvent::Frequency(FreqEvent { ts: r.ts, line: r.number, cpu, khz: state, snapshot }),
-                Err(_) => return Ok(()),
-            },
-            Event::HrtimerStart { hrtimer, expires: e, .. } => {
-                expires.insert(hrtimer, e);
-                return Ok(());
-            }
-            Event::HrtimerExpireEntry { hrtimer, now, function } => {
-                if let Some(due) = expires.remove(&hrtimer) {
-                    let late = u64::try_from(now.saturating_sub(due)).unwrap_or(0);
-                    out.events.push(Timed { ts: r.ts, line: r.number, cpu: r.cpu, event: TaskEvent::TimerLate(late) });
-                }
-                if !is_tick(function) {
-                    return Ok(());
-                }
-                TaskEvent::Tick(u64::try_from(now).unwrap_or(0))
-            }
-            _ => return Ok(()),
-        };
-        out.events.push(Timed { ts: r.ts, line: r.number, cpu: r.cpu, event });
         Ok(())
     })?;
-    Ok((out, bits))
+    let mut imported = importer.finish(scan.end, &mut notes)?;
+    if imported.queued_moves > 0 {
+        notes.assume(format!(
+            "pid {pid}: {} migration(s) of the task while runnable (load balancing) are replayed as a \
+             change of capacities only; its signal stays on the runqueue it woke on",
+            imported.queued_moves
+        ));
+    }
+    gap_notes(pid, &std::mem::take(&mut imported.gaps), &mut notes);
+    Ok((imported, notes, Found { clock, readings: scan.readings, end: scan.end.map_or(0, |(t, _)| t) }))
+}
+
+/// What an import found besides its segments: what places the task on its clock.
+pub struct Found {
+    /// The task's events that the clock-aware import reads.
+    pub clock: ClockEvents,
+    /// The task's `/proc/PID/sched` readings in the trace.
+    pub readings: Vec<crate::pelt::proc_sched::ProcSample>,
+    /// The trace's last event time.
+    pub end: u64,
+}
+
+/// The events of a task the clock-aware import reads ([`super::clock_import`]): its
+/// own, and the timer events (ticks, late hrtimers) of the CPUs it was on.
+#[derive(Debug, Default)]
+pub struct ClockEvents {
+    /// In time order.
+    pub events: Vec<Timed>,
+    /// The CPUs the task ran on, so far.
+    cpus: Vec<u32>,
+    /// Whether a runtime of the task was seen.
+    pub runtimes: u64,
+}
+
+impl ClockEvents {
+    fn keep(&mut self, e: &Timed) {
+        match e.event {
+            TaskEvent::SwitchIn | TaskEvent::Runtime(_) => {
+                if !self.cpus.contains(&e.cpu) {
+                    self.cpus.push(e.cpu);
+                }
+                if matches!(e.event, TaskEvent::Runtime(_)) {
+                    self.runtimes += 1;
+                }
+            }
+            TaskEvent::Tick(_) | TaskEvent::TimerLate(_) if !self.cpus.contains(&e.cpu) => return,
+            TaskEvent::Frequency(_) | TaskEvent::CfsUpdate(_) | TaskEvent::Pelt(_) => return,
+            _ => {}
+        }
+        self.events.push(*e);
+    }
+}
+
+/// How many losses or spans a note lists before it only counts.
+const LISTED: usize = 8;
+
+/// `n events` or `events (how many not stored)`.
+fn how_many(count: Option<u64>) -> String {
+    count.map_or_else(|| "events (the number not stored)".to_string(), |n| format!("{n} events"))
+}
+
+/// The notes of the losses and contradictions of an import (docs/tracing.md §3.1).
+fn gap_notes(pid: u32, gaps: &Gaps, notes: &mut ImportNotes) {
+    for &(cpu, ts, line, count) in gaps.before_start.iter().take(LISTED) {
+        notes.assume(format!(
+            "CPU {cpu} lost {} before line {line} ({}), before pid {pid} was first runnable: not replayed",
+            how_many(count),
+            at(ts)
+        ));
+    }
+    for &(cpu, ts, line, count, state) in gaps.during.iter().take(LISTED) {
+        notes.assume(format!(
+            "CPU {cpu} lost {} before line {line} ({}) while pid {pid} was {}",
+            how_many(count),
+            at(ts),
+            state.letter()
+        ));
+    }
+    let listed = gaps.before_start.len().min(LISTED) + gaps.during.len().min(LISTED);
+    let losses = gaps.before_start.len() + gaps.during.len();
+    if losses > listed {
+        notes.assume(format!("{} more losses of events not listed", losses - listed));
+    }
+    for &(from, from_line, to, to_line, kept, then) in gaps.unknown.iter().take(LISTED) {
+        notes.assume(format!(
+            "pid {pid}: its state from {} (line {from_line}) to {} (line {to_line}, its next sched_switch) is not in \
+             the trace: replayed as {} (its state before), then {}; the replay's values there are not backed by the trace",
+            at(from),
+            at(to),
+            kept.letter(),
+            then.letter()
+        ));
+    }
+    if gaps.unknown.len() > LISTED {
+        notes.assume(format!("pid {pid}: {} more such spans not listed", gaps.unknown.len() - LISTED));
+    }
+    if gaps.unflagged > 0 {
+        let (line, what) = gaps.first_unflagged.clone().unwrap_or_default();
+        notes.assume(format!(
+            "pid {pid}: {} event(s) did not fit its state without a loss flagged before them (first at line {line}: \
+             {what}): events are missing from the trace; its state was taken from each",
+            gaps.unflagged
+        ));
+    }
+}
+
+/// The task's trace from an import: its start from what the trace says (docs/pelt.md §10).
+fn task_of(
+    imported: Imported<Vec<Segment>>,
+    pid: u32,
+    path: Option<&str>,
+    notes: ImportNotes,
+    found: Found,
+    kernel: Option<&str>,
+) -> FtraceTask {
+    let facts = imported.start;
+    let mut task = FtraceTask {
+        segments: imported.sink,
+        start_ns: imported.start_ns,
+        events: imported.events,
+        notes,
+        start: Start::Unknown,
+        kernel: None,
+    };
+    task.kernel = kernel_of(kernel, &mut task.notes);
+    if let Some(t) = clock_mode(&mut task, &found, pid, imported.queued_moves) {
+        for n in t.notes {
+            task.notes.assume(format!("pid {pid}: {n}"));
+        }
+        task.segments = t.segments;
+        task.start_ns = t.start_ns;
+        if let (Some(s), Some((line, ts))) = (t.start, t.start_reading) {
+            task.start = Start::Snapshot(s);
+            task.notes.assume(format!(
+                "pid {pid}: the replay starts from the /proc/PID/sched reading at line {line} ({}): util_avg {}, \
+                 util_sum {}, last_update_time {}, util_est {}",
+                at(ts),
+                s.util_avg,
+                s.util_sum,
+                s.last_update_time,
+                s.util_est
+            ));
+            return task;
+        }
+    }
+    if facts.forked {
+        task.start = Start::Forked;
+        task.notes.assume(format!("pid {pid} was forked in the trace (sched_wakeup_new): the kernel's fork init"));
+    } else if let Some((ts, line, p)) = facts.first_pelt {
+        start_from_sample(&mut task, pid, ts, line, p, facts.util_est, path);
+    }
+    task
+}
+
+/// The kernel ([`super::kernel::KERNELS`]) whose rules a trace of Linux `release` (its
+/// header's) follows, noted.
+fn kernel_of(release: Option<&str>, notes: &mut ImportNotes) -> Option<&'static str> {
+    let release = release?;
+    match super::kernel::kernel_for_release(release) {
+        Some((k, exact)) => {
+            notes.assume(format!(
+                "the trace's kernel is Linux {release} (trace.dat header): the rules of {}{}",
+                k.name,
+                if exact { "" } else { " (the nearest version replayed; docs/pelt.md §9)" }
+            ));
+            Some(k.name)
+        }
+        None => {
+            notes.assume(format!(
+                "the trace's kernel is Linux {release} (trace.dat header): no rules of that version are replayed; \
+                 the default's stand"
+            ));
+            None
+        }
+    }
+}
+
+/// The trace on the task's PELT clock when the trace has its runtimes and the task
+/// stays on one CPU at full capacity (docs/pelt.md §12); else `None` (noted why).
+fn clock_mode(task: &mut FtraceTask, found: &Found, pid: u32, queued_moves: u64) -> Option<clock_import::ClockTrace> {
+    if found.clock.runtimes == 0 {
+        return None;
+    }
+    let full = task.segments.iter().all(|s| s.cpu_cap == 1024 && s.freq_cap == 1024);
+    let one_cpu = task.segments.first().is_some_and(|f| task.segments.iter().all(|s| s.cpu == f.cpu));
+    let why_not = if !full {
+        Some("a capacity below 1024 (the PELT clock is not the task clock then)")
+    } else if !one_cpu || queued_moves > 0 {
+        Some("the task changes CPU (each CPU has its own PELT clock)")
+    } else {
+        None
+    };
+    if let Some(why) = why_not {
+        task.notes.assume(format!("pid {pid}: its sched_stat_runtime events are not used: {why}"));
+        return None;
+    }
+    if let Some((n, line)) = runs_without_runtime(&found.clock.events) {
+        task.notes.assume(format!(
+            "pid {pid}: its sched_stat_runtime events are not used: {n} run(s) have none (the first \
+             switched out at line {line}): their length on the task clock is not in the trace"
+        ));
+        return None;
+    }
+    clock_import::clock_trace(&found.clock.events, &found.readings, found.end)
+}
+
+/// How many of the task's runs (a switch-in to its switch-out) have no `sched_stat_runtime`
+/// event, and the line of the first one's switch-out; `None` when every run has one.
+/// The kernel's `update_curr` at each switch-out traces the run's time (docs/pelt.md
+/// §12), so a run without one lost its events: the PELT clock cannot be placed across it.
+fn runs_without_runtime(events: &[Timed]) -> Option<(u64, usize)> {
+    let (mut running, mut timed) = (false, false);
+    let mut first = None;
+    let mut n = 0u64;
+    for e in events {
+        match e.event {
+            TaskEvent::SwitchIn => (running, timed) = (true, false),
+            TaskEvent::Runtime(_) => timed = true,
+            TaskEvent::SwitchOut { .. } => {
+                if running && !timed {
+                    n += 1;
+                    first.get_or_insert(e.line);
+                }
+                running = false;
+            }
+            _ => {}
+        }
+    }
+    first.map(|line| (n, line))
 }
 
 /// Build the trace of `pid` from ftrace text or a trace.dat (its records decoded
@@ -662,10 +590,9 @@ pub fn task_trace_from_ftrace(
     if crate::tracedat::is_tracedat(bytes) {
         return task_trace_from_tracedat(&Trace::open(&bytes, path)?, pid, platform, path, opts);
     }
-    let mut notes = ImportNotes::default();
-    let bits = PrevStateBits::default();
-    let text = read_text_events(bytes, pid, &bits, Detail::Segments, path, opts, &mut notes)?;
-    task_trace_from(text, &bits, pid, platform, path, opts, notes)
+    not_text(bytes, path)?;
+    let (imported, notes, found) = import(Input::Text(bytes), pid, platform, path, opts, Vec::new())?;
+    Ok(task_of(imported, pid, path, notes, found, None))
 }
 
 /// [`task_trace_from_ftrace`] of an opened trace.dat.
@@ -676,269 +603,8 @@ pub fn task_trace_from_tracedat(
     path: Option<&str>,
     opts: ImportOptions,
 ) -> Result<FtraceTask> {
-    let mut notes = ImportNotes::default();
-    notes.assume(trace.note());
-    let (events, bits) = read_tracedat_events(trace, pid, Detail::Segments, path, opts, &mut notes)?;
-    task_trace_from(events, &bits, pid, platform, path, opts, notes)
-}
-
-/// The task trace from its events as read (sorted on request, refused out of order).
-fn task_trace_from(
-    mut text: TextEvents,
-    bits: &PrevStateBits,
-    pid: u32,
-    platform: &Platform,
-    path: Option<&str>,
-    opts: ImportOptions,
-    mut notes: ImportNotes,
-) -> Result<FtraceTask> {
-    text.settle(bits, path, opts, &mut notes)?;
-    task_trace_from_events(&text.events, text.end, pid, platform, path, notes)
-}
-
-/// The note for a numeric `prev_state` read with `bits`.
-pub fn numeric_state_note(bits: &PrevStateBits) -> String {
-    let table: Vec<String> = bits.flags.iter().map(|(b, c)| format!("{c}={b:#x}")).collect();
-    format!(
-        "numeric prev_state read with {} bit layout ({}, preempted={:#x}; 0 or the preemption bit alone = runnable)",
-        if bits.from_format { "the trace's own" } else { "Linux 4.14+'s (no format in the input)" },
-        table.join(" "),
-        bits.preempt
-    )
-}
-
-/// The segments of `pid` from its events in time order; `end` is the trace's last event
-/// time and where it was read. States: switched in → R; switched out runnable → W,
-/// otherwise S; woken while S → W; an exit ends the trace. The task's CPU is the one it
-/// is switched in on, woken onto (`target_cpu`) or migrated to (`dest_cpu`); a R or W
-/// segment is split where that CPU's capacities change (a migration, a frequency event
-/// of its domain). A sleep keeps the capacities it started with (the idle CPU's PELT
-/// clock does not scale).
-pub fn task_trace_from_events(
-    events: &[Timed],
-    end: Option<(u64, usize)>,
-    pid: u32,
-    platform: &Platform,
-    path: Option<&str>,
-    mut notes: ImportNotes,
-) -> Result<FtraceTask> {
-    let freqs: Vec<FreqEvent> = events
-        .iter()
-        .filter_map(|e| match e.event {
-            TaskEvent::Frequency(f) => Some(f),
-            _ => None,
-        })
-        .collect();
-    let mut caps = CpuCaps::new(platform, &freqs, path);
-    let mut state: Option<State> = None;
-    let mut seg_start: u64 = 0;
-    let mut start_ns: Option<u64> = None;
-    let mut segments: Vec<Segment> = Vec::new();
-    let mut used = 0u64;
-    let mut last = end;
-    let mut cpu = NO_CPU;
-    let mut cur = (SCHED_CAPACITY_SCALE as u32, SCHED_CAPACITY_SCALE as u32);
-    // the first traced PELT state (with the latest util_est at or before it), and
-    // whether the task was forked before the trace starts
-    let mut first_pelt: Option<(u64, usize, PeltSample)> = None;
-    let mut util_est: Option<(u32, u32)> = None;
-    let mut forked = false;
-    // the CPU of the runqueue the replay keeps the task on: it changes only at a wakeup
-    // (a migration of a waking task, docs/pelt.md §11); the load balancer's moves of a
-    // runnable task change only the capacities
-    let mut seg_cpu: u32 = 0;
-    let mut queued_moves = 0u64;
-    // each CPU's last root cfs_rq update (its PELT events), and the lag of the old CPU's
-    // at a migrating wakeup, carried by the segment it starts
-    let mut cfs_update: HashMap<u32, u64> = HashMap::new();
-    let mut seg_lag: Option<u64> = None;
-    let push = |segments: &mut Vec<Segment>,
-                st: State,
-                from: u64,
-                to: u64,
-                (cpu_cap, freq_cap): (u32, u32),
-                cpu,
-                sync_lag_ns: Option<u64>| {
-        if to <= from {
-            return;
-        }
-        // a segment of no length is never pushed: where one was the wakeup a move
-        // follows (woken and asleep again at one timestamp), the move waits for the next
-        // wakeup, so that the CPU changes only where the driver replays a migration
-        let woken = |last: &Segment| last.state == State::Sleep && st != State::Sleep;
-        let (cpu, sync_lag_ns) = match segments.last() {
-            Some(last) if last.cpu != cpu && !woken(last) => (last.cpu, None),
-            _ => (cpu, sync_lag_ns),
-        };
-        let dur = to - from;
-        match segments.last_mut() {
-            Some(last) if last.state == st && (last.cpu_cap, last.freq_cap, last.cpu) == (cpu_cap, freq_cap, cpu) => {
-                last.dur_ns += dur
-            }
-            _ => segments.push(Segment { dur_ns: dur, state: st, cpu_cap, freq_cap, cpu, sync_lag_ns }),
-        }
-    };
-    let too_long = |ts: u64, line: usize, start: u64| {
-        Error::parse(
-            path,
-            Some(line),
-            format!(
-                "timestamp {ts} ns is more than {} ns after the trace's start ({start} ns)",
-                crate::pelt::trace::MAX_TRACE_NS
-            ),
-        )
-    };
-    for (i, e) in events.iter().enumerate() {
-        crate::cancel::check_every(i)?;
-        let (ts, line_no) = (e.ts, e.line);
-        if let Some(start) = start_ns {
-            if ts - start > crate::pelt::trace::MAX_TRACE_NS {
-                return Err(too_long(ts, line_no, start));
-            }
-        }
-        let err = |msg: String| Error::parse(path, Some(line_no), msg);
-        // what the event does to the task's CPU and its capacities
-        let placed = match e.event {
-            TaskEvent::Frequency(f) => {
-                caps.apply(&f);
-                None
-            }
-            TaskEvent::Migrate { dest } => dest,
-            TaskEvent::SwitchIn => Some(e.cpu),
-            TaskEvent::Wakeup { target, .. } => Some(target.unwrap_or(e.cpu)),
-            _ => None,
-        };
-        if let TaskEvent::CfsUpdate(c) = e.event {
-            cfs_update.insert(c, ts);
-            continue;
-        }
-        if let TaskEvent::Pelt(p) = e.event {
-            if p.util_est.is_some() && first_pelt.is_none() {
-                util_est = p.util_est;
-            }
-            if p.util.is_some() && p.util_est.is_none() && first_pelt.is_none() {
-                first_pelt = Some((ts, line_no, p));
-            }
-            continue;
-        }
-        if let (TaskEvent::Wakeup { new: true, .. }, None) = (e.event, start_ns) {
-            forked = true;
-        }
-        if matches!(e.event, TaskEvent::Frequency(_) | TaskEvent::Migrate { .. }) {
-            cpu = placed.unwrap_or(cpu);
-            if let (Some(st @ (State::Run | State::Wait)), Some(_)) = (state, start_ns) {
-                if matches!(e.event, TaskEvent::Migrate { .. }) {
-                    queued_moves += 1;
-                }
-                let now = caps.caps(cpu, line_no)?;
-                if now != cur {
-                    push(&mut segments, st, seg_start, ts, cur, seg_cpu, seg_lag.take());
-                    seg_start = ts;
-                    cur = now;
-                }
-            }
-            continue;
-        }
-        used += 1;
-        let mut exited = false;
-        let new = match (state, e.event) {
-            (_, TaskEvent::SwitchIn) => State::Run,
-            (Some(State::Run), TaskEvent::SwitchOut { state: s, exit }) => {
-                exited = exit;
-                s
-            }
-            (Some(s), TaskEvent::SwitchOut { .. }) => {
-                return Err(err(format!(
-                    "pid {pid} switched out while {} (not running): missing events?",
-                    if s == State::Wait { "runnable" } else { "sleeping" }
-                )))
-            }
-            (None, TaskEvent::SwitchOut { state: s, exit }) => {
-                exited = exit;
-                s
-            }
-            (Some(State::Sleep) | None, TaskEvent::Wakeup { .. }) => State::Wait,
-            (Some(s), TaskEvent::Wakeup { .. }) => s,
-            (_, TaskEvent::Runtime(_) | TaskEvent::Tick(_) | TaskEvent::TimerLate(_)) => continue,
-            (_, TaskEvent::Migrate { .. } | TaskEvent::Frequency(_) | TaskEvent::Pelt(_) | TaskEvent::CfsUpdate(_)) => {
-                continue
-            }
-        };
-        cpu = placed.unwrap_or(cpu);
-        match state {
-            Some(old) if start_ns.is_some() => {
-                let now = caps.caps(cpu, line_no)?;
-                if old != new {
-                    if old == State::Run && ts == seg_start && new == State::Sleep {
-                        // switched in and out within one tick of the trace clock (µs
-                        // timestamps): the run has no length, yet W -> S is no trace
-                        run_below_resolution(&mut segments, &mut start_ns, cur);
-                    } else {
-                        push(&mut segments, old, seg_start, ts, cur, seg_cpu, seg_lag.take());
-                    }
-                    seg_start = ts;
-                    cur = now;
-                    // woken here: moved when that is another CPU; a sleep of no length
-                    // (switched out and in at one timestamp) leaves no S segment for the
-                    // move to follow, so the task stays on its runqueue and only the
-                    // capacities change, as for the load balancer's moves
-                    let slept = segments.last().is_some_and(|g| g.state == State::Sleep);
-                    if old == State::Sleep && slept {
-                        let to = if cpu == NO_CPU { 0 } else { cpu };
-                        if to != seg_cpu {
-                            seg_lag = cfs_update.get(&seg_cpu).map(|&t| ts.saturating_sub(t));
-                        }
-                        seg_cpu = to;
-                    }
-                } else if new != State::Sleep && now != cur {
-                    push(&mut segments, old, seg_start, ts, cur, seg_cpu, seg_lag.take());
-                    seg_start = ts;
-                    cur = now;
-                }
-            }
-            _ => {
-                // Not started yet: start at the first runnable state.
-                if new != State::Sleep {
-                    start_ns = Some(ts);
-                    seg_start = ts;
-                    cur = caps.caps(cpu, line_no)?;
-                    seg_cpu = if cpu == NO_CPU { 0 } else { cpu };
-                }
-            }
-        }
-        state = Some(new);
-        if exited {
-            last = Some((ts, line_no));
-            break;
-        }
-    }
-    let (Some(st), Some(start)) = (state, start_ns) else {
-        return Err(Error::parse(path, None, format!("no sched_switch/sched_wakeup event makes pid {pid} runnable")));
-    };
-    if let Some((end, line)) = last {
-        if end.saturating_sub(start) > crate::pelt::trace::MAX_TRACE_NS {
-            return Err(too_long(end, line, start));
-        }
-        push(&mut segments, st, seg_start, end, cur, seg_cpu, seg_lag.take());
-    }
-    if queued_moves > 0 {
-        notes.assume(format!(
-            "pid {pid}: {queued_moves} migration(s) of the task while runnable (load balancing) are replayed as a \
-             change of capacities only; its signal stays on the runqueue it woke on"
-        ));
-    }
-    if segments.is_empty() {
-        return Err(Error::parse(path, None, format!("pid {pid} has no segment longer than 0 ns")));
-    }
-    caps.notes(&mut notes);
-    let mut task = FtraceTask { segments, start_ns: start, events: used, notes, start: Start::Unknown };
-    if forked {
-        task.start = Start::Forked;
-        task.notes.assume(format!("pid {pid} was forked in the trace (sched_wakeup_new): the kernel's fork init"));
-    } else if let Some((ts, line, p)) = first_pelt {
-        start_from_sample(&mut task, pid, ts, line, p, util_est, path);
-    }
-    Ok(task)
+    let (imported, notes, found) = import(Input::Dat(trace), pid, platform, path, opts, Vec::new())?;
+    Ok(task_of(imported, pid, path, notes, found, trace.header.kernel_release()))
 }
 
 /// Start `task`'s replay from its first traced PELT state (docs/pelt.md §10).
@@ -1027,15 +693,154 @@ impl FtraceTask {
     }
 }
 
+/// What writing a task's trace CSV ([`write_task_csv`]) found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Written {
+    /// Segments written.
+    pub segments: u64,
+    /// The task's own events used.
+    pub events: u64,
+    /// Where the first segment starts (trace ns; the PELT clock when placed on it).
+    pub start_ns: u64,
+    /// What the CSV's directives say (where it starts, the kernel, the start state).
+    pub directives: super::directives::Directives,
+    /// What was skipped and assumed.
+    pub notes: ImportNotes,
+}
+
+/// What the CSV's first lines need, known by the time the first segment is final.
+#[derive(Debug, Clone, Copy, Default)]
+struct Head {
+    start_ns: u64,
+    forked: bool,
+    runtimes: bool,
+}
+
+/// Where [`write_task_csv`] puts the segments: held until the first one is final; then
+/// written as they come (the plain import), or held to the end when the task's runtimes
+/// may place it on its clock ([`clock_mode`]).
+enum CsvSink<'h, W: std::io::Write> {
+    Waiting { out: W, head: &'h std::cell::Cell<Head>, kernel: Option<&'static str>, name: String },
+    Streaming(super::trace::TraceWriter<W>, Head),
+    Holding(W, Vec<Segment>),
+    Gone,
+}
+
+impl<W: std::io::Write> SegmentSink for CsvSink<'_, W> {
+    fn segment(&mut self, s: Segment) -> Result<()> {
+        match std::mem::replace(self, CsvSink::Gone) {
+            CsvSink::Waiting { out, head, kernel, name } => {
+                let h = head.get();
+                if h.runtimes {
+                    *self = CsvSink::Holding(out, vec![s]);
+                } else {
+                    // the plain import: only the kernel is said (FtraceTask::directives)
+                    let d = super::directives::Directives { kernel: kernel.map(str::to_string), ..Default::default() };
+                    let mut w = super::trace::TraceWriter::new(out, &d, false, &name)?;
+                    w.segment(&s)?;
+                    *self = CsvSink::Streaming(w, h);
+                }
+            }
+            CsvSink::Streaming(mut w, h) => {
+                w.segment(&s)?;
+                *self = CsvSink::Streaming(w, h);
+            }
+            CsvSink::Holding(out, mut v) => {
+                v.push(s);
+                *self = CsvSink::Holding(out, v);
+            }
+            CsvSink::Gone => {}
+        }
+        Ok(())
+    }
+}
+
+/// Write the trace CSV of `pid` in `input` to `out` (named `name` in errors), with the
+/// directives that make a plain `pelt simulate` of it replay it as imported
+/// (docs/pelt.md §8.1): the segments are written as they are read (memory does not grow
+/// with the trace), except when the task's runtimes may place it on its PELT clock
+/// (docs/pelt.md §12), which takes its events whole.
+pub fn write_task_csv<W: std::io::Write>(
+    input: Input<'_, '_>,
+    pid: u32,
+    platform: &Platform,
+    path: Option<&str>,
+    opts: ImportOptions,
+    out: W,
+    name: &str,
+) -> Result<Written> {
+    let release = match input {
+        Input::Dat(t) => t.header.kernel_release(),
+        Input::Text(_) => None,
+    };
+    let mut kernel_notes = ImportNotes::default();
+    let kernel = kernel_of(release, &mut kernel_notes);
+    let head = std::cell::Cell::new(Head::default());
+    let sink = CsvSink::Waiting { out, head: &head, kernel, name: name.to_string() };
+    let (imported, mut notes, found) = import_with(input, pid, platform, path, opts, sink, &head)?;
+    let events = imported.events;
+    match imported.sink {
+        CsvSink::Streaming(w, h) => {
+            w.finish()?;
+            for n in kernel_notes.assumptions {
+                notes.assume(n);
+            }
+            if found.clock.runtimes > 0 {
+                notes.assume(format!(
+                    "pid {pid}: its sched_stat_runtime events begin after its first segments: not used (the plain \
+                     import's segments are written as read)"
+                ));
+            }
+            if imported.start.first_pelt.is_some() {
+                notes.assume(format!(
+                    "pid {pid}: a traced PELT state comes later in the trace: the CSV holds the whole trace without it \
+                     (ftrace_task(traced_start=True) starts from it)"
+                ));
+            }
+            let directives = super::directives::Directives { kernel: kernel.map(str::to_string), ..Default::default() };
+            if h.forked {
+                notes.assume(format!("pid {pid} was forked in the trace (sched_wakeup_new): the kernel's fork init"));
+            }
+            Ok(Written { segments: imported.segments, events, start_ns: h.start_ns, directives, notes })
+        }
+        CsvSink::Holding(out, segments) => {
+            let held = Imported {
+                sink: segments,
+                segments: imported.segments,
+                start_ns: imported.start_ns,
+                events,
+                start: imported.start,
+                gaps: imported.gaps,
+                queued_moves: imported.queued_moves,
+            };
+            let task = task_of(held, pid, path, notes, found, release);
+            let directives = task.directives();
+            let ticks = task.segments.iter().any(|s| s.tick);
+            let mut w = super::trace::TraceWriter::new(out, &directives, ticks, name)?;
+            for (i, s) in task.segments.iter().enumerate() {
+                crate::cancel::check_every(i)?;
+                w.segment(s)?;
+            }
+            w.finish()?;
+            let start_ns = task.start_ns;
+            Ok(Written { segments: task.segments.len() as u64, events, start_ns, directives, notes: task.notes })
+        }
+        CsvSink::Waiting { .. } | CsvSink::Gone => {
+            Err(Error::parse(path, None, format!("pid {pid} has no segment longer than 0 ns")))
+        }
+    }
+}
+
 /// Read a trace file and extract `pid` (see [`task_trace_from_ftrace`]).
 pub fn read_ftrace(path: &std::path::Path, pid: u32, platform: &Platform, opts: ImportOptions) -> Result<FtraceTask> {
     let name = path.display().to_string();
-    if let Some(file) = crate::tracedat::open_file(path)? {
+    match open_trace(path)? {
         // read a piece at a time: a trace.dat is not bounded by the text limit
-        return task_trace_from_tracedat(&Trace::open(&file, Some(&name))?, pid, platform, Some(&name), opts);
+        Opened::Dat(file) => {
+            task_trace_from_tracedat(&Trace::open(&file, Some(&name))?, pid, platform, Some(&name), opts)
+        }
+        Opened::Bytes(bytes) => task_trace_from_ftrace(&bytes, pid, platform, Some(&name), opts),
     }
-    let bytes = crate::archive::dir::read_file(path, crate::archive::tree::MAX_TRACE_FILE_BYTES)?;
-    task_trace_from_ftrace(&bytes, pid, platform, Some(&name), opts)
 }
 
 /// The events of `pid` with [`Detail`] `detail` from the trace file at `path` (a
@@ -1050,130 +855,29 @@ pub fn read_task_events(
 ) -> Result<(Vec<Timed>, ImportNotes)> {
     let name = path.display().to_string();
     let mut notes = ImportNotes::default();
-    let (mut read, bits) = match crate::tracedat::open_file(path)? {
-        Some(file) => {
+    let mut events = Vec::new();
+    let mut keep = |e: &Timed| {
+        events.push(*e);
+        Ok(())
+    };
+    let bytes = match open_trace(path)? {
+        Opened::Dat(file) => {
             let trace = Trace::open(&file, Some(&name))?;
             notes.assume(trace.note());
-            read_tracedat_events(&trace, pid, detail, Some(&name), opts, &mut notes)?
+            read_tracedat(&trace, pid, detail, Some(&name), opts, &mut notes, &mut keep)?;
+            return Ok((events, notes));
         }
-        None => {
-            let bytes = crate::archive::dir::read_file(path, crate::archive::tree::MAX_TRACE_FILE_BYTES)?;
-            let bits = PrevStateBits::default();
-            (read_text_events(&bytes, pid, &bits, detail, Some(&name), opts, &mut notes)?, bits)
-        }
+        Opened::Bytes(bytes) => bytes,
     };
-    read.settle(&bits, Some(&name), opts, &mut notes)?;
-    Ok((read.events, notes))
-}
-
-/// The `[NNN]` CPU field before the timestamp of an ftrace line.
-fn cpu_of(head: &str) -> Option<u32> {
-    let (_, after) = head.rsplit_once('[')?;
-    let (num, _) = after.split_once(']')?;
-    num.trim().parse().ok()
-}
-
-/// Split `… TIMESTAMP: NAME: body` into (timestamp, NAME, body) for the first of `names`
-/// found as an event name (a name that is a prefix of another must come after it).
-pub(crate) fn split_event_of<'a>(line: &'a str, names: &[&'static str]) -> Option<(&'a str, &'static str, &'a str)> {
-    for &name in names {
-        let pat_len = name.len() + 2;
-        let mut from = 0;
-        while let Some(pos) = line.get(from..).and_then(|s| s.find(name)).map(|p| p + from) {
-            let after = line.get(pos + name.len()..)?;
-            // `perf script` names the event with its system (`sched:sched_switch:`)
-            let before = line.get(..pos)?;
-            let before = before.strip_suffix("sched:").or_else(|| before.strip_suffix("power:")).unwrap_or(before);
-            let head = before.trim_end();
-            if after.starts_with(": ") && head.len() < before.len() && head.ends_with(':') {
-                let head = head.get(..head.len() - 1)?;
-                let ts = head.rsplit(|c: char| c.is_whitespace()).next()?;
-                return Some((ts, name, line.get(pos + pat_len..)?));
-            }
-            from = pos + name.len();
-        }
+    if crate::tracedat::is_tracedat(&bytes) {
+        let slice = bytes.as_slice();
+        let trace = Trace::open(&slice, Some(&name))?;
+        notes.assume(trace.note());
+        read_tracedat(&trace, pid, detail, Some(&name), opts, &mut notes, &mut keep)?;
+    } else {
+        read_text(&bytes, pid, &PrevStateBits::default(), detail, Some(&name), opts, &mut notes, &mut keep)?;
     }
-    None
-}
-
-pub(crate) fn parse_timestamp(s: &str) -> Option<u64> {
-    let s = s.trim_end_matches(':');
-    match s.split_once('.') {
-        None => s.parse().ok(),
-        Some((sec, frac)) => {
-            if frac.is_empty() || frac.len() > 9 || !frac.bytes().all(|b| b.is_ascii_digit()) {
-                return None;
-            }
-            let sec: u64 = sec.parse().ok()?;
-            let mut f: u64 = frac.parse().ok()?;
-            for _ in frac.len()..9 {
-                f *= 10;
-            }
-            sec.checked_mul(1_000_000_000)?.checked_add(f)
-        }
-    }
-}
-
-pub(crate) fn value_after<'a>(body: &'a str, key: &str) -> Option<&'a str> {
-    let mut from = 0;
-    while let Some(p) = body.get(from..)?.find(key) {
-        let pos = from + p;
-        let at_word = pos == 0 || body.as_bytes().get(pos - 1).is_some_and(|b| b.is_ascii_whitespace());
-        if at_word {
-            let rest = body.get(pos + key.len()..)?;
-            return rest.split_whitespace().next();
-        }
-        from = pos + key.len();
-    }
-    None
-}
-
-pub(crate) fn parse_switch(body: &str) -> Option<(u32, String, u32)> {
-    if let (Some(pp), Some(ps), Some(np)) =
-        (value_after(body, "prev_pid="), value_after(body, "prev_state="), value_after(body, "next_pid="))
-    {
-        return Some((pp.parse().ok()?, ps.to_string(), np.parse().ok()?));
-    }
-    // trace-cmd: "prev_comm:prev_pid [prio] STATE ==> next_comm:next_pid [prio]"
-    let (left, right) = body.split_once(" ==> ")?;
-    let (lhead, ltail) = left.rsplit_once(" [")?;
-    let prev_pid = lhead.rsplit_once(':')?.1.trim().parse().ok()?;
-    let state = ltail.split_once(']')?.1.trim().to_string();
-    let (rhead, _) = right.rsplit_once(" [").unwrap_or((right, ""));
-    let next_pid = rhead.rsplit_once(':')?.1.trim().parse().ok()?;
-    Some((prev_pid, if state.is_empty() { "R".into() } else { state }, next_pid))
-}
-
-pub(crate) fn parse_wakeup(body: &str) -> Option<u32> {
-    if let Some(p) = value_after(body, "pid=") {
-        return p.parse().ok();
-    }
-    // trace-cmd: "comm:pid [prio] ..."
-    let (head, _) = body.split_once(" [")?;
-    head.rsplit_once(':')?.1.trim().parse().ok()
-}
-
-/// The number after `key` in an event body (`dest_cpu=3`, `target_cpu=001`).
-fn number_after(body: &str, key: &str) -> Option<u32> {
-    value_after(body, key)?.parse().ok()
-}
-
-/// The fields of a PELT event's text that it has.
-fn pelt_sample_of(body: &str) -> PeltSample {
-    let n = |key: &str| value_after(body, key).and_then(|v| v.parse::<u64>().ok());
-    let ue = n("ewma=").zip(n("enqueued=")).and_then(|(e, q)| Some((u32::try_from(e).ok()?, u32::try_from(q).ok()?)));
-    PeltSample { util: n("util="), load: n("load="), runnable: n("runnable="), util_est: ue }
-}
-
-/// A wakeup's `target_cpu`: the kernel's `target_cpu=001` or trace-cmd's `CPU:001`.
-fn wakeup_target(body: &str) -> Option<u32> {
-    number_after(body, "target_cpu=").or_else(|| number_after(body, "CPU:"))
-}
-
-/// `state=KHZ cpu_id=N` of a `cpu_frequency` event (or a `cpu_frequency_devlib` marker).
-fn frequency_of(body: &str, ts: u64, line: usize, snapshot: bool) -> Option<FreqEvent> {
-    let khz = value_after(body, "state=")?.parse().ok()?;
-    Some(FreqEvent { ts, line, cpu: number_after(body, "cpu_id=")?, khz, snapshot })
+    Ok((events, notes))
 }
 
 #[cfg(test)]
@@ -1311,69 +1015,20 @@ cpus=2
         let strict = ImportOptions { strict: true, sort: false };
         let e = task_trace_from_ftrace(bad.as_bytes(), 42, &full(), Some("t.txt"), strict).unwrap_err();
         assert!(e.to_string().starts_with("t.txt:1: bad timestamp"), "{e}");
-        assert_eq!(parse_timestamp("12.5"), Some(12_500_000_000));
-        assert_eq!(parse_timestamp("1.000000001:"), Some(1_000_000_001));
-    }
-
-    #[test]
-    fn the_live_check_reads_runtimes_every_tick_and_timer_lateness() {
-        // lines of a `trace-cmd report -t` of this machine (Linux 6.18, pid 12554)
-        let txt = "\
-cpus=2
-schedlab-live:        lto cgu.3-12486 [001] 11280.677233742: sched_switch:         lto cgu.3:12486 [120] R ==> python3:12554 [120]
-schedlab-live:          python3-12554 [001] 11280.679508389: hrtimer_expire_entry: hrtimer=0xffff888627d1c6f8 now=11280652017713 function=tick_nohz_handler/0x0
-schedlab-live:          python3-12554 [001] 11280.679511384: sched_stat_runtime:   comm=python3 pid=12554 runtime=2301118 [ns]
-schedlab-live:          python3-12554 [001] 11280.683638237: hrtimer_start:        hrtimer=0xffffc90008f87ad8 function=hrtimer_wakeup/0x0 expires=11280661191479 softexpires=11280661141479
-schedlab-live:          python3-12554 [001] 11280.683641118: sched_switch:         python3:12554 [120] S ==> lto cgu.3:12486 [120]
-schedlab-live:               sh-12561 [001] 11280.688696078: hrtimer_expire_entry: hrtimer=0xffffc90008f87ad8 now=11280661205836 function=hrtimer_wakeup/0x0
-schedlab-live:               sh-12561 [000] 11280.688697940: sched_wakeup:         python3:12554 [120] CPU:001
-";
-        let mut notes = ImportNotes::default();
-        let bits = PrevStateBits::default();
-        let opts = ImportOptions::default();
-        let r = read_text_events(txt.as_bytes(), 12554, &bits, Detail::Clock, None, opts, &mut notes).unwrap();
-        let got: Vec<(u64, u32, usize, TaskEvent)> = r.events.iter().map(|e| (e.ts, e.cpu, e.line, e.event)).collect();
-        assert_eq!(
-            got,
-            vec![
-                (11_280_677_233_742, 1, 2, TaskEvent::SwitchIn),
-                (11_280_679_508_389, 1, 3, TaskEvent::Tick(11_280_652_017_713)),
-                (11_280_679_511_384, 1, 4, TaskEvent::Runtime(2_301_118)),
-                (11_280_683_641_118, 1, 6, TaskEvent::SwitchOut { state: State::Sleep, exit: false }),
-                // the nanosleep timer started at line 5: 11280661205836 - 11280661191479 late
-                (11_280_688_696_078, 1, 7, TaskEvent::TimerLate(14_357)),
-                (11_280_688_697_940, 0, 8, TaskEvent::Wakeup { target: Some(1), new: false }),
-            ]
-        );
-        assert_eq!(notes.malformed, 0);
-        // the PELT importer reads the same lines without the clock events
-        let r = read_text_events(txt.as_bytes(), 12554, &bits, Detail::Segments, None, opts, &mut notes).unwrap();
-        assert_eq!(r.events.len(), 3);
-    }
-
-    #[test]
-    fn prev_state_of_a_3_10_format() {
-        // Linux 3.10 include/trace/events/sched.h: TASK_STATE_MAX 1024, states S D T t Z X
-        // x K W P on bits 0-9 (its print fmt as the format file shows it)
-        let fmt = r#""prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> next_comm=%s next_pid=%d next_prio=%d", REC->prev_comm, REC->prev_pid, REC->prev_prio, REC->prev_state & (1024-1) ? __print_flags(REC->prev_state & (1024-1), "|", { 1, "S"} , { 2, "D" }, { 4, "T" }, { 8, "t" }, { 16, "Z" }, { 32, "X" }, { 64, "x" }, { 128, "K" }, { 256, "W" }, { 512, "P" }) : "R", REC->prev_state & 1024 ? "+" : "", REC->next_comm, REC->next_pid, REC->next_prio"#;
-        let bits = PrevStateBits::from_print_fmt(fmt).unwrap();
-        assert_eq!(bits.preempt, 1024);
-        assert_eq!(bits.flags.len(), 10);
-        assert_eq!(bits.classify("1024"), Some((State::Wait, false)));
-        assert_eq!(bits.classify("512"), Some((State::Sleep, false)), "P (parked) is a sleep here");
-        assert_eq!(bits.classify("64"), Some((State::Sleep, true)), "x (dead) is an exit");
-        assert_eq!(bits.letters(1024), "R+");
-        assert_eq!(bits.letters(1 | 128), "S|K");
-        // the default (4.14+) layout reads 3.10's preemption (1024) as runnable too
-        assert_eq!(PrevStateBits::default().classify("1024"), Some((State::Wait, false)));
-        assert_eq!(PrevStateBits::default().letters(256), "R+");
+        assert_eq!(super::super::task_events::parse_timestamp("12.5"), Some(12_500_000_000));
     }
 
     #[test]
     fn into_start_by_traced_state() {
         let state = StartState { util_avg: 300, load_avg: None, runnable_avg: None, util_est: None };
-        let task =
-            |start| FtraceTask { segments: Vec::new(), start_ns: 5, events: 0, notes: ImportNotes::default(), start };
+        let task = |start| FtraceTask {
+            segments: Vec::new(),
+            start_ns: 5,
+            events: 0,
+            notes: ImportNotes::default(),
+            start,
+            kernel: None,
+        };
         let known = || Start::Known { state, start_ns: 9, segments: Vec::new() };
         assert_eq!(task(known()).into_start(true), (Vec::new(), 9, Some(Init::Given(state))));
         assert_eq!(task(known()).into_start(false), (Vec::new(), 5, None));

@@ -177,7 +177,15 @@ mod tests {
                 st = State::Run;
             }
             let dur = 1 + (x >> 16) % [2048, 1_000_000, 30_000_000, 3_000_000_000][((x >> 8) % 4) as usize];
-            out.push(Segment { dur_ns: dur, state: st, cpu_cap: 1024, freq_cap: 1024, cpu: 0, sync_lag_ns: None });
+            out.push(Segment {
+                dur_ns: dur,
+                state: st,
+                cpu_cap: 1024,
+                freq_cap: 1024,
+                cpu: 0,
+                sync_lag_ns: None,
+                tick: false,
+            });
         }
         out
     }
@@ -266,10 +274,24 @@ mod tests {
         // A 2^55 ns W segment: the kernel's cap_scale(delta, 1024) wraps (delta << 10
         // overflows u64), so the PELT clock is not the task clock and this model would be
         // wrong; such a trace is longer than MAX_FULL_CAPACITY_NS and is not given to it.
-        let w =
-            Segment { dur_ns: 1 << 55, state: State::Wait, cpu_cap: 1024, freq_cap: 1024, cpu: 0, sync_lag_ns: None };
-        let r =
-            Segment { dur_ns: 5_000_000, state: State::Run, cpu_cap: 1024, freq_cap: 1024, cpu: 0, sync_lag_ns: None };
+        let w = Segment {
+            dur_ns: 1 << 55,
+            state: State::Wait,
+            cpu_cap: 1024,
+            freq_cap: 1024,
+            cpu: 0,
+            sync_lag_ns: None,
+            tick: false,
+        };
+        let r = Segment {
+            dur_ns: 5_000_000,
+            state: State::Run,
+            cpu_cap: 1024,
+            freq_cap: 1024,
+            cpu: 0,
+            sync_lag_ns: None,
+            tick: false,
+        };
         let tr = [r, w, r];
         assert!(!crate::pelt::util_only::at_full_capacity(&tr));
         let cfg = Config::default();

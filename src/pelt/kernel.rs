@@ -4,7 +4,8 @@
 //! [`KERNELS`]; every front end resolves `--kernel NAME` / `kernel=` through
 //! [`kernel_by_name`] and builds its [`Config`] with [`config`].
 
-use super::driver::{Config, Init, StartState};
+use super::directives::Directives;
+use super::driver::{Config, Init, StartState, DEFAULT_START_NS};
 use super::util_est::rule_by_name;
 use crate::error::{Error, Result};
 
@@ -90,6 +91,31 @@ pub fn kernel_by_name(name: &str) -> Result<&'static Kernel> {
         .ok_or_else(|| Error::domain(format!("unknown kernel '{name}'; expected one of {}", kernel_names().join(", "))))
 }
 
+/// The kernel of [`KERNELS`] whose rules a trace of Linux `release` (`6.18.44-fc-v1272`,
+/// as `uname -r` or a trace.dat's header says) follows, and whether that is exact:
+/// 6.18 and later take 6.18's (later ones are assumed the same: not exact); 6.8–6.17
+/// 6.12's (its util_est rule is v6.8's; 6.18's differs only above the CPU's capacity,
+/// which a full-capacity task never reaches); 5.13–6.7 6.6's; 4.17–5.0 4.19's (the
+/// scaled contributions before the PELT clock, util_est of v4.17). Others: `None`.
+pub fn kernel_for_release(release: &str) -> Option<(&'static Kernel, bool)> {
+    let mut parts = release.split(|c: char| !c.is_ascii_digit());
+    let major: u32 = parts.next()?.parse().ok()?;
+    let minor: u32 = parts.next()?.parse().ok()?;
+    let name = |n: &str| KERNELS.iter().find(|k| k.name == n);
+    match (major, minor) {
+        (6, 18) => Some((name("6.18")?, true)),
+        (6, 12) => Some((name("6.12")?, true)),
+        (6, 6) => Some((name("6.6")?, true)),
+        (4, 19) => Some((name("4.19")?, true)),
+        (m, _) if m >= 7 => Some((name("6.18")?, false)),
+        (6, n) if n > 18 => Some((name("6.18")?, false)),
+        (6, 8..=17) => Some((name("6.12")?, false)),
+        (5, 13..) | (6, 0..=7) => Some((name("6.6")?, false)),
+        (4, 17..) | (5, 0) => Some((name("4.19")?, false)),
+        _ => None,
+    }
+}
+
 /// The default kernel (6.12).
 pub fn default_kernel() -> &'static Kernel {
     &KERNELS[0]
@@ -100,8 +126,9 @@ pub fn default_kernel() -> &'static Kernel {
 pub struct Options<'a> {
     /// The kernel whose model, util_est rule and execl fix apply (None: the default).
     pub kernel: Option<&'a str>,
-    /// The start state's name ([`Init`]), unless `given`.
-    pub init: &'a str,
+    /// The start state's name ([`Init`]), unless `given`; `None`: the trace's own
+    /// (its directives), else the kernel's fork init.
+    pub init: Option<&'a str>,
     /// Whether util_est is replayed.
     pub util_est: bool,
     /// A util_est rule overriding the kernel's.
@@ -110,8 +137,9 @@ pub struct Options<'a> {
     pub execl_fix: Option<bool>,
     /// The tick period in ns.
     pub tick_ns: u64,
-    /// The time of the fork in ns.
-    pub start_ns: u64,
+    /// The time of the fork in ns; `None`: the trace's own, else
+    /// [`DEFAULT_START_NS`].
+    pub start_ns: Option<u64>,
     /// A known start state (traced, or read from `/proc/PID/sched`): replaces `init`.
     pub given: Option<StartState>,
 }
@@ -120,21 +148,31 @@ pub struct Options<'a> {
 /// the PELT model, the util_est rule and the execl fix; `rule` and `execl_fix`, when
 /// given, override the last two; a `given` start state overrides `init`.
 pub fn config(o: &Options<'_>) -> Result<Config> {
-    let k = match o.kernel {
+    config_for(o, &Directives::default())
+}
+
+/// [`config`] for a trace whose directives (docs/pelt.md §8.1) fill in what the front
+/// end did not give: the kernel, the start state and the start time.
+pub fn config_for(o: &Options<'_>, trace: &Directives) -> Result<Config> {
+    let k = match o.kernel.or(trace.kernel.as_deref()) {
         Some(name) => kernel_by_name(name)?,
         None => default_kernel(),
     };
     let rule = rule_by_name(o.rule.unwrap_or(k.rule))?;
     // the kernel's own fix unless the rule was changed (then the rule's own version)
     let execl_fix = o.execl_fix.or(if rule.name() == k.rule { Some(k.execl_fix) } else { None });
-    let named = <Init as crate::choice::Choice>::parse(o.init)?;
+    let init = match (o.given, o.init) {
+        (Some(s), _) => Init::Given(s),
+        (None, Some(name)) => <Init as crate::choice::Choice>::parse(name)?,
+        (None, None) => trace.init.unwrap_or(Init::Kernel),
+    };
     Ok(Config {
-        init: o.given.map_or(named, Init::Given),
+        init,
         util_est: o.util_est,
         rule,
         execl_fix,
         tick_ns: o.tick_ns,
-        start_ns: o.start_ns,
+        start_ns: o.start_ns.or(trace.start_ns).unwrap_or(DEFAULT_START_NS),
         kernel: k,
     })
 }
@@ -149,21 +187,34 @@ mod tests {
         assert!(kernel_by_name("5.4").unwrap_err().to_string().contains("6.12, 6.18, 6.6, 4.19"));
         let o = Options {
             kernel: Some("4.19"),
-            init: "kernel",
+            init: Some("kernel"),
             util_est: true,
             rule: None,
             execl_fix: None,
             tick_ns: 4_000_000,
-            start_ns: 1 << 30,
+            start_ns: Some(1 << 30),
             given: None,
         };
         let c = config(&o).unwrap();
         assert_eq!((c.rule.name(), c.execl_fix), ("d519329f72", Some(true)));
-        let c = config(&Options { init: "zero", rule: Some("4.17"), ..o }).unwrap();
+        let c = config(&Options { init: Some("zero"), rule: Some("4.17"), ..o }).unwrap();
         assert_eq!((c.rule.name(), c.execl_fix, c.init), ("4.17", None, Init::Zero));
         let c = config(&Options { kernel: None, execl_fix: Some(false), ..o }).unwrap();
         assert_eq!((c.kernel.name, c.rule.name(), c.execl_fix), ("6.12", "6.12", Some(false)));
         let s = StartState { util_avg: 300, load_avg: None, runnable_avg: None, util_est: None };
         assert_eq!(config(&Options { given: Some(s), ..o }).unwrap().init, Init::Given(s));
+    }
+
+    #[test]
+    fn a_release_takes_the_rules_of_its_version() {
+        let k = |r: &str| kernel_for_release(r).map(|(k, exact)| (k.name, exact));
+        assert_eq!(k("6.18.44-fc-v1272"), Some(("6.18", true)));
+        assert_eq!(k("6.12.117"), Some(("6.12", true)));
+        assert_eq!(k("6.15.0-rc1"), Some(("6.12", false)));
+        assert_eq!(k("5.15.0-91-generic"), Some(("6.6", false)));
+        assert_eq!(k("4.19.72"), Some(("4.19", true)));
+        assert_eq!(k("4.14.1"), None);
+        assert_eq!(k("5.4.0"), None);
+        assert_eq!(k("banana"), None);
     }
 }

@@ -17,23 +17,35 @@
 //! - [`full_capacity`]: [`util_only`]'s model when every capacity is 1024 (the PELT clock is the task clock).
 //! - [`speculate`]: [`util_only`] split across threads by speculation, verified exactly.
 //! - [`row`]: the per-event rows, their columns and the golden-identical CSV writer.
-//! - [`ftrace`]: a task's trace from `sched_switch`/`sched_wakeup` text.
+//! - [`task_events`]: a task's events read from ftrace text or a trace.dat.
+//! - [`import_order`]: the importer's model of their order (the state machine).
+//! - [`segment_builder`]: the segments it makes, handed on as they are final.
+//! - [`ftrace`]: a task's trace from `sched_switch`/`sched_wakeup` text or a trace.dat.
+//! - [`proc_sched`], [`task_clock`]: `/proc/PID/sched` readings, and the task's updates
+//!   placed on its PELT clock (shared with the live check).
 //! - [`cpu_capacity`]: each CPU's capacity and frequency capacity for [`ftrace`] (given, plat-info, sysfs, the trace's frequency events).
 
 pub mod clock;
+pub mod clock_import;
 pub mod columns;
 pub mod consts;
 pub mod cpu_capacity;
 pub mod cpu_util;
+pub mod directives;
 pub mod driver;
 pub mod ftrace;
 pub mod full_capacity;
+pub mod import_order;
 pub mod kernel;
+pub mod proc_sched;
 pub mod row;
 pub mod schedutil;
+pub mod segment_builder;
 pub mod sequence;
 pub mod signal;
 pub mod speculate;
+pub mod task_clock;
+pub mod task_events;
 pub mod trace;
 pub mod util_est;
 pub mod util_model;

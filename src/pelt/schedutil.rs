@@ -71,6 +71,28 @@ pub fn next_freq_legacy(util: u64, capacity: u64, max_freq: u64) -> u64 {
     map_util_freq(util, max_freq.wrapping_add(max_freq >> 2), capacity)
 }
 
+/// Which schedutil rule maps utilization to frequency: 6.8+'s (as 6.12 has it: the
+/// headroom in the performance level) or v4.7–v6.7's (`legacy`: on the frequency).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Version {
+    /// 6.8+ (6.12).
+    V6_12,
+    /// v4.7–v6.7.
+    Legacy,
+}
+
+impl crate::choice::Choice for Version {
+    const WHAT: &'static str = "schedutil version";
+    const ALL: &'static [Self] = &[Version::V6_12, Version::Legacy];
+
+    fn name(self) -> &'static str {
+        match self {
+            Version::V6_12 => "6.12",
+            Version::Legacy => "legacy",
+        }
+    }
+}
+
 /// What [`perf_and_freq`] asks: the CPU's utilization and capacity, the cpufreq
 /// policy (reference frequency, operating points, limits) and the minimum performance
 /// level, and whether to follow the v4.7–v6.7 rule (`legacy`) or 6.8+'s.

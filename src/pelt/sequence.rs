@@ -63,6 +63,19 @@ pub fn check_ticks<T: Segments + ?Sized>(trace: &T, tick_ns: u64) -> Result<()> 
     Ok(())
 }
 
+/// The tick period of a replay whose trace gives its own ticks: none falls on a grid.
+pub const NO_GRID: u64 = u64::MAX;
+
+/// The tick period a replay of `trace` steps on: `tick_ns`, or [`NO_GRID`] when the
+/// trace gives its own ticks ([`super::trace::Segment::tick`], docs/pelt.md §5.3).
+pub fn grid<T: Segments + ?Sized>(trace: &T, tick_ns: u64) -> u64 {
+    if trace.has_ticks() {
+        NO_GRID
+    } else {
+        tick_ns
+    }
+}
+
 /// Receives each kernel-visible event of a replay, after the model handled it:
 /// `emit(model, t_ns, event, segment, state)`. Closures of that shape are emitters.
 pub trait Emit<M: ?Sized> {
@@ -141,6 +154,10 @@ impl Cursor {
                 emit.emit(model, t, Event::Run, i, State::Run)?;
             }
             NONE_W | NONE_S => model.other_runs(),
+            R_R if seg.tick => {
+                model.tick(t);
+                emit.emit(model, t, Event::Tick, i, State::Run)?;
+            }
             R_R | W_W | S_S => {
                 if (u64::from(seg.cpu_cap), u64::from(seg.freq_cap)) != model.capacities() {
                     model.update_rq_clock(t);
@@ -212,6 +229,7 @@ where
     M: Model,
     E: Emit<M>,
 {
+    let tick_ns = grid(trace, tick_ns);
     check_ticks(trace, tick_ns)?;
     let mut ev = Counted { emit, n: 0 };
     let mut cur = Cursor::at(start_ns, None, tick_ns);
@@ -220,6 +238,53 @@ where
     trace.each(0..trace.len(), |i, seg| cur.segment(i as u64, &seg, model, &mut ev))?;
     model.update_rq_clock(cur.t);
     ev.emit(model, cur.t, Event::End, trace.len() as u64, cur.prev.unwrap_or(State::Sleep))?;
+    Ok(ev.n)
+}
+
+/// [`replay`] of a trace read a segment at a time: `next` gives each segment (checked
+/// against the one before, as [`super::trace::validate`] does) and `Ok(None)` after the
+/// last; `first` is the first, read ahead (the model is forked on its CPU). The same
+/// events in the same order; the tick limit ([`MAX_TICKS`]) is checked as the running
+/// time adds up, before a segment that would pass it is replayed. `tick_ns` is
+/// [`NO_GRID`] when the trace gives its ticks.
+pub fn replay_stream<M, E>(
+    first: Segment,
+    mut next: impl FnMut() -> Result<Option<Segment>>,
+    start_ns: u64,
+    tick_ns: u64,
+    model: &mut M,
+    emit: E,
+) -> Result<u64>
+where
+    M: Model,
+    E: Emit<M>,
+{
+    let mut ev = Counted { emit, n: 0 };
+    let mut cur = Cursor::at(start_ns, None, tick_ns);
+    let bound = tick_ns.max(1);
+    let (mut running, mut runs) = (0u128, 0u64);
+    model.fork();
+    ev.emit(model, start_ns, Event::Fork, 0, State::Sleep)?;
+    let mut i = 0u64;
+    let mut seg = Some(first);
+    while let Some(s) = seg {
+        if s.state == State::Run {
+            running += u128::from(s.dur_ns);
+            runs += 1;
+            let ticks = u64::try_from(running / u128::from(bound)).unwrap_or(u64::MAX).saturating_add(runs);
+            if ticks > MAX_TICKS {
+                return Err(Error::domain(format!(
+                    "the trace runs for up to {ticks} ticks of {bound} ns, more than the {MAX_TICKS} a replay steps \
+                     through (are the durations in ns?)"
+                )));
+            }
+        }
+        cur.segment(i, &s, model, &mut ev)?;
+        i += 1;
+        seg = next()?;
+    }
+    model.update_rq_clock(cur.t);
+    ev.emit(model, cur.t, Event::End, i, cur.prev.unwrap_or(State::Sleep))?;
     Ok(ev.n)
 }
 
@@ -242,7 +307,7 @@ mod tests {
     use super::*;
 
     fn run(ns: u64) -> Segment {
-        Segment { dur_ns: ns, state: State::Run, cpu_cap: 1024, freq_cap: 1024, cpu: 0, sync_lag_ns: None }
+        Segment { dur_ns: ns, state: State::Run, cpu_cap: 1024, freq_cap: 1024, cpu: 0, sync_lag_ns: None, tick: false }
     }
 
     #[test]
@@ -264,6 +329,7 @@ mod tests {
                 freq_cap: 1024,
                 cpu: 0,
                 sync_lag_ns: None,
+                tick: false,
             },
         ];
         assert!(check_ticks(asleep.as_slice(), tick).is_ok());

@@ -202,7 +202,9 @@ fn parallel_with<T: Segments + ?Sized, S: RowStore>(
     sizes: Sizes,
 ) -> Result<Report> {
     cfg.check()?;
-    let parts = if full_capacity { threads.min(trace.len() / sizes.min_part.max(1)).max(1) } else { 1 };
+    // (a trace with its own ticks is replayed whole: the parts assume the HZ grid)
+    let parts =
+        if full_capacity && !trace.has_ticks() { threads.min(trace.len() / sizes.min_part.max(1)).max(1) } else { 1 };
     let cuts = split_points(trace, parts, sizes.min_part);
     if cuts.is_empty() {
         // (the replay checks the ticks)
@@ -363,7 +365,15 @@ mod tests {
             }
             let dur = 1 + (x >> 20) % if x & 0x100 != 0 { 3_000_000 } else { 40_000_000 };
             let cap = if full_capacity { 1024 } else { 1 + ((x >> 40) % 1024) as u32 };
-            out.push(Segment { dur_ns: dur, state: st, cpu_cap: cap, freq_cap: 1024, cpu: 0, sync_lag_ns: None });
+            out.push(Segment {
+                dur_ns: dur,
+                state: st,
+                cpu_cap: cap,
+                freq_cap: 1024,
+                cpu: 0,
+                sync_lag_ns: None,
+                tick: false,
+            });
         }
         out
     }

@@ -81,6 +81,11 @@ pub struct Segment {
     /// (`remove_entity_load_avg`). `None`: the replay's own last update of that cfs_rq
     /// (the old CPU idle since the task slept).
     pub sync_lag_ns: Option<u64>,
+    /// The scheduler tick updates the running task at the segment's start
+    /// (`entity_tick`): a trace that gives its ticks (an import that knows them,
+    /// docs/pelt.md §12) has no others; only a running segment after a running one
+    /// starts with a tick.
+    pub tick: bool,
 }
 
 /// Whether the task can go from `from` to `to` at a segment boundary. Every change is
@@ -117,8 +122,12 @@ fn segment_ok(s: &Segment, prev: Option<(State, u32)>, total: &mut u64) -> bool 
     let caps_ok = (1..=SCHED_CAPACITY_SCALE as u32).contains(&s.cpu_cap)
         && (1..=SCHED_CAPACITY_SCALE as u32).contains(&s.freq_cap);
     let state_ok = match prev {
-        None => s.state != State::Sleep,
-        Some(p) => transition_allowed(p.0, s.state) && (p.1 == s.cpu || migrates(p.0, s.state)),
+        None => s.state != State::Sleep && !s.tick,
+        Some(p) => {
+            transition_allowed(p.0, s.state)
+                && (p.1 == s.cpu || migrates(p.0, s.state))
+                && (!s.tick || (p.0 == State::Run && s.state == State::Run))
+        }
     };
     let t = total.wrapping_add(s.dur_ns);
     let time_ok = s.dur_ns != 0 && s.dur_ns <= MAX_TRACE_NS && t <= MAX_TRACE_NS;
@@ -171,6 +180,12 @@ fn check_segment(
                 ),
             ))
         }
+        _ if s.tick && (!matches!(prev, Some((State::Run, _))) || s.state != State::Run) => {
+            return Err((
+                "tick",
+                "a tick falls only at the start of a running segment that follows a running one".into(),
+            ))
+        }
         Some((p, cpu)) if cpu != s.cpu && !migrates(p, s.state) => {
             return Err((
                 "cpu",
@@ -221,6 +236,11 @@ pub trait Segments: Sync {
         }
         Ok(())
     }
+    /// Whether the trace gives its own ticks ([`Segment::tick`]): then no tick falls on
+    /// the HZ grid.
+    fn has_ticks(&self) -> bool {
+        false
+    }
     /// (total duration, count) of the running (`R`) segments.
     fn running(&self) -> (u128, u64) {
         (0..self.len()).fold((0u128, 0u64), |(ns, n), i| {
@@ -236,6 +256,9 @@ impl Segments for [Segment] {
     fn len(&self) -> usize {
         <[Segment]>::len(self)
     }
+    fn has_ticks(&self) -> bool {
+        self.iter().any(|s| s.tick)
+    }
     #[inline]
     fn get(&self, i: usize) -> Segment {
         <[Segment]>::get(self, i).copied().unwrap_or(Segment {
@@ -245,6 +268,7 @@ impl Segments for [Segment] {
             freq_cap: 1024,
             cpu: 0,
             sync_lag_ns: None,
+            tick: false,
         })
     }
     #[inline]
@@ -315,6 +339,7 @@ impl<'a> TraceColumns<'a> {
                     freq_cap: f as u32,
                     cpu: 0,
                     sync_lag_ns: None,
+                    tick: false,
                 },
                 _ => return Err(column_error(i, d, state.get(i).copied(), c, f)),
             };
@@ -417,6 +442,7 @@ impl Segments for TraceColumns<'_> {
             freq_cap: self.freq_cap.get(i).copied().unwrap_or(full) as u32,
             cpu: 0,
             sync_lag_ns: None,
+            tick: false,
         }
     }
 }
@@ -474,7 +500,7 @@ impl Segments for FullCapacityColumns<'_> {
 fn full_capacity_segment(dur_ns: i64, state: u8) -> Segment {
     let full = SCHED_CAPACITY_SCALE as u32;
     let state = CHECKED_STATE.get(usize::from(state)).copied().unwrap_or(State::Sleep); // (a u8 is always in 0..256)
-    Segment { dur_ns: dur_ns as u64, state, cpu_cap: full, freq_cap: full, cpu: 0, sync_lag_ns: None }
+    Segment { dur_ns: dur_ns as u64, state, cpu_cap: full, freq_cap: full, cpu: 0, sync_lag_ns: None, tick: false }
 }
 
 /// The state of each byte of a checked state column: R, W, and S for the rest.
@@ -516,15 +542,144 @@ fn column_error(i: usize, d: i64, code: Option<u8>, c: i64, f: i64) -> Error {
 /// The task trace CSV's required columns, first in every file schedlab writes.
 pub const CSV_COLUMNS: [&str; 2] = ["dur_ns", "state"];
 
-/// Read a trace CSV (see the module docs) row by row from `input`. `path` names the
-/// input in errors, which give the 1-based line and the column.
-pub fn read_trace_csv_from<R: std::io::Read>(input: R, path: Option<&str>) -> Result<Vec<Segment>> {
-    let spec = csv_table::Spec { what: "trace", required: &CSV_COLUMNS, optional: &["cpu_cap", "freq_cap", "cpu"] };
-    let mut t = csv_table::Table::open(input, path, &spec)?;
-    let mut out = Vec::new();
-    let mut total: u64 = 0;
-    let mut prev: Option<(State, u32)> = None;
-    while let Some(row) = t.next_row()? {
+/// Writes a trace CSV (see the module docs) a segment at a time: the directives, the
+/// header (`dur_ns,state,cpu_cap,freq_cap`, and `tick` when the trace gives its ticks),
+/// one row per segment. `path` names the output in errors.
+pub struct TraceWriter<W: std::io::Write> {
+    out: std::io::BufWriter<W>,
+    ticks: bool,
+    path: String,
+    line: String,
+}
+
+impl<W: std::io::Write> TraceWriter<W> {
+    /// Write `directives` and the header to `out`; `ticks`: the `tick` column.
+    pub fn new(out: W, directives: &super::directives::Directives, ticks: bool, path: &str) -> Result<Self> {
+        let mut w = TraceWriter {
+            out: std::io::BufWriter::with_capacity(1 << 16, out),
+            ticks,
+            path: path.into(),
+            line: String::new(),
+        };
+        let header = if ticks { "dur_ns,state,cpu_cap,freq_cap,tick\n" } else { "dur_ns,state,cpu_cap,freq_cap\n" };
+        w.put(&(directives.render() + header))?;
+        Ok(w)
+    }
+
+    fn put(&mut self, text: &str) -> Result<()> {
+        use std::io::Write;
+        self.out.write_all(text.as_bytes()).map_err(|e| Error::io(&self.path, &e))
+    }
+
+    /// One segment's row.
+    pub fn segment(&mut self, s: &Segment) -> Result<()> {
+        use std::fmt::Write;
+        let mut line = std::mem::take(&mut self.line);
+        line.clear();
+        let _ = write!(line, "{},{},{},{}", s.dur_ns, s.state.letter(), s.cpu_cap, s.freq_cap);
+        if self.ticks {
+            line.push_str(if s.tick { ",1" } else { ",0" });
+        }
+        line.push('\n');
+        let r = self.put(&line);
+        self.line = line;
+        r
+    }
+
+    /// Flush what is buffered and return the output.
+    pub fn finish(self) -> Result<W> {
+        let path = self.path;
+        self.out.into_inner().map_err(|e| Error::io(&path, e.error()))
+    }
+}
+
+/// The optional columns of a trace CSV, after [`CSV_COLUMNS`].
+const OPTIONAL: [&str; 4] = ["cpu_cap", "freq_cap", "cpu", "tick"];
+
+/// An input read through, keeping the `# pelt:` lines before the first line that is
+/// neither a comment nor blank (the directives, docs/pelt.md §8.1); the CSV reader,
+/// which skips comments, reads the same bytes.
+struct Tap<R> {
+    inner: R,
+    /// The line being read while still before the header.
+    line: Vec<u8>,
+    line_no: usize,
+    before_header: bool,
+    /// (line, text after the prefix) of each directive line.
+    lines: Vec<(usize, String)>,
+}
+
+/// The longest directive line kept (a longer one is not a directive).
+const MAX_DIRECTIVE: usize = 4096;
+
+impl<R: std::io::Read> std::io::Read for Tap<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if self.before_header {
+            for &b in buf.get(..n).unwrap_or_default() {
+                if b != b'\n' {
+                    if self.line.len() < MAX_DIRECTIVE {
+                        self.line.push(b);
+                    }
+                    continue;
+                }
+                self.line_no += 1;
+                let text = String::from_utf8_lossy(&self.line);
+                let t = text.trim();
+                if let Some(d) = t.strip_prefix(super::directives::PREFIX) {
+                    self.lines.push((self.line_no, d.to_string()));
+                } else if !t.is_empty() && !t.starts_with('#') {
+                    self.before_header = false;
+                    break;
+                }
+                self.line.clear();
+            }
+        }
+        Ok(n)
+    }
+}
+
+/// A trace CSV read a row at a time (see the module docs): its directives, then each
+/// segment checked against the one before as [`validate`] checks them. `path` names
+/// the input in errors, which give the 1-based line and the column.
+pub struct TraceReader<'p, R: std::io::Read> {
+    table: csv_table::Table<'p, Tap<R>>,
+    path: Option<&'p str>,
+    total: u64,
+    prev: Option<(State, u32)>,
+    count: u64,
+    /// What the file says of its replay.
+    pub directives: super::directives::Directives,
+}
+
+impl<'p, R: std::io::Read> TraceReader<'p, R> {
+    /// Read the directives and the header of `input`.
+    pub fn open(input: R, path: Option<&'p str>) -> Result<Self> {
+        let spec = csv_table::Spec { what: "trace", required: &CSV_COLUMNS, optional: &OPTIONAL };
+        let tap = Tap { inner: input, line: Vec::new(), line_no: 0, before_header: true, lines: Vec::new() };
+        let table = csv_table::Table::open(tap, path, &spec)?;
+        let mut directives = super::directives::Directives::default();
+        for (line, text) in &table.input().lines {
+            directives.read_line(text, path, *line)?;
+        }
+        Ok(TraceReader { table, path, total: 0, prev: None, count: 0, directives })
+    }
+
+    /// Whether the file has a `tick` column: the trace gives its ticks (none falls on
+    /// the HZ grid, docs/pelt.md §5.3).
+    pub fn has_ticks(&self) -> bool {
+        self.table.has(5)
+    }
+
+    /// The next segment, `None` after the last (an error if there was none).
+    pub fn next_segment(&mut self) -> Result<Option<Segment>> {
+        let path = self.path;
+        let Some(row) = self.table.next_row()? else {
+            if self.count == 0 {
+                return Err(Error::parse(path, None, "the trace has a header but no segments"));
+            }
+            return Ok(None);
+        };
         let get = |k: usize| row.get(k).unwrap_or("");
         let err = |col: &str, msg: String| Error::parse_col(path, Some(row.line), col, msg);
         let dur_ns = parse_duration(get(0)).map_err(|m| err("dur_ns", m))?;
@@ -548,6 +703,11 @@ pub fn read_trace_csv_from<R: std::io::Read>(input: R, path: Option<&str>) -> Re
                 .map_err(|_| err("cpu", format!("expected a CPU number (0, 1, ...), got '{}'", csv_table::short(c))))?,
             None => 0,
         };
+        let tick = match row.get(5) {
+            None | Some("0") => false,
+            Some("1") => true,
+            Some(t) => return Err(err("tick", format!("expected 0 or 1, got '{}'", csv_table::short(t)))),
+        };
         let seg = Segment {
             dur_ns,
             state,
@@ -555,15 +715,32 @@ pub fn read_trace_csv_from<R: std::io::Read>(input: R, path: Option<&str>) -> Re
             freq_cap: cap(3, "freq_cap")?,
             cpu,
             sync_lag_ns: None,
+            tick,
         };
-        check_segment(&seg, prev, &mut total).map_err(|(col, msg)| err(col, msg))?;
-        prev = Some((state, cpu));
+        check_segment(&seg, self.prev, &mut self.total).map_err(|(col, msg)| err(col, msg))?;
+        self.prev = Some((state, cpu));
+        self.count += 1;
+        Ok(Some(seg))
+    }
+}
+
+/// Read a trace CSV (see the module docs) row by row from `input`. `path` names the
+/// input in errors, which give the 1-based line and the column.
+pub fn read_trace_csv_from<R: std::io::Read>(input: R, path: Option<&str>) -> Result<Vec<Segment>> {
+    Ok(read_trace_file_from(input, path)?.0)
+}
+
+/// [`read_trace_csv_from`] with the file's directives.
+pub fn read_trace_file_from<R: std::io::Read>(
+    input: R,
+    path: Option<&str>,
+) -> Result<(Vec<Segment>, super::directives::Directives)> {
+    let mut r = TraceReader::open(input, path)?;
+    let mut out = Vec::new();
+    while let Some(seg) = r.next_segment()? {
         out.push(seg);
     }
-    if out.is_empty() {
-        return Err(Error::parse(path, None, "the trace has a header but no segments"));
-    }
-    Ok(out)
+    Ok((out, r.directives))
 }
 
 /// Parse a trace CSV in memory (see [`read_trace_csv_from`]).
@@ -582,8 +759,24 @@ pub fn trace_csv(data: Option<&[u8]>, path: &str) -> Result<Vec<Segment>> {
 
 /// Read a trace file as a stream (see [`read_trace_csv_from`]).
 pub fn read_trace_csv(path: &std::path::Path) -> Result<Vec<Segment>> {
+    Ok(read_trace_file(path)?.0)
+}
+
+/// The longest line of a trace CSV read as a stream: a file that is not lines of text
+/// (`/dev/zero`, a binary) is refused once a line passes it, with memory bounded.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// The trace CSV at `path` opened to be replayed as a stream ([`TraceReader`]): no size
+/// limit (nothing of it is held), lines of at most [`MAX_LINE_BYTES`].
+pub fn open_stream(path: &std::path::Path) -> Result<crate::line_cap::LineCap<crate::archive::dir::LimitedFile>> {
+    let f = crate::archive::dir::open_file(path, u64::MAX)?;
+    Ok(crate::line_cap::LineCap::new(f, MAX_LINE_BYTES))
+}
+
+/// [`read_trace_csv`] with the file's directives.
+pub fn read_trace_file(path: &std::path::Path) -> Result<(Vec<Segment>, super::directives::Directives)> {
     let input = crate::archive::dir::open_file(path, crate::archive::tree::MAX_TRACE_FILE_BYTES)?;
-    read_trace_csv_from(input, Some(&path.display().to_string()))
+    read_trace_file_from(input, Some(&path.display().to_string()))
 }
 
 fn parse_duration(s: &str) -> std::result::Result<u64, String> {
@@ -636,7 +829,15 @@ mod tests {
         assert_eq!(t.len(), 2);
         assert_eq!(
             t[1],
-            Segment { dur_ns: 200, state: State::Sleep, cpu_cap: 1024, freq_cap: 1024, cpu: 0, sync_lag_ns: None }
+            Segment {
+                dur_ns: 200,
+                state: State::Sleep,
+                cpu_cap: 1024,
+                freq_cap: 1024,
+                cpu: 0,
+                sync_lag_ns: None,
+                tick: false
+            }
         );
         // a spreadsheet's export: byte-order mark, quoted header, CRLF
         let q = parse_trace_csv(b"\xef\xbb\xbf\"state\",\"dur_ns\",\"note\"\r\nR,100,x\r\nS,200,\"y, z\"\r\n", None)

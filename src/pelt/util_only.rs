@@ -291,6 +291,7 @@ mod tests {
                 freq_cap: cap(r >> 40),
                 cpu: 0,
                 sync_lag_ns: None,
+                tick: false,
             });
             prev = Some(st);
         }

@@ -1,13 +1,14 @@
 //! Bindings of [`schedlab::batch`]: the whole run, and its two halves (scan one input,
 //! reduce many scans) for Dask. The result is the core's [`BatchResult`] as one frozen
 //! class; its lists and dicts are built from the core's values when asked for. Scans
-//! cross as JSON text, which pickles cheaply between workers.
+//! are `Scan` objects (src/python/batch_scan.rs).
 
+use super::batch_scan::{limit_defaults, outcomes, PyScan};
 use super::errors::{run, text_arg, to_py, to_pyerr};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple, PyType};
 use schedlab::archive::Limits;
-use schedlab::batch::{self, BatchResult, FailOn, Named, Options, Outcome};
+use schedlab::batch::{self, BatchResult, FailOn, Named, Options};
 use schedlab::choice::Choice;
 use schedlab::parallel;
 use std::path::PathBuf;
@@ -198,7 +199,7 @@ impl PyBatchResult {
     }
 }
 
-/// The batch limits from the Python tuple of bounds.
+/// The batch limits from the Python tuple of bounds (None: the core's default).
 fn limits(bounds: (Option<u64>, Option<u64>, Option<u64>)) -> Limits {
     batch::batch_limits_with(bounds.0, bounds.1, bounds.2)
 }
@@ -206,7 +207,7 @@ fn limits(bounds: (Option<u64>, Option<u64>, Option<u64>)) -> Limits {
 /// Scan every input and reduce: the result. `progress`: "off", "bar" or
 /// "lines"; `bounds`: (bytes per entry, bytes per archive, entries per archive).
 #[pyfunction]
-#[pyo3(signature = (paths, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None, keep_going=false, progress="off", allow_missing=false, margin=None, power=None, bounds=(None, None, None)))]
+#[pyo3(signature = (paths, *, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None, keep_going=false, progress="off", allow_missing=false, margin=None, power=None, bounds=(None, None, None)))]
 #[allow(clippy::too_many_arguments)]
 fn batch_run(
     py: Python<'_>,
@@ -241,45 +242,64 @@ fn batch_run(
     run(py, || batch::run(&paths, &Options::from_named(named)?)).map(PyBatchResult::of)
 }
 
-/// Scan one input with at most `threads` rayon threads: the scan JSON.
+/// A scan's outcome for `run`: a Ctrl-C stays `run`'s error (so that Python's own
+/// KeyboardInterrupt is raised and the pending signal consumed); any other error is
+/// kept as the scan's.
+fn interrupted_as_error(
+    s: schedlab::Result<schedlab::Result<batch::Scan>>,
+) -> schedlab::Result<schedlab::Result<batch::Scan>> {
+    match s.and_then(|s| s) {
+        Err(schedlab::Error::Interrupted) => Err(schedlab::Error::Interrupted),
+        other => Ok(other),
+    }
+}
+
+/// Scan one input with at most `threads` rayon threads: a `Scan` holding the core's
+/// scan, or the error that stopped it (a Ctrl-C is raised).
 #[pyfunction]
-#[pyo3(signature = (path, threads=None, bounds=(None, None, None)))]
+#[pyo3(signature = (path, *, threads=None, bounds=(None, None, None)))]
 fn batch_scan(
     py: Python<'_>,
     path: PathBuf,
     threads: Option<usize>,
     bounds: (Option<u64>, Option<u64>, Option<u64>),
-) -> PyResult<String> {
-    run(py, || parallel::install(threads, || batch::scan(&path, &limits(bounds)))??.to_json())
+) -> PyResult<PyScan> {
+    let input = path.display().to_string();
+    let s = run(py, || interrupted_as_error(parallel::install(threads, || batch::scan(&path, &limits(bounds)))))?;
+    PyScan::of(py, input, s)
 }
 
-/// Scan an archive given as bytes, named `input`: the scan JSON.
+/// Scan an archive given as bytes, named `input`: as `batch_scan`.
 #[pyfunction]
-#[pyo3(signature = (data, input, threads=None, bounds=(None, None, None)))]
+#[pyo3(signature = (data, *, input, threads=None, bounds=(None, None, None)))]
 fn batch_scan_bytes(
     py: Python<'_>,
     data: Vec<u8>,
     input: String,
     threads: Option<usize>,
     bounds: (Option<u64>, Option<u64>, Option<u64>),
-) -> PyResult<String> {
-    run(py, || parallel::install(threads, || batch::scan_bytes(&data, &input, &limits(bounds)))??.to_json())
+) -> PyResult<PyScan> {
+    let s = run(py, || {
+        interrupted_as_error(parallel::install(threads, || batch::scan_bytes(&data, &input, &limits(bounds))))
+    })?;
+    PyScan::of(py, input, s)
 }
 
-/// Reduce scans given in input order as (input, scan JSON or None, error message or None):
-/// the result.
+/// Reduce `scans` (in input order): the result. Without `keep_going` the first scan
+/// holding an error raises it; with it, such inputs are listed as errors.
 #[pyfunction]
-#[pyo3(signature = (items, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None, allow_missing=false, margin=None, power=None))]
+#[pyo3(signature = (scans, *, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None, keep_going=false, allow_missing=false, margin=None, power=None))]
 #[allow(clippy::too_many_arguments)]
 fn batch_reduce(
     py: Python<'_>,
-    items: Vec<(String, Option<String>, Option<String>)>,
+    scans: Vec<PyRef<'_, PyScan>>,
     baseline: String,
     test: &str,
     alpha: f64,
     min_change: f64,
     fail_on: &str,
     jobs: Option<usize>,
+    keep_going: bool,
     allow_missing: bool,
     margin: Option<f64>,
     power: Option<f64>,
@@ -298,15 +318,17 @@ fn batch_reduce(
         power,
         limits: batch::batch_limits(),
     };
-    run(py, || {
-        let o = Options::from_named(named)?;
-        let outcomes = items
-            .into_iter()
-            .map(|(input, scan, error)| Outcome::of(input, scan.as_deref(), error))
-            .collect::<schedlab::Result<Vec<_>>>()?;
-        batch::reduce(&outcomes, &o)
-    })
-    .map(PyBatchResult::of)
+    let o = Options::from_named(named).map_err(|e| to_pyerr(py, e))?;
+    let outcomes = outcomes(py, &scans, keep_going)?;
+    drop(scans);
+    run(py, || batch::reduce(&outcomes, &o)).map(PyBatchResult::of)
+}
+
+/// The thread count used when none is given (`SCHEDLAB_NUM_THREADS`, else the CPUs;
+/// an invalid value is a DomainError naming the variable).
+#[pyfunction]
+fn default_threads(py: Python<'_>) -> PyResult<usize> {
+    parallel::default_threads().map_err(|e| to_pyerr(py, e))
 }
 
 /// Add the batch functions to the module.
@@ -320,6 +342,10 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch_scan, m)?)?;
     m.add_function(wrap_pyfunction!(batch_reduce, m)?)?;
     m.add_function(wrap_pyfunction!(batch_scan_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(default_threads, m)?)?;
+    m.add("BATCH_LIMITS", limit_defaults())?;
+    m.add("BATCH_MARKDOWN_BUDGET", batch::markdown::DEFAULT_BUDGET)?;
     m.add_class::<PyBatchResult>()?;
+    m.add_class::<PyScan>()?;
     Ok(())
 }

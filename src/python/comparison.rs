@@ -300,9 +300,10 @@ impl PyComparison {
         run(py, move || markdown::render(&c))
     }
 
-    /// The benchstat view: per row and kernel the median ± the half-width of its
-    /// distribution-free 95% interval, the change of the medians (`~` where the
-    /// comparison decided no change) with p and n, and a geomean row.
+    /// The benchstat view, benchstat's own numbers (docs/benchstat.md): per row and
+    /// kernel the median ± the half-width of its distribution-free 95% interval, the
+    /// change of the medians (`~` where benchstat's Mann-Whitney p > alpha) with p and
+    /// n, and a geomean row.
     fn to_benchstat(&self, py: Python<'_>) -> PyResult<String> {
         let c = Arc::clone(&self.inner);
         run(py, move || benchstat::render(&c))

@@ -6,6 +6,7 @@
 
 mod arrays;
 mod batch;
+mod batch_scan;
 mod cli;
 mod comparison;
 mod errors;
@@ -13,6 +14,7 @@ mod idle;
 mod live;
 mod lkp;
 mod mmtests;
+mod mmtests_tables;
 mod pelt;
 mod readers;
 mod report;
@@ -22,6 +24,7 @@ mod stats;
 mod str_column;
 mod table;
 mod testing;
+mod trace;
 
 use pyo3::prelude::*;
 
@@ -34,6 +37,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     table::register(m)?;
     lkp::register(m)?;
     mmtests::register(m)?;
+    mmtests_tables::register(m)?;
     pelt::register(m)?;
     idle::register(m)?;
     live::register(m)?;
@@ -43,5 +47,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     report::register(m)?;
     cli::register(m)?;
     testing::register(m)?;
+    trace::register(m)?;
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! out as numpy columns or golden-identical CSV bytes, and the low-level functions for
 //! notebooks. Every call goes through [`run`] (GIL released, panics caught).
 
-use super::errors::run;
+use super::errors::{run, to_pyerr};
 use numpy::{IntoPyArray, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -11,10 +11,12 @@ use schedlab::import_notes::ImportOptions;
 use schedlab::pelt::columns::{self, Column, Select};
 use schedlab::pelt::cpu_capacity::Sources;
 use schedlab::pelt::cpu_util::{cpu_util_of, CpuSignals, Dst, TaskSignals};
-use schedlab::pelt::driver::{self, Config, CsvOutput, Init, StartState};
+use schedlab::pelt::directives::Directives;
+use schedlab::pelt::driver::{self, Config, CsvOutput, Init, StartSnapshot, StartState};
 use schedlab::pelt::ftrace;
-use schedlab::pelt::kernel::{config, Options};
+use schedlab::pelt::kernel::{config_for, Options};
 use schedlab::pelt::schedutil;
+use schedlab::pelt::schedutil::Version;
 use schedlab::pelt::signal::{self, AccumulateSteps};
 use schedlab::pelt::trace::{self, Segment};
 use schedlab::pelt::util_est::{self, UpdateInputs};
@@ -42,20 +44,254 @@ fn columns_dict<'py>(py: Python<'py>, cols: Vec<(&'static str, Column)>) -> PyRe
     Ok(d)
 }
 
-/// A known start state from its Python tuple.
-fn start_state(given: Option<Given>) -> Option<StartState> {
-    given.map(|(util_avg, load_avg, runnable_avg, util_est)| StartState { util_avg, load_avg, runnable_avg, util_est })
+/// The start of a replay as one object: a name (`kernel`, `zero`), or a known state
+/// (the averages of a traced PELT event, or the exact state of a `/proc/PID/sched`
+/// reading: docs/pelt.md §10, §12). Built in the core from what Python gives, and
+/// handed back to the core as is (`ftrace_task(...).attrs["init"]` to `simulate`).
+#[pyclass(frozen, name = "PeltInit", module = "schedlab._core")]
+#[derive(Clone)]
+pub struct PyPeltInit {
+    init: Init,
 }
 
-/// An imported task for Python: segment columns, start, events used, notes, init.
-type Imported<'py> = (Bound<'py, PyDict>, u64, u64, Vec<String>, Option<Bound<'py, PyDict>>);
+/// A start from Python: a name, a [`PyPeltInit`], or a mapping of the averages.
+fn init_of(obj: &Bound<'_, PyAny>) -> PyResult<Init> {
+    if let Ok(i) = obj.cast::<PyPeltInit>() {
+        return Ok(i.get().init);
+    }
+    let py = obj.py();
+    if let Ok(name) = obj.extract::<String>() {
+        return <Init as Choice>::parse(&name).map_err(|e| to_pyerr(py, e));
+    }
+    let Ok(map) = obj.cast::<pyo3::types::PyMapping>() else {
+        return Err(to_pyerr(
+            py,
+            schedlab::Error::domain(format!(
+                "init must be one of {}, a start state mapping or a PeltInit, got {}",
+                <Init as Choice>::names().join(", "),
+                obj.repr()?
+            )),
+        ));
+    };
+    let get = |k: &str| -> PyResult<Option<Bound<'_, PyAny>>> {
+        match map.get_item(k) {
+            Ok(v) if !v.is_none() => Ok(Some(v)),
+            _ => Ok(None),
+        }
+    };
+    let flag = |k: &str| -> PyResult<bool> { get(k)?.map_or(Ok(false), |v| v.is_truthy()) };
+    if flag("kernel")? {
+        return Ok(Init::Kernel);
+    }
+    if flag("zero")? {
+        return Ok(Init::Zero);
+    }
+    let num = |k: &str| -> PyResult<Option<u64>> { get(k)?.map(|v| v.extract::<u64>()).transpose() };
+    if flag("snapshot")? {
+        let need = |k: &str| -> PyResult<u64> {
+            num(k)?.ok_or_else(|| to_pyerr(py, schedlab::Error::domain(format!("a snapshot start needs '{k}'"))))
+        };
+        return Ok(Init::Snapshot(StartSnapshot {
+            last_update_time: need("last_update_time")?,
+            load_sum: need("load_sum")?,
+            runnable_sum: need("runnable_sum")?,
+            util_sum: u32::try_from(need("util_sum")?)
+                .map_err(|_| to_pyerr(py, schedlab::Error::domain("util_sum does not fit 32 bits")))?,
+            load_avg: need("load_avg")?,
+            runnable_avg: need("runnable_avg")?,
+            util_avg: need("util_avg")?,
+            util_est: u32::try_from(need("util_est")?)
+                .map_err(|_| to_pyerr(py, schedlab::Error::domain("util_est does not fit 32 bits")))?,
+        }));
+    }
+    let Some(util_avg) = num("util_avg")? else {
+        return Err(to_pyerr(
+            py,
+            schedlab::Error::domain("a start state needs 'util_avg' (and may give load_avg, runnable_avg, util_est)"),
+        ));
+    };
+    let util_est = get("util_est")?.map(|v| v.extract::<(u32, u32)>()).transpose()?;
+    Ok(Init::Given(StartState { util_avg, load_avg: num("load_avg")?, runnable_avg: num("runnable_avg")?, util_est }))
+}
 
-/// A known start state from Python: (util_avg, load_avg, runnable_avg, (ewma, enqueued)).
-type Given = (u64, Option<u64>, Option<u64>, Option<(u32, u32)>);
+#[pymethods]
+impl PyPeltInit {
+    #[new]
+    fn new(state: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(PyPeltInit { init: init_of(state)? })
+    }
 
-/// Simulate a trace given as columns; returns a dict of numpy columns.
+    /// `kernel`, `zero`, `given` or `snapshot`.
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.init.name()
+    }
+
+    /// The start as a dict: `{"kernel": True}`, `{"zero": True}`, the averages
+    /// (`util_avg`, `load_avg`, `runnable_avg`, `util_est` = (ewma, enqueued)), or a
+    /// snapshot's `se.avg` values with `"snapshot": True`.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        match self.init {
+            Init::Kernel => d.set_item("kernel", true)?,
+            Init::Zero => d.set_item("zero", true)?,
+            Init::Given(s) => {
+                d.set_item("util_avg", s.util_avg)?;
+                d.set_item("load_avg", s.load_avg)?;
+                d.set_item("runnable_avg", s.runnable_avg)?;
+                d.set_item("util_est", s.util_est)?;
+            }
+            Init::Snapshot(s) => {
+                d.set_item("snapshot", true)?;
+                d.set_item("last_update_time", s.last_update_time)?;
+                d.set_item("load_sum", s.load_sum)?;
+                d.set_item("runnable_sum", s.runnable_sum)?;
+                d.set_item("util_sum", s.util_sum)?;
+                d.set_item("load_avg", s.load_avg)?;
+                d.set_item("runnable_avg", s.runnable_avg)?;
+                d.set_item("util_avg", s.util_avg)?;
+                d.set_item("util_est", s.util_est)?;
+            }
+        }
+        Ok(d)
+    }
+
+    fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> {
+        self.to_dict(py)?.as_any().get_item(key)
+    }
+
+    fn keys<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(self.to_dict(py)?.keys().into_any())
+    }
+
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        if let Ok(o) = other.cast::<PyPeltInit>() {
+            return Ok(o.get().init == self.init);
+        }
+        if other.cast::<PyDict>().is_ok() {
+            return self.to_dict(py)?.as_any().eq(other);
+        }
+        Ok(false)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!("PeltInit({})", self.to_dict(py)?.repr()?))
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyDict>,))> {
+        let py = slf.py();
+        Ok((slf.get_type().into_any(), (slf.get().to_dict(py)?,)))
+    }
+}
+
+/// A replay's options as one object (docs/pelt.md §9): the kernel, the start, util_est
+/// on or off, the util_est rule and execl fix, HZ and the start time. Unset values are
+/// taken from the trace's directives (docs/pelt.md §8.1), else the core's defaults;
+/// every value is checked here, once.
+#[pyclass(frozen, name = "PeltOptions", module = "schedlab._core")]
+#[derive(Clone)]
+pub struct PyPeltOptions {
+    kernel: Option<String>,
+    init: Option<Init>,
+    util_est: bool,
+    rule: Option<String>,
+    execl_fix: Option<bool>,
+    hz: Option<u64>,
+    start_ns: Option<u64>,
+}
+
+impl PyPeltOptions {
+    /// The replay's configuration for a trace with these directives.
+    fn config(&self, trace: &Directives) -> schedlab::Result<Config> {
+        let tick_ns = Config::tick_ns_for_hz(self.hz.unwrap_or(schedlab::jiffies::DEFAULT_HZ))?;
+        let o = Options {
+            kernel: self.kernel.as_deref(),
+            init: None,
+            util_est: self.util_est,
+            rule: self.rule.as_deref(),
+            execl_fix: self.execl_fix,
+            tick_ns,
+            start_ns: self.start_ns,
+            given: None,
+        };
+        let mut cfg = config_for(&o, trace)?;
+        if let Some(init) = self.init {
+            cfg.init = init;
+        }
+        cfg.check()?;
+        Ok(cfg)
+    }
+}
+
+#[pymethods]
+impl PyPeltOptions {
+    #[new]
+    #[pyo3(signature = (*, init=None, util_est=true, rule=None, execl_fix=None, hz=None, start_ns=None, kernel=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        init: Option<&Bound<'_, PyAny>>,
+        util_est: bool,
+        rule: Option<String>,
+        execl_fix: Option<bool>,
+        hz: Option<u64>,
+        start_ns: Option<u64>,
+        kernel: Option<String>,
+    ) -> PyResult<Self> {
+        let init = init.map(init_of).transpose()?;
+        let o = PyPeltOptions { kernel, init, util_est, rule, execl_fix, hz, start_ns };
+        // every value checked now, whatever trace it replays
+        run(py, || o.config(&Directives::default()).map(|_| ()))?;
+        Ok(o)
+    }
+
+    #[getter]
+    fn kernel(&self) -> Option<&str> {
+        self.kernel.as_deref()
+    }
+    #[getter]
+    fn init(&self) -> Option<PyPeltInit> {
+        self.init.map(|init| PyPeltInit { init })
+    }
+    #[getter]
+    fn util_est(&self) -> bool {
+        self.util_est
+    }
+    #[getter]
+    fn rule(&self) -> Option<&str> {
+        self.rule.as_deref()
+    }
+    #[getter]
+    fn execl_fix(&self) -> Option<bool> {
+        self.execl_fix
+    }
+    #[getter]
+    fn hz(&self) -> Option<u64> {
+        self.hz
+    }
+    #[getter]
+    fn start_ns(&self) -> Option<u64> {
+        self.start_ns
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "PeltOptions(kernel={:?}, init={}, util_est={}, rule={:?}, execl_fix={:?}, hz={:?}, start_ns={:?})",
+            self.kernel,
+            self.init.map_or("None", |i| i.name()),
+            self.util_est,
+            self.rule,
+            self.execl_fix,
+            self.hz,
+            self.start_ns
+        )
+    }
+}
+
+/// Simulate a trace given as columns; returns a dict of numpy columns. A `tick` column
+/// (0/1) gives the trace's own ticks (docs/pelt.md §5.3).
 #[pyfunction]
-#[pyo3(signature = (dur_ns, state, cpu_cap, freq_cap, init, util_est, rule, execl_fix, tick_ns, start_ns, columns=None, events=None, kernel=None, given=None))]
+#[pyo3(signature = (dur_ns, state, cpu_cap, freq_cap, /, *, options, tick=None, columns=None, events=None))]
 #[allow(clippy::too_many_arguments)]
 fn pelt_simulate_arrays<'py>(
     py: Python<'py>,
@@ -63,50 +299,44 @@ fn pelt_simulate_arrays<'py>(
     state: PyReadonlyArray1<'_, u8>,
     cpu_cap: PyReadonlyArray1<'_, i64>,
     freq_cap: PyReadonlyArray1<'_, i64>,
-    init: &str,
-    util_est: bool,
-    rule: Option<&str>,
-    execl_fix: Option<bool>,
-    tick_ns: u64,
-    start_ns: u64,
+    options: PyRef<'_, PyPeltOptions>,
+    tick: Option<PyReadonlyArray1<'_, u8>>,
     columns: Option<Vec<String>>,
     events: Option<Vec<String>>,
-    kernel: Option<&str>,
-    given: Option<Given>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (d, s, c, f) = (slice(&dur_ns), slice(&state), slice(&cpu_cap), slice(&freq_cap));
+    let t = tick.as_ref().map(slice);
     let sel = Select { columns, events };
+    let opts = options.clone();
     let cols = run(py, || {
-        let cfg =
-            config(&Options { kernel, init, util_est, rule, execl_fix, tick_ns, start_ns, given: start_state(given) })?;
-        columns::replay_trace_columns(&d, &s, &c, &f, &cfg, &sel)
+        let cfg = opts.config(&Directives::default())?;
+        match t.as_deref().filter(|t| t.iter().any(|&x| x != 0)) {
+            Some(ticks) => {
+                let segs = columns::segments_with_ticks(&d, &s, &c, &f, ticks)?;
+                columns::replay_segments(&segs, &cfg, &sel)
+            }
+            None => columns::replay_trace_columns(&d, &s, &c, &f, &cfg, &sel),
+        }
     })?;
     columns_dict(py, cols)
 }
 
-/// Simulate a trace CSV file; returns a dict of numpy columns.
+/// Simulate a trace CSV file (its directives fill in the options not set); returns a
+/// dict of numpy columns.
 #[pyfunction]
-#[pyo3(signature = (path, init, util_est, rule, execl_fix, tick_ns, start_ns, columns=None, events=None, kernel=None, given=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (path, /, *, options, columns=None, events=None))]
 fn pelt_simulate_file<'py>(
     py: Python<'py>,
     path: PathBuf,
-    init: &str,
-    util_est: bool,
-    rule: Option<&str>,
-    execl_fix: Option<bool>,
-    tick_ns: u64,
-    start_ns: u64,
+    options: PyRef<'_, PyPeltOptions>,
     columns: Option<Vec<String>>,
     events: Option<Vec<String>>,
-    kernel: Option<&str>,
-    given: Option<Given>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let sel = Select { columns, events };
+    let opts = options.clone();
     let cols = run(py, || {
-        let cfg =
-            config(&Options { kernel, init, util_est, rule, execl_fix, tick_ns, start_ns, given: start_state(given) })?;
-        let segs = trace::read_trace_csv(&path)?;
+        let (segs, directives) = trace::read_trace_file(&path)?;
+        let cfg = opts.config(&directives)?;
         columns::replay_segments(&segs, &cfg, &sel)
     })?;
     columns_dict(py, cols)
@@ -137,80 +367,226 @@ impl std::io::Write for PyWrite {
     }
 }
 
-/// Simulate the trace CSV `data` (or the file at `path` when `data` is None) and render
-/// the rows as CSV: to the file `out`, or in chunks to the callable `write`, (both
-/// return None), else returned as bytes.
+/// A trace given as bytes, a path, or a binary file object (read a chunk at a time).
+#[derive(FromPyObject)]
+enum Source {
+    /// The bytes themselves.
+    #[pyo3(transparent)]
+    Bytes(Vec<u8>),
+    /// A file.
+    #[pyo3(transparent)]
+    Path(PathBuf),
+    /// An object with `read(n)` returning bytes (standard input's buffer).
+    #[pyo3(transparent)]
+    Reader(Py<PyAny>),
+}
+
+/// A Python binary file object as an `io::Read`: each chunk read with the GIL taken
+/// back briefly; a Python exception is kept to be re-raised as is.
+struct PyRead {
+    file: Py<PyAny>,
+    err: Option<PyErr>,
+}
+
+impl std::io::Read for PyRead {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let r = Python::attach(|py| -> PyResult<usize> {
+            let chunk = self.file.call_method1(py, "read", (buf.len(),))?;
+            let bytes = chunk.bind(py).cast::<PyBytes>().map_err(PyErr::from)?.as_bytes();
+            let n = bytes.len().min(buf.len());
+            buf[..n].copy_from_slice(&bytes[..n]);
+            Ok(n)
+        });
+        r.map_err(|e| {
+            self.err = Some(e);
+            std::io::Error::other("the Python read() failed")
+        })
+    }
+}
+
+/// Simulate the trace CSV `source` (bytes, named `name` in errors, or a path) and render
+/// the rows as CSV, read and written a chunk at a time: to the file `out`, or to the
+/// callable `write` (both return None), else returned as bytes.
 #[pyfunction]
-#[pyo3(signature = (data, path, out, init, util_est, rule, execl_fix, tick_ns, start_ns, write=None, kernel=None, given=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (source, /, *, options, name=None, out=None, write=None))]
 fn pelt_simulate_csv<'py>(
     py: Python<'py>,
-    data: Option<Vec<u8>>,
-    path: String,
+    source: Source,
+    options: PyRef<'_, PyPeltOptions>,
+    name: Option<String>,
     out: Option<PathBuf>,
-    init: &str,
-    util_est: bool,
-    rule: Option<&str>,
-    execl_fix: Option<bool>,
-    tick_ns: u64,
-    start_ns: u64,
     write: Option<Py<PyAny>>,
-    kernel: Option<&str>,
-    given: Option<Given>,
 ) -> PyResult<Option<Bound<'py, PyBytes>>> {
-    let cfg =
-        config(&Options { kernel, init, util_est, rule, execl_fix, tick_ns, start_ns, given: start_state(given) });
+    let opts = options.clone();
     let mut sink = write.map(|w| PyWrite { write: w, err: None });
+    let mut input = match &source {
+        Source::Reader(f) => Some(PyRead { file: f.clone_ref(py), err: None }),
+        _ => None,
+    };
     let result = run(py, || {
-        let segs = trace::trace_csv(data.as_deref(), &path)?;
         let to = match (&out, sink.as_mut()) {
             (Some(p), _) => CsvOutput::File(p),
             (None, Some(w)) => CsvOutput::Write(w),
             (None, None) => CsvOutput::Memory,
         };
-        driver::simulate_csv(&segs, &cfg?, to)
+        if let Some(r) = input.as_mut() {
+            let label = name.as_deref().unwrap_or("<stdin>");
+            let capped = schedlab::line_cap::LineCap::new(r, trace::MAX_LINE_BYTES);
+            let mut reader = trace::TraceReader::open(capped, Some(label))?;
+            let cfg = opts.config(&reader.directives)?;
+            return driver::simulate_csv_stream(&mut reader, &cfg, to);
+        }
+        match &source {
+            Source::Bytes(b) => {
+                let label = name.as_deref().unwrap_or("<bytes>");
+                let mut reader = trace::TraceReader::open(b.as_slice(), Some(label))?;
+                let cfg = opts.config(&reader.directives)?;
+                driver::simulate_csv_stream(&mut reader, &cfg, to)
+            }
+            Source::Path(p) => {
+                let label = p.display().to_string();
+                let input = trace::open_stream(p)?;
+                let mut reader = trace::TraceReader::open(input, Some(&label))?;
+                let cfg = opts.config(&reader.directives)?;
+                driver::simulate_csv_stream(&mut reader, &cfg, to)
+            }
+            Source::Reader(_) => Err(schedlab::Error::Internal("a reader without its adapter".into())),
+        }
     });
-    if let Some(err) = sink.and_then(|s| s.err) {
+    if let Some(err) = sink.and_then(|s| s.err).or(input.and_then(|r| r.err)) {
         return Err(err);
     }
     Ok(result?.map(|b| PyBytes::new(py, &b)))
 }
 
-fn trace_dict<'py>(py: Python<'py>, segs: Vec<Segment>) -> PyResult<Bound<'py, PyDict>> {
+fn trace_dict<'py>(py: Python<'py>, segs: &[Segment]) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("dur_ns", segs.iter().map(|s| s.dur_ns as i64).collect::<Vec<_>>().into_pyarray(py))?;
     d.set_item("state", segs.iter().map(|s| s.state.letter() as u8).collect::<Vec<_>>().into_pyarray(py))?;
     d.set_item("cpu_cap", segs.iter().map(|s| i64::from(s.cpu_cap)).collect::<Vec<_>>().into_pyarray(py))?;
     d.set_item("freq_cap", segs.iter().map(|s| i64::from(s.freq_cap)).collect::<Vec<_>>().into_pyarray(py))?;
+    if segs.iter().any(|s| s.tick) {
+        d.set_item("tick", segs.iter().map(|s| u8::from(s.tick)).collect::<Vec<_>>().into_pyarray(py))?;
+    }
     Ok(d)
 }
 
 /// Parse trace CSV text; returns its columns (state as ASCII codes).
 #[pyfunction]
-#[pyo3(signature = (data, path=None))]
+#[pyo3(signature = (data, /, *, path=None))]
 fn pelt_parse_trace<'py>(py: Python<'py>, data: &[u8], path: Option<String>) -> PyResult<Bound<'py, PyDict>> {
     let segs = run(py, || trace::parse_trace_csv(data, path.as_deref()))?;
-    trace_dict(py, segs)
+    trace_dict(py, &segs)
 }
 
 /// Read a trace CSV file; returns its columns (state as ASCII codes).
 #[pyfunction]
 fn pelt_read_trace(py: Python<'_>, path: PathBuf) -> PyResult<Bound<'_, PyDict>> {
     let segs = run(py, || trace::read_trace_csv(&path))?;
-    trace_dict(py, segs)
+    trace_dict(py, &segs)
 }
 
-/// A pid's task trace from ftrace text (`data`) or the file at `path`:
-/// (columns, start_ns, events, notes); the CPUs' capacities from the given values, a
-/// plat-info YAML or a sysfs directory (`pelt::cpu_capacity::Platform::from_sources`);
-/// `strict` makes a malformed line an error, `sort` sorts events out of time order.
+/// Where a task's CPUs get their capacities, as Python gives them.
+#[derive(FromPyObject)]
+struct PySources {
+    cpu_cap: Option<u32>,
+    freq_cap: Option<u32>,
+    cpu_capacity: Option<String>,
+    max_freq: Option<String>,
+    plat_info: Option<PathBuf>,
+    sysfs: Option<PathBuf>,
+}
+
+impl PySources {
+    fn sources(&self) -> Sources<'_> {
+        Sources {
+            capacities: self.cpu_capacity.as_deref(),
+            max_freqs: self.max_freq.as_deref(),
+            cpu_cap: self.cpu_cap,
+            freq_cap: self.freq_cap,
+            plat_info: self.plat_info.as_deref(),
+            sysfs: self.sysfs.as_deref(),
+        }
+    }
+}
+
+/// A task imported from a trace (docs/pelt.md §5.5): its segments, where they start,
+/// the start state the trace gives, the kernel its header names and the notes; the
+/// core's value itself (`pelt::ftrace::FtraceTask`).
+#[pyclass(frozen, name = "PeltImport", module = "schedlab._core")]
+pub struct PyPeltImport {
+    segments: Vec<Segment>,
+    start_ns: u64,
+    init: Option<Init>,
+    events: u64,
+    notes: Vec<String>,
+    kernel: Option<&'static str>,
+    pid: u32,
+}
+
+#[pymethods]
+impl PyPeltImport {
+    /// The segments as numpy columns: `dur_ns`, `state` (ASCII codes), `cpu_cap`,
+    /// `freq_cap`, and `tick` when the trace gives its ticks.
+    fn columns<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        trace_dict(py, &self.segments)
+    }
+    /// Where the first segment starts (ns).
+    #[getter]
+    fn start_ns(&self) -> u64 {
+        self.start_ns
+    }
+    /// The start state the trace gives, for `simulate`'s `init` (None: the caller's).
+    #[getter]
+    fn init(&self) -> Option<PyPeltInit> {
+        self.init.map(|init| PyPeltInit { init })
+    }
+    /// The task's own events used.
+    #[getter]
+    fn events(&self) -> u64 {
+        self.events
+    }
+    /// The malformed lines skipped and what was assumed, one line each.
+    #[getter]
+    fn notes(&self) -> Vec<String> {
+        self.notes.clone()
+    }
+    /// The kernel version whose rules the trace's kernel follows (its header's).
+    #[getter]
+    fn kernel(&self) -> Option<&'static str> {
+        self.kernel
+    }
+    /// The task.
+    #[getter]
+    fn pid(&self) -> u32 {
+        self.pid
+    }
+    fn __len__(&self) -> usize {
+        self.segments.len()
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "PeltImport(pid={}, segments={}, start_ns={}, init={}, kernel={:?})",
+            self.pid,
+            self.segments.len(),
+            self.start_ns,
+            self.init.map_or("None", |i| i.name()),
+            self.kernel
+        )
+    }
+}
+
+/// A pid's task trace from ftrace text or a trace.dat (`source`: the bytes or a path),
+/// the CPUs' capacities from the given values, a plat-info YAML or a sysfs directory
+/// (`pelt::cpu_capacity::Platform::from_sources`); `strict` makes a malformed line an
+/// error, `sort` sorts events out of time order; `traced_start`: the segments from a
+/// traced PELT state.
 #[pyfunction]
+#[pyo3(signature = (source, /, *, pid, cpu_cap=None, freq_cap=None, strict=false, sort=false, cpu_capacity=None, max_freq=None, plat_info=None, sysfs=None, traced_start=false))]
 #[allow(clippy::too_many_arguments)]
-#[pyo3(signature = (data, path, pid, cpu_cap=None, freq_cap=None, strict=false, sort=false, cpu_capacity=None, max_freq=None, plat_info=None, sysfs=None, traced_start=false))]
-fn pelt_ftrace<'py>(
-    py: Python<'py>,
-    data: Option<Vec<u8>>,
-    path: Option<PathBuf>,
+fn pelt_ftrace(
+    py: Python<'_>,
+    source: Source,
     pid: u32,
     cpu_cap: Option<u32>,
     freq_cap: Option<u32>,
@@ -221,36 +597,105 @@ fn pelt_ftrace<'py>(
     plat_info: Option<PathBuf>,
     sysfs: Option<PathBuf>,
     traced_start: bool,
-) -> PyResult<Imported<'py>> {
+) -> PyResult<PyPeltImport> {
     let opts = ImportOptions { strict, sort };
-    let sources = Sources {
-        capacities: cpu_capacity.as_deref(),
-        max_freqs: max_freq.as_deref(),
-        cpu_cap,
-        freq_cap,
-        plat_info: plat_info.as_deref(),
-        sysfs: sysfs.as_deref(),
-    };
-    let t = run(py, || ftrace::task_trace(data.as_deref(), path.as_deref(), pid, &sources, opts))?;
-    let (notes, events) = (t.notes.messages(), t.events);
+    let src = PySources { cpu_cap, freq_cap, cpu_capacity, max_freq, plat_info, sysfs };
+    let t = run(py, || match &source {
+        Source::Bytes(b) => ftrace::task_trace(Some(b), None, pid, &src.sources(), opts),
+        Source::Path(p) => ftrace::task_trace(None, Some(p), pid, &src.sources(), opts),
+        Source::Reader(_) => Err(schedlab::Error::domain("give the trace as bytes or a path")),
+    })?;
+    let (notes, events, kernel) = (t.notes.messages(), t.events, t.kernel);
     let (segments, start_ns, init) = t.into_start(traced_start);
-    let init = match init {
-        Some(Init::Given(state)) => {
-            let d = PyDict::new(py);
-            d.set_item("util_avg", state.util_avg)?;
-            d.set_item("load_avg", state.load_avg)?;
-            d.set_item("runnable_avg", state.runnable_avg)?;
-            d.set_item("util_est", state.util_est)?;
-            Some(d)
-        }
-        Some(Init::Kernel) => {
-            let d = PyDict::new(py);
-            d.set_item("kernel", true)?;
-            Some(d)
-        }
-        Some(Init::Zero) | None => None,
-    };
-    Ok((trace_dict(py, segments)?, start_ns, events, notes, init))
+    Ok(PyPeltImport { segments, start_ns, init, events, notes, kernel, pid })
+}
+
+/// What writing a task's trace CSV found (`pelt::ftrace::Written`).
+#[pyclass(frozen, name = "PeltTraceWritten", module = "schedlab._core")]
+pub struct PyPeltWritten {
+    inner: ftrace::Written,
+}
+
+#[pymethods]
+impl PyPeltWritten {
+    /// Segments written.
+    #[getter]
+    fn segments(&self) -> u64 {
+        self.inner.segments
+    }
+    /// The task's own events used.
+    #[getter]
+    fn events(&self) -> u64 {
+        self.inner.events
+    }
+    /// Where the first segment starts (trace ns; the PELT clock when placed on it).
+    #[getter]
+    fn start_ns(&self) -> u64 {
+        self.inner.start_ns
+    }
+    /// The kernel its directives name.
+    #[getter]
+    fn kernel(&self) -> Option<String> {
+        self.inner.directives.kernel.clone()
+    }
+    /// The start state its directives give.
+    #[getter]
+    fn init(&self) -> Option<PyPeltInit> {
+        self.inner.directives.init.map(|init| PyPeltInit { init })
+    }
+    /// The malformed lines skipped and what was assumed, one line each.
+    #[getter]
+    fn notes(&self) -> Vec<String> {
+        self.inner.notes.messages()
+    }
+}
+
+/// Write the trace CSV of `pid` in `source` (a path, or the bytes) with its directives
+/// (docs/pelt.md §8.1): to the file `out`, or in chunks to the callable `write`; the
+/// segments are written as the trace is read.
+#[pyfunction]
+#[pyo3(signature = (source, /, *, pid, out=None, write=None, cpu_cap=None, freq_cap=None, strict=false, sort=false, cpu_capacity=None, max_freq=None, plat_info=None, sysfs=None))]
+#[allow(clippy::too_many_arguments)]
+fn pelt_ftrace_csv(
+    py: Python<'_>,
+    source: Source,
+    pid: u32,
+    out: Option<PathBuf>,
+    write: Option<Py<PyAny>>,
+    cpu_cap: Option<u32>,
+    freq_cap: Option<u32>,
+    strict: bool,
+    sort: bool,
+    cpu_capacity: Option<String>,
+    max_freq: Option<String>,
+    plat_info: Option<PathBuf>,
+    sysfs: Option<PathBuf>,
+) -> PyResult<PyPeltWritten> {
+    let opts = ImportOptions { strict, sort };
+    let src = PySources { cpu_cap, freq_cap, cpu_capacity, max_freq, plat_info, sysfs };
+    let mut sink = write.map(|w| PyWrite { write: w, err: None });
+    let result = run(py, || {
+        let target: Box<dyn std::io::Write + Send + '_> = match (&out, sink.as_mut()) {
+            (Some(p), _) => Box::new(std::fs::File::create(p).map_err(|e| schedlab::Error::io(p, &e))?),
+            (None, Some(w)) => Box::new(w),
+            (None, None) => return Err(schedlab::Error::domain("give out= or write=")),
+        };
+        let name = out.as_ref().map_or_else(|| "<stdout>".to_string(), |p| p.display().to_string());
+        ftrace::write_task_csv_from(&source_of(&source), pid, &src.sources(), opts, target, &name)
+    });
+    if let Some(err) = sink.and_then(|s| s.err) {
+        return Err(err);
+    }
+    Ok(PyPeltWritten { inner: result? })
+}
+
+/// The core's view of a [`Source`].
+fn source_of(s: &Source) -> ftrace::TraceSource<'_> {
+    match s {
+        Source::Bytes(b) => ftrace::TraceSource::Bytes(b),
+        Source::Path(p) => ftrace::TraceSource::Path(p),
+        Source::Reader(_) => ftrace::TraceSource::Bytes(&[]),
+    }
 }
 
 /// `decay_load(val, n)` element-wise.
@@ -268,7 +713,7 @@ fn pelt_decay_load<'py>(
 /// Step one `sched_avg` through `___update_load_sum`/`___update_load_avg`; a dict of
 /// the golden `pelt_accumulate.csv` columns.
 #[pyfunction]
-#[pyo3(signature = (delta_ns, load, runnable, running, start_ns, weight))]
+#[pyo3(signature = (delta_ns, load, runnable, running, /, *, start_ns, weight))]
 fn pelt_accumulate<'py>(
     py: Python<'py>,
     delta_ns: PyReadonlyArray1<'_, u64>,
@@ -290,7 +735,7 @@ fn pelt_accumulate<'py>(
 
 /// One util_est update per element with `rule`; returns (ewma, unchanged, enqueued) columns.
 #[pyfunction]
-#[pyo3(signature = (rule, ewma, unchanged, enqueued, util_avg, runnable_avg, cpu_cap, task_sleep))]
+#[pyo3(signature = (*, rule, ewma, unchanged, enqueued, util_avg, runnable_avg, cpu_cap, task_sleep))]
 #[allow(clippy::too_many_arguments)]
 fn pelt_util_est_update<'py>(
     py: Python<'py>,
@@ -323,28 +768,10 @@ fn pelt_util_est_update<'py>(
     Ok(d)
 }
 
-/// The names of the util_est rules, newest first.
-#[pyfunction]
-fn pelt_rules() -> Vec<&'static str> {
-    schedlab::pelt::util_est::RULE_NAMES.to_vec()
-}
-
-/// The kernel versions `kernel=` accepts, the default first (schedlab::pelt::kernel::KERNELS).
-#[pyfunction]
-fn pelt_kernels() -> Vec<&'static str> {
-    schedlab::pelt::kernel::kernel_names()
-}
-
-/// The columns the util-only replay computes (schedlab::pelt::util_model::UTIL_COLUMNS).
-#[pyfunction]
-fn pelt_util_columns() -> Vec<&'static str> {
-    UTIL_COLUMNS.to_vec()
-}
-
 /// `cpu_util(cpu, p, dst_cpu, boost)` for one CPU and optionally one task
 /// `(util_avg, util_est, fix_amount, queued_or_current, on_this_cpu, is_new)`.
 #[pyfunction]
-#[pyo3(signature = (util_avg, runnable_avg, util_est, capacity, util_est_enabled, task, dst, boost, execl_fix))]
+#[pyo3(signature = (*, util_avg, runnable_avg, util_est, capacity, util_est_enabled, task, dst, boost, execl_fix))]
 #[allow(clippy::too_many_arguments)]
 fn pelt_cpu_util(
     py: Python<'_>,
@@ -386,7 +813,7 @@ fn pelt_map_util_perf(util: u64) -> u64 {
 /// schedutil: `(perf, freq)` for a utilization (6.12: `sugov_effective_cpu_perf` then
 /// `get_next_freq` resolved to `opps`; `legacy`: v4.7–v6.7 `1.25 * max_freq * util / cap`).
 #[pyfunction]
-#[pyo3(signature = (util, capacity, ref_freq, opps, policy_min, policy_max, min_perf, legacy))]
+#[pyo3(signature = (*, util, capacity, ref_freq, opps, policy_min, policy_max, min_perf, version))]
 #[allow(clippy::too_many_arguments)]
 fn pelt_schedutil(
     py: Python<'_>,
@@ -397,10 +824,14 @@ fn pelt_schedutil(
     policy_min: u64,
     policy_max: u64,
     min_perf: u64,
-    legacy: bool,
+    version: &str,
 ) -> PyResult<(u64, u64)> {
-    let r = schedutil::Request { util, capacity, ref_freq, opps: &opps, policy_min, policy_max, min_perf, legacy };
-    run(py, || schedutil::perf_and_freq(&r))
+    let version = version.to_owned();
+    run(py, || {
+        let legacy = Version::parse(&version)? == Version::Legacy;
+        let r = schedutil::Request { util, capacity, ref_freq, opps: &opps, policy_min, policy_max, min_perf, legacy };
+        schedutil::perf_and_freq(&r)
+    })
 }
 
 /// Add the PELT functions to the module.
@@ -411,12 +842,14 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pelt_parse_trace, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_read_trace, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_ftrace, m)?)?;
+    m.add_function(wrap_pyfunction!(pelt_ftrace_csv, m)?)?;
+    m.add_class::<PyPeltInit>()?;
+    m.add_class::<PyPeltOptions>()?;
+    m.add_class::<PyPeltImport>()?;
+    m.add_class::<PyPeltWritten>()?;
     m.add_function(wrap_pyfunction!(pelt_decay_load, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_accumulate, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_util_est_update, m)?)?;
-    m.add_function(wrap_pyfunction!(pelt_rules, m)?)?;
-    m.add_function(wrap_pyfunction!(pelt_kernels, m)?)?;
-    m.add_function(wrap_pyfunction!(pelt_util_columns, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_cpu_util, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_schedutil, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_tick_ns_for_hz, m)?)?;
@@ -427,5 +860,13 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let states =
         [schedlab::pelt::trace::State::Run, schedlab::pelt::trace::State::Wait, schedlab::pelt::trace::State::Sleep];
     m.add("PELT_STATES", states.map(|s| s.letter().to_string()).to_vec())?;
+    m.add("PELT_RULES", schedlab::pelt::util_est::RULE_NAMES.to_vec())?;
+    m.add("PELT_KERNELS", schedlab::pelt::kernel::kernel_names())?;
+    m.add("PELT_UTIL_COLUMNS", UTIL_COLUMNS.to_vec())?;
+    m.add("PELT_DEFAULT_START_NS", driver::DEFAULT_START_NS)?;
+    m.add("PELT_DEFAULT_HZ", schedlab::jiffies::DEFAULT_HZ)?;
+    m.add("PELT_CAPACITY_SCALE", schedlab::pelt::consts::SCHED_CAPACITY_SCALE)?;
+    m.add("PELT_SCHEDUTIL_VERSIONS", Version::names())?;
+    m.add("PELT_NICE_0_WEIGHT", schedlab::pelt::consts::NICE_0_WEIGHT)?;
     Ok(())
 }

@@ -52,7 +52,7 @@ fn direction(name: &str) -> &'static str {
 }
 
 /// The verdict rule of the given thresholds, the defaults for those not given.
-fn rule_of(alpha: Option<f64>, margin: Option<f64>, power: Option<f64>, min_change: f64) -> VerdictRule {
+pub(super) fn rule_of(alpha: Option<f64>, margin: Option<f64>, power: Option<f64>, min_change: f64) -> VerdictRule {
     let d = VerdictRule::default();
     VerdictRule {
         alpha: alpha.unwrap_or(d.alpha),

@@ -25,10 +25,12 @@ pub enum Format {
     Pts,
     /// MMTests' JSON exports (`extract-mmtests.pl --print-json`, `compare-mmtests.pl --json-export`).
     MmtestsJson,
+    /// Go's benchmark format (`go test -bench` output, what benchstat reads).
+    GoBench,
 }
 
 /// The format names, as [`Format::parse`] takes them.
-pub const FORMAT_NAMES: [&str; 10] = [
+pub const FORMAT_NAMES: [&str; 11] = [
     "perf-stat",
     "perf-stat-csv",
     "perf-stat-json",
@@ -39,9 +41,10 @@ pub const FORMAT_NAMES: [&str; 10] = [
     "google-benchmark",
     "pts",
     "mmtests-json",
+    "go-bench",
 ];
 
-const ALL: [Format; 10] = [
+const ALL: [Format; 11] = [
     Format::PerfStatText,
     Format::PerfStatCsv,
     Format::PerfStatJson,
@@ -52,6 +55,7 @@ const ALL: [Format; 10] = [
     Format::GoogleBenchmark,
     Format::Pts,
     Format::MmtestsJson,
+    Format::GoBench,
 ];
 
 impl Format {
@@ -104,6 +108,9 @@ impl Format {
                 return Some(Format::Pyperf);
             }
             return None;
+        }
+        if head.lines().any(super::go_bench::is_result_line) {
+            return Some(Format::GoBench);
         }
         let first = head.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#'))?;
         let looks_csv = first.starts_with(|c: char| c.is_ascii_digit() || c == '<') && first.contains([',', ';', '\t']);

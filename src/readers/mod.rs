@@ -4,12 +4,15 @@
 //!
 //! perf stat (text, `-x` CSV, `-j` JSON), fio JSON, hyperfine JSON,
 //! pytest-benchmark JSON, pyperf JSON, google-benchmark JSON, the Phoronix Test
-//! Suite's result XML and MMTests' JSON exports; [`Format::detect`] tells them
+//! Suite's result XML, MMTests' JSON exports and Go's benchmark format;
+//! [`Format::detect`] tells them
 //! apart by their content, after undoing zstd or xz compression.
 
 pub mod fio;
 pub mod format;
+pub mod go_bench;
 pub mod google_benchmark;
+pub mod groups;
 pub mod hyperfine;
 pub mod json;
 pub mod mmtests_json;
@@ -55,6 +58,12 @@ pub struct ResultFile {
     pub samples: Samples,
     /// When the file says the run started ([`started::started`]), if it does.
     pub started: Option<started::Started>,
+    /// The configuration every result shares (Go's `key: value` lines; empty for
+    /// the other formats), in the order the keys first appear.
+    pub config: Vec<(String, String)>,
+    /// The units the file marks exact (Go's `Unit U assume=exact`; empty for the
+    /// other formats).
+    pub exact_units: Vec<String>,
 }
 
 /// The text of a result file's `bytes`: zstd or xz undone, then UTF-8; None when
@@ -74,6 +83,7 @@ pub fn text_of<'a>(bytes: &'a [u8], path: Option<&str>) -> Result<std::result::R
 /// A file without any measured value is [`Error::InsufficientData`].
 pub fn parse_text(text: &str, path: Option<&str>, format: Option<Format>) -> Result<Option<ResultFile>> {
     let Some(format) = format.or_else(|| Format::detect(text)) else { return Ok(None) };
+    let mut info = go_bench::GoInfo::default();
     let mut samples = match format {
         Format::PerfStatText => perf_stat_text::parse(text, path)?,
         Format::PerfStatCsv => perf_stat_csv::parse(text, path)?,
@@ -85,6 +95,11 @@ pub fn parse_text(text: &str, path: Option<&str>, format: Option<Format>) -> Res
         Format::GoogleBenchmark => google_benchmark::parse(text, path)?,
         Format::Pts => pts::parse(text, path)?,
         Format::MmtestsJson => mmtests_json::parse(text, path)?,
+        Format::GoBench => {
+            let (s, i) = go_bench::parse(text, path)?;
+            info = i;
+            s
+        }
     };
     if samples.is_empty() {
         return Err(Error::insufficient(format!(
@@ -93,8 +108,15 @@ pub fn parse_text(text: &str, path: Option<&str>, format: Option<Format>) -> Res
             format.name()
         )));
     }
+    samples.reconcile_units(path.unwrap_or("<input>"))?;
     samples.shrink_to_fit();
-    Ok(Some(ResultFile { format, samples, started: started::started(text, format) }))
+    Ok(Some(ResultFile {
+        format,
+        samples,
+        started: started::started(text, format),
+        config: info.config,
+        exact_units: info.exact_units,
+    }))
 }
 
 /// The samples of `bytes` in `format` (detected from the content when `None`);
@@ -146,15 +168,20 @@ pub fn read_file(path: &std::path::Path, format: Option<Format>) -> Result<Vec<S
     read_file_columns(path, format).map(|s| s.to_vec())
 }
 
-/// [`read_file`], the samples as columns.
-pub fn read_file_columns(path: &std::path::Path, format: Option<Format>) -> Result<Samples> {
+/// The bytes of the file at `path` (at most [`LIMIT`]).
+pub(crate) fn read_bytes(path: &std::path::Path) -> Result<Vec<u8>> {
     use std::io::Read;
-    let name = path.display().to_string();
     let f = std::fs::File::open(path).map_err(|e| Error::io(path, &e))?;
     let mut bytes = Vec::new();
     f.take(LIMIT + 1).read_to_end(&mut bytes).map_err(|e| Error::io(path, &e))?;
     if bytes.len() as u64 > LIMIT {
-        return Err(Error::parse(Some(&name), None, format!("larger than {LIMIT} bytes")));
+        return Err(Error::parse(Some(&path.display().to_string()), None, format!("larger than {LIMIT} bytes")));
     }
-    read_columns(&bytes, Some(&name), format)
+    Ok(bytes)
+}
+
+/// [`read_file`], the samples as columns.
+pub fn read_file_columns(path: &std::path::Path, format: Option<Format>) -> Result<Samples> {
+    let bytes = read_bytes(path)?;
+    read_columns(&bytes, Some(&path.display().to_string()), format)
 }

@@ -131,6 +131,47 @@ impl Samples {
         self.iter().map(SampleRef::to_sample).collect()
     }
 
+    /// Take every sample of a metric to one unit (the first its file gives it),
+    /// converting values in another unit of the same quantity ([`crate::units`]);
+    /// samples of one metric in units that do not convert, or a value that leaves
+    /// the range of an f64 once converted, are a parse error of the file `source`.
+    pub fn reconcile_units(&mut self, source: &str) -> crate::error::Result<()> {
+        let mut r = crate::units::Reconcile::default();
+        let mut factors: Vec<(Box<str>, f64)> = Vec::with_capacity(self.series.len());
+        for s in &self.series {
+            let (unit, f) = r.take(&s.metric, &s.unit, source).map_err(|_| {
+                let first = self.series.iter().find(|x| x.metric == s.metric).map_or("", |x| &*x.unit);
+                crate::error::Error::parse(
+                    Some(source),
+                    None,
+                    format!(
+                        "metric '{}' is in '{first}' and in '{}', which measure different things \
+                         (docs/readers.md §12)",
+                        s.metric, s.unit
+                    ),
+                )
+            })?;
+            factors.push((unit.into(), f));
+        }
+        if factors.iter().zip(&self.series).all(|((u, _), s)| *u == s.unit) {
+            return Ok(());
+        }
+        let old = std::mem::take(self);
+        for (&i, &v) in old.of.iter().zip(&old.values) {
+            let (Some(s), Some((unit, f))) = (old.series.get(i as usize), factors.get(i as usize)) else { continue };
+            let x = v * f;
+            if !x.is_finite() {
+                return Err(crate::error::Error::parse(
+                    Some(source),
+                    None,
+                    format!("metric '{}': {v} {} is beyond the range of a number in {unit}", s.metric, s.unit),
+                ));
+            }
+            self.push(&s.metric, x, unit, s.direction, &s.group);
+        }
+        Ok(())
+    }
+
     /// Give back the spare capacity the columns grew.
     pub fn shrink_to_fit(&mut self) {
         self.of.shrink_to_fit();
@@ -155,5 +196,19 @@ mod tests {
         assert_eq!(got, vec![("a", 1.0, ""), ("b", 2.0, "x"), ("a", 3.0, ""), ("a", 4.0, "y")]);
         assert_eq!(s.to_vec()[1].unit, "");
         assert_eq!(s.to_vec()[1].direction, Direction::Higher);
+    }
+
+    #[test]
+    fn one_unit_per_metric() {
+        let mut s = Samples::default();
+        s.push("a", 1.0, "s", Direction::Lower, "");
+        s.push("a", 500.0, "ms", Direction::Lower, "");
+        s.push("b", 2.0, "B", Direction::Lower, "");
+        s.reconcile_units("f.json").unwrap();
+        let got: Vec<_> = s.iter().map(|x| (x.metric, x.value, x.unit)).collect();
+        assert_eq!(got, vec![("a", 1.0, "s"), ("a", 0.5, "s"), ("b", 2.0, "B")]);
+        s.push("b", 2.0, "s", Direction::Lower, "");
+        let e = s.reconcile_units("f.json").unwrap_err().to_string();
+        assert!(e.starts_with("f.json: metric 'b' is in 'B' and in 's'"), "{e}");
     }
 }

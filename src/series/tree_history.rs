@@ -1,7 +1,8 @@
 //! A history read from result trees: the MMTests runs and lkp result roots that the
 //! batch scanner finds in directories and archives, turned into one series per
 //! metric with one point per run (MMTests kernel, lkp commit): the mean of the
-//! run's samples, in history order (docs/change-points.md §5).
+//! run's samples, in history order (docs/change-points.md §5), each metric in the
+//! unit of its first run (converted, or refused: docs/readers.md §12).
 
 use super::numpy_sum;
 use crate::archive::Limits;
@@ -74,10 +75,13 @@ pub fn history(scans: &[Scan], order: Option<&[String]>) -> Result<TreeHistory> 
     let mut keys: Vec<(String, String, Direction)> = Vec::new();
     let mut index: HashMap<(String, String), usize> = HashMap::new();
     let mut samples: Vec<Vec<Vec<f64>>> = Vec::new();
+    // each setup's metrics in one unit, the first run's (docs/readers.md §12)
+    let mut units: HashMap<String, crate::units::Reconcile> = HashMap::new();
     for r in &all {
         let Some(&at) = position.get(r.kernel.as_str()) else { continue };
         for m in &r.metrics {
             let label = if r.tool == "mmtests" { format!("{} {}", r.benchmark, m.name) } else { m.name.clone() };
+            let (_, factor) = units.entry(r.setup.clone()).or_default().take(&label, &m.unit, &r.location)?;
             let key = (r.setup.clone(), label);
             let i = *index.entry(key.clone()).or_insert_with(|| {
                 keys.push((key.0, key.1, m.direction));
@@ -85,7 +89,7 @@ pub fn history(scans: &[Scan], order: Option<&[String]>) -> Result<TreeHistory> 
                 samples.len() - 1
             });
             if let Some(cell) = samples.get_mut(i).and_then(|s| s.get_mut(at)) {
-                cell.extend_from_slice(&m.samples);
+                cell.extend(m.samples.iter().map(|v| if factor == 1.0 { *v } else { v * factor }));
             }
         }
     }
@@ -309,5 +313,21 @@ mod tests {
         let r = analyze(&h.values, h.runs.len(), &h.directions, &Options::default(), Some(1)).unwrap();
         assert_eq!(r.iter().map(|c| (c.metric, c.point.index)).collect::<Vec<_>>(), vec![(score, 4)]);
         assert_eq!(r[0].verdict(h.directions[score]), "better");
+    }
+
+    #[test]
+    fn a_metric_keeps_its_first_runs_unit() {
+        // three runs of perf stat -x (hand-written lines); the third gives task-clock in usec
+        let mut t = MemTree::new("hist");
+        for (run, line) in [("6.1", "2.0,msec"), ("6.2", "2.0,msec"), ("6.3", "4000,usec")] {
+            t.add_file(&format!("{run}/1.csv"), format!("{line},task-clock,1,100.00,,\n").into_bytes());
+        }
+        let s = scan_tree(&t, "hist", "dir").unwrap();
+        let h = history(std::slice::from_ref(&s), None).unwrap();
+        assert_eq!(h.values, [2.0, 2.0, 4.0]);
+        t.add_file("6.4/1.csv", b"7,B,task-clock,1,100.00,,\n".to_vec());
+        let s = scan_tree(&t, "hist", "dir").unwrap();
+        let e = history(&[s], None).unwrap_err().to_string();
+        assert!(e.contains("'B' (hist/6.4)") && e.contains("'msec' (hist/6.1)"), "{e}");
     }
 }

@@ -19,6 +19,7 @@ pub mod confidence;
 pub mod descriptive;
 pub mod fdr;
 pub mod mann_whitney;
+pub mod mann_whitney_ties;
 pub mod median_ci;
 pub mod noncentral_t;
 pub mod power;
@@ -29,6 +30,7 @@ pub mod small_sample;
 pub mod student_t;
 pub mod test;
 pub mod tost;
+pub mod udist;
 pub mod welch;
 
 pub use batch::{compare_many, compare_pair, summarize, summarize_many, PairComparison, Summary};

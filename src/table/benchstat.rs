@@ -1,194 +1,247 @@
-//! A comparison in the layout of Go's benchstat (golang.org/x/perf/cmd/benchstat):
-//! per row and kernel the median of the per-run samples `± p%`, the half-width of the
-//! distribution-free 95% interval of the median from order statistics
-//! ([`crate::stats::median_ci`]), then for the compared kernels the change of the
-//! medians, or `~` where the comparison's own decision is no change, with the p of the
-//! comparison's test and the runs; a `geomean` row; footnotes for intervals that too few
-//! runs leave unbounded. Numbers are scaled with SI prefixes to four significant
-//! digits, as benchstat's `benchunit` does. docs/tables.md §4 gives the rules.
+//! A comparison in the layout of Go's benchstat (golang.org/x/perf/cmd/benchstat),
+//! printing benchstat's own numbers from the per-run samples (docs/benchstat.md):
+//! one table per unit, per row and kernel the median `± p%` (the half-width of the
+//! distribution-free interval of the median from order statistics), then for the
+//! compared kernels the change of the medians, or `~` when benchstat's Mann–Whitney
+//! test (the exact U distribution with ties, [`mann_whitney_ties`]) gives p > α, with
+//! that p and the runs; a `geomean` row; footnotes. A unit marked exact
+//! (`benchfmt.exact_units`) shows the value and no test, as benchstat's
+//! `assume=exact`. The configuration the runs share (`benchfmt.config`) heads the
+//! output. The comparison's own test and verdicts are not used: this view is
+//! benchstat's.
 
-use super::cell_test::CellTest;
 use super::comparison::{Cell, Comparison, Row};
-use super::verdict::Verdict;
+use super::text_grid::{Align, Grid};
+use crate::benchunit::{binary, scale, Scale};
+use crate::cfmt::go_fmt_v;
 use crate::error::{Error, Result};
-use crate::stats::{median_ci, median_orders};
+use crate::stats::mann_whitney_min_p;
+use crate::stats::mann_whitney_ties::{mann_whitney_ties, Alternative};
+use crate::stats::median_orders;
 
 /// Confidence level of the interval of the median (benchstat's default).
 pub const CONFIDENCE: f64 = 0.95;
+/// The level below which a difference is reported (benchstat's default `-alpha`).
+pub const ALPHA: f64 = 0.05;
 
-/// The SI prefixes benchstat scales by, largest first, with their powers of ten.
-const SI: [(&str, i32); 8] = [("T", 12), ("G", 9), ("M", 6), ("k", 3), ("", 0), ("m", -3), ("µ", -6), ("n", -9)];
-/// The IEC prefixes of byte units, largest first, with their powers of two.
-const IEC: [(&str, i32); 5] = [("Ti", 40), ("Gi", 30), ("Mi", 20), ("Ki", 10), ("", 0)];
-
-/// Whether benchstat scales a unit by powers of two: `B`, `MB` or `bytes` in its
-/// numerator (as benchunit's `ClassOf`).
-fn binary_unit(unit: &str) -> bool {
-    let numerator = unit.split('/').next().unwrap_or("");
-    numerator.split(|c: char| !c.is_alphanumeric()).any(|t| matches!(t, "B" | "MB" | "bytes"))
-}
-
-/// How a group of numbers is printed: decimals, divisor and prefix.
-struct Scale {
-    decimals: usize,
-    factor: f64,
-    prefix: &'static str,
-}
-
-impl Scale {
-    /// benchunit's `CommonScale`: the prefix and decimals that print the smallest
-    /// non-zero magnitude of `values` with four significant digits (more decimals, up
-    /// to ten, below the smallest prefix).
-    fn common(values: &[f64], binary: bool) -> Scale {
-        let min = values.iter().map(|v| v.abs()).filter(|v| *v != 0.0 && v.is_finite()).fold(f64::INFINITY, f64::min);
-        if !min.is_finite() {
-            return Scale { decimals: 3, factor: 1.0, prefix: "" };
-        }
-        let number = |s: String| s.parse::<f64>().unwrap_or(f64::INFINITY);
-        // (factor, prefix, the thresholds of 99.995, 9.9995 and .99995 of that prefix)
-        let factors: Vec<(f64, &'static str, [f64; 3])> = if binary {
-            IEC.iter().map(|(p, e)| (2f64.powi(*e), *p, [99.995, 9.9995, 0.99995].map(|t| t * 2f64.powi(*e)))).collect()
-        } else {
-            SI.iter()
-                .map(|(p, e)| {
-                    let t = [format!("99.995e{e}"), format!("9.9995e{e}"), format!(".99995e{e}")].map(number);
-                    (10f64.powi(*e), *p, t)
-                })
-                .collect()
-        };
-        for (factor, prefix, [t100, t10, t1]) in &factors {
-            let decimals = if min >= *t100 {
-                1
-            } else if min >= *t10 {
-                2
-            } else if min >= *t1 {
-                3
-            } else {
-                continue;
-            };
-            return Scale { decimals, factor: *factor, prefix };
-        }
-        let (factor, prefix) = factors.last().map_or((1.0, ""), |(f, p, _)| (*f, *p));
-        let v = min / factor;
-        let decimals = (1..=8).find(|i| v >= number(format!("9.9995e-{i}"))).map_or(10, |i| i + 2);
-        Scale { decimals, factor, prefix }
+/// go-moremath's `Sample.Quantile` (R8) of sorted `xs` at `q` (0 < q < 1), in its
+/// floating-point operations: the median benchstat prints.
+fn quantile_r8(xs: &[f64], q: f64) -> f64 {
+    let n = xs.len() as f64;
+    let h = 1.0 / 3.0 + q * (n + 1.0 / 3.0);
+    let k = h.trunc();
+    let frac = h - k;
+    let k = k as usize;
+    let (Some(first), Some(last)) = (xs.first(), xs.last()) else { return f64::NAN };
+    if k == 0 {
+        return *first;
+    } else if k >= xs.len() {
+        return *last;
     }
-
-    fn format(&self, v: f64) -> String {
-        format!("{:.*}{}", self.decimals, v / self.factor, self.prefix)
-    }
+    let (a, b) = (xs.get(k - 1).copied().unwrap_or(f64::NAN), xs.get(k).copied().unwrap_or(f64::NAN));
+    a + frac * (b - a)
 }
 
-/// What one cell shows: the median and the interval's half-width in percent.
+/// A cell's summary: its center, interval and warnings (benchmath's `Summary`).
 struct Summary {
     center: f64,
-    range: String,
-    bounded: bool,
+    lo: f64,
+    hi: f64,
+    warnings: Vec<String>,
 }
 
-/// −1, 0 or 1 (0 for either zero, unlike `f64::signum`).
-fn sign(x: f64) -> i8 {
-    if x > 0.0 {
-        1
-    } else if x < 0.0 {
-        -1
-    } else {
-        0
-    }
-}
-
-fn summarize(cell: &Cell) -> Option<Summary> {
-    let s = cell.samples.as_deref().filter(|s| !s.is_empty())?;
-    let ci = median_ci(s, CONFIDENCE).ok()?;
-    let c = ci.median;
-    let bounded = ci.lo.is_finite() && ci.hi.is_finite();
-    let range = if !bounded {
-        "∞".to_string()
-    } else if sign(c) != sign(ci.lo) || sign(c) != sign(ci.hi) {
-        "?".to_string()
-    } else if c == 0.0 {
-        "0%".to_string()
-    } else {
-        format!("{:.0}%", 100.0 * (ci.hi / c - 1.0).max(1.0 - ci.lo / c))
-    };
-    Some(Summary { center: c, range, bounded })
-}
-
-/// The fewest runs that bound the interval at [`CONFIDENCE`] (benchstat looks up to 50).
-fn runs_for_interval() -> String {
-    match (2..=50).find(|n| median_orders(*n, CONFIDENCE).is_ok_and(|o| o.lo > 0 && o.hi <= *n)) {
-        Some(n) => format!(">= {n}"),
-        None => "> 50".to_string(),
-    }
-}
-
-/// Whether the comparison decided a change in this cell: its verdict, else the tool's
-/// own significance marker.
-fn changed(cell: &Cell) -> bool {
-    match cell.verdict {
-        Some(v) => matches!(v, Verdict::Better | Verdict::Worse | Verdict::Changed),
-        None => cell.significant == Some(true),
-    }
-}
-
-/// The delta of the medians as benchstat prints it: `~` without a change, else the
-/// signed percent increase (`?` against a zero baseline).
-fn delta(cell: &Cell, base: f64, new: f64) -> String {
-    if !changed(cell) {
-        "~".to_string()
-    } else if base == new {
-        "0.00%".to_string()
-    } else if base == 0.0 {
-        "?".to_string()
-    } else {
-        format!("{:+.2}%", (new / base - 1.0) * 100.0)
-    }
-}
-
-/// `(p=0.002 n=10)`, `(n=5+6)` when the sides differ in runs; no p where the test gave none.
-fn p_and_n(cell: &Cell, n_base: usize, n_new: usize) -> String {
-    let p = cell.p.filter(|p| p.is_finite() && *p != 0.0).map(|p| format!("p={p:.3} ")).unwrap_or_default();
-    if n_base == n_new {
-        format!("({p}n={n_base})")
-    } else {
-        format!("({p}n={n_base}+{n_new})")
-    }
-}
-
-const SUPERSCRIPTS: [char; 10] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
-
-fn superscript(i: usize) -> String {
-    i.to_string().bytes().map(|b| SUPERSCRIPTS.get(usize::from(b - b'0')).copied().unwrap_or('?')).collect()
-}
-
-/// Footnotes numbered in order of first use, each message once.
-#[derive(Default)]
-struct Notes(Vec<String>);
-
-impl Notes {
-    fn mark(&mut self, msg: String) -> String {
-        let i = match self.0.iter().position(|m| *m == msg) {
-            Some(i) => i,
-            None => {
-                self.0.push(msg);
-                self.0.len() - 1
+impl Summary {
+    /// benchmath's `PctRangeString`.
+    fn range(&self) -> String {
+        if self.lo.is_infinite() || self.hi.is_infinite() {
+            return "∞".into();
+        }
+        let sign = |x: f64| {
+            if x == 0.0 {
+                0
+            } else if x < 0.0 {
+                -1
+            } else {
+                1
             }
         };
-        superscript(i + 1)
+        if sign(self.center) != sign(self.lo) || sign(self.center) != sign(self.hi) {
+            return "?".into();
+        }
+        if self.center == 0.0 {
+            return "0%".into();
+        }
+        format!("{:.0}%", 100.0 * (self.hi / self.center - 1.0).max(1.0 - self.lo / self.center))
     }
 }
 
-/// The row shown for each name: the first whose baseline has samples, replaced by a
-/// later one of the same name whose compared cells carry a p (MMTests repeats an
-/// operation's samples in every statistic's row; the tested row decides).
+/// benchmath's `medianSamples`: the fewest runs that bound the interval at [`CONFIDENCE`].
+fn runs_for_interval() -> (&'static str, usize) {
+    match (2..=50).find(|n| median_orders(*n, CONFIDENCE).is_ok_and(|o| o.lo > 0 && o.hi <= *n)) {
+        Some(n) => (">=", n),
+        None => (">", 50),
+    }
+}
+
+/// benchmath's `AssumeNothing.Summary`: the median and its interval.
+fn summary_nothing(xs: &[f64]) -> Summary {
+    let center = quantile_r8(xs, 0.5);
+    let (lo, hi) = match median_orders(xs.len(), CONFIDENCE) {
+        Ok(o) => {
+            let lo = o.lo.checked_sub(1).and_then(|i| xs.get(i)).copied().unwrap_or(f64::NEG_INFINITY);
+            let hi = o.hi.checked_sub(1).and_then(|i| xs.get(i)).copied().unwrap_or(f64::INFINITY);
+            (lo, hi)
+        }
+        Err(_) => (f64::NEG_INFINITY, f64::INFINITY),
+    };
+    let mut warnings = Vec::new();
+    if lo.is_infinite() || hi.is_infinite() {
+        let (op, need) = runs_for_interval();
+        warnings.push(format!("need {op} {need} samples for confidence interval at level {}", go_fmt_v(CONFIDENCE)));
+    }
+    Summary { center, lo, hi, warnings }
+}
+
+/// benchmath's `AssumeExact.Summary`: the most common value, warned about when the
+/// values differ.
+fn summary_exact(xs: &[f64]) -> Summary {
+    let (first, last) = (xs.first().copied().unwrap_or(f64::NAN), xs.last().copied().unwrap_or(f64::NAN));
+    let (mut val, mut count) = (first, 1);
+    let (mut mode, mut mode_count) = (val, count);
+    for &v in xs.iter().skip(1) {
+        if v == val {
+            count += 1;
+            if count > mode_count {
+                (mode, mode_count) = (val, count);
+            }
+        } else {
+            (val, count) = (v, 1);
+        }
+    }
+    let mut warnings = Vec::new();
+    if mode_count != xs.len() {
+        warnings.push(format!(
+            "exact distribution expected, but values range from {} to {}",
+            go_fmt_v(first),
+            go_fmt_v(last)
+        ));
+    }
+    Summary { center: mode, lo: first, hi: last, warnings }
+}
+
+/// A cell's comparison with its baseline (benchmath's `Comparison`).
+struct Compared {
+    p: f64,
+    n1: usize,
+    n2: usize,
+    alpha: f64,
+    warnings: Vec<String>,
+}
+
+impl Compared {
+    /// benchmath's `Comparison.String`: `p=0.PPP n=N` (no p when it is 0: exact).
+    fn text(&self) -> String {
+        let p = if self.p != 0.0 { format!("p={:.3} ", self.p) } else { String::new() };
+        if self.n1 == self.n2 {
+            format!("{p}n={}", self.n1)
+        } else {
+            format!("{p}n={}+{}", self.n1, self.n2)
+        }
+    }
+
+    /// benchmath's `FormatDelta`: `~` when p > α, else the change of the centers.
+    fn delta(&self, old: f64, new: f64) -> String {
+        if self.p > self.alpha {
+            "~".into()
+        } else if old == new {
+            "0.00%".into()
+        } else if old == 0.0 {
+            "?".into()
+        } else {
+            format!("{:+.2}%", ((new / old) - 1.0) * 100.0)
+        }
+    }
+}
+
+/// benchmath's `uTestSamples`: the fewest runs a side with which the U test can reach
+/// `alpha` (its table goes to 9 runs).
+fn runs_for_test(alpha: f64) -> (&'static str, usize) {
+    match (1..=9u64).find(|&n| mann_whitney_min_p(n, n) <= alpha) {
+        Some(n) => (">=", n as usize),
+        None => (">", 10),
+    }
+}
+
+/// benchmath's `AssumeNothing.Compare`: the U test of the baseline against the cell.
+fn compare_nothing(base: &[f64], new: &[f64], alpha: f64) -> Result<Compared> {
+    let (n1, n2) = (base.len(), new.len());
+    let mut c = match mann_whitney_ties(base, new, Alternative::Differs)? {
+        Ok(t) => Compared { p: t.p, n1, n2, alpha, warnings: Vec::new() },
+        Err(why) => Compared { p: 1.0, n1, n2, alpha, warnings: vec![why.message().to_string()] },
+    };
+    if c.p > c.alpha {
+        let (op, n) = runs_for_test(c.alpha);
+        if c.n1 < n && c.n2 < n {
+            c.warnings.push(format!("need {op} {n} samples to detect a difference at alpha level {}", go_fmt_v(alpha)));
+        }
+    }
+    Ok(c)
+}
+
+/// One cell of a benchstat table.
+struct TabCell {
+    values: Vec<f64>,
+    summary: Summary,
+    compared: Option<Compared>,
+}
+
+/// go-moremath's `GeoMean` (a running mean of the logs; NaN unless every value is > 0).
+fn geomean(xs: &[f64]) -> f64 {
+    if xs.is_empty() {
+        return f64::NAN;
+    }
+    let mut m = 0.0;
+    for (i, &x) in xs.iter().enumerate() {
+        if x <= 0.0 {
+            return f64::NAN;
+        }
+        m += (libm::log(x) - m) / (i + 1) as f64;
+    }
+    libm::exp(m)
+}
+
+/// A column's geomean row (benchtab's `TableSummary`).
+struct ColSummary {
+    summary: Option<f64>,
+    ratio: Option<f64>,
+    warnings: Vec<String>,
+}
+
+/// One benchstat table: a unit, its rows (name and a cell per kernel).
+struct Table {
+    unit: String,
+    rows: Vec<(String, Vec<Option<TabCell>>)>,
+}
+
+/// The name a row shows: its own, without a trailing ` UNIT` (a Go metric is named
+/// `NAME UNIT`, and the table is the unit's).
+fn shown_name<'a>(name: &'a str, unit: &str) -> &'a str {
+    name.strip_suffix(unit).and_then(|n| n.strip_suffix(' ')).filter(|n| !n.is_empty()).unwrap_or(name)
+}
+
+/// The rows shown: those where some kernel has samples, each name and unit once —
+/// the first, replaced by a later one of the same name whose compared cells carry a
+/// p (MMTests repeats an operation's samples in every statistic's row; the tested
+/// row decides).
 fn shown_rows(c: &Comparison) -> Vec<Row> {
     let mut out: Vec<Row> = Vec::new();
+    let has = |x: &Cell| x.samples.as_ref().is_some_and(|s| !s.is_empty());
     let tested = |r: &Row| r.cells.iter().skip(1).any(|x| x.p.is_some());
     for r in &c.rows {
-        if r.cells.first().and_then(|x| x.samples.as_ref()).is_none_or(|s| s.is_empty()) {
+        if !r.cells.iter().any(has) {
             continue;
         }
-        match out.iter().position(|o| o.name == r.name) {
+        match out.iter().position(|o| o.name == r.name && o.unit == r.unit) {
             Some(i) => {
                 if out.get(i).is_some_and(|o| !tested(o)) && tested(&r) {
                     if let Some(slot) = out.get_mut(i) {
@@ -202,263 +255,270 @@ fn shown_rows(c: &Comparison) -> Vec<Row> {
     out
 }
 
-/// One line of a table as its columns: the label, then per kernel the median, the
-/// range and its note, and for compared kernels the delta, `(p n)` and its note.
-type Line = Vec<String>;
-
-fn geomean(xs: &[f64]) -> Option<f64> {
-    (!xs.is_empty() && xs.iter().all(|x| *x > 0.0))
-        .then(|| (xs.iter().map(|x| x.ln()).sum::<f64>() / xs.len() as f64).exp())
-}
-
-fn table_lines(rows: &[&Row], kernels: usize, binary: bool, notes: &mut Notes) -> Vec<Line> {
-    let mut lines = Vec::new();
-    let mut centers: Vec<Vec<f64>> = vec![Vec::new(); kernels];
-    let mut ratios: Vec<Vec<f64>> = vec![Vec::new(); kernels];
-    let mut present: Vec<Vec<bool>> = vec![Vec::new(); kernels];
-    for r in rows {
-        let sums: Vec<Option<Summary>> = r.cells.iter().map(summarize).collect();
-        let scale = Scale::common(&sums.iter().flatten().map(|s| s.center).collect::<Vec<_>>(), binary);
-        let base = sums.first().and_then(|s| s.as_ref());
-        let n_base = r.cells.first().and_then(|x| x.samples.as_ref()).map_or(0, |s| s.len());
-        let mut line = vec![r.name.clone()];
-        for k in 0..kernels {
-            let (cell, sum) = match (r.cells.get(k), sums.get(k).and_then(|s| s.as_ref())) {
-                (Some(cell), Some(sum)) => (cell, sum),
-                _ => {
-                    if let Some(p) = present.get_mut(k) {
-                        p.push(false);
-                    }
-                    line.extend(std::iter::repeat_n(String::new(), if k == 0 { 3 } else { 6 }));
-                    continue;
-                }
-            };
-            if let Some(p) = present.get_mut(k) {
-                p.push(true);
-            }
-            line.push(scale.format(sum.center));
-            line.push(sum.range.clone());
-            line.push(if sum.bounded {
-                String::new()
-            } else {
-                notes
-                    .mark(format!("need {} samples for confidence interval at level {CONFIDENCE}", runs_for_interval()))
-            });
-            if let Some(cs) = centers.get_mut(k) {
-                cs.push(sum.center);
-            }
-            if k > 0 {
-                if let Some(b) = base {
-                    let n_new = cell.samples.as_ref().map_or(0, |s| s.len());
-                    line.push(delta(cell, b.center, sum.center));
-                    line.push(p_and_n(cell, n_base, n_new));
-                    line.push(String::new());
-                    if let Some(rs) = ratios.get_mut(k) {
-                        rs.push(sum.center / b.center);
-                    }
-                } else {
-                    line.extend(std::iter::repeat_n(String::new(), 3));
-                }
-            }
-        }
-        lines.push(line);
-    }
-    if rows.len() > 1 {
-        let mut line = vec!["geomean".to_string()];
-        for k in 0..kernels {
-            let mut foot = Vec::new();
-            if k > 0 && present.get(k) != present.first() {
-                foot.push(notes.mark("benchmark set differs from baseline; geomeans may not be comparable".into()));
-            }
-            let g = centers.get(k).and_then(|c| geomean(c));
-            if g.is_none() {
-                foot.push(notes.mark("summaries must be >0 to compute geomean".into()));
-            }
-            line.push(g.map(|g| Scale::common(&[g], binary).format(g)).unwrap_or_default());
-            line.push(String::new());
-            if k == 0 {
-                line.push(foot.join(" "));
-                continue;
-            }
-            line.push(String::new());
-            let r = ratios.get(k).and_then(|r| geomean(r));
-            if r.is_none() && g.is_some() {
-                foot.push(notes.mark("ratios must be >0 to compute geomean".into()));
-            }
-            line.push(r.map_or("?".to_string(), |r| format!("{:+.2}%", (r - 1.0) * 100.0)));
-            line.push(String::new());
-            line.push(foot.join(" "));
-        }
-        lines.push(line);
-    }
-    lines
-}
-
-fn width(s: &str) -> usize {
-    s.chars().count()
-}
-
-fn pad_left(s: &str, w: usize) -> String {
-    format!("{}{s}", " ".repeat(w.saturating_sub(width(s))))
-}
-
-fn pad_right(s: &str, w: usize) -> String {
-    format!("{s}{}", " ".repeat(w.saturating_sub(width(s))))
-}
-
-fn centre(s: &str, w: usize) -> String {
-    let room = w.saturating_sub(width(s));
-    format!("{}{s}{}", " ".repeat(room / 2), " ".repeat(room - room / 2))
-}
-
-/// The text of one table (the rows of one unit), header included.
-fn render_table(c: &Comparison, unit: &str, lines: &[Line]) -> String {
-    let cols = lines.first().map_or(0, |l| l.len());
-    let mut w = vec![0usize; cols];
-    for l in lines {
-        for (i, s) in l.iter().enumerate() {
-            if let Some(x) = w.get_mut(i) {
-                *x = (*x).max(width(s));
-            }
-        }
-    }
-    let col = |i: usize| w.get(i).copied().unwrap_or(0);
-    // a kernel's block: median " ± " range note, then "  " delta " " (p n) note
-    let start = |k: usize| if k == 0 { 1 } else { 4 + (k - 1) * 6 };
-    let centre_w = |k: usize| col(start(k)) + 3 + col(start(k) + 1) + note_w(col(start(k) + 2));
-    let delta_w = |k: usize| 2 + col(start(k) + 3) + 1 + col(start(k) + 4) + note_w(col(start(k) + 5));
-    let mut block = Vec::with_capacity(c.kernels.len());
-    for (k, name) in c.kernels.iter().enumerate() {
-        let mut cw = centre_w(k).max(width(unit));
-        let mut dw = if k == 0 { 0 } else { delta_w(k).max(width("  vs base")) };
-        let need = width(name);
-        if cw + dw < need {
-            if k == 0 {
-                cw = need;
-            } else {
-                dw = need - cw;
-            }
-        }
-        block.push((cw, dw));
-    }
-    let label_w = col(0);
-    let mut out = String::new();
-    let head = |out: &mut String, cellf: &dyn Fn(usize, usize, usize) -> String| {
-        out.push_str(&" ".repeat(label_w));
-        for (k, (cw, dw)) in block.iter().enumerate() {
-            out.push_str(" │ ");
-            out.push_str(&cellf(k, *cw, *dw));
-        }
-        out.push_str(" │\n");
-    };
-    head(&mut out, &|k, cw, dw| centre(c.kernels.get(k).map_or("", |s| s.as_str()), cw + dw));
-    head(&mut out, &|k, cw, dw| {
-        if k == 0 {
-            centre(unit, cw)
-        } else {
-            format!("{}{}", centre(unit, cw), pad_right("  vs base", dw))
-        }
-    });
-    for l in lines {
-        let get = |i: usize| l.get(i).map_or("", |s| s.as_str());
-        let mut text = pad_right(get(0), label_w);
-        for (k, (cw, dw)) in block.iter().enumerate() {
-            let s = start(k);
-            let mut b = String::new();
-            if !get(s).is_empty() {
-                b.push_str(&pad_left(get(s), col(s)));
-                if get(s + 1).is_empty() {
-                    b.push_str(&" ".repeat(3 + col(s + 1)));
-                } else {
-                    b.push_str(" ± ");
-                    b.push_str(&pad_left(get(s + 1), col(s + 1)));
-                }
-            } else {
-                b.push_str(&" ".repeat(col(s) + 3 + col(s + 1)));
-            }
-            b.push_str(&pad_right(&note(get(s + 2)), note_w(col(s + 2))));
-            let mut b = pad_left(&b, *cw);
-            if k > 0 {
-                let d = format!(
-                    "  {} {}{}",
-                    pad_left(get(s + 3), col(s + 3)),
-                    pad_right(get(s + 4), col(s + 4)),
-                    pad_right(&note(get(s + 5)), note_w(col(s + 5)))
-                );
-                b.push_str(&pad_right(&d, *dw));
-            }
-            text.push_str("   ");
-            text.push_str(&b);
-        }
-        out.push_str(text.trim_end());
-        out.push('\n');
-    }
-    out
-}
-
-fn note_w(w: usize) -> usize {
-    if w == 0 {
-        0
-    } else {
-        w + 1
-    }
-}
-
-fn note(s: &str) -> String {
-    if s.is_empty() {
-        String::new()
-    } else {
-        format!(" {s}")
-    }
-}
-
-/// The benchstat view of `c`: one table per unit (rows without a unit under `value`),
-/// the rows whose baseline has per-run samples, then the numbered footnotes and a line
-/// naming the interval and the test. An error when no row has samples (a table read
-/// from pasted text).
-pub fn render(c: &Comparison) -> Result<String> {
+/// The tables of `c`: one per unit in the order units first appear, each unit's rows
+/// in the order their names first appear (benchstat's observation order).
+fn tables(c: &Comparison, alpha: f64) -> Result<Vec<Table>> {
     let rows = shown_rows(c);
-    if rows.is_empty() {
-        return Err(Error::insufficient(
-            "the benchstat view needs per-run samples, and no row of this comparison has them",
-        ));
-    }
-    let mut units: Vec<&str> = Vec::new();
+    let unit_of = |r: &Row| r.unit.clone().unwrap_or_else(|| "value".into());
+    let mut names: Vec<String> = Vec::new();
     for r in &rows {
-        let u = r.unit.as_deref().unwrap_or("value");
+        let n = shown_name(&r.name, &unit_of(r)).to_string();
+        if !names.contains(&n) {
+            names.push(n);
+        }
+    }
+    let mut units: Vec<String> = Vec::new();
+    for r in &rows {
+        let u = unit_of(r);
         if !units.contains(&u) {
             units.push(u);
         }
     }
-    let mut notes = Notes::default();
-    let mut out = String::new();
-    for (i, u) in units.iter().enumerate() {
-        let of_unit: Vec<&Row> = rows.iter().filter(|r| r.unit.as_deref().unwrap_or("value") == *u).collect();
-        let lines = table_lines(&of_unit, c.kernels.len(), binary_unit(u), &mut notes);
-        if i > 0 {
-            out.push('\n');
+    let mut out = Vec::new();
+    for unit in units {
+        let exact = c.meta.exact_units.contains(&unit);
+        let mut of_unit: Vec<&Row> = rows.iter().filter(|r| unit_of(r) == unit).collect();
+        of_unit.sort_by_key(|r| names.iter().position(|n| n == shown_name(&r.name, &unit)));
+        let mut trows = Vec::new();
+        for r in of_unit {
+            // each row's exact U distribution can take a millisecond: Ctrl-C is polled
+            crate::cancel::check()?;
+            let mut cells: Vec<Option<TabCell>> = Vec::new();
+            for k in 0..c.kernels.len() {
+                let values = r.cells.get(k).and_then(|x| x.samples.as_deref()).filter(|s| !s.is_empty());
+                cells.push(values.map(|v| {
+                    let mut values = v.to_vec();
+                    values.sort_by(f64::total_cmp);
+                    let summary = if exact { summary_exact(&values) } else { summary_nothing(&values) };
+                    TabCell { values, summary, compared: None }
+                }));
+            }
+            let base: Option<Vec<f64>> = cells.first().and_then(|x| x.as_ref()).map(|x| x.values.clone());
+            if let Some(base) = base {
+                for cell in cells.iter_mut().skip(1).flatten() {
+                    cell.compared = Some(if exact {
+                        Compared { p: 0.0, n1: base.len(), n2: cell.values.len(), alpha: 0.0, warnings: Vec::new() }
+                    } else {
+                        compare_nothing(&base, &cell.values, alpha)?
+                    });
+                }
+            }
+            trows.push((shown_name(&r.name, &unit).to_string(), cells));
         }
-        out.push_str(&render_table(c, u, &lines));
+        out.push(Table { unit, rows: trows });
     }
+    Ok(out)
+}
+
+/// benchtab's `summarizeCol`: the geomean of a column's centers, and of its ratios
+/// to the baseline.
+fn summarize_col(t: &Table, col: usize) -> ColSummary {
+    let n_base = t.rows.iter().filter(|(_, cells)| cells.first().is_some_and(Option::is_some)).count();
+    let is_base = col == 0;
+    let (mut summaries, mut ratios) = (Vec::new(), Vec::new());
+    let mut bad_ratio = false;
+    for (_, cells) in &t.rows {
+        let Some(Some(cell)) = cells.get(col) else { continue };
+        summaries.push(cell.summary.center);
+        let base = if is_base { None } else { cells.first().and_then(|b| b.as_ref()) };
+        if let Some(b) = base {
+            let (a, b) = (cell.summary.center, b.summary.center);
+            if a == b {
+                ratios.push(1.0);
+            } else if b == 0.0 {
+                bad_ratio = true;
+                ratios.push(0.0);
+            } else {
+                ratios.push(a / b);
+            }
+        }
+    }
+    let mut s = ColSummary { summary: None, ratio: None, warnings: Vec::new() };
+    if !is_base && n_base != ratios.len() {
+        s.warnings.push("benchmark set differs from baseline; geomeans may not be comparable".into());
+    }
+    let gm = geomean(&summaries);
+    if gm.is_nan() {
+        s.warnings.push("summaries must be >0 to compute geomean".into());
+    } else {
+        s.summary = Some(gm);
+    }
+    if !is_base && !bad_ratio {
+        let gm = geomean(&ratios);
+        if gm.is_nan() {
+            s.warnings.push("ratios must be >0 to compute geomean".into());
+        } else {
+            s.ratio = Some(gm);
+        }
+    }
+    s
+}
+
+const SUPERSCRIPTS: [char; 10] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
+
+fn superscript(i: usize) -> String {
+    i.to_string().bytes().map(|b| SUPERSCRIPTS.get(usize::from(b - b'0')).copied().unwrap_or('?')).collect()
+}
+
+/// The footnotes of one table, numbered in order of first use, each message once.
+#[derive(Default)]
+struct Notes(Vec<String>);
+
+impl Notes {
+    /// The marks of `msgs`, space-separated (placed as a cell even when empty).
+    fn marks(&mut self, msgs: &[&String]) -> String {
+        let mut marks = Vec::new();
+        for m in msgs {
+            let i = match self.0.iter().position(|x| x == *m) {
+                Some(i) => i,
+                None => {
+                    self.0.push((*m).clone());
+                    self.0.len() - 1
+                }
+            };
+            marks.push(superscript(i + 1));
+        }
+        marks.join(" ")
+    }
+}
+
+/// The columns of a kernel's block start at: label 0, the baseline's median,
+/// interval and note 1–3, each other kernel's median, interval, note, delta, `(p n)`
+/// and note after (benchtab's `startCol`).
+fn start_col(k: usize) -> usize {
+    if k == 0 {
+        1
+    } else {
+        4 + (k - 1) * 6
+    }
+}
+
+/// The text of one table (benchtab's `Table.ToText`), its footnotes after it.
+fn render_table(kernels: &[String], t: &Table) -> String {
+    let mut g = Grid::default();
+    let mut notes = Notes::default();
+    let r_edge = start_col(kernels.len() + 1);
+    g.row();
+    for (k, name) in kernels.iter().enumerate() {
+        let (l, r) = (start_col(k), start_col(k + 1));
+        g.col(l).span(r - l, name, Align::Center, Some(" │ "));
+    }
+    g.col(r_edge).cell("", Align::Left, Some(" │"));
+    g.row();
+    for k in 0..kernels.len() {
+        let l = start_col(k);
+        g.col(l);
+        g.span(3, &t.unit, Align::Center, Some(" │ "));
+        if k > 0 {
+            g.span(3, "vs base", Align::Left, Some("  "));
+        }
+        for j in l + 1..g.cur_col() {
+            g.set_shrink(j);
+        }
+    }
+    g.col(r_edge).cell("", Align::Left, Some(" │"));
+    let class = binary(&t.unit);
+    for (name, cells) in &t.rows {
+        g.row();
+        g.cell(name, Align::Left, None);
+        let centers: Vec<f64> = cells.iter().flatten().map(|c| c.summary.center).collect();
+        let sc = Scale::common(&centers, class);
+        let base = cells.first().and_then(|b| b.as_ref());
+        for (k, cell) in cells.iter().enumerate() {
+            let Some(cell) = cell else { continue };
+            g.col(start_col(k));
+            g.cell(&sc.format(cell.summary.center), Align::Right, None);
+            g.cell(&cell.summary.range(), Align::Right, Some(" ± "));
+            let m = notes.marks(&cell.summary.warnings.iter().collect::<Vec<_>>());
+            g.cell(&m, Align::Left, None);
+            if let (true, Some(b), Some(cmp)) = (k > 0, base, &cell.compared) {
+                g.cell(&cmp.delta(b.summary.center, cell.summary.center), Align::Right, None);
+                g.cell(&format!("({})", cmp.text()), Align::Left, None);
+                let m = notes.marks(&cmp.warnings.iter().collect::<Vec<_>>());
+                g.cell(&m, Align::Left, None);
+            }
+        }
+    }
+    if t.rows.len() > 1 {
+        g.row();
+        g.cell("geomean", Align::Left, None);
+        for k in 0..kernels.len() {
+            let s = summarize_col(t, k);
+            if let Some(v) = s.summary {
+                g.col(start_col(k));
+                g.cell(&scale(v, class), Align::Right, None);
+            }
+            if k > 0 {
+                g.col(start_col(k) + 3);
+                match s.ratio {
+                    Some(r) => g.cell(&format!("{:+.2}%", (r - 1.0) * 100.0), Align::Right, None),
+                    None => g.cell("?", Align::Left, None),
+                };
+            }
+            g.col(start_col(k + 1) - 1);
+            let m = notes.marks(&s.warnings.iter().collect::<Vec<_>>());
+            g.cell(&m, Align::Left, None);
+        }
+    }
+    let mut out = g.render();
     for (i, msg) in notes.0.iter().enumerate() {
         out.push_str(&format!("{} {msg}\n", superscript(i + 1)));
     }
-    let tests: Vec<&str> = {
-        let mut t: Vec<&str> = Vec::new();
-        for r in &rows {
-            for cell in r.cells.iter().skip(1) {
-                if let Some(name) = cell.test.map(CellTest::name).filter(|n| !t.contains(n)) {
-                    t.push(name);
-                }
-            }
+    out
+}
+
+/// The benchstat view of `c` (docs/benchstat.md): the configuration the runs share,
+/// then one table per unit over the rows with per-run samples, each followed by its
+/// footnotes. α is the comparison's recorded level, else benchstat's 0.05. An error
+/// when no row has samples (a table read from pasted text).
+pub fn render(c: &Comparison) -> Result<String> {
+    let alpha = c.meta.verdicts.as_ref().and_then(|v| v.alpha).unwrap_or(ALPHA);
+    let tables = tables(c, alpha)?;
+    if tables.is_empty() {
+        return Err(Error::insufficient(
+            "the benchstat view needs per-run samples, and no row of this comparison has them",
+        ));
+    }
+    let mut out = String::new();
+    for (k, v) in &c.meta.config {
+        out.push_str(&format!("{k}: {v}\n"));
+    }
+    for (i, t) in tables.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
         }
-        t
-    };
-    let decided = if tests.is_empty() { "the table's own marker".to_string() } else { tests.join(", ") };
-    out.push_str(&format!(
-        "median ± distribution-free {:.0}% interval of the median (order statistics); vs base: change of the \
-         medians where {decided} finds a change, ~ otherwise\n",
-        CONFIDENCE * 100.0
-    ));
+        out.push_str(&render_table(&c.kernels, t));
+    }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn r8_median_as_go_moremath() {
+        // go-moremath's Sample.Quantile(0.5), printed by Go 1.19 (fmt %v, shortest digits)
+        let cases: &[(&[f64], f64)] = &[
+            (&[1.0, 2.0, 3.0, 4.0], 2.5),
+            (&[5.0], 5.0),
+            (&[1.0, 2.0, 10.0], 2.0),
+            (&[1.0, 2.0, 3.0, 4.0, 5.0], 3.0),
+            (&[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0], 0.55),
+            (&[44.1, 44.3, 44.4, 44.5, 44.6], 44.4),
+        ];
+        for (xs, want) in cases {
+            assert_eq!(quantile_r8(xs, 0.5), *want, "{xs:?}");
+        }
+    }
+
+    #[test]
+    fn test_warnings_and_runs_needed() {
+        // benchmath's uTestMinP table: 4 runs a side reach 0.05 (2/C(8,4) = 0.029)
+        assert_eq!(runs_for_test(0.05), (">=", 4));
+        assert_eq!(runs_for_test(1e-6), (">", 10));
+        assert_eq!(runs_for_interval(), (">=", 6));
+        assert_eq!(shown_name("Encode-8 sec/op", "sec/op"), "Encode-8");
+        assert_eq!(shown_name("sec/op", "sec/op"), "sec/op");
+    }
 }

@@ -59,6 +59,46 @@ pub struct MmtestsMeta {
     pub op_width: Option<usize>,
     /// The monitor of a `--print-monitor` table (`mmtests.monitor`).
     pub monitor: Option<String>,
+    /// The runs compare-mmtests.pl lost while summarising them (`mmtests.lost_runs`,
+    /// docs/mmtests.md §12): a lost run whose column is kept is one of the table's
+    /// kernels, printed without a name.
+    pub lost_runs: Vec<LostRun>,
+}
+
+/// A run compare-mmtests.pl lost (its summary died inside the Perl's per-run `eval`),
+/// and why (docs/mmtests.md §12).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LostRun {
+    /// The run's name.
+    pub run: String,
+    /// Why its summary died, without its name.
+    pub reason: String,
+    /// Whether the table keeps its column (without a name, 0.00 cells): every lost run
+    /// but the last does.
+    pub column_kept: bool,
+}
+
+impl LostRun {
+    /// The line saying what the table leaves out (a missing-data line of
+    /// `schedlab mmtests compare`).
+    pub fn message(&self) -> String {
+        let column = if self.column_kept {
+            "prints an unnamed column of 0.00 cells in its place"
+        } else {
+            "leaves its column out"
+        };
+        format!(
+            "run '{}' is not in the table: {}; compare-mmtests.pl drops the run and {column}",
+            self.run, self.reason
+        )
+    }
+}
+
+impl MmtestsMeta {
+    /// Whether `kernel` is a lost run whose column the table keeps (printed without a name).
+    pub fn is_blank_column(&self, kernel: &str) -> bool {
+        self.lost_runs.iter().any(|l| l.column_kept && l.run == kernel)
+    }
 }
 
 /// lkp's compare options and result axes, which its text needs (docs/lkp.md §5).
@@ -110,6 +150,12 @@ pub struct Meta {
     pub label: Option<String>,
     /// Which way is better for a table without rows to say it (`interpretation`).
     pub interpretation: Option<Direction>,
+    /// The configuration every compared run shares, as Go's benchmark format gives
+    /// it (`benchfmt.config`: `key: value` lines, printed above the benchstat view).
+    pub config: Vec<(String, String)>,
+    /// The units whose values are exact (`benchfmt.exact_units`: Go's `Unit U
+    /// assume=exact`; the benchstat view prints no interval or test for them).
+    pub exact_units: Vec<String>,
     /// Anything else a user recorded, as given.
     pub other: BTreeMap<String, Value>,
 }
@@ -154,6 +200,20 @@ impl Meta {
             put(&mut m, "mmtests.label_width", mm.label_width);
             put(&mut m, "mmtests.op_width", mm.op_width);
             put(&mut m, "mmtests.monitor", mm.monitor.clone());
+            if !mm.lost_runs.is_empty() {
+                let lost = mm
+                    .lost_runs
+                    .iter()
+                    .map(|l| {
+                        let mut o = Map::new();
+                        o.insert("run".into(), l.run.clone().into());
+                        o.insert("reason".into(), l.reason.clone().into());
+                        o.insert("column_kept".into(), l.column_kept.into());
+                        Value::Object(o)
+                    })
+                    .collect::<Vec<Value>>();
+                put(&mut m, "mmtests.lost_runs", Some(lost));
+            }
         }
         if let Some(l) = &self.lkp {
             let axes = l.axes.as_ref().map(|a| {
@@ -189,6 +249,14 @@ impl Meta {
         put(&mut m, "statistic", self.statistic.clone());
         put(&mut m, "label", self.label.clone());
         put(&mut m, "interpretation", self.interpretation.map(|d| d.name()));
+        if !self.config.is_empty() {
+            let pairs =
+                self.config.iter().map(|(k, v)| Value::Array(vec![k.clone().into(), v.clone().into()])).collect();
+            put(&mut m, "benchfmt.config", Some(Value::Array(pairs)));
+        }
+        if !self.exact_units.is_empty() {
+            put(&mut m, "benchfmt.exact_units", Some(self.exact_units.clone()));
+        }
         m
     }
 
@@ -223,6 +291,7 @@ impl Meta {
                     "label_width" => mm.label_width = Some(count(k, &v)?),
                     "op_width" => mm.op_width = Some(count(k, &v)?),
                     "monitor" => mm.monitor = Some(text(k, &v)?),
+                    "lost_runs" => mm.lost_runs = lost_runs(k, v)?,
                     _ => {
                         meta.other.insert(key, v);
                     }
@@ -268,6 +337,8 @@ impl Meta {
                 }
                 "machine" => meta.machine = Some(text(k, &v)?),
                 "precision" => meta.precision = Some(count(k, &v)?),
+                "benchfmt.config" => meta.config = pairs(k, v)?,
+                "benchfmt.exact_units" => meta.exact_units = texts(k, v)?,
                 _ => {
                     meta.other.insert(key, v);
                 }
@@ -357,17 +428,35 @@ fn keys(k: &str, v: Value) -> Result<Vec<String>, String> {
     }
 }
 
-fn axes(k: &str, v: Value) -> Result<Vec<Vec<(String, String)>>, String> {
+/// `mmtests.lost_runs`: objects with `run`, `reason` and `column_kept`.
+fn lost_runs(k: &str, v: Value) -> Result<Vec<LostRun>, String> {
     list(k, v)?
         .into_iter()
-        .map(|root| {
-            list(k, root)?
-                .into_iter()
-                .map(|pair| match list(k, pair)?.as_slice() {
-                    [a, b] => Ok((text(k, a)?, text(k, b)?)),
-                    _ => Err(format!("{k}: expected [key, value] pairs")),
-                })
-                .collect()
+        .map(|o| {
+            let Value::Object(o) = o else {
+                return Err(format!("{k}: expected objects with run, reason, column_kept"));
+            };
+            let field = |name: &str| o.get(name).ok_or_else(|| format!("{k}: an entry without '{name}'"));
+            Ok(LostRun {
+                run: text(k, field("run")?)?,
+                reason: text(k, field("reason")?)?,
+                column_kept: flag(k, field("column_kept")?)?,
+            })
+        })
+        .collect()
+}
+
+fn axes(k: &str, v: Value) -> Result<Vec<Vec<(String, String)>>, String> {
+    list(k, v)?.into_iter().map(|root| pairs(k, root)).collect()
+}
+
+/// A list of `[key, value]` pairs.
+fn pairs(k: &str, v: Value) -> Result<Vec<(String, String)>, String> {
+    list(k, v)?
+        .into_iter()
+        .map(|pair| match list(k, pair)?.as_slice() {
+            [a, b] => Ok((text(k, a)?, text(k, b)?)),
+            _ => Err(format!("{k}: expected [key, value] pairs")),
         })
         .collect()
 }
@@ -415,6 +504,12 @@ mod tests {
         assert_eq!(m.other["mine"], "kept");
         // and the typed form reads back to the same value
         assert_eq!(Meta::from_map(m.to_map()).unwrap(), m);
+        let go = Meta {
+            config: vec![("goos".into(), "linux".into()), ("cpu".into(), "x".into())],
+            exact_units: vec!["text-bytes".into()],
+            ..Meta::default()
+        };
+        assert_eq!(Meta::from_map(go.to_map()).unwrap(), go);
     }
 
     #[test]

@@ -25,6 +25,7 @@ mod narrow_column;
 mod opt_column;
 pub mod rows;
 mod sample_column;
+pub mod text_grid;
 pub mod tidy;
 pub mod verdict;
 
@@ -36,6 +37,6 @@ pub const FORMATS: [&str; 6] = ["text", "csv", "json", "markdown", "html", "benc
 pub use assess::{assess_many, Assessment};
 pub use cell_test::CellTest;
 pub use comparison::{Cell, ChangeKind, Comparison, Direction, Row, SCHEMA_VERSION};
-pub use meta::{LkpMeta, Meta, MmtestsLayout, MmtestsMeta, VerdictMeta};
+pub use meta::{LkpMeta, LostRun, Meta, MmtestsLayout, MmtestsMeta, VerdictMeta};
 pub use rows::Rows;
 pub use verdict::{decide, evidence, more_runs, Evidence, Test, Verdict, VerdictRule};

@@ -174,29 +174,47 @@ const EVENTS: [(&str, &[&str]); 17] = [
 /// Decodes the records of one trace's events by their `common_type`.
 #[derive(Debug, Clone)]
 pub struct Decoder {
-    /// By event ID: the layout, or why the event's format cannot be read.
-    by_id: HashMap<u16, std::result::Result<Layout, String>>,
+    /// By event ID: 0 for an event not asked for, else 1 + its place in `layouts` (a
+    /// table indexed by the ID: one load a record, where a hash map took a hash).
+    by_id: Vec<u16>,
+    /// The layouts asked for, or why the event's format cannot be read.
+    layouts: Vec<std::result::Result<Layout, String>>,
 }
 
 impl Decoder {
     /// The decoder of a trace's `formats` (by ID), for the events named in `wanted`
     /// (event names of [`Event`]'s kinds).
     pub fn new(formats: &HashMap<u16, Format>, wanted: &[&str]) -> Self {
-        let mut by_id = HashMap::new();
+        let mut by_id = Vec::new();
+        let mut layouts = Vec::new();
         for f in formats.values() {
             let Some((name, fields)) = EVENTS.iter().find(|(n, _)| *n == f.name && wanted.contains(n)) else {
                 continue;
             };
-            by_id.insert(f.id, layout(f, name, fields));
+            let at = usize::from(f.id);
+            if by_id.len() <= at {
+                by_id.resize(at + 1, 0);
+            }
+            layouts.push(layout(f, name, fields));
+            if let Some(slot) = by_id.get_mut(at) {
+                *slot = u16::try_from(layouts.len()).unwrap_or(0);
+            }
         }
-        Decoder { by_id }
+        Decoder { by_id, layouts }
+    }
+
+    /// The layout of a record's event, when asked for.
+    #[inline]
+    fn layout_of(&self, data: &[u8]) -> Option<&std::result::Result<Layout, String>> {
+        let id = data.get(..2).map_or(u16::MAX, |b| le(b) as u16);
+        let k = *self.by_id.get(usize::from(id))?;
+        self.layouts.get(usize::from(k).checked_sub(1)?)
     }
 
     /// The event of a record (`data` from its `common_type` on): `Ok(None)` for an event
     /// not asked for, an error message when its format or the record is unreadable.
     pub fn decode(&self, data: &[u8]) -> std::result::Result<Option<Event>, String> {
-        let id = data.get(..2).map_or(u16::MAX, |b| le(b) as u16);
-        let Some(layout) = self.by_id.get(&id) else { return Ok(None) };
+        let Some(layout) = self.layout_of(data) else { return Ok(None) };
         let layout = layout.as_ref().map_err(Clone::clone)?;
         let short = || format!("a record of {} bytes is too short for its format", data.len());
         let v = |s: Slot| s.get(data).ok_or_else(short);
@@ -243,6 +261,15 @@ impl Decoder {
             }
             Layout::TickStop([s]) => Event::TickStop { success: v(s)? == 1 },
         }))
+    }
+}
+
+impl Decoder {
+    /// The text of a `print` record (a `trace_marker` write, up to its NUL), when the
+    /// decoder reads `print` and the record is one; `None` otherwise.
+    pub fn marker<'d>(&self, data: &'d [u8]) -> Option<&'d [u8]> {
+        let Some(Ok(Layout::Marker(offset))) = self.layout_of(data) else { return None };
+        data.get(*offset..)?.split(|&b| b == 0).next()
     }
 }
 

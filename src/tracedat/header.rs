@@ -19,6 +19,8 @@ pub const MAGIC: &[u8; 10] = b"\x17\x08Dtracing";
 /// Option and section IDs (`enum tracecmd_option_id`).
 const OPTION_DONE: u16 = 0;
 const OPTION_BUFFER: u16 = 3;
+/// `TRACECMD_OPTION_UNAME`: `uname -a`-like text of the traced machine.
+const OPTION_UNAME: u16 = 5;
 const SECTION_HEADER_INFO: u16 = 16;
 const SECTION_FTRACE_EVENTS: u16 = 17;
 const SECTION_EVENT_FORMATS: u16 = 18;
@@ -78,6 +80,16 @@ pub struct Header {
     pub cpu_codec: Codec,
     /// Where each CPU's pages are.
     pub cpus: Vec<CpuData>,
+    /// The traced machine's `uname` as trace-cmd stored it (`Linux HOST 6.18.44 x86_64`:
+    /// system, node, kernel release, machine), when the file has that option.
+    pub uname: Option<String>,
+}
+
+impl Header {
+    /// The traced kernel's release (`6.18.44-fc-v1272`), from [`Header::uname`].
+    pub fn kernel_release(&self) -> Option<&str> {
+        self.uname.as_deref()?.split_whitespace().nth(2)
+    }
 }
 
 /// Is this a trace.dat (any version)?
@@ -92,6 +104,13 @@ struct Meta {
     formats: HashMap<u16, Format>,
     kallsyms: String,
     cmdlines: HashMap<i32, String>,
+    uname: Option<String>,
+}
+
+/// The text of a `UNAME` option (NUL-terminated, or not).
+fn uname_of(body: &[u8]) -> String {
+    let text = body.split(|&b| b == 0).next().unwrap_or_default();
+    String::from_utf8_lossy(text).trim().to_string()
 }
 
 /// One buffer's CPU data: its name, whether compressed, where each CPU's pages are.
@@ -149,6 +168,7 @@ pub fn parse(src: &dyn Source, path: Option<&str>) -> Result<Header> {
         kallsyms: meta.kallsyms,
         symbols: std::cell::OnceCell::new(),
         cmdlines: meta.cmdlines,
+        uname: meta.uname,
         buffer: best.name,
         cpu_codec: best.codec,
         cpus: best.cpus,
@@ -178,6 +198,9 @@ fn v6(c: &mut Cursor<'_>, meta: &mut Meta) -> Result<Vec<Buffer>> {
             }
             let size = c.u32()?;
             let body = c.take(u64::from(size))?;
+            if id == OPTION_UNAME {
+                meta.uname = Some(uname_of(&body));
+            }
             if id == OPTION_BUFFER {
                 let body = body.as_slice();
                 let mut b = Cursor::new(&body, 0, c.path);
@@ -229,7 +252,7 @@ fn v7(c: &mut Cursor<'_>, meta: &mut Meta) -> Result<Vec<Buffer>> {
         if seen > MAX_OPTION_SECTIONS {
             return Err(c.err(format!("more than {MAX_OPTION_SECTIONS} options sections (a loop in their chain?)")));
         }
-        next = section(c, next, OPTION_DONE, codec, &mut |s| options(s, &mut sections, &mut opts))?;
+        next = section(c, next, OPTION_DONE, codec, &mut |s| options(s, &mut sections, &mut opts, &mut meta.uname))?;
     }
     let required: [(u16, &str, ReadSection); 3] = [
         (SECTION_HEADER_INFO, "header info", header_info),
@@ -299,7 +322,12 @@ fn section<T>(
 
 /// One options section: remember where the sections and buffers are; the offset of the
 /// next options section (0: none).
-fn options(c: &mut Cursor<'_>, sections: &mut HashMap<u16, u64>, buffers: &mut Vec<BufferOption>) -> Result<u64> {
+fn options(
+    c: &mut Cursor<'_>,
+    sections: &mut HashMap<u16, u64>,
+    buffers: &mut Vec<BufferOption>,
+    uname: &mut Option<String>,
+) -> Result<u64> {
     loop {
         let id = c.u16()?;
         let size = c.u32()?;
@@ -329,6 +357,7 @@ fn options(c: &mut Cursor<'_>, sections: &mut HashMap<u16, u64>, buffers: &mut V
             SECTION_HEADER_INFO..=SECTION_CMDLINES => {
                 sections.insert(id, b.u64()?);
             }
+            OPTION_UNAME => *uname = Some(uname_of(body)),
             _ => {}
         }
     }

@@ -9,6 +9,7 @@
 //! - [`format`]: event formats (fields, offsets, sizes, print fmt).
 //! - [`ring`]: the ring-buffer pages of one CPU as records.
 //! - [`decode`]: a record as the event the importers read.
+//! - [`sniff`]: what an input without the magic is when it is not text either.
 //!
 //! [`Trace::records`] merges the CPUs' records by time (ties in CPU order).
 
@@ -21,6 +22,7 @@ pub mod decode;
 pub mod format;
 pub mod header;
 pub mod ring;
+pub mod sniff;
 
 use crate::error::Result;
 use bytes::{FileSource, Source};
@@ -40,6 +42,31 @@ pub struct Record<'r> {
     pub data: &'r [u8],
 }
 
+/// Events a CPU's buffer lost before one of its records: the ring buffer flagged the
+/// page that record starts (docs/tracing.md §3.1), as `trace-cmd report` prints
+/// `CPU:N [LOST M EVENTS]` before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lost {
+    /// The CPU whose buffer lost them.
+    pub cpu: u32,
+    /// The timestamp of the first record after the loss (trace clock, ns).
+    pub ts: u64,
+    /// How many, when the page stored the number.
+    pub count: Option<u64>,
+    /// The number of the record after the loss (its [`Record::number`]).
+    pub before_record: usize,
+}
+
+/// What [`Trace::each`] reads, in time order: a record, or a loss just before the next
+/// record of that CPU.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Item<'r> {
+    /// A record.
+    Record(Record<'r>),
+    /// Events lost before the CPU's next record.
+    Lost(Lost),
+}
+
 /// An opened trace.dat: its metadata, and its records read on demand.
 pub struct Trace<'a> {
     /// The metadata.
@@ -57,6 +84,15 @@ impl<'a> Trace<'a> {
     /// Call `f` on every record in time order (ties in CPU order), reading each CPU's
     /// pages a piece at a time.
     pub fn records(&self, mut f: impl FnMut(Record<'_>) -> Result<()>) -> Result<()> {
+        self.each(|item| match item {
+            Item::Record(r) => f(r),
+            Item::Lost(_) => Ok(()),
+        })
+    }
+
+    /// [`Trace::records`] with the losses the pages flag, each just before the first
+    /// record read after it on its CPU.
+    pub fn each(&self, mut f: impl FnMut(Item<'_>) -> Result<()>) -> Result<()> {
         let h = &self.header;
         let mut cpus = Vec::with_capacity(h.cpus.len());
         for &d in &h.cpus {
@@ -75,7 +111,10 @@ impl<'a> Trace<'a> {
             let Some((ts, c)) = best.and_then(|(ts, i)| Some((ts, cpus.get_mut(i)?))) else { return Ok(()) };
             crate::cancel::check_every(number)?;
             number += 1;
-            f(Record { number, cpu: c.cpu(), ts, data: c.data() })?;
+            if let Some(count) = c.lost_before() {
+                f(Item::Lost(Lost { cpu: c.cpu(), ts, count, before_record: number }))?;
+            }
+            f(Item::Record(Record { number, cpu: c.cpu(), ts, data: c.data() }))?;
             c.advance()?;
         }
     }

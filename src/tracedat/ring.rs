@@ -2,6 +2,11 @@
 //! (`kernel/trace/ring_buffer.c`): a page header (timestamp, commit = data size) and
 //! events, each a 32-bit header `type_len:5 | time_delta:27` followed by its data.
 //!
+//! The commit word's top bits say that events were lost before the page (the reader
+//! fell behind, or an overwriting buffer dropped its oldest pages): bit 31
+//! (`RB_MISSED_EVENTS`) that some were, bit 30 (`RB_MISSED_STORED`) that their number is
+//! stored as a word (the commit field's size) right after the page's data.
+//!
 //! `type_len` 1–28: a record of `4·type_len` bytes; 0: the record's length + 4 is in the
 //! next word; 29: padding (`time_delta` 0: the rest of the page; else a discarded event
 //! whose length is in the next word); 30: a time extend (`delta + (next word << 27)`);
@@ -15,6 +20,10 @@ use crate::error::{Error, Result};
 
 /// The bits of `commit` that hold the data size (the top bits flag missed events).
 const COMMIT_MASK: u64 = (1 << 27) - 1;
+/// `RB_MISSED_EVENTS`: events were lost before this page.
+const MISSED_EVENTS: u64 = 1 << 31;
+/// `RB_MISSED_STORED`: their number follows the page's data.
+const MISSED_STORED: u64 = 1 << 30;
 /// Uncompressed pages are read this many at a time.
 const PAGES_PER_READ: usize = 64;
 
@@ -54,6 +63,11 @@ pub struct CpuRecords<'a> {
     ts: u64,
     /// The current record, `None` after the last one.
     pub head: Option<Head>,
+    /// Events were lost before the current record (its page is the first read after
+    /// them): their number when the page stored it.
+    lost: Option<Option<u64>>,
+    /// A page flagged so, not yet attached to a record.
+    lost_pending: Option<Option<u64>>,
 }
 
 impl<'a> CpuRecords<'a> {
@@ -86,6 +100,8 @@ impl<'a> CpuRecords<'a> {
             page_end: 0,
             ts: 0,
             head: None,
+            lost: None,
+            lost_pending: None,
         };
         r.advance()?;
         Ok(r)
@@ -94,6 +110,13 @@ impl<'a> CpuRecords<'a> {
     /// The CPU.
     pub fn cpu(&self) -> u32 {
         self.cpu
+    }
+
+    /// Whether events were lost just before the current record (it is the first of a
+    /// page that follows the loss): `Some(Some(n))` with the number the page stored,
+    /// `Some(None)` when it stored none.
+    pub fn lost_before(&self) -> Option<Option<u64>> {
+        self.lost
     }
 
     /// The data of the current record (empty after the last).
@@ -184,6 +207,16 @@ impl<'a> CpuRecords<'a> {
         if self.layout.data.saturating_add(size) > p.len() {
             return Err(self.err(&format!("commit {size} is larger than the page")));
         }
+        if commit & MISSED_EVENTS != 0 {
+            // the count, when stored, is a word of the commit field's size after the data
+            let at = self.layout.data + size;
+            let count = (commit & MISSED_STORED != 0).then(|| field((at, self.layout.commit.1))).flatten();
+            // several flagged pages before one record: their counts add (unknown if one is)
+            self.lost_pending = Some(match self.lost_pending {
+                None => count,
+                Some(before) => before.zip(count).map(|(a, b)| a.saturating_add(b)),
+            });
+        }
         self.ts = ts;
         self.pos = self.page + self.layout.data;
         self.page_end = self.pos + size;
@@ -196,6 +229,7 @@ impl<'a> CpuRecords<'a> {
             if !self.open || self.pos + 4 > self.page_end {
                 if !self.next_page()? {
                     self.head = None;
+                    self.lost = None;
                     return Ok(());
                 }
                 continue;
@@ -240,6 +274,7 @@ impl<'a> CpuRecords<'a> {
             self.ts = self.ts.wrapping_add(delta);
             self.pos = next;
             self.head = Some(Head { ts: self.ts, start, len });
+            self.lost = self.lost_pending.take();
             return Ok(());
         }
     }

@@ -1,18 +1,15 @@
 //! Edge cases of the parsers (tests/data/lkp/edge/<program>/<case>, written by
 //! tools/oracles/lkp/edge_cases.py to reach the branches lkp-tests' own fixtures leave
-//! out): where lkp's own parser prints `<case>.yaml`, schedlab prints the same text
-//! (compared as lkp's stats_spec.rb compares); where lkp's parser exits with an error
-//! (`<case>.error` holds its message), schedlab returns a parse error naming the file.
+//! out) where lkp's parser exits with an error (`<case>.error` holds its message):
+//! schedlab returns a parse error naming the file. (The cases where lkp's parser prints
+//! `<case>.yaml` are tests/it/lkp_spec.rs's edge set, their stats.json
+//! tests/it/lkp_stats_json.rs's.)
 
 use schedlab::lkp::stats::program;
 use std::path::Path;
 
-fn chomp(s: &str) -> &str {
-    s.strip_suffix("\r\n").or_else(|| s.strip_suffix('\n')).unwrap_or(s)
-}
-
 #[test]
-fn edge_cases_agree_with_lkps_parsers() {
+fn edge_cases_where_lkps_parser_fails_are_errors() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lkp/edge");
     let mut programs: Vec<_> =
         std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
@@ -23,7 +20,7 @@ fn edge_cases_agree_with_lkps_parsers() {
         let mut cases: Vec<_> = std::fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "error"))
+            .filter(|p| p.extension().is_some_and(|e| e == "error"))
             .collect();
         cases.sort();
         let mut pass = 0;
@@ -33,14 +30,11 @@ fn edge_cases_agree_with_lkps_parsers() {
             let got = program::parse(name, &std::fs::read_to_string(&input).unwrap(), &shown)
                 .unwrap_or_else(|| panic!("no parser for {name}"));
             let want = std::fs::read_to_string(expected).unwrap();
-            match (expected.extension().unwrap().to_str().unwrap(), got) {
-                ("yaml", Ok(got)) if chomp(&got) == chomp(&want) => pass += 1,
-                ("yaml", Ok(got)) => failures.push(format!("{shown}:\n--- want\n{want}\n--- got\n{got}")),
-                ("yaml", Err(e)) => failures.push(format!("{shown}: {e}")),
-                (_, Err(e)) if e.to_string().contains(&shown) => pass += 1,
-                (_, Err(e)) => failures.push(format!("{shown}: the error does not name the file: {e}")),
-                (_, Ok(got)) => {
-                    failures.push(format!("{shown}: lkp's parser fails ({}), schedlab printed\n{got}", chomp(&want)))
+            match got {
+                Err(e) if e.to_string().contains(&shown) => pass += 1,
+                Err(e) => failures.push(format!("{shown}: the error does not name the file: {e}")),
+                Ok(got) => {
+                    failures.push(format!("{shown}: lkp's parser fails ({}), schedlab printed\n{got}", want.trim_end()))
                 }
             }
         }

@@ -87,3 +87,18 @@ fn dump_stat_as_lkp() {
         }
     }
 }
+
+/// A run directory with a kmsg and no serial console log: bin/run-stats runs dmesg's
+/// parser without a file and it reads kmsg. The run's dmesg.* stats are those lkp's
+/// pipeline writes for that case (tests/data/lkp/run-context/dmesg/from-kmsg.stats.json, by
+/// tools/oracles/lkp/spec_stats.sh), beside kmsg's own.
+#[test]
+fn dmesg_from_kmsg_when_there_is_no_serial_log() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lkp/run-context/dmesg");
+    let run = DirTree::at(&dir.join("from-kmsg"));
+    let monitors: Vec<String> = run_monitors(&run, "").unwrap().into_iter().map(|(m, _)| m).collect();
+    assert_eq!(monitors, ["dmesg", "kmsg"]);
+    let dmesg: Vec<_> = run_stats(&run, "").unwrap().into_iter().filter(|(k, _)| k.starts_with("dmesg.")).collect();
+    let want = std::fs::read_to_string(dir.join("from-kmsg.stats.json")).unwrap();
+    assert_eq!(stats_json(&dmesg), want);
+}

@@ -143,12 +143,12 @@ fn replay(trace: &str, init: Init, util_est: bool, rule: &str) -> String {
         let init = if init == Init::Zero { "zero" } else { "kernel" };
         let c = schedlab::pelt::kernel::config(&schedlab::pelt::kernel::Options {
             kernel: Some("4.19"),
-            init,
+            init: Some(init),
             util_est,
             rule: None,
             execl_fix: None,
             tick_ns: 4_000_000,
-            start_ns: 1_048_576_000,
+            start_ns: Some(1_048_576_000),
             given: None,
         });
         c.unwrap()

@@ -31,6 +31,20 @@ fn shape(t: &FtraceTask) -> Vec<(u64, State)> {
     t.segments.iter().map(|s| (s.dur_ns, s.state)).collect()
 }
 
+/// [`shape`] with each tick's boundary removed (a run split at a tick joined again):
+/// `-R` prints `hrtimer_expire_entry`'s function as an address, so the ticks a
+/// symbolic report names (`function=tick_nohz_handler`) cannot be told there.
+fn shape_without_ticks(t: &FtraceTask) -> Vec<(u64, State)> {
+    let mut out: Vec<(u64, State)> = Vec::new();
+    for s in &t.segments {
+        match out.last_mut() {
+            Some(last) if s.tick => last.0 += s.dur_ns,
+            _ => out.push((s.dur_ns, s.state)),
+        }
+    }
+    out
+}
+
 #[test]
 fn numeric_prev_state_imports_as_the_symbolic_report() {
     let (sym, raw, kernel) = (read("report.txt"), read("report-R.txt"), read("report-N.txt"));
@@ -39,7 +53,11 @@ fn numeric_prev_state_imports_as_the_symbolic_report() {
     let mut imported = 0;
     for &pid in &pids {
         let want = import(&sym, pid);
-        assert_eq!(import(&raw, pid).map(|t| shape(&t)), want.clone().map(|t| shape(&t)), "-R, pid {pid}");
+        assert_eq!(
+            import(&raw, pid).map(|t| shape_without_ticks(&t)),
+            want.clone().map(|t| shape_without_ticks(&t)),
+            "-R, pid {pid}"
+        );
         assert_eq!(import(&kernel, pid).map(|t| shape(&t)), want.clone().map(|t| shape(&t)), "-N, pid {pid}");
         imported += usize::from(want.is_ok());
     }

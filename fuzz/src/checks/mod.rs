@@ -22,6 +22,7 @@ pub mod pelt;
 pub mod readers;
 pub mod stats;
 pub mod tables;
+pub mod trace;
 pub mod tracedat;
 pub mod tree;
 
@@ -51,5 +52,6 @@ pub const TARGETS: &[(&str, fn(&[u8]))] = &[
     ("pelt_trace", pelt::trace),
     ("pelt_ftrace", pelt::ftrace),
     ("tracedat", tracedat::tracedat),
+    ("trace_metrics", trace::metrics_pass),
     ("archive", archive::archive),
 ];

@@ -11,9 +11,22 @@ use schedlab::pelt::trace::{parse_trace_csv, validate, Segment};
 const MAX_ROWS: u64 = 20_000;
 
 fn to_csv(segs: &[Segment]) -> String {
-    let mut s = String::from("dur_ns,state,cpu_cap,freq_cap,cpu\n");
+    // the `tick` column only when the reader marked ticks (a file with it gives its own)
+    let ticks = segs.iter().any(|g| g.tick);
+    let mut s = String::from(if ticks {
+        "dur_ns,state,cpu_cap,freq_cap,cpu,tick\n"
+    } else {
+        "dur_ns,state,cpu_cap,freq_cap,cpu\n"
+    });
     for g in segs {
-        s.push_str(&format!("{},{},{},{},{}\n", g.dur_ns, g.state.letter(), g.cpu_cap, g.freq_cap, g.cpu));
+        s.push_str(&format!("{},{},{},{},{}", g.dur_ns, g.state.letter(), g.cpu_cap, g.freq_cap, g.cpu));
+        s.push_str(if !ticks {
+            "\n"
+        } else if g.tick {
+            ",1\n"
+        } else {
+            ",0\n"
+        });
     }
     s
 }

@@ -40,7 +40,7 @@ def register(sub: SubparsersSpec) -> None:
                    help="output format (default: text; jsonl: JSON lines, one record per row; github: GitHub "
                         "Actions ::error/::warning annotations)")
     p.add_argument("--max-bytes", type=_flags.size, default=None, metavar="N",
-                   help="size budget of --format markdown in bytes (default 60000, under a pull-request "
+                   help=f"size budget of --format markdown in bytes (default {_core.BATCH_MARKDOWN_BUDGET}, under a pull-request "
                         "comment's 65536 characters; rows past it are counted, not shown)")
     p.add_argument("--step-summary", action="store_true",
                    help="also append the markdown (within 1000000 bytes) to the file named by "
@@ -67,13 +67,18 @@ def register(sub: SubparsersSpec) -> None:
     _flags.add_allow_missing(p, "a benchmark that failed or aborted in a run, an unreadable directory, a log "
                                 "without a result line, a metric without samples")
     p.add_argument("--max-entry-bytes", type=_flags.size, default=None, metavar="N",
-                   help="largest decompressed archive entry read (default 64 MiB)")
+                   help=f"largest decompressed archive entry read (default {_mib(_core.BATCH_LIMITS[0])})")
     p.add_argument("--max-archive-bytes", type=_flags.size, default=None, metavar="N",
-                   help="largest decompressed archive read (default 256 MiB)")
+                   help=f"largest decompressed archive read (default {_mib(_core.BATCH_LIMITS[1])})")
     p.add_argument("--max-entries", type=_flags.size, default=None, metavar="N",
-                   help="most entries of an archive read (default 100000)")
+                   help=f"most entries of an archive read (default {_core.BATCH_LIMITS[2]})")
     p.add_argument("-o", "--output", metavar="FILE", help="write the result here instead of stdout")
     p.set_defaults(func=run_batch)
+
+
+def _mib(n: int) -> str:
+    """A byte count in MiB when it is whole MiB (for the help text)."""
+    return f"{n >> 20} MiB" if n % (1 << 20) == 0 else f"{n} bytes"
 
 
 #: What GitHub Actions takes in a step summary is 1 MiB; keep below it.

@@ -17,6 +17,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:  # pragma: no cover
     from argparse import ArgumentParser, Namespace
     from argparse import _SubParsersAction as SubparsersSpec
+    from typing import BinaryIO
 
 
 def register(sub: SubparsersSpec) -> None:
@@ -38,27 +39,31 @@ def register(sub: SubparsersSpec) -> None:
         ),
     )
     s.add_argument("trace", metavar="TRACE.csv", help="the task trace ('-' for stdin)")
-    s.add_argument("--init", choices=_core.PELT_INITS, default="kernel",
-                   help="new-task utilization: the kernel's post_init value (default) or 0")
+    s.add_argument("--init", choices=_core.PELT_INITS, default=None,
+                   help="new-task utilization: the kernel's post_init value or 0 (default: the trace's own start, "
+                        "from its '# pelt:' lines, else the kernel's)")
     s.add_argument("--no-util-est", dest="util_est", action="store_false",
                    help="run with the UTIL_EST scheduler feature off")
     s.add_argument("--kernel", default=None, metavar="VERSION",
-                   help="the kernel whose PELT is replayed: 6.12 (default), 6.18, 6.6 (the PELT clock) or 4.19 "
-                        "(contributions scaled by frequency and CPU capacity); sets the util_est rule and execl fix "
-                        "of that kernel")
+                   help="the kernel whose PELT is replayed: " + ", ".join(_core.PELT_KERNELS) + " (the first "
+                        "the default unless the trace's '# pelt:' lines name one); 4.19 scales contributions by "
+                        "frequency and CPU capacity; sets the util_est rule and execl fix of that kernel")
     s.add_argument("--rule", default=None,
-                   help="util_est rule version: 6.18, 6.12, 6.6, d519329f72 or 4.17 (default: the kernel's)")
+                   help="util_est rule version: " + ", ".join(_core.PELT_RULES) + " (default: the kernel's)")
     fix = s.add_mutually_exclusive_group()
     fix.add_argument("--execl-fix", dest="execl_fix", action="store_true", default=None,
                      help="cpu_util_without/cpu_util_wake subtracts the task's own util_est (c469933e7721)")
     fix.add_argument("--no-execl-fix", dest="execl_fix", action="store_false",
                      default=None, help="cpu_util_without/cpu_util_wake without that fix")
-    s.add_argument("--hz", type=_flags.int_in(1, 100_000), default=250, help="CONFIG_HZ: the tick period (default 250: 4 ms)")
+    s.add_argument("--hz", type=_flags.int_in(1, 100_000), default=None,
+                   help=f"CONFIG_HZ: the tick period (default {_core.PELT_DEFAULT_HZ})")
     s.add_argument("--start-ns", type=_flags.uint64, default=None,
-                   help="time of the fork in ns (default 1048576000, as the golden files)")
+                   help=f"time of the fork in ns (default: the trace's own, else {_core.PELT_DEFAULT_START_NS}, "
+                        "as the golden files)")
     s.add_argument("-o", "--output", metavar="FILE", help="write the CSV to FILE instead of stdout")
     s.add_argument("--max-input-bytes", type=_flags.size, default=256 << 20, metavar="N",
-                   help="with '-': refuse a trace on stdin longer than N bytes (default 256 MiB)")
+                   help="with '-': refuse a trace on stdin longer than N bytes (default 256 MiB; it is read as a "
+                        "stream, not held)")
     s.set_defaults(func=run_simulate)
 
     f = cmds.add_parser(
@@ -66,11 +71,14 @@ def register(sub: SubparsersSpec) -> None:
         help="a task trace CSV from ftrace sched_switch/sched_wakeup text",
         description=(
             "Read ftrace text (the kernel's format or trace-cmd report's) or a trace.dat and write "
-            "the R/W/S segments of one pid as a trace CSV for 'schedlab pelt simulate'. Each "
-            "segment gets the capacity of the CPU the task is on (--cpu-capacity, --cpu-cap, "
-            "--plat-info, --sysfs, else 1024) and its frequency capacity from the trace's "
-            "cpu_frequency events over the CPU's maximum frequency; every value assumed is "
-            "printed as a note."
+            "the R/W/S segments of one pid as a trace CSV for 'schedlab pelt simulate', with "
+            "'# pelt:' lines saying where it starts, the kernel its trace.dat names and the start "
+            "state the trace gives. Each segment gets the capacity of the CPU the task is on "
+            "(--cpu-capacity, --cpu-cap, --plat-info, --sysfs, else 1024) and its frequency "
+            "capacity from the trace's cpu_frequency events over the CPU's maximum frequency; "
+            "a trace with the task's sched_stat_runtime events (and /proc/PID/sched readings "
+            "as proc_sched markers) places it on its PELT clock. Every value assumed is printed "
+            "as a note."
         ),
     )
     f.add_argument("ftrace", metavar="TRACE.txt", help="ftrace text output")
@@ -114,9 +122,7 @@ def run_simulate(args: Namespace) -> int:
     from .. import pelt
 
     kw = dict(init=args.init, util_est=args.util_est, rule=args.rule, execl_fix=args.execl_fix, hz=args.hz,
-              kernel=args.kernel)
-    if args.start_ns is not None:
-        kw["start_ns"] = args.start_ns
+              kernel=args.kernel, start_ns=args.start_ns)
     if args.output is not None:
         from .._output import check_not_input, replacing
 
@@ -138,30 +144,42 @@ def run_simulate(args: Namespace) -> int:
     return 0
 
 
-def _trace(args: Namespace) -> str | bytes:
-    """The trace argument of simulate_csv: the path, or the bytes of standard input."""
+def _trace(args: Namespace) -> str | BinaryIO:
+    """The trace argument of simulate_csv: the path, or standard input read as a stream
+    (at most --max-input-bytes)."""
     if args.trace != "-":
         return args.trace
-    from .._input import read_bounded
+    from typing import cast
 
-    return read_bounded("-", args.max_input_bytes)
+    from .._input import Bounded
+
+    return cast("BinaryIO", Bounded(args.max_input_bytes))  # the core reads it with read(n) only
 
 
 def run_ftrace(args: Namespace) -> int:
     from .. import pelt
 
-    df = pelt.ftrace_task(args.ftrace, args.pid, cpu_cap=args.cpu_cap, freq_cap=args.freq_cap,
-                          strict=args.strict, sort=args.sort, cpu_capacity=args.cpu_capacity,
-                          max_freq=args.max_freq, plat_info=args.plat_info, sysfs=args.sysfs)
-    text = df.to_csv(index=False, lineterminator="\n")
+    kw = dict(cpu_cap=args.cpu_cap, freq_cap=args.freq_cap, strict=args.strict, sort=args.sort,
+              cpu_capacity=args.cpu_capacity, max_freq=args.max_freq, plat_info=args.plat_info, sysfs=args.sysfs)
     if args.output:
-        from .._output import write
+        from .._output import check_not_input, replacing
 
-        write(args.output, text, [args.ftrace])
+        check_not_input(args.output, [args.ftrace])
+        with replacing(args.output, [args.ftrace]) as f:
+            done = pelt.ftrace_csv(args.ftrace, args.pid, write=f.write, **kw)  # streamed to the file
     else:
-        _write(text.encode())
-    print(f"pid {args.pid}: {len(df)} segments from {df.attrs['events']} events, "
-          f"starting at {df.attrs['start_ns']} ns", file=sys.stderr)
-    for note in df.attrs["notes"]:
+        out = getattr(sys.stdout, "buffer", None)
+        sys.stdout.flush()
+        done = pelt.ftrace_csv(args.ftrace, args.pid, write=out.write if out is not None else _text_write, **kw)
+        if out is not None:
+            out.flush()
+    print(f"pid {args.pid}: {done.segments} segments from {done.events} events, "
+          f"starting at {done.start_ns} ns", file=sys.stderr)
+    for note in done.notes:
         print(f"note: {note}", file=sys.stderr)
     return 0
+
+
+def _text_write(data: bytes) -> None:
+    """Write bytes to a text-only standard output (e.g. a captured one)."""
+    sys.stdout.write(data.decode())

@@ -33,6 +33,12 @@ def register(sub: SubparsersSpec) -> None:
     p.add_argument("--baseline", metavar="NAME", help="baseline kernel or commit (default: the first)")
     p.add_argument("-o", "--output", metavar="FILE", default="report.html",
                    help="HTML file to write (default report.html; '-' for none)")
+    p.add_argument("--trace-group", nargs="+", action="append", default=[], metavar=("NAME", "TRACE"),
+                   help="a group of kernel traces and its name (repeat: the first group is the baseline); adds a "
+                        "'why' section comparing the groups' idle states, wakeups, run queues and frequency "
+                        "(docs/trace-compare.md)")
+    p.add_argument("--trace-states", metavar="PATH",
+                   help="the traces' idle-state table (sysfs cpuidle directory, dump, CSV or preset)")
     _flags.add_allow_missing(p, "a benchmark that failed or aborted in a run")
     p.set_defaults(func=run)
 
@@ -48,20 +54,28 @@ def run(args: Namespace) -> int:
     if args.example:
         paths = [str(example_dir())] + paths
         baseline = baseline or "4.18.0-menu"
-    if not paths:
-        print("schedlab report: give result paths, or --example", file=sys.stderr)
+    groups = [(g[0], list(g[1:])) for g in args.trace_group]
+    if any(len(ps) == 0 for _, ps in groups):
+        print("schedlab report: --trace-group takes a name and at least one trace", file=sys.stderr)
         return 2
-    _check_paths(paths)
+    if len(groups) == 1:
+        print("schedlab report: give at least two --trace-group groups to compare", file=sys.stderr)
+        return 2
+    if not paths and not groups:
+        print("schedlab report: give result paths, --trace-group groups, or --example", file=sys.stderr)
+        return 2
+    _check_paths(paths + [p for _, ps in groups for p in ps])
     if args.output != "-":
         from .._output import check_not_input
 
-        check_not_input(args.output, paths)  # before the work, not only before writing
-    report = build(paths, baseline=baseline, example=args.example)
+        check_not_input(args.output, paths + [p for _, ps in groups for p in ps])  # before the work
+    report = build(paths, baseline=baseline, example=args.example, trace_groups=groups or None,
+                   trace_states=args.trace_states)
     sys.stdout.write(report.to_text())
     if args.output != "-":
         from .._output import write
 
-        write(args.output, report.to_html(), paths)
+        write(args.output, report.to_html(), paths + [p for _, ps in groups for p in ps])
         print(f"\nwrote {args.output}")
     for n in report.notes:
         print(f"schedlab report: note: {n}", file=sys.stderr)

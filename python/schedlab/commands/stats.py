@@ -94,22 +94,21 @@ def _run_results(args: Namespace) -> int:
     if not args.files:
         print("schedlab stats: give result files or directories", file=sys.stderr)
         return 2
-    df = readers.read_groups(args.files, None if args.format == "auto" else args.format)
+    fmt = None if args.format == "auto" else args.format
+    given = None if args.higher is None else ("higher" if args.higher else "lower")
+    if args.view == "benchstat":
+        # read, unit-reconciled and compared by the core; the view prints benchstat's numbers
+        c = _core.compare_result_groups([str(f) for f in args.files], fmt, direction=given, test=args.test,
+                                        alpha=args.alpha, margin=args.margin, power=args.power)
+        sys.stdout.write(c.to_benchstat())
+        return 0
+    df = readers.read_groups(args.files, fmt)
     groups = list(dict.fromkeys(df["group"]))
     if len(groups) < 2:
         print("schedlab stats: give at least two groups (files or directories) to compare", file=sys.stderr)
         return 2
-    given = None if args.higher is None else ("higher" if args.higher else "lower")
     tool = df.drop_duplicates("metric").set_index("metric")["direction"]
     directions = {m: given or (d if d != "unknown" else verdicts.direction(str(m))) for m, d in tool.items()}
-    if args.view == "benchstat":
-        import numpy as np
-
-        units = df.drop_duplicates("metric").set_index("metric")["unit"]
-        by = {k: v.to_numpy() for k, v in df.groupby(["metric", "group"], sort=False)["value"]}
-        empty = np.empty(0)
-        return _benchstat(groups, [(str(m), str(units[m]) or None, directions[m], [by.get((m, g), empty) for g in groups])
-                                   for m in directions], args)
     r = verdicts.compare(df, value="value", group="group", baseline=groups[0], metric="metric",
                          directions=directions, test=args.test, alpha=args.alpha, margin=args.margin,
                          power=args.power)

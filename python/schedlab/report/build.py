@@ -21,16 +21,26 @@ def example_dir() -> Path:
     return path()
 
 
-def build(paths: list[str | os.PathLike[str]], baseline: str | None = None, example: bool = False) -> Report:
+def build(paths: list[str | os.PathLike[str]], baseline: str | None = None, example: bool = False,
+          trace_groups: list[tuple[str, list[str | os.PathLike[str]]]] | None = None,
+          trace_states: str | os.PathLike[str] | None = None) -> Report:
     """A report over every input found in ``paths`` (with ``example``, the first
-    path is the bundled example data and is named relative to itself). Raises
-    ParseError when nothing to report is found."""
-    inputs: Inputs = detect(paths, example=example)
+    path is the bundled example data and is named relative to itself), and, with
+    ``trace_groups`` (name and traces of each group, the first the baseline), a "why"
+    section comparing the groups' traces (``trace_states``: their idle-state table).
+    Raises ParseError when nothing to report is found."""
+    if trace_groups and not paths:
+        inputs = Inputs()
+    else:
+        inputs = detect(paths, example=example)
     title = "schedlab report" + (" (example data)" if example else "")
     r = Report(title)
     shown = [("the bundled example data" if example and i == 0 else name)
              for i, (_root, name) in enumerate(inputs.roots)]
-    r.intro.append("Inputs: " + ", ".join(shown))
+    if shown:
+        r.intro.append("Inputs: " + ", ".join(shown))
+    if trace_groups:
+        r.intro.append("Trace groups: " + ", ".join(f"{name} ({len(ps)} traces)" for name, ps in trace_groups))
     if example:
         r.intro.append(GENERATED_NOTE)
     p = sections.parts(r)
@@ -42,6 +52,9 @@ def build(paths: list[str | os.PathLike[str]], baseline: str | None = None, exam
             groups.setdefault(root.parent, []).append(root)
         for roots in groups.values():
             sections.lkp_section(p, inputs, sorted(roots), baseline)
+    if trace_groups:
+        traces = [(name, [Path(x) for x in ps]) for name, ps in trace_groups]
+        sections.why_section(p, traces, None if trace_states is None else Path(trace_states))
     p.overview.key()
     if inputs.idle_traces:
         sections.idle_section(p, inputs.idle_traces, inputs.idle_states)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from .. import _core
 
@@ -40,7 +39,7 @@ class Inputs:
     idle_states: list[Path] = field(default_factory=list)
     task_traces: list[Path] = field(default_factory=list)
     roots: list[tuple[Path, str]] = field(default_factory=list)
-    scans: dict[Path, dict[str, Any]] = field(default_factory=dict, repr=False)
+    scans: dict[Path, _core.Scan] = field(default_factory=dict, repr=False)
     """The core's batch scan of each MMTests directory or archive, read once."""
 
     def empty(self) -> bool:

@@ -5,7 +5,6 @@ folded details."""
 
 from __future__ import annotations
 
-import json
 import math
 import textwrap
 from collections.abc import Sequence
@@ -13,7 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import InsufficientDataError, SchedlabError
+from .._core import Comparison, Scan
+from ..errors import SchedlabError
 from .document import Grid, Report, Section
 from .inputs import Inputs, MMTestsTree
 
@@ -22,7 +22,7 @@ from .inputs import Inputs, MMTestsTree
 MMTESTS_Y_AXIS = {"hackbench": "Time (sec)", "netperf": "Mbits/sec", "sockperf-udp-throughput": "Mbits/sec",
                   "sockperf-tcp-throughput": "Mbits/sec", "tbench": "MB/sec", "dbench": "Time (msec)"}
 
-#: The verdicts counted as a change in "what changed".
+#: The verdicts counted as a change in "what changed" (lkp's rows).
 CHANGED = ("better", "worse", "changed")
 
 
@@ -67,11 +67,6 @@ def _pct(v: float | None, decimals: int) -> str:
     return "–" if v is None or math.isnan(v) else f"{v:+.{decimals}f}%"
 
 
-def _label_verdict(label: str) -> str | None:
-    """The overview label's colour: "10% better" → better, "1% worse" → worse."""
-    return "better" if label.endswith("better") else "worse" if label.endswith("worse") else None
-
-
 def _wrap(name: str, width: int = 10) -> str:
     """A kernel name broken after its dashes onto lines of about ``width`` characters."""
     return "\n".join(textwrap.wrap(name, width)) or name
@@ -87,62 +82,82 @@ def mmtests_section(p: Parts, inputs: Inputs, tree: MMTestsTree, baseline: str |
     the rows whose ``test`` verdict (BH-FDR across rows) is a change, and, folded,
     MMTests' own tables and a per-sample plot. Which kernels ran each benchmark, and
     which of them failed and why, is the core's batch scan of the tree (the runs and
-    ``failed`` entries batch mode lists), so the report and batch name them alike."""
-    from .. import mmtests
+    ``failed`` entries batch mode lists), so the report and batch name them alike;
+    the tables, overview cells and changed rows of every benchmark are one core call
+    that reads the tree once (src/mmtests/tables.rs)."""
+    from .. import _core, mmtests
 
     kernels = _order(tree.kernels, baseline)
     base = kernels[0]
-    ran, failed_in, skipped = _scan_runs(inputs, tree)
+    found = _scan(inputs, tree).mmtests_benchmarks(tree.root or None)
     over_rows: list[list[Any]] = []
     changed_rows: list[list[Any]] = []
     margins = False
     p.overview.summary_line(f"MMTests {tree.name}: kernels {', '.join(kernels)} (baseline {base})")
+    # which runs each benchmark is compared over, or why it is not compared
+    plan: dict[str, tuple[list[str], dict[str, str], list[str], str | None]] = {}
     for bench in tree.benchmarks:
-        failed = failed_in.get(bench, {})
-        for k, why in failed.items():
-            p.missing.append(f"MMTests {tree.name}: {bench} of {k}: {inputs.scrub(why)}")
-        mine = [k for k in kernels if k in ran.get(bench, ()) or k in failed]
+        read, failed, skipped = found.get(bench, ([], {}, None))
+        mine = [k for k in kernels if k in read or k in failed]
         ok = [k for k in mine if k not in failed]
         b_base = mine[0] if mine else base
+        why = None
+        if not ok:
+            why = f"no run of {bench} has results: " + ("; ".join(failed.values()) or skipped or
+                                                         "no run holds its logs")
+        elif b_base in failed:
+            why = f"the baseline {b_base} has no results: {failed[b_base]}"
+        plan[bench] = (mine, failed, ok, why)
+    asked = [(b, ok) for b, (_, _, ok, why) in plan.items() if why is None]
+    tables = dict(zip((b for b, _ in asked), _core.mmtests_report_tables(tree.path, asked, test=test)))
+    for bench in tree.benchmarks:
+        mine, failed, ok, why = plan[bench]
+        for k, reason in failed.items():
+            p.missing.append(f"MMTests {tree.name}: {bench} of {k}: {inputs.scrub(reason)}")
+        b_base = mine[0] if mine else base
         label = bench if b_base == base or len(mine) < 2 else f"{bench} (vs {b_base})"
-        try:
-            if not ok:
-                why = "; ".join(failed.values()) or skipped.get(bench, "no run holds its logs")
-                raise InsufficientDataError(f"no run of {bench} has results: {why}")
-            if b_base in failed:
-                raise InsufficientDataError(f"the baseline {b_base} has no results: {failed[b_base]}")
-            c = mmtests.compare(tree.path, bench, ok, test=test)
-            ratio = mmtests.compare(tree.path, bench, ok, compat=c.meta["mmtests.era"], print_ratio=True)
-        except SchedlabError as e:
-            msg = inputs.scrub(str(e))
+        got = tables.get(bench)
+        if why is not None or isinstance(got, BaseException) or got is None:
+            msg = inputs.scrub(why if why is not None else str(got))
             over_rows.append([label] + [_not_run(k, mine, "not compared") for k in kernels[1:]])
             p.overview.summary_line(f"{label}: not compared: {msg}")
             p.details.details(f"{tree.name} / {bench}").note(f"{bench}: not compared: {msg}")
             continue
+        table, ratio_table, cells, changed_at = got
+        c = mmtests.MMTestsComparison(table)
+        ratio = mmtests.MMTestsComparison(ratio_table)
         p.notes.append(f"MMTests {tree.name}: {bench}: era {c.meta['mmtests.era']}: {inputs.scrub(c.era_reason)}")
         for k in failed:
             p.overview.summary_line(f"{bench}: {k} failed, not compared: {inputs.scrub(failed[k])}")
+        # runs compare-mmtests.pl loses to a death in their summary: missing data, as failed runs
+        # (docs/mmtests.md §12)
+        lost = {lr["run"]: inputs.scrub(lr["reason"]) for lr in c.meta.get("mmtests.lost_runs") or []}
+        for k, why in lost.items():
+            p.missing.append(f"MMTests {tree.name}: {bench} of {k}: compare-mmtests.pl loses this run: {why}")
+            p.overview.summary_line(f"{bench}: {k} lost by compare-mmtests.pl, not compared: {why}")
+        compared = [k for k in ok if k not in lost]
         preferred = c.meta.get("mmtests.preferred", "?")
-        try:
-            g, no_gmean = c.gmean_ratio(), ""
-        except SchedlabError as e:  # e.g. no Amean row among the ratio's operations
-            g, no_gmean = {}, inputs.scrub(str(e))
-        labels = {k: mmtests.overview_label(g[k]) for k in ok[1:] if k in g}
+        no_gmean = inputs.scrub(cells) if isinstance(cells, str) else ""
+        # the cells follow the table's own kernels (a run compare-mmtests.pl lost has no column)
+        by_kernel = {} if isinstance(cells, str) else dict(zip(c.kernels[1:], cells))
         over_rows.append([f"{label} ({preferred} is better)"]
-                         + [(labels[k], _label_verdict(labels[k]), f"Gmean {g[k]:.3f}") if k in labels
+                         + [(by_kernel[k][0], by_kernel[k][1], f"Gmean {by_kernel[k][2]:.3f}") if k in by_kernel
+                            else ("not compared", None, lost[k]) if k in lost
                             else ("n/a", None, no_gmean) if k in ok[1:]
                             else _not_run(k, mine, "failed" if k in failed else "baseline") for k in kernels[1:]])
         if no_gmean:
             p.overview.summary_line(f"{label} ({preferred} is better): no Gmean ratio: {no_gmean}; "
                                     "its rows are compared below.")
-        elif len(ok) < 2:
-            p.overview.summary_line(f"{label} ({preferred} is better): one run with results ({ok[0]}), "
+        elif len(compared) < 2:
+            p.overview.summary_line(f"{label} ({preferred} is better): one run with results ({compared[0]}), "
                                     "nothing to compare; its statistics are in the details.")
         else:
             p.overview.summary_line(f"{label} ({preferred} is better): "
-                                    + ", ".join(f"{k} {labels[k]} (Gmean {g[k]:.3f})" for k in ok[1:]) + ".")
-        changed = [(r, k, cell) for r in c.rows for k, cell in zip(c.kernels, r.cells) if cell.verdict in CHANGED]
-        for r, k, cell in changed:
+                                    + ", ".join(f"{k} {by_kernel[k][0]} (Gmean {by_kernel[k][2]:.3f})"
+                                                for k in compared[1:] if k in by_kernel) + ".")
+        rows = c.rows
+        for ri, ki in changed_at:
+            r, k, cell = rows[ri], c.kernels[ki], rows[ri].cells[ki]
             if cell.verdict == "worse":
                 p.worse.append(f"MMTests {tree.name}: {bench} {k}: {r.group} {r.name} {_pct(cell.change, 2)}")
             margin = getattr(cell, "margin", None)
@@ -152,7 +167,7 @@ def mmtests_section(p: Parts, inputs: Inputs, tree: MMTestsTree, baseline: str |
                                  _num(margin)])
             p.changes.summary_line(f"  {bench} {k}: {r.group} {r.name} {cell.verdict} {_pct(cell.change, 2)} "
                                    f"({cell.test} p={_num(cell.p)}, BH q={_num(cell.q)})")
-        if not changed and len(ok) > 1:
+        if not changed_at and len(compared) > 1:
             p.changes.summary_line(f"  {bench}: no row changed significantly ({test}, BH-FDR 5%)")
         d = p.details.details(f"{tree.name} / {bench}: every statistic, MMTests' own text, every sample")
         d.table(c, caption=f"{bench}: cells marked by {test} verdict (BH-FDR across rows)")
@@ -160,10 +175,7 @@ def mmtests_section(p: Parts, inputs: Inputs, tree: MMTestsTree, baseline: str |
         d.text(c.to_text(), in_summary=False)
         d.heading("compare-mmtests.pl --print-ratio")
         d.text(ratio.to_text(), in_summary=False)
-        try:
-            d.figure(_label_strip_plot(c.plot(), bench), caption=f"{bench}: every sample per kernel (bar = mean)")
-        except (ValueError, SchedlabError):
-            pass
+        d.figure_of(_mmtests_figure, table, bench, caption=f"{bench}: every sample per kernel (bar = mean)")
     p.overview.grid(Grid(["Benchmark"] + [f"{k} vs {base}" for k in kernels[1:]], over_rows,
                          f"MMTests, machine {tree.name}: Gmean of the per-operation ratios vs {base}"))
     if changed_rows:
@@ -182,34 +194,29 @@ def _not_run(kernel: str, ran: list[str], label: str) -> tuple[str, None, str]:
     return (label, None, "") if kernel in ran else ("not run", None, "")
 
 
-def _scan_runs(inputs: Inputs, tree: MMTestsTree) -> tuple[dict[str, set[str]], dict[str, dict[str, str]],
-                                                            dict[str, str]]:
-    """The core's batch scan of the tree: per benchmark, the kernels whose runs read,
-    the kernels whose runs failed, aborted or cannot be read, each with the reason
-    (``Scan.failed``: src/batch/scan.rs), and why a benchmark was skipped (no extractor).
-    An archive is scanned once, each of its log directories taking its own runs."""
+def _scan(inputs: Inputs, tree: MMTestsTree) -> Scan:
+    """The core's batch scan of the tree's directory or archive (read once: an archive
+    holding several log directories is scanned once for all of them)."""
     from ..batch import scan
 
-    if tree.log_dir not in inputs.scans:
-        s = scan(tree.log_dir, threads=None)
-        if s.error is not None:
-            raise s.error
-        inputs.scans[tree.log_dir] = json.loads(s.data or "{}")
-    data = inputs.scans[tree.log_dir]
+    s = inputs.scans.get(tree.log_dir)
+    if s is None:
+        s = inputs.scans[tree.log_dir] = scan(tree.log_dir, threads=None)
+    if s.error is not None:
+        raise s.error
+    return s
 
-    def mine(kind: str) -> list[dict[str, Any]]:
-        """The scan's ``kind`` entries of this tree's log directory (all, for a directory)."""
-        return [e for e in data.get(kind, []) if not tree.root or e.get("setup") == tree.root]
 
-    ran: dict[str, set[str]] = {}
-    for r in mine("runs"):
-        if r.get("tool") == "mmtests":
-            ran.setdefault(r["benchmark"], set()).add(r["kernel"])
-    failed: dict[str, dict[str, str]] = {}
-    for f in mine("failed"):
-        failed.setdefault(f["benchmark"], {})[f["kernel"]] = f["reason"]
-    skipped = {f["benchmark"]: f["reason"] for f in mine("skipped")}
-    return ran, failed, skipped
+def _mmtests_figure(table: Comparison, bench: str) -> Any:
+    """The strip plot of a benchmark's table (:meth:`MMTestsComparison.plot`) labelled
+    for the report; None when the table has nothing to plot. Drawn in a worker process
+    (:meth:`Report.draw_figures`)."""
+    from .. import mmtests
+
+    try:
+        return _label_strip_plot(mmtests.MMTestsComparison(table).plot(), bench)
+    except (ValueError, SchedlabError):
+        return None
 
 
 def _label_strip_plot(fig: Any, bench: str) -> Any:
@@ -263,8 +270,8 @@ def lkp_section(p: Parts, inputs: Inputs, roots: Sequence[Path], baseline: str |
         pick, sign = (worse, -1) if worse else (better, 1)
         if pick:
             r, cell = max(pick, key=lambda rc: abs(rc[1].change or 0))
-            label = mmtests.overview_label(1 + sign * abs(cell.change or 0) / 100)
-            cells.append((label, _label_verdict(label), r.name))
+            label, verdict, _ = mmtests.overview_cell(1 + sign * abs(cell.change or 0) / 100)
+            cells.append((label, verdict, r.name))
         else:
             cells.append(("no change", None, "no metric with a direction changed"))
     p.overview.grid(Grid(["Benchmark"] + [f"{h} vs {base}" for h in heads], [[case] + cells],
@@ -452,3 +459,76 @@ def idle_section(p: Parts, traces: Sequence[Path], states: Sequence[Path]) -> No
         fig.tight_layout()
         s.details(f"{trace.name}: states chosen and wrong-depth entries per governor (figure)").figure(
             fig, caption=f"{trace.name}: states chosen, and wrong-depth entries, per governor")
+
+
+#: Rows of the "why" section's summary: the most changed trace metrics shown.
+WHY_TOP = 10
+
+
+def why_section(p: Parts, groups: Sequence[tuple[str, Sequence[Path]]], states: Path | None,
+                comm: Sequence[str] = ()) -> None:
+    """Groups of kernel traces compared (``schedlab.trace.compare``, docs/trace-compare.md):
+    the most changed trace metrics with their verdicts (in the overview and "what
+    changed"), the whole table folded, and figures of each group's idle-state residency
+    and wakeup-latency percentiles."""
+    import numpy as np
+
+    from .. import trace
+    from .._plot import pyplot
+
+    names = [g for g, _ in groups]
+    c = trace.compare([(g, [str(x) for x in ps]) for g, ps in groups], states=states, comm=list(comm))
+    s = p.changes
+    s.heading(f"Why: traces of {', '.join(names)} compared")
+    changed = [(r, k, cell) for r in c.rows for k, cell in zip(names[1:], r.cells[1:]) if cell.verdict in CHANGED]
+    p.overview.summary_line(f"Traces ({', '.join(f'{g}: {len(ps)}' for g, ps in groups)} runs): {len(changed)} "
+                            f"trace metrics changed significantly against {names[0]}.")
+    rows = []
+    for r, k, cell in changed[:WHY_TOP]:
+        change = "from 0" if cell.change is None and r.cells[0].value == 0 else _pct(cell.change, 1)
+        if cell.verdict == "worse":
+            p.worse.append(f"traces {k}: {r.group} {r.name} {change}")
+        rows.append([r.group, k, r.name, change, (cell.verdict, cell.verdict, ""), cell.test or "",
+                     _num(cell.p), _num(cell.q)])
+        s.summary_line(f"  {cell.verdict}: {r.group} {r.name} {change} in {k} ({cell.test} q={_num(cell.q)})")
+    if rows:
+        s.grid(Grid(["Scope", "Group", "Metric", "Change", "Verdict", "Test", "p", "q"], rows,
+                    f"the {len(rows)} most changed trace metrics of {len(changed)} (each trace one run; "
+                    "Benjamini-Hochberg across every metric)"))
+    else:
+        s.paragraph("No trace metric changed significantly.")
+    plt = pyplot()
+    res = [r for r in c.rows if r.group == "machine" and r.name.endswith(" residency %")]
+    if res:
+        fig, ax = plt.subplots(figsize=(8, 0.6 + 0.5 * len(names)))
+        left = np.zeros(len(names))
+        for r in res:
+            vals = np.array([cell.value or 0.0 for cell in r.cells])
+            ax.barh(names, vals, left=left, label=r.name.removesuffix(" residency %"))
+            left += vals
+        ax.set_xlabel("% of the time each CPU's idle state was known (mean over runs)")
+        ax.set_ylabel("group")
+        ax.legend(fontsize=7, ncol=min(len(res), 6), loc="upper center", bbox_to_anchor=(0.5, -0.35))
+        fig.tight_layout()
+        s.figure(fig, caption="Idle-state residency per group (cpu_idle; 'active' is out of idle)")
+    lat = [(q, r) for q in ("p50", "p90", "p99", "max")
+           for r in c.rows if r.group == "all" and r.name == f"wakeup latency {q} (µs)"]
+    if lat:
+        fig, ax = plt.subplots(figsize=(6, 3.2))
+        for gi, g in enumerate(names):
+            ys = [[v for v in (r.cells[gi].samples or [])] for _, r in lat]
+            xs = np.arange(len(lat)) + (gi - (len(names) - 1) / 2) * 0.12
+            for x, y in zip(xs, ys):
+                ax.scatter([x] * len(y), y, s=10, color=f"C{gi}")
+            ax.plot(xs, [np.mean(y) if y else np.nan for y in ys], color=f"C{gi}", label=g)
+        ax.set_xticks(np.arange(len(lat)), [q for q, _ in lat])
+        ax.set_yscale("log")
+        ax.set_ylabel("wakeup latency (µs)")
+        ax.set_xlabel("percentile of each run (points: runs; line: their mean)")
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        s.figure(fig, caption="Wakeup latency: each run's percentiles, per group")
+    d = p.details.details(f"Traces of {', '.join(names)}: every metric")
+    d.table(c, caption="every trace metric; each trace one run (docs/trace-compare.md)")
+    for w in c.meta.get("schedlab.warnings", [])[:20]:
+        p.notes.append(f"traces: {w}")

@@ -53,8 +53,21 @@ pub fn parse(text: &str, path: &str) -> Lines {
     let (mut tasks, mut messages): (Option<i64>, Option<(i64, i64)>) = (None, None);
     let mut time: Vec<f64> = Vec::new();
     let mut lines = 0;
+    let mut after_time = false;
     for line in ruby::lines(text) {
         lines += 1;
+        // a `Time:` line cut inside its number: lkp's Ruby reads the head as the time;
+        // refused here rather than read as a wrong number
+        if std::mem::take(&mut after_time) && line.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+            return Err(bad_line(
+                path,
+                lines - 1,
+                format!(
+                    "a 'Time:' line split across two lines (the next line '{}' goes on with its number); the output is damaged",
+                    line.trim_end()
+                ),
+            ));
+        }
         if let Some(c) = p.instance.captures(line) {
             instance = ruby::to_i(group(&c, 1));
         } else if let Some(c) = p.running.captures(line) {
@@ -65,6 +78,7 @@ pub fn parse(text: &str, path: &str) -> Lines {
             messages = Some((ruby::to_i(group(&c, m)), ruby::to_i(group(&c, b))));
             per.entry(instance).or_default().messages = messages;
         } else if line.starts_with("Time:") {
+            after_time = true;
             let s = ruby::split(line).get(1).map_or(0.0, |s| ruby::to_f(s));
             time.push(s);
             per.entry(instance).or_default().time.push(s);
@@ -104,4 +118,22 @@ pub fn parse(text: &str, path: &str) -> Lines {
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse;
+
+    /// lkp-tests' own fixture (spec/fixtures/stats/hackbench/hackbench), whole and with its
+    /// line 8 `Time: 9.541` cut in two after `Time: 9.5`: lkp's Ruby reads 9.5 there.
+    #[test]
+    fn a_time_line_split_across_two_lines_is_an_error_naming_file_and_line() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/lkp/spec/hackbench/hackbench");
+        let whole = std::fs::read_to_string(path).unwrap();
+        assert!(whole.contains("\nTime: 9.541\n"));
+        assert!(parse(&whole, "hackbench").is_ok());
+        let cut = whole.replacen("\nTime: 9.541\n", "\nTime: 9.5\n41\n", 1);
+        let e = parse(&cut, "hackbench").unwrap_err().to_string();
+        assert!(e.starts_with("hackbench:8: a 'Time:' line split across two lines (the next line '41'"), "{e}");
+    }
 }

@@ -1,6 +1,7 @@
 //! lkp-tests' lib/tests/stats.rb (`LKP::Stats`), the result table of the test-suite
 //! parsers: test cases normalised to stat names, each added once, a String result
-//! printed as `<case>.<result>: 1` and a number as `<case>: <value>`.
+//! printed as `<case>.<result>: 1` and a number as `<case>: <value>`
+//! (docs/lkp-stats.md §5).
 
 use super::ruby::{self, Hash};
 use regex::Regex;
@@ -67,6 +68,16 @@ impl Stats {
         Ok(())
     }
 
+    /// The value of `test_case` (normalised).
+    pub fn get(&self, test_case: &str) -> Option<&Value> {
+        self.stats.get(&normalize(test_case))
+    }
+
+    /// The cases and values in insertion order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.stats.iter()
+    }
+
     /// `stats.dump(mapping)`: each result mapped (`mapping` pairs of result → shown
     /// result), as `key.result: 1` or `key: number` lines.
     pub fn dump(&self, mapping: &[(&str, &str)]) -> String {
@@ -100,5 +111,25 @@ mod tests {
         assert!(s.add("rcu", "x", false).is_err());
         s.add("cpuhotplug-rcu", "RCU_HOTPLUG", false).unwrap();
         assert_eq!(s.dump(&[("success", "pass")]), "rcu.pass: 1\ncpuhotplug-rcu.rcu_hotplug: 1\n");
+    }
+
+    #[test]
+    fn normalize_add_and_dump_as_lkp() {
+        // Ruby 3.1 with lkp-tests bbbc29c49's lib/tests/stats.rb:
+        // LKP::Stats.normalize("  [a] (b):  c,\"d\"__e_ ") = "a_b_c_d_e", normalize("x.....y") = "x.y",
+        // normalize("\0 a \0") = "a"
+        assert_eq!(normalize("  [a] (b):  c,\"d\"__e_ "), "a_b_c_d_e");
+        assert_eq!(normalize("x.....y"), "x.y");
+        assert_eq!(normalize("\0 a \0"), "a");
+        // s = LKP::Stats.new; s.add('t 1', 'PASS'); s.add('t.2', 'not ok'); s.add('n', 1.5);
+        // s.add('t_1', 'fail') raises "t_1 has already existed"; s.add('t_1', 'Fail.x', overwrite: true);
+        // s.dump('not_ok' => 'fail') prints "t_1.fail_x: 1\nt.2.fail: 1\nn: 1.5\n"
+        let mut s = Stats::default();
+        s.add("t 1", "PASS", false).unwrap();
+        s.add("t.2", "not ok", false).unwrap();
+        s.add_number("n", "1.5", false).unwrap();
+        assert_eq!(s.add("t_1", "fail", false).unwrap_err(), "t_1 has already existed");
+        s.add("t_1", "Fail.x", true).unwrap();
+        assert_eq!(s.dump(&[("not_ok", "fail")]), "t_1.fail_x: 1\nt.2.fail: 1\nn: 1.5\n");
     }
 }

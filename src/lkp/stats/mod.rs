@@ -4,31 +4,49 @@
 //! after docs/lkp.md §2 and §4. The JSON files are written as Ruby writes them.
 
 pub mod aim9;
+pub mod analyze_suspend;
 pub mod autonuma_benchmark;
+pub mod avocado;
+pub mod blktests;
 pub mod chromeswap;
 pub mod coremark;
 pub mod cyclictest;
+pub mod dmesg;
 pub mod ebizzy;
+pub mod error_id;
 pub mod fio;
 pub mod fsmark;
 pub mod fxmark;
 pub mod hackbench;
+pub mod hwsim;
+pub mod igt;
 pub mod iperf;
 pub mod jitter;
 pub mod kbuild;
 pub mod kernbench;
+pub mod kmemleak;
+pub mod kselftests;
+pub mod kunit;
+pub mod kvm_unit_tests;
 pub mod latency_table;
+pub mod leaking_addresses;
+pub mod libhugetlbfs_test;
 pub mod lkp_programs;
 pub mod lkp_stats;
+pub mod lkp_string;
+pub mod lkvs;
 pub mod lmbench3;
 pub mod lock_stat;
 pub mod locktorture;
+pub mod ltp;
 pub mod lz4_test;
+pub mod mdadm_selftests;
 pub mod meminfo;
 pub mod memory_numa_stat;
 pub mod memtier;
 pub mod netperf;
 pub mod netpipe;
+pub mod nvml;
 pub mod ojson;
 pub mod openssl_speed;
 pub mod parsers;
@@ -39,7 +57,9 @@ pub mod perf_bench_sched_messaging;
 pub mod perf_bench_sched_pipe;
 pub mod perf_bench_syscall;
 pub mod perf_c2c;
+pub mod perf_event_tests;
 pub mod perf_profile;
+pub mod perf_sanity_tests;
 pub mod perf_sched;
 pub mod perf_stat;
 pub mod phpbench;
@@ -48,26 +68,32 @@ pub mod proc_vmstat;
 pub mod program;
 pub mod pts;
 pub mod pybench;
+pub mod qat;
 pub mod rcurefscale;
 pub mod rcuscale;
 pub mod rcutorture;
+pub mod rdma_pyverbs;
 pub mod redis;
 pub mod rt_app;
 pub mod ruby;
+pub mod ruby_regex;
 pub mod schbench;
 pub mod sched_debug;
 pub mod simoop;
 pub mod softirqs;
+pub mod stderr;
 pub mod stream;
 pub mod stress_ng;
 pub mod sysbench;
 pub mod tbench;
 pub mod tcrypt;
+pub mod test_bpf;
 pub mod tinymembench;
 pub mod unixbench;
 pub mod uperf;
 pub mod vm_scalability;
 pub mod will_it_scale;
+pub mod xfstests;
 pub mod ycsb;
 
 use super::matrix::{io_msg, STATS_SOURCE};
@@ -581,6 +607,21 @@ pub fn run_monitors(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, Series)>>
         let s = d.finish();
         if !s.keys.is_empty() {
             out.push((name.clone(), s));
+        }
+    }
+    // programs bin/run-stats runs without a raw file of their own (dmesg when the box
+    // has no serial console: its parser then reads kmsg)
+    for &program in program::WITHOUT_FILE {
+        if names.iter().any(|n| n == program) {
+            continue;
+        }
+        let p = tree.display(&join(rel, program));
+        let Some(lines) = program::parse_in_run(program, "", &p, tree, rel) else { continue };
+        let mut d = DumpStat::new(program, &p);
+        d.lines(&lines?)?;
+        let s = d.finish();
+        if !s.keys.is_empty() {
+            out.push((program.to_string(), s));
         }
     }
     for name in &names {

@@ -123,67 +123,10 @@ pub fn round(x: f64, ndigits: i32) -> f64 {
     f / s
 }
 
-/// A Ruby regular expression literal as a [`Regex`]: `^`/`$` match at line boundaries
-/// and `\d`, `\w`, `\s`, `\h` (and their negations) are ASCII classes, as in Ruby
-/// (the regex crate's are Unicode). Patterns are built-in constants; a bad one is a bug.
+/// A Ruby regular expression literal as a [`Regex`], with Ruby's meaning
+/// ([`super::ruby_regex`]). Patterns are built-in constants; a bad one is a bug.
 pub fn re(pattern: &str) -> Regex {
-    let p = ascii_classes(pattern);
-    Regex::new(&format!("(?m){p}")).unwrap_or_else(|e| panic!("schedlab bug: built-in pattern {pattern}: {e}"))
-}
-
-/// `pattern` with Ruby's ASCII shorthand classes spelled as the regex crate's ASCII
-/// classes: `\d` → `[[:digit:]]` (inside a bracket class `[:digit:]`), and so on.
-/// (`\b` stays: Ruby's word boundary is Unicode's, as the regex crate's.)
-fn ascii_classes(pattern: &str) -> String {
-    let mut out = String::with_capacity(pattern.len() + 16);
-    let mut depth = 0usize;
-    let mut chars = pattern.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => {
-                let Some(n) = chars.next() else {
-                    out.push(c);
-                    break;
-                };
-                let class = match n {
-                    'd' => Some("[:digit:]"),
-                    'D' => Some("[:^digit:]"),
-                    'w' => Some("[:word:]"),
-                    'W' => Some("[:^word:]"),
-                    's' => Some("[:space:]"),
-                    'S' => Some("[:^space:]"),
-                    'h' => Some("[:xdigit:]"),
-                    'H' => Some("[:^xdigit:]"),
-                    _ => None,
-                };
-                match (class, n) {
-                    (Some(k), _) if depth > 0 => out.push_str(k),
-                    (Some(k), _) => {
-                        out.push('[');
-                        out.push_str(k);
-                        out.push(']');
-                    }
-                    _ => {
-                        out.push(c);
-                        out.push(n);
-                    }
-                }
-            }
-            '[' => {
-                out.push(c);
-                depth += 1;
-                if chars.peek() == Some(&'^') {
-                    out.extend(chars.next());
-                }
-            }
-            ']' if depth > 0 => {
-                out.push(c);
-                depth -= 1;
-            }
-            _ => out.push(c),
-        }
-    }
-    out
+    super::ruby_regex::rre(pattern)
 }
 
 /// The lines of `text` as Ruby's `gets` returns them: each with its `\n` (the last
@@ -268,6 +211,13 @@ impl<V> Hash<V> {
                 self.index.insert(key.to_string(), self.entries.len());
                 self.entries.push((key.to_string(), v));
             }
+        }
+    }
+
+    /// `h[key] ||= v`: set unless the key is present.
+    pub fn set_once(&mut self, key: &str, v: V) {
+        if !self.index.contains_key(key) {
+            self.set(key, v);
         }
     }
 
@@ -407,11 +357,6 @@ mod tests {
 
     #[test]
     fn shorthand_classes_are_ascii_as_in_ruby() {
-        assert_eq!(
-            ascii_classes(r"(\d+)\s*[\d.]+\w[^\d+]"),
-            r"([[:digit:]]+)[[:space:]]*[[:digit:].]+[[:word:]][^[:digit:]+]"
-        );
-        assert_eq!(ascii_classes(r"\bx\.\(\)[\]a]\\d"), r"\bx\.\(\)[\]a]\\d");
         // Ruby 3.1: "\u0663" =~ /\d/ is nil, "\u00e9" =~ /\w/ is nil
         assert!(!re(r"\d").is_match("\u{663}"));
         assert!(!re(r"\w").is_match("\u{e9}"));

@@ -336,7 +336,9 @@ fn build(monitor: Monitor, era: Era, benchmark: &str, runs: &mut [Run], ops: &[S
         let mut sums = Vec::with_capacity(runs.len());
         for run in runs.iter_mut() {
             run.meta.preferred = pref;
-            let mut s = summarise::summarise(run, era, &stats, std::slice::from_ref(op))?;
+            // a monitor's column lost to the Perl's death is not reproduced: refuse
+            let mut s = summarise::summarise(run, era, &stats, std::slice::from_ref(op))?
+                .map_err(summarise::HmeanDeath::into_error)?;
             sums.push(s.per_op.remove(op).map(|o| (o.values, o.n)));
         }
         per_op.push((op, pref, sums));

@@ -8,7 +8,7 @@ to reach such a branch, in the format the benchmark prints. lkp-tests' own parse
 (programs/<program>/parse, run as its spec runs it: the input on stdin) decides what is
 expected: its output goes to `<case>.yaml`, or, where it exits with an error, its last
 line of stderr to `<case>.error` (schedlab must then return a parse error).
-`tools/oracles/lkp/stats_json.sh edge` then writes the `<case>.stats.json` of the cases
+`tools/oracles/lkp/spec_stats.sh edge` then writes the `<case>.stats.json` of the cases
 with a yaml. tests/it/lkp_edge.rs and tests/it/lkp_stats_json.rs check them.
 
 usage: LKP_SRC=… tools/oracles/lkp/edge_cases.py   (needs ruby, ruby-activesupport)

@@ -3,8 +3,8 @@
 benchstat prints for them (CASE.benchstat.txt), the expected values of
 tests/it/benchstat_golden.rs.
 
-benchstat is golang.org/x/perf/cmd/benchstat (commit 08c49f3, go 1.18 module) built from
-the golang/perf and aclements/go-moremath repositories:
+benchstat is golang.org/x/perf/cmd/benchstat (commit 08c49f3, go 1.18 module; Debian's
+golang-go 1.19 builds it) built from the golang/perf and aclements/go-moremath repositories:
 
     git --git-dir=<golang/perf> archive 08c49f3 cmd/benchstat benchfmt benchmath benchproc benchunit | tar -x -C src
     git --git-dir=<go-moremath> archive f10218a38794 | tar -x -C moremath
@@ -12,7 +12,9 @@ the golang/perf and aclements/go-moremath repositories:
     GOFLAGS=-mod=mod GOPROXY=off go build -o benchstat ./cmd/benchstat
 
 Usage: tools/oracles/table/benchstat.py BENCHSTAT  (run from the repository root, with the
-schedlab extension built in python/ for the MMTests case's samples).
+schedlab extension built in python/ for the MMTests case's samples). The view must print
+each file byte for byte (tests/it/benchstat_golden.rs); benchstat's own test goldens are
+copied and checked by tools/oracles/table/benchstat_testdata.sh.
 
 Cases:
 - hyperfine: the two commands of tests/data/readers/hyperfine.json (10 runs each, real).

@@ -1,0 +1,168 @@
+"""Hand-run benchmark: `schedlab report` on the bundled example and on a whole MMTests
+tree of --kernels kernels x every family with a golden table in each era asked for
+(built as benchmarks/bench_mmtests_tree.py builds its trees, from the committed
+per-family fixtures and tools/oracles/mmtests/gen_monitor_logs.py), with the time per
+phase. There is no other report generator to run beside it; the figures are drawn
+both ways in the same run (one process, and the worker processes the report uses) and
+the ratio printed.
+
+Phases (in one process, after `import schedlab`): importing matplotlib; detecting the
+inputs (src/report_inputs.rs); the core's batch scan of each tree; the core's tables of
+every benchmark (src/mmtests/tables.rs: each tree read once, both compare-mmtests.pl
+tables, overview cells, changed rows); the rest of the sections (Python gathering
+blocks); drawing the figures; the HTML and text pages. Then the whole command as a
+process (`python -m schedlab report ... -o FILE`), wall and CPU.
+
+Run by hand (never in tests) and note the load average it prints:
+
+    python benchmarks/bench_report.py --kernels 10 --families 60 --tree-dir /tmp/reportbench60
+
+Recorded 2026-12-06 18:12-18:25 UTC on the 2-core sandbox while seven other engineers built
+(load average 28-37: wall times are many times a quiet machine's). Bundled example: scan
+0.08 s, tables 0.10 s, sections (the idle and PELT replays and their figures) 13.3 s, the 7
+figures 19.9 s in workers against 26.4 s in one process (1.33x), HTML and text 0.04 s; whole
+command 52.9 s wall, 5.6 s CPU. The 10-kernel x 60-family tree (1 iteration): detect 0.21 s,
+scan 1.97 s, tables of all 60 benchmarks (one core call, the tree read once) 2.29 s, sections
+0.38 s, HTML and text 0.68 s (11.3 MiB page) -- and the 60 strip plots 385 s in worker
+processes: the figures are where the time goes. Drawn one at a time (/tmp/prof_fig.py-style,
+CPU seconds): 0.25-0.88 s to draw (tight_layout renders the figure) and 0.23-0.50 s to save
+the SVG (bbox_inches="tight" renders it again) per figure of 3-8 panels.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def _tree_module():
+    spec = importlib.util.spec_from_file_location("bench_mmtests_tree", HERE / "bench_mmtests_tree.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def build(root: Path, eras: list[str], kernels: int, iterations: int, families: int) -> tuple[Path, int]:
+    """A work/log tree holding the first `families` (by name) of the families of `eras`
+    (the first era's fixture of a benchmark name wins); the number of benchmarks."""
+    bt = _tree_module()
+    fams: dict[str, Path] = {}
+    for era in eras:
+        for bench, tree in bt.families(era):
+            fams.setdefault(bench, tree)
+    chosen = sorted(fams.items())[:families]
+    log = root / "work" / "log"
+    if not log.is_dir():
+        bt.build_tree(log, chosen, kernels, iterations)
+    return root, len(chosen)
+
+
+def phases(paths: list[str], example: bool, processes: int | None) -> dict[str, float]:
+    """Seconds per phase of one report, in this process."""
+    from schedlab import _core
+    from schedlab.report import build as report_build
+    from schedlab.report import inputs as report_inputs
+    from schedlab.report import sections
+
+    t: dict[str, float] = {}
+
+    def timed(name, f):
+        def g(*a, **kw):
+            t0 = time.perf_counter()
+            try:
+                return f(*a, **kw)
+            finally:
+                t[name] = t.get(name, 0.0) + time.perf_counter() - t0
+        return g
+
+    t0 = time.perf_counter()
+    from schedlab._plot import pyplot
+
+    pyplot()
+    t["import matplotlib"] = time.perf_counter() - t0
+    saved = (report_build.detect, sections._scan, _core.mmtests_report_tables)
+    report_build.detect = timed("detect inputs", report_inputs.detect)
+    sections._scan = timed("scan (core)", sections._scan)
+    _core.mmtests_report_tables = timed("tables (core)", _core.mmtests_report_tables)
+    try:
+        t0 = time.perf_counter()
+        r = report_build.build(paths, example=example)
+        t["sections"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        r.draw_figures(processes)
+        t["figures"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        html, text = r.to_html(), r.to_text()
+        t["html + text"] = time.perf_counter() - t0
+    finally:
+        report_build.detect, sections._scan, _core.mmtests_report_tables = saved
+    t["sections"] -= t.get("detect inputs", 0) + t.get("scan (core)", 0) + t.get("tables (core)", 0)
+    t["(figures drawn)"] = html.count("<figure")
+    t["(html MiB)"] = len(html) / 2**20
+    assert text
+    return t
+
+
+def whole(paths: list[str], example: bool) -> tuple[float, float]:
+    """Wall and CPU seconds of `python -m schedlab report` as a process."""
+    with tempfile.TemporaryDirectory() as d:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
+        cmd = [sys.executable, "-m", "schedlab", "report", *(["--example"] if example else paths),
+               "-o", os.path.join(d, "r.html")]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        wall = time.perf_counter() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if p.returncode not in (0, 1):
+            raise SystemExit(f"{' '.join(cmd)}: exit {p.returncode}: {p.stderr[-2000:]}")
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def show(name: str, t: dict[str, float]) -> None:
+    print(f"  {name}:")
+    for k, v in t.items():
+        print(f"    {k:<18} {v:8.3f}" if not k.startswith("(") else f"    {k:<18} {v:8.1f}")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--kernels", type=int, default=10)
+    ap.add_argument("--families", type=int, default=60)
+    ap.add_argument("--iterations", type=int, default=1)
+    ap.add_argument("--era", action="append", help="families of these eras (default: 2025 head 2024)")
+    ap.add_argument("--tree-dir", type=Path, help="build the tree here and keep it for the next run")
+    args = ap.parse_args()
+    print(f"load average before: {os.getloadavg()}")
+    eras = args.era or ["2025", "head", "2024"]
+    root = args.tree_dir or Path(tempfile.mkdtemp(prefix="reportbench-"))
+    tree, n = build(root, eras, args.kernels, args.iterations, args.families)
+    print(f"tree: {tree}: {args.kernels} kernels x {n} benchmarks x {args.iterations} iterations")
+    for name, paths, example in (("bundled example", [], True), ("tree", [os.fspath(tree)], False)):
+        if example:
+            from schedlab.examples import path
+
+            paths = [os.fspath(path())]
+        print(f"{name}:")
+        par = phases(paths, example, None)
+        show("in one process, figures in worker processes", par)
+        one = phases(paths, example, 1)
+        print(f"    figures drawn in one process: {one['figures']:.3f} s; in workers: {par['figures']:.3f} s "
+              f"({one['figures'] / max(par['figures'], 1e-9):.2f}x)")
+        wall, cpu = whole(paths, example)
+        print(f"    whole command: {wall:.2f} s wall, {cpu:.2f} s CPU")
+    print(f"load average after: {os.getloadavg()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
