@@ -34,6 +34,7 @@
 
 pub mod archive;
 pub mod batch;
+pub mod bisect;
 pub mod cancel;
 pub mod cfmt;
 pub mod choice;
