@@ -1,4 +1,4 @@
-"""Hand-run benchmark (issue 21): a 2-kernel `schedlab mmtests compare` table as a whole
+"""Hand-run benchmark: a 2-kernel `schedlab mmtests compare` table as a whole
 process, beside Python's own bare start-up and MMTests' compare-mmtests.pl on the same
 table, all measured in the same run.
 
@@ -69,7 +69,7 @@ for _ in range(repeat):
     for root, bench, names in tables:
         t = time.perf_counter()
         try:
-            _core.mmtests_compare(root, bench, names, era, False, "", "mmtests", 0.05, None)
+            _core.mmtests_compare(root, bench, names, compat=era)
         except Exception:
             pass
         best[bench] = min(best.get(bench, 1e9), time.perf_counter() - t)

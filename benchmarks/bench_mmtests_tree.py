@@ -1,4 +1,4 @@
-"""Hand-run benchmark (issue 21): a whole MMTests tree of every byte-identical family with
+"""Hand-run benchmark: a whole MMTests tree of every byte-identical family with
 monitors, schedlab against MMTests' own compare-mmtests.pl of the same era.
 
 For each era asked for (2025, head, 2024), builds a work/log tree from the committed
@@ -13,7 +13,7 @@ tests-timestamp). Then measures:
 - the whole tree, end to end, in one process: Python start-up, `import schedlab`, then every
   family's table over all kernels and its seven monitor tables (duration, vmstat,
   proc-vmstat, proc-interrupts, iostat, turbostat, mpstat node-0), as compare-kernels.sh
-  prints them (the issue's bound: < 2 s);
+  prints them (the bound: < 2 s);
 - the same tables as one `schedlab mmtests compare` process each (how compare-kernels.sh
   forks compare-mmtests.pl), in total: the `schedlab` installed beside this Python (the
   native launcher of a source build, docs/cli.md), or `python -m schedlab` with
@@ -114,8 +114,8 @@ def table(t):
     bench, names, monitor, sub = t
     try:
         if monitor:
-            return _core.mmtests_monitor(root, bench, names, monitor, era, sub)[1]
-        return _core.mmtests_compare(root, bench, names, era, False, "", "mmtests", 0.05, None)[1]
+            return _core.mmtests_monitor(root, bench, names, monitor, compat=era, subheading=sub)[1]
+        return _core.mmtests_compare(root, bench, names, compat=era)[1]
     except Exception as e:  # a refusal is an answer too: count it, do not stop the tree
         return f"error: {type(e).__name__}: {e}"
 with concurrent.futures.ThreadPoolExecutor(os.cpu_count()) as pool:
@@ -192,7 +192,7 @@ def whole_process(cmd: list[str], repeat: int = 1, timeout: float | None = None)
 
 def comparable(text: str) -> str:
     """The table without the subselection rows, which upstream draws at random (SubAmean,
-    SubAmeanCI, 2024's SubmeanCI: two runs of the Perl differ; tests/mmtests_golden.rs
+    SubAmeanCI, 2024's SubmeanCI: two runs of the Perl differ; tests/it/mmtests_golden.rs
     drops the same rows)."""
     return "".join(line for line in text.splitlines(True) if not line.startswith(("SubAmean", "SubmeanCI")))
 

@@ -10,7 +10,9 @@
 //! every core call running at that moment, on any thread (docs/cancel.md).
 
 use crate::error::{Error, Result};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// A stop request: set from outside a computation, polled inside it.
 #[derive(Debug, Default)]
@@ -59,9 +61,89 @@ pub fn clear() {
     PROCESS.clear();
 }
 
-/// `Err(Error::Interrupted)` once a stop has been requested, else `Ok(())`.
+/// `Err(Error::Interrupted)` once a stop has been requested (or a [`StopAfter`]
+/// hook has counted down), else `Ok(())`.
 pub fn check() -> Result<()> {
-    PROCESS.check()
+    PROCESS.check()?;
+    if hook_fired() {
+        return Err(Error::Interrupted);
+    }
+    Ok(())
+}
+
+/// The environment variable that makes a process stop at its N-th check as if
+/// Ctrl-C had been pressed there: the command line's tests stop a long command at a
+/// known point instead of timing a signal (docs/cancel.md §3).
+pub const STOP_AFTER_CHECKS_ENV: &str = "SCHEDLAB_STOP_AFTER_CHECKS";
+
+/// A count of checks still allowed before every check answers `Interrupted`.
+#[derive(Debug)]
+pub struct Countdown(AtomicI64);
+
+impl Countdown {
+    fn new(checks: u64) -> Self {
+        Countdown(AtomicI64::new(i64::try_from(checks).unwrap_or(i64::MAX)))
+    }
+
+    /// Count one check; true once the allowance is used up.
+    fn fired(&self) -> bool {
+        self.0.fetch_sub(1, Ordering::Relaxed) <= 0
+    }
+}
+
+thread_local! {
+    static SCOPED: RefCell<Option<Arc<Countdown>>> = const { RefCell::new(None) };
+}
+
+/// The process's countdown from [`STOP_AFTER_CHECKS_ENV`], read once.
+fn from_env() -> Option<&'static Countdown> {
+    static ENV: OnceLock<Option<Countdown>> = OnceLock::new();
+    ENV.get_or_init(|| {
+        std::env::var(STOP_AFTER_CHECKS_ENV).ok().and_then(|v| v.trim().parse::<u64>().ok()).map(Countdown::new)
+    })
+    .as_ref()
+}
+
+fn hook_fired() -> bool {
+    let scoped = SCOPED.with(|s| s.borrow().as_ref().map(|c| c.fired()));
+    scoped.unwrap_or(false) || from_env().is_some_and(Countdown::fired)
+}
+
+/// The countdown of this thread's [`StopAfter`] hook, if one is in place (the pools
+/// of `crate::parallel` hand it to their workers).
+pub fn scoped_countdown() -> Option<Arc<Countdown>> {
+    SCOPED.with(|s| s.borrow().clone())
+}
+
+/// Put `countdown` in place on this thread (a worker of a pool started under a
+/// hook); `None` removes it.
+pub fn set_scoped_countdown(countdown: Option<Arc<Countdown>>) {
+    SCOPED.with(|s| *s.borrow_mut() = countdown);
+}
+
+/// A test hook: while it lives, this thread's computations (and the parallel work
+/// they start) stop with `Interrupted` at their `checks + 1`-th [`check`], as if a
+/// stop had been requested there, without touching the process's flag, so tests
+/// running beside it are not stopped. `StopAfter::checks(0)` stops at the first
+/// check. Dropping it removes the hook (docs/cancel.md §3).
+#[derive(Debug)]
+pub struct StopAfter {
+    previous: Option<Arc<Countdown>>,
+}
+
+impl StopAfter {
+    /// Allow `checks` checks, then stop.
+    pub fn checks(checks: u64) -> Self {
+        let previous = scoped_countdown();
+        set_scoped_countdown(Some(Arc::new(Countdown::new(checks))));
+        StopAfter { previous }
+    }
+}
+
+impl Drop for StopAfter {
+    fn drop(&mut self) {
+        set_scoped_countdown(self.previous.take());
+    }
 }
 
 /// [`check`] on every [`EVERY`]-th iteration `i` of a loop (0 included), nothing on
@@ -106,5 +188,18 @@ mod tests {
         f.clear();
         assert_eq!(f.check(), Ok(()));
         assert_eq!(check_every(EVERY + 1), Ok(()));
+    }
+
+    #[test]
+    fn a_hook_stops_this_thread_after_its_checks_and_no_other() {
+        {
+            let _hook = StopAfter::checks(2);
+            assert_eq!(check(), Ok(()));
+            assert_eq!(check(), Ok(()));
+            assert_eq!(std::thread::spawn(check).join().unwrap(), Ok(()));
+            assert_eq!(check(), Err(Error::Interrupted));
+            assert_eq!(check(), Err(Error::Interrupted));
+        }
+        assert_eq!(check(), Ok(()));
     }
 }

@@ -1,14 +1,15 @@
 //! schedlab: the computing core of a toolkit for Linux kernel performance engineers.
 //!
-//! Everything here is plain Rust that knows nothing about Python; the optional
-//! `python` feature adds the thin pyo3 binding layer in [`python`] (built by maturin).
+//! Everything here is plain Rust that knows nothing about Python; the thin pyo3 binding
+//! layer is its own package in `src/python/` (the extension `schedlab._core`, built by
+//! maturin), and the native launcher is `src/bin/schedlab.rs`.
 //!
 //! Module map (one concept per file):
 //! - [`stats`]: descriptive statistics, percent change by direction, Welch and
 //!   Mann-Whitney tests, bootstrap intervals, Benjamini-Hochberg, rayon batches.
 //! - [`pelt`]: PELT, util_est and schedutil replayed with the kernel's integer math
 //!   (the single-CPU trace driver, ftrace task traces).
-//! - [`idle`]: cpuidle governor simulation (menu and teo of 4.18–6.12 replayed
+//! - [`idle`]: cpuidle governor simulation (menu and teo of 4.18–6.18 replayed
 //!   bit-exactly over idle traces; state tables, ftrace import, synthetic patterns).
 //! - [`jiffies`]: the HZ-derived time constants (`TICK_NSEC`), defined once.
 //! - [`parallel`]: the fork-safe, size-bounded rayon pool every batch runs in.
@@ -62,8 +63,5 @@ pub mod stop_signal;
 pub mod table;
 pub mod tool_text;
 pub mod tracedat;
-
-#[cfg(feature = "python")]
-pub mod python;
 
 pub use error::{Error, Result};

@@ -8,6 +8,7 @@
 //!   process id: a child sees a different pid, abandons (leaks, never touches) the
 //!   inherited pools and builds its own. rayon's global pool is never used.
 
+use crate::cancel;
 use crate::error::{Error, Result};
 use rayon::ThreadPool;
 use std::sync::{Arc, Mutex};
@@ -88,6 +89,16 @@ fn pool(threads: usize) -> Result<Arc<ThreadPool>> {
 /// rayon parallel iterator used by `f` stays within that pool.
 pub fn install<R: Send>(threads: Option<usize>, f: impl FnOnce() -> R + Send) -> Result<R> {
     let n = resolve_threads(threads)?;
+    if let Some(countdown) = cancel::scoped_countdown() {
+        // a test's stop hook (cancel::StopAfter) reaches the workers of a pool of its own
+        let p = rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .thread_name(|i| format!("schedlab-hooked-{i}"))
+            .start_handler(move |_| cancel::set_scoped_countdown(Some(Arc::clone(&countdown))))
+            .build()
+            .map_err(|e| Error::Internal(format!("cannot start {n} worker threads: {e}")))?;
+        return Ok(p.install(f));
+    }
     let p = pool(n)?;
     Ok(p.install(f))
 }

@@ -64,7 +64,7 @@ def _same(argv: list[str]) -> tuple[int, bytes, bytes]:
 
 def _kept(table: bytes) -> list[bytes]:
     """The lines of a table the goldens fix: not the SubAmean rows (upstream draws
-    them at random) nor a `Comparing (` line (tests/mmtests_golden.rs keeps the same)."""
+    them at random) nor a `Comparing (` line (tests/it/mmtests_golden.rs keeps the same)."""
     drop = (b"Comparing (", b"SubAmean ", b"SubAmeanCI ", b"SubmeanCI ")
     return [ln for ln in table.splitlines() if not ln.startswith(drop)]
 
@@ -94,7 +94,7 @@ def test_the_launchers_tables_are_the_perls(era: str) -> None:
         code, out, _err = _same(argv)
         golden = (FAMILIES / "out" / f"{era}-{bench}{'--print-ratio' if ratio else ''}.oracle").read_bytes()
         # the ratio tables of Subselection families print a SubAmean that upstream
-        # draws at random (tests/mmtests_golden.rs skips the same ones)
+        # draws at random (tests/it/mmtests_golden.rs skips the same ones)
         random = ratio and (bench.endswith("bench4") or (bench == "perffutexwake" and era != "head"))
         if golden and not random:
             assert _kept(out) == _kept(golden), f"{era} {bench} ratio={ratio}"
@@ -173,6 +173,75 @@ def test_every_flag_form_prints_what_python_prints(extra: list[str]) -> None:
 def test_other_command_lines_go_to_python(argv: list[str]) -> None:
     """Anything but a compare: the Python command line's own output and exit code."""
     _same(argv)
+
+
+LKP = REPO / "tests" / "data" / "lkp" / "golden"
+LKP_FLAGS = LKP / "flags"
+LKP_A = LKP / "scenario_a_raw/unixbench/performance-30s-1-execl/lkp-ivb-d04/debian-x86_64.cgz/x86_64-rhel/gcc-7"
+
+
+@pytest.mark.parametrize(
+    ("golden", "flags", "roots"),
+    [
+        # lkp's own ncompare outputs (tests/data/lkp/golden/README.md, tools/oracles/lkp/gen_flags.py)
+        ("out_A_default.txt", [], [LKP_A / "a07630b8b2c16f82a2d7b5ecfa4a1c0a8e0c5a01",
+                                   LKP_A / "d519329f72a6f36bc4f2b85452aa7c3b0d1e2f3a"]),
+        ("out_A_more.txt", ["-m"], [LKP_A / "a07630b8b2c16f82a2d7b5ecfa4a1c0a8e0c5a01",
+                                    LKP_A / "d519329f72a6f36bc4f2b85452aa7c3b0d1e2f3a"]),
+        ("flags/out_p0.5_more.txt", ["-p", "0.5", "-m"], [LKP_FLAGS / ("c" * 40), LKP_FLAGS / ("d" * 40)]),
+        ("flags/out_k_all.txt", ["--kpi", "--all"], [LKP_FLAGS / ("c" * 40), LKP_FLAGS / ("d" * 40)]),
+    ],
+)
+def test_the_launchers_lkp_tables_are_lkps(golden: str, flags: list[str], roots: list[Path]) -> None:
+    """``lkp compare`` (text), which the launcher runs itself: lkp's own ncompare output,
+    and what the Python command line prints."""
+    argv = ["lkp", "compare", *flags, *map(str, roots)]
+    code, out, err = _same(argv)
+    assert (code, err) == (0, b"")
+    assert out == (LKP / golden).read_bytes()
+    # run by the launcher itself, not handed to Python: no interpreter is needed
+    n = subprocess.run([NATIVE, *argv], capture_output=True, timeout=120, cwd=REPO,
+                       env=dict(os.environ, SCHEDLAB_PYTHON="/nonexistent/python", LC_ALL="C.UTF-8"))
+    assert (n.returncode, n.stdout) == (0, out)
+
+
+@pytest.mark.parametrize("env", [{"PYTHONIOENCODING": "latin-1"}, {"PYTHONIOENCODING": "ascii:replace"},
+                                 {"LC_ALL": "C"}, {"LC_ALL": "C.UTF-8"}, {"PYTHONUTF8": "1"}])
+def test_lkps_table_is_encoded_as_python_encodes_it(env: dict[str, str]) -> None:
+    """lkp's table has '±': where Python would not write UTF-8, the launcher leaves the
+    command line to Python; either way the bytes are Python's."""
+    argv = ["lkp", "compare", str(LKP_FLAGS / ("c" * 40)), str(LKP_FLAGS / ("d" * 40))]
+    n, p = (subprocess.run(cmd + argv, capture_output=True, timeout=120, cwd=REPO,
+                           env=dict(os.environ, SCHEDLAB_PYTHON=sys.executable, **env))
+            for cmd in ([NATIVE], [sys.executable, "-m", "schedlab"]))
+    assert (n.returncode, n.stdout, n.stderr) == (p.returncode, p.stdout, p.stderr)
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["--root", "tests/data/lkp/golden/flags", "cccc", "dddd"],  # commit prefixes
+        ["--root", "tests/data/lkp/golden/flags", "cccc", "ffff"],  # no such commit: Python's error
+        ["--format", "markdown"],
+        ["--test", "mann-whitney"],
+        ["--test", "bogus"],
+        ["-am"],
+        ["-p", "inf"],
+        ["-p", "-1"],
+        ["--al"],
+        ["-s", "commit=cccc"],
+        ["--help"],
+        ["/nonexistent"],
+    ],
+)
+def test_every_lkp_compare_form_prints_what_python_prints(extra: list[str]) -> None:
+    """``lkp compare`` in forms the launcher runs and forms it leaves to Python."""
+    base = ["lkp", "compare", str(LKP_FLAGS / ("c" * 40)), str(LKP_FLAGS / ("d" * 40))]
+    if extra and extra[0] == "--root":
+        _same(["lkp", "compare", *extra])
+    else:
+        _same(base + extra)
+    _same(["lkp", "compare", str(LKP_FLAGS / ("c" * 40)), *extra, str(LKP_FLAGS / ("d" * 40))])
 
 
 def test_a_closed_or_full_standard_output_is_pythons_error() -> None:

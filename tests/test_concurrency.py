@@ -186,10 +186,9 @@ def _native(name: str, root: Path):
         states = idle_mod._states_arg("intel-skx")
         return lambda: _core.idle_simulate_many("teo", "6.12", 250, states, arrays, True, 1)
     if name == "mmtests.compare":
-        return lambda: _core.mmtests_compare(os.fspath(root), "netperf-udp", NAMES, "2025", False, "",
-                                             "mmtests", 0.05, 1)[0]
+        return lambda: _core.mmtests_compare(os.fspath(root), "netperf-udp", NAMES, compat="2025", threads=1)[0]
     if name == "lkp.compare":
-        return lambda: _core.lkp_compare_text([os.fspath(p) for p in LKP], True, False)
+        return lambda: _core.lkp_compare_text([os.fspath(p) for p in LKP], all_keys=True)
     return lambda: _core.batch_run([os.fspath(root)], NAMES[0], "welch", 0.05, 0.0, "regression", 1, False, "off")
 
 

@@ -2,9 +2,9 @@
 command exits 130 within 0.5 s, without a traceback (src/python/sigint.rs, cli.main);
 in-process, every long call (PELT replay, idle replay, MMTests extraction, a pasted MMTests
 table, the batch scan, lkp's matrix.json, the ftrace imports, ``series``, the text of a long
-MMTests or lkp table; trace.dat: tests/tracedat_cancel.rs; lkp's table of many changed
-metrics: tests/cancel_tables.rs; the AMD layout and the batch renderings:
-tests/cancel_renderers.rs; the bootstrap interval) raises KeyboardInterrupt within 0.5 s of the signal. Each input takes seconds to read on this
+MMTests or lkp table; trace.dat: tests/it/tracedat_cancel.rs; lkp's table of many changed
+metrics: tests/it/cancel_tables.rs; the AMD layout and the batch renderings:
+tests/it/cancel_renderers.rs; the bootstrap interval) raises KeyboardInterrupt within 0.5 s of the signal. Each input takes seconds to read on this
 machine (measured uninterrupted, noted beside it) and is built in a fraction of one."""
 
 from __future__ import annotations

@@ -92,7 +92,7 @@ def test_random_300_pairs_byte_for_byte():
     for i, (args, want) in enumerate(cases):
         flags = [a for a in args if a.startswith("-")]
         roots = [str(GOLDEN / a) for a in args if not a.startswith("-")]
-        got = _core.lkp_compare_text(roots, "-a" in flags, "-m" in flags)
+        got = _core.lkp_compare_text(roots, all_keys="-a" in flags, more="-m" in flags)
         if got != want:
             bad.append(i)
         elif i % 10 == 0:  # the Comparison model renders the same text
@@ -132,7 +132,7 @@ def test_several_heads_against_one_base():
     c = lkp.compare(B1, H1, H2)
     text = c.to_text()
     assert "  %reproduction    fail:runs  %reproduction    fail:runs" in text
-    assert _core.lkp_compare_text([str(B1), str(H1), str(H2)], False, False) == text
+    assert _core.lkp_compare_text([str(B1), str(H1), str(H2)]) == text
     assert len(c.kernels) == 3
 
 

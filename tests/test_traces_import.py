@@ -51,7 +51,7 @@ def test_numeric_prev_state_is_noted():
     df = pelt.ftrace_task(DATA / "lisa" / "trace_txt.txt", 1642)
     assert any("numeric prev_state" in n for n in df.attrs["notes"])
     runs_then_waits = ((df.state.shift() == "R") & (df.state == "W")).sum()
-    assert runs_then_waits == 261  # 255 x 4096 + 6 x 0 (tests/traces_real.rs)
+    assert runs_then_waits == 261  # 255 x 4096 + 6 x 0 (tests/it/traces_real.rs)
 
 
 def test_idle_notes_reach_the_cli(tmp_path, capsys):

@@ -4,7 +4,7 @@ Functions here take float64 numpy arrays; the public wrappers in
 ``schedlab.stats`` (and the other submodules) convert array-likes first.
 """
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from os import PathLike
 from typing import Any, final, overload
 
@@ -71,6 +71,7 @@ HTML_HEAD_STYLE: str
 class Cell:
     def __new__(
         cls,
+        *,
         value: float | None = None,
         spread: float | None = None,
         change: float | None = None,
@@ -110,6 +111,7 @@ class Row:
         cls,
         name: str,
         cells: Sequence[Cell],
+        *,
         group: str = ...,
         direction: str = "unknown",
         change_kind: str = "percent",
@@ -137,6 +139,7 @@ class Comparison:
         tool: str,
         kernels: Sequence[str],
         rows: Sequence[Row] | None = None,
+        *,
         benchmark: str = ...,
         meta: Mapping[str, Any] | None = None,
         schema: int = ...,
@@ -184,6 +187,7 @@ def assess(
     new_values: _F64,
     new_lengths: _U64,
     directions: list[str],
+    *,
     test: str = "welch",
     alpha: float | None = None,
     margin: float | None = None,
@@ -194,10 +198,11 @@ def assess(
 def compare_sample_groups(
     groups: list[str],
     names: list[str],
-    units: list[str | None],
-    directions: list[str],
     values: _F64,
     lengths: _U64,
+    *,
+    units: list[str | None],
+    directions: list[str],
     test: str = "welch",
     alpha: float | None = None,
     margin: float | None = None,
@@ -206,29 +211,54 @@ def compare_sample_groups(
 ) -> Comparison: ...
 
 # --- lkp (src/python/lkp.rs) -----------------------------------------------
-def lkp_compare_text(paths: list[str], all_keys: bool, more: bool, kpi: bool = False,
+@disjoint_base
+class ResultRoot:
+    def __new__(cls, path: str | PathLike[str]) -> Self: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def commit(self) -> str: ...
+    @property
+    def axes(self) -> dict[str, str]: ...
+    @property
+    def runs(self) -> int: ...
+    @property
+    def keys(self) -> list[str]: ...
+    @property
+    def matrix(self) -> dict[str, list[float]]: ...
+    @property
+    def integer(self) -> dict[str, list[bool]]: ...
+    @property
+    def stats_source(self) -> list[str] | None: ...
+    def values(self, metric: str) -> list[float]: ...
+    def __len__(self) -> int: ...
+    def __contains__(self, metric: str, /) -> bool: ...
+
+_Root = str | PathLike[str] | ResultRoot
+
+def lkp_compare_text(roots: Sequence[_Root], *, all_keys: bool = False, more: bool = False, kpi: bool = False,
                      perf_profile_threshold: float | None = None) -> str: ...
 def lkp_find_root(dir: str | PathLike[str], prefix: str) -> str: ...
-def lkp_compare_query_text(dir: str, queries: list[tuple[bool, str]], compare_keys: list[str], all_keys: bool,
-                           more: bool, kpi: bool = False, perf_profile_threshold: float | None = None) -> str: ...
-def lkp_compare(paths: list[str], all_keys: bool, more: bool, test: str, alpha: float, kpi: bool = False,
-                perf_profile_threshold: float | None = None) -> Comparison: ...
-def lkp_load(
-    path: str | PathLike[str],
-) -> tuple[str, list[tuple[str, str]], list[str], list[list[float]], list[list[bool]], list[str] | None]: ...
-def lkp_read_matrix(path: str | PathLike[str]) -> tuple[list[str], list[list[float]], list[str] | None]: ...
-def lkp_run_stats(run_dir: str | PathLike[str]) -> str: ...
+def lkp_compare_query_text(dir: str | PathLike[str], queries: list[tuple[bool, str]], compare_keys: list[str], *,
+                           all_keys: bool = False, more: bool = False, kpi: bool = False,
+                           perf_profile_threshold: float | None = None) -> str: ...
+def lkp_compare(roots: Sequence[_Root], *, all_keys: bool = False, more: bool = False, test: str = "welch",
+                alpha: float = 0.05, kpi: bool = False, perf_profile_threshold: float | None = None) -> Comparison: ...
+def lkp_metric_samples(path: str | PathLike[str], metric: str) -> list[float]: ...
+def lkp_run_stats(run_dir: str | PathLike[str]) -> dict[str, float]: ...
+def lkp_run_stats_json(run_dir: str | PathLike[str]) -> str: ...
 def lkp_unite(runs: list[tuple[str, str]]) -> tuple[str, str, str]: ...
 def lkp_run_dirs(root: str | PathLike[str]) -> list[str]: ...
-def lkp_parse_report(text: str) -> str: ...
+def lkp_parse_report(text: str) -> dict[str, Any]: ...
 def lkp_parse_report_comparison(text: str) -> Comparison: ...
-def lkp_text_plot(title: str, bad: list[float], good: list[float], script: bool = False) -> str: ...
+def lkp_text_plot(title: str, bad: list[float], good: list[float], *, script: bool = False) -> str: ...
 # --- mmtests (src/python/mmtests.rs) -----------------------------------------
 MMTESTS_ERAS: list[str]
 def mmtests_compare(
     directory: str | PathLike[str],
     benchmark: str,
     names: list[str],
+    *,
     compat: str | None = None,
     print_ratio: bool = False,
     subheading: str = ...,
@@ -246,11 +276,12 @@ def mmtests_monitor(
     benchmark: str,
     names: list[str],
     monitor: str,
+    *,
     compat: str | None = None,
     subheading: str = ...,
 ) -> tuple[Comparison, str, str, list[str]]: ...
 def mmtests_bootstrap_gmean(
-    comparison: Comparison, k: int, level: float = 0.95, n_resamples: int = 2000, seed: int = 0, threads: int | None = None
+    comparison: Comparison, k: int, *, level: float = 0.95, n_resamples: int = 2000, seed: int = 0, threads: int | None = None
 ) -> tuple[float, float, float]: ...
 
 # --- pelt (src/python/pelt.rs) ---------------------------------------------
@@ -464,13 +495,39 @@ def live_default_cpu(probe: Mapping[int, tuple[int, int]]) -> int: ...
 
 LIVE_EVENTS: list[str]
 
+@final
+class LiveCheck:
+    def __new__(cls, source: LiveCheck | Mapping[str, Any], **sections: Any) -> Self: ...
+    def __getitem__(self, key: str, /) -> Any: ...
+    def __len__(self) -> int: ...
+    def __contains__(self, key: object, /) -> bool: ...
+    def __iter__(self) -> Iterator[str]: ...
+    def keys(self) -> list[str]: ...
+    def to_dict(self) -> dict[str, Any]: ...
+    def to_text(self) -> str: ...
+    def _repr_html_(self) -> str: ...
+    def __eq__(self, other: object, /) -> bool: ...
+
+def live_record_sets(
+    out: str | PathLike[str],
+    python: str | PathLike[str],
+    groups: list[str | tuple[str, list[tuple[str, str]]]],
+    *,
+    runs: int,
+    command: list[str] | None,
+    seconds: float,
+    busy_ms: float,
+    sleep_ms: float,
+    buffer_kb: int,
+) -> tuple[dict[str, Any], list[str]]: ...
+
+LIVE_SETTINGS: list[str]
+LIVE_SET_EVENTS: list[str]
+
 def live_check(
-    directory: str | PathLike[str], pid: int | None = None, rule: str = "6.12", kernel: str = "6.12",
+    directory: str | PathLike[str], *, pid: int | None = None, rule: str = "6.12", kernel: str = "6.12",
     strict: bool = False,
-) -> dict[str, Any]: ...
-def live_check_text(check: Mapping[str, Any]) -> str: ...
-def live_check_repr(check: Mapping[str, Any]) -> str: ...
-def live_check_html(check: Mapping[str, Any]) -> str: ...
+) -> LiveCheck: ...
 
 # --- report (src/python/report.rs) --------------------------------------------
 def report_inputs(paths: list[str]) -> dict[str, Any]: ...
@@ -571,6 +628,7 @@ def change_points(
     values: _F64,
     commits: int,
     directions: list[str],
+    *,
     window: int | None = None,
     max_p: float | None = None,
     min_magnitude: float | None = None,

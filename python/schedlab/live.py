@@ -14,32 +14,31 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import _core
 
 #: The events recorded (docs/live.md §1).
 EVENTS: tuple[str, ...] = tuple(_core.LIVE_EVENTS)
+#: The setting kinds a recording set's groups may change (docs/live.md §8).
+SETTINGS: tuple[str, ...] = tuple(_core.LIVE_SETTINGS)
+#: The events each recording of a set enables (docs/live.md §8).
+SET_EVENTS: tuple[str, ...] = tuple(_core.LIVE_SET_EVENTS)
 
 
-class LiveCheck(dict[str, Any]):
-    """What :func:`check` returns: a dict (``"meta"``, ``"pelt"``, ``"columns"``,
-    ``"notes"``, ``"idle"``) that Jupyter shows as a table of the agreement figures
-    (``_repr_html_``, rendered by the core: src/live/html.rs) and ``repr()`` as one
-    line (src/live/text.rs).
-
-    >>> from schedlab import live
-    >>> r = live.check("tests/data/live/periodic-a")  # doctest: +SKIP
-    >>> r  # doctest: +SKIP
-    <LiveCheck pid 12554 on CPU 1: util_avg within ±1 183/183, util_est exact 183/183, 0 idle periods>
-    """
-
-    def __repr__(self) -> str:
-        return _core.live_check_repr(self)
-
-    def _repr_html_(self) -> str:
-        return _core.live_check_html(self)
+#: What :func:`check` returns: the core's live check itself (``_core.LiveCheck``), read
+#: as a mapping of its sections ``"meta"``, ``"pelt"``, ``"columns"``, ``"notes"``,
+#: ``"idle"``; Jupyter shows it as a table of the agreement figures (``_repr_html_``,
+#: src/live/html.rs) and ``repr()`` as one line (src/live/text.rs).
+#: ``LiveCheck(check, meta={...})`` is a copy with sections replaced.
+#:
+#: >>> from schedlab import live
+#: >>> r = live.check("tests/data/live/periodic-a")  # doctest: +SKIP
+#: >>> r  # doctest: +SKIP
+#: <LiveCheck pid 12554 on CPU 1: util_avg within ±1 183/183, util_est exact 183/183, 0 idle periods>
+LiveCheck = _core.LiveCheck
+Mapping.register(LiveCheck)
 
 
 def probe_idle_tracing(seconds: float = 0.2) -> dict[int, tuple[int, int]]:
@@ -111,6 +110,54 @@ def record(
     return meta
 
 
+def record_sets(
+    out: str | os.PathLike[str],
+    groups: Sequence[str] | Mapping[str, Mapping[str, object]],
+    *,
+    runs: int = 5,
+    command: Sequence[str] | None = None,
+    seconds: float = 1.0,
+    busy_ms: float = 3.0,
+    sleep_ms: float = 5.0,
+    buffer_kb: int = 4096,
+) -> dict[str, Any]:
+    """Record ``runs`` recordings per group of settings into ``out``, the groups taken in
+    turn, for ``schedlab trace compare`` to read as one group per directory.
+
+    ``groups`` maps a group's name to its settings, ``{kind: value}`` with kinds
+    :data:`SETTINGS` (``governor``: a cpuidle governor; ``latency-us``: a request held
+    on ``/dev/cpu_dma_latency``; ``disable-state``: an idle state disabled on every
+    CPU); an empty mapping is the machine as it is. The command line's
+    ``"NAME:KIND=VALUE,..."`` strings are accepted too. Each recording runs ``command``
+    (to its end) or the built-in periodic pattern (busy ``busy_ms``, sleep
+    ``sleep_ms``, for ``seconds``), traces every CPU (events :data:`SET_EVENTS`) and
+    reads every CPU's cpuidle counters exactly at the trace's bounds, from that CPU.
+    Writes ``out/sets.json`` and per group ``out/NAME/run-NN.dat``,
+    ``run-NN.sysfs-before.txt``, ``run-NN.sysfs-after.txt``, ``run-NN.sysfs-delta.csv``,
+    ``run-NN.json`` and ``states-cpuN.txt`` (docs/live.md §8). Every setting is
+    restored after each recording, also on error, Ctrl-C or SIGTERM. Needs root,
+    tracefs and trace-cmd. Returns ``sets.json``'s content; notes (lost events) go to
+    standard error.
+
+    >>> from schedlab import live
+    >>> live.record_sets("/tmp/sets", {"base": {}, "lat0": {"latency-us": 0}},
+    ...                  runs=5, seconds=0.5)  # doctest: +SKIP
+    >>> sorted(os.listdir("/tmp/sets/lat0"))[:2]  # doctest: +SKIP
+    ['run-01.dat', 'run-01.json']
+    """
+    items: list[str | tuple[str, list[tuple[str, str]]]]
+    if isinstance(groups, Mapping):
+        items = [(name, [(k, str(v)) for k, v in settings.items()]) for name, settings in groups.items()]
+    else:
+        items = list(groups)
+    meta, notes = _core.live_record_sets(
+        out, sys.executable, items, runs=runs, command=list(command) if command is not None else None,
+        seconds=seconds, busy_ms=busy_ms, sleep_ms=sleep_ms, buffer_kb=buffer_kb)
+    for n in notes:
+        print(f"note: {n}", file=sys.stderr)
+    return meta
+
+
 def check(directory: str | os.PathLike[str], *, pid: int | None = None, rule: str = "6.12",
           kernel: str = "6.12") -> LiveCheck:
     """Replay a :func:`record` directory: PELT/util_est against the ``/proc/PID/sched``
@@ -125,10 +172,10 @@ def check(directory: str | os.PathLike[str], *, pid: int | None = None, rule: st
     >>> r["pelt"]["util_within_1"], r["pelt"]["readings"], r["idle"]["periods"]
     (68, 68, 0)
     """
-    return LiveCheck(_core.live_check(directory, pid, rule, kernel))
+    return _core.live_check(directory, pid=pid, rule=rule, kernel=kernel)
 
 
-def render(result: dict[str, Any]) -> str:
+def render(result: LiveCheck | Mapping[str, Any]) -> str:
     """The check as the text ``schedlab live`` prints (rendered by the core,
     src/live/text.rs).
 
@@ -136,4 +183,4 @@ def render(result: dict[str, Any]) -> str:
     >>> print(live.render(live.check("tests/data/live/periodic-b")).splitlines()[2])
     util_est exact: 68/68 (100.0%)
     """
-    return _core.live_check_text(result)
+    return (result if isinstance(result, LiveCheck) else LiveCheck(result)).to_text()

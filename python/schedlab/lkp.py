@@ -14,10 +14,8 @@ core (``src/lkp``); this module shapes the results.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Union
 
 from . import _core, _text
@@ -42,36 +40,29 @@ __all__ = [
 PathLike = Union[str, "os.PathLike[str]"]
 
 
-@dataclass
-class ResultRoot:
-    """A commit's multi-result root: ``matrix`` maps each metric to one value per run."""
+class ResultRoot(_core.ResultRoot):
+    """A commit's multi-result root as the core loaded it: ``matrix.json[.gz]`` (arrays
+    shorter than the run count zero-filled as lkp does) and the axes of ``job.yaml``.
 
-    path: str
-    commit: str
-    axes: dict[str, str]
-    matrix: dict[str, list[float]] = field(repr=False)
-    integer: dict[str, list[bool]] = field(repr=False, default_factory=dict)
-    stats_source: list[str] | None = field(repr=False, default=None)
+    It holds the core's value itself: :func:`compare` compares it as it is, without
+    reading its files again, and it cannot be changed. ``path``, ``commit``, ``axes``,
+    ``runs``, ``keys`` and ``stats_source`` describe it; ``values(metric)`` gives one
+    metric's per-run values, ``matrix`` (metric → values) and ``integer`` (metric → whether
+    each value is an lkp Integer) build the whole matrix when asked for.
 
-    @property
-    def runs(self) -> int:
-        """Number of runs (lkp's ``matrix_cols``)."""
-        if self.stats_source is not None:
-            return len(self.stats_source)
-        first = next(iter(self.matrix.values()), [])
-        return len(first)
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "matrix.json").write_text('{"a.b": [1, 2], "stats_source": ["x", "y", "z"]}')
+    >>> r = ResultRoot(d)
+    >>> r.values("a.b"), r.runs, "a.b" in r
+    ([1.0, 2.0, 0.0], 3, True)
+    """
 
     def to_pandas(self) -> pd.DataFrame:
         """Metrics × runs DataFrame (index: metric, columns: run number)."""
         import pandas as pd
 
         return pd.DataFrame.from_dict(self.matrix, orient="index")
-
-
-def _path(p: Any) -> str:
-    if isinstance(p, ResultRoot):
-        return p.path
-    return os.fspath(p)
 
 
 def load(path: PathLike) -> ResultRoot:
@@ -90,9 +81,12 @@ def load(path: PathLike) -> ResultRoot:
     >>> r.matrix["a.b"], r.runs
     ([1.0, 2.0, 0.0], 3)
     """
-    commit, axes, keys, values, ints, src = _core.lkp_load(os.fspath(path))
-    return ResultRoot(path=os.fspath(path), commit=commit, axes=dict(axes),
-                      matrix=dict(zip(keys, values)), integer=dict(zip(keys, ints)), stats_source=src)
+    return ResultRoot(os.fspath(path))
+
+
+def _root(p: PathLike | _core.ResultRoot) -> str | _core.ResultRoot:
+    """A root for the core: a loaded one as it is, else its path."""
+    return p if isinstance(p, _core.ResultRoot) else os.fspath(p)
 
 
 class LkpComparison(Comparison):
@@ -151,7 +145,7 @@ def compare(base: PathLike | ResultRoot, *heads: PathLike | ResultRoot, all_keys
     ``perf-profile.*`` rows; None keeps lkp's Integer 5). Verdicts use ``test`` ("welch"
     or "mann-whitney") at ``alpha`` on the per-run samples.
 
-    >>> import tempfile, pathlib
+    >>> import json, tempfile, pathlib
     >>> root = pathlib.Path(tempfile.mkdtemp())
     >>> for name, v in (("base", [4626, 4610, 4641, 4626]), ("head", [4167, 4150, 4180, 4170])):
     ...     (root / name).mkdir()
@@ -166,27 +160,29 @@ def compare(base: PathLike | ResultRoot, *heads: PathLike | ResultRoot, all_keys
     """
     if not heads:
         raise TypeError("compare() needs at least one head")
-    paths = [_path(base)] + [_path(h) for h in heads]
-    return LkpComparison(_core.lkp_compare(paths, all_keys, more, test, alpha, kpi, perf_profile_threshold))
+    return LkpComparison(_core.lkp_compare([_root(base)] + [_root(h) for h in heads], all_keys=all_keys, more=more,
+                                           test=test, alpha=alpha, kpi=kpi,
+                                           perf_profile_threshold=perf_profile_threshold))
 
 
-def compare_text(base: PathLike, *heads: PathLike, all_keys: bool = False, more: bool = False,
-                 kpi: bool = False, perf_profile_threshold: float | None = None) -> str:
+def compare_text(base: PathLike | ResultRoot, *heads: PathLike | ResultRoot, all_keys: bool = False,
+                 more: bool = False, kpi: bool = False, perf_profile_threshold: float | None = None) -> str:
     """The ``lkp ncompare`` text directly (what ``schedlab lkp compare`` prints); the
-    options as in :func:`compare`."""
-    return _core.lkp_compare_text([_path(base)] + [_path(h) for h in heads], all_keys, more, kpi,
-                                  perf_profile_threshold)
+    roots and options as in :func:`compare`."""
+    return _core.lkp_compare_text([_root(base)] + [_root(h) for h in heads], all_keys=all_keys, more=more, kpi=kpi,
+                                  perf_profile_threshold=perf_profile_threshold)
 
 
 def run_stats(run_dir: PathLike) -> dict[str, float]:
     """A run's ``stats.json`` computed from its raw outputs (unixbench, ``*.time``,
-    interrupts, cpuidle, vmstat, mpstat, turbostat, perf-stat), key order kept."""
-    return json.loads(_core.lkp_run_stats(os.fspath(run_dir)))
+    interrupts, cpuidle, vmstat, mpstat, turbostat, perf-stat), key order kept; lkp's
+    Integers are ``int``."""
+    return _core.lkp_run_stats(os.fspath(run_dir))
 
 
 def run_stats_json(run_dir: PathLike) -> str:
     """:func:`run_stats` as the exact text lkp writes."""
-    return _core.lkp_run_stats(os.fspath(run_dir))
+    return _core.lkp_run_stats_json(os.fspath(run_dir))
 
 
 def unite(root: PathLike, write: bool = True, label: str | None = None) -> tuple[str, str, str]:
@@ -222,7 +218,7 @@ def parse_report(text: str) -> pd.DataFrame:
     """
     import pandas as pd
 
-    rep = json.loads(_core.lkp_parse_report(_text.text(text)))
+    rep = _core.lkp_parse_report(_text.text(text))
     records = []
     for r in rep["rows"]:
         rec: dict[str, Any] = {"section": r["section"], "metric": r["metric"]}
@@ -269,9 +265,9 @@ def parse_comparison(text: str) -> LkpComparison:
 def text_plot(title: str, bad: Sequence[float], good: Sequence[float]) -> str:
     """The robot's 80×20 ASCII plot (gnuplot ``dumb``): ``bad`` runs as ``O``, ``good``
     runs dotted with ``+``; 20 lines, no trailing newline."""
-    return _core.lkp_text_plot(title, [float(x) for x in bad], [float(x) for x in good], False)
+    return _core.lkp_text_plot(title, [float(x) for x in bad], [float(x) for x in good])
 
 
 def gnuplot_script(title: str, bad: Sequence[float], good: Sequence[float]) -> str:
     """The gnuplot script lkp's ``mmplot`` writes for the same plot."""
-    return _core.lkp_text_plot(title, [float(x) for x in bad], [float(x) for x in good], True)
+    return _core.lkp_text_plot(title, [float(x) for x in bad], [float(x) for x in good], script=True)

@@ -96,7 +96,7 @@ class MMTestsComparison(Comparison):
         """Bootstrap interval ``(estimate, low, high)`` of ``kernel``'s Gmean ratio,
         resampling every operation's samples (needs samples: not for parsed tables)."""
         k = self.kernels.index(kernel)
-        return _core.mmtests_bootstrap_gmean(self, k, level, n_resamples, seed, None)
+        return _core.mmtests_bootstrap_gmean(self, k, level=level, n_resamples=n_resamples, seed=seed)
 
     def with_test(self, test: str = "welch", alpha: float = 0.05) -> MMTestsComparison:
         """A copy whose mean-row verdicts come from ``test`` (``"welch"``,
@@ -167,8 +167,9 @@ def compare(directory: str | os.PathLike[str], benchmark: str, names: Sequence[s
     """
     if isinstance(names, str):
         names = [n for n in names.split(",") if n]
-    c, _text, _era, _warnings = _core.mmtests_compare(os.fspath(directory), benchmark, list(names), compat,
-                                                      print_ratio, sub_heading, test, alpha, threads)
+    c, _text, _era, _warnings = _core.mmtests_compare(os.fspath(directory), benchmark, list(names), compat=compat,
+                                                      print_ratio=print_ratio, subheading=sub_heading, test=test,
+                                                      alpha=alpha, threads=threads)
     return MMTestsComparison(c)
 
 
@@ -196,7 +197,7 @@ def monitor(directory: str | os.PathLike[str], benchmark: str, names: Sequence[s
     if isinstance(names, str):
         names = [n for n in names.split(",") if n]
     c, _text, _era, _warnings = _core.mmtests_monitor(os.fspath(directory), benchmark, list(names), monitor,
-                                                      compat, sub_heading)
+                                                      compat=compat, subheading=sub_heading)
     return MMTestsComparison(c)
 
 
@@ -215,7 +216,7 @@ def parse_compare(text: str, source: str = "<text>") -> MMTestsComparison:
 
 def overview_label(ratio: float) -> str:
     """The overview tables' wording of a direction-aligned Gmean ratio:
-    the change rounded to a whole percent, "no change" when that is 0 (src/mmtests/beyond.rs).
+    the change rounded to a whole percent, "no change" when that is 0 (src/mmtests/verdicts.rs).
 
     >>> overview_label(1.0956), overview_label(0.9912), overview_label(1.004)
     ('10% better', '1% worse', 'no change')

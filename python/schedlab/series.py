@@ -158,8 +158,9 @@ def change_points(
     min_change = d_min_magnitude * 100.0 if min_change is None else float(min_change)
     if len(commits) == 0:
         raise DomainError("the history has no commits")
-    cols = _core.change_points(np.ascontiguousarray(x, dtype=np.float64).ravel(), len(commits), dirs, window,
-                               max_p, min_change / 100.0, permutations, int(seed), threads)
+    cols = _core.change_points(np.ascontiguousarray(x, dtype=np.float64).ravel(), len(commits), dirs, window=window,
+                               max_p=max_p, min_magnitude=min_change / 100.0, permutations=permutations,
+                               seed=int(seed), threads=threads)
     rows = np.asarray(cols["metric"], dtype=np.int64)
     index = np.asarray(cols["index"], dtype=np.int64)
     out = pd.DataFrame({

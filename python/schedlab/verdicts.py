@@ -123,7 +123,8 @@ def compare(
             dirs.append(d)
     bv, bl = _pack(bases, "base")
     nv, nl = _pack(news, "new")
-    cols = _core.assess(bv, bl, nv, nl, dirs, str(test), alpha, margin, power, float(min_change), threads)
+    cols = _core.assess(bv, bl, nv, nl, dirs, test=str(test), alpha=alpha, margin=margin, power=power,
+                        min_change=float(min_change), threads=threads)
     out = pd.DataFrame(rows, columns=["metric", "group", "baseline", "direction"])
     for k in ("n_base", "n_new", "mean_base", "mean_new", "change", "p", "q", "p_equivalent", "power"):
         out[k] = cols[k]

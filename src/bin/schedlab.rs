@@ -1,20 +1,35 @@
 //! The `schedlab` command as installed from a source build: a native launcher that
-//! runs `schedlab mmtests compare` (text) itself and hands every other command line
+//! runs `schedlab mmtests compare` and `schedlab lkp compare` (text) itself and hands every other command line
 //! to the Python command line (`python -m schedlab`), which defines them all
 //! (docs/cli.md).
 
 use schedlab::cli::fast_compare::Outcome;
-use schedlab::cli::{fast_args, fast_compare, messages, python};
+use schedlab::cli::{fast_args, fast_compare, fast_lkp, messages, python};
 use schedlab::stop_signal::StopOnSignal;
 use std::ffi::OsString;
 use std::io::Write;
 use std::process::ExitCode;
 
+/// A command line the launcher runs itself: the command's name (for the interrupted
+/// message) and the run.
+type Fast = (&'static str, Box<dyn FnOnce() -> Outcome>);
+
+/// The command line as one the launcher runs itself; None to hand it to Python.
+fn fast(args: &[OsString]) -> Option<Fast> {
+    if let Some(a) = fast_args::compare(args) {
+        return Some(("mmtests", Box::new(move || fast_compare::run(&a))));
+    }
+    if let Some(a) = fast_args::lkp_compare(args) {
+        return Some(("lkp", Box::new(move || fast_lkp::run(&a))));
+    }
+    None
+}
+
 fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
-    if let Some(a) = fast_args::compare(&args) {
+    if let Some((command, run)) = fast(&args) {
         let stop = StopOnSignal::install(libc::SIGINT);
-        let outcome = fast_compare::run(&a);
+        let outcome = run();
         drop(stop); // Python, when it runs, installs its own
         match outcome {
             Outcome::Done { stdout, stderr, code } => {
@@ -26,7 +41,7 @@ fn main() -> ExitCode {
                 // standard output cannot be written: Python says why, in its words
             }
             Outcome::Interrupted => {
-                eprintln!("{}", messages::interrupted("mmtests"));
+                eprintln!("{}", messages::interrupted(command));
                 return ExitCode::from(messages::INTERRUPTED as u8);
             }
             Outcome::Fallback => {}

@@ -6,8 +6,8 @@
 //! differently), is `None`: the launcher then hands it to the Python command line,
 //! which stays the one definition of parsing and messages (docs/cli.md §1).
 
-use crate::mmtests::beyond::VerdictTest;
 use crate::mmtests::era::Era;
+use crate::mmtests::verdicts::VerdictTest;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
@@ -70,7 +70,7 @@ pub fn compare(args: &[OsString]) -> Option<CompareArgs> {
     let mut values: [Option<&str>; FLAGS.len()] = [None; FLAGS.len()];
     let mut i = 0;
     while i < rest.len() {
-        let (k, attached) = flag(rest[i])?;
+        let (k, attached) = flag(FLAGS, rest[i])?;
         let takes = FLAGS[k].2;
         let value = match (takes, attached) {
             (false, None) => "",
@@ -111,19 +111,19 @@ pub fn compare(args: &[OsString]) -> Option<CompareArgs> {
     })
 }
 
-/// The index in [`FLAGS`] of the flag `arg` names, with a value attached to it
+/// The index in `flags` of the flag `arg` names, with a value attached to it
 /// (`--long=VALUE`, `-dVALUE`); None for anything else.
-fn flag(arg: &str) -> Option<(usize, Option<&str>)> {
+fn flag<'a>(flags: &[(&str, &str, bool)], arg: &'a str) -> Option<(usize, Option<&'a str>)> {
     if let Some(long) = arg.strip_prefix("--") {
         let (name, value) = match long.split_once('=') {
             Some((n, v)) => (n, Some(v)),
             None => (long, None),
         };
-        let k = FLAGS.iter().position(|f| &f.1[2..] == name)?;
+        let k = flags.iter().position(|f| &f.1[2..] == name)?;
         return Some((k, value));
     }
     let short = arg.get(..2)?;
-    let k = FLAGS.iter().position(|f| !f.0.is_empty() && f.0 == short)?;
+    let k = flags.iter().position(|f| !f.0.is_empty() && f.0 == short)?;
     let attached = &arg[2..];
     if attached.starts_with('=') {
         return None; // `-d=x`: Python versions differ on whether the '=' is kept
@@ -131,10 +131,15 @@ fn flag(arg: &str) -> Option<(usize, Option<&str>)> {
     Some((k, (!attached.is_empty()).then_some(attached)))
 }
 
-/// `--alpha`'s value when it is a plain decimal number in (0, 1): digits, at most one
-/// point, an optional exponent. Other spellings Python's `float` accepts (underscores,
-/// blanks, `inf`) are left to Python, which reads and checks them.
+/// `--alpha`'s value when it is a plain decimal number in (0, 1) ([`plain_decimal`]).
 fn probability(s: &str) -> Option<f64> {
+    plain_decimal(s).filter(|v| *v > 0.0 && *v < 1.0)
+}
+
+/// A number written as a plain decimal: digits, at most one point, an optional
+/// exponent. Other spellings Python's `float` accepts (underscores, blanks, `inf`,
+/// a sign) are left to Python, which reads and checks them.
+fn plain_decimal(s: &str) -> Option<f64> {
     let (mantissa, exponent) = match s.find(['e', 'E']) {
         Some(p) => (&s[..p], Some(&s[p + 1..])),
         None => (s, None),
@@ -146,7 +151,107 @@ fn probability(s: &str) -> Option<f64> {
         !e.is_empty() && e.bytes().all(|b| b.is_ascii_digit())
     });
     let v: f64 = s.parse().ok()?;
-    (plain && exp_ok && v > 0.0 && v < 1.0).then_some(v)
+    (plain && exp_ok && v.is_finite()).then_some(v)
+}
+
+/// A `schedlab lkp compare` command line with text output, as argparse reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LkpCompareArgs {
+    /// BASE HEAD...: result roots, or commit prefixes with `--root`.
+    pub roots: Vec<PathBuf>,
+    /// `-a/--all`.
+    pub all_keys: bool,
+    /// `-m/--more`.
+    pub more: bool,
+    /// `-k/--kpi`.
+    pub kpi: bool,
+    /// `-p/--perf-profile-threshold`.
+    pub perf_profile_threshold: Option<f64>,
+    /// `--root DIR`: where commit prefixes are looked up.
+    pub search_root: Option<PathBuf>,
+}
+
+/// The flags of `lkp compare` the launcher reads, as in python/schedlab/commands/lkp.py;
+/// the searches (`-s`, `-o`, `-c`) and formats other than text are left to Python.
+const LKP_FLAGS: &[(&str, &str, bool)] = &[
+    ("-a", "--all", false),
+    ("-m", "--more", false),
+    ("-k", "--kpi", false),
+    ("-p", "--perf-profile-threshold", true),
+    ("", "--format", true),
+    ("", "--test", true),
+    ("", "--root", true),
+];
+
+/// `args` (without the program name) as an lkp compare the launcher runs itself, or None.
+///
+/// The result roots must stand together (argparse reads `BASE -a HEAD` as an error) and
+/// none may start with `-`.
+///
+/// ```
+/// use schedlab::cli::fast_args::lkp_compare;
+/// let a: Vec<std::ffi::OsString> = ["lkp", "compare", "-a", "base", "head"].iter().map(|s| s.into()).collect();
+/// let c = lkp_compare(&a).unwrap();
+/// assert!(c.all_keys && c.roots.len() == 2);
+/// let split: Vec<std::ffi::OsString> = ["lkp", "compare", "base", "-a", "head"].iter().map(|s| s.into()).collect();
+/// assert!(lkp_compare(&split).is_none());
+/// ```
+pub fn lkp_compare(args: &[OsString]) -> Option<LkpCompareArgs> {
+    let args: Vec<&str> = args.iter().map(|a| a.to_str()).collect::<Option<_>>()?;
+    let (cmd, rest) = args.split_at_checked(2)?;
+    if cmd != ["lkp", "compare"] {
+        return None;
+    }
+    let mut values: [Option<&str>; LKP_FLAGS.len()] = [None; LKP_FLAGS.len()];
+    let mut roots: Vec<PathBuf> = Vec::new();
+    let mut roots_done = false;
+    let mut i = 0;
+    while i < rest.len() {
+        let arg = rest[i];
+        if !arg.starts_with('-') {
+            if roots_done {
+                return None; // a second run of positionals: argparse refuses it
+            }
+            roots.push(PathBuf::from(arg));
+            i += 1;
+            continue;
+        }
+        roots_done = !roots.is_empty();
+        let (k, attached) = flag(LKP_FLAGS, arg)?;
+        let value = match (LKP_FLAGS[k].2, attached) {
+            (false, None) => "",
+            (false, Some(_)) => return None,
+            (true, Some(v)) => v,
+            (true, None) => {
+                i += 1;
+                let v = *rest.get(i)?;
+                if v.starts_with('-') {
+                    return None;
+                }
+                v
+            }
+        };
+        values[k] = Some(value);
+        i += 1;
+    }
+    let get = |long: &str| values[LKP_FLAGS.iter().position(|f| f.1 == long).expect("a flag of the table")];
+    if get("--format").is_some_and(|f| f != "text") || roots.len() < 2 {
+        return None;
+    }
+    if let Some(t) = get("--test") {
+        crate::stats::Test::parse(t).ok()?; // argparse's choices: text does not print the verdicts
+    }
+    Some(LkpCompareArgs {
+        roots,
+        all_keys: get("--all").is_some(),
+        more: get("--more").is_some(),
+        kpi: get("--kpi").is_some(),
+        perf_profile_threshold: match get("--perf-profile-threshold") {
+            Some(v) => Some(plain_decimal(v)?),
+            None => None,
+        },
+        search_root: get("--root").map(PathBuf::from),
+    })
 }
 
 #[cfg(test)]
@@ -219,5 +324,46 @@ mod tests {
         assert!(compare(&args(&["mmtests", "compare", "-d", "log", "-b", "x"])).is_none()); // -n missing
         assert!(compare(&args(&["mmtests", "parse", "f"])).is_none());
         assert!(compare(&args(&["--version"])).is_none());
+    }
+
+    #[test]
+    fn lkp_compare_reads_what_argparse_reads_one_way() {
+        let a = lkp_compare(&args(&[
+            "lkp",
+            "compare",
+            "-m",
+            "--kpi",
+            "-p0.5",
+            "--test",
+            "mann-whitney",
+            "--format=text",
+            "--root",
+            "r",
+            "b",
+            "h1",
+            "h2",
+        ]))
+        .unwrap();
+        assert_eq!(a.roots, [PathBuf::from("b"), PathBuf::from("h1"), PathBuf::from("h2")]);
+        assert!(!a.all_keys && a.more && a.kpi);
+        assert_eq!(a.perf_profile_threshold, Some(0.5));
+        assert_eq!(a.search_root, Some(PathBuf::from("r")));
+        let b = lkp_compare(&args(&["lkp", "compare", "b", "h", "--all"])).unwrap();
+        assert!(b.all_keys && b.roots.len() == 2);
+        for bad in [
+            &["lkp", "compare", "b"][..],         // one root: Python's error
+            &["lkp", "compare", "b", "-a", "h"],  // roots apart: argparse refuses
+            &["lkp", "compare", "-am", "b", "h"], // a cluster of flags: Python's
+            &["lkp", "compare", "-s", "x", "b"],  // a search
+            &["lkp", "compare", "--format", "csv", "b", "h"],
+            &["lkp", "compare", "--test", "t", "b", "h"],
+            &["lkp", "compare", "-p", "-1", "b", "h"],
+            &["lkp", "compare", "-p", "inf", "b", "h"],
+            &["lkp", "compare", "--al", "b", "h"], // an abbreviation
+            &["lkp", "compare", "--", "b", "h"],
+            &["lkp", "compare", "--help"],
+        ] {
+            assert!(lkp_compare(&args(bad)).is_none(), "{bad:?}");
+        }
     }
 }

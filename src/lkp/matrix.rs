@@ -25,7 +25,7 @@ pub const MAX_MATRIX_VALUES: usize = 1 << 25;
 
 /// One matrix: metrics in file order, each with one value per run. The names are kept
 /// in one text and the values in one [`NumColumn`], ~70 bytes a metric of three runs
-/// where a `String` and a `Vec<Num>` each cost ~160 (issue 16's memory bound,
+/// where a `String` and a `Vec<Num>` each cost ~160 (the memory bound of docs/readers.md §10,
 /// docs/lkp.md §2.3).
 #[derive(Debug, Clone, Default)]
 pub struct Matrix {
@@ -271,12 +271,6 @@ impl Matrix {
         name_of(&self.names, &self.metrics, i)
     }
 
-    /// The matrix's own copy of `key`'s name, when it has the key.
-    pub fn key_of(&self, key: &str) -> Option<&str> {
-        let i = self.index.get(&self.names(), key)?;
-        name_of(&self.names, &self.metrics, i)
-    }
-
     /// Whether `key` is present.
     pub fn contains(&self, key: &str) -> bool {
         self.index.get(&self.names(), key).is_some()
@@ -479,6 +473,22 @@ fn matrix_file_bytes(dir: &Path) -> u64 {
         .map_or(0, |m| m.len())
 }
 
+/// The values of `metric` in the result root at `path` (a directory) or in the matrix
+/// file `path` (`matrix.json[.gz]`, zero-filled as lkp does): what `lkp plot` draws. An
+/// error naming the path when the matrix has no such metric.
+pub fn metric_samples(path: &Path, metric: &str) -> Result<Vec<f64>> {
+    let matrix = if path.is_dir() {
+        ResultRoot::open(path)?.matrix
+    } else {
+        let (dir, name) = DirTree::of_file(path);
+        Matrix::read(&dir, &name)?
+    };
+    let values = matrix.get(metric).map(|v| v.iter().map(|n| n.f()).collect());
+    values.ok_or_else(|| {
+        Error::parse(Some(&path.display().to_string()), None, format!("metric '{metric}' is not in this matrix"))
+    })
+}
+
 /// Load several result roots (order kept; the first error wins): at once, one thread
 /// each, unless their matrix files exceed [`PARALLEL_LOAD_BYTES`] together.
 pub fn load_roots(paths: &[PathBuf]) -> Result<Vec<ResultRoot>> {
@@ -508,7 +518,7 @@ pub fn load_roots(paths: &[PathBuf]) -> Result<Vec<ResultRoot>> {
 const RELEASE_AFTER_BYTES: u64 = 1 << 20;
 
 /// Give the pages of freed memory back to the system (glibc's `malloc_trim`; elsewhere
-/// than glibc, nothing), after loading megabytes of matrices (issue 16's memory bound).
+/// than glibc, nothing), after loading megabytes of matrices (the memory bound of docs/readers.md §10).
 /// The columns of a matrix grow by doubling while it is parsed; once glibc has raised
 /// its mmap threshold (on freeing the first file's text) they grow inside the loader
 /// thread's arena, and the space each growth leaves stays resident, unused by the

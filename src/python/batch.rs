@@ -1,15 +1,15 @@
-//! Bindings of [`crate::batch`]: the whole run, and its two halves (scan one input,
+//! Bindings of [`schedlab::batch`]: the whole run, and its two halves (scan one input,
 //! reduce many scans) for Dask. The result is the core's [`BatchResult`] as one frozen
 //! class; its lists and dicts are built from the core's values when asked for. Scans
 //! cross as JSON text, which pickles cheaply between workers.
 
 use super::errors::{run, text_arg, to_py, to_pyerr};
-use crate::archive::Limits;
-use crate::batch::{self, BatchResult, FailOn, Named, Options, Outcome};
-use crate::choice::Choice;
-use crate::parallel;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple, PyType};
+use schedlab::archive::Limits;
+use schedlab::batch::{self, BatchResult, FailOn, Named, Options, Outcome};
+use schedlab::choice::Choice;
+use schedlab::parallel;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -23,12 +23,12 @@ pub struct PyBatchResult {
 /// The result document held by a JSON-shaped Python dict.
 fn from_dict(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<BatchResult> {
     if !d.is_instance_of::<PyDict>() {
-        let (schema, version) = (batch::result::RESULT_SCHEMA, batch::result::RESULT_VERSION);
+        let (schema, version) = (batch::document::RESULT_SCHEMA, batch::document::RESULT_VERSION);
         let msg = format!("not a {schema} version {version} document: a Python {}", d.get_type().name()?);
-        return Err(to_pyerr(py, crate::Error::domain(msg)));
+        return Err(to_pyerr(py, schedlab::Error::domain(msg)));
     }
     let value: serde_json::Value = pythonize::depythonize(d).map_err(|e| {
-        to_pyerr(py, crate::Error::parse(Some("<dict>"), None, format!("not a batch result document: {e}")))
+        to_pyerr(py, schedlab::Error::parse(Some("<dict>"), None, format!("not a batch result document: {e}")))
     })?;
     BatchResult::from_value(value).map_err(|e| to_pyerr(py, e))
 }
@@ -132,7 +132,7 @@ impl PyBatchResult {
     #[pyo3(signature = (indent=None))]
     fn to_json(&self, py: Python<'_>, indent: Option<usize>) -> PyResult<String> {
         let r = Arc::clone(&self.inner);
-        run(py, move || crate::json_text::to_string(&*r, indent))
+        run(py, move || schedlab::json_text::to_string(&*r, indent))
     }
 
     /// The result in one of `BATCH_FORMATS` (what `schedlab batch --format` writes);
@@ -173,9 +173,9 @@ impl PyBatchResult {
     fn to_pandas<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let pd = py.import("pandas")?;
         let kwargs = PyDict::new(py);
-        kwargs.set_item("columns", batch::result::ROW_COLUMNS.to_vec())?;
+        kwargs.set_item("columns", batch::document::ROW_COLUMNS.to_vec())?;
         let df = pd.getattr("DataFrame")?.call_method("from_records", (self.rows(py)?,), Some(&kwargs))?;
-        for c in batch::result::ROW_FLOAT_COLUMNS {
+        for c in batch::document::ROW_FLOAT_COLUMNS {
             let col = pd.call_method1("to_numeric", (df.get_item(c)?,))?.call_method1("astype", ("float64",))?;
             df.set_item(c, col)?;
         }
@@ -303,7 +303,7 @@ fn batch_reduce(
         let outcomes = items
             .into_iter()
             .map(|(input, scan, error)| Outcome::of(input, scan.as_deref(), error))
-            .collect::<crate::Result<Vec<_>>>()?;
+            .collect::<schedlab::Result<Vec<_>>>()?;
         batch::reduce(&outcomes, &o)
     })
     .map(PyBatchResult::of)
@@ -312,10 +312,10 @@ fn batch_reduce(
 /// Add the batch functions to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("BATCH_FORMATS", batch::render::FORMATS.to_vec())?;
-    m.add("BATCH_SCHEMA_NAME", batch::result::RESULT_SCHEMA)?;
-    m.add("BATCH_SCHEMA_VERSION", batch::result::RESULT_VERSION)?;
+    m.add("BATCH_SCHEMA_NAME", batch::document::RESULT_SCHEMA)?;
+    m.add("BATCH_SCHEMA_VERSION", batch::document::RESULT_VERSION)?;
     m.add("BATCH_FAIL_ON", FailOn::names())?;
-    m.add("BATCH_PROGRESS", crate::batch::progress::Mode::names())?;
+    m.add("BATCH_PROGRESS", schedlab::batch::progress::Mode::names())?;
     m.add_function(wrap_pyfunction!(batch_run, m)?)?;
     m.add_function(wrap_pyfunction!(batch_scan, m)?)?;
     m.add_function(wrap_pyfunction!(batch_reduce, m)?)?;

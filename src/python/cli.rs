@@ -1,8 +1,8 @@
-//! The command line's shared messages ([`crate::cli::messages`]) for the Python
+//! The command line's shared messages ([`schedlab::cli::messages`]) for the Python
 //! command line, so that it and the native launcher print the same words.
 
-use crate::cli::messages;
 use pyo3::prelude::*;
+use schedlab::cli::messages;
 
 /// `mmtests compare`'s era note, or None.
 #[pyfunction]

@@ -1,19 +1,19 @@
-//! `schedlab._core.Comparison`, `Row` and `Cell`: [`crate::table::Comparison`] as one
+//! `schedlab._core.Comparison`, `Row` and `Cell`: [`schedlab::table::Comparison`] as one
 //! frozen Python class. Every view (tool text, markdown, CSV, JSON, HTML, the tidy
 //! columns of `to_pandas`) is rendered by the core; this file only converts.
 
 use super::errors::{run, text_arg, to_pyerr};
-use crate::table::cell_text::cell_text;
-use crate::table::{
-    amd, benchstat, html, markdown, tidy, Cell, CellTest, ChangeKind, Comparison, Direction, Meta, Row, Verdict,
-    SCHEMA_VERSION,
-};
-use crate::tool_text;
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
 use pyo3::BoundObject;
+use schedlab::table::cell_text::cell_text;
+use schedlab::table::{
+    amd, benchstat, html, markdown, tidy, Cell, CellTest, ChangeKind, Comparison, Direction, Meta, Row, Verdict,
+    SCHEMA_VERSION,
+};
+use schedlab::tool_text;
 use std::sync::Arc;
 
 fn repr_of<'py>(py: Python<'py>, v: impl IntoPyObject<'py>) -> PyResult<String> {
@@ -30,7 +30,7 @@ pub struct PyCell {
 #[pymethods]
 impl PyCell {
     #[new]
-    #[pyo3(signature = (value=None, spread=None, change=None, significant=None, p=None, q=None, test=None, verdict=None, n=None, samples=None))]
+    #[pyo3(signature = (*, value=None, spread=None, change=None, significant=None, p=None, q=None, test=None, verdict=None, n=None, samples=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -124,7 +124,7 @@ pub struct PyRow {
 #[pymethods]
 impl PyRow {
     #[new]
-    #[pyo3(signature = (name, cells, group=String::new(), direction="unknown", change_kind="percent", unit=None))]
+    #[pyo3(signature = (name, cells, *, group=String::new(), direction="unknown", change_kind="percent", unit=None))]
     fn new(
         py: Python<'_>,
         name: String,
@@ -217,7 +217,7 @@ impl PyComparison {
     /// `Comparison(tool, kernels, rows=[], benchmark="", meta={}, schema=1)`, or
     /// `Comparison(other)`: the same table (as a subclass, when called on one).
     #[new]
-    #[pyo3(signature = (tool, kernels=None, rows=None, benchmark=String::new(), meta=None, schema=SCHEMA_VERSION))]
+    #[pyo3(signature = (tool, kernels=None, rows=None, *, benchmark=String::new(), meta=None, schema=SCHEMA_VERSION))]
     fn new(
         py: Python<'_>,
         tool: &Bound<'_, PyAny>,
@@ -245,7 +245,7 @@ impl PyComparison {
             rows: rows.unwrap_or_default().iter().map(|r| r.inner.clone()).collect(),
             meta: match meta {
                 Some(m) => pythonize::depythonize(m).map_err(|e| {
-                    to_pyerr(py, crate::Error::parse(Some("<meta>"), None, format!("invalid comparison meta: {e}")))
+                    to_pyerr(py, schedlab::Error::parse(Some("<meta>"), None, format!("invalid comparison meta: {e}")))
                 })?,
                 None => Meta::default(),
             },
@@ -268,11 +268,13 @@ impl PyComparison {
     fn from_dict<'py>(cls: &Bound<'py, PyType>, d: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let py = cls.py();
         if !d.is_instance_of::<PyDict>() {
-            let e = crate::Error::parse(Some("<dict>"), None, format!("not a comparison: a {}", d.get_type().name()?));
+            let e =
+                schedlab::Error::parse(Some("<dict>"), None, format!("not a comparison: a {}", d.get_type().name()?));
             return Err(to_pyerr(py, e));
         }
-        let c: Comparison = pythonize::depythonize(d)
-            .map_err(|e| to_pyerr(py, crate::Error::parse(Some("<dict>"), None, format!("invalid comparison: {e}"))))?;
+        let c: Comparison = pythonize::depythonize(d).map_err(|e| {
+            to_pyerr(py, schedlab::Error::parse(Some("<dict>"), None, format!("invalid comparison: {e}")))
+        })?;
         let c = c.validated("<dict>").map_err(|e| to_pyerr(py, e))?;
         PyComparison::of_class(cls, c)
     }
@@ -370,7 +372,7 @@ impl PyComparison {
         run(py, move || {
             let mut rows = Vec::with_capacity(c.rows.len());
             for (ri, r) in c.rows.iter().enumerate() {
-                crate::cancel::check_every(ri)?;
+                schedlab::cancel::check_every(ri)?;
                 rows.push(r.cells.iter().enumerate().map(|(i, cell)| cell_text(&c, &r, cell, i)).collect());
             }
             Ok(rows)
@@ -437,8 +439,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRow>()?;
     m.add_class::<PyComparison>()?;
     m.add("SCHEMA_VERSION", SCHEMA_VERSION)?;
-    m.add("TABLE_FORMATS", crate::table::FORMATS.to_vec())?;
-    m.add("DIRECTIONS", <Direction as crate::choice::Choice>::names())?;
+    m.add("TABLE_FORMATS", schedlab::table::FORMATS.to_vec())?;
+    m.add("DIRECTIONS", <Direction as schedlab::choice::Choice>::names())?;
     let colours = PyDict::new(m.py());
     for v in Verdict::ALL {
         if let Some(bg_fg) = html::verdict_colours(v) {

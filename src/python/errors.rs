@@ -5,12 +5,12 @@
 //! `OSError`) and pickle with their fields; here they are looked up once and
 //! instantiated with (message, path, line, column).
 
-use crate::cancel;
-use crate::error::{Error, Result};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyModule;
+use schedlab::cancel;
+use schedlab::error::{Error, Result};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 static ERRORS_MODULE: PyOnceLock<Py<PyModule>> = PyOnceLock::new();

@@ -1,4 +1,4 @@
-//! Bindings of [`crate::idle`]: state tables and traces in, decision arrays out.
+//! Bindings of [`schedlab::idle`]: state tables and traces in, decision arrays out.
 //!
 //! A state table crosses the boundary as a tuple of lists
 //! `(name, exit_latency_us, target_residency_us, polling, disabled, power_mw)`; a trace
@@ -6,19 +6,19 @@
 //! `schedlab/idle.py` turns into DataFrames.
 
 use super::errors::{run, to_pyerr};
-use crate::error::{Error, Result};
-use crate::idle::compare::{compare, compare_summary, GovernorArg};
-use crate::idle::ftrace::{self, FtraceImport};
-use crate::idle::simulate::{replay_columns, replay_many_columns, simulate_csv_files, Simulation};
-use crate::idle::state_source::NamedColumns;
-use crate::idle::states::{StateTable, PRESETS};
-use crate::idle::synth::{self, Pattern, PatternArgs};
-use crate::idle::trace::{self, TraceColumns, TraceTable};
-use crate::idle::{summary, Spec};
-use crate::import_notes::ImportOptions;
 use numpy::{IntoPyArray, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
+use schedlab::error::{Error, Result};
+use schedlab::idle::compare::{compare, compare_summary, GovernorArg};
+use schedlab::idle::ftrace::{self, FtraceImport};
+use schedlab::idle::simulate::{replay_columns, replay_many_columns, simulate_csv_files, Simulation};
+use schedlab::idle::state_source::NamedColumns;
+use schedlab::idle::states::{StateTable, PRESETS};
+use schedlab::idle::synth::{self, Pattern, PatternArgs};
+use schedlab::idle::trace::{self, TraceColumns, TraceTable};
+use schedlab::idle::{summary, Spec};
+use schedlab::import_notes::ImportOptions;
 use std::borrow::Cow;
 use std::path::PathBuf;
 
@@ -528,10 +528,10 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(idle_synth, m)?)?;
     m.add_function(wrap_pyfunction!(idle_summarize, m)?)?;
     m.add_function(wrap_pyfunction!(idle_governors, m)?)?;
-    let trace = crate::idle::trace::REQUIRED_COLUMNS.iter().chain(&crate::idle::trace::OPTIONAL_COLUMNS);
+    let trace = schedlab::idle::trace::REQUIRED_COLUMNS.iter().chain(&schedlab::idle::trace::OPTIONAL_COLUMNS);
     m.add("IDLE_TRACE_COLUMNS", trace.copied().collect::<Vec<&str>>())?;
-    m.add("IDLE_GOVERNORS", <crate::idle::governor::Family as crate::choice::Choice>::names())?;
-    m.add("IDLE_KERNELS", crate::idle::governor::Kernel::ALL.map(crate::idle::governor::Kernel::name).to_vec())?;
-    m.add("IDLE_HZ", crate::jiffies::CONFIG_HZ.to_vec())?;
+    m.add("IDLE_GOVERNORS", <schedlab::idle::governor::Family as schedlab::choice::Choice>::names())?;
+    m.add("IDLE_KERNELS", schedlab::idle::governor::Kernel::ALL.map(schedlab::idle::governor::Kernel::name).to_vec())?;
+    m.add("IDLE_HZ", schedlab::jiffies::CONFIG_HZ.to_vec())?;
     Ok(())
 }

@@ -1,52 +1,184 @@
-//! Bindings of [`crate::lkp`]: lkp-tests result roots, the ncompare table, raw-output
-//! parsers, unite, report parsing and the text plot. Comparisons cross as
-//! [`PyComparison`], other rich results as JSON text or plain tuples.
+//! Bindings of [`schedlab::lkp`]: lkp-tests result roots (one frozen class holding the
+//! core's [`ResultRoot`]), the ncompare table, raw-output parsers, unite, report parsing
+//! and the text plot. Comparisons cross as [`PyComparison`]; a loaded root is compared
+//! as it is, never read again from its path.
 
 use super::comparison::PyComparison;
-use super::errors::run;
-use crate::archive::{DirTree, Tree};
-use crate::error::Error;
-use crate::lkp::compare::{compare_roots, CompareResult, Options};
-use crate::lkp::comparison::{compare_to_comparison, Test};
-use crate::lkp::matrix::{load_roots, Matrix, ResultRoot};
-use crate::lkp::num::Num;
-use crate::lkp::render_text::render;
-use crate::lkp::{lookup, parse_report, query, stats, textplot};
+use super::errors::{run, to_py};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use schedlab::archive::{DirTree, Tree};
+use schedlab::error::Error;
+use schedlab::lkp::comparison::{compare_to_comparison, Test};
+use schedlab::lkp::matrix::{load_roots, metric_samples, ResultRoot};
+use schedlab::lkp::ncompare::{compare_roots, Options};
+use schedlab::lkp::num::Num;
+use schedlab::lkp::render_text::render;
+use schedlab::lkp::{lookup, parse_report, query, stats, textplot};
 use std::path::PathBuf;
+use std::sync::Arc;
 
-/// The result roots of BASE HEAD... (an error for fewer than two).
-fn load(paths: &[PathBuf]) -> crate::Result<Vec<ResultRoot>> {
-    if paths.len() < 2 {
+/// A commit's multi-result root as the core loaded it (`matrix.json[.gz]` zero-filled,
+/// the axes of `job.yaml`): `schedlab.lkp.ResultRoot`, which adds the plots. It is
+/// compared as it is (`lkp.compare(root, ...)` reads nothing again) and cannot be
+/// changed; `matrix`, `integer` and `to_pandas()` are built from it when asked for.
+#[pyclass(name = "ResultRoot", module = "schedlab._core", frozen, subclass)]
+pub struct PyResultRoot {
+    root: Arc<ResultRoot>,
+}
+
+#[pymethods]
+impl PyResultRoot {
+    /// Load the result root at `path` (a directory, or an archive holding one).
+    #[new]
+    fn new(py: Python<'_>, path: PathBuf) -> PyResult<Self> {
+        run(py, || ResultRoot::open(&path)).map(|r| PyResultRoot { root: Arc::new(r) })
+    }
+
+    /// The directory (inside an archive: `archive/path/in/archive`).
+    #[getter]
+    fn path(&self) -> String {
+        self.root.path.to_string_lossy().into_owned()
+    }
+
+    /// The commit (the `commit` axis, else the directory's name).
+    #[getter]
+    fn commit(&self) -> String {
+        self.root.commit()
+    }
+
+    /// The job's axes, sorted by key as lkp's index is.
+    #[getter]
+    fn axes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (k, v) in &self.root.axes {
+            d.set_item(k, v)?;
+        }
+        Ok(d)
+    }
+
+    /// The number of runs (lkp's `matrix_cols`).
+    #[getter]
+    fn runs(&self) -> usize {
+        self.root.matrix.cols()
+    }
+
+    /// The metric names in file order.
+    #[getter]
+    fn keys(&self) -> Vec<String> {
+        self.root.matrix.keys().map(str::to_string).collect()
+    }
+
+    /// Each metric's values, one per run (zero-filled as lkp does), in file order.
+    #[getter]
+    fn matrix<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (k, v) in self.root.matrix.iter() {
+            d.set_item(k, v.iter().map(|n| n.f()).collect::<Vec<f64>>())?;
+        }
+        Ok(d)
+    }
+
+    /// Per metric and run, whether lkp holds the value as an Integer.
+    #[getter]
+    fn integer<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (k, v) in self.root.matrix.iter() {
+            d.set_item(k, v.iter().map(|n| matches!(n, Num::Int(_))).collect::<Vec<bool>>())?;
+        }
+        Ok(d)
+    }
+
+    /// The per-run `stats.json` paths of the matrix, when it names them.
+    #[getter]
+    fn stats_source(&self) -> Option<Vec<String>> {
+        self.root.matrix.stats_source.clone()
+    }
+
+    /// The values of `metric`, one per run; KeyError when the matrix has no such metric.
+    fn values(&self, metric: &str) -> PyResult<Vec<f64>> {
+        self.root
+            .matrix
+            .get(metric)
+            .map(|v| v.iter().map(|n| n.f()).collect())
+            .ok_or_else(|| pyo3::exceptions::PyKeyError::new_err(metric.to_string()))
+    }
+
+    fn __len__(&self) -> usize {
+        self.root.matrix.len()
+    }
+
+    fn __contains__(&self, metric: &str) -> bool {
+        self.root.matrix.get(metric).is_some()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "ResultRoot({:?}, commit={:?}, {} metrics x {} runs)",
+            self.path(),
+            self.commit(),
+            self.root.matrix.len(),
+            self.root.matrix.cols()
+        )
+    }
+}
+
+/// A root given to a compare: a loaded [`PyResultRoot`] (used as it is) or a path
+/// (loaded by the core, the GIL released).
+enum RootArg {
+    Loaded(Arc<ResultRoot>),
+    Path(PathBuf),
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for RootArg {
+    type Error = PyErr;
+
+    fn extract(ob: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if let Ok(r) = ob.cast::<PyResultRoot>() {
+            return Ok(RootArg::Loaded(Arc::clone(&r.get().root)));
+        }
+        Ok(RootArg::Path(ob.extract()?))
+    }
+}
+
+/// The roots of BASE HEAD... (an error for fewer than two): the loaded ones as they
+/// are, the paths loaded together by [`load_roots`] (in parallel within its memory rule).
+fn roots_of(args: Vec<RootArg>) -> schedlab::Result<Vec<Arc<ResultRoot>>> {
+    if args.len() < 2 {
         return Err(Error::domain("compare needs a base and at least one head result root"));
     }
-    load_roots(paths)
+    let paths: Vec<PathBuf> =
+        args.iter().filter_map(|a| if let RootArg::Path(p) = a { Some(p.clone()) } else { None }).collect();
+    let mut loaded = load_roots(&paths)?.into_iter().map(Arc::new);
+    args.into_iter()
+        .map(|a| match a {
+            RootArg::Loaded(r) => Ok(r),
+            RootArg::Path(_) => loaded.next().ok_or_else(|| Error::Internal("a result root was not loaded".into())),
+        })
+        .collect()
 }
 
-fn compare(paths: &[PathBuf], opt: Options) -> crate::Result<CompareResult> {
-    compare_roots(&load(paths)?, opt)
-}
-
-/// The ncompare text of BASE HEAD... (result-root directories); `kpi` is `-k`,
+/// The ncompare text of BASE HEAD... (result roots or their paths); `kpi` is `-k`,
 /// `perf_profile_threshold` `-p`.
 #[pyfunction]
-#[pyo3(signature = (paths, all_keys, more, kpi=false, perf_profile_threshold=None))]
+#[pyo3(signature = (roots, *, all_keys=false, more=false, kpi=false, perf_profile_threshold=None))]
 fn lkp_compare_text(
     py: Python<'_>,
-    paths: Vec<PathBuf>,
+    roots: Vec<RootArg>,
     all_keys: bool,
     more: bool,
     kpi: bool,
     perf_profile_threshold: Option<f64>,
 ) -> PyResult<String> {
-    run(py, || compare(&paths, Options { all_keys, more, kpi, perf_profile_threshold }).and_then(|r| render(&r)))
+    let opt = Options { all_keys, more, kpi, perf_profile_threshold, ..Default::default() };
+    run(py, || render(&compare_roots(&roots_of(roots)?, opt)?))
 }
 
 /// The ncompare text of the result roots under `dir` matching the `-s`/`-o` queries
 /// (`(is -o, "k=v/k=v")` in command-line order), grouped and compared across
 /// `compare_keys` (`-c`).
 #[pyfunction]
-#[pyo3(signature = (dir, queries, compare_keys, all_keys, more, kpi=false, perf_profile_threshold=None))]
+#[pyo3(signature = (dir, queries, compare_keys, *, all_keys=false, more=false, kpi=false, perf_profile_threshold=None))]
 #[allow(clippy::too_many_arguments)]
 fn lkp_compare_query_text(
     py: Python<'_>,
@@ -58,7 +190,7 @@ fn lkp_compare_query_text(
     kpi: bool,
     perf_profile_threshold: Option<f64>,
 ) -> PyResult<String> {
-    let opt = Options { all_keys, more, kpi, perf_profile_threshold };
+    let opt = Options { all_keys, more, kpi, perf_profile_threshold, ..Default::default() };
     run(py, || query::compare_query(&dir, &queries, &compare_keys, opt)?.iter().map(render).collect())
 }
 
@@ -68,13 +200,14 @@ fn lkp_find_root(py: Python<'_>, dir: PathBuf, prefix: &str) -> PyResult<String>
     run(py, || lookup::find_commit_root(&dir, prefix).map(|p| p.to_string_lossy().into_owned()))
 }
 
-/// The comparison of BASE HEAD..., with verdicts by `test` at `alpha`.
+/// The comparison of BASE HEAD... (result roots or their paths), with verdicts by
+/// `test` at `alpha`.
 #[pyfunction]
-#[pyo3(signature = (paths, all_keys, more, test, alpha, kpi=false, perf_profile_threshold=None))]
+#[pyo3(signature = (roots, *, all_keys=false, more=false, test="welch", alpha=0.05, kpi=false, perf_profile_threshold=None))]
 #[allow(clippy::too_many_arguments)]
 fn lkp_compare(
     py: Python<'_>,
-    paths: Vec<PathBuf>,
+    roots: Vec<RootArg>,
     all_keys: bool,
     more: bool,
     test: &str,
@@ -84,44 +217,41 @@ fn lkp_compare(
 ) -> PyResult<PyComparison> {
     run(py, || {
         let t = Test::parse(test)?;
-        let roots = load(&paths)?;
-        compare_to_comparison(&roots, Options { all_keys, more, kpi, perf_profile_threshold }, t, alpha)
+        compare_to_comparison(
+            &roots_of(roots)?,
+            Options { all_keys, more, kpi, perf_profile_threshold, ..Default::default() },
+            t,
+            alpha,
+        )
     })
     .map(PyComparison::from_core)
 }
 
-type Loaded = (String, Vec<(String, String)>, Vec<String>, Vec<Vec<f64>>, Vec<Vec<bool>>, Option<Vec<String>>);
-
-/// A result root: (commit, axes, keys, values, is-integer flags, stats_source).
+/// The values of `metric` in a result root (directory or archive) or a matrix file
+/// (`matrix.json[.gz]`); an error naming the path when it has no such metric.
 #[pyfunction]
-fn lkp_load(py: Python<'_>, path: PathBuf) -> PyResult<Loaded> {
-    run(py, || {
-        let r = ResultRoot::open(&path)?;
-        let commit = r.commit();
-        let m = r.matrix;
-        let vals = m.iter().map(|(_, v)| v.iter().map(|n| n.f()).collect()).collect();
-        let ints = m.iter().map(|(_, v)| v.iter().map(|n| matches!(n, Num::Int(_))).collect()).collect();
-        let keys = m.keys().map(str::to_string).collect();
-        Ok((commit, r.axes, keys, vals, ints, m.stats_source))
-    })
+fn lkp_metric_samples(py: Python<'_>, path: PathBuf, metric: &str) -> PyResult<Vec<f64>> {
+    run(py, || metric_samples(&path, metric))
 }
 
-type MatrixTuple = (Vec<String>, Vec<Vec<f64>>, Option<Vec<String>>);
-
-/// One matrix file (matrix.json or .gz): (keys, values, stats_source).
+/// A run directory's stats (what lkp writes to stats.json), computed from its raw
+/// outputs: a dict in lkp's key order, Integers as int.
 #[pyfunction]
-fn lkp_read_matrix(py: Python<'_>, path: PathBuf) -> PyResult<MatrixTuple> {
-    run(py, || {
-        let (dir, name) = DirTree::of_file(&path);
-        let m = Matrix::read(&dir, &name)?;
-        let vals = m.iter().map(|(_, v)| v.iter().map(|n| n.f()).collect()).collect();
-        Ok((m.keys().map(str::to_string).collect(), vals, m.stats_source))
-    })
+fn lkp_run_stats<'py>(py: Python<'py>, run_dir: PathBuf) -> PyResult<Bound<'py, PyDict>> {
+    let s = run(py, || stats::run_stats(&DirTree::at(&run_dir), ""))?;
+    let d = PyDict::new(py);
+    for (k, v) in s {
+        match v {
+            Num::Int(i) => d.set_item(k, i)?,
+            Num::Float(f) => d.set_item(k, f)?,
+        }
+    }
+    Ok(d)
 }
 
-/// The stats.json text of one run directory, computed from its raw outputs.
+/// A run directory's stats.json text exactly as lkp writes it (Ruby's pretty JSON).
 #[pyfunction]
-fn lkp_run_stats(py: Python<'_>, run_dir: PathBuf) -> PyResult<String> {
+fn lkp_run_stats_json(py: Python<'_>, run_dir: PathBuf) -> PyResult<String> {
     run(py, || stats::run_stats(&DirTree::at(&run_dir), "").map(|s| stats::stats_json(&s)))
 }
 
@@ -140,10 +270,11 @@ fn lkp_run_dirs(py: Python<'_>, root: PathBuf) -> PyResult<Vec<PathBuf>> {
     run(py, || Ok(stats::run_dirs(&DirTree::at(&root), "")?.into_iter().map(|r| root.join(r)).collect()))
 }
 
-/// A pasted report parsed into rows (JSON).
+/// A pasted report parsed into its commits and rows (`parse_report::Report` as dicts).
 #[pyfunction]
-fn lkp_parse_report(py: Python<'_>, text: String) -> PyResult<String> {
-    run(py, || serde_json::to_string(&parse_report::parse_report(&text)).map_err(|e| Error::Internal(e.to_string())))
+fn lkp_parse_report<'py>(py: Python<'py>, text: String) -> PyResult<Bound<'py, PyAny>> {
+    let report = run(py, || Ok(parse_report::parse_report(&text)))?;
+    to_py(py, &report)
 }
 
 /// A pasted report as a comparison.
@@ -154,20 +285,21 @@ fn lkp_parse_report_comparison(py: Python<'_>, text: String) -> PyResult<PyCompa
 
 /// The 80×20 ASCII plot (and, with `script`, the gnuplot script instead).
 #[pyfunction]
-#[pyo3(signature = (title, bad, good, script=false))]
+#[pyo3(signature = (title, bad, good, *, script=false))]
 fn lkp_text_plot(py: Python<'_>, title: &str, bad: Vec<f64>, good: Vec<f64>, script: bool) -> PyResult<String> {
     run(py, || Ok(textplot::plot(title, &bad, &good, script)))
 }
 
 /// Add the lkp functions to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyResultRoot>()?;
     m.add_function(wrap_pyfunction!(lkp_compare_text, m)?)?;
     m.add_function(wrap_pyfunction!(lkp_find_root, m)?)?;
     m.add_function(wrap_pyfunction!(lkp_compare_query_text, m)?)?;
     m.add_function(wrap_pyfunction!(lkp_compare, m)?)?;
-    m.add_function(wrap_pyfunction!(lkp_load, m)?)?;
-    m.add_function(wrap_pyfunction!(lkp_read_matrix, m)?)?;
+    m.add_function(wrap_pyfunction!(lkp_metric_samples, m)?)?;
     m.add_function(wrap_pyfunction!(lkp_run_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(lkp_run_stats_json, m)?)?;
     m.add_function(wrap_pyfunction!(lkp_unite, m)?)?;
     m.add_function(wrap_pyfunction!(lkp_run_dirs, m)?)?;
     m.add_function(wrap_pyfunction!(lkp_parse_report, m)?)?;

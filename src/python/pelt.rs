@@ -1,24 +1,24 @@
-//! Bindings of [`crate::pelt`]: traces in (numpy columns, files, bytes), simulation rows
+//! Bindings of [`schedlab::pelt`]: traces in (numpy columns, files, bytes), simulation rows
 //! out as numpy columns or golden-identical CSV bytes, and the low-level functions for
 //! notebooks. Every call goes through [`run`] (GIL released, panics caught).
 
 use super::errors::run;
-use crate::choice::Choice;
-use crate::import_notes::ImportOptions;
-use crate::pelt::columns::{self, Column, Select};
-use crate::pelt::cpu_capacity::Sources;
-use crate::pelt::cpu_util::{cpu_util_of, CpuSignals, Dst, TaskSignals};
-use crate::pelt::driver::{self, Config, CsvOutput, Init, StartState};
-use crate::pelt::ftrace;
-use crate::pelt::kernel::{config, Options};
-use crate::pelt::schedutil;
-use crate::pelt::signal::{self, AccumulateSteps};
-use crate::pelt::trace::{self, Segment};
-use crate::pelt::util_est::{self, UpdateInputs};
-use crate::pelt::util_model::UTIL_COLUMNS;
 use numpy::{IntoPyArray, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
+use schedlab::choice::Choice;
+use schedlab::import_notes::ImportOptions;
+use schedlab::pelt::columns::{self, Column, Select};
+use schedlab::pelt::cpu_capacity::Sources;
+use schedlab::pelt::cpu_util::{cpu_util_of, CpuSignals, Dst, TaskSignals};
+use schedlab::pelt::driver::{self, Config, CsvOutput, Init, StartState};
+use schedlab::pelt::ftrace;
+use schedlab::pelt::kernel::{config, Options};
+use schedlab::pelt::schedutil;
+use schedlab::pelt::signal::{self, AccumulateSteps};
+use schedlab::pelt::trace::{self, Segment};
+use schedlab::pelt::util_est::{self, UpdateInputs};
+use schedlab::pelt::util_model::UTIL_COLUMNS;
 use std::borrow::Cow;
 use std::path::PathBuf;
 
@@ -326,16 +326,16 @@ fn pelt_util_est_update<'py>(
 /// The names of the util_est rules, newest first.
 #[pyfunction]
 fn pelt_rules() -> Vec<&'static str> {
-    crate::pelt::util_est::RULE_NAMES.to_vec()
+    schedlab::pelt::util_est::RULE_NAMES.to_vec()
 }
 
-/// The kernel versions `kernel=` accepts, the default first (crate::pelt::kernel::KERNELS).
+/// The kernel versions `kernel=` accepts, the default first (schedlab::pelt::kernel::KERNELS).
 #[pyfunction]
 fn pelt_kernels() -> Vec<&'static str> {
-    crate::pelt::kernel::kernel_names()
+    schedlab::pelt::kernel::kernel_names()
 }
 
-/// The columns the util-only replay computes (crate::pelt::util_model::UTIL_COLUMNS).
+/// The columns the util-only replay computes (schedlab::pelt::util_model::UTIL_COLUMNS).
 #[pyfunction]
 fn pelt_util_columns() -> Vec<&'static str> {
     UTIL_COLUMNS.to_vec()
@@ -421,10 +421,11 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pelt_schedutil, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_tick_ns_for_hz, m)?)?;
     m.add_function(wrap_pyfunction!(pelt_map_util_perf, m)?)?;
-    m.add("PELT_COLUMNS", crate::pelt::row::COLUMNS.to_vec())?;
-    m.add("PELT_INITS", <crate::pelt::Init as crate::choice::Choice>::names())?;
-    m.add("PELT_EVENTS", crate::pelt::row::Event::ALL.map(crate::pelt::row::Event::name).to_vec())?;
-    let states = [crate::pelt::trace::State::Run, crate::pelt::trace::State::Wait, crate::pelt::trace::State::Sleep];
+    m.add("PELT_COLUMNS", schedlab::pelt::row::COLUMNS.to_vec())?;
+    m.add("PELT_INITS", <schedlab::pelt::Init as schedlab::choice::Choice>::names())?;
+    m.add("PELT_EVENTS", schedlab::pelt::row::Event::ALL.map(schedlab::pelt::row::Event::name).to_vec())?;
+    let states =
+        [schedlab::pelt::trace::State::Run, schedlab::pelt::trace::State::Wait, schedlab::pelt::trace::State::Sleep];
     m.add("PELT_STATES", states.map(|s| s.letter().to_string()).to_vec())?;
     Ok(())
 }

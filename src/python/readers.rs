@@ -1,11 +1,11 @@
-//! Bindings of [`crate::readers`]: a result file's samples as columns.
+//! Bindings of [`schedlab::readers`]: a result file's samples as columns.
 
 use super::errors::run;
 use super::str_column::shared;
-use crate::readers::{read_file_columns, Format, FORMAT_NAMES};
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use schedlab::readers::{read_file_columns, Format, FORMAT_NAMES};
 
 /// The samples of the result file at `path` in `format` (detected when None), as
 /// columns metric, value, unit, direction, group (the run the file names; empty if none).

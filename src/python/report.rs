@@ -1,14 +1,14 @@
-//! Bindings of [`crate::report_inputs`] (what each path given to `schedlab report` is)
-//! and [`crate::report_page`] (the page rendered from the document Python builds).
+//! Bindings of [`schedlab::report_inputs`] (what each path given to `schedlab report` is)
+//! and [`schedlab::report_page`] (the page rendered from the document Python builds).
 
 use super::comparison::PyComparison;
 use super::errors::{run, to_py, to_pyerr};
-use crate::report_inputs::detect;
-use crate::report_page::{self, Page};
 use pyo3::prelude::*;
+use schedlab::report_inputs::detect;
+use schedlab::report_page::{self, Page};
 use std::path::PathBuf;
 
-/// The paths classified: a dict of [`crate::report_inputs::Inputs`]'s shape (paths as str).
+/// The paths classified: a dict of [`schedlab::report_inputs::Inputs`]'s shape (paths as str).
 #[pyfunction]
 fn report_inputs(py: Python<'_>, paths: Vec<PathBuf>) -> PyResult<Bound<'_, PyAny>> {
     let found = run(py, || detect(&paths))?;
@@ -18,7 +18,7 @@ fn report_inputs(py: Python<'_>, paths: Vec<PathBuf>) -> PyResult<Bound<'_, PyAn
 /// A value of the report document read from its dict (`what` names it in errors).
 fn from_dict<T: serde::de::DeserializeOwned>(py: Python<'_>, d: &Bound<'_, PyAny>, what: &str) -> PyResult<T> {
     pythonize::depythonize(d).map_err(|e| {
-        to_pyerr(py, crate::Error::parse(Some(&format!("<{what}>")), None, format!("not a report {what}: {e}")))
+        to_pyerr(py, schedlab::Error::parse(Some(&format!("<{what}>")), None, format!("not a report {what}: {e}")))
     })
 }
 

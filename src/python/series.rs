@@ -1,18 +1,18 @@
-//! Bindings of [`crate::series`]: change points of many metrics over one history.
+//! Bindings of [`schedlab::series`]: change points of many metrics over one history.
 
 use super::arrays::F64;
 use super::errors::run;
-use crate::archive::Limits;
-use crate::series::{analyze_named, read_trees, Options};
 use numpy::{IntoPyArray, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use schedlab::archive::Limits;
+use schedlab::series::{analyze_named, read_trees, Options};
 use std::path::{Path, PathBuf};
 
 /// Change points of `values` (metrics × `commits`, row-major, NaN = missing), as
 /// columns: metric (row), index (commit), the segment figures, change, p, verdict.
 #[pyfunction]
-#[pyo3(signature = (values, commits, directions, window=None, max_p=None, min_magnitude=None, permutations=None, seed=0, threads=None))]
+#[pyo3(signature = (values, commits, directions, *, window=None, max_p=None, min_magnitude=None, permutations=None, seed=0, threads=None))]
 #[allow(clippy::too_many_arguments)]
 fn change_points<'py>(
     py: Python<'py>,

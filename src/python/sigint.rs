@@ -1,7 +1,7 @@
 //! Ctrl-C during a core call. While Python's main thread runs one with the GIL
 //! released, Python cannot act on SIGINT (its handler only notes the signal for the
 //! interpreter loop, which is not running), so [`Hook`] puts a handler in front of
-//! it: it requests a stop ([`crate::cancel::request`]) and then calls the handler
+//! it: it requests a stop ([`schedlab::cancel::request`]) and then calls the handler
 //! that was there (Python's), so that Python raises its KeyboardInterrupt as soon as
 //! the call returns. Installing and restoring costs two `sigaction` calls, nothing
 //! like a watcher thread per call.
@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 static PREVIOUS: AtomicUsize = AtomicUsize::new(0);
 
 extern "C" fn on_sigint(sig: c_int) {
-    crate::cancel::request(); // one atomic store: async-signal-safe
+    schedlab::cancel::request(); // one atomic store: async-signal-safe
     let prev = PREVIOUS.load(Ordering::Relaxed);
     if prev != 0 {
         // SAFETY: `prev` was read from the sigaction of SIGINT, a plain (not

@@ -1,11 +1,11 @@
-//! Bindings of [`crate::stats`]: one thin wrapper per core function.
+//! Bindings of [`schedlab::stats`]: one thin wrapper per core function.
 
 use super::arrays::F64;
 use super::errors::run;
-use crate::stats::{self, batch, BootstrapStatistic, MwuMethod};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use schedlab::stats::{self, batch, BootstrapStatistic, MwuMethod};
 
 type Arr<'py> = PyReadonlyArray1<'py, f64>;
 
@@ -172,7 +172,7 @@ fn compare_many<'py>(
     Ok(d)
 }
 
-/// Numbers of a text file or string (see [`crate::stats::parse_samples`]).
+/// Numbers of a text file or string (see [`schedlab::stats::parse_samples`]).
 #[pyfunction]
 #[pyo3(signature = (data, path=None))]
 fn parse_samples<'py>(py: Python<'py>, data: &[u8], path: Option<String>) -> PyResult<Bound<'py, PyArray1<f64>>> {
@@ -187,7 +187,7 @@ fn read_samples<'py>(py: Python<'py>, path: std::path::PathBuf) -> PyResult<Boun
 
 /// Add the statistics functions to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("TEST_NAMES", crate::stats::TEST_NAMES.to_vec())?;
+    m.add("TEST_NAMES", schedlab::stats::TEST_NAMES.to_vec())?;
     m.add_function(wrap_pyfunction!(amean, m)?)?;
     m.add_function(wrap_pyfunction!(hmean, m)?)?;
     m.add_function(wrap_pyfunction!(gmean, m)?)?;

@@ -1,17 +1,17 @@
-//! Bindings of [`crate::table`]: the table parsers (returning [`PyComparison`]s) and
+//! Bindings of [`schedlab::table`]: the table parsers (returning [`PyComparison`]s) and
 //! the verdict rule.
 
 use super::arrays::F64;
 use super::comparison::PyComparison;
 use super::errors::run;
-use crate::stats::batch::split_ragged;
-use crate::stats::Test;
-use crate::table::groups::{compare_groups, GroupMetric};
-use crate::table::{amd, assess_many, Direction, VerdictRule};
-use crate::tool_text;
 use numpy::{IntoPyArray, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use schedlab::stats::batch::split_ragged;
+use schedlab::stats::Test;
+use schedlab::table::groups::{compare_groups, GroupMetric};
+use schedlab::table::{amd, assess_many, Direction, VerdictRule};
+use schedlab::tool_text;
 
 /// Every table pasted in `text`, told apart by look (as [`tool_text::parse`]).
 #[pyfunction]
@@ -48,7 +48,7 @@ fn verdict_rule_text(py: Python<'_>, test: &str, alpha: f64, margin: f64, power:
 /// Which way is better for a metric name: "higher", "lower" or "unknown".
 #[pyfunction]
 fn direction(name: &str) -> &'static str {
-    crate::direction::direction(name).name()
+    schedlab::direction::direction(name).name()
 }
 
 /// The verdict rule of the given thresholds, the defaults for those not given.
@@ -67,16 +67,16 @@ fn rule_of(alpha: Option<f64>, margin: Option<f64>, power: Option<f64>, min_chan
 /// ([`compare_groups`]): `values` packed as one series per metric and group, metric by
 /// metric (`lengths` has len(names) × len(groups) entries, 0 where a group lacks it).
 #[pyfunction]
-#[pyo3(signature = (groups, names, units, directions, values, lengths, test="welch", alpha=None, margin=None, power=None, threads=None))]
+#[pyo3(signature = (groups, names, values, lengths, *, units, directions, test="welch", alpha=None, margin=None, power=None, threads=None))]
 #[allow(clippy::too_many_arguments)]
 fn compare_sample_groups(
     py: Python<'_>,
     groups: Vec<String>,
     names: Vec<String>,
-    units: Vec<Option<String>>,
-    directions: Vec<String>,
     values: PyReadonlyArray1<'_, f64>,
     lengths: PyReadonlyArray1<'_, u64>,
+    units: Vec<Option<String>>,
+    directions: Vec<String>,
     test: &str,
     alpha: Option<f64>,
     margin: Option<f64>,
@@ -90,7 +90,7 @@ fn compare_sample_groups(
     let c = run(py, || {
         let series = split_ragged(&vs, &ls)?;
         if names.len() != units.len() || names.len() != directions.len() || series.len() != names.len() * groups.len() {
-            return Err(crate::Error::domain(format!(
+            return Err(schedlab::Error::domain(format!(
                 "{} names, {} units, {} directions and {} series for {} groups",
                 names.len(),
                 units.len(),
@@ -118,7 +118,7 @@ fn compare_sample_groups(
 /// across all of them; returns a dict of columns (NaN or None where undefined) and of
 /// the rule applied (`alpha`, `margin`, `target_power`: the defaults for those not given).
 #[pyfunction]
-#[pyo3(signature = (base_values, base_lengths, new_values, new_lengths, directions, test="welch", alpha=None, margin=None, power=None, min_change=0.0, threads=None))]
+#[pyo3(signature = (base_values, base_lengths, new_values, new_lengths, directions, *, test="welch", alpha=None, margin=None, power=None, min_change=0.0, threads=None))]
 #[allow(clippy::too_many_arguments)]
 fn assess<'py>(
     py: Python<'py>,
@@ -140,10 +140,10 @@ fn assess<'py>(
     let test = test.to_owned();
     let rule = rule_of(alpha, margin, power, min_change);
     let rows = run(py, || {
-        let dirs = directions.iter().map(|s| Direction::parse(s)).collect::<crate::Result<Vec<_>>>()?;
+        let dirs = directions.iter().map(|s| Direction::parse(s)).collect::<schedlab::Result<Vec<_>>>()?;
         let (bases, news) = (split_ragged(&bvs, &bl)?, split_ragged(&nvs, &nl)?);
         if bases.len() != news.len() {
-            return Err(crate::Error::domain(format!("{} base series but {} new series", bases.len(), news.len())));
+            return Err(schedlab::Error::domain(format!("{} base series but {} new series", bases.len(), news.len())));
         }
         let pairs: Vec<(&[f64], &[f64])> = bases.into_iter().zip(news).collect();
         assess_many(&pairs, &dirs, Test::parse(&test)?, &rule, threads)

@@ -44,6 +44,8 @@ from maturin import (  # noqa: F401  (the hooks this backend does not change)
 ROOT = Path(__file__).resolve().parent.parent.parent
 #: The name of the launcher's binary target (Cargo.toml) and of the script it becomes.
 LAUNCHER = "schedlab"
+#: The workspace package of the extension module (src/python/Cargo.toml).
+EXTENSION_PACKAGE = "schedlab-python"
 #: The console script a wheel declares (pyproject.toml), replaced by the launcher.
 CONSOLE_SCRIPT = "schedlab"
 
@@ -72,7 +74,11 @@ def build_launcher(target: str | None = None, zig: str | None = None) -> Path:
     to link against with zig through maturin's wrapper (``maturin zig cc``), as
     ``maturin build --zig`` links the extension."""
     cargo = os.environ.get("CARGO", "cargo")
-    argv = [cargo, "build", "--release", "--locked", "--bin", LAUNCHER, "--message-format=json-render-diagnostics"]
+    # The extension's package is named beside the core's so that cargo unifies the
+    # dependencies' features as in maturin's build of the extension: the core and its
+    # dependencies built there are reused, and only the launcher itself is compiled.
+    argv = [cargo, "build", "--release", "--locked", "-p", "schedlab", "-p", EXTENSION_PACKAGE, "--bin", LAUNCHER,
+            "--message-format=json-render-diagnostics"]
     env = dict(os.environ)
     scratch = tempfile.mkdtemp(prefix="schedlab-zig-")
     try:

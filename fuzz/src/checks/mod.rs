@@ -26,7 +26,7 @@ pub mod tracedat;
 pub mod tree;
 
 /// Every target: (name, body). The fuzz_targets/<name>.rs binaries call the body;
-/// tests/fuzz_replay.rs runs it over fuzz/seeds, the globs of fuzz/seeds.txt and
+/// tests/it/fuzz_replay.rs runs it over fuzz/seeds, the globs of fuzz/seeds.txt and
 /// tests/data/fuzz-regressions/<name>.
 pub const TARGETS: &[(&str, fn(&[u8]))] = &[
     ("samples", stats::samples),

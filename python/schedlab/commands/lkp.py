@@ -82,8 +82,8 @@ def run_compare(args: Namespace) -> int:
     if args.search_root is not None:
         paths = [p if os.path.exists(p) else _core.lkp_find_root(args.search_root, p) for p in paths]
     if args.format == "text":
-        sys.stdout.write(_core.lkp_compare_text(paths, args.all_keys, args.more, args.kpi,
-                                                 args.perf_profile_threshold))
+        sys.stdout.write(_core.lkp_compare_text(paths, all_keys=args.all_keys, more=args.more, kpi=args.kpi,
+                                                 perf_profile_threshold=args.perf_profile_threshold))
         return 0
     from .. import lkp
 
@@ -103,15 +103,16 @@ def _run_query(args: Namespace, core: Any) -> int:
     if args.format != "text":
         raise DomainError("-s/-o print lkp's text tables only (--format text)")
     keys = [k for k in args.compare_keys.split(",") if k]
-    sys.stdout.write(core.lkp_compare_query_text(args.search_root, args.queries, keys, args.all_keys, args.more,
-                                                 args.kpi, args.perf_profile_threshold))
+    sys.stdout.write(core.lkp_compare_query_text(args.search_root, args.queries, keys, all_keys=args.all_keys,
+                                                 more=args.more, kpi=args.kpi,
+                                                 perf_profile_threshold=args.perf_profile_threshold))
     return 0
 
 
 def run_stats(args: Namespace) -> int:
     from .. import _core
 
-    sys.stdout.write(_core.lkp_run_stats(args.run_dir) + "\n")
+    sys.stdout.write(_core.lkp_run_stats_json(args.run_dir) + "\n")
     return 0
 
 
@@ -126,24 +127,10 @@ def run_unite(args: Namespace) -> int:
     return 0
 
 
-def _samples(path: str, metric: str) -> list[float]:
-    from .. import _core
-    from ..errors import ParseError
-
-    if os.path.isdir(path):
-        commit, axes, keys, values, ints, src = _core.lkp_load(path)
-    else:
-        keys, values, src = _core.lkp_read_matrix(path)
-    for k, v in zip(keys, values):
-        if k == metric:
-            return v
-    raise ParseError(f"metric {metric!r} is not in this matrix", path)
-
-
 def run_plot(args: Namespace) -> int:
     from .. import _core
 
-    good = _samples(args.base, args.metric)
-    bad = _samples(args.head, args.metric)
-    sys.stdout.write(_core.lkp_text_plot(args.metric, bad, good, args.gnuplot) + "\n")
+    good = _core.lkp_metric_samples(args.base, args.metric)
+    bad = _core.lkp_metric_samples(args.head, args.metric)
+    sys.stdout.write(_core.lkp_text_plot(args.metric, bad, good, script=args.gnuplot) + "\n")
     return 0

@@ -84,8 +84,8 @@ def run_compare(args: Namespace) -> int:
         from .. import _core
 
         c, text, _era, warnings = _core.mmtests_compare(os.fspath(args.directory), args.benchmark, names,
-                                                        args.compat, args.print_ratio, args.sub_heading,
-                                                        args.test, args.alpha, None)
+                                                        compat=args.compat, print_ratio=args.print_ratio,
+                                                        subheading=args.sub_heading, test=args.test, alpha=args.alpha)
         sys.stdout.write(text)
         _era_note(c.meta, args.compat)
         return _missing(warnings, args.allow_missing)
@@ -117,7 +117,7 @@ def _run_monitor(args: Namespace, names: list[str]) -> int:
         print("schedlab mmtests: error: --print-ratio with --print-monitor is not reproduced", file=sys.stderr)
         return 2
     c, text, _era, warnings = _core.mmtests_monitor(os.fspath(args.directory), args.benchmark, names,
-                                                     args.print_monitor, args.compat, args.sub_heading)
+                                                     args.print_monitor, compat=args.compat, subheading=args.sub_heading)
     if args.format == "text":
         sys.stdout.write(text)
     else:

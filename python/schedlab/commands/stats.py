@@ -68,9 +68,9 @@ def _benchstat(groups: list[str], metrics: list[tuple[str, str | None, str, list
 
     lengths = np.array([len(x) for _, _, _, per in metrics for x in per], dtype=np.uint64)
     values = np.concatenate([np.asarray(x, dtype=np.float64) for _, _, _, per in metrics for x in per])
-    c = _core.compare_sample_groups(groups, [m[0] for m in metrics], [m[1] for m in metrics],
-                                    [m[2] for m in metrics], values, lengths, args.test, args.alpha, args.margin,
-                                    args.power)
+    c = _core.compare_sample_groups(groups, [m[0] for m in metrics], values, lengths,
+                                    units=[m[1] for m in metrics], directions=[m[2] for m in metrics],
+                                    test=args.test, alpha=args.alpha, margin=args.margin, power=args.power)
     sys.stdout.write(c.to_benchstat())
     return 0
 
@@ -196,7 +196,8 @@ def run(args: Namespace) -> int:
     nv, nl = stats._pack([r[1] for r in ok], "new")
     direction = "higher" if higher else "lower"
     v: dict[str, Any] | None = (
-        _core.assess(bv, bl, nv, nl, [direction] * len(ok), args.test, alpha, margin, power) if ok else None
+        _core.assess(bv, bl, nv, nl, [direction] * len(ok), test=args.test, alpha=alpha, margin=margin, power=power)
+        if ok else None
     )
     print(f"{'':{width}}  {'change%':>8} {'welch p':>9} {'bh q':>9} {'mwu p':>9}  {'95% ratio CI':>17}  verdict")
     notes = []

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Capture the result files tests/batch_results.rs and tests/test_batch_results.py
+# Capture the result files tests/it/batch_results.rs and tests/test_batch_results.py
 # run `schedlab batch` on, with the real tools on this machine (docs/batch.md,
 # "Result files"). Two sides, base (lists /) and head (lists /usr/bin long):
 #   dirs/{base,head}/   one file per run: perf stat -x, -o (5 runs), fio JSON (3 runs)

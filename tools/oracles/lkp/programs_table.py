@@ -64,7 +64,7 @@ def main():
         f"(their output becomes stats). schedlab parses {parsed} of them"
         + (f" (and {', '.join(missing)}, whose parsing lkp does in the monitor or sbin/)" if missing else "")
         + ". *fixtures*: lkp's own spec fixtures (`spec/fixtures/stats/<program>`); *tested*: the cases "
-        "tests/lkp_spec.rs checks (lkp's fixtures copied, or real output captured here with the expected "
+        "tests/it/lkp_spec.rs checks (lkp's fixtures copied, or real output captured here with the expected "
         "text from lkp's own parser). Written by tools/oracles/lkp/programs_table.py.",
         "",
         "| program | kind | fixtures | schedlab | tested |",

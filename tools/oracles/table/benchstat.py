@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Regenerate tests/data/table/benchstat/: each case's samples (CASE.json) and what Go's
 benchstat prints for them (CASE.benchstat.txt), the expected values of
-tests/benchstat_golden.rs.
+tests/it/benchstat_golden.rs.
 
 benchstat is golang.org/x/perf/cmd/benchstat (commit 08c49f3, go 1.18 module) built from
 the golang/perf and aclements/go-moremath repositories:

@@ -4,7 +4,7 @@
 # `perf script --ns` (perf-script.txt, the text the importers read) and
 # `perf sched timehist` (timehist.txt: each
 # switch-out with the task's sleep, runnable wait and run time before it, perf's own
-# reckoning, the expected result of tests/perf_script_real.rs). perf.data is not kept.
+# reckoning, the expected result of tests/it/perf_script_real.rs). perf.data is not kept.
 # Run as root: tools/oracles/traces/record_perf.sh OUTDIR
 set -eu
 out=${1:?usage: record_perf.sh OUTDIR}

@@ -1,0 +1,45 @@
+//! The pyo3 binding layer, and the only place pyo3 and numpy appear.
+//!
+//! It converts (numpy arrays ⇄ slices, [`schedlab::Error`] ⇄ `schedlab.errors`
+//! exceptions), releases the GIL around the core call and turns a panic into
+//! `schedlab.SchedlabError`; it computes nothing itself.
+
+mod arrays;
+mod batch;
+mod cli;
+mod comparison;
+mod errors;
+mod idle;
+mod live;
+mod lkp;
+mod mmtests;
+mod pelt;
+mod readers;
+mod report;
+mod series;
+mod sigint;
+mod stats;
+mod str_column;
+mod table;
+
+use pyo3::prelude::*;
+
+/// The native module `schedlab._core`.
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    stats::register(m)?;
+    comparison::register(m)?;
+    table::register(m)?;
+    lkp::register(m)?;
+    mmtests::register(m)?;
+    pelt::register(m)?;
+    idle::register(m)?;
+    live::register(m)?;
+    batch::register(m)?;
+    series::register(m)?;
+    readers::register(m)?;
+    report::register(m)?;
+    cli::register(m)?;
+    Ok(())
+}

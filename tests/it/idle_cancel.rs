@@ -1,0 +1,49 @@
+//! Ctrl-C during the idle replay's CSV output (`idle simulate -o`): `write_csv` polls
+//! the stop request (src/cancel.rs) every `cancel::EVERY` rows, so a stop requested
+//! at its N-th check ends it with `Error::Interrupted` after at most N + 1 stretches of
+//! rows. The stop is this thread's test hook (`cancel::StopAfter`), not the process's
+//! flag, so the tests beside it run on.
+
+use schedlab::cancel;
+use schedlab::error::Error;
+use schedlab::idle::{simulate, states::StateTable, trace::IdlePeriod, write_csv, Spec};
+
+#[test]
+fn write_csv_stops_within_half_a_second_and_the_next_call_runs() {
+    let table = StateTable::preset("intel-skx").unwrap();
+    // 400,000 periods of 1 ms sleep woken after 0.5 ms: 25 MB of CSV text to write
+    let p = IdlePeriod {
+        sleep_length_ns: 1_000_000,
+        next_tick_ns: 4_000_000,
+        wake_ns: 500_000,
+        latency_req_ns: -1,
+        ..Default::default()
+    };
+    let periods = vec![p; 400_000];
+    let sim = simulate(Spec::new("menu", "6.12").unwrap(), &table, &periods, 250, true).unwrap();
+
+    // a stop before the call: the first row already sees it
+    let mut out = Vec::new();
+    {
+        let _stop = cancel::StopAfter::checks(0);
+        assert_eq!(write_csv(&sim, &periods, &mut out), Err(Error::Interrupted));
+    }
+    assert!(out.iter().filter(|&&b| b == b'\n').count() <= 1, "rows written after the stop");
+
+    // a stop at the 11th check: at most 11 stretches of rows (and the header) were written
+    let mut out = Vec::new();
+    {
+        let _stop = cancel::StopAfter::checks(10);
+        assert_eq!(write_csv(&sim, &periods, &mut out), Err(Error::Interrupted));
+    }
+    let rows = out.iter().filter(|&&b| b == b'\n').count();
+    assert!(rows <= 1 + 11 * cancel::EVERY, "{rows} rows written, more than 11 stretches");
+    assert!(rows < periods.len(), "the write ran to its end");
+
+    // the stop ended with the call: a small write runs to its end
+    let small = &periods[..10];
+    let sim = simulate(Spec::new("menu", "6.12").unwrap(), &table, small, 250, true).unwrap();
+    let mut out = Vec::new();
+    write_csv(&sim, small, &mut out).unwrap();
+    assert_eq!(out.iter().filter(|&&b| b == b'\n').count(), 11);
+}
