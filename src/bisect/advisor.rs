@@ -287,10 +287,15 @@ fn next(
 ) -> Option<Next> {
     let failed = |p: usize| runs.iter().any(|r| r.position == p && r.values.is_empty() && !r.failures.is_empty());
     let runs_at = |p: usize| tested.iter().find(|t| t.position == p).map_or(0, |t| t.values.len() as u64);
+    // a commit that took its maximum of runs undecided is not run again
+    let exhausted = |p: usize| {
+        let pb = post.p_bad(p);
+        runs_at(p) >= opts.max_runs && pb > step_alpha && pb < 1.0 - step_alpha
+    };
     let median = post.median().min(last);
     // the median itself, else the nearest testable commit of the range
     let candidates = (0..=last).flat_map(|d| [median.checked_sub(d), median.checked_add(d)]).flatten();
-    let at = candidates.filter(|&p| p <= last).find(|&p| !failed(p))?;
+    let at = candidates.filter(|&p| p <= last).find(|&p| !failed(p) && !exhausted(p))?;
     let have = runs_at(at);
     let (g, b) = (
         Moments::of(tested.iter().find(|t| t.position == 0).map_or(&[], |t| t.values)),

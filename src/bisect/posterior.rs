@@ -20,7 +20,7 @@
 use crate::error::{Error, Result};
 
 /// Where deviations are clipped, in robust standard deviations (docs/bisect.md §2.2).
-pub const HUBER_C: f64 = 3.0;
+pub const HUBER_C: f64 = 5.0;
 
 /// The consistency factor of the median absolute deviation for normal noise, 1/Φ⁻¹(3/4).
 const MAD_TO_SD: f64 = 1.482_602_218_505_602;

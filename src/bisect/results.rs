@@ -44,6 +44,12 @@ pub fn read(paths: &[&Path], range: &Range, metric: Option<&str>, limits: &Limit
 
 /// [`read`] over scans already made.
 pub fn collect(scans: &[Scan], range: &Range, metric: Option<&str>) -> Result<CommitResults> {
+    collect_by(scans, metric, &|name| range.position(name).ok())
+}
+
+/// The runs of `metric` in `scans` by the position `position` gives each run name
+/// (None: a run of no commit of the range, left out with a warning).
+fn collect_by(scans: &[Scan], metric: Option<&str>, position: &dyn Fn(&str) -> Option<usize>) -> Result<CommitResults> {
     let mut labels: Vec<(String, Direction)> = Vec::new();
     for r in scans.iter().flat_map(|s| &s.runs) {
         for m in &r.metrics {
@@ -65,7 +71,7 @@ pub fn collect(scans: &[Scan], range: &Range, metric: Option<&str>) -> Result<Co
     let mut out = CommitResults { runs: Vec::new(), metric, direction, warnings: Vec::new() };
     let mut unnamed: Vec<String> = Vec::new();
     let mut entry = |out: &mut CommitResults, kernel: &str| -> Option<usize> {
-        let Ok(position) = range.position(kernel) else {
+        let Some(position) = position(kernel) else {
             if !unnamed.iter().any(|u| u == kernel) {
                 unnamed.push(kernel.to_string());
             }
@@ -120,6 +126,32 @@ pub fn collect(scans: &[Scan], range: &Range, metric: Option<&str>) -> Result<Co
     }
     out.warnings.extend(scans.iter().flat_map(|s| s.warnings.iter().cloned()));
     Ok(out)
+}
+
+/// The values one run of a benchmark left at `path` (a result file, an MMTests tree,
+/// an lkp result root or an archive of one): every sample of `metric` (None: the only
+/// metric there is), with the metric's name and direction. The path must hold the
+/// results of one run name only.
+pub fn values_at(path: &Path, metric: Option<&str>, limits: &Limits) -> Result<(Vec<f64>, String, Direction)> {
+    let s = scan(path, limits)?;
+    let mut kernels: Vec<&str> = s.runs.iter().map(|r| r.kernel.as_str()).collect();
+    kernels.dedup();
+    if kernels.len() > 1 {
+        return Err(Error::domain(format!(
+            "{}: results of several runs ({}): the command's result must hold one",
+            path.display(),
+            kernels.join(", ")
+        )));
+    }
+    if kernels.is_empty() {
+        return Err(Error::insufficient(format!("{}: no results", path.display())));
+    }
+    let r = collect_by(std::slice::from_ref(&s), metric, &|_| Some(0))?;
+    let values = r.runs.into_iter().flat_map(|c| c.values).collect::<Vec<_>>();
+    if values.is_empty() {
+        return Err(Error::insufficient(format!("{}: no value of '{}'", path.display(), r.metric)));
+    }
+    Ok((values, r.metric, r.direction))
 }
 
 fn listed(labels: &[(String, Direction)]) -> String {

@@ -110,6 +110,12 @@ impl State {
         self.runs.get_mut(i).ok_or_else(|| Error::Internal("bisect state: runs entry".into()))
     }
 
+    /// Name the metric and say which way it is better.
+    pub fn set_metric(&mut self, metric: Option<String>, direction: Direction) {
+        self.metric = metric;
+        self.direction = direction;
+    }
+
     /// Add the values of runs of commit `name` (each finite).
     pub fn add_runs(&mut self, name: &str, values: &[f64]) -> Result<()> {
         if let Some((i, v)) = values.iter().enumerate().find(|(_, v)| !v.is_finite()) {

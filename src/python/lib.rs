@@ -6,6 +6,7 @@
 
 mod arrays;
 mod batch;
+mod bisect;
 mod cli;
 mod comparison;
 mod errors;
@@ -38,6 +39,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     live::register(m)?;
     batch::register(m)?;
     series::register(m)?;
+    bisect::register(m)?;
     readers::register(m)?;
     report::register(m)?;
     cli::register(m)?;

@@ -124,7 +124,9 @@ pub struct Sequential {
     /// Upper end of that intersection.
     pub high: f64,
     /// The e-value against no difference, stopped at the first look where it reached
-    /// 1/alpha (an e-value at a stopping time: the input of e-BH across many metrics).
+    /// the stop given to [`sequential_stopped`] (1/alpha for [`sequential`]; m/alpha
+    /// among m comparisons): an e-value at a stopping time, the input of e-BH across
+    /// many metrics (docs/sequential.md §3).
     pub e_value: f64,
     /// Runs to add to each side, at the estimates of the last look, before the
     /// interval would decide (None when decided, or when it never would).
@@ -154,7 +156,25 @@ pub fn decide_interval(low: f64, high: f64, diff: f64, mean_base: f64, direction
 /// `rule.alpha` says (module comment). Fewer than `rule.min_samples` (at least 2)
 /// runs on a side: `not_enough_data`.
 pub fn sequential(base: &[f64], new: &[f64], direction: Direction, rule: &VerdictRule) -> Result<Sequential> {
+    sequential_stopped(base, new, direction, rule, 1.0 / rule.alpha)
+}
+
+/// [`sequential`] with the e-value against no difference stopped where it first
+/// reaches `stop` (> 1) instead of 1/alpha: among m comparisons whose e-values go to
+/// e-BH, m/alpha, the most e-BH can ask of one (docs/sequential.md §3); stopped at
+/// 1/alpha, no e-value of a family of two or more could pass e-BH's first threshold.
+pub fn sequential_stopped(
+    base: &[f64],
+    new: &[f64],
+    direction: Direction,
+    rule: &VerdictRule,
+    stop: f64,
+) -> Result<Sequential> {
     rule.validate()?;
+    if !(stop > 1.0) {
+        return Err(Error::domain(format!("the e-value's stop must be above 1, got {stop}")));
+    }
+    let ln_stop = stop.ln();
     super::sample::check_values(base, "base")?;
     super::sample::check_values(new, "new")?;
     let mut out = Sequential {
@@ -190,7 +210,7 @@ pub fn sequential(base: &[f64], new: &[f64], direction: Direction, rule: &Verdic
         out.high = out.high.min(look.diff + look.half_width);
         if !stopped {
             out.e_value = look.log_e0.exp();
-            stopped = look.log_e0 >= -rule.alpha.ln();
+            stopped = look.log_e0 >= ln_stop;
         }
         out.last = Some(look);
         if (b.n as usize) < min || (n.n as usize) < min {
@@ -241,6 +261,39 @@ fn more_runs(look: &Look, direction: Direction, rule: &VerdictRule) -> Option<u6
         }
     }
     Some(hi)
+}
+
+/// [`sequential`] of many (base, new) pairs, each with its direction, on at most
+/// `threads` threads, with the false discovery rate of the changes controlled across
+/// all of them by e-BH on their stopped e-values (docs/sequential.md §3): a change the
+/// interval of one pair shows but e-BH does not keep is `inconclusive`. Equivalences
+/// are not adjusted (as the fixed-sample verdicts' TOST).
+pub fn sequential_many(
+    pairs: &[(&[f64], &[f64])],
+    directions: &[Direction],
+    rule: &VerdictRule,
+    threads: Option<usize>,
+) -> Result<Vec<Sequential>> {
+    use rayon::prelude::*;
+    if directions.len() != pairs.len() {
+        return Err(Error::domain(format!("{} directions were given for {} comparisons", directions.len(), pairs.len())));
+    }
+    let stop = pairs.len().max(1) as f64 / rule.alpha;
+    let mut out: Vec<Sequential> = crate::parallel::install(threads, || {
+        pairs
+            .par_iter()
+            .zip(directions.par_iter())
+            .map(|((b, n), d)| sequential_stopped(b, n, *d, rule, stop))
+            .collect::<Result<Vec<_>>>()
+    })??;
+    let kept = super::fdr::e_bh(&out.iter().map(|s| s.e_value).collect::<Vec<_>>(), rule.alpha)?;
+    for (s, keep) in out.iter_mut().zip(kept) {
+        if !keep && matches!(s.verdict, Verdict::Better | Verdict::Worse | Verdict::Changed) {
+            s.verdict = Verdict::Inconclusive;
+            s.decided_at = None;
+        }
+    }
+    Ok(out)
 }
 
 /// The e-value at Δ0 = `delta0` of samples `base` and `new` (each at least two runs),

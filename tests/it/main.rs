@@ -30,6 +30,7 @@ mod pelt_golden;
 mod pelt_juno_capacity;
 mod perf_script_real;
 mod readers_real;
+mod sequential_simulation;
 mod series_golden;
 mod tracedat_cancel;
 mod tracedat_real;
