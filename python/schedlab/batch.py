@@ -207,7 +207,7 @@ def _download(url: str, limit: int | None, storage_options: dict[str, Any] | Non
 def reduce(scans: Iterable[Scan], baseline: str, *, test: str = "welch", alpha: float = 0.05,
            min_change: float = 0.0, fail_on: str = "regression", keep_going: bool = False,
            allow_missing: bool = False, margin: float | None = None, power: float | None = None,
-           jobs: int | None = None) -> BatchResult:
+           jobs: int | None = None, sequential: bool = False) -> BatchResult:
     """Combine the :func:`scan` of every input, in input order, into the result: the
     reduce half of a batch run (Benjamini-Hochberg across every row of every scan),
     so the result equals :func:`run`'s on the same paths whatever engine ran the scans.
@@ -233,7 +233,8 @@ def reduce(scans: Iterable[Scan], baseline: str, *, test: str = "welch", alpha: 
 
         raise DomainError("give at least one directory or archive")
     return _core.batch_reduce(items, baseline, test, float(alpha), float(min_change), fail_on, jobs, allow_missing,
-                              None if margin is None else float(margin), None if power is None else float(power))
+                              None if margin is None else float(margin), None if power is None else float(power),
+                              sequential=sequential)
 
 
 Progress = bool | str | Callable[[int], object]
@@ -242,7 +243,8 @@ Progress = bool | str | Callable[[int], object]
 def run(paths: Iterable[PathLike] | PathLike, baseline: str, *, test: str = "welch", alpha: float = 0.05,
         min_change: float = 0.0, fail_on: str = "regression", jobs: int | None = None,
         keep_going: bool = False, progress: Progress = False, allow_missing: bool = False,
-        margin: float | None = None, power: float | None = None, limits: Limits | None = None) -> BatchResult:
+        margin: float | None = None, power: float | None = None, limits: Limits | None = None,
+        sequential: bool = False) -> BatchResult:
     """Compare every kernel or commit found in ``paths`` with ``baseline``.
 
     ``paths``: directories or archives (each may hold many MMTests runs and lkp
@@ -261,7 +263,11 @@ def run(paths: Iterable[PathLike] | PathLike, baseline: str, *, test: str = "wel
     Data found missing (an unreadable directory, a log without a result line, a metric
     without samples on a side) is listed in :attr:`BatchResult.missing` and makes the
     exit code 2 unless ``allow_missing`` (docs/batch.md: fail closed). ``limits``
-    bounds each archive (:class:`Limits`).
+    bounds each archive (:class:`Limits`). ``sequential`` decides each row by the
+    confidence sequence of its runs in the order taken, valid however often the run
+    is repeated as runs are added, with e-BH across the rows (docs/sequential.md);
+    each row then has ``sequential`` evidence (``decided_at``, ``low``, ``high``,
+    ``e_value``, ``more_runs``).
 
     ``progress``: ``True`` draws a bar on stderr (rate and time left), ``"lines"``
     prints a line every 5 seconds (for a CI log), and a callable is called in the
@@ -282,7 +288,7 @@ def run(paths: Iterable[PathLike] | PathLike, baseline: str, *, test: str = "wel
     _check(test, fail_on)
     bounds = _bounds(limits)
     kw: dict[str, Any] = dict(test=test, alpha=alpha, min_change=min_change, fail_on=fail_on,
-                              allow_missing=allow_missing, margin=margin, power=power)
+                              allow_missing=allow_missing, margin=margin, power=power, sequential=sequential)
     if callable(progress) or any(_is_url(n) for n in names):
         return reduce(_scans(names, jobs, limits, progress if callable(progress) else None), baseline,
                       keep_going=keep_going, jobs=jobs, **kw)
@@ -294,7 +300,7 @@ def run(paths: Iterable[PathLike] | PathLike, baseline: str, *, test: str = "wel
         raise DomainError(f"progress must be True, False, 'lines' or a callable, got {progress!r}")
     return _core.batch_run(list[str | os.PathLike[str]](names), baseline, test, float(alpha), float(min_change), fail_on, jobs, keep_going, mode,
                            allow_missing, None if margin is None else float(margin),
-                           None if power is None else float(power), bounds)
+                           None if power is None else float(power), bounds, sequential=sequential)
 
 
 def _scans(names: list[str], jobs: int | None, limits: Limits | None,

@@ -206,7 +206,7 @@ fn limits(bounds: (Option<u64>, Option<u64>, Option<u64>)) -> Limits {
 /// Scan every input and reduce: the result. `progress`: "off", "bar" or
 /// "lines"; `bounds`: (bytes per entry, bytes per archive, entries per archive).
 #[pyfunction]
-#[pyo3(signature = (paths, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None, keep_going=false, progress="off", allow_missing=false, margin=None, power=None, bounds=(None, None, None)))]
+#[pyo3(signature = (paths, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None, keep_going=false, progress="off", allow_missing=false, margin=None, power=None, bounds=(None, None, None), sequential=false))]
 #[allow(clippy::too_many_arguments)]
 fn batch_run(
     py: Python<'_>,
@@ -223,6 +223,7 @@ fn batch_run(
     margin: Option<f64>,
     power: Option<f64>,
     bounds: (Option<u64>, Option<u64>, Option<u64>),
+    sequential: bool,
 ) -> PyResult<PyBatchResult> {
     let named = Named {
         baseline,
@@ -237,6 +238,7 @@ fn batch_run(
         margin,
         power,
         limits: limits(bounds),
+        sequential,
     };
     run(py, || batch::run(&paths, &Options::from_named(named)?)).map(PyBatchResult::of)
 }
@@ -269,7 +271,7 @@ fn batch_scan_bytes(
 /// Reduce scans given in input order as (input, scan JSON or None, error message or None):
 /// the result.
 #[pyfunction]
-#[pyo3(signature = (items, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None, allow_missing=false, margin=None, power=None))]
+#[pyo3(signature = (items, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None, allow_missing=false, margin=None, power=None, sequential=false))]
 #[allow(clippy::too_many_arguments)]
 fn batch_reduce(
     py: Python<'_>,
@@ -283,6 +285,7 @@ fn batch_reduce(
     allow_missing: bool,
     margin: Option<f64>,
     power: Option<f64>,
+    sequential: bool,
 ) -> PyResult<PyBatchResult> {
     let named = Named {
         baseline,
@@ -297,6 +300,7 @@ fn batch_reduce(
         margin,
         power,
         limits: batch::batch_limits(),
+        sequential,
     };
     run(py, || {
         let o = Options::from_named(named)?;
