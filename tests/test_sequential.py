@@ -104,13 +104,14 @@ def test_stats_sequential_says_when_each_comparison_is_decided(tmp_path: Path) -
     code, out, err = run_cli("stats", "--lower-is-better", "--sequential", *files)
     assert code == 0, err
     assert "Sequential (one look per added run" in out
-    line = next(x for x in out.splitlines() if x.startswith("slower: "))
+    seq = out.split("Sequential (one look per added run", 1)[1]
+    line = next(x for x in seq.splitlines() if x.startswith("slower: "))
     assert "decided at run" in line and ": worse;" in line, out
     # a side with fewer runs: the later looks add the other side's runs
-    line = next(x for x in out.splitlines() if x.startswith("same: "))
+    line = next(x for x in seq.splitlines() if x.startswith("same: "))
     assert "decided at look 10 (10 runs of the base, 4 of the new): equivalent" in line, out
     # a 1 % change at 1 % noise: 12 runs a side leave its interval across both 0 and the margin
-    line = next(x for x in out.splitlines() if x.startswith("close: "))
+    line = next(x for x in seq.splitlines() if x.startswith("close: "))
     assert "not decided after 12 runs a side (inconclusive)" in line and "more runs a side" in line, out
 
 

@@ -90,11 +90,8 @@ fn row(pair: &Pair<'_>, bi: usize, ni: usize, opts: &Options, rule: &VerdictRule
         _ => None,
     };
     let e = evidence(&bm.samples, &nm.samples, opts.test, rule);
-    let seq = if opts.sequential {
-        sequential_stopped(&bm.samples, &nm.samples, direction, rule, stop).ok()
-    } else {
-        None
-    };
+    let seq =
+        if opts.sequential { sequential_stopped(&bm.samples, &nm.samples, direction, rule, stop).ok() } else { None };
     Some(Row {
         tool: pair.new.tool.clone(),
         benchmark: pair.new.benchmark.clone(),

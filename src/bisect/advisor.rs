@@ -199,12 +199,7 @@ pub fn status(
         return Ok(st);
     };
     for c in st.commits.iter().filter(|c| c.verdict == "undecided" && c.runs >= opts.max_runs) {
-        st.notes.push(format!(
-            "{}: undecided after {} runs (P(bad) = {:.3})",
-            short(&c.commit),
-            c.runs,
-            c.p_bad
-        ));
+        st.notes.push(format!("{}: undecided after {} runs (P(bad) = {:.3})", short(&c.commit), c.runs, c.p_bad));
     }
     for &(p, said) in answered {
         let now = post.p_bad(p);

@@ -71,7 +71,8 @@ pub fn endpoints(good: &[f64], bad: &[f64], direction: Direction, steps: u32, op
     let seq = sequential(good, bad, direction, &rule)?;
     let mean = |x: &[f64]| if x.is_empty() { f64::NAN } else { x.iter().sum::<f64>() / x.len() as f64 };
     let (mean_good, mean_bad) = (mean(good), mean(bad));
-    let change_pct = crate::stats::change::pct_change(mean_good, mean_bad, direction != Direction::Lower).unwrap_or(f64::NAN);
+    let change_pct =
+        crate::stats::change::pct_change(mean_good, mean_bad, direction != Direction::Lower).unwrap_or(f64::NAN);
     let a = opts.step_alpha(steps);
     let needed = ((1.0 - a) / a).ln();
     let gap_low = if seq.low > 0.0 {

@@ -75,7 +75,11 @@ impl Range {
             commits.push(c.to_string());
         }
         if commits.len() < 2 {
-            return Err(Error::parse(Some(what), None, "no commit between the good and the bad one: is GOOD an ancestor of BAD?"));
+            return Err(Error::parse(
+                Some(what),
+                None,
+                "no commit between the good and the bad one: is GOOD an ancestor of BAD?",
+            ));
         }
         Range::new(commits)
     }

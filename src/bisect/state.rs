@@ -76,7 +76,13 @@ pub struct State {
 
 impl State {
     /// A new state with no runs.
-    pub fn new(range: Range, options: Options, metric: Option<String>, direction: Direction, session: Option<String>) -> Result<State> {
+    pub fn new(
+        range: Range,
+        options: Options,
+        metric: Option<String>,
+        direction: Direction,
+        session: Option<String>,
+    ) -> Result<State> {
         options.check()?;
         Ok(State {
             schema: STATE_SCHEMA.into(),
@@ -195,7 +201,11 @@ impl State {
         let schema = value.get("schema").and_then(|v| v.as_str());
         let version = value.get("version").and_then(|v| v.as_u64());
         if schema != Some(STATE_SCHEMA) {
-            return Err(Error::parse(Some(path), None, format!("not a {STATE_SCHEMA} state (its schema is {schema:?})")));
+            return Err(Error::parse(
+                Some(path),
+                None,
+                format!("not a {STATE_SCHEMA} state (its schema is {schema:?})"),
+            ));
         }
         if version != Some(u64::from(STATE_VERSION)) {
             return Err(Error::parse(
@@ -210,7 +220,11 @@ impl State {
         for r in &state.runs {
             state.range.position(&r.commit).map_err(|e| Error::parse(Some(path), None, format!("runs: {e}")))?;
             if let Some(v) = r.values.iter().find(|v| !v.is_finite()) {
-                return Err(Error::parse(Some(path), None, format!("runs of {}: {v} is not a finite number", r.commit)));
+                return Err(Error::parse(
+                    Some(path),
+                    None,
+                    format!("runs of {}: {v} is not a finite number", r.commit),
+                ));
             }
         }
         Ok(state)

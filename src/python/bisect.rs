@@ -4,14 +4,14 @@
 
 use super::arrays::F64;
 use super::errors::{run, text_arg, to_py};
+use numpy::{IntoPyArray, PyReadonlyArray1};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString, PyType};
 use schedlab::archive::Limits;
 use schedlab::bisect::results::{read, values_at};
 use schedlab::bisect::{Decision, EndpointDecision, Endpoints, Options, Range, State, Status, Step};
 use schedlab::stats::sequential::{sequential, sequential_many, Sequential};
 use schedlab::table::{Direction, VerdictRule};
-use numpy::{IntoPyArray, PyReadonlyArray1};
-use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString, PyType};
 use std::path::{Path, PathBuf};
 
 /// A bisection's state (`bisect::State`): the settings, the range, every run and the
@@ -413,7 +413,11 @@ fn bisect_read_results(
 /// root, an archive): (values, metric, direction).
 #[pyfunction]
 #[pyo3(signature = (path, *, metric=None))]
-fn bisect_values_at(py: Python<'_>, path: PathBuf, metric: Option<String>) -> PyResult<(Vec<f64>, String, &'static str)> {
+fn bisect_values_at(
+    py: Python<'_>,
+    path: PathBuf,
+    metric: Option<String>,
+) -> PyResult<(Vec<f64>, String, &'static str)> {
     let (v, m, d) = run(py, || values_at(&path, metric.as_deref(), &Limits::default()))?;
     Ok((v, m, d.name()))
 }
@@ -561,7 +565,8 @@ fn sequential_assess<'py>(
     let r = rule(alpha, margin, min_change);
     let rows = run(py, || {
         let dirs = directions.iter().map(|s| Direction::parse(s)).collect::<schedlab::Result<Vec<_>>>()?;
-        let (bases, news) = (schedlab::stats::batch::split_ragged(&bvs, &bl)?, schedlab::stats::batch::split_ragged(&nvs, &nl)?);
+        let (bases, news) =
+            (schedlab::stats::batch::split_ragged(&bvs, &bl)?, schedlab::stats::batch::split_ragged(&nvs, &nl)?);
         if bases.len() != news.len() {
             return Err(schedlab::Error::domain(format!("{} base series but {} new series", bases.len(), news.len())));
         }

@@ -135,7 +135,14 @@ pub struct Sequential {
 
 /// The verdict of one look's interval (`low`, `high`) of the difference `diff` of a
 /// baseline whose mean is `mean_base`, under `rule` (its alpha, margin and min-change).
-pub fn decide_interval(low: f64, high: f64, diff: f64, mean_base: f64, direction: Direction, rule: &VerdictRule) -> Verdict {
+pub fn decide_interval(
+    low: f64,
+    high: f64,
+    diff: f64,
+    mean_base: f64,
+    direction: Direction,
+    rule: &VerdictRule,
+) -> Verdict {
     let margin = rule.margin / 100.0 * mean_base.abs();
     if margin > 0.0 && -margin < low && high < margin {
         return Verdict::Equivalent;
@@ -218,7 +225,14 @@ pub fn sequential_stopped(
         }
         let v = if out.low > out.high {
             // the intersection is empty: a look the model cannot explain (probability ≤ alpha)
-            decide_interval(look.diff - look.half_width, look.diff + look.half_width, look.diff, look.mean_base, direction, rule)
+            decide_interval(
+                look.diff - look.half_width,
+                look.diff + look.half_width,
+                look.diff,
+                look.mean_base,
+                direction,
+                rule,
+            )
         } else {
             decide_interval(out.low, out.high, look.diff, look.mean_base, direction, rule)
         };
@@ -242,7 +256,8 @@ fn more_runs(look: &Look, direction: Direction, rule: &VerdictRule) -> Option<u6
         let n_eff = nb * nn / (nb + nn);
         let t = t_boundary(nb + nn - 2.0, n_eff, MIXTURE_G, rule.alpha);
         let h = if t.is_infinite() { f64::INFINITY } else { t * sp / n_eff.sqrt() };
-        decide_interval(look.diff - h, look.diff + h, look.diff, look.mean_base, direction, rule) != Verdict::Inconclusive
+        decide_interval(look.diff - h, look.diff + h, look.diff, look.mean_base, direction, rule)
+            != Verdict::Inconclusive
     };
     let mut hi = 1;
     while !decides(hi) {
@@ -276,7 +291,11 @@ pub fn sequential_many(
 ) -> Result<Vec<Sequential>> {
     use rayon::prelude::*;
     if directions.len() != pairs.len() {
-        return Err(Error::domain(format!("{} directions were given for {} comparisons", directions.len(), pairs.len())));
+        return Err(Error::domain(format!(
+            "{} directions were given for {} comparisons",
+            directions.len(),
+            pairs.len()
+        )));
     }
     let stop = pairs.len().max(1) as f64 / rule.alpha;
     let mut out: Vec<Sequential> = crate::parallel::install(threads, || {

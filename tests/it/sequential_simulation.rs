@@ -73,10 +73,7 @@ fn a_change_of_the_margin_is_rarely_called_equivalent() {
         decided += usize::from(s.decided_at.is_some());
     }
     let eq = equivalent as f64 / reps as f64;
-    eprintln!(
-        "a change of the margin, {RUNS} looks: equivalent {eq:.4}, decided {:.3}",
-        decided as f64 / reps as f64
-    );
+    eprintln!("a change of the margin, {RUNS} looks: equivalent {eq:.4}, decided {:.3}", decided as f64 / reps as f64);
     assert!(eq - three_se(eq, reps) <= rule.alpha / 2.0, "{eq}");
     assert!(decided > reps / 4, "a change of the margin at sd 2 is decided (better) in most runs: {decided}");
 }
