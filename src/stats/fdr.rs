@@ -33,7 +33,7 @@ pub fn fdr_bh(p: &[f64]) -> Result<Vec<f64>> {
 /// dependence between the e-values, and for one e-value it is e ≥ 1/alpha. Every e
 /// must be ≥ 0 (NaN is not).
 pub fn e_bh(e: &[f64], alpha: f64) -> Result<Vec<bool>> {
-    if let Some((i, v)) = e.iter().enumerate().find(|(_, v)| !(**v >= 0.0)) {
+    if let Some((i, v)) = e.iter().enumerate().find(|(_, v)| v.is_nan() || **v < 0.0) {
         return Err(Error::domain(format!("e-values must be >= 0; evalues[{i}] = {v}")));
     }
     if !(alpha > 0.0 && alpha < 1.0) {

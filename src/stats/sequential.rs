@@ -178,7 +178,7 @@ pub fn sequential_stopped(
     stop: f64,
 ) -> Result<Sequential> {
     rule.validate()?;
-    if !(stop > 1.0) {
+    if stop.is_nan() || stop <= 1.0 {
         return Err(Error::domain(format!("the e-value's stop must be above 1, got {stop}")));
     }
     let ln_stop = stop.ln();
