@@ -39,6 +39,7 @@
 pub mod archive;
 pub mod batch;
 pub mod benchunit;
+pub mod bisect;
 pub mod cancel;
 pub mod cfmt;
 pub mod choice;

@@ -197,7 +197,7 @@ def _download(url: str, limit: int | None, storage_options: dict[str, Any] | Non
 def reduce(scans: Iterable[Scan], baseline: str, *, test: str = _defaults.TEST, alpha: float = _defaults.ALPHA,
            min_change: float = 0.0, fail_on: str = "regression", keep_going: bool = False,
            allow_missing: bool = False, margin: float | None = None, power: float | None = None,
-           jobs: int | None = None) -> BatchResult:
+           jobs: int | None = None, sequential: bool = False) -> BatchResult:
     """Combine the :func:`scan` of every input, in input order, into the result: the
     reduce half of a batch run (Benjamini-Hochberg across every row of every scan),
     so the result equals :func:`run`'s on the same paths whatever engine ran the scans.
@@ -216,7 +216,7 @@ def reduce(scans: Iterable[Scan], baseline: str, *, test: str = _defaults.TEST, 
     return _core.batch_reduce(list(scans), baseline=baseline, test=test, alpha=float(alpha),
                               min_change=float(min_change), fail_on=fail_on, jobs=jobs, keep_going=keep_going,
                               allow_missing=allow_missing, margin=None if margin is None else float(margin),
-                              power=None if power is None else float(power))
+                              power=None if power is None else float(power), sequential=sequential)
 
 
 Progress = bool | str | Callable[[int], object]
@@ -225,7 +225,8 @@ Progress = bool | str | Callable[[int], object]
 def run(paths: Iterable[PathLike] | PathLike, baseline: str, *, test: str = _defaults.TEST, alpha: float = _defaults.ALPHA,
         min_change: float = 0.0, fail_on: str = "regression", jobs: int | None = None,
         keep_going: bool = False, progress: Progress = False, allow_missing: bool = False,
-        margin: float | None = None, power: float | None = None, limits: Limits | None = None) -> BatchResult:
+        margin: float | None = None, power: float | None = None, limits: Limits | None = None,
+        sequential: bool = False) -> BatchResult:
     """Compare every kernel or commit found in ``paths`` with ``baseline``.
 
     ``paths``: directories or archives (each may hold many MMTests runs and lkp
@@ -244,7 +245,11 @@ def run(paths: Iterable[PathLike] | PathLike, baseline: str, *, test: str = _def
     Data found missing (an unreadable directory, a log without a result line, a metric
     without samples on a side) is listed in :attr:`BatchResult.missing` and makes the
     exit code 2 unless ``allow_missing`` (docs/batch.md: fail closed). ``limits``
-    bounds each archive (:class:`Limits`).
+    bounds each archive (:class:`Limits`). ``sequential`` decides each row by the
+    confidence sequence of its runs in the order taken, valid however often the run
+    is repeated as runs are added, with e-BH across the rows (docs/sequential.md);
+    each row then has ``sequential`` evidence (``decided_at``, ``low``, ``high``,
+    ``e_value``, ``more_runs``).
 
     ``progress``: ``True`` draws a bar on stderr (rate and time left), ``"lines"``
     prints a line every 5 seconds (for a CI log), and a callable is called in the
@@ -265,7 +270,7 @@ def run(paths: Iterable[PathLike] | PathLike, baseline: str, *, test: str = _def
     _check(test, fail_on)
     bounds = _bounds(limits)
     kw: dict[str, Any] = dict(test=test, alpha=alpha, min_change=min_change, fail_on=fail_on,
-                              allow_missing=allow_missing, margin=margin, power=power)
+                              allow_missing=allow_missing, margin=margin, power=power, sequential=sequential)
     if callable(progress) or any(_is_url(n) for n in names):
         return reduce(_scans(names, jobs, limits, progress if callable(progress) else None), baseline,
                       keep_going=keep_going, jobs=jobs, **kw)
@@ -278,7 +283,7 @@ def run(paths: Iterable[PathLike] | PathLike, baseline: str, *, test: str = _def
     return _core.batch_run(list[str | os.PathLike[str]](names), baseline=baseline, test=test, alpha=float(alpha),
                            min_change=float(min_change), fail_on=fail_on, jobs=jobs, keep_going=keep_going,
                            progress=mode, allow_missing=allow_missing, margin=None if margin is None else float(margin),
-                           power=None if power is None else float(power), bounds=bounds)
+                           power=None if power is None else float(power), bounds=bounds, sequential=sequential)
 
 
 def _scans(names: list[str], jobs: int | None, limits: Limits | None,

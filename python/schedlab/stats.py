@@ -70,6 +70,7 @@ __all__ = [
     "mann_whitney_u",
     "bootstrap_ci",
     "fdr_bh",
+    "sequential",
     "summarize_many",
     "compare_many",
     "MeanCI",
@@ -282,6 +283,25 @@ def gmean_ratio(bases: npt.ArrayLike, news: npt.ArrayLike, higher_is_better: boo
     2.0
     """
     return _core.gmean_ratio(_vec(bases, "bases"), _vec(news, "news"), bool(higher_is_better))
+
+
+def sequential(base: npt.ArrayLike, new: npt.ArrayLike, *, direction: str = "unknown", alpha: float | None = None,
+               margin: float | None = None, min_change: float = 0.0) -> _core.Sequential:
+    """Whether the comparison of ``new`` with ``base`` is decided, looking after every
+    added run (the k-th look holds the first k runs of each side, in the order given):
+    the confidence sequence of mean(new) - mean(base), valid however often one looks
+    (docs/sequential.md). ``verdict`` is better/worse (changed for an unknown
+    ``direction``), equivalent (within ± ``margin`` percent, default 2), inconclusive
+    or not_enough_data; ``decided_at`` the runs a side at the first look that decided;
+    ``more_runs`` what an undecided one still needs.
+
+    >>> base = [100.0, 100.5, 99.5, 100.2, 99.8, 100.1, 99.9, 100.3]
+    >>> s = sequential(base, [v * 1.1 for v in base], direction="lower")
+    >>> s.verdict, s.decided_at
+    ('worse', 3)
+    """
+    return _core.sequential_compare(_vec(base, "base"), _vec(new, "new"), direction=direction, alpha=alpha,
+                                    margin=margin, min_change=_scalar(min_change, "min_change"))
 
 
 def welch_ttest(a: npt.ArrayLike, b: npt.ArrayLike) -> WelchResult:

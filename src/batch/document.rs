@@ -129,6 +129,40 @@ pub struct Row {
     pub warnings: Vec<String>,
     /// The decision: better, worse, equivalent, inconclusive, changed or not_enough_data.
     pub verdict: Verdict,
+    /// The sequential evidence, when the run decided sequentially.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sequential: Option<RowSequential>,
+}
+
+/// A row's sequential evidence (docs/sequential.md): the confidence sequence of the
+/// difference of the arithmetic means, new − base, over the runs in the order taken.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RowSequential {
+    /// Runs a side at the first look that decided (None: undecided).
+    pub decided_at: Option<u64>,
+    /// Lower end of the interval of mean(new) − mean(base) (None: unbounded yet).
+    pub low: Option<f64>,
+    /// Upper end (None: unbounded yet).
+    pub high: Option<f64>,
+    /// The e-value against no difference, stopped where it first reached 1/alpha: the
+    /// input of e-BH across the rows.
+    pub e_value: f64,
+    /// Runs to add to each side before the interval would decide, at the estimates so far.
+    pub more_runs: Option<u64>,
+}
+
+impl RowSequential {
+    /// The row form of a sequential comparison.
+    pub fn of(s: &crate::stats::sequential::Sequential) -> RowSequential {
+        let finite = |v: f64| if v.is_finite() { Some(v) } else { None };
+        RowSequential {
+            decided_at: s.decided_at,
+            low: finite(s.low),
+            high: finite(s.high),
+            e_value: if s.e_value.is_finite() { s.e_value } else { f64::MAX },
+            more_runs: s.more_runs,
+        }
+    }
 }
 
 impl Row {
@@ -243,6 +277,10 @@ pub struct ResultOptions {
     /// Whether missing data is left out of the exit code ([`Options::allow_missing`]).
     #[serde(default)]
     pub allow_missing: bool,
+    /// Whether the rows were decided sequentially ([`Options::sequential`]); absent
+    /// when not.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sequential: bool,
 }
 
 /// How long the work took, in seconds: measurements, so the one part of a result
@@ -341,6 +379,7 @@ impl BatchResult {
                 min_change: opts.min_change,
                 fail_on: opts.fail_on.name().to_string(),
                 allow_missing: opts.allow_missing,
+                sequential: opts.sequential,
             },
             inputs: Vec::new(),
             rows: Vec::new(),

@@ -76,6 +76,10 @@ pub struct Options {
     pub allow_missing: bool,
     /// How progress is shown on stderr.
     pub progress: super::progress::Mode,
+    /// Decide each row sequentially (docs/sequential.md): by the confidence sequence of
+    /// its runs in the order taken, valid however often the run is repeated as runs are
+    /// added, with e-BH across the rows instead of BH.
+    pub sequential: bool,
 }
 
 impl Default for Options {
@@ -94,6 +98,7 @@ impl Default for Options {
             keep_going: false,
             allow_missing: false,
             progress: super::progress::Mode::Off,
+            sequential: false,
         }
     }
 }
@@ -148,6 +153,8 @@ pub struct Named<'a> {
     pub power: Option<f64>,
     /// [`Options::limits`].
     pub limits: Limits,
+    /// [`Options::sequential`].
+    pub sequential: bool,
 }
 
 impl Options {
@@ -168,6 +175,7 @@ impl Options {
             allow_missing: n.allow_missing,
             progress: super::progress::Mode::parse(n.progress)?,
             limits: n.limits,
+            sequential: n.sequential,
         };
         o.validate()?;
         Ok(o)
@@ -220,6 +228,7 @@ mod tests {
             margin: None,
             power: Some(0.9),
             limits: batch_limits_with(Some(1), None, Some(3)),
+            sequential: false,
         }
     }
 

@@ -20,12 +20,13 @@
 //! [`crate::table::evidence`]; q by Benjamini-Hochberg ([`crate::stats::fdr_bh`])
 //! over every row with a p-value; the verdict by [`crate::table::decide`] on q.
 
-use super::document::{BatchResult, InputError, InputSummary, Row, Summary, Unmatched};
+use super::document::{BatchResult, InputError, InputSummary, Row, RowSequential, Summary, Unmatched};
 use super::options::Options;
 use super::scan::{RunData, Scan};
 use crate::error::{Error, Result};
 use crate::parallel;
-use crate::stats::{amean, fdr_bh, hmean, pct_change};
+use crate::stats::sequential::sequential_stopped;
+use crate::stats::{amean, e_bh, fdr_bh, hmean, pct_change};
 use crate::table::{decide, evidence, more_runs, Direction, Verdict, VerdictRule};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -88,8 +89,15 @@ fn unit_factor(pair: &Pair<'_>, bi: usize, ni: usize) -> Result<f64> {
 }
 
 /// One row before the FDR step; the new run's samples times `factor` (to the
-/// baseline's unit).
-fn row(pair: &Pair<'_>, (bi, ni, factor): (usize, usize, f64), opts: &Options, rule: &VerdictRule) -> Option<Row> {
+/// baseline's unit). `stop`: where each row's e-value is stopped for e-BH (m/alpha
+/// over m rows).
+fn row(
+    pair: &Pair<'_>,
+    (bi, ni, factor): (usize, usize, f64),
+    opts: &Options,
+    rule: &VerdictRule,
+    stop: f64,
+) -> Option<Row> {
     let bm = pair.base.metrics.get(bi)?;
     let nm = pair.new.metrics.get(ni)?;
     let scaled: Vec<f64>;
@@ -107,6 +115,8 @@ fn row(pair: &Pair<'_>, (bi, ni, factor): (usize, usize, f64), opts: &Options, r
         _ => None,
     };
     let e = evidence(&bm.samples, new_samples, opts.test, rule);
+    let seq =
+        if opts.sequential { sequential_stopped(&bm.samples, new_samples, direction, rule, stop).ok() } else { None };
     Some(Row {
         tool: pair.new.tool.clone(),
         benchmark: pair.new.benchmark.clone(),
@@ -132,7 +142,8 @@ fn row(pair: &Pair<'_>, (bi, ni, factor): (usize, usize, f64), opts: &Options, r
         runs_needed: e.runs_needed,
         more_runs: more_runs(&e),
         warnings: e.warnings,
-        verdict: Verdict::NotEnoughData,
+        verdict: seq.as_ref().map_or(Verdict::NotEnoughData, |s| s.verdict),
+        sequential: seq.as_ref().map(RowSequential::of),
     })
 }
 
@@ -305,11 +316,13 @@ pub fn reduce(outcomes: &[Outcome], opts: &Options) -> Result<BatchResult> {
         }
     }
     let rule = opts.rule();
+    // every row's e-value stopped at m/alpha, m the rows at most (docs/sequential.md §3)
+    let stop = jobs.len().max(1) as f64 / rule.alpha;
     let (mut rows, seconds): (Vec<Row>, Vec<f64>) = parallel::install(opts.jobs, || {
         jobs.par_iter()
             .filter_map(|&(pi, bi, ni, factor)| {
                 let t = Instant::now();
-                let r = pairs.get(pi).and_then(|p| row(p, (bi, ni, factor), opts, &rule))?;
+                let r = pairs.get(pi).and_then(|p| row(p, (bi, ni, factor), opts, &rule, stop))?;
                 Some((r, t.elapsed().as_secs_f64()))
             })
             .unzip()
@@ -321,9 +334,23 @@ pub fn reduce(outcomes: &[Outcome], opts: &Options) -> Result<BatchResult> {
             r.q = Some(q);
         }
     }
-    for r in &mut rows {
-        let improvement = r.change_pct.unwrap_or(f64::NAN);
-        r.verdict = decide(improvement, r.q, &r.evidence(), r.direction != Direction::Unknown, &rule);
+    if opts.sequential {
+        // e-BH across the rows' stopped e-values keeps the changes to report
+        // (docs/sequential.md §3); a change it drops is inconclusive
+        let e: Vec<f64> = rows.iter().map(|r| r.sequential.as_ref().map_or(1.0, |s| s.e_value)).collect();
+        for (r, keep) in rows.iter_mut().zip(e_bh(&e, rule.alpha)?) {
+            if !keep && matches!(r.verdict, Verdict::Better | Verdict::Worse | Verdict::Changed) {
+                r.verdict = Verdict::Inconclusive;
+                if let Some(s) = r.sequential.as_mut() {
+                    s.decided_at = None;
+                }
+            }
+        }
+    } else {
+        for r in &mut rows {
+            let improvement = r.change_pct.unwrap_or(f64::NAN);
+            r.verdict = decide(improvement, r.q, &r.evidence(), r.direction != Direction::Unknown, &rule);
+        }
     }
     res.summary = Summary::of(&rows, outcomes.len() as u64, pairs.len() as u64);
     res.rows = rows;

@@ -276,6 +276,13 @@ pub(crate) fn settings(res: &BatchResult) -> String {
     let rule =
         VerdictRule { alpha: o.alpha, margin: o.margin, power: o.power, min_change: o.min_change, min_samples: 2 };
     let test = Test::parse(&o.test).unwrap_or_default();
+    if o.sequential {
+        return format!(
+            "baseline {}, sequential: confidence sequences at alpha {} (valid at any number of runs), e-BH across all \
+             rows, equivalence within ±{}%; min change {}%, fail on {}",
+            o.baseline, o.alpha, o.margin, o.min_change, o.fail_on
+        );
+    }
     format!(
         "baseline {}, BH-FDR q across all rows; {}; min change {}%, fail on {}",
         o.baseline,

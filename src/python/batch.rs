@@ -207,7 +207,7 @@ fn limits(bounds: (Option<u64>, Option<u64>, Option<u64>)) -> Limits {
 /// Scan every input and reduce: the result. `progress`: "off", "bar" or
 /// "lines"; `bounds`: (bytes per entry, bytes per archive, entries per archive).
 #[pyfunction]
-#[pyo3(signature = (paths, *, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None, keep_going=false, progress="off", allow_missing=false, margin=None, power=None, bounds=(None, None, None)))]
+#[pyo3(signature = (paths, *, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None, keep_going=false, progress="off", allow_missing=false, margin=None, power=None, bounds=(None, None, None), sequential=false))]
 #[allow(clippy::too_many_arguments)]
 fn batch_run(
     py: Python<'_>,
@@ -224,6 +224,7 @@ fn batch_run(
     margin: Option<f64>,
     power: Option<f64>,
     bounds: (Option<u64>, Option<u64>, Option<u64>),
+    sequential: bool,
 ) -> PyResult<PyBatchResult> {
     let named = Named {
         baseline,
@@ -238,6 +239,7 @@ fn batch_run(
         margin,
         power,
         limits: limits(bounds),
+        sequential,
     };
     run(py, || batch::run(&paths, &Options::from_named(named)?)).map(PyBatchResult::of)
 }
@@ -288,7 +290,7 @@ fn batch_scan_bytes(
 /// Reduce `scans` (in input order): the result. Without `keep_going` the first scan
 /// holding an error raises it; with it, such inputs are listed as errors.
 #[pyfunction]
-#[pyo3(signature = (scans, *, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None, keep_going=false, allow_missing=false, margin=None, power=None))]
+#[pyo3(signature = (scans, *, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None, keep_going=false, allow_missing=false, margin=None, power=None, sequential=false))]
 #[allow(clippy::too_many_arguments)]
 fn batch_reduce(
     py: Python<'_>,
@@ -303,6 +305,7 @@ fn batch_reduce(
     allow_missing: bool,
     margin: Option<f64>,
     power: Option<f64>,
+    sequential: bool,
 ) -> PyResult<PyBatchResult> {
     let named = Named {
         baseline,
@@ -317,6 +320,7 @@ fn batch_reduce(
         margin,
         power,
         limits: batch::batch_limits(),
+        sequential,
     };
     let o = Options::from_named(named).map_err(|e| to_pyerr(py, e))?;
     let outcomes = outcomes(py, &scans, keep_going)?;

@@ -7,6 +7,7 @@
 mod arrays;
 mod batch;
 mod batch_scan;
+mod bisect;
 mod cli;
 mod comparison;
 mod errors;
@@ -43,6 +44,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     live::register(m)?;
     batch::register(m)?;
     series::register(m)?;
+    bisect::register(m)?;
     readers::register(m)?;
     report::register(m)?;
     cli::register(m)?;

@@ -21,11 +21,13 @@ pub mod fdr;
 pub mod mann_whitney;
 pub mod mann_whitney_ties;
 pub mod median_ci;
+pub mod moments;
 pub mod noncentral_t;
 pub mod power;
 pub mod rng;
 pub mod sample;
 pub mod sample_text;
+pub mod sequential;
 pub mod small_sample;
 pub mod student_t;
 pub mod test;
@@ -40,11 +42,12 @@ pub use confidence::{ci_mean, MeanCi};
 pub use descriptive::{
     amean, bamean, coeff_var, gmean, hmean, max, median, min, percentile, percentiles, stddev, variance,
 };
-pub use fdr::fdr_bh;
+pub use fdr::{e_bh, fdr_bh};
 pub use mann_whitney::{mann_whitney_u, MwuMethod, MwuResult};
 pub use median_ci::{median_ci, median_orders, MedianCi, MedianOrders};
 pub use power::{runs_needed, welch_power};
 pub use sample_text::{parse_samples, read_samples};
+pub use sequential::{sequential, Sequential};
 pub use small_sample::{mann_whitney_min_p, mann_whitney_min_runs};
 pub use test::{Test, TEST_NAMES};
 pub use tost::{tost_welch, TostResult};

@@ -36,6 +36,7 @@ mod pelt_lost;
 mod pelt_self_recorded;
 mod perf_script_real;
 mod readers_real;
+mod sequential_simulation;
 mod series_golden;
 mod trace_metrics;
 mod tracedat_cancel;

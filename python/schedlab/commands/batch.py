@@ -60,6 +60,10 @@ def register(sub: SubparsersSpec) -> None:
                    help="smallest change, in percent, called better or worse (default 0)")
     p.add_argument("--test", choices=_core.TEST_NAMES, default=_defaults.TEST,
                    help="test behind the p-values (default: welch)")
+    p.add_argument("--sequential", action="store_true",
+                   help="decide each row sequentially: a confidence sequence over the runs in the order taken, valid "
+                        "however often the batch is rerun as runs are added, e-BH across the rows; each row says "
+                        "whether it is decided, at how many runs, or how many more it needs (docs/sequential.md)")
     p.add_argument("--jobs", type=_flags.jobs, default=None, metavar="N",
                    help="worker threads (default: SCHEDLAB_NUM_THREADS, else the CPUs)")
     p.add_argument("--keep-going", action="store_true",
@@ -112,7 +116,8 @@ def run_batch(args: Namespace) -> int:
         raise DomainError("--step-summary: GITHUB_STEP_SUMMARY is not set (it is, in a GitHub Actions step)")
     r = batch.run(args.paths, args.baseline, test=args.test, alpha=args.alpha, min_change=args.min_change,
                   fail_on=args.fail_on, jobs=args.jobs, keep_going=args.keep_going, progress=progress,
-                  allow_missing=args.allow_missing, margin=args.margin, power=args.power, limits=limits)
+                  allow_missing=args.allow_missing, margin=args.margin, power=args.power, limits=limits,
+                  sequential=args.sequential)
     out = r.render(args.format, args.max_bytes)
     if summary_path:
         _append(summary_path, r.to_markdown(_STEP_SUMMARY_BYTES), args.paths)

@@ -47,6 +47,11 @@ def register(sub: SubparsersSpec) -> None:
                    help="power wanted against a change of the margin, for the runs needed (default 0.8)")
     p.add_argument("--test", choices=_core.TEST_NAMES, default=_defaults.TEST,
                    help="difference test behind the verdict (default: welch)")
+    p.add_argument("--sequential", action="store_true",
+                   help="also say whether each comparison is decided, replaying the runs in the order the files "
+                        "list them (one look per added run): a confidence sequence valid however often one looks, "
+                        "e-BH across the comparisons; undecided ones say how many more runs a side they need "
+                        "(docs/sequential.md)")
     p.add_argument("--seed", type=_flags.uint64, default=0, help="bootstrap seed (default 0: reproducible output)")
     p.add_argument("--format", choices=("samples", "auto", *_core.RESULT_FORMATS), default="samples",
                    help="what the files are: 'samples' (numbers, the default), a tool's result file "
@@ -124,6 +129,14 @@ def _run_results(args: Namespace) -> int:
     first = r.iloc[0]
     print(f"\nVerdicts: {_core.verdict_rule_text(args.test, first['alpha'], first['margin'], first['target_power'])}; "
           f"BH q across every metric; change: positive = better")
+    if args.sequential:
+        by = {k: v.to_numpy() for k, v in df.groupby(["metric", "group"], sort=False)["value"]}
+        import numpy as np
+
+        empty = np.empty(0)
+        pairs = [(f"{m}  {g}", by.get((m, groups[0]), empty), by.get((m, g), empty), directions[m])
+                 for m in directions for g in groups[1:]]
+        _print_sequential(pairs, args)
     return 0
 
 
@@ -222,7 +235,37 @@ def run(args: Namespace) -> int:
     print(f"\nVerdicts: {rule}; BH q across the files")
     for n in notes:
         print(n)
+    if args.sequential:
+        _print_sequential([(name, samples[0], x, "higher" if higher else "lower") for name, x in zip(names[1:], samples[1:])],
+                          args)
     return 0
+
+
+def _print_sequential(pairs: list[tuple[str, Any, Any, str]], args: Namespace) -> None:
+    """Print, for each (name, base, new, direction), whether the sequential comparison
+    of the runs in their order has decided (docs/sequential.md)."""
+    from .. import stats
+
+    r = _core.sequential_assess(*stats._pack([p[1] for p in pairs], "base"), *stats._pack([p[2] for p in pairs], "new"),
+                                [p[3] for p in pairs], alpha=args.alpha, margin=args.margin)
+    print(f"\nSequential (one look per added run; confidence sequences at alpha {r['alpha']:g}, valid however often "
+          f"one looks; e-BH across the comparisons; equivalence within ±{r['margin']:g}%):")
+    for i, (name, base, new, _d) in enumerate(pairs):
+        verdict, at, more = r["verdict"][i], r["decided_at"][i], r["more_runs"][i]
+        low, high = float(r["low"][i]), float(r["high"][i])
+        interval = (f"mean(new) - mean(base) in [{low:.6g}, {high:.6g}]" if math.isfinite(low) and math.isfinite(high)
+                    else "interval unbounded yet")
+        if at is not None:
+            nb, nn = min(at, len(base)), min(at, len(new))
+            runs = f"run {at} a side" if nb == nn else f"look {at} ({nb} runs of the base, {nn} of the new)"
+            print(f"{name}: decided at {runs}: {verdict}; {interval}")
+        elif verdict == "not_enough_data":
+            print(f"{name}: not decided: fewer than 2 runs on a side")
+        else:
+            nb, nn = len(base), len(new)
+            runs = f"{nb} runs a side" if nb == nn else f"{nb} runs of the base and {nn} of the new"
+            need = f"about {more} more runs a side" if more is not None else "more runs than can be projected"
+            print(f"{name}: not decided after {runs} ({verdict}): {need}; {interval}")
 
 
 builtins_max = max
