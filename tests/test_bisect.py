@@ -13,9 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 import schedlab
+import scipy.integrate as integrate
 from schedlab.bisect import DEFAULTS, Bisection
-
-integrate = pytest.importorskip("scipy.integrate")
 
 
 def scipy_posterior(positions: list[int], runs: list[np.ndarray], last: int) -> list[float]:
@@ -45,7 +44,9 @@ def test_the_posterior_is_the_integrated_normal_likelihood() -> None:
     rng = np.random.default_rng(4)
     positions = [0, 3, 7, 10]
     levels = [10.0, 10.0, 10.6, 10.6]
-    runs = [rng.normal(lv, 0.4, n) for lv, n in zip(levels, (5, 3, 3, 5))]
+    # 30 runs at each endpoint, so that they show the change at the step's error rate
+    # (with 5 the endpoints ask for more runs and the status has no posterior yet)
+    runs = [rng.normal(lv, 0.4, n) for lv, n in zip(levels, (30, 3, 3, 30))]
     expected = scipy_posterior(positions, runs, 10)
     b = Bisection([f"c{i}" for i in range(11)], margin=0.5)
     for p, x in zip(positions, runs):

@@ -15,10 +15,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-import pytest
 from schedlab import readers, stats
-
-pd = pytest.importorskip("pandas")
 
 PEERS = Path(__file__).parent / "data" / "readers" / "peers"
 

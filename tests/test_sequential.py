@@ -18,11 +18,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import scipy.integrate as integrate
+import scipy.optimize as optimize
+import scipy.stats as scipy_stats
 from schedlab import _core, batch, cli, stats
-
-scipy_stats = pytest.importorskip("scipy.stats")
-integrate = pytest.importorskip("scipy.integrate")
-optimize = pytest.importorskip("scipy.optimize")
 
 DATA = Path(__file__).parent / "data"
 G = 1.0  # the mixture's prior variance of the standardized difference (MIXTURE_G)
@@ -126,7 +125,7 @@ def test_batch_sequential_rows_have_their_evidence_and_the_schema_holds() -> Non
         s = r["sequential"]
         decided = r["verdict"] in ("better", "worse", "changed", "equivalent")
         assert (s["decided_at"] is not None) == decided, r
-    jsonschema = pytest.importorskip("jsonschema")
+    import jsonschema
     jsonschema.Draft202012Validator(batch.schema()).validate(doc)
     # the fixed-sample document has neither field
     plain = json.loads(run_cli("batch", str(res / "dirs/base"), str(res / "dirs/head"), "--baseline", "base",
