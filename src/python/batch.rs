@@ -207,7 +207,7 @@ fn limits(bounds: (Option<u64>, Option<u64>, Option<u64>)) -> Limits {
 /// Scan every input and reduce: the result. `progress`: "off", "bar" or
 /// "lines"; `bounds`: (bytes per entry, bytes per archive, entries per archive).
 #[pyfunction]
-#[pyo3(signature = (paths, *, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None, keep_going=false, progress="off", allow_missing=false, margin=None, power=None, bounds=(None, None, None), sequential=false))]
+#[pyo3(signature = (paths, *, baseline, test=crate::defaults::test(), alpha=crate::defaults::alpha(), min_change=0.0, fail_on="regression", jobs=None, keep_going=false, progress="off", allow_missing=false, margin=None, power=None, bounds=(None, None, None), sequential=false))]
 #[allow(clippy::too_many_arguments)]
 fn batch_run(
     py: Python<'_>,
@@ -290,7 +290,7 @@ fn batch_scan_bytes(
 /// Reduce `scans` (in input order): the result. Without `keep_going` the first scan
 /// holding an error raises it; with it, such inputs are listed as errors.
 #[pyfunction]
-#[pyo3(signature = (scans, *, baseline, test="welch", alpha=0.05, min_change=0.0, fail_on="regression", jobs=None, keep_going=false, allow_missing=false, margin=None, power=None, sequential=false))]
+#[pyo3(signature = (scans, *, baseline, test=crate::defaults::test(), alpha=crate::defaults::alpha(), min_change=0.0, fail_on="regression", jobs=None, keep_going=false, allow_missing=false, margin=None, power=None, sequential=false))]
 #[allow(clippy::too_many_arguments)]
 fn batch_reduce(
     py: Python<'_>,

@@ -518,7 +518,7 @@ fn sequential_compare(
 /// difference `delta0` of mean(new) − mean(base), and that look's interval at `alpha`
 /// (low, high): the closed forms of docs/sequential.md §1.
 #[pyfunction]
-#[pyo3(signature = (base, new, *, alpha=0.05, delta0=0.0))]
+#[pyo3(signature = (base, new, *, alpha=crate::defaults::alpha(), delta0=0.0))]
 fn sequential_look(
     py: Python<'_>,
     base: PyReadonlyArray1<'_, f64>,

@@ -10,6 +10,7 @@ mod batch_scan;
 mod bisect;
 mod cli;
 mod comparison;
+mod defaults;
 mod errors;
 mod idle;
 mod live;

@@ -203,7 +203,7 @@ fn lkp_find_root(py: Python<'_>, dir: PathBuf, prefix: &str) -> PyResult<String>
 /// The comparison of BASE HEAD... (result roots or their paths), with verdicts by
 /// `test` at `alpha`.
 #[pyfunction]
-#[pyo3(signature = (roots, *, all_keys=false, more=false, test="welch", alpha=0.05, kpi=false, perf_profile_threshold=None))]
+#[pyo3(signature = (roots, *, all_keys=false, more=false, test=crate::defaults::test(), alpha=crate::defaults::alpha(), kpi=false, perf_profile_threshold=None))]
 #[allow(clippy::too_many_arguments)]
 fn lkp_compare(
     py: Python<'_>,

@@ -21,7 +21,7 @@ fn cell(c: &OverviewCell) -> (String, Option<&'static str>, f64) {
 /// and `changed` the (row, kernel) indices of the cells whose verdict is a change; or
 /// the `SchedlabError` that stopped that benchmark.
 #[pyfunction]
-#[pyo3(signature = (directory, benchmarks, *, test="welch".to_string(), alpha=0.05, threads=None))]
+#[pyo3(signature = (directory, benchmarks, *, test=crate::defaults::test().to_string(), alpha=crate::defaults::alpha(), threads=None))]
 fn mmtests_report_tables<'py>(
     py: Python<'py>,
     directory: PathBuf,

@@ -63,7 +63,7 @@ fn read_result_groups<'py>(
 /// ([`schedlab::readers::groups::Groups::compare`]), carrying the shared configuration
 /// for the benchstat view; `direction` ("higher"/"lower") overrides every metric's.
 #[pyfunction]
-#[pyo3(signature = (paths, format=None, *, direction=None, test="welch", alpha=None, margin=None, power=None, threads=None))]
+#[pyo3(signature = (paths, format=None, *, direction=None, test=crate::defaults::test(), alpha=None, margin=None, power=None, threads=None))]
 #[allow(clippy::too_many_arguments)]
 fn compare_result_groups(
     py: Python<'_>,

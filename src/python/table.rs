@@ -67,7 +67,7 @@ pub(super) fn rule_of(alpha: Option<f64>, margin: Option<f64>, power: Option<f64
 /// ([`compare_groups`]): `values` packed as one series per metric and group, metric by
 /// metric (`lengths` has len(names) × len(groups) entries, 0 where a group lacks it).
 #[pyfunction]
-#[pyo3(signature = (groups, names, values, lengths, *, units, directions, test="welch", alpha=None, margin=None, power=None, threads=None))]
+#[pyo3(signature = (groups, names, values, lengths, *, units, directions, test=crate::defaults::test(), alpha=None, margin=None, power=None, threads=None))]
 #[allow(clippy::too_many_arguments)]
 fn compare_sample_groups(
     py: Python<'_>,
@@ -118,7 +118,7 @@ fn compare_sample_groups(
 /// across all of them; returns a dict of columns (NaN or None where undefined) and of
 /// the rule applied (`alpha`, `margin`, `target_power`: the defaults for those not given).
 #[pyfunction]
-#[pyo3(signature = (base_values, base_lengths, new_values, new_lengths, directions, *, test="welch", alpha=None, margin=None, power=None, min_change=0.0, threads=None))]
+#[pyo3(signature = (base_values, base_lengths, new_values, new_lengths, directions, *, test=crate::defaults::test(), alpha=None, margin=None, power=None, min_change=0.0, threads=None))]
 #[allow(clippy::too_many_arguments)]
 fn assess<'py>(
     py: Python<'py>,

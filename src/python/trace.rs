@@ -324,7 +324,7 @@ fn compare_options(
 /// Groups of traces compared (`trace::compare_paths`): `groups` as (name, paths,
 /// governor or None), the first the baseline.
 #[pyfunction]
-#[pyo3(signature = (groups, options, *, test="welch", alpha=None, margin=None, power=None, threads=None))]
+#[pyo3(signature = (groups, options, *, test=crate::defaults::test(), alpha=None, margin=None, power=None, threads=None))]
 #[allow(clippy::too_many_arguments)]
 fn trace_compare(
     py: Python<'_>,
@@ -350,7 +350,7 @@ fn trace_compare(
 /// Groups of traces compared from their metrics (the reduce half of a distributed
 /// compare): `groups` as (name, metrics, governor label or spec, or None).
 #[pyfunction]
-#[pyo3(signature = (groups, *, test="welch", alpha=None, margin=None, power=None, threads=None))]
+#[pyo3(signature = (groups, *, test=crate::defaults::test(), alpha=None, margin=None, power=None, threads=None))]
 fn trace_compare_metrics(
     py: Python<'_>,
     groups: Vec<(String, Vec<PyRef<'_, PyTraceMetrics>>, Option<String>)>,
