@@ -33,7 +33,7 @@ Bad input raises :class:`schedlab.ParseError` naming the file, line and column.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
@@ -52,6 +52,7 @@ __all__ = [
     "GOVERNORS",
     "TRACE_COLUMNS",
     "simulate",
+    "simulate_csv",
     "simulate_many",
     "summarize",
     "compare",
@@ -418,6 +419,42 @@ def simulate(governor: str, trace: TraceLike, states: StatesLike, kernel: str = 
     return _result_frame(arrays, r)
 
 
+def simulate_csv(
+    governor: str,
+    trace: str | os.PathLike[str],
+    states: str | os.PathLike[str],
+    *,
+    kernel: str = "6.12",
+    hz: int = 250,
+    out: str | os.PathLike[str] | None = None,
+    write: Callable[[bytes], object] | None = None,
+) -> bytes | None:
+    """Replay the trace CSV file ``trace`` and render the golden-file CSV, streamed.
+
+    The trace is read, replayed and written as it goes (memory does not grow with its
+    length; a FIFO is read to its end). ``states`` is a state-table file, sysfs
+    directory or dump, or preset name. With ``out`` the CSV replaces that file, with
+    ``write`` (e.g. ``sys.stdout.buffer.write``) it is handed over in chunks, and None
+    is returned; otherwise the bytes are.
+
+    >>> import tempfile, os
+    >>> from schedlab import idle
+    >>> p = os.path.join(tempfile.mkdtemp(), "t.csv")
+    >>> _ = open(p, "w").write("sleep_length_ns,next_tick_ns,wake_ns,tick_stopped,latency_req_ns\\n2000000,750000,-1,0,-1\\n")
+    >>> idle.simulate_csv("menu", p, "intel-skx").splitlines()[1].decode()[:40]
+    '0,2000000,750000,-1,0,2000000000000,0,3,'
+    """
+    kw: dict[str, Any] = dict(governor=str(governor), kernel=str(kernel), hz=int(hz), states=os.fspath(states),
+                              trace=os.fspath(trace))
+    if out is not None:
+        from ._output import replacing
+
+        with replacing(out, [trace]) as f:
+            _core.idle_simulate_csv(**kw, write=f.write)
+        return None
+    return _core.idle_simulate_csv(**kw, write=write)
+
+
 def simulate_many(
     governor: str,
     traces: Sequence[TraceLike] | Mapping[int, TraceLike],
@@ -549,7 +586,12 @@ def compare_summary(
     """
     import pandas as pd
 
-    arrays = _trace_arrays(trace)
     p = None if power_mw is None else [float(x) for x in power_mw]
-    parts = _core.idle_compare_summary(list(governors), kernel, int(hz), _states_arg(states), *arrays, p)
+    if isinstance(trace, (str, os.PathLike)):
+        # a trace file is read as it is replayed: memory does not grow with it
+        parts = _core.idle_compare_summary_file(governors=list(governors), kernel=kernel, hz=int(hz),
+                                                states=_states_arg(states), trace=os.fspath(trace), power_mw=p)
+    else:
+        arrays = _trace_arrays(trace)
+        parts = _core.idle_compare_summary(list(governors), kernel, int(hz), _states_arg(states), *arrays, p)
     return pd.concat({label: _summary_frame(d) for label, d in parts}, axis=1)

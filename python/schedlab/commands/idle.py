@@ -99,8 +99,19 @@ def run_simulate(args: Namespace) -> int:
     from .. import _core
 
     if not args.ftrace:
-        data = _core.idle_simulate_csv_files(args.governor, args.kernel, args.hz, args.states, args.trace)
-        _emit(bytes(data), args.output, [args.trace, args.states])
+        # streamed: the trace is read, replayed and written as it goes
+        from .. import idle
+
+        kw = dict(kernel=args.kernel, hz=args.hz)
+        if args.output:
+            from .._output import replacing
+
+            with replacing(args.output, [args.trace, args.states]) as f:
+                idle.simulate_csv(args.governor, args.trace, args.states, write=f.write, **kw)
+            return 0
+        sys.stdout.flush()
+        idle.simulate_csv(args.governor, args.trace, args.states, write=sys.stdout.buffer.write, **kw)
+        sys.stdout.buffer.flush()
         return 0
     from .. import idle
     from ..errors import DomainError
