@@ -1,4 +1,4 @@
-"""Hand-run benchmark (issue 21): a 2-kernel `schedlab mmtests compare` table as a whole
+"""Hand-run benchmark: a 2-kernel `schedlab mmtests compare` table as a whole
 process, beside Python's own bare start-up and MMTests' compare-mmtests.pl on the same
 table, all measured in the same run.
 

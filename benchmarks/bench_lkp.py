@@ -7,8 +7,10 @@ perf-profile keys present only in the head), then per size:
 
 - runs lkp-tests' compare (lib/compare.rb, unmodified, through
   tools/oracles/lkp/compare_dirs.rb) once, timing the whole process;
-- runs `schedlab lkp compare BASE HEAD` `--repeat` times as a whole process (interpreter
-  start-up included) and takes the best;
+- runs `schedlab lkp compare BASE HEAD` `--repeat` times as a whole process and takes the
+  best: the installed `schedlab` command (the native launcher of a source install, which
+  runs a text compare itself, docs/cli.md §1) and, beside it, `python -m schedlab`
+  (interpreter start-up included);
 - checks that both print the same text, and prints the ratio.
 
     LKP_SRC=/path/to/lkp-tests python benchmarks/bench_lkp.py [--sizes 2500,5000,...] [--runs 8]
@@ -23,6 +25,7 @@ import argparse
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -99,19 +102,26 @@ def main() -> int:
     if not lkp_src or not os.path.isfile(os.path.join(lkp_src, "lib", "compare.rb")):
         sys.exit("set LKP_SRC to an lkp-tests checkout (github.com/intel/lkp-tests)")
     env = dict(os.environ, TZ="UTC")
-    print(f"{'metrics':>8} {'rows':>6} {'lkp Ruby s':>11} {'schedlab s':>11} {'ratio':>7}  output")
+    launcher = shutil.which("schedlab", path=os.path.dirname(sys.executable)) or shutil.which("schedlab")
+    if launcher is None:
+        sys.exit("no installed schedlab command (pip install . puts the native launcher beside python)")
+    print(f"schedlab command: {launcher}")
+    print(f"{'metrics':>8} {'rows':>6} {'lkp Ruby s':>11} {'schedlab s':>11} {'ratio':>7} "
+          f"{'python -m s':>11} {'ratio':>7}  output")
     for n in (int(s) for s in args.sizes.split(",")):
         with tempfile.TemporaryDirectory() as d:
             base, head = make_roots(d, n, args.runs)
             ruby_s, ruby_out = timed(["ruby", DRIVER, base, head], env)
-            cmd = [sys.executable, "-m", "schedlab", "lkp", "compare", base, head]
-            ours = [timed(cmd) for _ in range(args.repeat)]
+            ours = [timed([launcher, "lkp", "compare", base, head]) for _ in range(args.repeat)]
+            py = [timed([sys.executable, "-m", "schedlab", "lkp", "compare", base, head])
+                  for _ in range(args.repeat)]
             best = min(t for t, _ in ours)
-            same = all(out == ruby_out for _, out in ours)
+            py_best = min(t for t, _ in py)
+            same = all(out == ruby_out for _, out in ours + py)
             names = set(metric_names(n))
             rows = sum(1 for line in ruby_out.splitlines() if line.split() and line.split()[-1] in names)
-            print(f"{n:>8} {rows:>6} {ruby_s:>11.3f} {best:>11.3f} {ruby_s / best:>6.0f}x  "
-                  f"{'identical' if same else 'DIFFERENT'}", flush=True)
+            print(f"{n:>8} {rows:>6} {ruby_s:>11.3f} {best:>11.4f} {ruby_s / best:>6.0f}x "
+                  f"{py_best:>11.4f} {ruby_s / py_best:>6.0f}x  {'identical' if same else 'DIFFERENT'}", flush=True)
             if not same:
                 for path, text in (("lkp.txt", ruby_out), ("schedlab.txt", ours[0][1])):
                     with open(os.path.join(HERE, f"bench_lkp_{n}_{path}"), "w") as f:

@@ -1,4 +1,4 @@
-"""Hand-run benchmark (issue 21): a whole MMTests tree of every byte-identical family with
+"""Hand-run benchmark: a whole MMTests tree of every byte-identical family with
 monitors, schedlab against MMTests' own compare-mmtests.pl of the same era.
 
 For each era asked for (2025, head, 2024), builds a work/log tree from the committed
@@ -13,7 +13,7 @@ tests-timestamp). Then measures:
 - the whole tree, end to end, in one process: Python start-up, `import schedlab`, then every
   family's table over all kernels and its seven monitor tables (duration, vmstat,
   proc-vmstat, proc-interrupts, iostat, turbostat, mpstat node-0), as compare-kernels.sh
-  prints them (the issue's bound: < 2 s);
+  prints them (the bound: < 2 s);
 - the same tables as one `schedlab mmtests compare` process each (how compare-kernels.sh
   forks compare-mmtests.pl), in total: the `schedlab` installed beside this Python (the
   native launcher of a source build, docs/cli.md), or `python -m schedlab` with

@@ -1,4 +1,4 @@
-"""Hand-run check of issue 16's bound: each reader's peak memory is at most 4x its
+"""Hand-run check of the memory bound of docs/readers.md §10: each reader's peak memory is at most 4x its
 input (the peak RSS in a fresh child, over the same child's RSS after importing
 schedlab, numpy and pandas, divided by the input's size on disk).
 

@@ -113,6 +113,13 @@ def lkp_seeds() -> None:
         write("lkp_raw", f"run{i}-stats", container("lkp run with stats.json", files + [("stats.json", (run / "stats.json").read_bytes())] if (run / "stats.json").is_file() else files))
         for n, b in files if i == 0 else []:
             write("lkp_raw", f"run{i}-{n}", container("lkp run", [(n, b)]))
+    # one raw output of each program with parser fixtures (lkp's own, then the edge
+    # cases), as the run's file of that program's name
+    for kind in ("spec", "edge"):
+        for prog in sorted(p for p in (DATA / "lkp" / kind).iterdir() if p.is_dir()):
+            cases = sorted(c for c in prog.iterdir() if c.is_file() and c.suffix not in (".yaml", ".json", ".error"))
+            if cases:
+                write("lkp_raw", f"{kind}-{prog.name}", container("lkp run", [(prog.name, cases[0].read_bytes())]))
 
 
 def tar_bytes(files: list[tuple[str, bytes]], extra: list[tarfile.TarInfo] = ()) -> bytes:

@@ -7,6 +7,8 @@
 #   fuzz/run.sh -s none -n 1000000 mmtests_dbench   # without AddressSanitizer (faster;
 #                                    # built in fuzz/target-nosan, beside the ASan build)
 #   fuzz/run.sh -t 3 -S 1            # libFuzzer seed 1: the same inputs every run (CI)
+#   fuzz/run.sh -b                   # only build the targets (CI builds them beside its
+#                                    # other work, then runs them)
 #
 # Builds the targets once (optimised, with debug assertions and overflow checks: an
 # integer overflow in a parser is a crash here, not a silently wrong number), seeds
@@ -21,14 +23,16 @@ RUNS=""
 JOBS=1
 SANITIZER=address
 SEED=""
-while getopts "t:n:j:s:S:" opt; do
+BUILD_ONLY=0
+while getopts "t:n:j:s:S:b" opt; do
   case $opt in
     t) SECONDS_EACH=$OPTARG ;;
     n) RUNS=$OPTARG ;;
     j) JOBS=$OPTARG ;;
     s) SANITIZER=$OPTARG ;;
     S) SEED=$OPTARG ;;
-    *) echo "usage: $0 [-t seconds] [-n runs] [-j jobs] [-s address|none] [-S seed] [target...]" >&2; exit 2 ;;
+    b) BUILD_ONLY=1 ;;
+    *) echo "usage: $0 [-t seconds] [-n runs] [-j jobs] [-s address|none] [-S seed] [-b] [target...]" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -40,6 +44,7 @@ if [ ${#TARGETS[@]} -eq 0 ]; then
   mapfile -t TARGETS < <(cargo fuzz list)
 fi
 cargo fuzz build "${FLAGS[@]}"
+[ "$BUILD_ONLY" = 1 ] && exit 0
 python3 make_seeds.py --corpus >/dev/null
 
 # inputs larger than this are cut: trees and archives need room, text parsers less

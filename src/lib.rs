@@ -9,7 +9,7 @@
 //!   Mann-Whitney tests, bootstrap intervals, Benjamini-Hochberg, rayon batches.
 //! - [`pelt`]: PELT, util_est and schedutil replayed with the kernel's integer math
 //!   (the single-CPU trace driver, ftrace task traces).
-//! - [`idle`]: cpuidle governor simulation (menu and teo of 4.18–6.12 replayed
+//! - [`idle`]: cpuidle governor simulation (menu and teo of 4.18–6.18 replayed
 //!   bit-exactly over idle traces; state tables, ftrace import, synthetic patterns).
 //! - [`jiffies`]: the HZ-derived time constants (`TICK_NSEC`), defined once.
 //! - [`parallel`]: the fork-safe, size-bounded rayon pool every batch runs in.

@@ -195,9 +195,26 @@ LKP_A = LKP / "scenario_a_raw/unixbench/performance-30s-1-execl/lkp-ivb-d04/debi
 def test_the_launchers_lkp_tables_are_lkps(golden: str, flags: list[str], roots: list[Path]) -> None:
     """``lkp compare`` (text), which the launcher runs itself: lkp's own ncompare output,
     and what the Python command line prints."""
-    code, out, err = _same(["lkp", "compare", *flags, *map(str, roots)])
+    argv = ["lkp", "compare", *flags, *map(str, roots)]
+    code, out, err = _same(argv)
     assert (code, err) == (0, b"")
     assert out == (LKP / golden).read_bytes()
+    # run by the launcher itself, not handed to Python: no interpreter is needed
+    n = subprocess.run([NATIVE, *argv], capture_output=True, timeout=120, cwd=REPO,
+                       env=dict(os.environ, SCHEDLAB_PYTHON="/nonexistent/python", LC_ALL="C.UTF-8"))
+    assert (n.returncode, n.stdout) == (0, out)
+
+
+@pytest.mark.parametrize("env", [{"PYTHONIOENCODING": "latin-1"}, {"PYTHONIOENCODING": "ascii:replace"},
+                                 {"LC_ALL": "C"}, {"LC_ALL": "C.UTF-8"}, {"PYTHONUTF8": "1"}])
+def test_lkps_table_is_encoded_as_python_encodes_it(env: dict[str, str]) -> None:
+    """lkp's table has '±': where Python would not write UTF-8, the launcher leaves the
+    command line to Python; either way the bytes are Python's."""
+    argv = ["lkp", "compare", str(LKP_FLAGS / ("c" * 40)), str(LKP_FLAGS / ("d" * 40))]
+    n, p = (subprocess.run(cmd + argv, capture_output=True, timeout=120, cwd=REPO,
+                           env=dict(os.environ, SCHEDLAB_PYTHON=sys.executable, **env))
+            for cmd in ([NATIVE], [sys.executable, "-m", "schedlab"]))
+    assert (n.returncode, n.stdout, n.stderr) == (p.returncode, p.stdout, p.stderr)
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""What a `schedlab` process imports on the way to its answer (issue 21: a 2-kernel
+"""What a `schedlab` process imports on the way to its answer (a 2-kernel
 `mmtests compare` table as a whole process in < 50 ms, most of which is Python starting).
 
 No timing here (timed unit tests are not allowed; benchmarks/bench_cli_startup.py measures):

@@ -1,7 +1,7 @@
 """schedlab.stats against scipy/numpy on random data.
 
 Data: n = 2..60 per side, continuous, with ties (rounded values), integers, and
-tiny and huge magnitudes. Tolerances are the issue's: relative error <= 1e-12
+tiny and huge magnitudes. Tolerances: relative error <= 1e-12
 (1e-9 for the asymptotic Mann-Whitney p).
 """
 

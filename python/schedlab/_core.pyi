@@ -523,6 +523,22 @@ class LiveCheck:
     def _repr_html_(self) -> str: ...
     def __eq__(self, other: object, /) -> bool: ...
 
+def live_record_sets(
+    out: str | PathLike[str],
+    python: str | PathLike[str],
+    groups: list[str | tuple[str, list[tuple[str, str]]]],
+    *,
+    runs: int,
+    command: list[str] | None,
+    seconds: float,
+    busy_ms: float,
+    sleep_ms: float,
+    buffer_kb: int,
+) -> tuple[dict[str, Any], list[str]]: ...
+
+LIVE_SETTINGS: list[str]
+LIVE_SET_EVENTS: list[str]
+
 def live_check(
     directory: str | PathLike[str], *, pid: int | None = None, rule: str = "6.12", kernel: str = "6.12",
     strict: bool = False,

@@ -21,6 +21,10 @@ from . import _core
 
 #: The events recorded (docs/live.md §1).
 EVENTS: tuple[str, ...] = tuple(_core.LIVE_EVENTS)
+#: The setting kinds a recording set's groups may change (docs/live.md §8).
+SETTINGS: tuple[str, ...] = tuple(_core.LIVE_SETTINGS)
+#: The events each recording of a set enables (docs/live.md §8).
+SET_EVENTS: tuple[str, ...] = tuple(_core.LIVE_SET_EVENTS)
 
 
 #: What :func:`check` returns: the core's live check itself (``_core.LiveCheck``), read
@@ -101,6 +105,54 @@ def record(
     meta, notes = _core.live_record(
         out, sys.executable, list(command) if command is not None else None, pid, seconds, busy_ms, sleep_ms,
         cpu, governor, buffer_kb, sample_us)
+    for n in notes:
+        print(f"note: {n}", file=sys.stderr)
+    return meta
+
+
+def record_sets(
+    out: str | os.PathLike[str],
+    groups: Sequence[str] | Mapping[str, Mapping[str, object]],
+    *,
+    runs: int = 5,
+    command: Sequence[str] | None = None,
+    seconds: float = 1.0,
+    busy_ms: float = 3.0,
+    sleep_ms: float = 5.0,
+    buffer_kb: int = 4096,
+) -> dict[str, Any]:
+    """Record ``runs`` recordings per group of settings into ``out``, the groups taken in
+    turn, for ``schedlab trace compare`` to read as one group per directory.
+
+    ``groups`` maps a group's name to its settings, ``{kind: value}`` with kinds
+    :data:`SETTINGS` (``governor``: a cpuidle governor; ``latency-us``: a request held
+    on ``/dev/cpu_dma_latency``; ``disable-state``: an idle state disabled on every
+    CPU); an empty mapping is the machine as it is. The command line's
+    ``"NAME:KIND=VALUE,..."`` strings are accepted too. Each recording runs ``command``
+    (to its end) or the built-in periodic pattern (busy ``busy_ms``, sleep
+    ``sleep_ms``, for ``seconds``), traces every CPU (events :data:`SET_EVENTS`) and
+    reads every CPU's cpuidle counters exactly at the trace's bounds, from that CPU.
+    Writes ``out/sets.json`` and per group ``out/NAME/run-NN.dat``,
+    ``run-NN.sysfs-before.txt``, ``run-NN.sysfs-after.txt``, ``run-NN.sysfs-delta.csv``,
+    ``run-NN.json`` and ``states-cpuN.txt`` (docs/live.md §8). Every setting is
+    restored after each recording, also on error, Ctrl-C or SIGTERM. Needs root,
+    tracefs and trace-cmd. Returns ``sets.json``'s content; notes (lost events) go to
+    standard error.
+
+    >>> from schedlab import live
+    >>> live.record_sets("/tmp/sets", {"base": {}, "lat0": {"latency-us": 0}},
+    ...                  runs=5, seconds=0.5)  # doctest: +SKIP
+    >>> sorted(os.listdir("/tmp/sets/lat0"))[:2]  # doctest: +SKIP
+    ['run-01.dat', 'run-01.json']
+    """
+    items: list[str | tuple[str, list[tuple[str, str]]]]
+    if isinstance(groups, Mapping):
+        items = [(name, [(k, str(v)) for k, v in settings.items()]) for name, settings in groups.items()]
+    else:
+        items = list(groups)
+    meta, notes = _core.live_record_sets(
+        out, sys.executable, items, runs=runs, command=list(command) if command is not None else None,
+        seconds=seconds, busy_ms=busy_ms, sleep_ms=sleep_ms, buffer_kb=buffer_kb)
     for n in notes:
         print(f"note: {n}", file=sys.stderr)
     return meta

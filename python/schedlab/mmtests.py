@@ -216,7 +216,7 @@ def parse_compare(text: str, source: str = "<text>") -> MMTestsComparison:
 
 def overview_label(ratio: float) -> str:
     """The overview tables' wording of a direction-aligned Gmean ratio:
-    the change rounded to a whole percent, "no change" when that is 0 (src/mmtests/beyond.rs).
+    the change rounded to a whole percent, "no change" when that is 0 (src/mmtests/verdicts.rs).
 
     >>> overview_label(1.0956), overview_label(0.9912), overview_label(1.004)
     ('10% better', '1% worse', 'no change')

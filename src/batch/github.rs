@@ -9,8 +9,8 @@
 //! syntax asks: `%`, CR and LF in the message; also `:` and `,` in a property
 //! (docs/batch.md, "Outputs").
 
+use super::document::{BatchResult, Row};
 use super::render::{describe, headline, is_failure, setup_tag, verdict_rank};
-use super::result::{BatchResult, Row};
 use crate::table::Verdict;
 use std::fmt::Write;
 

@@ -3,7 +3,7 @@
 //! the rows that are not equivalent or noise, worst first, coloured by verdict in the
 //! comparison table's colours (docs/batch.md).
 
-use super::result::{BatchResult, InputError, Row};
+use super::document::{BatchResult, InputError, Row};
 use crate::cfmt::c_fmt_g;
 use crate::table::html::{escape, notes_paragraph, verdict_colours, CELL_STYLE, HEAD_STYLE, TABLE_STYLE};
 use crate::table::Verdict;

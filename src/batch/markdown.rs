@@ -7,8 +7,8 @@
 //! it left out, with counts, and that the JSON output has everything
 //! (docs/batch.md, "Outputs").
 
+use super::document::{BatchResult, Row};
 use super::render::{headline, opt, pct, settings, setup_tag, verdict_rank};
-use super::result::{BatchResult, Row};
 use crate::cancel;
 use crate::error::Result;
 use crate::table::markdown::md_cell;

@@ -13,6 +13,7 @@
 //! [`reduce()`] combines the scans of all inputs into the [`BatchResult`]. [`run`]
 //! is both on one machine, the scans in parallel within `jobs` threads.
 
+pub mod document;
 pub mod github;
 pub mod html;
 pub mod markdown;
@@ -20,13 +21,12 @@ pub mod options;
 pub mod progress;
 pub mod reduce;
 pub mod render;
-pub mod result;
-pub mod results;
+pub mod result_files;
 pub mod scan;
 
+pub use document::{BatchResult, InputError, Row, Summary, Timings};
 pub use options::{batch_limits, batch_limits_with, FailOn, Named, Options, Test};
 pub use reduce::{reduce, Outcome};
-pub use result::{BatchResult, InputError, Row, Summary, Timings};
 pub use scan::{scan, scan_bytes, Scan};
 
 use crate::error::{Error, Result};

@@ -18,8 +18,8 @@
 //! [`crate::table::evidence`]; q by Benjamini-Hochberg ([`crate::stats::fdr_bh`])
 //! over every row with a p-value; the verdict by [`crate::table::decide`] on q.
 
+use super::document::{BatchResult, InputError, InputSummary, Row, Summary, Unmatched};
 use super::options::Options;
-use super::result::{BatchResult, InputError, InputSummary, Row, Summary, Unmatched};
 use super::scan::{RunData, Scan};
 use crate::error::{Error, Result};
 use crate::parallel;

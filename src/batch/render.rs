@@ -5,8 +5,8 @@
 //! [`super::markdown`], GitHub annotations in [`super::github`]; the JSON views are
 //! the result itself.
 
+use super::document::{fails, BatchResult, Row};
 use super::options::FailOn;
-use super::result::{fails, BatchResult, Row};
 use crate::cancel;
 use crate::error::{Error, Result};
 use crate::table::{Test, Verdict, VerdictRule};

@@ -3,7 +3,7 @@
 //! samples ([`Scan`]). A scan depends only on its input, so scans can run anywhere
 //! (rayon threads, Dask workers) and be combined later by [`super::reduce`].
 
-use super::results;
+use super::result_files;
 use crate::archive::tree::walk;
 use crate::archive::{self, Kind, Limits, MemTree, Tree};
 use crate::direction::mmtests_op_direction;
@@ -45,7 +45,7 @@ pub struct RunData {
     pub input: String,
     /// Where it is, as error messages show it (`archive.tar.gz/work/log/k`).
     pub location: String,
-    /// What runs must share to be compared ([`super::result::Row::setup`]).
+    /// What runs must share to be compared ([`super::document::Row::setup`]).
     pub setup: String,
     /// MMTests benchmark or lkp testcase.
     pub benchmark: String,
@@ -104,7 +104,7 @@ pub struct Scan {
     /// naming where (exit code 2 unless `allow_missing`; docs/batch.md).
     #[serde(default)]
     pub missing: Vec<String>,
-    /// Seconds the scan took (a measurement: [`super::result::Timings::inputs`]).
+    /// Seconds the scan took (a measurement: [`super::document::Timings::inputs`]).
     #[serde(default)]
     pub seconds: f64,
     /// Why each MMTests benchmark was read with its era (the era detection's reason:
@@ -238,7 +238,7 @@ pub fn scan_tree(tree: &dyn Tree, input: &str, kind: &str) -> Result<Scan> {
     let mut warnings: Vec<String> =
         unknown.iter().map(|u| format!("{}: not a benchmark schedlab can read; skipped", tree.display(u))).collect();
     if found.is_empty() {
-        let r = results::scan_results(tree, input, kind)?;
+        let r = result_files::scan_results(tree, input, kind)?;
         if r.runs.is_empty() && r.missing.is_empty() {
             return Err(Error::parse(
                 Some(input),

@@ -6,8 +6,8 @@
 //! differently), is `None`: the launcher then hands it to the Python command line,
 //! which stays the one definition of parsing and messages (docs/cli.md §1).
 
-use crate::mmtests::beyond::VerdictTest;
 use crate::mmtests::era::Era;
+use crate::mmtests::verdicts::VerdictTest;
 use std::ffi::OsString;
 use std::path::PathBuf;
 

@@ -4,10 +4,11 @@
 //! code. A compare that fails gives [`Outcome::Fallback`]: the Python command line then
 //! runs it again and reports the error in its own words (docs/cli.md §1).
 
+use super::encoding::python_writes_utf8;
 use super::fast_args::CompareArgs;
 use super::messages;
 use crate::error::Error;
-use crate::mmtests::{beyond, CompareOptions};
+use crate::mmtests::{verdicts, CompareOptions};
 
 /// What the launcher does with a compare.
 #[derive(Debug, PartialEq)]
@@ -37,7 +38,7 @@ pub fn run(a: &CompareArgs) -> Outcome {
     };
     // as the Python command line does: the test's verdicts are not printed in text, but
     // a test that cannot run there is an error there
-    let r = beyond::compare_at_tested(&a.directory, &a.benchmark, &a.names, &opts, a.test, a.alpha);
+    let r = verdicts::compare_at_tested(&a.directory, &a.benchmark, &a.names, &opts, a.test, a.alpha);
     let r = match r {
         Ok(r) => r,
         Err(Error::Interrupted) => return Outcome::Interrupted,
@@ -53,7 +54,8 @@ pub fn run(a: &CompareArgs) -> Outcome {
         stderr.push_str(&l);
         stderr.push('\n');
     }
-    if !r.text.is_ascii() || !stderr.is_ascii() {
+    let ascii = r.text.is_ascii() && stderr.is_ascii();
+    if !ascii && !python_writes_utf8() {
         // Python encodes for the locale's standard streams; ASCII is the same in all
         return Outcome::Fallback;
     }

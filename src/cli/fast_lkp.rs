@@ -4,12 +4,13 @@
 //! [`Outcome::Fallback`]: the Python command line then runs it again and reports the
 //! error in its own words (docs/cli.md §1).
 
+use super::encoding::python_writes_utf8;
 use super::fast_args::LkpCompareArgs;
 use super::fast_compare::Outcome;
 use crate::error::{Error, Result};
-use crate::lkp::compare::{compare_roots, Options};
 use crate::lkp::lookup::find_commit_root;
 use crate::lkp::matrix::load_roots;
+use crate::lkp::ncompare::{compare_roots, Options};
 use crate::lkp::render_text::render;
 use std::path::PathBuf;
 
@@ -27,13 +28,19 @@ fn paths(a: &LkpCompareArgs) -> Result<Vec<PathBuf>> {
 
 /// Run the compare `a` describes.
 pub fn run(a: &LkpCompareArgs) -> Outcome {
-    let opt =
-        Options { all_keys: a.all_keys, more: a.more, kpi: a.kpi, perf_profile_threshold: a.perf_profile_threshold };
+    let opt = Options {
+        all_keys: a.all_keys,
+        more: a.more,
+        kpi: a.kpi,
+        perf_profile_threshold: a.perf_profile_threshold,
+        ..Default::default()
+    };
     let text = paths(a).and_then(|p| load_roots(&p)).and_then(|roots| render(&compare_roots(&roots, opt)?));
     match text {
-        Ok(t) if t.is_ascii() => Outcome::Done { stdout: t, stderr: String::new(), code: 0 },
+        // lkp's table has '±': written as Python would write it, else left to Python
+        Ok(t) if t.is_ascii() || python_writes_utf8() => Outcome::Done { stdout: t, stderr: String::new(), code: 0 },
         Err(Error::Interrupted) => Outcome::Interrupted,
-        // non-ASCII text is encoded by Python for the locale; an error is Python's to word
+        // an error is Python's to word
         _ => Outcome::Fallback,
     }
 }

@@ -6,6 +6,7 @@
 //! only runs, in the same process, the command lines whose whole meaning it can tell
 //! without it, and gives way to Python for anything else, including any error.
 
+pub mod encoding;
 pub mod fast_args;
 pub mod fast_compare;
 pub mod fast_lkp;

@@ -12,6 +12,14 @@ pub const SYSFS_CPU: &str = "/sys/devices/system/cpu";
 /// The fields of a state directory saved in `states.txt`, in this order.
 const STATE_FIELDS: [&str; 6] = ["name", "latency", "residency", "disable", "usage", "time"];
 
+/// The fields a recording set saves before and after each recording (docs/live.md §8):
+/// the state table and every counter the cpuidle core keeps, in this order.
+pub const SNAPSHOT_FIELDS: [&str; 10] =
+    ["name", "latency", "residency", "disable", "usage", "time", "above", "below", "rejected", "default_status"];
+
+/// The counters of [`SNAPSHOT_FIELDS`] whose advance a recording set reports.
+pub const COUNTERS: [&str; 5] = ["usage", "time", "above", "below", "rejected"];
+
 /// A file of the global cpuidle directory (`current_governor`, `available_governors`,
 /// `current_governor_ro`, `current_driver`).
 pub fn global(file: &str) -> PathBuf {
@@ -41,16 +49,27 @@ fn state_dirs(base: &Path) -> Result<Vec<PathBuf>> {
 /// .../cpuidle/state*/*` that `idle::states` reads), one per existing field of
 /// [`STATE_FIELDS`], ending in a newline; a lone newline without cpuidle.
 pub fn states_text(cpu: usize) -> Result<String> {
+    Ok(state_lines(cpu, &STATE_FIELDS)?.join("\n") + "\n")
+}
+
+/// CPU `cpu`'s cpuidle sysfs as `PATH:VALUE` lines, one per existing field of `fields`
+/// of each state directory (none without cpuidle).
+pub fn state_lines(cpu: usize, fields: &[&str]) -> Result<Vec<String>> {
     let mut lines = Vec::new();
     for st in state_dirs(&cpu_dir(cpu))? {
-        for f in STATE_FIELDS {
+        for f in fields {
             let p = st.join(f);
             if p.exists() {
                 lines.push(format!("{}:{}", p.display(), sys_file::read(&p)?));
             }
         }
     }
-    Ok(lines.join("\n") + "\n")
+    Ok(lines)
+}
+
+/// The `disable` file of CPU `cpu`'s idle state `state`.
+pub fn disable_file(cpu: usize, state: usize) -> PathBuf {
+    cpu_dir(cpu).join(format!("state{state}")).join("disable")
 }
 
 /// CPU `cpu`'s cpuidle usage counters summed: the idle entries so far (0 without cpuidle).

@@ -1,8 +1,9 @@
 //! `trace-cmd extract` of a recording's instance into `trace.dat`, with
 //! `/proc/kallsyms` cut to the tick, timer and wakeup functions (the callbacks the
-//! importers name: 80 kB instead of 5 MB) through a bind mount in a private mount
-//! namespace (`unshare --mount`), which changes nothing outside it; the whole kallsyms
-//! when `unshare` is not available or fails (docs/live.md §1).
+//! importers name: 80 kB instead of 5 MB) and, when asked, the event formats cut to the
+//! systems recorded, through bind mounts in a private mount namespace
+//! (`unshare --mount`), which changes nothing outside it; the whole kallsyms and every
+//! format when `unshare` is not available or fails (docs/live.md §1).
 
 use crate::error::{Error, Result};
 use std::io::{BufRead, Write};
@@ -81,19 +82,52 @@ impl Drop for CutKallsyms {
     }
 }
 
+/// The shell script run in the private mount namespace: kallsyms replaced by the cut
+/// copy (`$1`); with event systems named (`$3`, space-separated), the `events` directory
+/// of every tracefs mount (trace-cmd reads the first in /proc/mounts) replaced by a tmpfs
+/// holding only those systems' formats from `$2`'s, so trace-cmd saves only them; then
+/// the command.
+const NAMESPACE_SCRIPT: &str = r#"set -e
+mount --bind "$1" /proc/kallsyms
+T=$2; S=$3; shift 3
+if [ -n "$S" ]; then
+  D=$(mktemp -d)
+  mount -t tmpfs none "$D"
+  cp "$T/events/header_page" "$T/events/header_event" "$D/"
+  for s in $S; do
+    for e in "$T/events/$s"/*/; do
+      [ -f "$e/format" ] || continue
+      n=$(basename "$e")
+      mkdir -p "$D/$s/$n"
+      cp "$e/format" "$D/$s/$n/"
+      if [ -f "$e/id" ]; then cp "$e/id" "$D/$s/$n/"; fi
+    done
+  done
+  for m in $(awk '$3 == "tracefs" { print $2 }' /proc/mounts); do
+    mount --bind "$D" "$m/events"
+  done
+fi
+exec "$@""#;
+
 /// `trace-cmd extract -B <instance> -o <dat>`, through `unshare` with the cut kallsyms
-/// when possible, else directly (then a failure is an error naming `dat`).
-pub fn extract(instance: &str, dat: &Path) -> Result<()> {
+/// and, when `systems` is not empty, only those event systems' formats (plus `ftrace`,
+/// whose `print` the trace markers are) when possible; else directly (then a failure
+/// is an error naming `dat`).
+pub fn extract(instance: &str, dat: &Path, systems: &[&str]) -> Result<()> {
     let argv = |cmd: &mut Command| {
         cmd.args(["trace-cmd", "extract", "-B", instance, "-o"]).arg(dat);
     };
+    let mut keep: Vec<&str> = systems.to_vec();
+    if !keep.is_empty() && !keep.contains(&"ftrace") {
+        keep.push("ftrace");
+    }
     let cut = if which("unshare").is_some() {
         let ks = CutKallsyms::write()?;
         let mut cmd = Command::new("unshare");
-        cmd.args(["--mount", "--propagation", "private", "sh", "-c"])
-            .arg(r#"mount --bind "$1" /proc/kallsyms && shift && exec "$@""#)
-            .arg("sh")
-            .arg(&ks.0);
+        cmd.args(["--mount", "--propagation", "private", "sh", "-c", NAMESPACE_SCRIPT, "sh"])
+            .arg(&ks.0)
+            .arg(super::tracefs::TRACEFS)
+            .arg(keep.join(" "));
         argv(&mut cmd);
         Some(run_quiet(cmd, "unshare")?)
     } else {

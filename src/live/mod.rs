@@ -12,6 +12,8 @@
 //!   [`workload`], [`sampler`], [`extract`], [`kernel_config`], with [`restore`] undoing
 //!   what it changed (SIGTERM a stop request meanwhile: [`crate::stop_signal`]);
 //!   [`sys_file`] reads and writes the kernel's files.
+//! - [`record_set`]: N recordings per group of settings ([`setting`]: governor, latency
+//!   request, a disabled idle state), each trace bracketed by every CPU's cpuidle counters.
 //! - [`check`]: both checks on a recording directory, into one [`summary::LiveCheck`]
 //!   (what Python returns), rendered as text ([`text`]) and HTML ([`html`]).
 
@@ -26,8 +28,10 @@ pub mod pelt_check;
 pub mod probe;
 pub mod proc_sched;
 pub mod record;
+pub mod record_set;
 pub mod restore;
 pub mod sampler;
+pub mod setting;
 pub mod summary;
 pub mod sys_file;
 pub mod task_clock;

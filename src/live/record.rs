@@ -251,7 +251,7 @@ pub fn record(out: &Path, opts: &Options) -> Result<Recording> {
     inst.write("tracing_on", 0)?;
     old_policy.apply().map_err(os_call("sched_setscheduler"))?;
     let states_after = states_text(cpu)?;
-    extract(&inst.name, &out.join("trace.dat"))?;
+    extract(&inst.name, &out.join("trace.dat"), &[])?;
     let write = |name: &str, text: &str| {
         let p = out.join(name);
         std::fs::write(&p, text).map_err(|e| Error::io(&p, &e))

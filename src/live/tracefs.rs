@@ -78,17 +78,38 @@ impl Instance {
     }
 }
 
-/// The `tracing_cpumask` value selecting only CPU `cpu`: `1 << cpu` in hexadecimal,
-/// at any width.
+/// The `tracing_cpumask` value selecting only CPU `cpu` ([`cpumask_of`]).
 pub fn cpumask(cpu: usize) -> String {
-    format!("{:x}{}", 1u8 << (cpu % 4), "0".repeat(cpu / 4))
+    cpumask_of(&[cpu])
+}
+
+/// The `tracing_cpumask` value selecting `cpus` (none: an empty mask): hexadecimal in
+/// 32-bit groups separated by commas, most significant first, as the kernel's
+/// `bitmap_parse` reads it (a group of more than 8 digits overflows).
+pub fn cpumask_of(cpus: &[usize]) -> String {
+    let groups = cpus.iter().map(|c| c / 32 + 1).max().unwrap_or(1);
+    let mut words = vec![0u32; groups];
+    for &c in cpus {
+        words[c / 32] |= 1 << (c % 32);
+    }
+    let mut out: Vec<String> = words.iter().rev().map(|w| format!("{w:08x}")).collect();
+    if let Some(first) = out.first_mut() {
+        *first = format!("{:x}", words[groups - 1]);
+    }
+    out.join(",")
 }
 
 /// The `entries:` count of a `per_cpu/cpuN/stats` file's text (0 when absent); an
 /// unreadable count is an error naming `path`.
 pub fn stats_entries(stats: &str, path: &str) -> Result<u64> {
+    stats_count(stats, "entries", path)
+}
+
+/// The count after `key:` in a `per_cpu/cpuN/stats` file's text (`entries`, `overrun`,
+/// `dropped events`; 0 when absent); an unreadable count is an error naming `path`.
+pub fn stats_count(stats: &str, key: &str, path: &str) -> Result<u64> {
     for (i, ln) in stats.lines().enumerate() {
-        if let Some(v) = ln.strip_prefix("entries:") {
+        if let Some(v) = ln.strip_prefix(key).and_then(|v| v.strip_prefix(':')) {
             return v
                 .trim()
                 .parse()
@@ -109,7 +130,16 @@ mod tests {
         assert_eq!(cpumask(3), "8");
         assert_eq!(cpumask(4), "10");
         assert_eq!(cpumask(13), "2000");
-        assert_eq!(cpumask(64), format!("1{}", "0".repeat(16)));
+        assert_eq!(cpumask(64), "1,00000000,00000000");
+        assert_eq!(cpumask(32), "1,00000000");
+    }
+
+    #[test]
+    fn cpumask_of_groups_32_bits() {
+        assert_eq!(cpumask_of(&[]), "0");
+        assert_eq!(cpumask_of(&[0, 1]), "3");
+        assert_eq!(cpumask_of(&[0, 33]), "2,00000001");
+        assert_eq!(cpumask_of(&[31]), "80000000");
     }
 
     #[test]
@@ -117,6 +147,8 @@ mod tests {
         let stats = "entries: 24\noverrun: 0\ncommit overrun: 0\n";
         assert_eq!(stats_entries(stats, "stats").unwrap(), 24);
         assert_eq!(stats_entries("overrun: 0\n", "stats").unwrap(), 0);
+        assert_eq!(stats_count("entries: 24\noverrun: 3\ndropped events: 2\n", "overrun", "s").unwrap(), 3);
+        assert_eq!(stats_count("entries: 24\noverrun: 3\ndropped events: 2\n", "dropped events", "s").unwrap(), 2);
         let e = stats_entries("entries: x\n", "per_cpu/cpu1/stats").unwrap_err().to_string();
         assert_eq!(e, "per_cpu/cpu1/stats:1: expected a count, got \"x\"");
     }

@@ -4,9 +4,9 @@
 //! robot's own range rule (`Cell::significant`). And back: the exact lkp text of such a
 //! `Comparison`, so `Comparison.to_text()` equals the CLI's text.
 
-use super::compare::{compare_header, CompareResult, Options, RowPlan, StatRow};
 use super::direction::direction;
 use super::matrix::{Matrix, ResultRoot};
+use super::ncompare::{compare_header, CompareResult, Options, RowPlan, StatRow};
 use super::num::Num;
 use super::render_text::render_rows;
 use crate::error::Result;
@@ -78,7 +78,7 @@ fn row_to_table(r: &StatRow, test: Test, rule: &VerdictRule) -> Row {
 /// n and the samples; `meta` keeps the header axes so the text can be rebuilt exactly.
 ///
 /// It takes the result by value and frees each compare row as soon as its table row is
-/// made, so that the two never both hold every metric (issue 16's memory bound). Every
+/// made, so that the two never both hold every metric (the memory bound of docs/readers.md §10). Every
 /// row runs a significance test on its samples: the loop polls [`crate::cancel`] and
 /// returns `Error::Interrupted` on Ctrl-C.
 pub fn to_comparison(mut res: CompareResult, test: Test, alpha: f64) -> Result<Comparison> {
@@ -98,9 +98,9 @@ pub fn to_comparison(mut res: CompareResult, test: Test, alpha: f64) -> Result<C
 }
 
 /// The [`Comparison`] of comparing result roots, the first the base ([`to_comparison`]
-/// of [`super::compare::compare_roots`]), each compare row made from the roots'
+/// of [`super::ncompare::compare_roots`]), each compare row made from the roots'
 /// matrices only when its table row is: the compare rows are never all held at once
-/// (issue 16's memory bound).
+/// (the memory bound of docs/readers.md §10).
 pub fn compare_to_comparison<R: Borrow<ResultRoot>>(
     roots: &[R],
     opt: Options,
@@ -175,7 +175,7 @@ pub fn render_comparison(c: &Comparison) -> Result<String> {
         Some(a) => a.clone(),
         None => c.kernels.iter().map(|k| vec![("commit".to_string(), k.clone())]).collect(),
     };
-    // each row made when its line is printed (not all held at once: issue 16)
+    // each row made when its line is printed (not all held at once: docs/readers.md §10)
     let stat_row = |r: &Row| {
         let failure = r.group == FAIL_GROUP;
         let values: Vec<Option<Vec<Num>>> =
@@ -208,7 +208,7 @@ pub fn render_comparison(c: &Comparison) -> Result<String> {
         commits: c.kernels.clone(),
         axes,
         rows: Vec::new(),
-        options: super::compare::Options { all_keys: lkp.all_keys, more: lkp.more, ..Default::default() },
+        options: super::ncompare::Options { all_keys: lkp.all_keys, more: lkp.more, ..Default::default() },
         compare_keys: if lkp.compare_keys.is_empty() { vec!["commit".to_string()] } else { lkp.compare_keys.clone() },
         per_root_axes: lkp.per_root_axes,
     };

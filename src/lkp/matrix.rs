@@ -25,7 +25,7 @@ pub const MAX_MATRIX_VALUES: usize = 1 << 25;
 
 /// One matrix: metrics in file order, each with one value per run. The names are kept
 /// in one text and the values in one [`NumColumn`], ~70 bytes a metric of three runs
-/// where a `String` and a `Vec<Num>` each cost ~160 (issue 16's memory bound,
+/// where a `String` and a `Vec<Num>` each cost ~160 (the memory bound of docs/readers.md §10,
 /// docs/lkp.md §2.3).
 #[derive(Debug, Clone, Default)]
 pub struct Matrix {
@@ -268,12 +268,6 @@ impl Matrix {
 
     /// The name of metric `i` (file order), None past the end.
     pub fn key_at(&self, i: usize) -> Option<&str> {
-        name_of(&self.names, &self.metrics, i)
-    }
-
-    /// The matrix's own copy of `key`'s name, when it has the key.
-    pub fn key_of(&self, key: &str) -> Option<&str> {
-        let i = self.index.get(&self.names(), key)?;
         name_of(&self.names, &self.metrics, i)
     }
 
@@ -524,7 +518,7 @@ pub fn load_roots(paths: &[PathBuf]) -> Result<Vec<ResultRoot>> {
 const RELEASE_AFTER_BYTES: u64 = 1 << 20;
 
 /// Give the pages of freed memory back to the system (glibc's `malloc_trim`; elsewhere
-/// than glibc, nothing), after loading megabytes of matrices (issue 16's memory bound).
+/// than glibc, nothing), after loading megabytes of matrices (the memory bound of docs/readers.md §10).
 /// The columns of a matrix grow by doubling while it is parsed; once glibc has raised
 /// its mmap threshold (on freeing the first file's text) they grow inside the loader
 /// thread's arena, and the space each growth leaves stays resident, unused by the

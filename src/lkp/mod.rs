@@ -5,13 +5,13 @@
 // Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
-pub mod compare;
 pub mod comparison;
 pub mod direction;
 pub mod jobyaml;
 pub mod key_index;
 pub mod lookup;
 pub mod matrix;
+pub mod ncompare;
 pub mod num;
 pub mod num_column;
 pub mod parse_report;

@@ -1,6 +1,6 @@
 //! A column of Ruby numbers ([`Num`]) in 8 bytes and one bit each: the value's bits
 //! (an i64 or an f64) and whether it is an Integer, so that a matrix of millions of
-//! values takes about what its numbers do (issue 16's memory bound; a `Num` is 16
+//! values takes about what its numbers do (the memory bound of docs/readers.md §10; a `Num` is 16
 //! bytes; docs/lkp.md §2.3).
 
 use super::num::Num;

@@ -3,8 +3,8 @@
 //! the result roots under a directory whose job axes match each query, grouped by their
 //! axes other than the compare keys, each group of two or more compared.
 
-use super::compare::{compare_group, CompareResult, Options};
 use super::matrix::{find_roots, load_axes, ResultRoot};
+use super::ncompare::{compare_group, CompareResult, Options};
 use crate::archive::DirTree;
 use crate::error::{Error, Result};
 use std::path::Path;
@@ -183,7 +183,7 @@ mod tests {
     #[test]
     fn compare_query_without_a_group_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
-        let opt = Options { all_keys: false, more: false, kpi: false, perf_profile_threshold: None };
+        let opt = Options::default();
         let err = compare_query(dir.path(), &[], &["commit".to_string()], opt).unwrap_err().to_string();
         let want = format!(
             "the 0 result roots found under {} form no group of two to compare (each group shares every axis but commit)",

@@ -2,7 +2,7 @@
 //! `show_group_header`, `show_failure_change`, `show_perf_change`), after
 //! docs/lkp.md §3.4.
 
-use super::compare::{CompareResult, StatRow};
+use super::ncompare::{CompareResult, StatRow};
 use super::rubyfmt::{fmt_d_float, fmt_d_int, fmt_f, fmt_g};
 use crate::error::Result;
 use std::borrow::Cow;
@@ -144,7 +144,7 @@ pub fn render(res: &CompareResult) -> Result<String> {
 
 /// [`render`] of the header of `head` (its rows unused) and `n` rows made one at a time
 /// by `row(i)` (`failure(i)` saying, without making it, whether row `i` is a failure
-/// row), so that the rows need not all be held (issue 16's memory bound).
+/// row), so that the rows need not all be held (the memory bound of docs/readers.md §10).
 pub fn render_rows<'a>(
     head: &CompareResult,
     n: usize,

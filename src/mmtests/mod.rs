@@ -11,7 +11,6 @@
 // Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
-pub mod beyond;
 pub mod compare;
 pub mod discover;
 pub mod era;
@@ -26,6 +25,7 @@ pub mod render_text;
 pub mod significance;
 pub mod summarise;
 pub mod timestamp;
+pub mod verdicts;
 
 pub use era::{Era, Preferred};
 

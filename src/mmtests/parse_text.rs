@@ -382,7 +382,7 @@ fn table_row(r: DataRow) -> Row {
 }
 
 /// What the whole table's settings need of its rows, gathered as each row is read (the
-/// rows themselves go straight into the comparison: issue 16's memory bound).
+/// rows themselves go straight into the comparison: the memory bound of docs/readers.md §10).
 #[derive(Default)]
 struct Seen {
     /// The first row: its line, group, operation and cell count.
@@ -421,7 +421,7 @@ pub fn parse_compare(text: &str, source: &str) -> Result<Comparison> {
     // the lines above the first row, and that row's line
     let mut above: Vec<&str> = Vec::new();
     let mut first_line = "";
-    // the rows go straight into the comparison's column store (issue 16's memory bound)
+    // the rows go straight into the comparison's column store (the memory bound of docs/readers.md §10)
     let mut rows = Rows::new();
     let mut seen = Seen::default();
     for (i, l) in text.lines().map(|l| l.trim_end_matches('\r')).enumerate() {

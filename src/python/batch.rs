@@ -23,7 +23,7 @@ pub struct PyBatchResult {
 /// The result document held by a JSON-shaped Python dict.
 fn from_dict(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<BatchResult> {
     if !d.is_instance_of::<PyDict>() {
-        let (schema, version) = (batch::result::RESULT_SCHEMA, batch::result::RESULT_VERSION);
+        let (schema, version) = (batch::document::RESULT_SCHEMA, batch::document::RESULT_VERSION);
         let msg = format!("not a {schema} version {version} document: a Python {}", d.get_type().name()?);
         return Err(to_pyerr(py, schedlab::Error::domain(msg)));
     }
@@ -173,9 +173,9 @@ impl PyBatchResult {
     fn to_pandas<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let pd = py.import("pandas")?;
         let kwargs = PyDict::new(py);
-        kwargs.set_item("columns", batch::result::ROW_COLUMNS.to_vec())?;
+        kwargs.set_item("columns", batch::document::ROW_COLUMNS.to_vec())?;
         let df = pd.getattr("DataFrame")?.call_method("from_records", (self.rows(py)?,), Some(&kwargs))?;
-        for c in batch::result::ROW_FLOAT_COLUMNS {
+        for c in batch::document::ROW_FLOAT_COLUMNS {
             let col = pd.call_method1("to_numeric", (df.get_item(c)?,))?.call_method1("astype", ("float64",))?;
             df.set_item(c, col)?;
         }
@@ -312,8 +312,8 @@ fn batch_reduce(
 /// Add the batch functions to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("BATCH_FORMATS", batch::render::FORMATS.to_vec())?;
-    m.add("BATCH_SCHEMA_NAME", batch::result::RESULT_SCHEMA)?;
-    m.add("BATCH_SCHEMA_VERSION", batch::result::RESULT_VERSION)?;
+    m.add("BATCH_SCHEMA_NAME", batch::document::RESULT_SCHEMA)?;
+    m.add("BATCH_SCHEMA_VERSION", batch::document::RESULT_VERSION)?;
     m.add("BATCH_FAIL_ON", FailOn::names())?;
     m.add("BATCH_PROGRESS", schedlab::batch::progress::Mode::names())?;
     m.add_function(wrap_pyfunction!(batch_run, m)?)?;

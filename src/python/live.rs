@@ -9,6 +9,8 @@ use schedlab::import_notes::ImportOptions;
 use schedlab::live::check::check_dir;
 use schedlab::live::probe::{default_cpu, probe_idle_tracing, Probe};
 use schedlab::live::record::{record, Options};
+use schedlab::live::record_set::{record_sets, SetOptions};
+use schedlab::live::setting::{Group, SettingKind};
 use schedlab::live::summary::LiveCheck;
 use schedlab::live::{events, html, text};
 use std::path::PathBuf;
@@ -48,6 +50,46 @@ fn live_record<'py>(
         catch_sigterm: on_main_thread(py),
     };
     let r = run(py, || record(&out, &opts))?;
+    Ok((to_py(py, &r.meta)?, r.notes))
+}
+
+/// A group as Python gives it: a command-line spec (`NAME:KIND=VALUE,...`) or a name
+/// with its (kind, value) pairs.
+#[derive(FromPyObject)]
+enum GroupArg {
+    Spec(String),
+    Named(String, Vec<(String, String)>),
+}
+
+/// Record sets of recordings into `out` (docs/live.md §8): the metadata written to
+/// sets.json as a dict, and the notes for the caller to show.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (out, python, groups, *, runs, command, seconds, busy_ms, sleep_ms, buffer_kb))]
+fn live_record_sets<'py>(
+    py: Python<'py>,
+    out: PathBuf,
+    python: PathBuf,
+    groups: Vec<GroupArg>,
+    runs: usize,
+    command: Option<Vec<String>>,
+    seconds: f64,
+    busy_ms: f64,
+    sleep_ms: f64,
+    buffer_kb: u64,
+) -> PyResult<(Bound<'py, PyAny>, Vec<String>)> {
+    let catch_sigterm = on_main_thread(py);
+    let r = run(py, || {
+        let groups = groups
+            .iter()
+            .map(|g| match g {
+                GroupArg::Spec(s) => Group::parse(s),
+                GroupArg::Named(name, pairs) => Group::new(name, pairs),
+            })
+            .collect::<schedlab::Result<Vec<_>>>()?;
+        let opts = SetOptions { groups, runs, command, seconds, busy_ms, sleep_ms, buffer_kb, python, catch_sigterm };
+        record_sets(&out, &opts)
+    })?;
     Ok((to_py(py, &r.meta)?, r.notes))
 }
 
@@ -182,6 +224,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(live_default_cpu, m)?)?;
     m.add("LIVE_EVENTS", events::EVENTS.to_vec())?;
     m.add_class::<PyLiveCheck>()?;
+    m.add_function(wrap_pyfunction!(live_record_sets, m)?)?;
+    m.add("LIVE_SETTINGS", <SettingKind as schedlab::choice::Choice>::names())?;
+    m.add("LIVE_SET_EVENTS", schedlab::live::record_set::SET_EVENTS.to_vec())?;
     m.add_function(wrap_pyfunction!(live_check, m)?)?;
     Ok(())
 }

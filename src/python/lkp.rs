@@ -9,9 +9,9 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use schedlab::archive::{DirTree, Tree};
 use schedlab::error::Error;
-use schedlab::lkp::compare::{compare_roots, Options};
 use schedlab::lkp::comparison::{compare_to_comparison, Test};
 use schedlab::lkp::matrix::{load_roots, metric_samples, ResultRoot};
+use schedlab::lkp::ncompare::{compare_roots, Options};
 use schedlab::lkp::num::Num;
 use schedlab::lkp::render_text::render;
 use schedlab::lkp::{lookup, parse_report, query, stats, textplot};
@@ -170,7 +170,7 @@ fn lkp_compare_text(
     kpi: bool,
     perf_profile_threshold: Option<f64>,
 ) -> PyResult<String> {
-    let opt = Options { all_keys, more, kpi, perf_profile_threshold };
+    let opt = Options { all_keys, more, kpi, perf_profile_threshold, ..Default::default() };
     run(py, || render(&compare_roots(&roots_of(roots)?, opt)?))
 }
 
@@ -190,7 +190,7 @@ fn lkp_compare_query_text(
     kpi: bool,
     perf_profile_threshold: Option<f64>,
 ) -> PyResult<String> {
-    let opt = Options { all_keys, more, kpi, perf_profile_threshold };
+    let opt = Options { all_keys, more, kpi, perf_profile_threshold, ..Default::default() };
     run(py, || query::compare_query(&dir, &queries, &compare_keys, opt)?.iter().map(render).collect())
 }
 
@@ -217,7 +217,12 @@ fn lkp_compare(
 ) -> PyResult<PyComparison> {
     run(py, || {
         let t = Test::parse(test)?;
-        compare_to_comparison(&roots_of(roots)?, Options { all_keys, more, kpi, perf_profile_threshold }, t, alpha)
+        compare_to_comparison(
+            &roots_of(roots)?,
+            Options { all_keys, more, kpi, perf_profile_threshold, ..Default::default() },
+            t,
+            alpha,
+        )
     })
     .map(PyComparison::from_core)
 }

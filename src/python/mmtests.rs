@@ -3,7 +3,7 @@
 use super::comparison::PyComparison;
 use super::errors::run;
 use pyo3::prelude::*;
-use schedlab::mmtests::{self, beyond, monitors, CompareOptions, Era};
+use schedlab::mmtests::{self, monitors, verdicts, CompareOptions, Era};
 use std::path::PathBuf;
 
 /// compare-mmtests.pl on a work/log tree: (comparison, text, era, warnings).
@@ -25,8 +25,8 @@ fn mmtests_compare(
     let (c, text, era, warnings) = run(py, || {
         let compat = compat.as_deref().map(Era::parse).transpose()?;
         let opts = CompareOptions { compat, print_ratio, subheading, threads };
-        let test = beyond::VerdictTest::parse(&test)?;
-        let r = beyond::compare_at_tested(&directory, &benchmark, &names, &opts, test, alpha)?;
+        let test = verdicts::VerdictTest::parse(&test)?;
+        let r = verdicts::compare_at_tested(&directory, &benchmark, &names, &opts, test, alpha)?;
         Ok((r.comparison, r.text, r.era.name().to_string(), r.warnings))
     })?;
     Ok((PyComparison::from_core(c), text, era, warnings))
@@ -64,14 +64,14 @@ fn mmtests_parse_compare(py: Python<'_>, text: &str, source: String) -> PyResult
 #[pyfunction]
 fn mmtests_gmean_ratio(py: Python<'_>, comparison: PyRef<'_, PyComparison>) -> PyResult<Vec<f64>> {
     let c = comparison.core();
-    run(py, || beyond::gmean_ratio(c))
+    run(py, || verdicts::gmean_ratio(c))
 }
 
 /// The overview tables' label of a Gmean ratio ("10% better", "no change"; "n/a" for
 /// None or a ratio that is not finite).
 #[pyfunction]
 fn mmtests_overview_label(ratio: Option<f64>) -> String {
-    beyond::overview_label(ratio.unwrap_or(f64::NAN))
+    verdicts::overview_label(ratio.unwrap_or(f64::NAN))
 }
 
 /// Re-decide verdicts with a named test and BH-FDR; returns the new comparison.
@@ -83,7 +83,7 @@ fn mmtests_apply_test(
     alpha: f64,
 ) -> PyResult<PyComparison> {
     let c = comparison.core();
-    run(py, || beyond::with_test(c, beyond::VerdictTest::parse(&test)?, alpha)).map(PyComparison::from_core)
+    run(py, || verdicts::with_test(c, verdicts::VerdictTest::parse(&test)?, alpha)).map(PyComparison::from_core)
 }
 
 /// Bootstrap interval of kernel `k`'s Gmean ratio: (estimate, low, high).
@@ -100,7 +100,7 @@ fn mmtests_bootstrap_gmean(
 ) -> PyResult<(f64, f64, f64)> {
     let c = comparison.core();
     run(py, || {
-        let ci = beyond::bootstrap_gmean_ci(c, k, level, n_resamples, seed, threads)?;
+        let ci = verdicts::bootstrap_gmean_ci(c, k, level, n_resamples, seed, threads)?;
         Ok((ci.estimate, ci.low, ci.high))
     })
 }

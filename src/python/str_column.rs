@@ -1,6 +1,6 @@
 //! A column of strings as a Python list holding one `str` object per distinct value:
 //! a reader's columns repeat a few names over every row (the event, its unit, the
-//! direction), and a new object per row would cost ~55 bytes each (issue 16's bound
+//! direction), and a new object per row would cost ~55 bytes each (the memory bound of docs/readers.md §10
 //! of 4× the input).
 
 use pyo3::prelude::*;

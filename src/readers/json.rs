@@ -72,7 +72,7 @@ impl Kept {
 /// Read the JSON document `text` (after `lines_before` lines of the file that are not
 /// JSON) one element of its top-level array field `key` at a time: each element is
 /// parsed alone and given to `each(index, element)`, so that the whole document is
-/// never held as a tree (issue 16's bound of 4× the input, docs/readers.md §10). The
+/// never held as a tree (the bound of 4× the input of docs/readers.md §10). The
 /// other top-level fields are skipped unparsed, except those named in `keep`,
 /// returned. `at` names the document in errors ("fio output"), which are those of
 /// [`parse`], [`field`] and [`array`] on the whole document.

@@ -66,7 +66,7 @@ impl Lines<'_> {
 }
 
 /// The samples of a PTS result file, read as a stream of XML events, one `<Result>`
-/// held at a time (issue 16's memory bound; docs/readers.md §10).
+/// held at a time (the memory bound of docs/readers.md §10).
 pub fn parse(text: &str, path: Option<&str>) -> Result<Samples> {
     let mut reader = Reader::from_str(text);
     let mut lines = Lines { text: text.as_bytes(), at: 0, line: 1 };

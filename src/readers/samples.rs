@@ -1,6 +1,6 @@
 //! A result file's samples as columns: each distinct series (metric, unit,
 //! direction, group) stored once, each value as an f64 with the number of its
-//! series, 12 bytes a sample (a `Sample` of three Strings cost ~150; issue 16's
+//! series, 12 bytes a sample (a `Sample` of three Strings cost ~150; the memory
 //! bound of 4× the input, docs/readers.md §10).
 
 use super::Sample;

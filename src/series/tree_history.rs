@@ -140,7 +140,7 @@ fn by_default(runs: &mut [String], all: &[&RunData]) -> String {
         runs.len(),
         if undated.len() > 3 { ", ..." } else { "" }
     );
-    if all.iter().all(|r| r.tool == "mmtests" || r.tool == crate::batch::results::TOOL) {
+    if all.iter().all(|r| r.tool == "mmtests" || r.tool == crate::batch::result_files::TOOL) {
         runs.sort_by(|a, b| natural_cmp(a, b));
         format!("the natural order of the names: {why}")
     } else {

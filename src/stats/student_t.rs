@@ -1,6 +1,6 @@
 //! Student's t distribution tails to near machine precision.
 //!
-//! statrs' `StudentsT` (the base) evaluates the regularized incomplete
+//! statrs' `StudentsT` (the crate this replaced) evaluates the regularized incomplete
 //! beta function from x = ν/(ν+t²) alone, so the complement 1 − x and the
 //! log-gamma prefactor each lose a few digits (p-values off by ~1e-12 relative).
 //! Here both x and 1 − x come straight from t and ν (via log1p), the prefactor uses

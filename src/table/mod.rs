@@ -21,7 +21,7 @@ pub mod html;
 mod labels;
 pub mod markdown;
 pub mod meta;
-mod narrow;
+mod narrow_column;
 mod opt_column;
 pub mod rows;
 mod sample_column;

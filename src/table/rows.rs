@@ -1,11 +1,11 @@
-//! [`Rows`]: the rows of a [`super::Comparison`], stored by column (issue 16's memory
-//! bound: a row of three cells as [`Row`] and [`Cell`] structs costs some 700 bytes, by
+//! [`Rows`]: the rows of a [`super::Comparison`], stored by column (the memory bound of docs/readers.md §10:
+//! a row of three cells as [`Row`] and [`Cell`] structs costs some 700 bytes, by
 //! column under 100), read and written a whole [`Row`] at a time. A row read back is a
 //! new owned [`Row`]; the JSON form is a list of rows, as [`Row`] serialises.
 
 use super::comparison::{Cell, ChangeKind, Direction, Row};
 use super::labels::Labels;
-use super::narrow::{to_usize, NarrowColumn};
+use super::narrow_column::{to_usize, NarrowColumn};
 use super::opt_column::{CountColumn, LabelId, OptColumn};
 use super::sample_column::SampleColumn;
 use super::{CellTest, Verdict};

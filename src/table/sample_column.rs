@@ -2,7 +2,7 @@
 //! in one `f64` list, each cell's the range after the previous cell's; no memory while
 //! no cell has samples.
 
-use super::narrow::{to_usize, NarrowColumn};
+use super::narrow_column::{to_usize, NarrowColumn};
 
 /// An end offset with the mark of a cell without samples (None, which is not an empty
 /// list) in its lowest bit: 4 bytes a cell while the samples number under 2^31.

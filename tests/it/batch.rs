@@ -4,8 +4,8 @@
 
 use schedlab::archive::{self, Limits};
 use schedlab::batch::{self, reduce::is_baseline, FailOn, Options, Outcome, Scan};
-use schedlab::lkp::compare::{compare_roots, Options as LkpOptions};
 use schedlab::lkp::matrix::ResultRoot;
+use schedlab::lkp::ncompare::{compare_roots, Options as LkpOptions};
 use schedlab::lkp::render_text::render;
 use schedlab::mmtests::{compare_at, CompareOptions, Era};
 use schedlab::table::Verdict;

@@ -8,9 +8,9 @@
 
 use schedlab::cancel;
 use schedlab::error::Error;
-use schedlab::lkp::compare::{compare_roots, Options};
 use schedlab::lkp::comparison::{to_comparison, Test};
 use schedlab::lkp::matrix::ResultRoot;
+use schedlab::lkp::ncompare::{compare_roots, Options};
 use schedlab::lkp::parse_report::{parse_report, to_comparison as report_table};
 use schedlab::lkp::render_text::render;
 use schedlab::mmtests::parse_text::parse_compare;

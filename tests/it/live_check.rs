@@ -126,7 +126,7 @@ fn periodic_a_matches_the_kernel_at_every_reading() {
     let r = check("periodic-a", 12554);
     let n = r.compared.len() as u64;
     assert_eq!(n, 183, "distinct readings after the first");
-    // the acceptance: util_avg within ±1 on >= 99 %, util_est exact on >= 95 %
+    // the acceptance for the live check: util_avg within ±1 on >= 99 %, util_est exact on >= 95 %
     assert!(r.util_within(1) * 100 >= 99 * n, "util_avg ±1 on {} of {n}", r.util_within(1));
     assert!(r.util_est_exact() * 100 >= 95 * n, "util_est on {} of {n}", r.util_est_exact());
     // a run the VM recorded without its sched_switch is repaired, not fatal

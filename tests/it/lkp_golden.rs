@@ -1,9 +1,9 @@
 //! lkp ncompare goldens (tests/data/lkp/golden, printed by lkp-tests' own Ruby code):
 //! every output reproduced byte for byte.
 
-use schedlab::lkp::compare::{compare_roots, Options};
 use schedlab::lkp::comparison::{render_comparison, to_comparison, Test};
 use schedlab::lkp::matrix::ResultRoot;
+use schedlab::lkp::ncompare::{compare_roots, Options};
 use schedlab::lkp::render_text::render;
 use schedlab::table::Comparison;
 use std::path::{Path, PathBuf};

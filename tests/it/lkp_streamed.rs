@@ -1,10 +1,10 @@
 //! `lkp::comparison::compare_to_comparison`, which makes each compare row only when its
-//! table row is (issue 16's memory bound), gives the same comparison, to the JSON byte,
+//! table row is (the memory bound of docs/readers.md §10), gives the same comparison, to the JSON byte,
 //! as `to_comparison` of the whole compare result, with and without `-a`.
 
-use schedlab::lkp::compare::{compare_roots, Options};
 use schedlab::lkp::comparison::{compare_to_comparison, to_comparison, Test};
 use schedlab::lkp::matrix::ResultRoot;
+use schedlab::lkp::ncompare::{compare_roots, Options};
 use std::path::Path;
 
 const LKP: &str = "tests/data/lkp/golden/scenario_a_raw/unixbench/performance-30s-1-execl/lkp-ivb-d04/debian-x86_64.cgz/x86_64-rhel/gcc-7";

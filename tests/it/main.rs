@@ -1,6 +1,5 @@
 //! The Rust integration tests: one crate (one binary to link), a module per area.
 //! Run one area with `cargo test --test it <module>::`.
-
 mod archive;
 mod batch;
 mod batch_missing;
@@ -12,10 +11,13 @@ mod fuzz_replay;
 mod idle_cancel;
 mod idle_golden;
 mod live_check;
+mod lkp_changed_stats;
+mod lkp_edge;
 mod lkp_golden;
 mod lkp_plot;
 mod lkp_spec;
 mod lkp_stats;
+mod lkp_stats_json;
 mod lkp_streamed;
 mod mmtests_era_detect;
 mod mmtests_errors;

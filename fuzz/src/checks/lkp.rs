@@ -3,8 +3,8 @@
 
 use super::common::{bounded, line_count, parse_error, text, typed_error};
 use super::tree;
-use schedlab::lkp::compare::{compare_roots, Options};
 use schedlab::lkp::matrix::{Matrix, ResultRoot, MAX_MATRIX_VALUES, STATS_SOURCE};
+use schedlab::lkp::ncompare::{compare_roots, Options};
 use schedlab::lkp::num::Num;
 use schedlab::lkp::rubyfmt::{pretty_json, Json};
 use schedlab::lkp::stats::ojson::{self, JValue};
@@ -58,9 +58,13 @@ pub fn matrix(data: &[u8]) {
     }
     let root =
         |c: &str| ResultRoot { path: c.into(), matrix: m.clone(), axes: vec![("commit".to_string(), c.to_string())] };
-    for opt in
-        [Options::default(), Options { all_keys: true, more: true, kpi: true, perf_profile_threshold: Some(0.5) }]
-    {
+    let older =
+        Options { more: true, variance: Some(2.0), gap: Some(0.5), regression_only: true, ..Default::default() };
+    for opt in [
+        Options::default(),
+        Options { all_keys: true, more: true, kpi: true, perf_profile_threshold: Some(0.5), ..Default::default() },
+        older,
+    ] {
         let res = compare_roots(&[root("base"), root("head")], opt).expect("compares");
         let text = schedlab::lkp::render_text::render(&res).expect("renders");
         bounded(text.len(), data.len() * 4, "ncompare text");

@@ -4,35 +4,71 @@
 //! after docs/lkp.md §2 and §4. The JSON files are written as Ruby writes them.
 
 pub mod aim9;
+pub mod autonuma_benchmark;
+pub mod chromeswap;
+pub mod coremark;
 pub mod cyclictest;
 pub mod ebizzy;
 pub mod fio;
+pub mod fsmark;
+pub mod fxmark;
 pub mod hackbench;
+pub mod iperf;
+pub mod jitter;
+pub mod kbuild;
+pub mod kernbench;
+pub mod latency_table;
+pub mod lkp_programs;
+pub mod lkp_stats;
+pub mod lmbench3;
 pub mod lock_stat;
+pub mod locktorture;
+pub mod lz4_test;
 pub mod meminfo;
+pub mod memory_numa_stat;
+pub mod memtier;
 pub mod netperf;
+pub mod netpipe;
 pub mod ojson;
+pub mod openssl_speed;
 pub mod parsers;
 pub mod perf_bench_futex;
+pub mod perf_bench_mem;
+pub mod perf_bench_numa_mem;
 pub mod perf_bench_sched_messaging;
 pub mod perf_bench_sched_pipe;
+pub mod perf_bench_syscall;
+pub mod perf_c2c;
 pub mod perf_profile;
 pub mod perf_sched;
 pub mod perf_stat;
+pub mod phpbench;
 pub mod pmbench;
 pub mod proc_vmstat;
 pub mod program;
+pub mod pts;
+pub mod pybench;
+pub mod rcurefscale;
+pub mod rcuscale;
+pub mod rcutorture;
+pub mod redis;
 pub mod rt_app;
 pub mod ruby;
 pub mod schbench;
 pub mod sched_debug;
+pub mod simoop;
 pub mod softirqs;
+pub mod stream;
 pub mod stress_ng;
 pub mod sysbench;
 pub mod tbench;
+pub mod tcrypt;
+pub mod tinymembench;
 pub mod unixbench;
 pub mod uperf;
+pub mod vm_scalability;
 pub mod will_it_scale;
+pub mod ycsb;
 
 use super::matrix::{io_msg, STATS_SOURCE};
 use super::num::{ruby_sum, ruby_sum_f0, standard_deviation, Num, Sum};
@@ -50,8 +86,12 @@ use std::sync::OnceLock;
 pub struct Series {
     /// `<group>.<key>` names in first-seen order.
     pub keys: Vec<String>,
-    /// Values per key, parallel to `keys` (8 bytes a value: issue 16's memory bound).
+    /// Values per key, parallel to `keys` (8 bytes a value: the memory bound of docs/readers.md §10).
     pub values: Vec<NumColumn>,
+    /// lkp keeps it gzipped, as `<monitor>.json.gz` (sbin/dump-stat compresses a series
+    /// of over 1000 values, counted as keys × the fewest records of a key), which puts
+    /// it after the plain `.json` series in stats.json (docs/lkp.md §2.2).
+    pub gzipped: bool,
 }
 
 impl Series {
@@ -163,7 +203,7 @@ pub fn dump_stat(group: &str, lines: &str, path: &str) -> Result<Series> {
 }
 
 /// [`dump_stat`] fed a piece of the parser output at a time, so that a long raw output
-/// need not be turned into one text first (issue 16's memory bound).
+/// need not be turned into one text first (the memory bound of docs/readers.md §10).
 #[derive(Debug)]
 pub struct DumpStat<'a> {
     group: &'a str,
@@ -304,74 +344,126 @@ impl<'a> DumpStat<'a> {
         if keep.first().is_some_and(|(_, v)| v.is_empty()) || keep.last().is_some_and(|(_, v)| v.is_empty()) {
             keep.clear();
         }
+        let gzipped = keep.len().saturating_mul(min_cols) > 1000;
         let (keys, mut values): (Vec<String>, Vec<NumColumn>) = keep.into_iter().unzip();
         for v in &mut values {
             v.shrink_to_fit();
         }
-        Series { keys, values }
+        Series { keys, values, gzipped }
     }
 }
 
-fn prefixes_re(list: &[&str]) -> Regex {
-    Regex::new(&format!("^(?:{})", list.join("|"))).unwrap_or_else(|e| panic!("schedlab bug: built-in pattern: {e}"))
-}
+/// lkp-tests' etc/event-counter-prefixes (bbbc29c49): cumulative counters, so a run's
+/// value is last − first. Literal prefixes (`softirq.` does not cover `softirqs.`).
+const EVENT_COUNTER_PREFIXES: &[&str] = &[
+    "cpuidle.",
+    "diskstats.io_ticks.",
+    "diskstats.read_ios.",
+    "diskstats.read_merges.",
+    "diskstats.read_sectors.",
+    "diskstats.read_ticks.",
+    "diskstats.write_ios.",
+    "diskstats.write_merges.",
+    "diskstats.write_sectors.",
+    "diskstats.write_ticks.",
+    "energy.",
+    "ethtool.",
+    "interrupts.",
+    "numa-numastat.",
+    "numa-vmstat.nr_dirtied",
+    "numa-vmstat.nr_vmscan_immediate_reclaim",
+    "numa-vmstat.nr_written",
+    "numa-vmstat.numa_",
+    "pmu-numa.total_moved",
+    "proc-vmstat.allocstall",
+    "proc-vmstat.compact_",
+    "proc-vmstat.htlb_buddy_alloc_",
+    "proc-vmstat.kswapd_",
+    "proc-vmstat.nr_dirtied",
+    "proc-vmstat.nr_promoted",
+    "proc-vmstat.nr_promote_fail",
+    "proc-vmstat.nr_promote_isolate_fail",
+    "proc-vmstat.nr_promote_ratelimit",
+    "proc-vmstat.nr_vmscan_immediate_reclaim",
+    "proc-vmstat.nr_written",
+    "proc-vmstat.numa_",
+    "proc-vmstat.pageoutrun",
+    "proc-vmstat.pg",
+    "proc-vmstat.pswp",
+    "proc-vmstat.slabs_scanned",
+    "proc-vmstat.thp_",
+    "proc-vmstat.unevictable_pgs_",
+    "proc-vmstat.zone_reclaim_failed",
+    "softirq.",
+];
 
-/// Event counters: cumulative, so a run's value is last − first (lkp
-/// etc/event-counter-prefixes and -patterns).
+/// lkp-tests' etc/event-counter-patterns (bbbc29c49), joined into one regular
+/// expression that may match anywhere in the key (lib/lkp_pattern.rb, `name =~`).
+const EVENT_COUNTER_PATTERNS: &[&str] = &[
+    "numa-vmstat.node[0-9]+.nr_dirtied",
+    "numa-vmstat.node[0-9]+.nr_vmscan_immediate_reclaim",
+    "numa-vmstat.node[0-9]+.nr_written",
+    "numa-vmstat.node[0-9]+.numa_",
+    "numa-vmstat.node[0-9]+.pg",
+];
+
+/// lkp-tests' etc/independent-counter-prefixes (bbbc29c49): each record counts
+/// separately, so a run's value is their sum.
+const INDEPENDENT_COUNTER_PREFIXES: &[&str] = &[
+    "perf-stat.overall.",
+    "perf-stat.ps.",
+    "perf-stat.total.",
+    "pmu-tools.",
+    "time.file_system_inputs",
+    "time.file_system_outputs",
+    "time.involuntary_context_switches",
+    "time.major_page_faults",
+    "time.minor_page_faults",
+    "time.percent_of_cpu_this_job_got",
+    "time.socket_messages_received",
+    "time.socket_messages_sent",
+    "time.swaps",
+    "time.system_time",
+    "time.user_time",
+    "time.voluntary_context_switches",
+];
+
+/// lkp-tests' etc/add-max-latency (bbbc29c49), each matched whole (`^pattern$`).
+const ADD_MAX_LATENCY: &[&str] = &[
+    r".*time.elapsed_time",
+    r"iostat\..*\.(await|r_await|w_await|svctm|avgqu-sz)",
+    r"numa-meminfo\.node[0-9]\.AnonPages",
+];
+
+/// Event counters: cumulative, so a run's value is last − first (lib/matrix.rb
+/// `event_counter?`).
 fn event_counter(k: &str) -> bool {
     static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| {
-        prefixes_re(&[
-            r"cpuidle\.",
-            r"interrupts\.",
-            r"softirqs?\.",
-            r"diskstats\.",
-            r"proc-vmstat\.pg",
-            r"proc-vmstat\.numa_",
-            r"proc-vmstat\.thp_",
-            r"proc-vmstat\.compact_",
-            r"proc-vmstat\.allocstall",
-            r"numa-numastat\.",
-            r"energy\.",
-            r"ethtool\.",
-            r"sched_debug\.cpu\.nr_switches",
-            r"proc-stat\.",
-        ])
-    })
-    .is_match(k)
+    EVENT_COUNTER_PREFIXES.iter().any(|p| k.starts_with(p))
+        || R.get_or_init(|| {
+            Regex::new(&format!("({})", EVENT_COUNTER_PATTERNS.join("|")))
+                .unwrap_or_else(|e| panic!("schedlab bug: built-in pattern: {e}"))
+        })
+        .is_match(k)
 }
 
 /// Independent counters: each record counts separately, so a run's value is their sum
-/// (lkp etc/independent-counter-prefixes).
+/// (lib/matrix.rb `independent_counter?`).
 fn independent_counter(k: &str) -> bool {
-    static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| {
-        prefixes_re(&[
-            r"perf-stat\.overall\.",
-            r"perf-stat\.ps\.",
-            r"perf-stat\.total\.",
-            r"pmu-tools\.",
-            r"time\.user_time",
-            r"time\.system_time",
-            r"time\.voluntary_context_switches",
-            r"time\.involuntary_context_switches",
-            r"time\.minor_page_faults",
-            r"time\.major_page_faults",
-            r"time\.file_system_inputs",
-            r"time\.file_system_outputs",
-        ])
-    })
-    .is_match(k)
+    INDEPENDENT_COUNTER_PREFIXES.iter().any(|p| k.starts_with(p))
 }
 
-/// Keys that also get `<key>.max` (lkp etc/add-max-latency, matched whole).
+/// Keys that also get `<key>.max` (lib/stats.rb `add_max_latency?`).
 fn add_max(k: &str) -> bool {
-    static R: OnceLock<Regex> = OnceLock::new();
+    static R: OnceLock<Vec<Regex>> = OnceLock::new();
     R.get_or_init(|| {
-        Regex::new(r"^(?:.*time.elapsed_time|iostat..*.await|iostat..*.[rw]_await|numa-meminfo.node[0-9]+.AnonPages)$")
-            .unwrap_or_else(|e| panic!("schedlab bug: {e}"))
+        ADD_MAX_LATENCY
+            .iter()
+            .map(|p| Regex::new(&format!("^{p}$")).unwrap_or_else(|e| panic!("schedlab bug: {e}")))
+            .collect()
     })
-    .is_match(k)
+    .iter()
+    .any(|r| r.is_match(k))
 }
 
 /// The first largest of `first` and `rest`.
@@ -379,8 +471,8 @@ fn max_of(first: Num, rest: &[Num]) -> Num {
     rest.iter().fold(first, |m, x| if x.cmp_num(m) == std::cmp::Ordering::Greater { *x } else { m })
 }
 
-/// `create_stats_matrix`: one scalar per key from each monitor series (monitors in name
-/// order): a single record as is; independent counters summed; event counters last −
+/// `create_stats_matrix`: one scalar per key from each monitor series (in the order
+/// given: [`run_monitors`] gives lkp's): a single record as is; independent counters summed; event counters last −
 /// first; else the mean (`sum(0.0)/n`); plus `.max` for latency-like keys and
 /// `perf-stat.overall.path-length` when one `*.workload` exists.
 pub fn reduce(monitors: &[(String, Series)]) -> Vec<(String, Num)> {
@@ -447,13 +539,20 @@ pub fn read_text(tree: &dyn Tree, rel: &str) -> Result<String> {
 }
 
 /// Parse every known raw output of the run directory `rel` of `tree` into monitor
-/// series, in monitor name order (plus existing `<monitor>.json` files of monitors
-/// without a raw parser).
+/// series, as bin/run-stats and sbin/dump-stat make them (an empty or binary raw output
+/// gives none: [`program::skipped_raw`]), plus the `<monitor>.json` and
+/// `<monitor>.json.gz` files of monitors without a raw parser that lib/matrix.rb
+/// `create_stats_matrix` takes ([`lkp_programs::takes`]); in the order it reads them:
+/// the plain `.json` series by file name, then the gzipped ones (docs/lkp.md §2.2).
 pub fn run_monitors(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, Series)>> {
     let shown = tree.display(rel);
     let names = tree
         .list(rel)
         .map_err(|e| Error::parse(Some(&shown), None, format!("cannot list run directory: {}", io_msg(&e))))?;
+    let nonempty = |name: &str| {
+        let p = join(rel, name);
+        tree.is_file(&p) && tree.read(&p).is_ok_and(|b| !b.is_empty())
+    };
     let mut out: Vec<(String, Series)> = Vec::new();
     for name in &names {
         let Some(program) = program::for_file(name) else { continue };
@@ -462,11 +561,14 @@ pub fn run_monitors(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, Series)>>
             continue;
         }
         let text = read_text(tree, &path)?;
+        if program::skipped_raw(program, &text, nonempty) {
+            continue;
+        }
         let p = tree.display(&path);
         let mut d = DumpStat::new(name, &p);
         if program::line_by_line(program) {
             // its output is that of each line alone: parsed a piece at a time, the output
-            // of the whole file is never held (issue 16's memory bound)
+            // of the whole file is never held (the memory bound of docs/readers.md §10)
             for piece in pieces(&text, 1 << 20) {
                 let Some(lines) = program::parse(program, piece, &p) else { break };
                 d.lines(&lines?)?;
@@ -482,19 +584,30 @@ pub fn run_monitors(tree: &dyn Tree, rel: &str) -> Result<Vec<(String, Series)>>
         }
     }
     for name in &names {
-        let Some(monitor) = name.strip_suffix(".json") else { continue };
-        if monitor == "stats" || monitor == "matrix" || out.iter().any(|(g, _)| g == monitor) {
+        let (monitor, gzipped) = match (name.strip_suffix(".json.gz"), name.strip_suffix(".json")) {
+            (Some(m), _) => (m, true),
+            (None, Some(m)) => (m, false),
+            _ => continue,
+        };
+        if monitor == "stats" || monitor == "matrix" || !lkp_programs::takes(monitor) {
+            continue;
+        }
+        if out.iter().any(|(g, _)| g == monitor) {
             continue;
         }
         let path = join(rel, name);
-        let shown = tree.display(&path);
-        let bytes =
-            tree.read(&path).map_err(|e| Error::parse(Some(&shown), None, format!("cannot read: {}", io_msg(&e))))?;
-        let m = super::matrix::Matrix::parse(&bytes, &shown)?;
+        if !tree.is_file(&path) {
+            continue;
+        }
+        let m = super::matrix::Matrix::read(tree, &path)?;
         let values = m.iter().map(|(_, v)| v.iter().collect()).collect();
-        out.push((monitor.to_string(), Series { keys: m.keys().map(str::to_string).collect(), values }));
+        out.push((monitor.to_string(), Series { keys: m.keys().map(str::to_string).collect(), values, gzipped }));
     }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
+    // create_stats_matrix's Dir["*.{json,json.gz}"]: the .json files sorted, then the .json.gz
+    out.sort_by(|a, b| {
+        let file = |(m, s): &(String, Series)| (s.gzipped, format!("{m}.json"));
+        file(a).cmp(&file(b))
+    });
     Ok(out)
 }
 

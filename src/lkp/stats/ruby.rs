@@ -124,9 +124,66 @@ pub fn round(x: f64, ndigits: i32) -> f64 {
 }
 
 /// A Ruby regular expression literal as a [`Regex`]: `^`/`$` match at line boundaries
-/// as in Ruby. Patterns are built-in constants; a bad one is a bug.
+/// and `\d`, `\w`, `\s`, `\h` (and their negations) are ASCII classes, as in Ruby
+/// (the regex crate's are Unicode). Patterns are built-in constants; a bad one is a bug.
 pub fn re(pattern: &str) -> Regex {
-    Regex::new(&format!("(?m){pattern}")).unwrap_or_else(|e| panic!("schedlab bug: built-in pattern {pattern}: {e}"))
+    let p = ascii_classes(pattern);
+    Regex::new(&format!("(?m){p}")).unwrap_or_else(|e| panic!("schedlab bug: built-in pattern {pattern}: {e}"))
+}
+
+/// `pattern` with Ruby's ASCII shorthand classes spelled as the regex crate's ASCII
+/// classes: `\d` → `[[:digit:]]` (inside a bracket class `[:digit:]`), and so on.
+/// (`\b` stays: Ruby's word boundary is Unicode's, as the regex crate's.)
+fn ascii_classes(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len() + 16);
+    let mut depth = 0usize;
+    let mut chars = pattern.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                let Some(n) = chars.next() else {
+                    out.push(c);
+                    break;
+                };
+                let class = match n {
+                    'd' => Some("[:digit:]"),
+                    'D' => Some("[:^digit:]"),
+                    'w' => Some("[:word:]"),
+                    'W' => Some("[:^word:]"),
+                    's' => Some("[:space:]"),
+                    'S' => Some("[:^space:]"),
+                    'h' => Some("[:xdigit:]"),
+                    'H' => Some("[:^xdigit:]"),
+                    _ => None,
+                };
+                match (class, n) {
+                    (Some(k), _) if depth > 0 => out.push_str(k),
+                    (Some(k), _) => {
+                        out.push('[');
+                        out.push_str(k);
+                        out.push(']');
+                    }
+                    _ => {
+                        out.push(c);
+                        out.push(n);
+                    }
+                }
+            }
+            '[' => {
+                out.push(c);
+                depth += 1;
+                if chars.peek() == Some(&'^') {
+                    out.extend(chars.next());
+                }
+            }
+            ']' if depth > 0 => {
+                out.push(c);
+                depth -= 1;
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// The lines of `text` as Ruby's `gets` returns them: each with its `\n` (the last
@@ -189,6 +246,123 @@ impl Tally {
     }
 }
 
+/// `Hash` with insertion order: a key set again keeps its first place (`h[k] = v`).
+#[derive(Debug, Clone)]
+pub struct Hash<V> {
+    entries: Vec<(String, V)>,
+    index: HashMap<String, usize>,
+}
+
+impl<V> Default for Hash<V> {
+    fn default() -> Self {
+        Hash { entries: Vec::new(), index: HashMap::new() }
+    }
+}
+
+impl<V> Hash<V> {
+    /// `h[key] = v`.
+    pub fn set(&mut self, key: &str, v: V) {
+        match self.index.get(key).and_then(|&i| self.entries.get_mut(i)) {
+            Some(slot) => slot.1 = v,
+            None => {
+                self.index.insert(key.to_string(), self.entries.len());
+                self.entries.push((key.to_string(), v));
+            }
+        }
+    }
+
+    /// `h[key]` of a Hash whose default block stores `default()` (`Hash.new { |h, k| h[k] = … }`);
+    /// always Some.
+    pub fn entry(&mut self, key: &str, default: impl FnOnce() -> V) -> Option<&mut V> {
+        let i = match self.index.get(key) {
+            Some(&i) => i,
+            None => {
+                self.index.insert(key.to_string(), self.entries.len());
+                self.entries.push((key.to_string(), default()));
+                self.entries.len() - 1
+            }
+        };
+        self.entries.get_mut(i).map(|e| &mut e.1)
+    }
+
+    /// `h[key]` (None when absent).
+    pub fn get(&self, key: &str) -> Option<&V> {
+        self.index.get(key).and_then(|&i| self.entries.get(i)).map(|e| &e.1)
+    }
+
+    /// `h.key?(key)`.
+    pub fn contains(&self, key: &str) -> bool {
+        self.index.contains_key(key)
+    }
+
+    /// `h.empty?`.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// `h.each`, in insertion order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &V)> {
+        self.entries.iter().map(|(k, v)| (k.as_str(), v))
+    }
+}
+
+/// Ruby `puts s` into `out`: `s` and a newline unless `s` already ends with one.
+pub fn puts(out: &mut String, s: &str) {
+    out.push_str(s);
+    if !s.ends_with('\n') {
+        out.push('\n');
+    }
+}
+
+/// Ruby's `strip` set: whitespace and NUL (Ruby 3.1 strips NUL at both ends).
+const STRIP: [char; 7] = ['\0', ' ', '\t', '\n', '\x0b', '\x0c', '\r'];
+
+/// Ruby `String#strip`.
+pub fn strip(s: &str) -> &str {
+    s.trim_matches(STRIP)
+}
+
+/// Ruby `String#lstrip`.
+pub fn lstrip(s: &str) -> &str {
+    s.trim_start_matches(STRIP)
+}
+
+/// Ruby `String#chomp`: one trailing `\r\n`, `\n` or `\r` removed.
+pub fn chomp(s: &str) -> &str {
+    chomp_bang(s).unwrap_or(s)
+}
+
+/// Ruby `String#chomp!`: the chomped string, None (Ruby's nil) when nothing was removed.
+pub fn chomp_bang(s: &str) -> Option<&str> {
+    s.strip_suffix("\r\n").or_else(|| s.strip_suffix('\n')).or_else(|| s.strip_suffix('\r'))
+}
+
+/// Ruby `String#downcase`: each character's full lower-case mapping, without
+/// context (Ruby maps a final capital sigma to σ, as the character mapping does).
+pub fn downcase(s: &str) -> String {
+    s.chars().flat_map(char::to_lowercase).collect()
+}
+
+/// Ruby `Array#[i]` with a negative `i` counting from the end.
+pub fn at<T>(v: &[T], i: i64) -> Option<&T> {
+    let i = if i < 0 { i.checked_add(i64::try_from(v.len()).ok()?)? } else { i };
+    v.get(usize::try_from(i).ok()?)
+}
+
+/// Ruby `String#to_i` of a number a parser goes on computing with: an error naming
+/// `path` and `line` beyond 64 bits, where Ruby would go on with an exact Bignum.
+pub fn int(s: &str, path: &str, line: usize) -> Result<i64> {
+    let t = s.trim_start_matches(SPACE);
+    let b = t.as_bytes();
+    let sign = usize::from(matches!(b.first(), Some(b'+' | b'-')));
+    let end = digits_end(b, sign);
+    if end == sign {
+        return Ok(0);
+    }
+    let text = t.get(..end).unwrap_or("").replace('_', "");
+    text.parse::<i64>().map_err(|_| bad_line(path, line, format!("{text} is beyond 64-bit integers")))
+}
+
 /// The error of a parser line lkp's Ruby would raise on: `path`, 1-based `line`, `msg`.
 pub fn bad_line(path: &str, line: usize, msg: impl Into<String>) -> Error {
     Error::parse(Some(path), Some(line), msg)
@@ -229,6 +403,23 @@ mod tests {
         assert_eq!(round(-0.125, 2), -0.13);
         assert_eq!(round(1e20, 2), 1e20);
         assert_eq!(round(0.0001, 2), 0.0);
+    }
+
+    #[test]
+    fn shorthand_classes_are_ascii_as_in_ruby() {
+        assert_eq!(
+            ascii_classes(r"(\d+)\s*[\d.]+\w[^\d+]"),
+            r"([[:digit:]]+)[[:space:]]*[[:digit:].]+[[:word:]][^[:digit:]+]"
+        );
+        assert_eq!(ascii_classes(r"\bx\.\(\)[\]a]\\d"), r"\bx\.\(\)[\]a]\\d");
+        // Ruby 3.1: "\u0663" =~ /\d/ is nil, "\u00e9" =~ /\w/ is nil
+        assert!(!re(r"\d").is_match("\u{663}"));
+        assert!(!re(r"\w").is_match("\u{e9}"));
+        assert!(re(r"^\d+$").is_match("x\n42\n"));
+        // Ruby 3.1: "\u2003" =~ /\s/ is nil, but "a\u00e9" =~ /a\b/ is nil too (its \b is
+        // Unicode's), and " \u00e9" =~ /\b/ is 1
+        assert!(!re(r"\s").is_match("\u{2003}"));
+        assert!(!re(r"a\b").is_match("a\u{e9}") && re(r"\b").find(" \u{e9}").map(|m| m.start()) == Some(1));
     }
 
     #[test]

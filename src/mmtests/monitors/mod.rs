@@ -376,14 +376,6 @@ fn build(monitor: Monitor, era: Era, benchmark: &str, runs: &mut [Run], ops: &[S
     Ok(c)
 }
 
-/// A line of a monitor run through MMTests' latency-output, split into the
-/// absolute time it prefixed and the monitor's own text (`%16.4f %8.4f %10.4f -- TEXT`).
-pub fn strip_latency(line: &str) -> Option<(&str, &str)> {
-    let (prefix, text) = line.split_once(" -- ")?;
-    let time = prefix.split_whitespace().next()?;
-    Some((time, text))
-}
-
 /// Perl's `split(/\s+/, $s)`: a leading empty field when `s` starts with whitespace,
 /// trailing empty fields dropped.
 pub fn perl_split_ws(s: &str) -> Vec<&str> {

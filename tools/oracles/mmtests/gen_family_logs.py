@@ -814,7 +814,7 @@ def pgbench(era):
     return gen
 
 
-# --- issue 21: head's remaining shellpacks (and their 2024/2025 modules) ---
+# --- head's remaining shellpacks (and their 2024/2025 modules) ---
 
 def blogbench_text(k):
     # blogbench -d DIR: a line per 10 s slice, then the two final scores
