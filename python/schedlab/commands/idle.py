@@ -96,7 +96,6 @@ def _emit(data: bytes, output: str | None, inputs: list[str]) -> None:
 
 
 def run_simulate(args: Namespace) -> int:
-    from .. import _core
 
     if not args.ftrace:
         # streamed: the trace is read, replayed and written as it goes
