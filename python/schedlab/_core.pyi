@@ -490,6 +490,9 @@ IDLE_TRACE_COLUMNS: list[str]
 IDLE_GOVERNORS: list[str]
 IDLE_KERNELS: list[str]
 IDLE_HZ: list[int]
+IDLE_DEFAULT_HZ: int
+IDLE_DEFAULT_KERNEL: str
+IDLE_MAX_NR_IOWAIT: int
 
 # --- live (src/python/live.rs) ---------------------------------------------
 def live_record(

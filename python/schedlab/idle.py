@@ -78,6 +78,9 @@ GOVERNORS: tuple[tuple[str, str], ...] = tuple(_core.idle_governors())
 #: Trace columns in their golden-file order (``nr_iowait`` and ``cpu_load`` are optional).
 TRACE_COLUMNS: tuple[str, ...] = tuple(_core.IDLE_TRACE_COLUMNS)
 _REQUIRED_TRACE = TRACE_COLUMNS[:5]
+# the defaults are the core's (idle::trace::DEFAULT_HZ, idle::governor::Kernel::DEFAULT)
+_HZ: int = _core.IDLE_DEFAULT_HZ
+_KERNEL: str = _core.IDLE_DEFAULT_KERNEL
 
 StatesLike = Union[str, "os.PathLike[str]", "pd.DataFrame", Mapping[str, Any]]
 TraceLike = Union[str, "os.PathLike[str]", "pd.DataFrame", Mapping[str, Any]]
@@ -255,7 +258,7 @@ def _trace_arrays(trace: TraceLike) -> _Trace7:
 
 
 def read_ftrace(
-    path: str | os.PathLike[str], hz: int = 250, strict: bool = False, sort: bool = False
+    path: str | os.PathLike[str], hz: int = _HZ, strict: bool = False, sort: bool = False
 ) -> dict[int, pd.DataFrame]:
     """Idle traces per CPU from ftrace text (``trace-cmd report`` or tracefs ``trace``).
 
@@ -282,7 +285,7 @@ def read_ftrace(
 
 
 def parse_ftrace(
-    text: str | bytes, hz: int = 250, path: str | None = None, strict: bool = False, sort: bool = False
+    text: str | bytes, hz: int = _HZ, path: str | None = None, strict: bool = False, sort: bool = False
 ) -> dict[int, pd.DataFrame]:
     """Like :func:`read_ftrace` on text already in memory.
 
@@ -310,7 +313,7 @@ def _ftrace_frames(cpus: list[dict[str, Any]], notes: list[str]) -> dict[int, pd
 # --- synthetic traces ---------------------------------------------------------------
 
 
-def periodic(n: int, period_ns: int, *, jitter_ns: int = 0, hz: int = 250, seed: int = 0) -> pd.DataFrame:
+def periodic(n: int, period_ns: int, *, jitter_ns: int = 0, hz: int = _HZ, seed: int = 0) -> pd.DataFrame:
     """``n`` idle periods each ended by a periodic timer ``period_ns`` ± ``jitter_ns`` away.
 
     >>> from schedlab import idle
@@ -320,7 +323,7 @@ def periodic(n: int, period_ns: int, *, jitter_ns: int = 0, hz: int = 250, seed:
     return _trace_frame(_core.idle_synth("periodic", int(n), int(hz), int(seed), int(period_ns), int(jitter_ns)))
 
 
-def poisson(n: int, mean_ns: int, *, timer_ns: int = 50_000_000, hz: int = 250, seed: int = 0) -> pd.DataFrame:
+def poisson(n: int, mean_ns: int, *, timer_ns: int = 50_000_000, hz: int = _HZ, seed: int = 0) -> pd.DataFrame:
     """Device interrupts as a Poisson process (mean interval ``mean_ns``), timer ``timer_ns`` away.
 
     >>> from schedlab import idle
@@ -339,7 +342,7 @@ def bimodal(
     p_short: float = 0.5,
     jitter: float = 0.05,
     timer_ns: int = 30_000_000,
-    hz: int = 250,
+    hz: int = _HZ,
     seed: int = 0,
 ) -> pd.DataFrame:
     """Wakeups after ``short_ns`` (probability ``p_short``) or ``long_ns``, ± relative ``jitter``.
@@ -354,7 +357,7 @@ def bimodal(
     )
 
 
-def tick_stopped(n: int, mean_sleep_ns: int, *, p_wake: float = 0.3, hz: int = 250, seed: int = 0) -> pd.DataFrame:
+def tick_stopped(n: int, mean_sleep_ns: int, *, p_wake: float = 0.3, hz: int = _HZ, seed: int = 0) -> pd.DataFrame:
     """Idle periods with the tick already stopped: sleep lengths of one tick plus an
     exponential of mean ``mean_sleep_ns``; an interrupt before the timer with probability ``p_wake``.
 
@@ -393,7 +396,7 @@ def _result_frame(arrays: tuple[np.ndarray, ...], r: Mapping[str, Any]) -> pd.Da
     return pd.DataFrame(cols, copy=False)  # the core's columns as they are: no second copy
 
 
-def simulate(governor: str, trace: TraceLike, states: StatesLike, kernel: str = "6.12", hz: int = 250) -> pd.DataFrame:
+def simulate(governor: str, trace: TraceLike, states: StatesLike, kernel: str = _KERNEL, hz: int = _HZ) -> pd.DataFrame:
     """Replay ``trace`` through ``governor`` (``"menu"`` or ``"teo"``) of ``kernel``.
 
     Returns one row per idle period with the columns of the kernel-oracle golden files:
@@ -424,8 +427,8 @@ def simulate_csv(
     trace: str | os.PathLike[str],
     states: str | os.PathLike[str],
     *,
-    kernel: str = "6.12",
-    hz: int = 250,
+    kernel: str = _KERNEL,
+    hz: int = _HZ,
     out: str | os.PathLike[str] | None = None,
     write: Callable[[bytes], object] | None = None,
 ) -> bytes | None:
@@ -459,8 +462,8 @@ def simulate_many(
     governor: str,
     traces: Sequence[TraceLike] | Mapping[int, TraceLike],
     states: StatesLike,
-    kernel: str = "6.12",
-    hz: int = 250,
+    kernel: str = _KERNEL,
+    hz: int = _HZ,
     threads: int | None = None,
 ) -> pd.DataFrame:
     """Replay one trace per CPU in parallel (Rust threads, GIL released).
@@ -531,8 +534,8 @@ def compare(
     governors: Iterable[str | tuple[str, str]],
     trace: TraceLike,
     states: StatesLike,
-    hz: int = 250,
-    kernel: str = "6.12",
+    hz: int = _HZ,
+    kernel: str = _KERNEL,
 ) -> pd.DataFrame:
     """Several governors/versions on one trace, side by side, one row per idle period.
 
@@ -571,8 +574,8 @@ def compare_summary(
     governors: Iterable[str | tuple[str, str]],
     trace: TraceLike,
     states: StatesLike,
-    hz: int = 250,
-    kernel: str = "6.12",
+    hz: int = _HZ,
+    kernel: str = _KERNEL,
     power_mw: Sequence[float] | None = None,
 ) -> pd.DataFrame:
     """:func:`summarize` of several governors on one trace, side by side (rows = states,

@@ -123,6 +123,10 @@ pub fn outcome(p: &IdlePeriod, next_tick: i64, stop_tick: bool, poll_limit_ns: O
 /// The trace CSV columns that must be present, in the order of the golden files.
 pub const REQUIRED_COLUMNS: [&str; 5] =
     ["sleep_length_ns", "next_tick_ns", "wake_ns", "tick_stopped", "latency_req_ns"];
+/// The CONFIG_HZ a replay or an ftrace import uses when none is given (the x86
+/// defconfig's and most distributions').
+pub const DEFAULT_HZ: u32 = 250;
+
 /// Optional trace columns (default 0).
 pub const OPTIONAL_COLUMNS: [&str; 2] = ["nr_iowait", "cpu_load"];
 

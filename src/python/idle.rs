@@ -574,5 +574,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("IDLE_GOVERNORS", <schedlab::idle::governor::Family as schedlab::choice::Choice>::names())?;
     m.add("IDLE_KERNELS", schedlab::idle::governor::Kernel::ALL.map(schedlab::idle::governor::Kernel::name).to_vec())?;
     m.add("IDLE_HZ", schedlab::jiffies::CONFIG_HZ.to_vec())?;
+    m.add("IDLE_DEFAULT_HZ", schedlab::idle::trace::DEFAULT_HZ)?;
+    m.add("IDLE_DEFAULT_KERNEL", schedlab::idle::governor::Kernel::DEFAULT.name())?;
+    m.add("IDLE_MAX_NR_IOWAIT", schedlab::idle::trace::MAX_NR_IOWAIT)?;
     Ok(())
 }
