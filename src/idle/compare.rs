@@ -94,7 +94,11 @@ impl SideBySide {
     /// Step every governor through period `p`; `f` sees each one's index, decision and
     /// above/below classification.
     #[inline]
-    pub fn step(&mut self, p: &IdlePeriod, mut f: impl FnMut(usize, &Decision, bool, bool) -> Result<()>) -> Result<()> {
+    pub fn step(
+        &mut self,
+        p: &IdlePeriod,
+        mut f: impl FnMut(usize, &Decision, bool, bool) -> Result<()>,
+    ) -> Result<()> {
         for (i, (_, _, r)) in self.replays.iter_mut().enumerate() {
             let d = r.step(p);
             let (above, below) = classify(&self.drv, usize::from(d.idx), d.residency_ns);

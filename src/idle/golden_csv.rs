@@ -60,7 +60,8 @@ impl<W: Write> GoldenCsv<W> {
     /// common columns, then `state_columns`.
     pub fn new(out: W, name: &str, state_columns: &[String]) -> Self {
         let mut buf = Vec::with_capacity(CHUNK_BYTES + 4096);
-        let header: Vec<&str> = COMMON_COLUMNS.iter().copied().chain(state_columns.iter().map(String::as_str)).collect();
+        let header: Vec<&str> =
+            COMMON_COLUMNS.iter().copied().chain(state_columns.iter().map(String::as_str)).collect();
         buf.extend_from_slice(header.join(",").as_bytes());
         buf.push(b'\n');
         GoldenCsv { out, name: name.to_string(), buf }
@@ -140,8 +141,21 @@ mod tests {
 
     #[test]
     fn rows_reach_the_output_in_chunks_and_a_failed_write_names_it() {
-        let d = Decision { idx: 2, stop_tick: true, residency_ns: 7, got_tick: false, poll_time_limit: false, next_tick_ns: 3 };
-        let p = IdlePeriod { sleep_length_ns: 10, next_tick_ns: 4_000_003, wake_ns: -1, latency_req_ns: -1, ..Default::default() };
+        let d = Decision {
+            idx: 2,
+            stop_tick: true,
+            residency_ns: 7,
+            got_tick: false,
+            poll_time_limit: false,
+            next_tick_ns: 3,
+        };
+        let p = IdlePeriod {
+            sleep_length_ns: 10,
+            next_tick_ns: 4_000_003,
+            wake_ns: -1,
+            latency_req_ns: -1,
+            ..Default::default()
+        };
         let mut w = GoldenCsv::new(Vec::new(), "out.csv", &["a".to_string()]);
         w.row(0, &p, &d, &[5]).unwrap();
         let out = w.finish().unwrap();
