@@ -13,6 +13,16 @@ command over 10^7 periods is sent SIGINT after --after seconds and the time to i
 
 The kernel's own menu.c/teo.c (tools/oracles/kernel) as the timing peer is not run
 here yet.
+
+Measured (2-vCPU microVM shared with other builds, release build; the times include
+the interpreter's start, this script's Python writer and reader of the FIFO and pipe,
+so they are not the replay's rate):
+
+    idle simulate: 10 periods 32.0 MiB; 10^4 33.9 MiB, 10^6 33.9 MiB, 10^7 34.0 MiB
+                   (before streaming: 18 / 332 MB at 10^4 / 10^6, ~3 GB at 10^7)
+                   Ctrl-C after 2 s of 10^7: exit 130, 0.35 s from the signal
+    idle summary:  10 periods 74.4 MiB; 10^4, 10^6, 10^7 74.5 MiB
+                   Ctrl-C after 2 s of 10^7: exit 130, 0.44 s from the signal
 """
 
 from __future__ import annotations

@@ -241,7 +241,10 @@ def _column_array(d: Any, name: str, n: int | None) -> npt.NDArray[np.int64]:
 def _trace_arrays(trace: TraceLike) -> _Trace7:
     """The seven int64 columns of a trace (empty arrays for absent optional ones)."""
     if isinstance(trace, (str, os.PathLike)):
-        trace = _core.idle_read_trace(os.fspath(trace))
+        # the core's own columns, read and checked there: handed back as they are
+        d = _core.idle_read_trace(os.fspath(trace))
+        t0, t1, t2, t3, t4, t5, t6 = (d[c] for c in TRACE_COLUMNS)
+        return (t0, t1, t2, t3, t4, t5, t6)
     cols = set(trace.keys()) if isinstance(trace, Mapping) else set(getattr(trace, "columns", ()))
     for c in _REQUIRED_TRACE:
         if c not in cols:
