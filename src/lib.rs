@@ -22,6 +22,7 @@
 //! - [`tool_text`]: a comparison printed, or parsed back, in its own tool's text layout.
 //! - [`tracedat`]: trace-cmd's trace.dat read natively (for the idle and PELT importers).
 //! - [`import_notes`]: what a trace import skipped and assumed.
+//! - [`text_input`]: a text input read as a stream, refused at its first binary byte or endless line.
 //! - [`readers`]: result files of perf stat, fio, hyperfine, pytest-benchmark, pyperf, google-benchmark,
 //!   Go's benchmark format.
 //! - [`units`]: which units measure one quantity, and their conversion where samples meet.
@@ -66,6 +67,7 @@ pub mod series;
 pub mod stats;
 pub mod stop_signal;
 pub mod table;
+pub mod text_input;
 pub mod tool_text;
 pub mod trace;
 pub mod tracedat;

@@ -514,9 +514,24 @@ def idle_simulate_many(
     record_state: bool = True,
     threads: int | None = None,
 ) -> list[dict[str, object]]: ...
-def idle_simulate_csv_files(
-    governor: str, kernel: str, hz: int, states: str | PathLike[str], trace_path: str | PathLike[str]
-) -> bytes: ...
+def idle_simulate_csv(
+    *,
+    governor: str,
+    kernel: str,
+    hz: int,
+    states: str | PathLike[str],
+    trace: str | PathLike[str],
+    write: Callable[[bytes], object] | None = None,
+) -> bytes | None: ...
+def idle_compare_summary_file(
+    *,
+    governors: list[str | tuple[str, str]],
+    kernel: str,
+    hz: int,
+    states: _States,
+    trace: str | PathLike[str],
+    power_mw: list[float] | None = None,
+) -> list[tuple[str, dict[str, list[object]]]]: ...
 def idle_load_states(path: str | PathLike[str]) -> dict[str, list[object]]: ...
 def idle_parse_states(data: bytes, path: str | None = None) -> dict[str, list[object]]: ...
 def idle_parse_sysfs(data: bytes, path: str | None = None) -> dict[str, list[object]]: ...
@@ -571,6 +586,9 @@ IDLE_TRACE_COLUMNS: list[str]
 IDLE_GOVERNORS: list[str]
 IDLE_KERNELS: list[str]
 IDLE_HZ: list[int]
+IDLE_DEFAULT_HZ: int
+IDLE_DEFAULT_KERNEL: str
+IDLE_MAX_NR_IOWAIT: int
 
 # --- live (src/python/live.rs) ---------------------------------------------
 def live_record(

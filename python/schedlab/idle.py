@@ -33,7 +33,7 @@ Bad input raises :class:`schedlab.ParseError` naming the file, line and column.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
@@ -52,6 +52,7 @@ __all__ = [
     "GOVERNORS",
     "TRACE_COLUMNS",
     "simulate",
+    "simulate_csv",
     "simulate_many",
     "summarize",
     "compare",
@@ -77,6 +78,9 @@ GOVERNORS: tuple[tuple[str, str], ...] = tuple(_core.idle_governors())
 #: Trace columns in their golden-file order (``nr_iowait`` and ``cpu_load`` are optional).
 TRACE_COLUMNS: tuple[str, ...] = tuple(_core.IDLE_TRACE_COLUMNS)
 _REQUIRED_TRACE = TRACE_COLUMNS[:5]
+# the defaults are the core's (idle::trace::DEFAULT_HZ, idle::governor::Kernel::DEFAULT)
+_HZ: int = _core.IDLE_DEFAULT_HZ
+_KERNEL: str = _core.IDLE_DEFAULT_KERNEL
 
 StatesLike = Union[str, "os.PathLike[str]", "pd.DataFrame", Mapping[str, Any]]
 TraceLike = Union[str, "os.PathLike[str]", "pd.DataFrame", Mapping[str, Any]]
@@ -237,7 +241,10 @@ def _column_array(d: Any, name: str, n: int | None) -> npt.NDArray[np.int64]:
 def _trace_arrays(trace: TraceLike) -> _Trace7:
     """The seven int64 columns of a trace (empty arrays for absent optional ones)."""
     if isinstance(trace, (str, os.PathLike)):
-        trace = _core.idle_read_trace(os.fspath(trace))
+        # the core's own columns, read and checked there: handed back as they are
+        d = _core.idle_read_trace(os.fspath(trace))
+        t0, t1, t2, t3, t4, t5, t6 = (d[c] for c in TRACE_COLUMNS)
+        return (t0, t1, t2, t3, t4, t5, t6)
     cols = set(trace.keys()) if isinstance(trace, Mapping) else set(getattr(trace, "columns", ()))
     for c in _REQUIRED_TRACE:
         if c not in cols:
@@ -254,7 +261,7 @@ def _trace_arrays(trace: TraceLike) -> _Trace7:
 
 
 def read_ftrace(
-    path: str | os.PathLike[str], hz: int = 250, strict: bool = False, sort: bool = False
+    path: str | os.PathLike[str], hz: int = _HZ, strict: bool = False, sort: bool = False
 ) -> dict[int, pd.DataFrame]:
     """Idle traces per CPU from ftrace text (``trace-cmd report`` or tracefs ``trace``).
 
@@ -281,7 +288,7 @@ def read_ftrace(
 
 
 def parse_ftrace(
-    text: str | bytes, hz: int = 250, path: str | None = None, strict: bool = False, sort: bool = False
+    text: str | bytes, hz: int = _HZ, path: str | None = None, strict: bool = False, sort: bool = False
 ) -> dict[int, pd.DataFrame]:
     """Like :func:`read_ftrace` on text already in memory.
 
@@ -309,7 +316,7 @@ def _ftrace_frames(cpus: list[dict[str, Any]], notes: list[str]) -> dict[int, pd
 # --- synthetic traces ---------------------------------------------------------------
 
 
-def periodic(n: int, period_ns: int, *, jitter_ns: int = 0, hz: int = 250, seed: int = 0) -> pd.DataFrame:
+def periodic(n: int, period_ns: int, *, jitter_ns: int = 0, hz: int = _HZ, seed: int = 0) -> pd.DataFrame:
     """``n`` idle periods each ended by a periodic timer ``period_ns`` ± ``jitter_ns`` away.
 
     >>> from schedlab import idle
@@ -319,7 +326,7 @@ def periodic(n: int, period_ns: int, *, jitter_ns: int = 0, hz: int = 250, seed:
     return _trace_frame(_core.idle_synth("periodic", int(n), int(hz), int(seed), int(period_ns), int(jitter_ns)))
 
 
-def poisson(n: int, mean_ns: int, *, timer_ns: int = 50_000_000, hz: int = 250, seed: int = 0) -> pd.DataFrame:
+def poisson(n: int, mean_ns: int, *, timer_ns: int = 50_000_000, hz: int = _HZ, seed: int = 0) -> pd.DataFrame:
     """Device interrupts as a Poisson process (mean interval ``mean_ns``), timer ``timer_ns`` away.
 
     >>> from schedlab import idle
@@ -338,7 +345,7 @@ def bimodal(
     p_short: float = 0.5,
     jitter: float = 0.05,
     timer_ns: int = 30_000_000,
-    hz: int = 250,
+    hz: int = _HZ,
     seed: int = 0,
 ) -> pd.DataFrame:
     """Wakeups after ``short_ns`` (probability ``p_short``) or ``long_ns``, ± relative ``jitter``.
@@ -353,7 +360,7 @@ def bimodal(
     )
 
 
-def tick_stopped(n: int, mean_sleep_ns: int, *, p_wake: float = 0.3, hz: int = 250, seed: int = 0) -> pd.DataFrame:
+def tick_stopped(n: int, mean_sleep_ns: int, *, p_wake: float = 0.3, hz: int = _HZ, seed: int = 0) -> pd.DataFrame:
     """Idle periods with the tick already stopped: sleep lengths of one tick plus an
     exponential of mean ``mean_sleep_ns``; an interrupt before the timer with probability ``p_wake``.
 
@@ -392,7 +399,7 @@ def _result_frame(arrays: tuple[np.ndarray, ...], r: Mapping[str, Any]) -> pd.Da
     return pd.DataFrame(cols, copy=False)  # the core's columns as they are: no second copy
 
 
-def simulate(governor: str, trace: TraceLike, states: StatesLike, kernel: str = "6.12", hz: int = 250) -> pd.DataFrame:
+def simulate(governor: str, trace: TraceLike, states: StatesLike, kernel: str = _KERNEL, hz: int = _HZ) -> pd.DataFrame:
     """Replay ``trace`` through ``governor`` (``"menu"`` or ``"teo"``) of ``kernel``.
 
     Returns one row per idle period with the columns of the kernel-oracle golden files:
@@ -418,12 +425,48 @@ def simulate(governor: str, trace: TraceLike, states: StatesLike, kernel: str = 
     return _result_frame(arrays, r)
 
 
+def simulate_csv(
+    governor: str,
+    trace: str | os.PathLike[str],
+    states: str | os.PathLike[str],
+    *,
+    kernel: str = _KERNEL,
+    hz: int = _HZ,
+    out: str | os.PathLike[str] | None = None,
+    write: Callable[[bytes], object] | None = None,
+) -> bytes | None:
+    """Replay the trace CSV file ``trace`` and render the golden-file CSV, streamed.
+
+    The trace is read, replayed and written as it goes (memory does not grow with its
+    length; a FIFO is read to its end). ``states`` is a state-table file, sysfs
+    directory or dump, or preset name. With ``out`` the CSV replaces that file, with
+    ``write`` (e.g. ``sys.stdout.buffer.write``) it is handed over in chunks, and None
+    is returned; otherwise the bytes are.
+
+    >>> import tempfile, os
+    >>> from schedlab import idle
+    >>> p = os.path.join(tempfile.mkdtemp(), "t.csv")
+    >>> _ = open(p, "w").write("sleep_length_ns,next_tick_ns,wake_ns,tick_stopped,latency_req_ns\\n2000000,750000,-1,0,-1\\n")
+    >>> idle.simulate_csv("menu", p, "intel-skx").splitlines()[1].decode()[:40]
+    '0,2000000,750000,-1,0,2000000000000,0,3,'
+    """
+    kw: dict[str, Any] = dict(governor=str(governor), kernel=str(kernel), hz=int(hz), states=os.fspath(states),
+                              trace=os.fspath(trace))
+    if out is not None:
+        from ._output import replacing
+
+        with replacing(out, [trace]) as f:
+            _core.idle_simulate_csv(**kw, write=f.write)
+        return None
+    return _core.idle_simulate_csv(**kw, write=write)
+
+
 def simulate_many(
     governor: str,
     traces: Sequence[TraceLike] | Mapping[int, TraceLike],
     states: StatesLike,
-    kernel: str = "6.12",
-    hz: int = 250,
+    kernel: str = _KERNEL,
+    hz: int = _HZ,
     threads: int | None = None,
 ) -> pd.DataFrame:
     """Replay one trace per CPU in parallel (Rust threads, GIL released).
@@ -494,8 +537,8 @@ def compare(
     governors: Iterable[str | tuple[str, str]],
     trace: TraceLike,
     states: StatesLike,
-    hz: int = 250,
-    kernel: str = "6.12",
+    hz: int = _HZ,
+    kernel: str = _KERNEL,
 ) -> pd.DataFrame:
     """Several governors/versions on one trace, side by side, one row per idle period.
 
@@ -534,8 +577,8 @@ def compare_summary(
     governors: Iterable[str | tuple[str, str]],
     trace: TraceLike,
     states: StatesLike,
-    hz: int = 250,
-    kernel: str = "6.12",
+    hz: int = _HZ,
+    kernel: str = _KERNEL,
     power_mw: Sequence[float] | None = None,
 ) -> pd.DataFrame:
     """:func:`summarize` of several governors on one trace, side by side (rows = states,
@@ -549,7 +592,12 @@ def compare_summary(
     """
     import pandas as pd
 
-    arrays = _trace_arrays(trace)
     p = None if power_mw is None else [float(x) for x in power_mw]
-    parts = _core.idle_compare_summary(list(governors), kernel, int(hz), _states_arg(states), *arrays, p)
+    if isinstance(trace, (str, os.PathLike)):
+        # a trace file is read as it is replayed: memory does not grow with it
+        parts = _core.idle_compare_summary_file(governors=list(governors), kernel=kernel, hz=int(hz),
+                                                states=_states_arg(states), trace=os.fspath(trace), power_mw=p)
+    else:
+        arrays = _trace_arrays(trace)
+        parts = _core.idle_compare_summary(list(governors), kernel, int(hz), _states_arg(states), *arrays, p)
     return pd.concat({label: _summary_frame(d) for label, d in parts}, axis=1)

@@ -283,6 +283,7 @@ pub fn parse(bytes: &[u8], path: Option<&str>, hz: u32, opts: ImportOptions) -> 
     if crate::tracedat::is_tracedat(bytes) {
         return from_tracedat(&Trace::open(&bytes, path)?, path, tick, opts);
     }
+    refuse_binary(bytes.get(..4096).unwrap_or(bytes), path)?;
     let mut notes = ImportNotes::default();
     let mut read = Read::default();
     for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
@@ -305,6 +306,20 @@ pub fn parse(bytes: &[u8], path: Option<&str>, hz: u32, opts: ImportOptions) -> 
         }
     }
     build(read, path, tick, opts, notes)
+}
+
+/// An error when `first` (the first bytes of an input that is not a trace.dat) is
+/// binary: a compressed file or archive ([`crate::text_input::binary_kind`]), or any
+/// NUL byte (ftrace text has none; a trace.dat with a damaged magic, `/dev/zero` do).
+fn refuse_binary(first: &[u8], path: Option<&str>) -> Result<()> {
+    const NEITHER: &str = "neither a trace.dat (magic \\x17\\x08Dtracing) nor ftrace text";
+    if let Some(kind) = crate::text_input::binary_kind(first) {
+        return Err(Error::parse(path, None, format!("{kind}: {NEITHER}")));
+    }
+    if let Some(i) = first.iter().position(|&b| b == 0) {
+        return Err(Error::parse(path, None, format!("binary data (a NUL byte at offset {i}): {NEITHER}")));
+    }
+    Ok(())
 }
 
 /// The events read so far, and the first one out of time order (line, time, previous).
@@ -607,6 +622,16 @@ pub fn read(path: &std::path::Path, hz: u32, opts: ImportOptions) -> Result<Ftra
     if let Some(file) = crate::tracedat::open_file(path)? {
         // read a piece at a time: a trace.dat is not bounded by the text limit
         return from_tracedat(&Trace::open(&file, Some(&name))?, Some(&name), Tick::new(hz)?, opts);
+    }
+    // a binary input is refused from its first bytes, before a whole read (a FIFO is
+    // not opened twice: its bytes would be lost)
+    let fifo = {
+        use std::os::unix::fs::FileTypeExt;
+        std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo())
+    };
+    if !fifo {
+        let (first, _) = super::trace::sniff(path)?;
+        refuse_binary(&first, Some(&name))?;
     }
     let bytes = crate::archive::dir::read_file(path, crate::archive::tree::MAX_TRACE_FILE_BYTES)?;
     parse(&bytes, Some(&name), hz, opts)

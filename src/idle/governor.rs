@@ -177,6 +177,10 @@ pub enum Kernel {
 }
 
 impl Kernel {
+    /// The version a replay uses when none is named (the newest long-term release
+    /// whose menu and teo both have golden files against the kernel's own C).
+    pub const DEFAULT: Kernel = Kernel::V6_12;
+
     /// All versions, newest first.
     pub const ALL: [Kernel; 8] = [
         Kernel::V6_18,

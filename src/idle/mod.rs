@@ -6,7 +6,9 @@
 //! - [`trace`]: idle traces and the idle-period model (docs/idle-governors.md §2.2) every replay uses.
 //! - [`governor`]: the [`Governor`] trait, the kernel services it sees, version names.
 //! - [`menu`], [`teo`]: one type per governor version behind the trait.
-//! - [`simulate`]: the replay driver, golden CSV output, many CPUs in parallel.
+//! - [`replay`]: one CPU's replay, one period at a time (every driver below steps it).
+//! - [`simulate`]: the replay drivers: collected, streamed as the golden CSV
+//!   ([`golden_csv`]), many CPUs in parallel.
 //! - [`summary`]: per-state usage/time/above/below, exit latency paid, energy.
 //! - [`compare`]: several governors or versions over one trace, side by side.
 //! - [`ftrace`]: idle traces from `trace-cmd report` / tracefs text.
@@ -14,8 +16,10 @@
 
 pub mod compare;
 pub mod ftrace;
+pub mod golden_csv;
 pub mod governor;
 pub mod menu;
+pub mod replay;
 pub mod simulate;
 pub mod state_source;
 pub mod states;

@@ -53,6 +53,97 @@ pub fn classify(drv: &Drv, k: usize, d: i64) -> (bool, bool) {
     }
 }
 
+/// The per-state counters gathered one period at a time (a replay streamed, or a
+/// collected one summarized): [`Counters::add`] each period, [`Counters::finish`].
+#[derive(Debug, Clone)]
+pub struct Counters {
+    drv: Drv,
+    usage: Vec<u64>,
+    time_ns: Vec<i64>,
+    above: Vec<u64>,
+    below: Vec<u64>,
+    exit_latency_ns: Vec<i64>,
+}
+
+impl Counters {
+    /// Counters at zero for the states of `table`.
+    pub fn new(table: &StateTable) -> Self {
+        let drv = table.drv();
+        let n = drv.count;
+        Counters {
+            drv,
+            usage: vec![0; n],
+            time_ns: vec![0; n],
+            above: vec![0; n],
+            below: vec![0; n],
+            exit_latency_ns: vec![0; n],
+        }
+    }
+
+    /// Count one period spent in state `k` for `d` ns (`row` names it in errors).
+    #[inline]
+    pub fn add(&mut self, row: usize, k: usize, d: i64) -> Result<()> {
+        let (Some(usage), Some(time), Some(above), Some(below), Some(el)) = (
+            self.usage.get_mut(k),
+            self.time_ns.get_mut(k),
+            self.above.get_mut(k),
+            self.below.get_mut(k),
+            self.exit_latency_ns.get_mut(k),
+        ) else {
+            return Err(Error::domain(format!("row {row}: state index {k} is beyond the {} states", self.drv.count)));
+        };
+        if d < 0 {
+            return Err(Error::domain(format!("row {row}: negative residency {d} ns")));
+        }
+        *usage += 1;
+        *time = time.saturating_add(d);
+        *el = el.saturating_add(self.drv.el_ns[k]);
+        let (a, b) = classify(&self.drv, k, d);
+        *above += u64::from(a);
+        *below += u64::from(b);
+        Ok(())
+    }
+
+    /// The counters of each state of `table` (the one they were made for), with the
+    /// energy at `power_mw` per state, which overrides the table's own power numbers.
+    pub fn finish(self, table: &StateTable, power_mw: Option<&[f64]>) -> Result<Vec<StateSummary>> {
+        let power = power_of(table, power_mw)?;
+        let mut out = Vec::with_capacity(self.drv.count);
+        for (k, s) in table.states().iter().enumerate() {
+            let time_ns = self.time_ns.get(k).copied().unwrap_or(0);
+            out.push(StateSummary {
+                name: s.name.clone(),
+                usage: self.usage.get(k).copied().unwrap_or(0),
+                time_ns,
+                above: self.above.get(k).copied().unwrap_or(0),
+                below: self.below.get(k).copied().unwrap_or(0),
+                exit_latency_ns: self.exit_latency_ns.get(k).copied().unwrap_or(0),
+                // mW × ns = pJ; / 1e6 = µJ
+                energy_uj: power.as_ref().and_then(|p| p.get(k)).map(|mw| mw * time_ns as f64 / 1e6),
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// The power per state of an energy estimate: `power_mw` (checked: one value ≥ 0 per
+/// state), else the table's own.
+fn power_of(table: &StateTable, power_mw: Option<&[f64]>) -> Result<Option<Vec<f64>>> {
+    let n = table.len();
+    match power_mw {
+        Some(p) => {
+            if p.len() != n {
+                return Err(Error::domain(format!("power_mw has {} values for {n} states", p.len())));
+            }
+            if let Some((i, v)) = p.iter().enumerate().find(|(_, v)| !(v.is_finite() && **v >= 0.0)) {
+                return Err(Error::domain(format!("power_mw[{i}] = {v} is not a power ≥ 0 mW")));
+            }
+            Ok(Some(p.to_vec()))
+        }
+        None => Ok(table.power_mw()),
+    }
+}
+
 /// Summarize the entered states `idx` and residencies `residency_ns` (one per period);
 /// `power_mw` (one per state) overrides the table's own power numbers.
 pub fn summarize(
@@ -61,7 +152,6 @@ pub fn summarize(
     residency_ns: &[i64],
     power_mw: Option<&[f64]>,
 ) -> Result<Vec<StateSummary>> {
-    let drv = table.drv();
     if idx.len() != residency_ns.len() {
         return Err(Error::domain(format!(
             "idx has {} periods but residency_ns has {}",
@@ -69,54 +159,13 @@ pub fn summarize(
             residency_ns.len()
         )));
     }
-    let own_power = table.power_mw();
-    let power: Option<Vec<f64>> = match power_mw {
-        Some(p) => {
-            if p.len() != drv.count {
-                return Err(Error::domain(format!("power_mw has {} values for {} states", p.len(), drv.count)));
-            }
-            if let Some((i, v)) = p.iter().enumerate().find(|(_, v)| !(v.is_finite() && **v >= 0.0)) {
-                return Err(Error::domain(format!("power_mw[{i}] = {v} is not a power ≥ 0 mW")));
-            }
-            Some(p.to_vec())
-        }
-        None => own_power,
-    };
-    let mut out: Vec<StateSummary> = table
-        .states()
-        .iter()
-        .map(|s| StateSummary {
-            name: s.name.clone(),
-            usage: 0,
-            time_ns: 0,
-            above: 0,
-            below: 0,
-            exit_latency_ns: 0,
-            energy_uj: None,
-        })
-        .collect();
+    power_of(table, power_mw)?;
+    let mut c = Counters::new(table);
     for (row, (&k, &d)) in idx.iter().zip(residency_ns).enumerate() {
-        let k = usize::from(k);
-        let Some(s) = out.get_mut(k) else {
-            return Err(Error::domain(format!("row {row}: state index {k} is beyond the {} states", drv.count)));
-        };
-        if d < 0 {
-            return Err(Error::domain(format!("row {row}: negative residency {d} ns")));
-        }
-        s.usage += 1;
-        s.time_ns = s.time_ns.saturating_add(d);
-        s.exit_latency_ns = s.exit_latency_ns.saturating_add(drv.el_ns[k]);
-        let (above, below) = classify(&drv, k, d);
-        s.above += u64::from(above);
-        s.below += u64::from(below);
+        crate::cancel::check_every(row)?;
+        c.add(row, usize::from(k), d)?;
     }
-    if let Some(p) = power {
-        for (s, mw) in out.iter_mut().zip(p) {
-            // mW × ns = pJ; / 1e6 = µJ
-            s.energy_uj = Some(mw * s.time_ns as f64 / 1e6);
-        }
-    }
-    Ok(out)
+    c.finish(table, power_mw)
 }
 
 #[cfg(test)]

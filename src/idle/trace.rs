@@ -123,8 +123,16 @@ pub fn outcome(p: &IdlePeriod, next_tick: i64, stop_tick: bool, poll_limit_ns: O
 /// The trace CSV columns that must be present, in the order of the golden files.
 pub const REQUIRED_COLUMNS: [&str; 5] =
     ["sleep_length_ns", "next_tick_ns", "wake_ns", "tick_stopped", "latency_req_ns"];
+/// The CONFIG_HZ a replay or an ftrace import uses when none is given (the x86
+/// defconfig's and most distributions').
+pub const DEFAULT_HZ: u32 = 250;
+
 /// Optional trace columns (default 0).
 pub const OPTIONAL_COLUMNS: [&str; 2] = ["nr_iowait", "cpu_load"];
+
+/// The most tasks in iowait a trace row may give (the model's range: menu ≤ 6.1
+/// multiplies the count into its performance multiplier).
+pub const MAX_NR_IOWAIT: i64 = 1_000_000;
 
 /// Check one period's values; `at` says where the row came from for the error.
 fn check(p: &IdlePeriod, at: &dyn Fn(&str, String) -> Error) -> Result<()> {
@@ -140,22 +148,54 @@ fn check(p: &IdlePeriod, at: &dyn Fn(&str, String) -> Error) -> Result<()> {
     if p.latency_req_ns < -1 {
         return Err(at("latency_req_ns", format!("negative latency {} ns (use -1 for no limit)", p.latency_req_ns)));
     }
-    if p.nr_iowait > 1_000_000 {
+    if i64::from(p.nr_iowait) > MAX_NR_IOWAIT {
         return Err(at(
             "nr_iowait",
-            format!("{} tasks in iowait is beyond the model's range (≤ 1000000)", p.nr_iowait),
+            format!("{} tasks in iowait is beyond the model's range (≤ {MAX_NR_IOWAIT})", p.nr_iowait),
         ));
     }
     Ok(())
 }
 
-/// Read a trace CSV (header with at least [`REQUIRED_COLUMNS`]) row by row from
-/// `input` into `out` (a `Vec<IdlePeriod>`, or a [`TraceTable`] of columns); errors
-/// name file, line and column.
-pub fn read_csv_into<R: std::io::Read>(input: R, path: Option<&str>, out: &mut impl Extend<IdlePeriod>) -> Result<()> {
-    let spec = csv_table::Spec { what: "input", required: &REQUIRED_COLUMNS, optional: &OPTIONAL_COLUMNS };
-    let mut t = csv_table::Table::open(input, path, &spec)?;
-    while let Some(row) = t.next_row()? {
+/// Where a replay takes its idle periods from, one at a time: a trace file read as it
+/// is replayed ([`CsvPeriods`]), or periods already in memory ([`Periods`]). A source
+/// polls the stop request as it reads (docs/cancel.md).
+pub trait PeriodSource {
+    /// The next period; `None` at the end of the trace; an error names where the
+    /// trace is wrong.
+    fn next_period(&mut self) -> Result<Option<IdlePeriod>>;
+}
+
+/// Periods in memory as a [`PeriodSource`].
+pub struct Periods<I>(pub I);
+
+impl<I: Iterator<Item = IdlePeriod>> PeriodSource for Periods<I> {
+    #[inline]
+    fn next_period(&mut self) -> Result<Option<IdlePeriod>> {
+        Ok(self.0.next())
+    }
+}
+
+/// A trace CSV (header with at least [`REQUIRED_COLUMNS`]) read row by row, each row
+/// checked as it is read; errors name file, line and column. Memory does not grow with
+/// the trace: one row is held at a time.
+pub struct CsvPeriods<'p, R: std::io::Read> {
+    table: csv_table::Table<'p, R>,
+    path: Option<&'p str>,
+}
+
+impl<'p, R: std::io::Read> CsvPeriods<'p, R> {
+    /// Read the header of `input` (named `path` in errors).
+    pub fn open(input: R, path: Option<&'p str>) -> Result<Self> {
+        let spec = csv_table::Spec { what: "input", required: &REQUIRED_COLUMNS, optional: &OPTIONAL_COLUMNS };
+        Ok(CsvPeriods { table: csv_table::Table::open(input, path, &spec)?, path })
+    }
+}
+
+impl<R: std::io::Read> PeriodSource for CsvPeriods<'_, R> {
+    fn next_period(&mut self) -> Result<Option<IdlePeriod>> {
+        let path = self.path;
+        let Some(row) = self.table.next_row()? else { return Ok(None) };
         let line = row.line;
         let num = |k: usize, col: &str| -> Result<i64> { Ok(row.int(k, col)?.unwrap_or(0)) };
         let tick_stopped = match num(3, "tick_stopped")? {
@@ -184,10 +224,19 @@ pub fn read_csv_into<R: std::io::Read>(input: R, path: Option<&str>, out: &mut i
             wake_ns: num(2, "wake_ns")?,
             tick_stopped,
             latency_req_ns: num(4, "latency_req_ns")?,
-            nr_iowait: small(5, "nr_iowait", 1_000_000)?,
+            nr_iowait: small(5, "nr_iowait", MAX_NR_IOWAIT)?,
             cpu_load: small(6, "cpu_load", i64::from(u32::MAX))?,
         };
         check(&p, &|col, msg| Error::parse_col(path, Some(line), col, msg))?;
+        Ok(Some(p))
+    }
+}
+
+/// Read a trace CSV row by row from `input` into `out` (a `Vec<IdlePeriod>`, or a
+/// [`TraceTable`] of columns); see [`CsvPeriods`].
+pub fn read_csv_into<R: std::io::Read>(input: R, path: Option<&str>, out: &mut impl Extend<IdlePeriod>) -> Result<()> {
+    let mut rows = CsvPeriods::open(input, path)?;
+    while let Some(p) = rows.next_period()? {
         out.extend(std::iter::once(p));
     }
     Ok(())
@@ -200,13 +249,51 @@ pub fn parse_csv<T: Default + Extend<IdlePeriod>>(bytes: &[u8], path: Option<&st
     Ok(out)
 }
 
-/// Read a trace CSV file as a stream (see [`read_csv_into`]).
+/// Read a trace CSV file whole (see [`read_csv_into`]); [`open_csv`] reads one as it
+/// is replayed.
 pub fn read_csv<T: Default + Extend<IdlePeriod>>(path: &Path) -> Result<T> {
     let limit = crate::archive::tree::MAX_TRACE_FILE_BYTES;
     let input = crate::archive::dir::open_file(path, limit)?;
     let mut out = T::default();
     read_csv_into(input, Some(&path.display().to_string()), &mut out)?;
     Ok(out)
+}
+
+/// The first bytes of a file opened once (a FIFO or a pipe cannot be opened again), and
+/// the reader that gives them back before the rest.
+pub type Sniffed = std::io::Chain<std::io::Cursor<Vec<u8>>, std::fs::File>;
+
+/// Open `path` once and read its first bytes (up to 16: enough to name a binary
+/// format, [`crate::text_input::binary_kind`]); the reader gives the whole file.
+pub fn sniff(path: &Path) -> Result<(Vec<u8>, Sniffed)> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path).map_err(|e| Error::io(path, &e))?;
+    let mut first = vec![0u8; 16];
+    let mut got = 0;
+    while got < first.len() {
+        match file.read(first.get_mut(got..).unwrap_or_default()) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => crate::cancel::check()?,
+            Err(e) => return Err(Error::io(path, &e)),
+        }
+    }
+    first.truncate(got);
+    Ok((first.clone(), std::io::Cursor::new(first).chain(file)))
+}
+
+/// A trace CSV file opened to be read as it is replayed ([`CsvPeriods`]): opened once
+/// (a FIFO or a pipe is read as it comes, to its end), with no limit on its length
+/// (one row is in memory at a time), refused at once when it is a binary format and
+/// at its first NUL byte or over-long line ([`crate::text_input`]). `name` is how
+/// errors call it.
+pub fn open_csv<'p>(path: &Path, name: &'p str) -> Result<CsvPeriods<'p, crate::text_input::TextInput<Sniffed>>> {
+    let (first, input) = sniff(path)?;
+    if let Some(kind) = crate::text_input::binary_kind(&first) {
+        let advice = if kind == "a trace.dat" { "import it as a trace first" } else { "give the CSV itself" };
+        return Err(Error::parse(Some(name), None, format!("{kind}, not an idle trace CSV: {advice}")));
+    }
+    CsvPeriods::open(crate::text_input::TextInput::new(input), Some(name))
 }
 
 /// A trace held as its seven columns (what the Python binding hands to numpy without a
@@ -389,8 +476,8 @@ impl Iterator for CheckedPeriods<'_> {
         if lat < -1 {
             return self.fail("latency_req_ns", format!("negative latency {lat} ns (use -1 for no limit)"));
         }
-        if !(0..=1_000_000).contains(&iow) {
-            return self.fail("nr_iowait", format!("expected a count in 0..=1000000, got {iow}"));
+        if !(0..=MAX_NR_IOWAIT).contains(&iow) {
+            return self.fail("nr_iowait", format!("expected a count in 0..={MAX_NR_IOWAIT}, got {iow}"));
         }
         let Ok(cpu_load) = u32::try_from(load) else {
             return self.fail("cpu_load", format!("expected a count in 0..={}, got {load}", u32::MAX));

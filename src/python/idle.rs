@@ -6,13 +6,14 @@
 //! `schedlab/idle.py` turns into DataFrames.
 
 use super::errors::{run, to_pyerr};
+use super::pelt::PyWrite;
 use numpy::{IntoPyArray, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 use schedlab::error::{Error, Result};
-use schedlab::idle::compare::{compare, compare_summary, GovernorArg};
+use schedlab::idle::compare::{compare, compare_summary, compare_summary_source, GovernorArg};
 use schedlab::idle::ftrace::{self, FtraceImport};
-use schedlab::idle::simulate::{replay_columns, replay_many_columns, simulate_csv_files, Simulation};
+use schedlab::idle::simulate::{replay_columns, replay_many_columns, simulate_csv_file, Simulation};
 use schedlab::idle::state_source::NamedColumns;
 use schedlab::idle::states::{StateTable, PRESETS};
 use schedlab::idle::synth::{self, Pattern, PatternArgs};
@@ -157,19 +158,58 @@ fn idle_simulate_many<'py>(
     Ok(out)
 }
 
-/// The golden-format CSV of a replay of trace file `trace` on state table file `states`
-/// (a CSV, a sysfs directory or dump, or a preset name).
+/// The golden-format CSV of a replay of the trace CSV file `trace` on the state table
+/// `states` (a CSV, a sysfs directory or dump, or a preset name), streamed: the trace is
+/// read, replayed and written as it goes, in memory that does not grow with it
+/// (`schedlab::idle::simulate::simulate_csv_file`). With `write` (a callable taking
+/// bytes) the CSV goes to it in chunks and None is returned; otherwise the bytes are.
 #[pyfunction]
-fn idle_simulate_csv_files(
-    py: Python<'_>,
+#[pyo3(signature = (*, governor, kernel, hz, states, trace, write=None))]
+fn idle_simulate_csv<'py>(
+    py: Python<'py>,
     governor: &str,
     kernel: &str,
     hz: u32,
     states: PathBuf,
-    trace_path: PathBuf,
-) -> PyResult<Vec<u8>> {
-    let (governor, kernel) = (governor.to_owned(), kernel.to_owned());
-    run(py, || simulate_csv_files(Spec::new(&governor, &kernel)?, hz, &states, &trace_path))
+    trace: PathBuf,
+    write: Option<Py<PyAny>>,
+) -> PyResult<Option<Bound<'py, PyBytes>>> {
+    let spec = Spec::new(governor, kernel).map_err(|e| to_pyerr(py, e))?;
+    let Some(write) = write else {
+        let (out, _) = run(py, || simulate_csv_file(spec, hz, &states, &trace, Vec::new(), "<memory>"))?;
+        return Ok(Some(PyBytes::new(py, &out)));
+    };
+    let mut sink = PyWrite { write, err: None };
+    let result = run(py, || simulate_csv_file(spec, hz, &states, &trace, &mut sink, "<output>").map(|_| ()));
+    if let Some(err) = sink.err {
+        return Err(err);
+    }
+    result?;
+    Ok(None)
+}
+
+/// Each distinct governor's per-state counters over the trace CSV file `trace`, read
+/// as it is replayed (memory does not grow with it): `(label, counters)` as
+/// [`idle_summarize`] gives them.
+#[pyfunction]
+#[pyo3(signature = (*, governors, kernel, hz, states, trace, power_mw=None))]
+fn idle_compare_summary_file<'py>(
+    py: Python<'py>,
+    governors: Vec<Bound<'py, PyAny>>,
+    kernel: &str,
+    hz: u32,
+    states: StatesArg,
+    trace: PathBuf,
+    power_mw: Option<Vec<f64>>,
+) -> PyResult<Vec<(String, Bound<'py, PyDict>)>> {
+    let args = governors.iter().map(governor_arg).collect::<PyResult<Vec<_>>>()?;
+    let kernel = kernel.to_owned();
+    let parts = run(py, || {
+        let name = trace.display().to_string();
+        let mut periods = trace::open_csv(&trace, &name)?;
+        compare_summary_source(&args, &kernel, &table_from(states)?, &mut periods, hz, power_mw.as_deref())
+    })?;
+    parts.into_iter().map(|(label, rows)| Ok((label, summary_dict(py, &rows)?))).collect()
 }
 
 /// A state table (dict of lists) from a file: CSV, sysfs directory/dump, or preset name.
@@ -513,7 +553,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(idle_compare, m)?)?;
     m.add_function(wrap_pyfunction!(idle_compare_summary, m)?)?;
     m.add_function(wrap_pyfunction!(idle_simulate_many, m)?)?;
-    m.add_function(wrap_pyfunction!(idle_simulate_csv_files, m)?)?;
+    m.add_function(wrap_pyfunction!(idle_simulate_csv, m)?)?;
+    m.add_function(wrap_pyfunction!(idle_compare_summary_file, m)?)?;
     m.add_function(wrap_pyfunction!(idle_load_states, m)?)?;
     m.add_function(wrap_pyfunction!(idle_parse_states, m)?)?;
     m.add_function(wrap_pyfunction!(idle_parse_sysfs, m)?)?;
@@ -533,5 +574,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("IDLE_GOVERNORS", <schedlab::idle::governor::Family as schedlab::choice::Choice>::names())?;
     m.add("IDLE_KERNELS", schedlab::idle::governor::Kernel::ALL.map(schedlab::idle::governor::Kernel::name).to_vec())?;
     m.add("IDLE_HZ", schedlab::jiffies::CONFIG_HZ.to_vec())?;
+    m.add("IDLE_DEFAULT_HZ", schedlab::idle::trace::DEFAULT_HZ)?;
+    m.add("IDLE_DEFAULT_KERNEL", schedlab::idle::governor::Kernel::DEFAULT.name())?;
+    m.add("IDLE_MAX_NR_IOWAIT", schedlab::idle::trace::MAX_NR_IOWAIT)?;
     Ok(())
 }

@@ -345,9 +345,9 @@ fn pelt_simulate_file<'py>(
 /// A Python `write(bytes)` callable as an `io::Write`: each chunk is handed over with the
 /// GIL taken back briefly; a Python exception is kept to be re-raised as is (so that a
 /// `BrokenPipeError` stays one).
-struct PyWrite {
-    write: Py<PyAny>,
-    err: Option<PyErr>,
+pub(crate) struct PyWrite {
+    pub(crate) write: Py<PyAny>,
+    pub(crate) err: Option<PyErr>,
 }
 
 impl std::io::Write for PyWrite {

@@ -47,3 +47,40 @@ fn write_csv_stops_within_half_a_second_and_the_next_call_runs() {
     write_csv(&sim, small, &mut out).unwrap();
     assert_eq!(out.iter().filter(|&&b| b == b'\n').count(), 11);
 }
+
+#[test]
+fn the_streamed_replay_stops_at_the_requested_check() {
+    use schedlab::idle::compare::{compare_summary_source, GovernorArg};
+    use schedlab::idle::simulate::simulate_csv;
+    use schedlab::idle::trace::Periods;
+    let table = StateTable::preset("intel-skx").unwrap();
+    let p = IdlePeriod {
+        sleep_length_ns: 1_000_000,
+        next_tick_ns: 4_000_000,
+        wake_ns: 500_000,
+        latency_req_ns: -1,
+        ..Default::default()
+    };
+    let n = 100 * cancel::EVERY;
+    let spec = Spec::new("teo", "6.12").unwrap();
+    {
+        // periods generated on the fly: nothing in memory grows with them
+        let _stop = cancel::StopAfter::checks(5);
+        let mut periods = Periods(std::iter::repeat_n(p, n));
+        let r = simulate_csv(spec, &table, 250, &mut periods, std::io::sink(), "sink");
+        assert_eq!(r.err(), Some(Error::Interrupted));
+        // the sixth check stopped it: six stretches of periods were taken, not all
+        assert_eq!(periods.0.len(), n - 5 * cancel::EVERY - 1);
+    }
+    {
+        let _stop = cancel::StopAfter::checks(3);
+        let mut periods = Periods(std::iter::repeat_n(p, n));
+        let govs = [GovernorArg::Spec("menu".into()), GovernorArg::Spec("teo".into())];
+        let r = compare_summary_source(&govs, "6.12", &table, &mut periods, 250, None);
+        assert_eq!(r.err(), Some(Error::Interrupted));
+    }
+    // without a hook the same replay runs to its end
+    let mut periods = Periods(std::iter::repeat_n(p, n));
+    let (_, rows) = simulate_csv(spec, &table, 250, &mut periods, std::io::sink(), "sink").unwrap();
+    assert_eq!(rows, n);
+}

@@ -68,6 +68,15 @@ fn every_governor_golden_is_reproduced() {
         write_csv(&sim, &periods, &mut out).unwrap();
         let got = String::from_utf8(out).unwrap();
         let want = std::fs::read_to_string(data().join(name)).unwrap();
+        // the streamed replay of the trace file: the same bytes, one period at a time
+        let trace_path = data().join(format!("inputs/gov_{tr}.csv"));
+        let states_path = data().join(format!("inputs/states_{states}.csv"));
+        let (streamed, n) =
+            schedlab::idle::simulate::simulate_csv_file(spec, hz, &states_path, &trace_path, Vec::new(), "out")
+                .unwrap();
+        if n != periods.len() || streamed != want.as_bytes() {
+            failures.push(format!("{name}: the streamed CSV differs ({n} periods)"));
+        }
         if got != want {
             failures
                 .push(format!("{name}: {}", first_difference(&want, &got).unwrap_or_else(|| "bytes differ".into())));

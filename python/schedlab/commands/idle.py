@@ -38,8 +38,10 @@ def register(sub: SubparsersSpec) -> None:
     )
     s.add_argument("trace", metavar="TRACE", help="idle trace CSV (or ftrace text with --ftrace)")
     s.add_argument("--governor", required=True, choices=_core.IDLE_GOVERNORS)
-    s.add_argument("--kernel", default="6.12", choices=_core.IDLE_KERNELS, help="kernel version (default 6.12)")
-    s.add_argument("--hz", type=int, default=250, choices=_core.IDLE_HZ, help="CONFIG_HZ (default 250)")
+    s.add_argument("--kernel", default=_core.IDLE_DEFAULT_KERNEL, choices=_core.IDLE_KERNELS,
+                   help="kernel version (default %(default)s)")
+    s.add_argument("--hz", type=int, default=_core.IDLE_DEFAULT_HZ, choices=_core.IDLE_HZ,
+                   help="CONFIG_HZ (default %(default)s)")
     s.add_argument(
         "--states",
         required=True,
@@ -69,8 +71,9 @@ def register(sub: SubparsersSpec) -> None:
         metavar="GOV[@KERNEL]",
         help="menu, teo, menu@4.18, teo@5.1 ... (repeat to compare)",
     )
-    m.add_argument("--kernel", default="6.12", choices=_core.IDLE_KERNELS, help="kernel for governors without @KERNEL")
-    m.add_argument("--hz", type=int, default=250, choices=_core.IDLE_HZ)
+    m.add_argument("--kernel", default=_core.IDLE_DEFAULT_KERNEL, choices=_core.IDLE_KERNELS,
+                   help="kernel for governors without @KERNEL")
+    m.add_argument("--hz", type=int, default=_core.IDLE_DEFAULT_HZ, choices=_core.IDLE_HZ)
     m.add_argument("--states", required=True, metavar="STATES")
     m.add_argument("--power", metavar="MW,MW,...", help="power per state in mW for an energy estimate")
     m.set_defaults(func=run_summary)
@@ -96,11 +99,21 @@ def _emit(data: bytes, output: str | None, inputs: list[str]) -> None:
 
 
 def run_simulate(args: Namespace) -> int:
-    from .. import _core
 
     if not args.ftrace:
-        data = _core.idle_simulate_csv_files(args.governor, args.kernel, args.hz, args.states, args.trace)
-        _emit(bytes(data), args.output, [args.trace, args.states])
+        # streamed: the trace is read, replayed and written as it goes
+        from .. import idle
+
+        kw = dict(kernel=args.kernel, hz=args.hz)
+        if args.output:
+            from .._output import replacing
+
+            with replacing(args.output, [args.trace, args.states]) as f:
+                idle.simulate_csv(args.governor, args.trace, args.states, write=f.write, **kw)
+            return 0
+        sys.stdout.flush()
+        idle.simulate_csv(args.governor, args.trace, args.states, write=sys.stdout.buffer.write, **kw)
+        sys.stdout.buffer.flush()
         return 0
     from .. import idle
     from ..errors import DomainError
