@@ -298,12 +298,12 @@ def main() -> None:
     print(f"{len(trace):,} idle periods, states intel-skx, HZ=250, one thread per trace\n")
     print(f"{'governor':<11} {'wall s':>8} {'decisions/s':>14} {'cpu s':>8} {'decisions/s/core':>17}")
     rates = {}
-    _core.idle_simulate("menu", "6.12", 250, st, *arrays, False)  # warm-up: first-touch of the output memory
+    _core.idle_simulate("menu", "6.12", 250, st, **dict(zip(_core.IDLE_TRACE_COLUMNS, arrays)), record_state=False)  # warm-up: first-touch of the output memory
     for gov, ver in idle.GOVERNORS:
         best = best_cpu = float("inf")
         for _ in range(args.repeat):
             t0, c0 = time.perf_counter(), time.thread_time()
-            r = _core.idle_simulate(gov, ver, 250, st, *arrays, False)
+            r = _core.idle_simulate(gov, ver, 250, st, **dict(zip(_core.IDLE_TRACE_COLUMNS, arrays)), record_state=False)
             best = min(best, time.perf_counter() - t0)
             best_cpu = min(best_cpu, time.thread_time() - c0)
         rates[(gov, ver)] = len(trace) / best
@@ -316,7 +316,7 @@ def main() -> None:
         dt = float("inf")
         for _ in range(args.repeat):
             t0 = time.perf_counter()
-            _core.idle_simulate_many("teo", "6.12", 250, st, traces, False, args.cpus)
+            _core.idle_simulate_many("teo", "6.12", 250, st, traces, record_state=False, threads=args.cpus)
             dt = min(dt, time.perf_counter() - t0)
         print(f"\nteo 6.12 on {args.cpus} CPUs in parallel: {args.cpus * len(trace) / dt:,.0f} decisions/s in total")
 

@@ -184,7 +184,7 @@ def _native(name: str, root: Path):
     if name == "idle.simulate_many":
         arrays = [idle_mod._trace_arrays(t) for t in TRACES.values()]
         states = idle_mod._states_arg("intel-skx")
-        return lambda: _core.idle_simulate_many("teo", "6.12", 250, states, arrays, True, 1)
+        return lambda: _core.idle_simulate_many("teo", "6.12", 250, states, arrays, threads=1)
     if name == "mmtests.compare":
         return lambda: _core.mmtests_compare(os.fspath(root), "netperf-udp", NAMES, compat="2025", threads=1)[0]
     if name == "lkp.compare":

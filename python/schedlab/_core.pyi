@@ -496,6 +496,7 @@ def idle_simulate(
     kernel: str,
     hz: int,
     states: _States,
+    *,
     sleep_length_ns: _I64,
     next_tick_ns: _I64,
     wake_ns: _I64,
@@ -511,6 +512,7 @@ def idle_simulate_many(
     hz: int,
     states: _States,
     traces: list[_Trace7],
+    *,
     record_state: bool = True,
     threads: int | None = None,
 ) -> list[dict[str, object]]: ...
@@ -548,7 +550,7 @@ def idle_read_ftrace(
     path: str | PathLike[str], hz: int, strict: bool = False, sort: bool = False
 ) -> tuple[list[dict[str, object]], list[str]]: ...
 def idle_synth(
-    pattern: str, n: int, hz: int, seed: int, a: int, b: int = 0, c: int = 0, p: float = 0.0, jitter: float = 0.0
+    pattern: str, n: int, hz: int, seed: int, *, a: int, b: int = 0, c: int = 0, p: float = 0.0, jitter: float = 0.0
 ) -> dict[str, _I64]: ...
 def idle_summarize(
     states: _States, idx: npt.NDArray[np.uint8], residency_ns: _I64, power_mw: list[float] | None = None
@@ -558,6 +560,7 @@ def idle_compare(
     kernel: str,
     hz: int,
     states: _States,
+    *,
     sleep_length_ns: _I64,
     next_tick_ns: _I64,
     wake_ns: _I64,
@@ -571,6 +574,7 @@ def idle_compare_summary(
     kernel: str,
     hz: int,
     states: _States,
+    *,
     sleep_length_ns: _I64,
     next_tick_ns: _I64,
     wake_ns: _I64,

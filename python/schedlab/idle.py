@@ -238,6 +238,11 @@ def _column_array(d: Any, name: str, n: int | None) -> npt.NDArray[np.int64]:
     return np.ascontiguousarray(a)
 
 
+def _columns(arrays: _Trace7) -> dict[str, Any]:
+    """The seven trace columns as the native calls' keyword arguments."""
+    return dict(zip(TRACE_COLUMNS, arrays))
+
+
 def _trace_arrays(trace: TraceLike) -> _Trace7:
     """The seven int64 columns of a trace (empty arrays for absent optional ones)."""
     if isinstance(trace, (str, os.PathLike)):
@@ -323,7 +328,7 @@ def periodic(n: int, period_ns: int, *, jitter_ns: int = 0, hz: int = _HZ, seed:
     >>> idle.periodic(3, 2_000_000, seed=1).sleep_length_ns.tolist()
     [2000000, 2000000, 2000000]
     """
-    return _trace_frame(_core.idle_synth("periodic", int(n), int(hz), int(seed), int(period_ns), int(jitter_ns)))
+    return _trace_frame(_core.idle_synth("periodic", int(n), int(hz), int(seed), a=int(period_ns), b=int(jitter_ns)))
 
 
 def poisson(n: int, mean_ns: int, *, timer_ns: int = 50_000_000, hz: int = _HZ, seed: int = 0) -> pd.DataFrame:
@@ -334,7 +339,7 @@ def poisson(n: int, mean_ns: int, *, timer_ns: int = 50_000_000, hz: int = _HZ, 
     >>> 280_000 < t.wake_ns.mean() < 320_000
     np.True_
     """
-    return _trace_frame(_core.idle_synth("poisson", int(n), int(hz), int(seed), int(mean_ns), int(timer_ns)))
+    return _trace_frame(_core.idle_synth("poisson", int(n), int(hz), int(seed), a=int(mean_ns), b=int(timer_ns)))
 
 
 def bimodal(
@@ -356,7 +361,8 @@ def bimodal(
     0.8
     """
     return _trace_frame(
-        _core.idle_synth("bimodal", int(n), int(hz), int(seed), int(short_ns), int(long_ns), int(timer_ns), float(p_short), float(jitter))
+        _core.idle_synth("bimodal", int(n), int(hz), int(seed), a=int(short_ns), b=int(long_ns), c=int(timer_ns),
+                         p=float(p_short), jitter=float(jitter))
     )
 
 
@@ -368,7 +374,7 @@ def tick_stopped(n: int, mean_sleep_ns: int, *, p_wake: float = 0.3, hz: int = _
     >>> idle.tick_stopped(5, 50_000_000, seed=4).tick_stopped.tolist()
     [1, 1, 1, 1, 1]
     """
-    return _trace_frame(_core.idle_synth("tick_stopped", int(n), int(hz), int(seed), int(mean_sleep_ns), p=float(p_wake)))
+    return _trace_frame(_core.idle_synth("tick_stopped", int(n), int(hz), int(seed), a=int(mean_sleep_ns), p=float(p_wake)))
 
 
 # --- simulation ---------------------------------------------------------------------
@@ -421,7 +427,7 @@ def simulate(governor: str, trace: TraceLike, states: StatesLike, kernel: str = 
     (3, 0)
     """
     arrays = _trace_arrays(trace)
-    r = _core.idle_simulate(str(governor), str(kernel), int(hz), _states_arg(states), *arrays, True)
+    r = _core.idle_simulate(str(governor), str(kernel), int(hz), _states_arg(states), **_columns(arrays))
     return _result_frame(arrays, r)
 
 
@@ -484,7 +490,7 @@ def simulate_many(
 
     items = list(traces.items()) if isinstance(traces, Mapping) else list(enumerate(traces))
     arrays = [_trace_arrays(t) for _, t in items]
-    results = _core.idle_simulate_many(str(governor), str(kernel), int(hz), _states_arg(states), arrays, True, threads)
+    results = _core.idle_simulate_many(str(governor), str(kernel), int(hz), _states_arg(states), arrays, threads=threads)
     frames = []
     for (cpu, _), a, r in zip(items, arrays, results):
         df = _result_frame(a, r)
@@ -563,7 +569,7 @@ def compare(
     names = np.asarray(st[0], dtype=object)
     frames: dict[tuple[str, str], Any] = {("trace", c): a for c, a in zip(TRACE_COLUMNS[:5], arrays[:5])}
     # the core splits the specs, replays each distinct one and classifies every period
-    for label, r in _core.idle_compare(list(governors), kernel, int(hz), st, *arrays):
+    for label, r in _core.idle_compare(list(governors), kernel, int(hz), st, **_columns(arrays)):
         frames[(label, "state")] = names[r["idx"]] if len(r["idx"]) else np.zeros(0, dtype=object)
         for k in ("idx", "stop_tick", "residency_ns", "got_tick", "above", "below"):
             frames[(label, k)] = r[k]
@@ -599,5 +605,6 @@ def compare_summary(
                                                 states=_states_arg(states), trace=os.fspath(trace), power_mw=p)
     else:
         arrays = _trace_arrays(trace)
-        parts = _core.idle_compare_summary(list(governors), kernel, int(hz), _states_arg(states), *arrays, p)
+        parts = _core.idle_compare_summary(list(governors), kernel, int(hz), _states_arg(states), **_columns(arrays),
+                                             power_mw=p)
     return pd.concat({label: _summary_frame(d) for label, d in parts}, axis=1)

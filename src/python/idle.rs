@@ -95,7 +95,7 @@ fn columns_of<'a>(c: &'a [Cow<'a, [i64]>; 7]) -> TraceColumns<'a> {
 /// Replay a trace (columns as int64 arrays) through `governor` at `kernel` and `hz`.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
-#[pyo3(signature = (governor, kernel, hz, states, sleep_length_ns, next_tick_ns, wake_ns, tick_stopped, latency_req_ns, nr_iowait, cpu_load, record_state=true))]
+#[pyo3(signature = (governor, kernel, hz, states, *, sleep_length_ns, next_tick_ns, wake_ns, tick_stopped, latency_req_ns, nr_iowait, cpu_load, record_state=true))]
 fn idle_simulate<'py>(
     py: Python<'py>,
     governor: &str,
@@ -131,7 +131,7 @@ fn idle_simulate<'py>(
 /// Replay one trace per CPU in parallel; `traces` is a list of 7-tuples of int64 arrays.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
-#[pyo3(signature = (governor, kernel, hz, states, traces, record_state=true, threads=None))]
+#[pyo3(signature = (governor, kernel, hz, states, traces, *, record_state=true, threads=None))]
 fn idle_simulate_many<'py>(
     py: Python<'py>,
     governor: &str,
@@ -398,7 +398,7 @@ fn idle_read_ftrace<'py>(
 /// p = p_short, jitter) or `tick_stopped` (a = mean_sleep_ns, p = p_wake).
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
-#[pyo3(signature = (pattern, n, hz, seed, a, b=0, c=0, p=0.0, jitter=0.0))]
+#[pyo3(signature = (pattern, n, hz, seed, *, a, b=0, c=0, p=0.0, jitter=0.0))]
 fn idle_synth<'py>(
     py: Python<'py>,
     pattern: &str,
@@ -468,6 +468,7 @@ fn governor_arg(g: &Bound<'_, PyAny>) -> PyResult<GovernorArg> {
 /// `idx`, `stop_tick`, `residency_ns`, `got_tick`, `above`, `below`.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (governors, kernel, hz, states, *, sleep_length_ns, next_tick_ns, wake_ns, tick_stopped, latency_req_ns, nr_iowait, cpu_load))]
 fn idle_compare<'py>(
     py: Python<'py>,
     governors: Vec<Bound<'py, PyAny>>,
@@ -513,7 +514,7 @@ fn idle_compare<'py>(
 /// [`idle_summarize`] gives them.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
-#[pyo3(signature = (governors, kernel, hz, states, sleep_length_ns, next_tick_ns, wake_ns, tick_stopped, latency_req_ns, nr_iowait, cpu_load, power_mw=None))]
+#[pyo3(signature = (governors, kernel, hz, states, *, sleep_length_ns, next_tick_ns, wake_ns, tick_stopped, latency_req_ns, nr_iowait, cpu_load, power_mw=None))]
 fn idle_compare_summary<'py>(
     py: Python<'py>,
     governors: Vec<Bound<'py, PyAny>>,
