@@ -5,7 +5,9 @@
 //! groups; its likelihood, with both levels and the noise's scale integrated out
 //! under their invariant priors (flat levels, 1/σ), is
 //!
-//!     L(k) ∝ (n_A·n_B)^(−1/2) · RSS_k^(−(n − 2)/2)
+//! ```text
+//! L(k) ∝ (n_A·n_B)^(−1/2) · RSS_k^(−(n − 2)/2)
+//! ```
 //!
 //! where n_A, n_B are the runs in each group, n all runs and RSS_k the sum of squared
 //! deviations from each group's level. With a uniform prior over the N positions,

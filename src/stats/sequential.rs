@@ -7,7 +7,9 @@
 //! (δ ~ N(0, g)) and the scale-invariant (right-Haar) treatment of σ (Gönen, Johnson,
 //! Lu and Westfall 2005; Lindon et al. 2022):
 //!
-//!     E = (1 + n_eff·g)^(−1/2) · [(1 + t²/ν) / (1 + t²/(ν(1 + n_eff·g)))]^((ν+1)/2)
+//! ```text
+//! E = (1 + n_eff·g)^(−1/2) · [(1 + t²/ν) / (1 + t²/(ν(1 + n_eff·g)))]^((ν+1)/2)
+//! ```
 //!
 //! with n_eff = n_b·n_n/(n_b + n_n), ν = n_b + n_n − 2 and t the pooled-variance t
 //! statistic of Δ0. Under Δ0 the sequence of E over the looks is a nonnegative
