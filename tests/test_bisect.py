@@ -30,10 +30,11 @@ def scipy_posterior(positions: list[int], runs: list[np.ndarray], last: int) -> 
         a, b = np.concatenate(runs[:cut]), np.concatenate(runs[cut:])
         rss = ((a - a.mean()) ** 2).sum() + ((b - b.mean()) ** 2).sum()
 
-        def like(ls: float) -> float:
+        norm = 2 * math.pi / math.sqrt(len(a) * len(b))
+
+        def like(ls: float, rss: float = rss, norm: float = norm) -> float:
             s2 = math.exp(2 * ls)
-            return math.exp(-0.5 * rss / s2 - n * (ls - math.log(spread))) * 2 * math.pi * s2 / math.sqrt(
-                len(a) * len(b))  # noqa: B023 (called in this iteration)
+            return math.exp(-0.5 * rss / s2 - n * (ls - math.log(spread))) * norm * s2
 
         val, _ = integrate.quad(like, math.log(spread) - 12, math.log(spread) + 6, epsabs=0, epsrel=1e-12,
                                 limit=200)

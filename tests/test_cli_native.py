@@ -306,7 +306,9 @@ def test_ctrl_c_stops_the_launchers_compare(tmp_path: Path) -> None:
         shutil.copy(DATA / "logs-legacy" / k / "iter-0" / "tests-timestamp", root / k / "iter-0")
         (logs / "dbench-loadfile-1.log.gz").write_bytes(member * 60)
     argv = ["mmtests", "compare", "-d", str(root), "-b", "dbench4", "-n", "6.8-vanilla,6.9-patched"]
-    p = subprocess.Popen([NATIVE, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # SIGINT as in a terminal (a background job of a shell starts with it ignored)
+    p = subprocess.Popen([NATIVE, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(1.0)
     assert p.poll() is None, "the compare ended before the signal: make the logs longer"
     p.send_signal(signal.SIGINT)

@@ -57,7 +57,7 @@ def test_a_real_sigint_stops_the_command(tmp_path: Path) -> None:
     trace = tmp_path / "long.csv"
     trace.write_text("dur_ns,state\n4000000000000000,R\n")  # one running segment: 10^9 ticks of 4 ms
     p = subprocess.Popen([sys.executable, "-m", "schedlab", "pelt", "simulate", str(trace)],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=sigint_as_in_a_terminal)
     time.sleep(1.5)
     assert p.poll() is None, "the replay ended before the signal"
     p.send_signal(signal.SIGINT)
@@ -81,9 +81,17 @@ def test_a_long_idle_simulate_stops(tmp_path: Path) -> None:
     assert code == 130 and "interrupted" in err and "Traceback" not in err, (code, err)
 
 
+def sigint_as_in_a_terminal() -> None:
+    """SIGINT handled as in a terminal: a test run as a background job of a shell starts
+    with SIGINT ignored, and an ignored signal is what a real Ctrl-C test must not get."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_the_api_raises_keyboard_interrupt_and_the_next_call_works(tmp_path: Path) -> None:
     """In-process: SIGINT from a timer thread while the main thread is in the core."""
 
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:  # a background job's SIGINT: as in a terminal
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     trace = b"dur_ns,state\n4000000000000000,R\n"
     timer = threading.Timer(0.3, signal.raise_signal, (signal.SIGINT,))
     timer.start()
