@@ -31,7 +31,6 @@ The search strategies compared, all over the same ranges and noise:
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -70,7 +69,7 @@ def noise_pools() -> dict[str, np.ndarray]:
     pools: dict[str, list[np.ndarray]] = {k: [] for k in SOURCES}
     names = {"netperf-udp": "mmtests-netperf-udp", "netperf-tcp": "mmtests-netperf-tcp",
              "sockperf-tcp-throughput": "mmtests-sockperf-tcp", "sockperf-udp-throughput": "mmtests-sockperf-udp"}
-    scan = json.loads(batch.scan(DATA / "mmtests" / "real" / "mmtests_CI").data)
+    scan = batch.scan(DATA / "mmtests" / "real" / "mmtests_CI").data
     for run in scan["runs"]:
         pool = names.get(run["benchmark"])
         for m in run["metrics"] if pool else ():

@@ -298,7 +298,7 @@ def sequential(base: npt.ArrayLike, new: npt.ArrayLike, *, direction: str = "unk
     >>> base = [100.0, 100.5, 99.5, 100.2, 99.8, 100.1, 99.9, 100.3]
     >>> s = sequential(base, [v * 1.1 for v in base], direction="lower")
     >>> s.verdict, s.decided_at
-    ('worse', 3)
+    ('worse', 4)
     """
     return _core.sequential_compare(_vec(base, "base"), _vec(new, "new"), direction=direction, alpha=alpha,
                                     margin=margin, min_change=_scalar(min_change, "min_change"))
