@@ -45,31 +45,7 @@ pub fn py_float_repr(v: f64) -> String {
     if v == 0.0 {
         return if v.is_sign_negative() { "-0.0".into() } else { "0.0".into() };
     }
-    // Rust's `{:e}` gives the shortest round-trip digits, as Python's repr does.
-    let e = format!("{:e}", v.abs());
-    let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let digits: String = mant.chars().filter(char::is_ascii_digit).collect();
-    let sign = if v < 0.0 { "-" } else { "" };
-    if (-4..16).contains(&exp) {
-        let body = if exp < 0 {
-            format!("0.{}{digits}", "0".repeat((-exp - 1) as usize))
-        } else {
-            let int_len = exp as usize + 1;
-            if digits.len() <= int_len {
-                format!("{digits}{}.0", "0".repeat(int_len - digits.len()))
-            } else {
-                let (i, f) = digits.split_at(int_len);
-                format!("{i}.{f}")
-            }
-        };
-        format!("{sign}{body}")
-    } else {
-        let (first, rest) = digits.split_at(1.min(digits.len()));
-        let frac = if rest.is_empty() { String::new() } else { format!(".{rest}") };
-        let esign = if exp < 0 { '-' } else { '+' };
-        format!("{sign}{first}{frac}e{esign}{:02}", exp.abs())
-    }
+    shortest(v, -4..16, ".0")
 }
 
 /// Go's `fmt` `%v` of a float64 (`strconv.FormatFloat(v, 'g', -1, 64)`): the shortest
@@ -86,18 +62,26 @@ pub fn go_fmt_v(v: f64) -> String {
     if v == 0.0 {
         return if v.is_sign_negative() { "-0".into() } else { "0".into() };
     }
+    shortest(v, -4..6, "")
+}
+
+/// A finite, non-zero `v` in its shortest round-trip digits (Rust's `{:e}` gives them, as
+/// Python's repr and Go's `FormatFloat(v, 'g', -1, 64)` do): in fixed notation for the
+/// decimal exponents in `fixed`, `whole` after a value without a fractional part (".0"
+/// for Python, nothing for Go), and in scientific notation otherwise (`1.5e+16`).
+fn shortest(v: f64, fixed: std::ops::Range<i32>, whole: &str) -> String {
     let e = format!("{:e}", v.abs());
     let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
     let digits: String = mant.chars().filter(char::is_ascii_digit).collect();
     let sign = if v < 0.0 { "-" } else { "" };
-    if (-4..6).contains(&exp) {
+    if fixed.contains(&exp) {
         let body = if exp < 0 {
             format!("0.{}{digits}", "0".repeat((-exp - 1) as usize))
         } else {
             let int_len = exp as usize + 1;
             if digits.len() <= int_len {
-                format!("{digits}{}", "0".repeat(int_len - digits.len()))
+                format!("{digits}{}{whole}", "0".repeat(int_len - digits.len()))
             } else {
                 let (i, f) = digits.split_at(int_len);
                 format!("{i}.{f}")
