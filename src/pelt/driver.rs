@@ -183,7 +183,7 @@ impl Default for Config {
         Config {
             init: Init::Kernel,
             util_est: true,
-            rule: rule_by_name("6.12").unwrap_or(&super::util_est::V6_12),
+            rule: rule_by_name(super::util_est::DEFAULT_RULE).unwrap_or(&super::util_est::V6_12),
             execl_fix: None,
             tick_ns: DEFAULT_TICK_NS,
             start_ns: DEFAULT_START_NS,
@@ -876,31 +876,11 @@ pub fn simulate_csv<W: std::io::Write>(
     cfg: &Config,
     out: CsvOutput<'_, W>,
 ) -> Result<Option<Vec<u8>>> {
-    use super::row::CsvWriter;
-    let enq = cfg.rule.has_enqueued();
-    match out {
-        CsvOutput::File(p) => {
-            let f = std::fs::File::create(p).map_err(|e| Error::io(p, &e))?;
-            let mut w = CsvWriter::new(std::io::BufWriter::new(f), enq, &p.display().to_string())?;
-            simulate(trace, cfg, &mut w)?;
-            w.finish()?;
-            Ok(None)
-        }
-        CsvOutput::Write(sink) => {
-            let mut w = CsvWriter::new(sink, enq, "<stdout>")?;
-            simulate(trace, cfg, &mut w)?;
-            w.finish()?;
-            Ok(None)
-        }
-        CsvOutput::Memory => {
-            let guess = usize::try_from(count_rows(trace, cfg).saturating_mul(170)).unwrap_or(usize::MAX);
-            let mut buf = Vec::new();
-            let _ = buf.try_reserve_exact(guess);
-            let mut w = CsvWriter::new(buf, enq, "<memory>")?;
-            simulate(trace, cfg, &mut w)?;
-            Ok(Some(w.finish()?))
-        }
-    }
+    let reserve = match out {
+        CsvOutput::Memory => usize::try_from(count_rows(trace, cfg).saturating_mul(170)).unwrap_or(usize::MAX),
+        _ => 0,
+    };
+    write_csv(Slice(trace), cfg, out, reserve)
 }
 
 /// [`simulate_csv`] of a trace read a segment at a time: the rows are written as the
@@ -910,25 +890,59 @@ pub fn simulate_csv_stream<In: std::io::Read, W: std::io::Write>(
     cfg: &Config,
     out: CsvOutput<'_, W>,
 ) -> Result<Option<Vec<u8>>> {
+    write_csv(Stream(reader), cfg, out, 0)
+}
+
+/// A replay that can feed any sink: a trace held as a slice, or read as a stream (one
+/// writer of the CSV for both, each replay monomorphised for its sink).
+trait Replay {
+    fn run<S: Sink>(self, cfg: &Config, sink: &mut S) -> Result<u64>;
+}
+
+struct Slice<'t>(&'t [Segment]);
+struct Stream<'r, 'l, In: std::io::Read>(&'r mut TraceReader<'l, In>);
+
+impl Replay for Slice<'_> {
+    fn run<S: Sink>(self, cfg: &Config, sink: &mut S) -> Result<u64> {
+        simulate(self.0, cfg, sink)
+    }
+}
+
+impl<In: std::io::Read> Replay for Stream<'_, '_, In> {
+    fn run<S: Sink>(self, cfg: &Config, sink: &mut S) -> Result<u64> {
+        simulate_stream(self.0, cfg, sink)
+    }
+}
+
+/// Run `replay` into the CSV writer for `out` (`reserve` bytes reserved up front for
+/// [`CsvOutput::Memory`]).
+fn write_csv<R: Replay, W: std::io::Write>(
+    replay: R,
+    cfg: &Config,
+    out: CsvOutput<'_, W>,
+    reserve: usize,
+) -> Result<Option<Vec<u8>>> {
     use super::row::CsvWriter;
     let enq = cfg.rule.has_enqueued();
     match out {
         CsvOutput::File(p) => {
             let f = std::fs::File::create(p).map_err(|e| Error::io(p, &e))?;
             let mut w = CsvWriter::new(std::io::BufWriter::new(f), enq, &p.display().to_string())?;
-            simulate_stream(reader, cfg, &mut w)?;
+            replay.run(cfg, &mut w)?;
             w.finish()?;
             Ok(None)
         }
         CsvOutput::Write(sink) => {
             let mut w = CsvWriter::new(sink, enq, "<stdout>")?;
-            simulate_stream(reader, cfg, &mut w)?;
+            replay.run(cfg, &mut w)?;
             w.finish()?;
             Ok(None)
         }
         CsvOutput::Memory => {
-            let mut w = CsvWriter::new(Vec::new(), enq, "<memory>")?;
-            simulate_stream(reader, cfg, &mut w)?;
+            let mut buf = Vec::new();
+            let _ = buf.try_reserve_exact(reserve);
+            let mut w = CsvWriter::new(buf, enq, "<memory>")?;
+            replay.run(cfg, &mut w)?;
             Ok(Some(w.finish()?))
         }
     }
