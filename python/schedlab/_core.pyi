@@ -191,7 +191,7 @@ def assess(
     new_lengths: _U64,
     directions: list[str],
     *,
-    test: str = "welch",
+    test: str = ...,
     alpha: float | None = None,
     margin: float | None = None,
     power: float | None = None,
@@ -206,7 +206,7 @@ def compare_sample_groups(
     *,
     units: list[str | None],
     directions: list[str],
-    test: str = "welch",
+    test: str = ...,
     alpha: float | None = None,
     margin: float | None = None,
     power: float | None = None,
@@ -245,8 +245,8 @@ def lkp_find_root(dir: str | PathLike[str], prefix: str) -> str: ...
 def lkp_compare_query_text(dir: str | PathLike[str], queries: list[tuple[bool, str]], compare_keys: list[str], *,
                            all_keys: bool = False, more: bool = False, kpi: bool = False,
                            perf_profile_threshold: float | None = None) -> str: ...
-def lkp_compare(roots: Sequence[_Root], *, all_keys: bool = False, more: bool = False, test: str = "welch",
-                alpha: float = 0.05, kpi: bool = False, perf_profile_threshold: float | None = None) -> Comparison: ...
+def lkp_compare(roots: Sequence[_Root], *, all_keys: bool = False, more: bool = False, test: str = ...,
+                alpha: float = ..., kpi: bool = False, perf_profile_threshold: float | None = None) -> Comparison: ...
 def lkp_metric_samples(path: str | PathLike[str], metric: str) -> list[float]: ...
 def lkp_run_stats(run_dir: str | PathLike[str]) -> dict[str, float]: ...
 def lkp_run_stats_json(run_dir: str | PathLike[str]) -> str: ...
@@ -266,7 +266,7 @@ def mmtests_compare(
     print_ratio: bool = False,
     subheading: str = ...,
     test: str = ...,
-    alpha: float = 0.05,
+    alpha: float = ...,
     threads: int | None = None,
 ) -> tuple[Comparison, str, str, list[str]]: ...
 def mmtests_parse_compare(text: str, source: str = ...) -> Comparison: ...
@@ -278,7 +278,7 @@ def mmtests_report_tables(
     benchmarks: list[tuple[str, list[str]]],
     *,
     test: str = ...,
-    alpha: float = 0.05,
+    alpha: float = ...,
     threads: int | None = None,
 ) -> list[
     tuple[Comparison, Comparison, list[tuple[str, str | None, float]] | str, list[tuple[int, int]]] | BaseException
@@ -455,6 +455,7 @@ PELT_INITS: list[str]
 PELT_EVENTS: list[str]
 PELT_STATES: list[str]
 PELT_RULES: list[str]
+PELT_DEFAULT_RULE: str
 PELT_KERNELS: list[str]
 PELT_UTIL_COLUMNS: list[str]
 PELT_DEFAULT_START_NS: int
@@ -663,7 +664,7 @@ LIVE_SETTINGS: list[str]
 LIVE_SET_EVENTS: list[str]
 
 def live_check(
-    directory: str | PathLike[str], *, pid: int | None = None, rule: str = "6.12", kernel: str = "6.12",
+    directory: str | PathLike[str], *, pid: int | None = None, rule: str = ..., kernel: str = ...,
     strict: bool = False,
 ) -> LiveCheck: ...
 
@@ -733,8 +734,8 @@ def batch_run(
     paths: list[str | PathLike[str]],
     *,
     baseline: str,
-    test: str = "welch",
-    alpha: float = 0.05,
+    test: str = ...,
+    alpha: float = ...,
     min_change: float = 0.0,
     fail_on: str = "regression",
     jobs: int | None = None,
@@ -802,8 +803,8 @@ def batch_reduce(
     scans: list[Scan],
     *,
     baseline: str,
-    test: str = "welch",
-    alpha: float = 0.05,
+    test: str = ...,
+    alpha: float = ...,
     min_change: float = 0.0,
     fail_on: str = "regression",
     jobs: int | None = None,
@@ -896,7 +897,7 @@ def trace_compare(
     groups: Sequence[tuple[str, Sequence[str | PathLike[str]], str | None]],
     options: TraceOptions,
     *,
-    test: str = "welch",
+    test: str = ...,
     alpha: float | None = None,
     margin: float | None = None,
     power: float | None = None,
@@ -905,7 +906,7 @@ def trace_compare(
 def trace_compare_metrics(
     groups: Sequence[tuple[str, Sequence[TraceMetrics], str | None]],
     *,
-    test: str = "welch",
+    test: str = ...,
     alpha: float | None = None,
     margin: float | None = None,
     power: float | None = None,
@@ -914,6 +915,8 @@ def trace_compare_metrics(
 def trace_exit_code(comparison: Comparison, fail_on: str) -> int: ...
 
 # --- bisect (src/python/bisect.rs) --------------------------------------------
+BISECT_EXIT_CODES: tuple[int, int, int, int]
+
 @final
 class BisectState:
     """A bisection's state: settings, range, every run and the answers given (docs/bisect.md §7)."""
@@ -1077,7 +1080,7 @@ def sequential_compare(
     margin: float | None = None,
     min_change: float = 0.0,
 ) -> Sequential: ...
-def sequential_look(base: _F64, new: _F64, *, alpha: float = 0.05, delta0: float = 0.0) -> tuple[float, float, float]: ...
+def sequential_look(base: _F64, new: _F64, *, alpha: float = ..., delta0: float = 0.0) -> tuple[float, float, float]: ...
 def sequential_assess(
     base_values: _F64,
     base_lengths: _U64,
@@ -1101,7 +1104,7 @@ def compare_result_groups(
     format: str | None = None,
     *,
     direction: str | None = None,
-    test: str = "welch",
+    test: str = ...,
     alpha: float | None = None,
     margin: float | None = None,
     power: float | None = None,

@@ -162,8 +162,8 @@ def record_sets(
     return meta
 
 
-def check(directory: str | os.PathLike[str], *, pid: int | None = None, rule: str = "6.12",
-          kernel: str = "6.12") -> LiveCheck:
+def check(directory: str | os.PathLike[str], *, pid: int | None = None, rule: str = _core.PELT_DEFAULT_RULE,
+          kernel: str = _core.IDLE_DEFAULT_KERNEL) -> LiveCheck:
     """Replay a :func:`record` directory: PELT/util_est against the ``/proc/PID/sched``
     readings (``"pelt"``: counts and per-reading ``"columns"``) and the cpuidle governor
     that ran against the kernel's ``cpu_idle`` choices and tick stops on the task's CPU

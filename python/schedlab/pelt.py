@@ -574,7 +574,7 @@ def util_est_update(
     unchanged: npt.ArrayLike = False,
     task_sleep: npt.ArrayLike = True,
     enqueued: npt.ArrayLike = 0,
-    rule: str = "6.12",
+    rule: str = _core.PELT_DEFAULT_RULE,
 ) -> Any:
     """One util_est update at a task's sleep, as ``rule``'s kernel does it.
 

@@ -35,7 +35,22 @@ impl Decision {
             Decision::Skip => "skip",
         }
     }
+
+    /// `git bisect run`'s exit code for the answer: 0 good, 1 bad, 125 skip (the commit
+    /// cannot be tested); None while another run is needed.
+    pub fn exit_code(self) -> Option<i32> {
+        match self {
+            Decision::Good => Some(0),
+            Decision::Bad => Some(1),
+            Decision::Skip => Some(125),
+            Decision::More => None,
+        }
+    }
 }
+
+/// The exit code that makes `git bisect run` stop the whole bisection (any from 128 on):
+/// a usage error or a command that cannot run at all.
+pub const ABORT_EXIT: i32 = 128;
 
 /// The evidence and decision of a step.
 #[derive(Debug, Clone, PartialEq)]

@@ -342,6 +342,10 @@ impl UtilEstRule for D519329f72 {
     }
 }
 
+/// The rule a replay follows when none is named: v6.8+'s, the one of the kernels most
+/// recordings come from.
+pub const DEFAULT_RULE: &str = "6.12";
+
 /// The names [`rule_by_name`] accepts, newest first.
 pub const RULE_NAMES: [&str; 5] = ["6.18", "6.12", "6.6", "d519329f72", "4.17"];
 

@@ -229,12 +229,7 @@ impl PyBisectStep {
     /// `git bisect run`'s exit code for the decision: 0 good, 1 bad, 125 skip; None for `more`.
     #[getter]
     fn exit_code(&self) -> Option<i32> {
-        match self.inner.decision {
-            Decision::Good => Some(0),
-            Decision::Bad => Some(1),
-            Decision::Skip => Some(125),
-            Decision::More => None,
-        }
+        self.inner.decision.exit_code()
     }
     /// One line of evidence: runs, estimate, test, decision.
     fn line(&self) -> String {
@@ -589,6 +584,11 @@ fn sequential_assess<'py>(
 /// Add the bisection and sequential classes and functions to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyBisectState>()?;
+    let code = |d: Decision| d.exit_code().unwrap_or(schedlab::bisect::step::ABORT_EXIT);
+    m.add(
+        "BISECT_EXIT_CODES",
+        (code(Decision::Good), code(Decision::Bad), code(Decision::Skip), schedlab::bisect::step::ABORT_EXIT),
+    )?;
     m.add_class::<PyBisectStep>()?;
     m.add_class::<PyBisectEndpoints>()?;
     m.add_class::<PyBisectStatus>()?;

@@ -254,7 +254,7 @@ impl PyLiveCheck {
 
 /// The live check of the recording in `directory`.
 #[pyfunction]
-#[pyo3(signature = (directory, *, pid=None, rule="6.12", kernel="6.12", strict=false))]
+#[pyo3(signature = (directory, *, pid=None, rule=schedlab::pelt::util_est::DEFAULT_RULE, kernel=schedlab::idle::governor::Kernel::DEFAULT.name(), strict=false))]
 fn live_check(
     py: Python<'_>,
     directory: PathBuf,

@@ -861,6 +861,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         [schedlab::pelt::trace::State::Run, schedlab::pelt::trace::State::Wait, schedlab::pelt::trace::State::Sleep];
     m.add("PELT_STATES", states.map(|s| s.letter().to_string()).to_vec())?;
     m.add("PELT_RULES", schedlab::pelt::util_est::RULE_NAMES.to_vec())?;
+    m.add("PELT_DEFAULT_RULE", schedlab::pelt::util_est::DEFAULT_RULE)?;
     m.add("PELT_KERNELS", schedlab::pelt::kernel::kernel_names())?;
     m.add("PELT_UTIL_COLUMNS", UTIL_COLUMNS.to_vec())?;
     m.add("PELT_DEFAULT_START_NS", driver::DEFAULT_START_NS)?;

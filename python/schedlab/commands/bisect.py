@@ -20,7 +20,7 @@ import argparse
 import os
 import sys
 
-from .. import _flags
+from .. import _core, _flags
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:  # pragma: no cover
@@ -31,8 +31,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..bisect import Bisection
 
-#: git bisect run's codes.
-GOOD, BAD, SKIP, ABORT = 0, 1, 125, 128
+#: git bisect run's codes, as the core defines them (src/bisect/step.rs).
+GOOD, BAD, SKIP, ABORT = _core.BISECT_EXIT_CODES
 
 
 def _abort_on_usage_error(parser: argparse.ArgumentParser) -> None:
