@@ -87,6 +87,7 @@ fn mann_whitney_u(py: Python<'_>, a: Arr<'_>, b: Arr<'_>, method: &str) -> PyRes
 
 #[pyfunction]
 #[pyo3(signature = (base, new, *, statistic, level, n_resamples, seed, threads=None))]
+#[allow(clippy::too_many_arguments)] // keyword arguments: the Python signature
 fn bootstrap_ci(
     py: Python<'_>,
     base: Arr<'_>,
@@ -145,6 +146,7 @@ fn summarize_many<'py>(
 /// Pairwise comparisons of base/new series packed as values + lengths.
 #[pyfunction]
 #[pyo3(signature = (base_values, base_lengths, new_values, new_lengths, *, higher_is_better, method, threads=None))]
+#[allow(clippy::too_many_arguments)] // keyword arguments: the Python signature
 fn compare_many<'py>(
     py: Python<'py>,
     base_values: Arr<'_>,
