@@ -166,6 +166,63 @@ def test_the_experiment_unchanged_settings_give_no_change() -> None:
     assert len({r["name"] for r in rows}) > 10
 
 
+def test_the_quiet_experiment_verdicts_follow_the_kernel_counters() -> None:
+    """tests/data/traces/why/experiment-quiet (tools/oracles/why/experiment.sh on an idle
+    machine): five recordings each of base, aa (the same again), lat0 (a 0 µs latency
+    request) and menu (the menu governor). The reference is the kernel's own counters
+    (counters.csv, each recording's sysfs usage delta summed over the CPUs, per second of
+    run-NN.json's length). Hand rule for "the kernel moved a state's entries": all five of
+    a group's rates lie on one side of all five of base's (the exact Mann-Whitney p of
+    that is 2/C(10,5) = 0.008); interleaved rates moved nothing. The comparison must say
+    "changed" exactly where the counters moved, in their direction, with the rate the
+    counters give (within 2 %), and say nothing changed for aa."""
+    import json
+    import statistics
+
+    exp = WHY / "experiment-quiet"
+    groups = ["base", "aa", "lat0", "menu"]
+    rate: dict[tuple[str, str], list[float]] = {}
+    usage: dict[tuple[str, int, str], int] = {}
+    with open(exp / "counters.csv", newline="") as f:
+        for r in csv.DictReader(f):
+            key = (r["group"], int(r["run"]), r["name"])
+            usage[key] = usage.get(key, 0) + int(r["usage"])
+    for (g, run, name), n in sorted(usage.items()):
+        secs = json.loads((exp / g / f"run-{run:02d}.json").read_text())["seconds"]
+        rate.setdefault((g, name), []).append(n / secs)
+    states = sorted({name for _, name in rate})
+    assert states == ["POLL", "haltpoll idle"]
+
+    def moved(g: str, name: str) -> int:
+        ours, base = rate[(g, name)], rate[("base", name)]
+        return 1 if min(ours) > max(base) else -1 if max(ours) < min(base) else 0
+
+    expected = {(g, s): moved(g, s) for g in groups[1:] for s in states}
+    # the experiment is only a check if the settings moved something and aa did not
+    assert expected == {("aa", "POLL"): 0, ("aa", "haltpoll idle"): 0, ("lat0", "POLL"): 1,
+                        ("lat0", "haltpoll idle"): -1, ("menu", "POLL"): 0, ("menu", "haltpoll idle"): 1}
+
+    code, out, err = run_cli("trace", "compare", *(str(exp / g) for g in groups),
+                             "--states", str(exp / "base" / "states-cpu0.txt"), "--format", "csv",
+                             "--fail-on", "any-change")
+    assert code == 1, err  # a setting changed something: the batch-mode failure
+    rows = {(r["group"], r["name"], r["kernel"]): r for r in csv.DictReader(io.StringIO(out))}
+    for g in groups[1:]:
+        for s in states:
+            r = rows[("machine", f"{s} entries/s", g)]
+            base_value = float(rows[("machine", f"{s} entries/s", "base")]["value"])
+            assert float(r["value"]) == pytest.approx(statistics.mean(rate[(g, s)]), rel=0.02, abs=1.0), (g, s)
+            if expected[(g, s)]:
+                assert r["verdict"] == "changed", (g, s, r)
+                assert (float(r["value"]) > base_value) == (expected[(g, s)] > 0), (g, s, r)
+            else:
+                assert r["verdict"] not in ("better", "worse", "changed"), (g, s, r)
+    assert not [k for k, r in rows.items() if k[2] == "aa" and r["verdict"] in ("better", "worse", "changed")]
+    code, _, err = run_cli("trace", "compare", str(exp / "base"), str(exp / "aa"),
+                           "--states", str(exp / "base" / "states-cpu0.txt"), "--fail-on", "any-change")
+    assert code == 0, err
+
+
 def test_memory_does_not_grow_with_the_trace(tmp_path: Path) -> None:
     """The pass streams (docs/trace-compare.md §4): its peak RSS over a 100 MB trace is
     within 16 MiB of its peak over the 50 kB trace it repeats (each repetition's

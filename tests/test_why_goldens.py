@@ -180,11 +180,10 @@ def test_kernel_counters_equal_the_idle_periods_trace_cmd_shows(rec: Path) -> No
     assert sum(int(r["usage"]) for r in rows) > 0  # the recording idled
 
 
-EXPERIMENT = WHY / "experiment"
-RUNS = sorted(EXPERIMENT.glob("*/run-*.dat")) if EXPERIMENT.is_dir() else []
+RUNS = sorted(WHY.glob("experiment*/*/run-*.dat"))
 
 
-@pytest.mark.parametrize("dat", RUNS, ids=[f"{p.parent.name}/{p.stem}" for p in RUNS])
+@pytest.mark.parametrize("dat", RUNS, ids=[f"{p.parent.parent.name}/{p.parent.name}/{p.stem}" for p in RUNS])
 def test_experiment_counters_equal_the_idle_periods_trace_cmd_shows(dat: Path) -> None:
     stem = str(dat)[: -len(".dat")]
     _check_delta_and_trace(Path(stem + ".sysfs-before.txt"), Path(stem + ".sysfs-after.txt"),
