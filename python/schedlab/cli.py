@@ -120,6 +120,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     unixbench-execl...
     True
     """
+    if sys.stderr is None:
+        # started with standard error closed (`2>&-`): print(file=None) would write its
+        # lines on standard output, into the result. They go to /dev/null instead, which
+        # also takes descriptor 2, so no file opened later lands there.
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
     args, extra = parser.parse_known_args(argv)

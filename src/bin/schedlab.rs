@@ -2,13 +2,19 @@
 //! runs `schedlab mmtests compare` and `schedlab lkp compare` (text) itself and hands every other command line
 //! to the Python command line (`python -m schedlab`), which defines them all
 //! (docs/cli.md).
+//!
+//! It has its own C `main` (`no_main`): Rust's start-up reopens a closed standard
+//! input, output or error on /dev/null before `main`, so a closed standard output would
+//! swallow the result and exit 0. With one of the three closed, the launcher runs nothing
+//! itself and hands the command line on unchanged (descriptors and all) to Python, which
+//! says which one is closed and exits 2 (docs/cli.md §1).
+#![no_main]
 
 use schedlab::cli::fast_compare::Outcome;
 use schedlab::cli::{fast_args, fast_compare, fast_lkp, messages, python};
 use schedlab::stop_signal::StopOnSignal;
 use std::ffi::OsString;
 use std::io::Write;
-use std::process::ExitCode;
 
 /// A command line the launcher runs itself: the command's name (for the interrupted
 /// message) and the run.
@@ -25,9 +31,28 @@ fn fast(args: &[OsString]) -> Option<Fast> {
     None
 }
 
-fn main() -> ExitCode {
+/// The process's entry point, in place of Rust's runtime start-up (see the module's doc):
+/// checks that standard input, output and error are open before anything can open a file
+/// on their numbers, ignores SIGPIPE as Rust's start-up does (a write to a closed pipe is
+/// then an error the launcher sees), and runs the command line; a panic is exit 101, as
+/// from Rust's own `main`.
+#[no_mangle]
+pub extern "C" fn main(_argc: libc::c_int, _argv: *const *const libc::c_char) -> libc::c_int {
+    // SAFETY: fcntl(F_GETFD) only queries the descriptor table
+    let standard_fds_open = (0..3).all(|fd| unsafe { libc::fcntl(fd, libc::F_GETFD) } != -1);
+    // SAFETY: setting a signal's disposition to ignore, before any thread exists
+    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
+    match std::panic::catch_unwind(|| launch(standard_fds_open)) {
+        Ok(code) => code,
+        Err(_) => 101,
+    }
+}
+
+/// Runs the command line: the fast commands here when the standard descriptors are open,
+/// everything else through Python. Returns the exit status.
+fn launch(standard_fds_open: bool) -> libc::c_int {
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
-    if let Some((command, run)) = fast(&args) {
+    if let Some((command, run)) = fast(&args).filter(|_| standard_fds_open) {
         let stop = StopOnSignal::install(libc::SIGINT);
         let outcome = run();
         drop(stop); // Python, when it runs, installs its own
@@ -36,13 +61,13 @@ fn main() -> ExitCode {
                 if std::io::stdout().lock().write_all(stdout.as_bytes()).and_then(|_| std::io::stdout().flush()).is_ok()
                 {
                     let _ = std::io::stderr().write_all(stderr.as_bytes());
-                    return ExitCode::from(code as u8);
+                    return libc::c_int::from(code as u8);
                 }
                 // standard output cannot be written: Python says why, in its words
             }
             Outcome::Interrupted => {
                 eprintln!("{}", messages::interrupted(command));
-                return ExitCode::from(messages::INTERRUPTED as u8);
+                return libc::c_int::from(messages::INTERRUPTED as u8);
             }
             Outcome::Fallback => {}
         }
@@ -56,7 +81,7 @@ fn main() -> ExitCode {
             exe.display(),
             python::OVERRIDE
         );
-        return ExitCode::from(2);
+        return 2;
     };
     let err = python::exec(&py, &args);
     eprintln!(
@@ -64,5 +89,5 @@ fn main() -> ExitCode {
         py.display(),
         python::OVERRIDE
     );
-    ExitCode::from(2)
+    2
 }

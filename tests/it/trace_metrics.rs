@@ -302,7 +302,9 @@ fn check_against_sysfs(dir: &str, trace: &str, delta: &str) {
 fn idle_counters_are_the_kernels_sysfs_deltas() {
     check_against_sysfs("kernel/busy-idle-10min", "trace.dat", "sysfs-delta.csv");
     check_against_sysfs("kernel/busy-lat0-8min", "trace.dat", "sysfs-delta.csv");
-    for (experiment, groups) in [("experiment", &["base", "aa", "lat0"][..]), ("experiment-quiet", &["base", "aa", "lat0", "menu"])] {
+    for (experiment, groups) in
+        [("experiment", &["base", "aa", "lat0"][..]), ("experiment-quiet", &["base", "aa", "lat0", "menu"])]
+    {
         for group in groups {
             for run in 1..=5 {
                 let dir = format!("{experiment}/{group}");
