@@ -42,10 +42,7 @@ pub extern "C" fn main(_argc: libc::c_int, _argv: *const *const libc::c_char) ->
     let standard_fds_open = (0..3).all(|fd| unsafe { libc::fcntl(fd, libc::F_GETFD) } != -1);
     // SAFETY: setting a signal's disposition to ignore, before any thread exists
     unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
-    match std::panic::catch_unwind(|| launch(standard_fds_open)) {
-        Ok(code) => code,
-        Err(_) => 101,
-    }
+    std::panic::catch_unwind(|| launch(standard_fds_open)).unwrap_or(101)
 }
 
 /// Runs the command line: the fast commands here when the standard descriptors are open,
