@@ -107,6 +107,24 @@ def test_endpoints_without_a_change_say_so() -> None:
     assert b.status().phase == "no-change" and b.status().next is None
 
 
+def test_before_the_endpoints_decide_no_commit_has_a_p_bad_yet() -> None:
+    """Two runs an endpoint do not yet show a change the steps can decide: the status has
+    no posterior, so a tested commit's P(bad) is None ("-" in the text) and its verdict
+    "not yet", never NaN or "undecided"."""
+    b = Bisection(["g", "m", "b"], direction="lower")
+    b.add("g", [10.0, 10.1])
+    b.add("m", [10.0, 10.1])
+    b.add("b", [12.0, 12.1])
+    st = b.status()
+    assert st.phase == "endpoints" and st.next is not None and st.next["commits"] == ["g", "b"]
+    assert [(c["commit"], c["p_bad"], c["verdict"]) for c in st.commits] == [
+        ("g", None, "not yet"), ("m", None, "not yet"), ("b", None, "not yet")]
+    lines = [ln for ln in st.text().splitlines() if ln.startswith("  m ")]
+    assert len(lines) == 1 and "P(bad) -" in lines[0] and lines[0].endswith("not yet"), st.text()
+    assert "nan" not in st.text().lower()
+    assert json.loads(json.dumps(st.to_dict()))["commits"][1]["p_bad"] is None
+
+
 def test_status_notes_failures_undecided_commits_and_more_than_one_change() -> None:
     b = _bisection(17, max_runs=6)
     b.fail("commit05x", "exit code 125")

@@ -28,6 +28,30 @@ def example_run(tmp_path_factory):
     return r.stdout, out
 
 
+def _expected_captions() -> list[str]:
+    """The example report's figures by docs/report.md's structure, from the bundled data
+    itself: per idle trace its governors' states (Simulations), per task trace its
+    signals, per MMTests benchmark every sample per kernel, and per lkp pair the most
+    changed metric's runs (unixbench.score: tools/gen_example_data.py drops it by 10%)."""
+    from schedlab import examples
+
+    log = examples.path("mmtests", "work", "log")
+    kernels = sorted(d for d in log.iterdir() if d.is_dir())
+    benches = sorted({b.name for k in kernels for b in (k / "iter-0").iterdir() if b.is_dir()})
+    return ([f"{t.name}: states chosen, and wrong-depth entries, per governor"
+             for t in sorted(examples.path("idle").glob("trace-*.csv"))]
+            + [f"{t.name}: top, the task's own signals; bottom, what the waking task's CPU looks like to "
+               "cpu_util_without(p) with and without the fix (steps, zoomed)"
+               for t in sorted(examples.path("pelt").glob("*.csv"))]
+            + [f"{b}: every sample per kernel (bar = mean)" for b in benches]
+            + ["unixbench.score: every run, base vs head"])
+
+
+def _captions(page: str) -> list[str]:
+    return [html.unescape(re.sub(r"<[^>]+>", "", c)).strip()
+            for c in re.findall(r"<figcaption[^>]*>(.*?)</figcaption>", page, re.S)]
+
+
 @pytest.fixture(scope="module")
 def example_check(example_run):
     """The example report's self-check, read from headless Chromium once for the module."""
@@ -72,7 +96,9 @@ def test_html_is_self_contained_and_renders(example_run, example_check):
     check = example_check
     assert check["errors"] == []
     assert check["tables"] >= 4
-    assert check["figures"] >= 7 and check["drawn"] == check["figures"]
+    expected = _expected_captions()
+    assert _captions(page) == expected
+    assert check["figures"] == len(expected) == 7 and check["drawn"] == check["figures"]
 
 
 @pytest.mark.slow
@@ -108,7 +134,7 @@ def test_html_leads_with_the_overview_names_nothing_absolute_labels_every_figure
     # the first section and the first table after the title are the overview
     assert check["first_section"] == "overview" and check["first_table_section"] == "overview"
     # every figure shows a title and both axis labels of every axes, as SVG text
-    assert check["figures"] >= 7 and check["unlabelled"] == []
+    assert check["figures"] == len(_expected_captions()) and check["unlabelled"] == []
     for absolute in {str(examples.path()), str(examples.path().resolve()), os.getcwd(), str(Path.home()) + "/"}:
         assert absolute not in page, absolute
     assert not re.search(r"(?<![\w.:/])/(work|home|tmp|usr|root|opt)/", _visible_text(page))
@@ -181,7 +207,7 @@ def test_every_figure_svg_holds_its_title_and_axis_labels(example_run):
     _, html_file = example_run
     page = html_file.read_text()
     figures = re.findall(r'<figure data-labels="([^"]*)">(.*?)</figure>', page, re.S)
-    assert len(figures) >= 7
+    assert len(figures) == len(_expected_captions())
     texts = []
     for labels, svg in figures:
         wanted = json.loads(html.unescape(labels))

@@ -104,7 +104,17 @@ def test_cli_on_a_csv(tmp_path):
     assert r["commit"].tolist() == [f"c{i}" for i in want]
     code, out, err = run_cli("series", str(f), "--window", "30", "--max-p", "0.01", "--min-change", "5",
                              "--higher-is-better", "--fail-on-worse")
-    assert code == 1 and "worse" in out and "c15" in out
+    assert code == 1, err  # a worse change with --fail-on-worse
+    # the text table: one row per change point of Otava's answer, each verdict by the
+    # hand rule for a higher-is-better metric (lower after = worse), the change its
+    # printed means' relative difference
+    rows = [ln.split() for ln in out.splitlines() if ln.startswith("tigerbeetle.tps ")]
+    assert [r[1] for r in rows] == [f"c{i}" for i in want]
+    for r in rows:
+        before, after, change = float(r[2]), float(r[3]), float(r[4])
+        assert r[-1] == ("worse" if after < before else "better"), r
+        assert abs(change - (after - before) / before * 100) < 0.01, r
+    assert [r[-1] for r in rows] == ["worse", "better"]
     if importlib.util.find_spec("matplotlib") is not None:
         png = tmp_path / "series.png"
         code, _, err = run_cli("series", str(f), "--window", "30", "--max-p", "0.01", "--min-change", "5",

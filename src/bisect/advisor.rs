@@ -56,9 +56,11 @@ pub struct CommitStatus {
     pub runs: u64,
     /// Their mean (NaN without runs).
     pub mean: f64,
-    /// P(the commit is bad) given every run.
-    pub p_bad: f64,
-    /// `good` (P(bad) ≤ a), `bad` (≥ 1 − a), `undecided`, or `failed` (no runs, only failures).
+    /// P(the commit is bad) given every run; None until the endpoints show a change the
+    /// steps can decide (before that there is no posterior to give it).
+    pub p_bad: Option<f64>,
+    /// `good` (P(bad) ≤ a), `bad` (≥ 1 − a), `undecided`, `not yet` (no posterior yet:
+    /// the endpoints are still being run), or `failed` (no runs, only failures).
     pub verdict: &'static str,
     /// Why its runs failed, if they did.
     pub failures: Vec<String>,
@@ -148,7 +150,7 @@ pub fn status(
         .collect();
     let ready = e.decision == EndpointDecision::Ready;
     let posterior = if ready { Some(Posterior::of(last, &tested)?) } else { None };
-    let p_bad = |p: usize| posterior.as_ref().map_or(f64::NAN, |post| post.p_bad(p));
+    let p_bad = |p: usize| posterior.as_ref().map(|post| post.p_bad(p));
     let commits: Vec<CommitStatus> = ordered
         .iter()
         .map(|r| {
@@ -159,14 +161,12 @@ pub fn status(
                 runs: r.values.len() as u64,
                 mean: if r.values.is_empty() { f64::NAN } else { Moments::of(&r.values).mean },
                 p_bad: p,
-                verdict: if r.values.is_empty() {
-                    "failed"
-                } else if p >= 1.0 - step_alpha {
-                    "bad"
-                } else if p <= step_alpha {
-                    "good"
-                } else {
-                    "undecided"
+                verdict: match p {
+                    _ if r.values.is_empty() => "failed",
+                    None => "not yet",
+                    Some(p) if p >= 1.0 - step_alpha => "bad",
+                    Some(p) if p <= step_alpha => "good",
+                    Some(_) => "undecided",
                 },
                 failures: r.failures.clone(),
             }
@@ -199,7 +199,12 @@ pub fn status(
         return Ok(st);
     };
     for c in st.commits.iter().filter(|c| c.verdict == "undecided" && c.runs >= opts.max_runs) {
-        st.notes.push(format!("{}: undecided after {} runs (P(bad) = {:.3})", short(&c.commit), c.runs, c.p_bad));
+        st.notes.push(format!(
+            "{}: undecided after {} runs (P(bad) = {:.3})",
+            short(&c.commit),
+            c.runs,
+            c.p_bad.unwrap_or(f64::NAN)
+        ));
     }
     for &(p, said) in answered {
         let now = post.p_bad(p);
@@ -333,12 +338,13 @@ impl Status {
             if c.runs == 0 {
                 out.push_str(&format!("  {:<12}  failed: {}\n", short(&c.commit), c.failures.join("; ")));
             } else {
+                let p_bad = c.p_bad.map_or_else(|| "-".to_string(), |p| format!("{p:.4}"));
                 out.push_str(&format!(
-                    "  {:<12}  {:>4} runs  mean {:<12.6}  P(bad) {:.4}  {}\n",
+                    "  {:<12}  {:>4} runs  mean {:<12.6}  P(bad) {:<6}  {}\n",
                     short(&c.commit),
                     c.runs,
                     c.mean,
-                    c.p_bad,
+                    p_bad,
                     c.verdict
                 ));
             }
