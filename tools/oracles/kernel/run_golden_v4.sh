@@ -107,7 +107,7 @@ if [ -n "${CHECK:-}" ]; then
       if cmp -s "$OUT/idle/$g" "$CHECK/$g"; then same=$((same + 1)); else bad=$((bad + 1)); echo "differs: $g" >&2; fi
     else
       h=$(sha256sum < "$OUT/idle/$g" | cut -d' ' -f1)
-      if grep -qE "^ +$h +$g\$" "$CHECK/MANIFEST-old.txt" 2>/dev/null; then same=$((same + 1))
+      if grep -qE "^ +$h +$g( |\$)" "$CHECK/MANIFEST-old.txt" 2>/dev/null; then same=$((same + 1))
       else bad=$((bad + 1)); echo "differs from (or not in) $CHECK/MANIFEST-old.txt: $g" >&2; fi
     fi
   done
