@@ -76,18 +76,99 @@ pub fn check() -> Result<()> {
 /// known point instead of timing a signal (docs/cancel.md §3).
 pub const STOP_AFTER_CHECKS_ENV: &str = "SCHEDLAB_STOP_AFTER_CHECKS";
 
-/// A count of checks still allowed before every check answers `Interrupted`.
+/// A count of checks still allowed before every check answers `Interrupted`, and
+/// optionally a [`Gate`] the first check pauses at.
 #[derive(Debug)]
-pub struct Countdown(AtomicI64);
+pub struct Countdown {
+    left: AtomicI64,
+    pause: Option<(Arc<Gate>, AtomicBool)>,
+}
 
 impl Countdown {
     fn new(checks: u64) -> Self {
-        Countdown(AtomicI64::new(i64::try_from(checks).unwrap_or(i64::MAX)))
+        Countdown { left: AtomicI64::new(i64::try_from(checks).unwrap_or(i64::MAX)), pause: None }
     }
 
-    /// Count one check; true once the allowance is used up.
+    /// Count one check; true once the allowance is used up. The first check of a
+    /// pausing countdown (on whichever thread carries it) waits at its gate first; a
+    /// gate never opened stops the computation instead of hanging it.
     fn fired(&self) -> bool {
-        self.0.fetch_sub(1, Ordering::Relaxed) <= 0
+        if let Some((gate, passed)) = &self.pause {
+            if !passed.swap(true, Ordering::AcqRel) && !gate.pause() {
+                return true;
+            }
+        }
+        self.left.fetch_sub(1, Ordering::Relaxed) <= 0
+    }
+}
+
+/// A meeting point for tests (docs/cancel.md §3): computations under a
+/// [`StopAfter::pausing`] hook stop at their first [`check`] and wait there until the
+/// test opens the gate, so a test can observe what holds while they are all inside at
+/// once (other threads run, the GIL is free) without timing anything.
+#[derive(Debug, Default)]
+pub struct Gate {
+    state: std::sync::Mutex<GateState>,
+    changed: std::sync::Condvar,
+}
+
+#[derive(Debug, Default)]
+struct GateState {
+    reached: usize,
+    open: bool,
+    gave_up: bool,
+}
+
+impl Gate {
+    /// How long a computation waits at a gate that is never opened before it gives up
+    /// and stops (`Interrupted`): a guard against a test that hangs, not a time bound.
+    pub const GIVE_UP: std::time::Duration = std::time::Duration::from_secs(300);
+
+    /// A closed gate nobody has reached.
+    pub fn new() -> Arc<Self> {
+        Arc::new(Gate::default())
+    }
+
+    /// Arrive and wait until the gate is opened: true then, false after [`Self::GIVE_UP`].
+    fn pause(&self) -> bool {
+        let mut st = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        st.reached += 1;
+        self.changed.notify_all();
+        let (mut st, timeout) = self
+            .changed
+            .wait_timeout_while(st, Self::GIVE_UP, |s| !s.open)
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if timeout.timed_out() && !st.open {
+            st.gave_up = true;
+            return false;
+        }
+        true
+    }
+
+    /// Wait until `n` computations have arrived (true), or `limit` has passed (false).
+    pub fn wait_reached(&self, n: usize, limit: std::time::Duration) -> bool {
+        let st = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (st, _) = self
+            .changed
+            .wait_timeout_while(st, limit, |s| s.reached < n)
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        st.reached >= n
+    }
+
+    /// How many computations have arrived so far.
+    pub fn reached(&self) -> usize {
+        self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner).reached
+    }
+
+    /// Whether a computation waited [`Self::GIVE_UP`] and stopped.
+    pub fn gave_up(&self) -> bool {
+        self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner).gave_up
+    }
+
+    /// Let every waiting (and later) computation through.
+    pub fn open(&self) {
+        self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner).open = true;
+        self.changed.notify_all();
     }
 }
 
@@ -134,8 +215,17 @@ pub struct StopAfter {
 impl StopAfter {
     /// Allow `checks` checks, then stop.
     pub fn checks(checks: u64) -> Self {
+        Self::install(Countdown::new(checks))
+    }
+
+    /// Pause the first check at `gate` until it is opened, then never stop.
+    pub fn pausing(gate: Arc<Gate>) -> Self {
+        Self::install(Countdown { pause: Some((gate, AtomicBool::new(false))), ..Countdown::new(u64::MAX) })
+    }
+
+    fn install(countdown: Countdown) -> Self {
         let previous = scoped_countdown();
-        set_scoped_countdown(Some(Arc::new(Countdown::new(checks))));
+        set_scoped_countdown(Some(Arc::new(countdown)));
         StopAfter { previous }
     }
 }
@@ -188,6 +278,30 @@ mod tests {
         f.clear();
         assert_eq!(f.check(), Ok(()));
         assert_eq!(check_every(EVERY + 1), Ok(()));
+    }
+
+    #[test]
+    fn a_pausing_hook_waits_at_its_first_check_until_the_gate_opens() {
+        let gate = Gate::new();
+        let workers: Vec<_> = (0..3)
+            .map(|_| {
+                let g = Arc::clone(&gate);
+                std::thread::spawn(move || {
+                    let _hook = StopAfter::pausing(g);
+                    (check(), check(), check())
+                })
+            })
+            .collect();
+        // all three are inside at once: none can pass before the gate opens
+        assert!(gate.wait_reached(3, Gate::GIVE_UP));
+        assert_eq!(gate.reached(), 3);
+        gate.open();
+        for w in workers {
+            assert_eq!(w.join().unwrap(), (Ok(()), Ok(()), Ok(())));
+        }
+        assert!(!gate.gave_up());
+        // a check without the hook never pauses
+        assert_eq!(check(), Ok(()));
     }
 
     #[test]

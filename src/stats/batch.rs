@@ -13,7 +13,7 @@ use super::mann_whitney::{mann_whitney_u, MwuMethod};
 use super::sample::check;
 use super::welch::welch_ttest;
 use crate::error::{Error, Result};
-use crate::parallel;
+use crate::{cancel, parallel};
 use rayon::prelude::*;
 
 /// Summary statistics of one sample; NaN where undefined.
@@ -104,11 +104,18 @@ fn summarize_with(x: &[f64], scratch: &mut Vec<f64>) -> Summary {
     s
 }
 
-/// Summaries of many samples, in parallel on at most `threads` threads.
+/// Summaries of many samples, in parallel on at most `threads` threads; a stop
+/// request (Ctrl-C, docs/cancel.md) is seen before each sample.
 pub fn summarize_many(series: &[&[f64]], threads: Option<usize>) -> Result<Vec<Summary>> {
     parallel::install(threads, || {
-        series.par_iter().map_init(Vec::new, |scratch, x| summarize_with(x, scratch)).collect()
-    })
+        series
+            .par_iter()
+            .map_init(Vec::new, |scratch, x| {
+                cancel::check()?;
+                Ok(summarize_with(x, scratch))
+            })
+            .collect::<Result<Vec<_>>>()
+    })?
 }
 
 /// One baseline/new comparison; NaN where undefined.
@@ -177,14 +184,23 @@ pub fn compare_pair(base: &[f64], new: &[f64], higher_is_better: bool, method: M
     }
 }
 
-/// Compare many (base, new) pairs in parallel on at most `threads` threads.
+/// Compare many (base, new) pairs in parallel on at most `threads` threads; a stop
+/// request (Ctrl-C, docs/cancel.md) is seen before each pair.
 pub fn compare_many(
     pairs: &[(&[f64], &[f64])],
     higher_is_better: bool,
     method: MwuMethod,
     threads: Option<usize>,
 ) -> Result<Vec<PairComparison>> {
-    parallel::install(threads, || pairs.par_iter().map(|(b, n)| compare_pair(b, n, higher_is_better, method)).collect())
+    parallel::install(threads, || {
+        pairs
+            .par_iter()
+            .map(|(b, n)| {
+                cancel::check()?;
+                Ok(compare_pair(b, n, higher_is_better, method))
+            })
+            .collect::<Result<Vec<_>>>()
+    })?
 }
 
 /// Split a flat array into consecutive series of the given lengths.
@@ -265,5 +281,17 @@ mod tests {
         assert_eq!(pairs, [(&b[..1], &n[..2]), (&b[1..], &n[2..])]);
         let err = split_pairs(&b, &[3], &n, &[1, 2]).unwrap_err().to_string();
         assert_eq!(err, "1 base series but 2 new series");
+    }
+
+    #[test]
+    fn a_stop_is_seen_between_samples_and_pairs() {
+        let x: Vec<f64> = (0..50).map(f64::from).collect();
+        let series: Vec<&[f64]> = vec![&x; 10];
+        let pairs: Vec<(&[f64], &[f64])> = vec![(&x, &x); 10];
+        // the hook answers Interrupted at the 4th check: after 3 of the 10 items
+        let _hook = crate::cancel::StopAfter::checks(3);
+        assert_eq!(summarize_many(&series, Some(1)), Err(Error::Interrupted));
+        let _hook = crate::cancel::StopAfter::checks(3);
+        assert_eq!(compare_many(&pairs, true, MwuMethod::Auto, Some(1)), Err(Error::Interrupted));
     }
 }
