@@ -113,6 +113,7 @@ fn on_disk(area: &str) -> BTreeSet<String> {
                 files_under(&root, sub, &|f| f.ends_with(".oracle"), &mut out);
             }
         }
+        "mmtests/e0-dbench4" => files_under(&root, "out", &|f| f.ends_with(".oracle"), &mut out),
         other => panic!("no golden set {other}"),
     }
     out.into_iter().map(|f| f.trim_start_matches("./").to_string()).collect()
@@ -120,7 +121,7 @@ fn on_disk(area: &str) -> BTreeSet<String> {
 
 #[test]
 fn every_golden_is_in_its_manifest_and_every_manifest_row_on_disk() {
-    for area in ["idle", "pelt", "mmtests"] {
+    for area in ["idle", "pelt", "mmtests", "mmtests/e0-dbench4"] {
         let listed: Vec<String> = read(area).iter().map(|g| g.file().to_string()).collect();
         let unique: BTreeSet<String> = listed.iter().cloned().collect();
         assert_eq!(unique.len(), listed.len(), "{area}/goldens.csv lists a golden twice");

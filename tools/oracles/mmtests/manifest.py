@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """Write tests/data/mmtests/goldens.csv: every compare-mmtests.pl golden of the sets
 `out/`, `wide/`, `time/`, `families/` and `fuzz/` (tests/data/mmtests/README.md) with
-the command line that printed it.
+the command line that printed it; and tests/data/mmtests/e0-dbench4/goldens.csv, the same
+for e0_dbench4.sh's goldens (paths relative to e0-dbench4/; `expect` there is `whole`: the
+table without its `Comparing (` debug lines, SubAmean rows included, since R's draws
+cannot vary on a tree without spread; or `r-pairs`: a spread tree's ratio table, which
+follows from the pairs R printed, the file of its column `r_pairs`).
 
 This is the one place that reads those goldens' file names and knows which tree and run
 names each set's oracle script compared (oracle.sh, wide.sh, time.sh, families.sh and the
@@ -33,6 +37,7 @@ import sys
 from pathlib import Path
 
 COLUMNS = ["golden", "set", "tree", "benchmark", "names", "era", "print_ratio", "sub_heading", "expect"]
+E0_COLUMNS = ["golden", "set", "tree", "benchmark", "names", "era", "print_ratio", "expect", "r_pairs"]
 TWO = ["6.8-vanilla", "6.9-patched"]
 THREE = ["6.8-vanilla", "6.9-patched", "6.10-rc1"]
 NAMES_2018 = ["4.18.0-vanilla", "4.18.0-teo", "4.18.0-teo-v6+backport"]
@@ -107,15 +112,37 @@ def rows(data: Path) -> list[dict]:
     return out
 
 
+def e0_rows(e0: Path) -> list[dict]:
+    """e0_dbench4.sh: `<set>/cases` lines `<case> <names>`, out/<set>-<case>[--print-ratio]
+    (spread trees only --print-ratio)."""
+    out = []
+    for tree_set, expect in (("flat", "whole"), ("spread", "r-pairs")):
+        for line in (e0 / tree_set / "cases").read_text().splitlines():
+            case, names = line.split(" ", 1)
+            for ratio in (False, True) if tree_set == "flat" else (True,):
+                golden = f"out/{tree_set}-{case}{RATIO if ratio else ''}.oracle"
+                r_pairs = f"spread/r/{case}" if tree_set == "spread" else ""
+                if not all((e0 / f).exists() for f in (golden, f"{tree_set}/{case}", r_pairs)):
+                    sys.exit(f"{e0 / golden}: the golden, its tree or R's pairs are missing")
+                out.append({"golden": golden, "set": tree_set, "tree": f"{tree_set}/{case}", "benchmark": "dbench4",
+                            "names": " ".join(names.split(",")), "era": "2018", "print_ratio": str(int(ratio)),
+                            "expect": expect, "r_pairs": r_pairs})
+    return out
+
+
+def write(path: Path, columns: list[str], rows: list[dict]) -> None:
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, columns, lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+    print(f"{path}: {len(rows)} goldens")
+
+
 def main() -> None:
     repo = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[3]
     data = repo / "tests" / "data" / "mmtests"
-    got = rows(data)
-    with open(data / "goldens.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, COLUMNS, lineterminator="\n")
-        w.writeheader()
-        w.writerows(got)
-    print(f"{data / 'goldens.csv'}: {len(got)} goldens")
+    write(data / "goldens.csv", COLUMNS, rows(data))
+    write(data / "e0-dbench4" / "goldens.csv", E0_COLUMNS, e0_rows(data / "e0-dbench4"))
 
 
 if __name__ == "__main__":
