@@ -191,24 +191,24 @@ def test_other_command_lines_go_to_python(argv: list[str]) -> None:
 
 LKP = REPO / "tests" / "data" / "lkp" / "golden"
 LKP_FLAGS = LKP / "flags"
-LKP_A = LKP / "scenario_a_raw/unixbench/performance-30s-1-execl/lkp-ivb-d04/debian-x86_64.cgz/x86_64-rhel/gcc-7"
 
 
 @pytest.mark.parametrize(
-    ("golden", "flags", "roots"),
+    ("golden", "spelled"),
     [
-        # lkp's own ncompare outputs (tests/data/lkp/golden/README.md, tools/oracles/lkp/gen_flags.py)
-        ("out_A_default.txt", [], [LKP_A / "a07630b8b2c16f82a2d7b5ecfa4a1c0a8e0c5a01",
-                                   LKP_A / "d519329f72a6f36bc4f2b85452aa7c3b0d1e2f3a"]),
-        ("out_A_more.txt", ["-m"], [LKP_A / "a07630b8b2c16f82a2d7b5ecfa4a1c0a8e0c5a01",
-                                    LKP_A / "d519329f72a6f36bc4f2b85452aa7c3b0d1e2f3a"]),
-        ("flags/out_p0.5_more.txt", ["-p", "0.5", "-m"], [LKP_FLAGS / ("c" * 40), LKP_FLAGS / ("d" * 40)]),
-        ("flags/out_k_all.txt", ["--kpi", "--all"], [LKP_FLAGS / ("c" * 40), LKP_FLAGS / ("d" * 40)]),
+        # lkp's own ncompare outputs (tests/data/lkp/golden/goldens.csv: their options and roots)
+        ("out_A_default.txt", None),
+        ("out_A_more.txt", None),
+        ("flags/out_p0.5_more.txt", None),
+        ("flags/out_k_all.txt", ["--kpi", "--all"]),  # -k -a, spelled long
     ],
 )
-def test_the_launchers_lkp_tables_are_lkps(golden: str, flags: list[str], roots: list[Path]) -> None:
+def test_the_launchers_lkp_tables_are_lkps(golden: str, spelled: list[str] | None) -> None:
     """``lkp compare`` (text), which the launcher runs itself: lkp's own ncompare output,
     and what the Python command line prints."""
+    r = goldens.row("lkp/golden", golden)
+    flags = r["options"].split() if spelled is None else spelled
+    roots = [LKP / p for p in r["roots"].split()]
     argv = ["lkp", "compare", *flags, *map(str, roots)]
     code, out, err = _same(argv)
     assert (code, err) == (0, b"")

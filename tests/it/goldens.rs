@@ -77,6 +77,25 @@ pub fn unreproducible_prefixes(kinds: &[&str]) -> Vec<String> {
     prefixes
 }
 
+/// The blocks of `compare_dirs.rb --many`'s output (tests/data/lkp/golden/random/expected.txt):
+/// the lines after each `#### N` line, in order.
+pub fn lkp_blocks(text: &str) -> Vec<String> {
+    let mut blocks: Vec<String> = Vec::new();
+    for line in text.split_inclusive('\n') {
+        if line.starts_with("#### ") {
+            blocks.push(String::new());
+        } else if let Some(b) = blocks.last_mut() {
+            b.push_str(line);
+        }
+    }
+    blocks
+}
+
+/// Block `n` of [`lkp_blocks`].
+pub fn lkp_block(text: &str, n: usize) -> Option<String> {
+    lkp_blocks(text).into_iter().nth(n)
+}
+
 /// The files under `root/sub` (recursively, paths relative to `root`) that `is_golden` takes.
 fn files_under(root: &Path, sub: &str, is_golden: &dyn Fn(&str) -> bool, out: &mut BTreeSet<String>) {
     let mut stack = vec![root.join(sub)];
@@ -114,6 +133,22 @@ fn on_disk(area: &str) -> BTreeSet<String> {
             }
         }
         "mmtests/e0-dbench4" => files_under(&root, "out", &|f| f.ends_with(".oracle"), &mut out),
+        // ncompare's outputs (not the plots of tests/it/lkp_plot.rs, out_C_*), each block of
+        // compare_dirs.rb --many's output as `random/expected.txt#N`
+        "lkp/golden" => {
+            files_under(
+                &root,
+                ".",
+                &|f| !f.contains('/') && f.starts_with("out_") && !f.starts_with("out_C_"),
+                &mut out,
+            );
+            for sub in ["flags", "issue18", "query"] {
+                let output = |f: &str| f.matches('/').count() == 1 && f.contains("/out_") && f.ends_with(".txt");
+                files_under(&root, sub, &output, &mut out);
+            }
+            let many = std::fs::read_to_string(root.join("random/expected.txt")).unwrap();
+            out.extend((0..lkp_blocks(&many).len()).map(|n| format!("random/expected.txt#{n}")));
+        }
         other => panic!("no golden set {other}"),
     }
     out.into_iter().map(|f| f.trim_start_matches("./").to_string()).collect()
@@ -121,8 +156,14 @@ fn on_disk(area: &str) -> BTreeSet<String> {
 
 #[test]
 fn every_golden_is_in_its_manifest_and_every_manifest_row_on_disk() {
-    for area in ["idle", "pelt", "mmtests", "mmtests/e0-dbench4"] {
-        let listed: Vec<String> = read(area).iter().map(|g| g.file().to_string()).collect();
+    for area in ["idle", "pelt", "mmtests", "mmtests/e0-dbench4", "lkp/golden"] {
+        let listed: Vec<String> = read(area)
+            .iter()
+            .map(|g| match g.columns.get("block").map(String::as_str) {
+                None | Some("") => g.file().to_string(),
+                Some(n) => format!("{}#{n}", g.file()),
+            })
+            .collect();
         let unique: BTreeSet<String> = listed.iter().cloned().collect();
         assert_eq!(unique.len(), listed.len(), "{area}/goldens.csv lists a golden twice");
         let disk = on_disk(area);
