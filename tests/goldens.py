@@ -2,7 +2,7 @@
 with the standard library as tests/it/goldens.rs reads them for Rust.
 
 Each manifest lists every golden of its directory with the parameters it was made with
-(written by tools/oracles/kernel/manifest.py and tools/oracles/mmtests/manifest.py, the one
+(written by tools/oracles/{kernel,mmtests,lkp}/manifest.py, the one
 place that reads the goldens' file names). The Rust tests check every golden; the Python
 tests run a few through each binding, chosen here with :func:`spread`.
 """

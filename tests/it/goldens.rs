@@ -1,6 +1,6 @@
 //! The golden sets' manifests (`tests/data/<area>/goldens.csv`): one row per golden with
 //! its parameters, written by the script that made the goldens or read their names once
-//! (tools/oracles/kernel/manifest.py, tools/oracles/mmtests/manifest.py). The golden tests
+//! (tools/oracles/{kernel,mmtests,lkp}/manifest.py). The golden tests
 //! of every area read them here, as tests/goldens.py does for Python; no test parses a
 //! golden's file name. The test below holds each manifest to its directory.
 
