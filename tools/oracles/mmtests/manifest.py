@@ -5,7 +5,9 @@ the command line that printed it; and tests/data/mmtests/e0-dbench4/goldens.csv,
 for e0_dbench4.sh's goldens (paths relative to e0-dbench4/; `expect` there is `whole`: the
 table without its `Comparing (` debug lines, SubAmean rows included, since R's draws
 cannot vary on a tree without spread; or `r-pairs`: a spread tree's ratio table, which
-follows from the pairs R printed, the file of its column `r_pairs`).
+follows from the pairs R printed, the file of its column `r_pairs`); and
+tests/data/mmtests/monitors/goldens.csv, monitors.sh's `--print-monitor` tables (`expect`
+`table`, or `error` where the Perl printed nothing).
 
 This is the one place that reads those goldens' file names and knows which tree and run
 names each set's oracle script compared (oracle.sh, wide.sh, time.sh, families.sh and the
@@ -130,6 +132,30 @@ def e0_rows(e0: Path) -> list[dict]:
     return out
 
 
+MONITOR_COLUMNS = ["golden", "tree", "benchmark", "names", "monitor", "sub_heading", "era", "expect"]
+
+
+def monitor_rows(mon: Path) -> list[dict]:
+    """monitors.sh: for each "monitor [sub-heading]" line of `cases` (tree `tree`) and
+    `cases-old` (tree `tree-old`, goldens prefixed `old-`), each era's
+    out/[old-]<era>-<monitor>[_<sub-heading>].oracle (empty: the Perl printed no table)."""
+    out = []
+    for tree, cases, prefix in (("tree", "cases", ""), ("tree-old", "cases-old", "old-")):
+        for line in (mon / cases).read_text().splitlines():
+            if not line.strip():
+                continue
+            monitor, *sub = line.split()
+            sub_heading = sub[0] if sub else ""
+            for era in ("head", "2025", "2024"):
+                golden = f"out/{prefix}{era}-{monitor}{'_' + sub_heading if sub_heading else ''}.oracle"
+                if not (mon / golden).is_file():
+                    sys.exit(f"{mon / golden} is missing")
+                out.append({"golden": golden, "tree": tree, "benchmark": "hackbench-process-pipes",
+                            "names": "6.8-vanilla 6.9-teo 6.9-menu", "monitor": monitor, "sub_heading": sub_heading,
+                            "era": era, "expect": "error" if (mon / golden).stat().st_size == 0 else "table"})
+    return out
+
+
 def write(path: Path, columns: list[str], rows: list[dict]) -> None:
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, columns, lineterminator="\n")
@@ -143,6 +169,7 @@ def main() -> None:
     data = repo / "tests" / "data" / "mmtests"
     write(data / "goldens.csv", COLUMNS, rows(data))
     write(data / "e0-dbench4" / "goldens.csv", E0_COLUMNS, e0_rows(data / "e0-dbench4"))
+    write(data / "monitors" / "goldens.csv", MONITOR_COLUMNS, monitor_rows(data / "monitors"))
 
 
 if __name__ == "__main__":
