@@ -119,12 +119,14 @@ def test_partial_tables_as_python_prints_them() -> None:
     partial table, names the lost runs on stderr and exits as Python does (2, or 0 with
     --allow-missing); a lost baseline is Python's error."""
     partial = DATA / "partial"
-    cases = dict(ln.split(" ", 1) for ln in (partial / "cases").read_text().splitlines())
+    cases = {r["case"]: ",".join(r["names"].split()) for r in goldens.read("mmtests/partial")}
     for case in ("two-last", "three-middle", "four-second-last", "four-middle-two"):
         for ratio in (False, True):
-            golden = (partial / "out" / f"2025-netperf-udp-rr-{case}{'--print-ratio' if ratio else ''}.oracle").read_bytes()
+            r = goldens.find("mmtests/partial", era="2025", benchmark="netperf-udp-rr", case=case,
+                             print_ratio=str(int(ratio)))
+            golden = (partial / r["golden"]).read_bytes()
             for allow in (False, True):
-                argv = ["mmtests", "compare", "-d", str(partial / "legacy"), "-b", "netperf-udp-rr", "-n", cases[case],
+                argv = ["mmtests", "compare", "-d", str(partial / r["tree"]), "-b", r["benchmark"], "-n", cases[case],
                         "--compat", "2025"] + (["--print-ratio"] if ratio else []) + (["--allow-missing"] if allow else [])
                 code, out, err = _same(argv)
                 assert out == golden and code == (0 if allow else 2) and b"is not in the table" in err

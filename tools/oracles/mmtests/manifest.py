@@ -7,7 +7,8 @@ table without its `Comparing (` debug lines, SubAmean rows included, since R's d
 cannot vary on a tree without spread; or `r-pairs`: a spread tree's ratio table, which
 follows from the pairs R printed, the file of its column `r_pairs`); and
 tests/data/mmtests/monitors/goldens.csv, monitors.sh's `--print-monitor` tables (`expect`
-`table`, or `error` where the Perl printed nothing).
+`table`, or `error` where the Perl printed nothing); and tests/data/mmtests/partial/goldens.csv,
+partial.sh's tables with the Perl's stderr and exit code beside each.
 
 This is the one place that reads those goldens' file names and knows which tree and run
 names each set's oracle script compared (oracle.sh, wide.sh, time.sh, families.sh and the
@@ -156,6 +157,34 @@ def monitor_rows(mon: Path) -> list[dict]:
     return out
 
 
+PARTIAL_COLUMNS = ["golden", "stderr", "rc", "case", "tree", "benchmark", "names", "era", "print_ratio"]
+# partial.sh: the eras, each with its tree (layout) and benchmarks
+PARTIAL_RUNS = [("2018", "2018", "netperf-udp-rr"), ("2024", "legacy", "netperf-udp-rr"),
+                ("2025", "legacy", "netperf-udp-rr"), ("2025", "legacy", "sockperf-udp-throughput"),
+                ("head", "head", "netperf-ipv4-udp-rr")]
+
+
+def partial_rows(partial: Path) -> list[dict]:
+    """partial.sh: for each `<case> <names>` line of `cases`, each era's benchmark,
+    out/<era>-<benchmark>-<case>[--print-ratio].{oracle,err,rc}: the Perl's stdout, stderr
+    (the tree's path written MMTESTS) and exit code, where the oracle ran it."""
+    out = []
+    for line in (partial / "cases").read_text().splitlines():
+        case, names = line.split(" ", 1)
+        for era, tree, bench in PARTIAL_RUNS:
+            for ratio in (False, True):
+                stem = f"out/{era}-{bench}-{case}{RATIO if ratio else ''}"
+                if not (partial / f"{stem}.rc").exists():
+                    continue
+                for ext in ("oracle", "err"):
+                    if not (partial / f"{stem}.{ext}").is_file():
+                        sys.exit(f"{partial / stem}.{ext} is missing")
+                out.append({"golden": f"{stem}.oracle", "stderr": f"{stem}.err", "rc": f"{stem}.rc", "case": case,
+                            "tree": tree, "benchmark": bench, "names": " ".join(names.split(",")), "era": era,
+                            "print_ratio": str(int(ratio))})
+    return out
+
+
 def write(path: Path, columns: list[str], rows: list[dict]) -> None:
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, columns, lineterminator="\n")
@@ -170,6 +199,7 @@ def main() -> None:
     write(data / "goldens.csv", COLUMNS, rows(data))
     write(data / "e0-dbench4" / "goldens.csv", E0_COLUMNS, e0_rows(data / "e0-dbench4"))
     write(data / "monitors" / "goldens.csv", MONITOR_COLUMNS, monitor_rows(data / "monitors"))
+    write(data / "partial" / "goldens.csv", PARTIAL_COLUMNS, partial_rows(data / "partial"))
 
 
 if __name__ == "__main__":
