@@ -132,7 +132,7 @@ fn on_disk(area: &str) -> BTreeSet<String> {
                 files_under(&root, sub, &|f| f.ends_with(".oracle"), &mut out);
             }
         }
-        "mmtests/e0-dbench4" | "mmtests/monitors" | "mmtests/partial" => {
+        "mmtests/e0-dbench4" | "mmtests/monitors" | "mmtests/partial" | "mmtests/failed" => {
             files_under(&root, "out", &|f| f.ends_with(".oracle"), &mut out)
         }
         // ncompare's outputs (not the plots of tests/it/lkp_plot.rs, out_C_*), each block of
@@ -158,7 +158,16 @@ fn on_disk(area: &str) -> BTreeSet<String> {
 
 #[test]
 fn every_golden_is_in_its_manifest_and_every_manifest_row_on_disk() {
-    for area in ["idle", "pelt", "mmtests", "mmtests/e0-dbench4", "mmtests/monitors", "mmtests/partial", "lkp/golden"] {
+    for area in [
+        "idle",
+        "pelt",
+        "mmtests",
+        "mmtests/e0-dbench4",
+        "mmtests/monitors",
+        "mmtests/partial",
+        "mmtests/failed",
+        "lkp/golden",
+    ] {
         let listed: Vec<String> = read(area)
             .iter()
             .map(|g| match g.columns.get("block").map(String::as_str) {

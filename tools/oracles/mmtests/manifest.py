@@ -8,7 +8,8 @@ cannot vary on a tree without spread; or `r-pairs`: a spread tree's ratio table,
 follows from the pairs R printed, the file of its column `r_pairs`); and
 tests/data/mmtests/monitors/goldens.csv, monitors.sh's `--print-monitor` tables (`expect`
 `table`, or `error` where the Perl printed nothing); and tests/data/mmtests/partial/goldens.csv,
-partial.sh's tables with the Perl's stderr and exit code beside each.
+partial.sh's tables with the Perl's stderr and exit code beside each; and
+tests/data/mmtests/failed/goldens.csv, failed.sh's (a failed or aborted run beside a good one).
 
 This is the one place that reads those goldens' file names and knows which tree and run
 names each set's oracle script compared (oracle.sh, wide.sh, time.sh, families.sh and the
@@ -185,6 +186,30 @@ def partial_rows(partial: Path) -> list[dict]:
     return out
 
 
+FAILED_COLUMNS = ["golden", "rc", "tree", "benchmark", "names", "era", "run"]
+
+
+def failed_rows(failed: Path) -> list[dict]:
+    """failed.sh: out/<era>-<bench>-<run>[-first].{oracle,rc}, the Perl's stdout and exit
+    code with the failed or aborted run `run` beside 6.8-vanilla (`-first`: as baseline)."""
+    out = []
+    for rc in sorted((failed / "out").glob("*.rc")):
+        stem = rc.name.removesuffix(".rc")
+        era, rest = stem.split("-", 1)
+        first = rest.endswith("-first")
+        bench, run = rest.removesuffix("-first").rsplit("-", 1)
+        tree = "head" if era == "head" else "legacy"
+        if run not in ("failed", "aborted") or not (failed / tree / run).is_dir():
+            sys.exit(f"{rc}: not <era>-<bench>-<failed|aborted>[-first].rc of a tree")
+        golden = f"out/{stem}.oracle"
+        if not (failed / golden).is_file():
+            sys.exit(f"{failed / golden} is missing")
+        names = [run, "6.8-vanilla"] if first else ["6.8-vanilla", run]
+        out.append({"golden": golden, "rc": f"out/{rc.name}", "tree": tree, "benchmark": bench,
+                    "names": " ".join(names), "era": era, "run": run})
+    return out
+
+
 def write(path: Path, columns: list[str], rows: list[dict]) -> None:
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, columns, lineterminator="\n")
@@ -200,6 +225,7 @@ def main() -> None:
     write(data / "e0-dbench4" / "goldens.csv", E0_COLUMNS, e0_rows(data / "e0-dbench4"))
     write(data / "monitors" / "goldens.csv", MONITOR_COLUMNS, monitor_rows(data / "monitors"))
     write(data / "partial" / "goldens.csv", PARTIAL_COLUMNS, partial_rows(data / "partial"))
+    write(data / "failed" / "goldens.csv", FAILED_COLUMNS, failed_rows(data / "failed"))
 
 
 if __name__ == "__main__":
