@@ -132,7 +132,7 @@ fn on_disk(area: &str) -> BTreeSet<String> {
                 files_under(&root, sub, &|f| f.ends_with(".oracle"), &mut out);
             }
         }
-        "mmtests/e0-dbench4" | "mmtests/monitors" | "mmtests/partial" | "mmtests/failed" => {
+        "mmtests/e0-dbench4" | "mmtests/monitors" | "mmtests/partial" | "mmtests/failed" | "mmtests/real" => {
             files_under(&root, "out", &|f| f.ends_with(".oracle"), &mut out)
         }
         // ncompare's outputs (not the plots of tests/it/lkp_plot.rs, out_C_*), each block of

@@ -9,7 +9,8 @@ follows from the pairs R printed, the file of its column `r_pairs`); and
 tests/data/mmtests/monitors/goldens.csv, monitors.sh's `--print-monitor` tables (`expect`
 `table`, or `error` where the Perl printed nothing); and tests/data/mmtests/partial/goldens.csv,
 partial.sh's tables with the Perl's stderr and exit code beside each; and
-tests/data/mmtests/failed/goldens.csv, failed.sh's (a failed or aborted run beside a good one).
+tests/data/mmtests/failed/goldens.csv, failed.sh's (a failed or aborted run beside a good one);
+and tests/data/mmtests/real/goldens.csv, real.sh's on the published tree.
 
 This is the one place that reads those goldens' file names and knows which tree and run
 names each set's oracle script compared (oracle.sh, wide.sh, time.sh, families.sh and the
@@ -210,6 +211,24 @@ def failed_rows(failed: Path) -> list[dict]:
     return out
 
 
+REAL_COLUMNS = ["golden", "rc", "tree", "benchmark", "print_ratio"]
+
+
+def real_rows(real: Path) -> list[dict]:
+    """real.sh: out/<root>/<bench>[--print-ratio].{oracle,rc}, the Perl's stdout and exit
+    code on the tree mmtests_CI/work/<root> (the runs holding the benchmark's logs, sorted)."""
+    out = []
+    for rc in sorted((real / "out").glob("*/*.rc")):
+        stem = rc.name.removesuffix(".rc")
+        tree = f"mmtests_CI/work/{rc.parent.name}"
+        golden = f"out/{rc.parent.name}/{stem}.oracle"
+        if not (real / tree).is_dir() or not (real / golden).is_file():
+            sys.exit(f"{rc}: its tree {real / tree} or {real / golden} is missing")
+        out.append({"golden": golden, "rc": f"out/{rc.parent.name}/{rc.name}", "tree": tree,
+                    "benchmark": stem.removesuffix(RATIO), "print_ratio": str(int(stem.endswith(RATIO)))})
+    return out
+
+
 def write(path: Path, columns: list[str], rows: list[dict]) -> None:
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, columns, lineterminator="\n")
@@ -226,6 +245,7 @@ def main() -> None:
     write(data / "monitors" / "goldens.csv", MONITOR_COLUMNS, monitor_rows(data / "monitors"))
     write(data / "partial" / "goldens.csv", PARTIAL_COLUMNS, partial_rows(data / "partial"))
     write(data / "failed" / "goldens.csv", FAILED_COLUMNS, failed_rows(data / "failed"))
+    write(data / "real" / "goldens.csv", REAL_COLUMNS, real_rows(data / "real"))
 
 
 if __name__ == "__main__":
