@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from . import goldens
+
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "tests" / "data" / "mmtests"
 FAMILIES = DATA / "families"
@@ -63,22 +65,15 @@ def _same(argv: list[str]) -> tuple[int, bytes, bytes]:
 
 
 def _kept(table: bytes) -> list[bytes]:
-    """The lines of a table the goldens fix: not the SubAmean rows (upstream draws
-    them at random) nor a `Comparing (` line (tests/it/mmtests_golden.rs keeps the same)."""
-    drop = (b"Comparing (", b"SubAmean ", b"SubAmeanCI ", b"SubmeanCI ")
-    return [ln for ln in table.splitlines() if not ln.startswith(drop)]
+    """The lines of a table the goldens fix: not those tests/data/mmtests/unreproducible-lines.csv
+    lists (the SubAmean rows upstream draws at random, a `Comparing (` line), as
+    tests/it/mmtests_golden.rs drops them."""
+    return goldens.kept_lines_bytes(table, "debug", "random")
 
 
-def _goldens(era: str) -> list[tuple[str, bool]]:
-    """(benchmark, --print-ratio) of every Perl golden of the era's family tree."""
-    out = []
-    for f in sorted((FAMILIES / "out").glob(f"{era}-*.oracle")):
-        stem = f.name[len(era) + 1 : -len(".oracle")]
-        if "--sub-heading" in stem:
-            continue
-        ratio = stem.endswith("--print-ratio")
-        out.append((stem.removesuffix("--print-ratio"), ratio))
-    return out
+def _goldens(era: str) -> list[dict[str, str]]:
+    """Every Perl golden of the era's family tree without a sub-heading (goldens.csv rows)."""
+    return [r for r in goldens.read("mmtests") if r["set"] == "families" and r["era"] == era and not r["sub_heading"]]
 
 
 @pytest.mark.slow
@@ -86,19 +81,18 @@ def _goldens(era: str) -> list[tuple[str, bool]]:
 def test_the_launchers_tables_are_the_perls(era: str) -> None:
     """Every family golden of the era: the launcher's standard output is the Perl's
     own table (its goldens) and all it prints equals the Python command line's."""
-    tree = FAMILIES / era
     checked = 0
-    for bench, ratio in _goldens(era):
-        argv = ["mmtests", "compare", "-d", str(tree), "-b", bench, "-n", THREE, "--compat", era]
-        if ratio:
+    for r in _goldens(era):
+        argv = ["mmtests", "compare", "-d", str(DATA / r["tree"]), "-b", r["benchmark"], "-n", ",".join(r["names"].split()),
+                "--compat", era]
+        if r["print_ratio"] == "1":
             argv.append("--print-ratio")
         code, out, _err = _same(argv)
-        golden = (FAMILIES / "out" / f"{era}-{bench}{'--print-ratio' if ratio else ''}.oracle").read_bytes()
-        # the ratio tables of Subselection families print a SubAmean that upstream
-        # draws at random (tests/it/mmtests_golden.rs skips the same ones)
-        random = ratio and (bench.endswith("bench4") or (bench == "perffutexwake" and era != "head"))
-        if golden and not random:
-            assert _kept(out) == _kept(golden), f"{era} {bench} ratio={ratio}"
+        golden = (DATA / r["golden"]).read_bytes()
+        # a table unless the Perl died (an empty golden) or every number is a ratio of the
+        # SubAmean upstream draws at random (tests/it/mmtests_golden.rs skips the same ones)
+        if r["expect"] == "table":
+            assert _kept(out) == _kept(golden), f"{era} {r['benchmark']} ratio={r['print_ratio']}"
             checked += 1
     assert checked > 40
 
@@ -107,9 +101,9 @@ def test_era_notes_and_missing_data_as_python_prints_them() -> None:
     """No --compat: the era note; a run without the benchmark: Python's error; the
     fail-closed exit code and --allow-missing."""
     tree = str(FAMILIES / "2025")
-    for bench, _ in _goldens("2025")[:12]:
-        _same(["mmtests", "compare", "-d", tree, "-b", bench, "-n", THREE])
-        _same(["mmtests", "compare", "-d", tree, "-b", bench, "-n", THREE, "--allow-missing"])
+    for r in _goldens("2025")[:12]:
+        _same(["mmtests", "compare", "-d", tree, "-b", r["benchmark"], "-n", THREE])
+        _same(["mmtests", "compare", "-d", tree, "-b", r["benchmark"], "-n", THREE, "--allow-missing"])
     code, _, err = _same(["mmtests", "compare", "-d", tree, "-b", "tbench4", "-n", THREE])
     assert code == 2 and b"no logs of benchmark" in err
     # the failed benchmarks of a real tree (missing data: exit 2 unless allowed)
@@ -125,12 +119,14 @@ def test_partial_tables_as_python_prints_them() -> None:
     partial table, names the lost runs on stderr and exits as Python does (2, or 0 with
     --allow-missing); a lost baseline is Python's error."""
     partial = DATA / "partial"
-    cases = dict(ln.split(" ", 1) for ln in (partial / "cases").read_text().splitlines())
+    cases = {r["case"]: ",".join(r["names"].split()) for r in goldens.read("mmtests/partial")}
     for case in ("two-last", "three-middle", "four-second-last", "four-middle-two"):
         for ratio in (False, True):
-            golden = (partial / "out" / f"2025-netperf-udp-rr-{case}{'--print-ratio' if ratio else ''}.oracle").read_bytes()
+            r = goldens.find("mmtests/partial", era="2025", benchmark="netperf-udp-rr", case=case,
+                             print_ratio=str(int(ratio)))
+            golden = (partial / r["golden"]).read_bytes()
             for allow in (False, True):
-                argv = ["mmtests", "compare", "-d", str(partial / "legacy"), "-b", "netperf-udp-rr", "-n", cases[case],
+                argv = ["mmtests", "compare", "-d", str(partial / r["tree"]), "-b", r["benchmark"], "-n", cases[case],
                         "--compat", "2025"] + (["--print-ratio"] if ratio else []) + (["--allow-missing"] if allow else [])
                 code, out, err = _same(argv)
                 assert out == golden and code == (0 if allow else 2) and b"is not in the table" in err
@@ -197,24 +193,24 @@ def test_other_command_lines_go_to_python(argv: list[str]) -> None:
 
 LKP = REPO / "tests" / "data" / "lkp" / "golden"
 LKP_FLAGS = LKP / "flags"
-LKP_A = LKP / "scenario_a_raw/unixbench/performance-30s-1-execl/lkp-ivb-d04/debian-x86_64.cgz/x86_64-rhel/gcc-7"
 
 
 @pytest.mark.parametrize(
-    ("golden", "flags", "roots"),
+    ("golden", "spelled"),
     [
-        # lkp's own ncompare outputs (tests/data/lkp/golden/README.md, tools/oracles/lkp/gen_flags.py)
-        ("out_A_default.txt", [], [LKP_A / "a07630b8b2c16f82a2d7b5ecfa4a1c0a8e0c5a01",
-                                   LKP_A / "d519329f72a6f36bc4f2b85452aa7c3b0d1e2f3a"]),
-        ("out_A_more.txt", ["-m"], [LKP_A / "a07630b8b2c16f82a2d7b5ecfa4a1c0a8e0c5a01",
-                                    LKP_A / "d519329f72a6f36bc4f2b85452aa7c3b0d1e2f3a"]),
-        ("flags/out_p0.5_more.txt", ["-p", "0.5", "-m"], [LKP_FLAGS / ("c" * 40), LKP_FLAGS / ("d" * 40)]),
-        ("flags/out_k_all.txt", ["--kpi", "--all"], [LKP_FLAGS / ("c" * 40), LKP_FLAGS / ("d" * 40)]),
+        # lkp's own ncompare outputs (tests/data/lkp/golden/goldens.csv: their options and roots)
+        ("out_A_default.txt", None),
+        ("out_A_more.txt", None),
+        ("flags/out_p0.5_more.txt", None),
+        ("flags/out_k_all.txt", ["--kpi", "--all"]),  # -k -a, spelled long
     ],
 )
-def test_the_launchers_lkp_tables_are_lkps(golden: str, flags: list[str], roots: list[Path]) -> None:
+def test_the_launchers_lkp_tables_are_lkps(golden: str, spelled: list[str] | None) -> None:
     """``lkp compare`` (text), which the launcher runs itself: lkp's own ncompare output,
     and what the Python command line prints."""
+    r = goldens.row("lkp/golden", golden)
+    flags = r["options"].split() if spelled is None else spelled
+    roots = [LKP / p for p in r["roots"].split()]
     argv = ["lkp", "compare", *flags, *map(str, roots)]
     code, out, err = _same(argv)
     assert (code, err) == (0, b"")

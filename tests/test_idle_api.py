@@ -11,6 +11,8 @@ import pandas as pd
 import pytest
 from schedlab import cli, idle
 
+from . import goldens
+
 DATA = Path(__file__).parent / "data" / "idle"
 X86 = DATA / "inputs" / "states_x86.csv"
 
@@ -77,8 +79,10 @@ def test_compare_puts_governors_side_by_side() -> None:
     df = idle.compare(["menu", "teo", ("menu", "4.18"), "teo@5.1"], trace, X86, hz=250)
     labels = df.columns.get_level_values(0).unique().tolist()
     assert labels == ["trace", "menu 6.12", "teo 6.12", "menu 4.18", "teo 5.1"]
-    for label, golden in [("menu 6.12", "menu"), ("teo 6.12", "teo"), ("menu 4.18", "menu418"), ("teo 5.1", "teo51")]:
-        g = pd.read_csv(DATA / f"{golden}_x86_hz250_bimodal.golden.csv")
+    for label in ("menu 6.12", "teo 6.12", "menu 4.18", "teo 5.1"):
+        governor, kernel = label.split()
+        golden = goldens.find("idle", governor=governor, kernel=kernel, arch="x86", trace="inputs/gov_bimodal.csv")
+        g = pd.read_csv(DATA / golden["golden"])
         assert df[label]["idx"].tolist() == g.idx.tolist()
         assert df[label]["residency_ns"].tolist() == g.residency_ns.tolist()
         names = [t[0] for t in x86_table()]

@@ -1,5 +1,8 @@
-"""Every menu/teo golden of the kernel oracle, reproduced through the Python API and
-byte for byte through the CLI (data copied to tests/data/idle; the reference tree is never read)."""
+"""The menu/teo goldens of the kernel oracle through the Python API and byte for byte
+through the CLI (data copied to tests/data/idle; the reference tree is never read).
+tests/it/idle_golden.rs checks every golden of tests/data/idle/goldens.csv; here each
+binding runs one golden per governor, kernel and state table, the traces rotating, the
+API and the CLI different ones."""
 
 from __future__ import annotations
 
@@ -9,34 +12,32 @@ import pandas as pd
 import pytest
 from schedlab import cli, idle
 
-DATA = Path(__file__).parent / "data" / "idle"
-GOLDENS = sorted(p.name for p in DATA.glob("*.golden.csv") if p.name.startswith(("menu", "teo")))
-VERSIONS = {"": "6.12", "61": "6.1", "66": "6.6", "618": "6.18", "418": "4.18", "419": "4.19", "420": "4.20",
-            "51": "5.1"}
+from . import goldens
+
+DATA = goldens.DATA / "idle"
+GOLDENS = goldens.read("idle")
+BY_VERSION_AND_ARCH = ("governor", "kernel", "arch")
+API_PICKS = goldens.spread(GOLDENS, BY_VERSION_AND_ARCH, "trace", offset=0)
+CLI_PICKS = goldens.spread(GOLDENS, BY_VERSION_AND_ARCH, "trace", offset=2)
 
 
 def inputs_of(name: str) -> tuple[str, str, Path, int, Path]:
-    """``<gov><ver>_<states>_hz<HZ>_<trace>.golden.csv`` → governor, kernel, states, hz, trace."""
-    stem = name[: -len(".golden.csv")]
-    head, states, hz, trace = stem.split("_", 3)
-    gov = head.rstrip("0123456789")
-    return (
-        gov,
-        VERSIONS[head[len(gov):]],
-        DATA / "inputs" / f"states_{states}.csv",
-        int(hz[2:]),
-        DATA / "inputs" / f"gov_{trace}.csv",
-    )
+    """The golden ``name``'s governor, kernel, state table, HZ and trace (its manifest row)."""
+    r = goldens.row("idle", name)
+    return r["governor"], r["kernel"], DATA / r["states"], int(r["hz"]), DATA / r["trace"]
 
 
-def test_all_goldens_are_present() -> None:
+def test_all_goldens_are_listed() -> None:
     assert len(GOLDENS) == 110
-    prefixes = {n.split("_")[0] for n in GOLDENS}
-    assert prefixes == {"menu", "menu61", "menu66", "menu618", "menu418", "menu419", "menu420",
-                        "teo", "teo61", "teo66", "teo618", "teo51"}
+    versions = {(r["governor"], r["kernel"]) for r in GOLDENS}
+    assert versions == {("menu", k) for k in ("6.12", "6.1", "6.6", "6.18", "4.18", "4.19", "4.20")} | {
+        ("teo", k) for k in ("6.12", "6.1", "6.6", "6.18", "5.1")}
+    # each binding covers every governor version on each state table it was replayed on
+    assert len(API_PICKS) == len(CLI_PICKS) == len({tuple(r[c] for c in BY_VERSION_AND_ARCH) for r in GOLDENS}) == 22
+    assert not set(goldens.ids(API_PICKS)) & set(goldens.ids(CLI_PICKS))
 
 
-@pytest.mark.parametrize("name", GOLDENS)
+@pytest.mark.parametrize("name", goldens.ids(API_PICKS))
 def test_simulate_matches_golden(name: str) -> None:
     gov, kernel, states, hz, trace = inputs_of(name)
     got = idle.simulate(gov, trace, states, kernel=kernel, hz=hz)
@@ -45,7 +46,7 @@ def test_simulate_matches_golden(name: str) -> None:
     pd.testing.assert_frame_equal(got, want, check_dtype=True)
 
 
-@pytest.mark.parametrize("name", GOLDENS)
+@pytest.mark.parametrize("name", goldens.ids(CLI_PICKS))
 def test_cli_output_is_byte_identical(name: str, tmp_path: Path) -> None:
     gov, kernel, states, hz, trace = inputs_of(name)
     out = tmp_path / "out.csv"

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from schedlab import _core, cli, lkp
 
+from . import goldens
+
 GOLDEN = Path(__file__).parent / "data" / "lkp" / "golden"
 A = GOLDEN / "scenario_a_raw/unixbench/performance-30s-1-execl/lkp-ivb-d04/debian-x86_64.cgz/x86_64-rhel/gcc-7"
 A_BASE = A / "a07630b8b2c16f82a2d7b5ecfa4a1c0a8e0c5a01"
@@ -23,19 +25,44 @@ H2 = GOLDEN / "scenario_b_edge2/2222222222222222222222222222222222222222"
 FLAGS_BASE = GOLDEN / "flags" / ("c" * 40)
 FLAGS_HEAD = GOLDEN / "flags" / ("d" * 40)
 
-CASES = [
-    ("out_A_default.txt", [], [A_BASE, A_HEAD]),
-    ("out_A_more.txt", ["-m"], [A_BASE, A_HEAD]),
-    ("out_B_4v4.txt", [], [B1, H1]),
-    ("out_B_2v2.txt", [], [B2, H2]),
-    ("out_B_4v2.txt", [], [B1, H2]),
-    ("out_B_all_2v2.txt", ["-a"], [B2, H2]),
-    # tools/oracles/lkp/gen_flags.py: ncompare's -p (Float perf-profile threshold) and -k
-    ("flags/out_p5.txt", ["-p", "5"], [FLAGS_BASE, FLAGS_HEAD]),
-    ("flags/out_p0.5_more.txt", ["-p", "0.5", "-m"], [FLAGS_BASE, FLAGS_HEAD]),
-    ("flags/out_k.txt", ["-k"], [FLAGS_BASE, FLAGS_HEAD]),
-    ("flags/out_k_all.txt", ["-k", "-a"], [FLAGS_BASE, FLAGS_HEAD]),
-]
+# the ncompare goldens (tests/data/lkp/golden/goldens.csv; tests/it/lkp_golden.rs checks
+# every one): each binding runs one per set of ncompare options, the goldens rotating
+ROOTED = [r for r in goldens.read("lkp/golden") if r["roots"]]
+CLI_PICKS = goldens.spread(ROOTED, ("options",), "golden", offset=0)
+API_PICKS = goldens.spread(ROOTED, ("options",), "golden", offset=1)
+
+
+def _ids(rows: list[dict[str, str]]) -> list[str]:
+    return [f"{r['golden']}{'#' + r['block'] if r['block'] else ''}" for r in rows]
+
+
+def _want(r: dict[str, str]) -> str:
+    """The golden's text: the file, or its block N (`#### N` before it: compare_dirs.rb --many)."""
+    text = (GOLDEN / r["golden"]).read_text()
+    if not r["block"]:
+        return text
+    blocks, cur = [], None
+    for line in text.splitlines(keepends=True):
+        if line.startswith("#### "):
+            cur = []
+            blocks.append(cur)
+        else:
+            cur.append(line)
+    return "".join(blocks[int(r["block"])])
+
+
+def _kwargs(r: dict[str, str]) -> dict:
+    """lkp.compare's keywords for the golden's ncompare options."""
+    opts = r["options"].split()
+    threshold = float(opts[opts.index("-p") + 1]) if "-p" in opts else None
+    return {"all_keys": "-a" in opts, "more": "-m" in opts, "kpi": "-k" in opts, "perf_profile_threshold": threshold}
+
+
+def test_the_picks_cover_every_option_set():
+    options = {r["options"] for r in ROOTED}
+    assert {r["options"] for r in CLI_PICKS} == {r["options"] for r in API_PICKS} == options
+    assert len(options) >= 7
+    assert any(r["block"] for r in CLI_PICKS + API_PICKS) and any(not r["block"] for r in CLI_PICKS + API_PICKS)
 
 
 def run_cli(argv: list[str]) -> tuple[int, str, str]:
@@ -45,16 +72,20 @@ def run_cli(argv: list[str]) -> tuple[int, str, str]:
     return rc, out.getvalue(), err.getvalue()
 
 
-@pytest.mark.parametrize("golden,flags,roots", CASES, ids=[c[0] for c in CASES])
-def test_cli_text_is_lkps_byte_for_byte(golden, flags, roots):
-    want = (GOLDEN / golden).read_text()
-    rc, out, _ = run_cli(["lkp", "compare", *flags, *map(str, roots)])
+@pytest.mark.parametrize("r", CLI_PICKS, ids=_ids(CLI_PICKS))
+def test_cli_text_is_lkps_byte_for_byte(r):
+    rc, out, _ = run_cli(["lkp", "compare", *r["options"].split(), *(str(GOLDEN / p) for p in r["roots"].split())])
     assert rc == 0
-    assert out == want
-    threshold = float(flags[flags.index("-p") + 1]) if "-p" in flags else None
-    c = lkp.compare(*roots, all_keys="-a" in flags, more="-m" in flags, kpi="-k" in flags,
-                    perf_profile_threshold=threshold)
-    assert c.to_text() == want
+    assert out == _want(r)
+
+
+@pytest.mark.parametrize("r", API_PICKS, ids=_ids(API_PICKS))
+def test_api_text_is_lkps_byte_for_byte(r):
+    roots = [GOLDEN / p for p in r["roots"].split()]
+    want = _want(r)
+    assert _core.lkp_compare_text([str(p) for p in roots], **_kwargs(r)) == want
+    # the Comparison model renders the same text
+    assert lkp.compare(*roots, **_kwargs(r)).to_text() == want
 
 
 def test_perf_profile_threshold_flag_is_checked():
@@ -71,33 +102,6 @@ def run_cli_exit(argv: list[str]) -> tuple[int, str, str]:
         except SystemExit as e:
             rc = int(e.code or 0)
     return rc, out.getvalue(), err.getvalue()
-
-
-def _random_cases():
-    pairs = (GOLDEN / "random/pairs.txt").read_text().splitlines()
-    blocks, cur = [], None
-    for line in (GOLDEN / "random/expected.txt").read_text().splitlines(keepends=True):
-        if line.startswith("#### "):
-            cur = []
-            blocks.append(cur)
-        else:
-            cur.append(line)
-    return [(p.split(), "".join(b)) for p, b in zip(pairs, blocks)]
-
-
-def test_random_300_pairs_byte_for_byte():
-    cases = _random_cases()
-    assert len(cases) == 300
-    bad = []
-    for i, (args, want) in enumerate(cases):
-        flags = [a for a in args if a.startswith("-")]
-        roots = [str(GOLDEN / a) for a in args if not a.startswith("-")]
-        got = _core.lkp_compare_text(roots, all_keys="-a" in flags, more="-m" in flags)
-        if got != want:
-            bad.append(i)
-        elif i % 10 == 0:  # the Comparison model renders the same text
-            assert lkp.compare(*roots, all_keys="-a" in flags, more="-m" in flags).to_text() == want
-    assert bad == []
 
 
 def test_directions_verdicts_and_p_in_pandas():
@@ -157,19 +161,17 @@ def test_commits_by_prefix_under_a_root():
     assert "ambiguous" in err and "scenario_b_edge/1111" in err and "scenario_b_edge2/1111" in err
 
 
-QUERY_CASES = {
-    "two_commits": ["-s", "commit=" + "a1" * 4, "-s", "commit=" + "b2" * 4],
-    "compare_kconfigs": ["-c", "kconfig", "-s", "commit=" + "a1" * 4],
-    "different_roots": ["-s", "commit=" + "a1" * 20 + "/kconfig=k1", "-o", "commit=" + "b2" * 20 + "/kconfig=k2"],
-}
+# gen_query.py's -s/-o/-c cases (goldens.csv rows with a --root; tests/it/lkp_golden.rs runs
+# all of them): every other one through the CLI
+QUERIED = [r for r in goldens.read("lkp/golden") if r["root"]][::2]
 
 
-@pytest.mark.parametrize("name", sorted(QUERY_CASES))
-def test_axis_queries_from_the_cli(name):
+@pytest.mark.parametrize("r", QUERIED, ids=goldens.ids(QUERIED))
+def test_axis_queries_from_the_cli(r):
     """tools/oracles/lkp/gen_query.py: lkp's ncompare -s/-o/-c on the same tree."""
-    rc, out, err = run_cli_exit(["lkp", "compare", "--root", str(GOLDEN / "query"), *QUERY_CASES[name]])
+    rc, out, err = run_cli_exit(["lkp", "compare", "--root", str(GOLDEN / r["root"]), *r["queries"].split()])
     assert rc == 0, err
-    assert out == (GOLDEN / "query" / f"out_{name}.txt").read_text()
+    assert out == (GOLDEN / r["golden"]).read_text()
 
 
 def test_axis_query_errors_are_exit_2():

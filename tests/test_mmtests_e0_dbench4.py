@@ -9,39 +9,44 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from schedlab import mmtests
 
-E0 = Path(__file__).parent / "data" / "mmtests" / "e0-dbench4"
-CASES = [line.split(" ", 1) for line in (E0 / "flat" / "cases").read_text().splitlines()]
+from . import goldens
+
+E0 = goldens.DATA / "mmtests" / "e0-dbench4"
+# the trees without spread (tests/data/mmtests/e0-dbench4/goldens.csv): tests/it/mmtests_e0_dbench4.rs
+# checks every one; here the API runs one per set of run names and --print-ratio, the cases rotating
+FLAT = [r for r in goldens.read("mmtests/e0-dbench4") if r["expect"] == "whole"]
+API_PICKS = goldens.spread(FLAT, ("names", "print_ratio"), "tree")
 
 
-def _perl(case: str, ratio: bool) -> str:
-    text = (E0 / "out" / f"flat-{case}{'--print-ratio' if ratio else ''}.oracle").read_text()
-    return "".join(ln + "\n" for ln in text.splitlines() if not ln.startswith("Comparing ("))
+def _perl(r: dict[str, str]) -> str:
+    return "".join(ln + "\n" for ln in goldens.kept_lines((E0 / r["golden"]).read_text(), "debug"))
 
 
 def test_the_corpus_covers_the_rule() -> None:
-    ratios = [(E0 / "out" / f"flat-{c}--print-ratio.oracle").read_text() for c, _ in CASES]
-    assert len(CASES) >= 20
+    ratios = [(E0 / r["golden"]).read_text() for r in FLAT if r["print_ratio"] == "1"]
+    assert len(ratios) >= 20
     # baselines with zero spread, for which the Perl prints its cidiff debug lines, zero and NA baselines
     assert all("Comparing (cidiff)" in r for r in ratios)
     assert any("(-99.00%)" in r for r in ratios) and any(" NA " in r for r in ratios)
 
 
-@pytest.mark.parametrize("ratio", [False, True])
-@pytest.mark.parametrize(("case", "names"), CASES, ids=[c for c, _ in CASES])
-def test_flat_trees_print_the_perls_table(case: str, names: str, ratio: bool) -> None:
-    c = mmtests.compare(E0 / "flat" / case, "dbench4", names.split(","), compat="2018", print_ratio=ratio)
-    assert c.to_text() == _perl(case, ratio)
+@pytest.mark.parametrize("r", API_PICKS, ids=goldens.ids(API_PICKS))
+def test_flat_trees_print_the_perls_table(r: dict[str, str]) -> None:
+    c = mmtests.compare(E0 / r["tree"], r["benchmark"], r["names"].split(), compat=r["era"],
+                        print_ratio=r["print_ratio"] == "1")
+    assert c.to_text() == _perl(r)
 
 
-@pytest.mark.parametrize("case", ["case1", "case12"])
-def test_the_command_line_prints_the_ratio_table(case: str) -> None:
-    names = dict(CASES)[case]
-    r = subprocess.run([sys.executable, "-m", "schedlab", "mmtests", "compare", "-d", str(E0 / "flat" / case), "-b",
-                        "dbench4", "-n", names, "--compat", "2018", "--print-ratio"],
+CLI = [goldens.find("mmtests/e0-dbench4", tree=tree, print_ratio="1") for tree in ("flat/case1", "flat/case12")]
+
+
+@pytest.mark.parametrize("g", CLI, ids=goldens.ids(CLI))
+def test_the_command_line_prints_the_ratio_table(g: dict[str, str]) -> None:
+    r = subprocess.run([sys.executable, "-m", "schedlab", "mmtests", "compare", "-d", str(E0 / g["tree"]), "-b",
+                        g["benchmark"], "-n", ",".join(g["names"].split()), "--compat", g["era"], "--print-ratio"],
                        capture_output=True, text=True, timeout=300)
-    assert (r.returncode, r.stdout) == (0, _perl(case, True)), r.stderr
+    assert (r.returncode, r.stdout) == (0, _perl(g)), r.stderr

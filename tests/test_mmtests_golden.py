@@ -1,74 +1,83 @@
 """schedlab.mmtests.compare(...).to_text() and `schedlab mmtests compare` reproduce
-compare-mmtests.pl's goldens (tests/data/mmtests: MMTests' own Perl output, see its README.md)."""
+compare-mmtests.pl's goldens (tests/data/mmtests: MMTests' own Perl output, see its README.md).
+tests/it/mmtests_golden.rs checks every golden of tests/data/mmtests/goldens.csv; here the
+API and the CLI each run a few, chosen from the manifest."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 import schedlab
-from schedlab import mmtests
+from schedlab import cli, mmtests
 
-DATA = Path(__file__).parent / "data" / "mmtests"
-NAMES = {"2018": ["4.18.0-vanilla", "4.18.0-teo", "4.18.0-teo-v6+backport"]}
-DIRS = {"2018": "logs-2018", "2024": "logs-legacy", "2025": "logs-legacy", "head": "logs-head"}
+from . import goldens
 
-
-def _keep(line: str) -> bool:
-    # not reproducible (golden README): E0's debug lines, the random SubAmean rows
-    return not (line.startswith("Comparing (") or line.startswith("SubAmean ") or line.startswith("SubAmeanCI "))
-
-
-def _cases():
-    for f in sorted((DATA / "out").glob("*.oracle")):
-        stem = f.name[: -len(".oracle")]
-        compat, rest = stem.split("-", 1)
-        sub = ""
-        if "--sub-heading_" in rest:
-            rest, sub = rest.split("--sub-heading_")
-            rest = rest.rstrip("_")
-        ratio = rest.endswith("--print-ratio")
-        bench = rest[: -len("--print-ratio")] if ratio else rest
-        if ratio and bench.endswith("bench4"):
-            continue  # every number is a ratio of the random SubAmean
-        yield pytest.param(f, compat, bench, ratio, sub, id=f.name)
+DATA = goldens.DATA / "mmtests"
+GOLDENS = goldens.read("mmtests")
+UNREPRODUCIBLE = ("debug", "random")
+# the goldens a table can be checked against: one per set, era, --print-ratio and outcome
+# (a table or the Perl's death), the benchmarks rotating, and one per era and
+# --print-ratio of those with a --sub-heading; the CLI runs other tables
+CHECKABLE = [r for r in GOLDENS if r["expect"] != "random"]
+SUB_HEADED = [r for r in CHECKABLE if r["sub_heading"]]
+TABLES = [r for r in CHECKABLE if r["expect"] == "table"]
+API_PICKS = (goldens.spread(CHECKABLE, ("set", "era", "print_ratio", "expect"), "benchmark", offset=0)
+             + goldens.spread(SUB_HEADED, ("era", "print_ratio"), "golden", offset=0))
+CLI_PICKS = (goldens.spread(TABLES, ("set", "era", "print_ratio"), "benchmark", offset=1)
+             + goldens.spread(SUB_HEADED, ("era", "print_ratio"), "golden", offset=1))
 
 
-@pytest.mark.parametrize("path,compat,bench,ratio,sub", list(_cases()))
-def test_golden_text(path: Path, compat: str, bench: str, ratio: bool, sub: str) -> None:
-    names = NAMES.get(compat, ["6.8-vanilla", "6.9-patched"])
-    c = mmtests.compare(DATA / DIRS[compat], bench, names, compat, print_ratio=ratio, sub_heading=sub)
-    want = [l for l in path.read_text().splitlines() if _keep(l)]
-    have = [l for l in c.to_text().splitlines() if _keep(l)]
-    assert have == want
+def test_the_picks_cover_every_set_era_and_outcome() -> None:
+    for col in ("set", "era", "print_ratio", "expect"):
+        assert {r[col] for r in API_PICKS} == {r[col] for r in CHECKABLE}, col
+    for picks in (API_PICKS, CLI_PICKS):
+        assert {(r["era"], r["print_ratio"]) for r in picks if r["sub_heading"]} == \
+            {(r["era"], r["print_ratio"]) for r in SUB_HEADED}
+    assert {(r["set"], r["era"]) for r in CLI_PICKS} == {(r["set"], r["era"]) for r in CHECKABLE}
 
 
-def _fuzz():
-    for line in (DATA / "fuzz" / "cases").read_text().splitlines():
-        case, bench, names = line.split()
-        for compat in ("2024", "2025", "head"):
-            for ratio in (False, True):
-                f = DATA / "fuzz" / "out" / f"{case}-{compat}{'--print-ratio' if ratio else ''}.oracle"
-                if f.exists():
-                    yield pytest.param(case, bench, names.split(","), compat, ratio, f, id=f.name)
+def _same_table(have: str, want: str) -> None:
+    """The golden's lines, without those unreproducible-lines.csv lists; the whole text when
+    the golden has none of them."""
+    kept = goldens.kept_lines(want, *UNREPRODUCIBLE)
+    if kept == want.splitlines():
+        assert have == want
+    else:
+        assert goldens.kept_lines(have, *UNREPRODUCIBLE) == kept
 
 
-@pytest.mark.parametrize("case,bench,names,compat,ratio,path", list(_fuzz()))
-def test_fuzz_corpus(case: str, bench: str, names: list[str], compat: str, ratio: bool, path: Path) -> None:
-    root = DATA / "fuzz" / ("logshead" if compat == "head" else "logs") / case
-    if compat == "head":
-        bench = bench.replace("netperf-udp-rr", "netperf-ipv4-udp-rr")
-    expected = path.read_text()
-    if not expected:
-        # compare-mmtests.pl died on this tree: schedlab refuses with a clear error
-        with pytest.raises(schedlab.DomainError, match="MMTests"):
-            mmtests.compare(root, bench, names, compat, print_ratio=ratio)
+@pytest.mark.parametrize("r", API_PICKS, ids=goldens.ids(API_PICKS))
+def test_golden_text(r: dict[str, str]) -> None:
+    tree, names = DATA / r["tree"], r["names"].split()
+    opts = {"print_ratio": r["print_ratio"] == "1", "sub_heading": r["sub_heading"]}
+    want = (DATA / r["golden"]).read_text()
+    if r["expect"] == "error":
+        assert want == ""
+        # compare-mmtests.pl died on this tree: schedlab refuses with a clear error (no data
+        # where MMTests' module dies with "No data")
+        with pytest.raises((schedlab.DomainError, schedlab.InsufficientDataError), match="MMTests"):
+            mmtests.compare(tree, r["benchmark"], names, r["era"], **opts)
         return
-    text = mmtests.compare(root, bench, names, compat, print_ratio=ratio).to_text()
-    assert text == expected
+    _same_table(mmtests.compare(tree, r["benchmark"], names, r["era"], **opts).to_text(), want)
+
+
+@pytest.mark.parametrize("r", CLI_PICKS, ids=goldens.ids(CLI_PICKS))
+def test_cli_prints_the_golden(r: dict[str, str]) -> None:
+    argv = ["mmtests", "compare", "-d", str(DATA / r["tree"]), "-b", r["benchmark"], "-n", ",".join(r["names"].split()),
+            "--compat", r["era"]]
+    if r["print_ratio"] == "1":
+        argv.append("--print-ratio")
+    if r["sub_heading"]:
+        argv += ["--sub-heading", r["sub_heading"]]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert cli.main(argv) == 0
+    _same_table(out.getvalue(), (DATA / r["golden"]).read_text())
 
 
 def test_cli_is_byte_identical_and_equals_to_text() -> None:
@@ -97,10 +106,11 @@ def test_default_era_is_the_newest_that_knows_the_benchmark_and_layout(directory
 
 def test_subamean_ratio_tables_have_the_golden_shape() -> None:
     # SubAmean is random upstream (unseeded numpy/R): only labels and layout can match
-    for f, compat in (("2025-tbench4--print-ratio.oracle", "2025"), ("2018-dbench4--print-ratio.oracle", "2018")):
-        bench = f.split("-", 1)[1].split("--")[0]
-        names = NAMES.get(compat, ["6.8-vanilla", "6.9-patched"])
-        have = mmtests.compare(DATA / DIRS[compat], bench, names, compat, print_ratio=True).to_text().splitlines()
-        want = [l for l in (DATA / "out" / f).read_text().splitlines() if not l.startswith("Comparing (")]
+    for f in ("out/2025-tbench4--print-ratio.oracle", "out/2018-dbench4--print-ratio.oracle"):
+        r = goldens.row("mmtests", f)
+        assert r["expect"] == "random"
+        have = mmtests.compare(DATA / r["tree"], r["benchmark"], r["names"].split(), r["era"],
+                               print_ratio=True).to_text().splitlines()
+        want = goldens.kept_lines((DATA / f).read_text(), "debug")
         assert [re.split(r"\s+", l.strip())[:2] for l in have] == [re.split(r"\s+", l.strip())[:2] for l in want]
         assert have[:2] == want[:2]

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import schedlab.mmtests as mm
 
+from . import goldens
+
 DATA = Path(__file__).parent / "data" / "mmtests"
 MON = DATA / "monitors"
 NAMES = "6.8-vanilla,6.9-teo,6.9-menu"
@@ -22,14 +24,20 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "schedlab", *args], capture_output=True, text=True, timeout=300)
 
 
+def _golden(era: str, monitor: str, sub_heading: str = "", tree: str = "tree") -> str:
+    """The Perl's table of tests/data/mmtests/monitors/goldens.csv with these parameters."""
+    g = goldens.find("mmtests/monitors", tree=tree, era=era, monitor=monitor, sub_heading=sub_heading)
+    return (MON / g["golden"]).read_text()
+
+
 def test_cli_print_monitor_is_the_perls_table():
+    # a few (tests/it/mmtests_monitors.rs checks every golden of goldens.csv)
     for era, mon, sub in [("head", "vmstat", ""), ("2024", "iostat", "vda-await"), ("2025", "proc-interrupts", "")]:
         extra = ["--sub-heading", sub] if sub else []
         r = _cli("mmtests", "compare", "-d", str(MON / "tree"), "-b", BENCH, "-n", NAMES, "--compat", era,
                  "--print-monitor", mon, *extra)
         assert r.returncode == 0, r.stderr
-        want = (MON / "out" / f"{era}-{mon}{'_' + sub if sub else ''}.oracle").read_text()
-        assert r.stdout == want
+        assert r.stdout == _golden(era, mon, sub)
 
 
 def test_print_monitor_reads_an_archive_and_a_directory_inside_one(tmp_path):
@@ -37,19 +45,19 @@ def test_print_monitor_reads_an_archive_and_a_directory_inside_one(tmp_path):
 
     with tarfile.open(tmp_path / "lab.tar.gz", "w:gz") as t:
         t.add(MON / "tree", arcname="m1/work/log")
-    want = (MON / "out" / "head-vmstat.oracle").read_text()
+    want = _golden("head", "vmstat")
     for d in (tmp_path / "lab.tar.gz", tmp_path / "lab.tar.gz" / "m1" / "work" / "log"):
         r = _cli("mmtests", "compare", "-d", str(d), "-b", BENCH, "-n", NAMES, "--compat", "head",
                  "--print-monitor", "vmstat")
         assert r.returncode == 0, r.stderr
         assert r.stdout == want
     c = mm.monitor(tmp_path / "lab.tar.gz", BENCH, NAMES, "mpstat", "2024", sub_heading="node-0")
-    assert c.to_text() == (MON / "out" / "2024-mpstat_node-0.oracle").read_text()
+    assert c.to_text() == _golden("2024", "mpstat", "node-0")
 
 
 def test_api_monitor_and_mmtests_quirk_warning():
     c = mm.monitor(MON / "tree", BENCH, NAMES, "mpstat", "2024", sub_heading="node-0")
-    assert c.to_text() == (MON / "out" / "2024-mpstat_node-0.oracle").read_text()
+    assert c.to_text() == _golden("2024", "mpstat", "node-0")
     assert [r.group for r in c.rows] == ["Amean", "Max"]
     # MMTests reports only the first iteration of the first run's own data: said, not hidden
     assert any("first iteration" in w for w in c.warnings)

@@ -17,32 +17,51 @@ import pytest
 import schedlab
 from schedlab import mmtests
 
-PARTIAL = Path(__file__).parent / "data" / "mmtests" / "partial"
-CASES = dict(line.split(" ", 1) for line in (PARTIAL / "cases").read_text().splitlines())
+from . import goldens
+
+PARTIAL = goldens.DATA / "mmtests" / "partial"
+GOLDENS = goldens.read("mmtests/partial")
+CASES = {r["case"]: ",".join(r["names"].split()) for r in GOLDENS}
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "schedlab", *args], capture_output=True, text=True, timeout=300)
 
 
-def _perl(era: str, bench: str, case: str, ratio: bool) -> tuple[str, list[str], int]:
+def _golden(era: str, bench: str, case: str, ratio: bool) -> dict[str, str]:
+    return goldens.find("mmtests/partial", era=era, benchmark=bench, case=case, print_ratio=str(int(ratio)))
+
+
+def _perl_of(r: dict[str, str]) -> tuple[str, list[str], int]:
     """The Perl's stdout, the runs its stderr says it lost, and its exit code."""
-    stem = PARTIAL / "out" / f"{era}-{bench}-{case}{'--print-ratio' if ratio else ''}"
-    err = stem.with_suffix(".err").read_text()
+    err = (PARTIAL / r["stderr"]).read_text()
     lost = [ln.rsplit(": ", 1)[1] for ln in err.splitlines() if ln.startswith("WARNING: Failed to load module")]
-    return stem.with_suffix(".oracle").read_text(), lost, int(stem.with_suffix(".rc").read_text())
+    return (PARTIAL / r["golden"]).read_text(), lost, int((PARTIAL / r["rc"]).read_text())
 
 
-@pytest.mark.parametrize("ratio", [False, True])
-@pytest.mark.parametrize(("era", "layout", "bench"), [("2025", "legacy", "netperf-udp-rr"),
-                                                      ("2025", "legacy", "sockperf-udp-throughput"),
-                                                      ("head", "head", "netperf-ipv4-udp-rr")])
-@pytest.mark.parametrize("case", ["two-last", "three-middle", "four-second-last", "four-middle-two", "later-op"])
-def test_the_perls_table_and_the_lost_runs_named(era: str, layout: str, bench: str, case: str, ratio: bool) -> None:
-    table, lost, rc = _perl(era, bench, case, ratio)
+def _perl(era: str, bench: str, case: str, ratio: bool) -> tuple[str, list[str], int]:
+    return _perl_of(_golden(era, bench, case, ratio))
+
+
+# the tables the Perl printed while losing runs (tests/it/mmtests_partial.rs checks every
+# golden): the command line runs one per era, benchmark and --print-ratio, the cases rotating
+LOSING = [r for r in GOLDENS if _perl_of(r)[2] == 0 and _perl_of(r)[1]]
+CLI_PICKS = goldens.spread(LOSING, ("era", "benchmark", "print_ratio"), "case")
+
+
+def test_the_picks_cover_every_losing_era_and_benchmark() -> None:
+    assert {(r["era"], r["benchmark"]) for r in CLI_PICKS} == {
+        ("2025", "netperf-udp-rr"), ("2025", "sockperf-udp-throughput"), ("head", "netperf-ipv4-udp-rr")}
+    assert len({r["case"] for r in CLI_PICKS}) >= 5
+
+
+@pytest.mark.parametrize("g", CLI_PICKS, ids=goldens.ids(CLI_PICKS))
+def test_the_perls_table_and_the_lost_runs_named(g: dict[str, str]) -> None:
+    table, lost, rc = _perl_of(g)
     assert rc == 0 and lost
-    args = ["mmtests", "compare", "-d", str(PARTIAL / layout), "-b", bench, "-n", CASES[case], "--compat", era]
-    args += ["--print-ratio"] if ratio else []
+    args = ["mmtests", "compare", "-d", str(PARTIAL / g["tree"]), "-b", g["benchmark"], "-n",
+            ",".join(g["names"].split()), "--compat", g["era"]]
+    args += ["--print-ratio"] if g["print_ratio"] == "1" else []
     r = _cli(*args)
     assert r.stdout == table
     assert r.returncode == 2, r.stderr

@@ -1,6 +1,8 @@
-"""Every PELT/util_est golden of the kernel oracle (tests/data/pelt: the kernel's own
+"""The PELT/util_est goldens of the kernel oracle (tests/data/pelt: the kernel's own
 pelt.c/fair.c compiled unmodified in userspace; MANIFEST.txt names the sources) reproduced
-exactly through the Python API and the CLI."""
+exactly through the Python API and the CLI. tests/it/pelt_golden.rs replays every golden of
+tests/data/pelt/goldens.csv; here each binding runs one replay golden per kernel, start
+state and util_est setting, the traces rotating."""
 
 from __future__ import annotations
 
@@ -14,20 +16,35 @@ from schedlab import pelt
 from schedlab.cli import main
 from schedlab.errors import DomainError
 
-# (input trace, golden file, simulate() options, CLI flags)
-SCENARIOS = [
-    ("periodic25", "pelt_periodic25.golden.csv", {}, []),
-    ("periodic50", "pelt_periodic50.golden.csv", {}, []),
-    ("periodic50", "pelt_periodic50.init0.golden.csv", {"init": "zero"}, ["--init", "zero"]),
-    ("step10to80", "pelt_step10to80.golden.csv", {}, []),
-    ("execl_like", "pelt_execl_like.golden.csv", {}, []),
-    ("execl_like", "pelt_execl_like.noue.golden.csv", {"util_est": False}, ["--no-util-est"]),
-    ("invariance", "pelt_invariance.golden.csv", {}, []),
-    ("migrate", "pelt_migrate.golden.csv", {}, []),
-]
-IDS = [g.replace(".golden.csv", "") for _, g, _, _ in SCENARIOS]
-# 4.19.72's goldens (tests/data/pelt/4.19): the same scenarios with --kernel 4.19
-SCENARIOS_419 = [(t, "4.19/" + g, {**o, "kernel": "4.19"}, [*f, "--kernel", "4.19"]) for t, g, o, f in SCENARIOS]
+from . import goldens
+
+PELT = goldens.DATA / "pelt"
+REPLAYS = [r for r in goldens.read("pelt") if r["kind"] == "replay"]
+# 6.12's replays (the top-level goldens)
+REPLAYS_612 = [r for r in REPLAYS if r["kernels"].split()[0] == "6.12"]
+BY_OPTIONS = ("kernels", "init", "util_est")
+API_PICKS = goldens.spread(REPLAYS, BY_OPTIONS, "trace", offset=0)
+CLI_PICKS = goldens.spread(REPLAYS, BY_OPTIONS, "trace", offset=1)
+
+
+def options(r: dict[str, str]) -> dict:
+    """simulate()'s options for the golden ``r``: its (first) kernel, start state, util_est."""
+    opts: dict = {"kernel": r["kernels"].split()[0]}
+    if r["init"] != "kernel":
+        opts["init"] = r["init"]
+    if r["util_est"] == "0":
+        opts["util_est"] = False
+    return opts
+
+
+def flags(r: dict[str, str]) -> list[str]:
+    """`pelt simulate`'s flags for the golden ``r``."""
+    out = ["--kernel", r["kernels"].split()[0]]
+    if r["init"] != "kernel":
+        out += ["--init", r["init"]]
+    if r["util_est"] == "0":
+        out.append("--no-util-est")
+    return out
 
 
 @pytest.fixture
@@ -35,26 +52,39 @@ def pelt_dir(data_dir):
     return data_dir / "pelt"
 
 
-def test_every_pelt_golden_is_covered(pelt_dir):
-    goldens = {p.name for p in pelt_dir.glob("pelt_*.golden.csv")}
-    assert goldens == {g for _, g, _, _ in SCENARIOS}
+def test_the_picks_cover_every_kernel_and_option():
+    for picks in (API_PICKS, CLI_PICKS):
+        for col in BY_OPTIONS:
+            assert {r[col] for r in picks} == {r[col] for r in REPLAYS}, col
+    kernels = {k for r in REPLAYS for k in r["kernels"].split()}
+    assert {r["kernels"].split()[0] for r in REPLAYS} <= kernels <= set(pelt.KERNELS)
 
 
-@pytest.mark.parametrize("trace,golden,opts,flags", SCENARIOS + SCENARIOS_419, ids=IDS + [f"4.19-{i}" for i in IDS])
-def test_simulate_dataframe_equals_golden(pelt_dir, trace, golden, opts, flags):
-    want = pd.read_csv(pelt_dir / golden)
-    got = pelt.simulate(pelt_dir / "inputs" / f"pelt_{trace}.csv", **opts)
+@pytest.mark.parametrize("r", API_PICKS, ids=goldens.ids(API_PICKS))
+def test_simulate_dataframe_equals_golden(pelt_dir, r):
+    want = pd.read_csv(pelt_dir / r["golden"])
+    got = pelt.simulate(pelt_dir / r["trace"], **options(r))
     assert list(got.columns) == list(want.columns)
     got = got.astype({"event": str, "state": str})
     pd.testing.assert_frame_equal(got, want, check_dtype=False)
 
 
-@pytest.mark.parametrize("trace,golden,opts,flags", SCENARIOS[:-1], ids=IDS[:-1])
-def test_simulate_from_dataframe_input(pelt_dir, trace, golden, opts, flags):
+def migrates(r: dict[str, str]) -> bool:
+    """Whether the golden's trace moves the task between runqueues (its `cpu` column)."""
+    cpus = pd.read_csv(PELT / r["trace"]).get("cpu")
+    return cpus is not None and cpus.nunique() > 1
+
+
+# 6.12's replays whose trace stays on one CPU (in-memory columns refuse a migration)
+IN_MEMORY = [r for r in REPLAYS_612 if not migrates(r)]
+
+
+@pytest.mark.parametrize("r", IN_MEMORY, ids=goldens.ids(IN_MEMORY))
+def test_simulate_from_dataframe_input(pelt_dir, r):
     """The same result when the trace arrives as a DataFrame instead of a path."""
-    want = pd.read_csv(pelt_dir / golden)
-    df = pd.read_csv(pelt_dir / "inputs" / f"pelt_{trace}.csv")
-    got = pelt.simulate(df, **opts)
+    want = pd.read_csv(pelt_dir / r["golden"])
+    df = pd.read_csv(pelt_dir / r["trace"])
+    got = pelt.simulate(df, **options(r))
     np.testing.assert_array_equal(got["p_util_avg"].to_numpy(), want["p_util_avg"].to_numpy())
     np.testing.assert_array_equal(got["cpu_util_without_p"].to_numpy(), want["cpu_util_without_p"].to_numpy())
     assert (got["event"].astype(str) == want["event"]).all()
@@ -72,19 +102,22 @@ def test_kernels():
         pelt.simulate([(1_000_000, "R")], kernel="5.4")
 
 
-@pytest.mark.parametrize("trace,golden,opts,flags", SCENARIOS + SCENARIOS_419, ids=IDS + [f"4.19-{i}" for i in IDS])
-def test_cli_writes_the_golden_bytes(pelt_dir, tmp_path, trace, golden, opts, flags):
+@pytest.mark.parametrize("r", CLI_PICKS, ids=goldens.ids(CLI_PICKS))
+def test_cli_writes_the_golden_bytes(pelt_dir, tmp_path, r):
     out = tmp_path / "out.csv"
-    rc = main(["pelt", "simulate", str(pelt_dir / "inputs" / f"pelt_{trace}.csv"), *flags, "-o", str(out)])
+    rc = main(["pelt", "simulate", str(pelt_dir / r["trace"]), *flags(r), "-o", str(out)])
     assert rc == 0
-    assert out.read_bytes() == (pelt_dir / golden).read_bytes()
+    assert out.read_bytes() == (pelt_dir / r["golden"]).read_bytes()
 
 
-@pytest.mark.parametrize("trace,golden,opts,flags", SCENARIOS[4:6], ids=IDS[4:6])
-def test_cli_stdout_is_byte_identical(pelt_dir, trace, golden, opts, flags):
-    cmd = [sys.executable, "-m", "schedlab", "pelt", "simulate", str(pelt_dir / "inputs" / f"pelt_{trace}.csv"), *flags]
+EXECL = [goldens.row("pelt", g) for g in ("pelt_execl_like.golden.csv", "pelt_execl_like.noue.golden.csv")]
+
+
+@pytest.mark.parametrize("r", EXECL, ids=goldens.ids(EXECL))
+def test_cli_stdout_is_byte_identical(pelt_dir, r):
+    cmd = [sys.executable, "-m", "schedlab", "pelt", "simulate", str(pelt_dir / r["trace"]), *flags(r)]
     res = subprocess.run(cmd, capture_output=True, check=True)
-    assert res.stdout == (pelt_dir / golden).read_bytes()
+    assert res.stdout == (pelt_dir / r["golden"]).read_bytes()
 
 
 def test_cli_reads_stdin(pelt_dir):

@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 from schedlab import ParseError, SchedlabError, pelt
 
-from .test_pelt_golden import IDS, SCENARIOS
+from . import goldens
+from .test_pelt_golden import REPLAYS_612, migrates, options
 
 UTIL = list(pelt.UTIL_COLUMNS)
 
@@ -22,16 +23,16 @@ def test_util_columns_are_a_subset_of_the_golden_columns():
     assert not {"p_load_avg", "p_runnable_avg", "p_util_est", "cpu_util_cfs"} & set(UTIL)
 
 
-@pytest.mark.parametrize("trace,golden,opts,flags", SCENARIOS, ids=IDS)
-def test_golden_util_columns(data_dir, trace, golden, opts, flags):
-    """Every golden's util columns, every event, from the file and from columns."""
-    want = pd.read_csv(data_dir / "pelt" / golden)[UTIL].astype({"event": str, "state": str})
-    path = data_dir / "pelt" / "inputs" / f"pelt_{trace}.csv"
+@pytest.mark.parametrize("r", REPLAYS_612, ids=goldens.ids(REPLAYS_612))
+def test_golden_util_columns(data_dir, r):
+    """Every 6.12 golden's util columns, every event, from the file and from columns."""
+    want = pd.read_csv(data_dir / "pelt" / r["golden"])[UTIL].astype({"event": str, "state": str})
+    path = data_dir / "pelt" / r["trace"]
     # a trace that migrates is replayed from its file only (columns in memory keep one
     # runqueue, and refuse it: test_pelt_golden.py); it takes the full replay
-    sources = (path,) if trace == "migrate" else (path, pd.read_csv(path))
+    sources = (path,) if migrates(r) else (path, pd.read_csv(path))
     for source in sources:
-        got = pelt.simulate(source, columns=UTIL, **opts).astype({"event": str, "state": str})
+        got = pelt.simulate(source, columns=UTIL, **options(r)).astype({"event": str, "state": str})
         pd.testing.assert_frame_equal(got.reset_index(drop=True), want, check_dtype=False)
 
 

@@ -1,15 +1,15 @@
-//! lkp ncompare goldens (tests/data/lkp/golden, printed by lkp-tests' own Ruby code):
-//! every output reproduced byte for byte.
+//! lkp ncompare goldens (tests/data/lkp/golden, printed by lkp-tests' own Ruby code;
+//! goldens.csv lists each with its command line): every output reproduced byte for byte.
 
 use schedlab::lkp::comparison::{render_comparison, to_comparison, Test};
 use schedlab::lkp::matrix::ResultRoot;
 use schedlab::lkp::ncompare::{compare_roots, Options};
 use schedlab::lkp::render_text::render;
 use schedlab::table::Comparison;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn data() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lkp/golden")
+    crate::goldens::dir("lkp/golden")
 }
 
 fn run(args: &[&str]) -> String {
@@ -34,142 +34,67 @@ fn run(args: &[&str]) -> String {
     text
 }
 
-const A: &str = "scenario_a_raw/unixbench/performance-30s-1-execl/lkp-ivb-d04/debian-x86_64.cgz/x86_64-rhel/gcc-7";
-
-#[test]
-fn scenario_a() {
-    let base = format!("{A}/a07630b8b2c16f82a2d7b5ecfa4a1c0a8e0c5a01");
-    let head = format!("{A}/d519329f72a6f36bc4f2b85452aa7c3b0d1e2f3a");
-    let want = std::fs::read_to_string(data().join("out_A_default.txt")).unwrap();
-    assert_eq!(run(&[&base, &head]), want);
-    let want = std::fs::read_to_string(data().join("out_A_more.txt")).unwrap();
-    assert_eq!(run(&["-m", &base, &head]), want);
-}
-
-#[test]
-fn scenario_b() {
-    let b1 = "scenario_b_edge/1111111111111111111111111111111111111111";
-    let h1 = "scenario_b_edge/2222222222222222222222222222222222222222";
-    let b2 = "scenario_b_edge2/1111111111111111111111111111111111111111";
-    let h2 = "scenario_b_edge2/2222222222222222222222222222222222222222";
-    let cases: [(&str, Vec<&str>); 4] = [
-        ("out_B_4v4.txt", vec![b1, h1]),
-        ("out_B_2v2.txt", vec![b2, h2]),
-        ("out_B_4v2.txt", vec![b1, h2]),
-        ("out_B_all_2v2.txt", vec!["-a", b2, h2]),
-    ];
-    for (file, args) in cases {
-        let want = std::fs::read_to_string(data().join(file)).unwrap();
-        assert_eq!(run(&args), want, "{file}");
-    }
-}
-
-#[test]
-fn random_300_pairs() {
-    let pairs = std::fs::read_to_string(data().join("random/pairs.txt")).unwrap();
-    let expected = std::fs::read_to_string(data().join("random/expected.txt")).unwrap();
-    let mut blocks: Vec<String> = Vec::new();
-    for line in expected.split_inclusive('\n') {
-        if line.starts_with("#### ") {
-            blocks.push(String::new());
-        } else if let Some(b) = blocks.last_mut() {
-            b.push_str(line);
-        }
-    }
-    let lines: Vec<&str> = pairs.lines().collect();
-    assert_eq!(lines.len(), 300);
-    assert_eq!(blocks.len(), 300);
-    let mut bad = Vec::new();
-    for (i, (line, want)) in lines.iter().zip(&blocks).enumerate() {
-        let args: Vec<&str> = line.split_whitespace().collect();
-        let got = run(&args);
-        if &got != want {
-            bad.push(i);
-            if bad.len() <= 3 {
-                eprintln!("#### {i} {line}\n--- want\n{want}--- got\n{got}");
-            }
-        }
-    }
-    assert!(bad.is_empty(), "{} of 300 random pairs differ: {:?}", bad.len(), bad);
-}
-
-#[test]
-fn issue18_perf_metric_patterns_and_job_axes() {
-    // lkp's perf-metric patterns take '.' as any character (lock_stat keys with '&'/'->',
-    // an interrupts key ending in "timer"); a job with `suite` and lkp's rootfs/compiler
-    // defaults (tools/oracles/lkp/gen_issue18.py)
-    let (a, b) = ("a".repeat(40), "b".repeat(40));
-    for (scenario, opts) in [("patterns", vec!["-m"]), ("axes", vec![])] {
-        let base = format!("issue18/{scenario}/{a}");
-        let head = format!("issue18/{scenario}/{b}");
-        let mut args = opts.clone();
-        args.extend([base.as_str(), head.as_str()]);
-        let want = std::fs::read_to_string(data().join(format!("issue18/out_{scenario}.txt"))).unwrap();
-        assert_eq!(run(&args), want, "{scenario}");
-    }
-}
-
-#[test]
-fn ncompare_perf_profile_threshold_and_kpi_flags() {
-    // -p: a Float threshold applies to Float perf-profile medians (and no longer to
-    // Integer ones); -k: only test programs' own metrics, not their time.* nor
-    // unixbench.incomplete_result (tools/oracles/lkp/gen_flags.py)
-    let (c, d) = ("flags/".to_string() + &"c".repeat(40), "flags/".to_string() + &"d".repeat(40));
-    for (name, opts) in [
-        ("default", vec![]),
-        ("p5", vec!["-p", "5"]),
-        ("p0.5_more", vec!["-p", "0.5", "-m"]),
-        ("k", vec!["-k"]),
-        ("k_all", vec!["-k", "-a"]),
-    ] {
-        let mut args = opts.clone();
-        args.extend([c.as_str(), d.as_str()]);
-        let want = std::fs::read_to_string(data().join(format!("flags/out_{name}.txt"))).unwrap();
-        assert_eq!(run(&args), want, "{name}");
-    }
-}
-
-#[test]
-fn ncompare_axis_queries_and_compare_axes() {
-    // -s/-o queries over a result tree, -c compare axes, lkp's grouping
-    // (tools/oracles/lkp/gen_query.py)
+/// `compare_dirs.rb --root DIR` with ncompare's `-s`/`-o` queries, `-c` axes, `-m`, `-k`.
+fn run_query(root: &str, args: &[&str]) -> String {
     use schedlab::lkp::query::{build_queries, compare_groups, search};
-    let (a, b) = ("a1".repeat(20), "b2".repeat(20));
-    let cases: [(&str, Vec<String>); 5] = [
-        ("two_commits", vec!["-s".into(), format!("commit={}", &a[..8]), "-s".into(), format!("commit={}", &b[..8])]),
-        ("override", vec!["-s".into(), format!("kconfig=k1/commit={a}"), "-o".into(), format!("commit={b}")]),
-        ("compare_kconfigs", vec!["-c".into(), "kconfig".into(), "-s".into(), format!("commit={}", &a[..8])]),
-        (
-            "different_roots",
-            vec!["-s".into(), format!("commit={a}/kconfig=k1"), "-o".into(), format!("commit={b}/kconfig=k2")],
-        ),
-        (
-            "more_kpi",
-            vec!["-m".into(), "-k".into(), "-s".into(), format!("commit={b}"), "-s".into(), format!("commit={a}")],
-        ),
-    ];
-    for (name, args) in cases {
-        let mut opt = Options::default();
-        let mut keys = vec!["commit".to_string()];
-        let mut queries = Vec::new();
-        let mut it = args.iter();
-        while let Some(x) = it.next() {
-            match x.as_str() {
-                "-m" => opt.more = true,
-                "-k" => opt.kpi = true,
-                "-c" => keys = it.next().unwrap().split(',').map(String::from).collect(),
-                "-s" => queries.push((false, it.next().unwrap().clone())),
-                "-o" => queries.push((true, it.next().unwrap().clone())),
-                _ => unreachable!(),
-            }
+    let mut opt = Options::default();
+    let mut keys = vec!["commit".to_string()];
+    let mut queries = Vec::new();
+    let mut it = args.iter();
+    while let Some(x) = it.next() {
+        match *x {
+            "-m" => opt.more = true,
+            "-k" => opt.kpi = true,
+            "-c" => keys = it.next().unwrap().split(',').map(String::from).collect(),
+            "-s" => queries.push((false, it.next().unwrap().to_string())),
+            "-o" => queries.push((true, it.next().unwrap().to_string())),
+            other => panic!("not a query option: {other}"),
         }
-        let (queries, different) = build_queries(&queries);
-        let roots = search(&data().join("query"), &queries).unwrap();
-        let text: String =
-            compare_groups(&roots, &keys, different, opt).unwrap().iter().map(|r| render(r).unwrap()).collect();
-        let want = std::fs::read_to_string(data().join(format!("query/out_{name}.txt"))).unwrap();
-        assert_eq!(text, want, "{name}");
     }
+    let (queries, different) = build_queries(&queries);
+    let roots = search(&data().join(root), &queries).unwrap();
+    compare_groups(&roots, &keys, different, opt).unwrap().iter().map(|r| render(r).unwrap()).collect()
+}
+
+/// Every ncompare golden of tests/data/lkp/golden/goldens.csv: scenarios A and B, the
+/// -p/-k flags (gen_flags.py), lkp's perf-metric patterns and job axes (gen_issue18.py:
+/// '.' as any character in lock_stat and interrupts keys, a job with `suite` and lkp's
+/// rootfs/compiler defaults), the -s/-o queries and -c axes over a result tree
+/// (gen_query.py) and the 300 random pairs (one block of random/expected.txt each).
+#[test]
+fn every_ncompare_golden_is_reproduced() {
+    let goldens = crate::goldens::read("lkp/golden");
+    let mut texts: std::collections::HashMap<String, String> = Default::default();
+    let mut bad = Vec::new();
+    for g in &goldens {
+        let text = texts.entry(g.file().to_string()).or_insert_with(|| {
+            std::fs::read_to_string(data().join(g.file())).unwrap_or_else(|e| panic!("{}: {e}", g.file()))
+        });
+        let want = match g.get("block") {
+            "" => text.clone(),
+            n => crate::goldens::lkp_block(text, n.parse().unwrap())
+                .unwrap_or_else(|| panic!("{}: no block {n}", g.file())),
+        };
+        let got = if g.get("root").is_empty() {
+            let args: Vec<&str> = g.list("options").into_iter().chain(g.list("roots")).collect();
+            run(&args)
+        } else {
+            run_query(g.get("root"), &g.list("queries"))
+        };
+        if got != want {
+            if bad.len() < 3 {
+                eprintln!("#### {} {}\n--- want\n{want}--- got\n{got}", g.file(), g.get("block"));
+            }
+            bad.push(format!("{} {}", g.file(), g.get("block")));
+        }
+    }
+    assert!(goldens.len() >= 318, "{}", goldens.len());
+    assert!(bad.is_empty(), "{} of {} goldens differ: {bad:?}", bad.len(), goldens.len());
+}
+
+#[test]
+fn a_query_that_finds_nothing_is_an_error() {
+    use schedlab::lkp::query::search;
     let e = search(&data().join("query"), &[vec![("commit".into(), "ffff".into())]]).unwrap_err().to_string();
     assert!(e.contains("no result root") && e.contains("commit=ffff"), "{e}");
 }

@@ -8,6 +8,7 @@ mod benchstat_golden;
 mod cancel_renderers;
 mod cancel_tables;
 mod fuzz_replay;
+mod goldens;
 mod idle_cancel;
 mod idle_golden;
 mod live_check;

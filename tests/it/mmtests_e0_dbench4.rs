@@ -7,27 +7,22 @@ use schedlab::mmtests::summarise::{OpSummary, RunSummary, Stat, SummaryKind};
 use schedlab::mmtests::{compare_at, ratio, render_text, CompareOptions, Era};
 use schedlab::table::MmtestsLayout;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn data() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mmtests/e0-dbench4")
+    crate::goldens::dir("mmtests/e0-dbench4")
 }
 
-fn cases(set: &str) -> Vec<(String, Vec<String>)> {
-    std::fs::read_to_string(data().join(set).join("cases"))
-        .unwrap()
-        .lines()
-        .map(|l| {
-            let (c, n) = l.split_once(' ').unwrap();
-            (c.to_string(), n.split(',').map(String::from).collect())
-        })
-        .collect()
+/// The goldens of tests/data/mmtests/e0-dbench4/goldens.csv whose `expect` is `expect`.
+fn goldens(expect: &str) -> Vec<crate::goldens::Golden> {
+    crate::goldens::read("mmtests/e0-dbench4").into_iter().filter(|g| g.get("expect") == expect).collect()
 }
 
 /// The Perl's stdout without its `Comparing (cidiff)` debug lines (not reproduced:
 /// tests/data/mmtests/README.md).
 fn table(oracle: &str) -> String {
-    oracle.lines().filter(|l| !l.starts_with("Comparing (")).map(|l| format!("{l}\n")).collect()
+    let debug = crate::goldens::unreproducible_prefixes(&["debug"]);
+    crate::goldens::kept_lines(oracle, &debug).iter().map(|l| format!("{l}\n")).collect()
 }
 
 fn diff(want: &str, have: &str) -> String {
@@ -49,29 +44,32 @@ fn diff(want: &str, have: &str) -> String {
 fn flat_trees_print_the_perls_tables_byte_for_byte() {
     let d = data();
     let mut failures = Vec::new();
-    let all = cases("flat");
-    assert!(all.len() >= 20);
-    for (case, names) in &all {
-        for ratio in [false, true] {
-            let file = format!("flat-{case}{}.oracle", if ratio { "--print-ratio" } else { "" });
-            let want = table(&std::fs::read_to_string(d.join("out").join(&file)).unwrap());
-            let opts =
-                CompareOptions { compat: Some(Era::E2018), print_ratio: ratio, threads: Some(1), ..Default::default() };
-            match compare_at(&d.join("flat").join(case), "dbench4", names, &opts) {
-                Ok(r) if r.text == want => {}
-                Ok(r) => failures.push(format!("{file}:{}", diff(&want, &r.text))),
-                Err(e) => failures.push(format!("{file}: error {e}")),
-            }
+    let all = goldens("whole");
+    assert!(all.len() >= 2 * 20);
+    for g in &all {
+        let file = g.file();
+        let want = table(&std::fs::read_to_string(d.join(file)).unwrap());
+        let opts = CompareOptions {
+            compat: Some(Era::parse(g.get("era")).unwrap()),
+            print_ratio: g.flag("print_ratio"),
+            threads: Some(1),
+            ..Default::default()
+        };
+        let names: Vec<String> = g.list("names").into_iter().map(String::from).collect();
+        match compare_at(&d.join(g.get("tree")), g.get("benchmark"), &names, &opts) {
+            Ok(r) if r.text == want => {}
+            Ok(r) => failures.push(format!("{file}:{}", diff(&want, &r.text))),
+            Err(e) => failures.push(format!("{file}: error {e}")),
         }
     }
-    assert!(failures.is_empty(), "{} of {} differ:\n{}", failures.len(), 2 * all.len(), failures.join("\n"));
+    assert!(failures.is_empty(), "{} of {} differ:\n{}", failures.len(), all.len(), failures.join("\n"));
 }
 
 /// What R printed for each run and operation of a spread tree (`[1] <mean> <half>`), read
 /// as the Perl reads it: R's `NA` is the string "NA", 0 in every number it takes part in.
-fn r_pairs(case: &str) -> HashMap<(String, String), (f64, f64)> {
+fn r_pairs(file: &str) -> HashMap<(String, String), (f64, f64)> {
     let perl_num = |s: &str| if s == "NA" { 0.0 } else { s.parse::<f64>().unwrap() };
-    std::fs::read_to_string(data().join("spread/r").join(case))
+    std::fs::read_to_string(data().join(file))
         .unwrap()
         .lines()
         .map(|l| {
@@ -89,10 +87,13 @@ fn r_pairs(case: &str) -> HashMap<(String, String), (f64, f64)> {
 fn spread_trees_ratio_tables_follow_from_the_pairs_r_printed() {
     let d = data();
     let mut failures = Vec::new();
-    let all = cases("spread");
+    let all = goldens("r-pairs");
     assert!(all.len() >= 10);
-    for (case, names) in &all {
-        let pairs = r_pairs(case);
+    for g in &all {
+        assert!(g.flag("print_ratio"), "{}: only the ratio table follows from R's pairs", g.file());
+        let names: Vec<String> = g.list("names").into_iter().map(String::from).collect();
+        let names = &names;
+        let pairs = r_pairs(g.get("r_pairs"));
         let ops_of = |run: &str| -> Vec<String> {
             let mut ops: Vec<String> = pairs.keys().filter(|(r, _)| r == run).map(|(_, o)| o.clone()).collect();
             ops.sort_by_key(|o| o.parse::<u32>().unwrap());
@@ -135,8 +136,8 @@ fn spread_trees_ratio_tables_follow_from_the_pairs_r_printed() {
         m.field_length = Some(12);
         m.precision = Some(2);
         let have = render_text::render(&c).unwrap();
-        let file = format!("spread-{case}--print-ratio.oracle");
-        let want = table(&std::fs::read_to_string(d.join("out").join(&file)).unwrap());
+        let file = g.file();
+        let want = table(&std::fs::read_to_string(d.join(file)).unwrap());
         if have != want {
             failures.push(format!("{file}:{}", diff(&want, &have)));
         }

@@ -7,57 +7,27 @@
 use schedlab::archive::DirTree;
 use schedlab::mmtests::era_detect::detect;
 use schedlab::mmtests::{compare_at, CompareOptions, Era};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn data() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mmtests")
+    crate::goldens::dir("mmtests")
 }
 
-/// A set of goldens: its `out` directory, the tree of an era, the first run name ("" = by era).
-type GoldenSet = (&'static str, fn(Era) -> String, &'static str);
-
-/// (tree, benchmark, first name, the era whose Perl printed the golden) for every
-/// golden of the per-era trees: families/<era>/ and logs-{head,legacy,2018}/.
+/// (tree, benchmark, first name, the era whose Perl printed the golden) for every table
+/// golden of the per-era trees (families/<era>/ and logs-{head,legacy,2018}/:
+/// tests/data/mmtests/goldens.csv's sets `families` and `out`) without --print-ratio or
+/// --sub-heading; where the Perl died, no era printed a table from those files.
 fn golden_cases() -> Vec<(PathBuf, String, String, Era)> {
     let d = data();
-    let mut out = Vec::new();
-    let mut sets: Vec<GoldenSet> = vec![
-        ("families/out", |e| format!("families/{}", e.name()), "6.8-vanilla"),
-        (
-            "out",
-            |e| match e {
-                Era::Head => "logs-head".into(),
-                Era::E2018 => "logs-2018".into(),
-                _ => "logs-legacy".into(),
-            },
-            "",
-        ),
-    ];
-    for (dir, tree, first) in sets.drain(..) {
-        let mut files: Vec<String> = std::fs::read_dir(d.join(dir))
-            .unwrap()
-            .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .filter(|f| f.ends_with(".oracle") && !f.contains("--"))
-            .collect();
-        files.sort();
-        for f in files {
-            if std::fs::metadata(d.join(dir).join(&f)).unwrap().len() == 0 {
-                continue; // the Perl died: no era printed a table from these files
-            }
-            let stem = f.strip_suffix(".oracle").unwrap();
-            let (compat, bench) = stem.split_once('-').unwrap();
-            let era = Era::parse(compat).unwrap();
-            let first = if !first.is_empty() {
-                first.to_string()
-            } else if era == Era::E2018 {
-                "4.18.0-vanilla".to_string()
-            } else {
-                "6.8-vanilla".to_string()
-            };
-            out.push((d.join(tree(era)), bench.to_string(), first, era));
-        }
-    }
-    out
+    crate::goldens::read("mmtests")
+        .iter()
+        .filter(|g| ["families", "out"].contains(&g.get("set")) && g.get("expect") == "table")
+        .filter(|g| !g.flag("print_ratio") && g.get("sub_heading").is_empty())
+        .map(|g| {
+            let first = g.list("names")[0].to_string();
+            (d.join(g.get("tree")), g.get("benchmark").to_string(), first, Era::parse(g.get("era")).unwrap())
+        })
+        .collect()
 }
 
 #[test]

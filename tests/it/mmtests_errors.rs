@@ -136,31 +136,21 @@ fn netperf_without_result_line_warns() {
 /// the run and why.
 #[test]
 fn failed_and_aborted_benchmarks_are_named_errors() {
-    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mmtests/failed");
-    let mut files: Vec<String> =
-        std::fs::read_dir(d.join("out")).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
-    files.retain(|f| f.ends_with(".rc"));
-    files.sort();
-    assert_eq!(files.len(), 24, "{files:?}");
+    let d = crate::goldens::dir("mmtests/failed");
+    let goldens = crate::goldens::read("mmtests/failed");
+    assert_eq!(goldens.len(), 24);
     let mut perl_died = 0;
-    for f in files {
-        let stem = f.strip_suffix(".rc").unwrap();
-        let (compat, rest) = stem.split_once('-').unwrap();
-        let (rest, first) = match rest.strip_suffix("-first") {
-            Some(r) => (r, true),
-            None => (rest, false),
-        };
-        let (bench, run) = rest.rsplit_once('-').unwrap();
-        let era = Era::parse(compat).unwrap();
-        let layout = if era == Era::Head { "head" } else { "legacy" };
-        let n = if first { names(&[run, "6.8-vanilla"]) } else { names(&["6.8-vanilla", run]) };
-        let rc: i32 = std::fs::read_to_string(d.join("out").join(&f)).unwrap().trim().parse().unwrap();
-        let printed = std::fs::read_to_string(d.join("out").join(format!("{stem}.oracle"))).unwrap();
+    for g in &goldens {
+        let (f, bench, run) = (g.file(), g.get("benchmark"), g.get("run"));
+        let era = Era::parse(g.get("era")).unwrap();
+        let n: Vec<String> = g.list("names").into_iter().map(String::from).collect();
+        let rc: i32 = std::fs::read_to_string(d.join(g.get("rc"))).unwrap().trim().parse().unwrap();
+        let printed = std::fs::read_to_string(d.join(f)).unwrap();
         if rc != 0 {
             perl_died += 1;
             assert!(printed.is_empty(), "{f}: the Perl died but printed");
         }
-        let e = compare_at(&d.join(layout), bench, &n, &opts(era)).unwrap_err();
+        let e = compare_at(&d.join(g.get("tree")), bench, &n, &opts(era)).unwrap_err();
         let msg = e.to_string();
         assert!(matches!(e, Error::InsufficientData(_)), "{f}: {msg}");
         assert!(msg.contains(&format!("benchmark '{bench}'")) && msg.contains(&format!("'{run}'")), "{f}: {msg}");

@@ -1,7 +1,7 @@
 //! Goldens of `compare-mmtests.pl --print-monitor` (tests/data/mmtests/monitors: the tree
 //! from tools/oracles/mmtests/gen_monitor_logs.py, the tables from monitors.sh running
-//! MMTests' own Perl of each era). An empty golden means the Perl printed no table:
-//! schedlab must refuse with an error there.
+//! MMTests' own Perl of each era; goldens.csv lists them). An empty golden (`expect`
+//! `error`) means the Perl printed no table: schedlab must refuse with an error there.
 
 use schedlab::archive::DirTree;
 use schedlab::mmtests::monitors::{compare_monitor, Monitor, MonitorOptions};
@@ -9,45 +9,37 @@ use schedlab::mmtests::Era;
 use std::path::PathBuf;
 
 fn data() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/mmtests/monitors")
+    crate::goldens::dir("mmtests/monitors")
 }
 
 fn names() -> Vec<String> {
     ["6.8-vanilla", "6.9-teo", "6.9-menu"].iter().map(|s| s.to_string()).collect()
 }
 
-/// Every case of `cases` (tree `tree`, goldens `out/<prefix><era>-...`): the failures.
-fn check(tree: &str, cases: &str, prefix: &str) -> (usize, Vec<String>) {
+/// Every golden of tests/data/mmtests/monitors/goldens.csv on the tree `tree`: the failures.
+fn check(tree: &str) -> (usize, Vec<String>) {
     let d = data();
-    let cases = std::fs::read_to_string(d.join(cases)).unwrap();
     let mut checked = 0;
     let mut failures = Vec::new();
-    for line in cases.lines().filter(|l| !l.trim().is_empty()) {
-        let mut parts = line.split_whitespace();
-        let mon = parts.next().unwrap();
-        let sub = parts.next().unwrap_or("");
-        for era in ["head", "2025", "2024"] {
-            let file =
-                format!("{prefix}{era}-{mon}{}.oracle", if sub.is_empty() { String::new() } else { format!("_{sub}") });
-            let want = std::fs::read_to_string(d.join("out").join(&file)).unwrap();
-            let opts = MonitorOptions {
-                monitor: Monitor::parse(mon).unwrap(),
-                era: Era::parse(era).unwrap(),
-                subheading: sub.to_string(),
-            };
-            let got = compare_monitor(&DirTree::at(&d.join(tree)), "", "hackbench-process-pipes", &names(), &opts);
-            checked += 1;
-            match (want.is_empty(), got) {
-                (true, Err(_)) => {}
-                (true, Ok(r)) => {
-                    failures.push(format!("{file}: the Perl printed nothing, schedlab printed\n{}", r.text))
-                }
-                (false, Err(e)) => failures.push(format!("{file}: {e}")),
-                (false, Ok(r)) if r.text != want => {
-                    failures.push(format!("{file}:\n--- want\n{want}--- got\n{}", r.text))
-                }
-                _ => {}
+    for g in crate::goldens::read("mmtests/monitors").iter().filter(|g| g.get("tree") == tree) {
+        let file = g.file();
+        let want = std::fs::read_to_string(d.join(file)).unwrap();
+        let opts = MonitorOptions {
+            monitor: Monitor::parse(g.get("monitor")).unwrap(),
+            era: Era::parse(g.get("era")).unwrap(),
+            subheading: g.get("sub_heading").to_string(),
+        };
+        let names: Vec<String> = g.list("names").into_iter().map(String::from).collect();
+        let got = compare_monitor(&DirTree::at(&d.join(tree)), "", g.get("benchmark"), &names, &opts);
+        checked += 1;
+        match (g.get("expect"), got) {
+            ("error", Err(_)) => {}
+            ("error", Ok(r)) => {
+                failures.push(format!("{file}: the Perl printed nothing, schedlab printed\n{}", r.text))
             }
+            (_, Err(e)) => failures.push(format!("{file}: {e}")),
+            (_, Ok(r)) if r.text != want => failures.push(format!("{file}:\n--- want\n{want}--- got\n{}", r.text)),
+            _ => {}
         }
     }
     (checked, failures)
@@ -55,14 +47,14 @@ fn check(tree: &str, cases: &str, prefix: &str) -> (usize, Vec<String>) {
 
 #[test]
 fn monitor_tables_match_compare_mmtests() {
-    let (checked, failures) = check("tree", "cases", "");
+    let (checked, failures) = check("tree");
     assert!(checked >= 60, "only {checked} cases");
     assert!(failures.is_empty(), "{} of {checked} differ:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]
 fn older_sysstat_and_turbostat_layouts_match_compare_mmtests() {
-    let (checked, failures) = check("tree-old", "cases-old", "old-");
+    let (checked, failures) = check("tree-old");
     assert!(checked >= 12, "only {checked} cases");
     assert!(failures.is_empty(), "{} of {checked} differ:\n{}", failures.len(), failures.join("\n"));
 }

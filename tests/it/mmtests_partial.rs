@@ -1,54 +1,43 @@
 //! compare-mmtests.pl's partial tables (docs/mmtests.md §12): runs whose harmonic mean
 //! divides by zero beside good runs, in every position, with 1 to 4 runs, normal and
 //! `--print-ratio`, in every era. The goldens (tests/data/mmtests/partial/, made by
-//! tools/oracles/mmtests/partial.sh) are the Perl's stdout, stderr and exit code.
+//! tools/oracles/mmtests/partial.sh; goldens.csv lists them) are the Perl's stdout, stderr
+//! and exit code.
 
 use schedlab::mmtests::{compare_at, CompareOptions, Era};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn data() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mmtests/partial")
+    crate::goldens::dir("mmtests/partial")
 }
 
 struct Case {
     file: String,
-    layout: &'static str,
+    stderr: String,
+    rc: String,
+    layout: String,
     benchmark: String,
     names: Vec<String>,
     era: Era,
     ratio: bool,
 }
 
+/// The goldens of tests/data/mmtests/partial/goldens.csv: each table with the Perl's
+/// stderr and exit code.
 fn cases() -> Vec<Case> {
-    let d = data();
-    let listing = std::fs::read_to_string(d.join("cases")).unwrap();
-    let mut out = Vec::new();
-    for line in listing.lines() {
-        let (case, names) = line.split_once(' ').unwrap();
-        for (era, layout, bench) in [
-            (Era::E2018, "2018", "netperf-udp-rr"),
-            (Era::E2024, "legacy", "netperf-udp-rr"),
-            (Era::E2025, "legacy", "netperf-udp-rr"),
-            (Era::E2025, "legacy", "sockperf-udp-throughput"),
-            (Era::Head, "head", "netperf-ipv4-udp-rr"),
-        ] {
-            for ratio in [false, true] {
-                let file = format!("{}-{bench}-{case}{}", era.name(), if ratio { "--print-ratio" } else { "" });
-                if !d.join("out").join(format!("{file}.rc")).exists() {
-                    continue;
-                }
-                out.push(Case {
-                    file,
-                    layout,
-                    benchmark: bench.into(),
-                    names: names.split(',').map(String::from).collect(),
-                    era,
-                    ratio,
-                });
-            }
-        }
-    }
-    out
+    crate::goldens::read("mmtests/partial")
+        .iter()
+        .map(|g| Case {
+            file: g.file().to_string(),
+            stderr: g.get("stderr").to_string(),
+            rc: g.get("rc").to_string(),
+            layout: g.get("tree").to_string(),
+            benchmark: g.get("benchmark").to_string(),
+            names: g.list("names").into_iter().map(String::from).collect(),
+            era: Era::parse(g.get("era")).unwrap(),
+            ratio: g.flag("print_ratio"),
+        })
+        .collect()
 }
 
 /// The runs the Perl's stderr says it lost (`WARNING: Failed to load module for benchmark B: RUN`).
@@ -63,15 +52,16 @@ fn lost_in(err: &str) -> Vec<String> {
 fn partial_tables_are_the_perls_and_name_the_lost_runs() {
     let d = data();
     let all = cases();
+    let debug = crate::goldens::unreproducible_prefixes(&["debug"]);
     assert!(all.len() >= 80, "{} goldens", all.len());
     let (mut tables, mut deaths, mut with_lost) = (0, 0, 0);
     let mut failures = Vec::new();
     for c in &all {
-        let read = |ext: &str| std::fs::read_to_string(d.join("out").join(format!("{}.{ext}", c.file))).unwrap();
-        let (oracle, err, rc) = (read("oracle"), read("err"), read("rc"));
+        let read = |f: &str| std::fs::read_to_string(d.join(f)).unwrap();
+        let (oracle, err, rc) = (read(&c.file), read(&c.stderr), read(&c.rc));
         let lost = lost_in(&err);
         let opts = CompareOptions { compat: Some(c.era), print_ratio: c.ratio, threads: Some(1), ..Default::default() };
-        let got = compare_at(&d.join(c.layout), &c.benchmark, &c.names, &opts);
+        let got = compare_at(&d.join(&c.layout), &c.benchmark, &c.names, &opts);
         if rc.trim() != "0" {
             // the Perl died with nothing on stdout: the baseline lost, or (2025) a run with a
             // band for one operation and not another (docs/mmtests.md §5.2)
@@ -100,7 +90,7 @@ fn partial_tables_are_the_perls_and_name_the_lost_runs() {
             }
         };
         // MMTests 2018's --print-ratio debug lines are not reproduced (tests/data/mmtests/README.md)
-        let want: String = oracle.lines().filter(|l| !l.starts_with("Comparing (")).map(|l| format!("{l}\n")).collect();
+        let want: String = crate::goldens::kept_lines(&oracle, &debug).iter().map(|l| format!("{l}\n")).collect();
         if r.text != want {
             failures.push(format!("{}:\n--- want\n{want}--- have\n{}", c.file, r.text));
         }

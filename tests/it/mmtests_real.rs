@@ -12,7 +12,7 @@ use schedlab::mmtests::{compare_at, CompareOptions, Era};
 use std::path::{Path, PathBuf};
 
 fn real() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mmtests/real")
+    crate::goldens::dir("mmtests/real")
 }
 
 /// The runs of `root` holding logs of `bench`, sorted (as real.sh names them to the Perl).
@@ -26,29 +26,17 @@ fn runs_of(root: &Path, bench: &str) -> Vec<String> {
     out
 }
 
-/// (root directory, benchmark, --print-ratio, the Perl's exit code, its stdout) for every golden.
+/// (root directory, benchmark, --print-ratio, the Perl's exit code, its stdout) for every
+/// golden of tests/data/mmtests/real/goldens.csv.
 fn goldens() -> Vec<(PathBuf, String, bool, i32, String)> {
-    let mut out = Vec::new();
-    let mut roots: Vec<_> = std::fs::read_dir(real().join("out")).unwrap().map(|e| e.unwrap().path()).collect();
-    roots.sort();
-    for dir in roots {
-        let root = real().join("mmtests_CI/work").join(dir.file_name().unwrap());
-        let mut files: Vec<String> =
-            std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
-        files.retain(|f| f.ends_with(".rc"));
-        files.sort();
-        for f in files {
-            let stem = f.strip_suffix(".rc").unwrap();
-            let (bench, ratio) = match stem.strip_suffix("--print-ratio") {
-                Some(b) => (b, true),
-                None => (stem, false),
-            };
-            let rc = std::fs::read_to_string(dir.join(&f)).unwrap().trim().parse().unwrap();
-            let printed = std::fs::read_to_string(dir.join(format!("{stem}.oracle"))).unwrap();
-            out.push((root.clone(), bench.to_string(), ratio, rc, printed));
-        }
-    }
-    out
+    crate::goldens::read("mmtests/real")
+        .iter()
+        .map(|g| {
+            let rc = std::fs::read_to_string(real().join(g.get("rc"))).unwrap().trim().parse().unwrap();
+            let printed = std::fs::read_to_string(real().join(g.file())).unwrap();
+            (real().join(g.get("tree")), g.get("benchmark").to_string(), g.flag("print_ratio"), rc, printed)
+        })
+        .collect()
 }
 
 /// The benchmarks whose every run has results, in both roots.

@@ -1,6 +1,7 @@
 //! The PELT/util_est golden files of the kernel oracle (tests/data/pelt: the kernel's own
 //! pelt.c/fair.c compiled unmodified in userspace by tools/oracles/kernel; MANIFEST.txt
-//! names the sources): every value must be reproduced exactly. The top-level files are
+//! names the sources; goldens.csv lists each golden with its kernels, trace and options):
+//! every value must be reproduced exactly. The top-level files are
 //! 6.12.117's; `6.6/` holds 6.6.57's; 6.18.35's scenario files are byte-identical to
 //! 6.12's (compared with cmp when they were made: MANIFEST.txt), so only its
 //! `util_est_update.csv` differs and is kept. `4.19/` holds 4.19.72's: the PELT of
@@ -15,7 +16,7 @@ use schedlab::pelt::util_est::{rule_by_name, Sample, TaskUtilEst, UTIL_AVG_UNCHA
 use std::path::PathBuf;
 
 fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/pelt").join(name)
+    crate::goldens::dir("pelt").join(name)
 }
 
 fn csv_rows(name: &str) -> (Vec<String>, Vec<Vec<u64>>) {
@@ -137,7 +138,7 @@ fn util_est_update_golden_6_6() {
 }
 
 fn replay(trace: &str, init: Init, util_est: bool, rule: &str) -> String {
-    let segs = read_trace_csv(&data(&format!("inputs/pelt_{trace}.csv"))).unwrap();
+    let segs = read_trace_csv(&data(trace)).unwrap();
     let cfg = if rule == "4.19" {
         // the kernel choice: its PELT, its util_est rule (d519329f72) and execl fix
         let init = if init == Init::Zero { "zero" } else { "kernel" };
@@ -161,19 +162,6 @@ fn replay(trace: &str, init: Init, util_est: bool, rule: &str) -> String {
     String::from_utf8(w.finish().unwrap()).unwrap()
 }
 
-/// Every rule whose kernel's oracle wrote `golden`: 6.12 and 6.18 for the top-level
-/// files, 6.6 for `6.6/`.
-fn check(trace: &str, golden: &str, init: Init, util_est: bool) {
-    if golden.starts_with("6.6/") {
-        check_rule(trace, golden, init, util_est, "6.6");
-    } else if golden.starts_with("4.19/") {
-        check_rule(trace, golden, init, util_est, "4.19");
-    } else {
-        check_rule(trace, golden, init, util_est, "6.12");
-        check_rule(trace, golden, init, util_est, "6.18");
-    }
-}
-
 fn check_rule(trace: &str, golden: &str, init: Init, util_est: bool, rule: &str) {
     let want = std::fs::read_to_string(data(golden)).unwrap();
     let got = replay(trace, init, util_est, rule);
@@ -187,72 +175,50 @@ fn check_rule(trace: &str, golden: &str, init: Init, util_est: bool, rule: &str)
     }
 }
 
+/// Every replay golden of tests/data/pelt/goldens.csv, replayed with the rule of every
+/// kernel whose oracle wrote it (6.12's top-level files are 6.18's too; the migrations were
+/// run on 6.12 and 4.19): the 6.12 scenarios, 6.6's, 4.19's (with the kernel choice).
 #[test]
-fn scenario_periodic25() {
-    check("periodic25", "pelt_periodic25.golden.csv", Init::Kernel, true);
+fn every_replay_golden_is_reproduced() {
+    let mut checked = 0;
+    for g in crate::goldens::read("pelt").iter().filter(|g| g.get("kind") == "replay") {
+        let trace = g.get("trace");
+        let init = match g.get("init") {
+            "kernel" => Init::Kernel,
+            "zero" => Init::Zero,
+            other => panic!("{}: init {other}", g.file()),
+        };
+        for kernel in g.list("kernels") {
+            check_rule(trace, g.file(), init, g.flag("util_est"), kernel);
+            checked += 1;
+        }
+    }
+    // 7 scenarios of 6.12 (as 6.12 and 6.18) and its migration; 7 of 6.6; 8 of 4.19
+    assert_eq!(checked, 7 * 2 + 1 + 7 + 8);
 }
 
-#[test]
-fn scenario_periodic50() {
-    check("periodic50", "pelt_periodic50.golden.csv", Init::Kernel, true);
-}
-
-#[test]
-fn scenario_periodic50_init0() {
-    check("periodic50", "pelt_periodic50.init0.golden.csv", Init::Zero, true);
-}
-
-#[test]
-fn scenario_step10to80() {
-    check("step10to80", "pelt_step10to80.golden.csv", Init::Kernel, true);
-}
-
-#[test]
-fn scenario_execl_like() {
-    check("execl_like", "pelt_execl_like.golden.csv", Init::Kernel, true);
-}
-
-#[test]
-fn scenario_execl_like_noue() {
-    check("execl_like", "pelt_execl_like.noue.golden.csv", Init::Kernel, false);
-}
-
-#[test]
-fn scenario_invariance() {
-    check("invariance", "pelt_invariance.golden.csv", Init::Kernel, true);
-}
-
-/// (trace, golden file, init, util_est) of the scenarios each older kernel's goldens hold.
-const SCENARIOS: [(&str, &str, Init, bool); 7] = [
-    ("periodic25", "pelt_periodic25", Init::Kernel, true),
-    ("periodic50", "pelt_periodic50", Init::Kernel, true),
-    ("periodic50", "pelt_periodic50.init0", Init::Zero, true),
-    ("step10to80", "pelt_step10to80", Init::Kernel, true),
-    ("execl_like", "pelt_execl_like", Init::Kernel, true),
-    ("execl_like", "pelt_execl_like.noue", Init::Kernel, false),
-    ("invariance", "pelt_invariance", Init::Kernel, true),
+/// The goldens of other kinds, each read by its own test above or below.
+const CHECKED_BY_NAME: [&str; 7] = [
+    "pelt_decay_load.csv",
+    "pelt_accumulate.csv",
+    "util_est_update.csv",
+    "6.18/util_est_update.csv",
+    "6.6/util_est_update.csv",
+    "4.19/pelt_accumulate.csv",
+    "4.19/util_est_update.csv",
 ];
 
 #[test]
-fn scenarios_6_6() {
-    for (trace, golden, init, ue) in SCENARIOS {
-        check(trace, &format!("6.6/{golden}.golden.csv"), init, ue);
-    }
-}
-
-#[test]
-fn scenario_migrate() {
-    // wakeups onto the other CPU: migrate_task_rq_fair's remove_entity_load_avg, then the
-    // attach on the new runqueue; the removal applied when the task comes back
-    check_rule("migrate", "pelt_migrate.golden.csv", Init::Kernel, true, "6.12");
-}
-
-#[test]
-fn scenarios_4_19() {
-    let migrate = ("migrate", "pelt_migrate", Init::Kernel, true);
-    for (trace, golden, init, ue) in std::iter::once(migrate).chain(SCENARIOS) {
-        check(trace, &format!("4.19/{golden}.golden.csv"), init, ue);
-    }
+fn every_golden_of_the_manifest_is_checked() {
+    let mut others: Vec<String> = crate::goldens::read("pelt")
+        .iter()
+        .filter(|g| g.get("kind") != "replay")
+        .map(|g| g.file().to_string())
+        .collect();
+    others.sort();
+    let mut named = CHECKED_BY_NAME.map(String::from).to_vec();
+    named.sort();
+    assert_eq!(others, named);
 }
 
 #[test]
