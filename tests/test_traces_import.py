@@ -35,7 +35,7 @@ def test_version_7_imports_as_version_6():
     t = idle.read_ftrace(DATA / "lisa-sched_load" / "trace-zlib.dat", hz=250)
     r = idle.read_ftrace(DATA / "lisa-sched_load" / "report-t.txt", hz=250)
     assert sorted(t) == sorted(r) == [0, 1, 2, 3, 4, 5]
-    assert all(t[c].equals(r[c]) for c in t)
+    assert all(t[c] == r[c] for c in t)
 
 
 def test_a_corrupted_trace_dat_names_the_file_and_offset(tmp_path):
@@ -57,7 +57,7 @@ def test_numeric_prev_state_is_noted():
 def test_idle_notes_reach_the_cli(tmp_path, capsys):
     t = idle.read_ftrace(DATA / "lisa" / "sched_load.report.txt", hz=250)
     assert sorted(t) == [0, 1, 2, 3, 4, 5]
-    assert any("no pending timer" in n for n in t[0].attrs["notes"])
+    assert any("no pending timer" in n for n in t[0].notes)
     out = tmp_path / "sim.csv"
     argv = ["idle", "simulate", "--ftrace", "--governor", "menu", "--states", "intel-skx",
             "--hz", "250", "-o", str(out), str(DATA / "lisa" / "sched_load.report.txt")]
