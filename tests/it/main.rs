@@ -10,6 +10,7 @@ mod cancel_tables;
 mod fuzz_replay;
 mod idle_cancel;
 mod idle_golden;
+mod idle_lost;
 mod live_check;
 mod lkp_changed_stats;
 mod lkp_edge;
