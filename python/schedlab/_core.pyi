@@ -565,7 +565,7 @@ class IdleTrace:
     @staticmethod
     def _unpickle(
         columns: tuple[_I64, _I64, _I64, _I64, _I64, _I64, _I64],
-        ftrace: tuple[int, _I64, npt.NDArray[np.uint32], tuple[int, int, int, int, int], list[str]] | None,
+        ftrace: tuple[int, _I64, npt.NDArray[np.uint32], tuple[int, int, int, int, int, int], list[str]] | None,
     ) -> IdleTrace: ...
 
 def idle_simulate(

@@ -278,7 +278,9 @@ def read_ftrace(
     ``timer:tick_stop``. Each :class:`Trace` has the trace columns plus ``cpu``,
     ``timestamp_ns`` (idle entry) and ``actual_state`` (what the traced kernel chose);
     ``.stats`` counts the approximations made (see the Rust docs of ``idle::ftrace``) and
-    ``.notes`` says in words what was assumed and which lines were skipped
+    ``.notes`` says in words what was assumed, where the ring buffers lost events (an
+    idle period a loss cuts is dropped, counted as ``stats["lost_periods"]``:
+    docs/tracing.md §3.1) and which lines were skipped
     (a malformed line is skipped and counted, an error with ``strict``; events out of
     time order are an error unless ``sort``). ``hz`` is the traced kernel's CONFIG_HZ.
 

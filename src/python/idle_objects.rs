@@ -262,11 +262,11 @@ struct FtraceCpu {
 }
 
 /// The stats as `(timer_wakeups, tick_wakeups, sleep_length_unknown, next_tick_unknown,
-/// unterminated)`, the order a pickle carries them in.
-type StatsTuple = (u64, u64, u64, u64, u64);
+/// unterminated, lost_periods)`, the order a pickle carries them in.
+type StatsTuple = (u64, u64, u64, u64, u64, u64);
 
 fn stats_tuple(s: &FtraceStats) -> StatsTuple {
-    (s.timer_wakeups, s.tick_wakeups, s.sleep_length_unknown, s.next_tick_unknown, s.unterminated)
+    (s.timer_wakeups, s.tick_wakeups, s.sleep_length_unknown, s.next_tick_unknown, s.unterminated, s.lost_periods)
 }
 
 /// An idle trace, one row per idle period of one CPU (`idle::trace`, docs/idle-governors.md
@@ -464,6 +464,7 @@ impl PyIdleTrace {
             d.set_item("sleep_length_unknown", s.sleep_length_unknown)?;
             d.set_item("next_tick_unknown", s.next_tick_unknown)?;
             d.set_item("unterminated", s.unterminated)?;
+            d.set_item("lost_periods", s.lost_periods)?;
         }
         Ok(d)
     }
@@ -576,6 +577,7 @@ impl PyIdleTrace {
                 sleep_length_unknown: s.2,
                 next_tick_unknown: s.3,
                 unterminated: s.4,
+                lost_periods: s.5,
             };
             t.ftrace = Some(FtraceCpu {
                 cpu,
