@@ -120,3 +120,48 @@ fn a_period_a_loss_cut_is_dropped_and_the_import_resyncs_at_the_next_entry() {
         }
     }
 }
+
+/// trace-cmd's `CPU:N [M EVENTS DROPPED]` lines of its report, with the time of the
+/// record printed after each (that CPU's first record after the gap).
+fn dropped_in_report(report: &str) -> Vec<(u32, u64, i64)> {
+    let lines: Vec<&str> = report.lines().collect();
+    let mut out = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        let Some(at) = l.find("CPU:") else { continue };
+        let Some(inner) = l[at + 4..].strip_suffix(" EVENTS DROPPED]") else { continue };
+        let (cpu, count) = inner.split_once(" [").unwrap();
+        let (_, ts) = cpu_and_time(lines[i + 1]).unwrap();
+        out.push((cpu.parse().unwrap(), count.parse().unwrap(), ts));
+    }
+    out
+}
+
+#[test]
+fn a_trace_dat_names_its_flagged_pages_as_trace_cmd_reports_them() {
+    // lost-idle-6.18/trace.dat: `trace-cmd extract` of an overwriting buffer (each CPU's
+    // first page read after overwritten ones carries the count); report-t.txt is
+    // `trace-cmd report -t` of it
+    let dir = Path::new("tests/data/traces/lost-idle-6.18");
+    let report = std::fs::read_to_string(dir.join("report-t.txt")).unwrap();
+    let want = dropped_in_report(&report);
+    assert_eq!(want.iter().map(|w| (w.0, w.1)).collect::<Vec<_>>(), vec![(0, 2074), (1, 9824)]);
+    let dat = read(&dir.join("trace.dat"), 250, ImportOptions::default()).unwrap();
+    let text = read(&dir.join("report-t.txt"), 250, ImportOptions::default()).unwrap();
+    for t in [&dat, &text] {
+        for (cpu, count, ts) in &want {
+            let head = format!(
+                "CPU {cpu}: {count} events lost before {}.{:09} s (line ",
+                ts / 1_000_000_000,
+                ts % 1_000_000_000
+            );
+            assert!(t.notes.assumptions.iter().any(|n| n.starts_with(&head)), "{head}\n{:?}", t.notes.assumptions);
+        }
+    }
+    // the same periods from the file and from trace-cmd's reading of it
+    assert_eq!(dat.cpus, text.cpus);
+    // its cpu_idle lines: CPU 1 entered at 28887.523850686 and 28887.524110831, each exit
+    // seen (a loss before the CPU's first record cuts no period)
+    let c1 = dat.cpus.iter().find(|c| c.cpu == 1).unwrap();
+    assert_eq!(c1.timestamp_ns, vec![28_887_523_850_686, 28_887_524_110_831]);
+    assert_eq!(c1.stats.lost_periods, 0);
+}

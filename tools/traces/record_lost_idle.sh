@@ -11,17 +11,22 @@
 # 400 ms a burst of 100 µs sleeps for 80 ms (hrtimer events at ~10 kHz). Run as root from
 # the repository root:
 #
-#   tools/traces/record_lost_idle.sh OUTDIR [BUFFER_KB] [SECONDS]
+#   tools/traces/record_lost_idle.sh OUTDIR [BUFFER_KB] [SECONDS] [pipe|extract]
 #
 # Writes OUTDIR/trace_pipe.txt (the kernel's own text, loss lines included) and
-# OUTDIR/states.txt (`grep .` of CPU 1's cpuidle states). Everything runs in a private
-# mount namespace; the instance is removed on exit (also on error).
+# OUTDIR/states.txt (`grep .` of CPU 1's cpuidle states). With `extract` there is no
+# reader: `trace-cmd extract` reads what is left at the end (each CPU's oldest pages
+# overwritten, the first page read after them flagged with the count), into
+# OUTDIR/trace.dat (version 7; formats cut to the power and timer systems, kallsyms to
+# the timer callbacks, as tools/traces/record_lost.sh does), with OUTDIR/report-t.txt =
+# `trace-cmd report -t` (its `CPU:N [M EVENTS DROPPED]` lines). Everything runs in a
+# private mount namespace; the instance is removed on exit (also on error).
 set -eu
 if [ "${SCHEDLAB_RECORD_NS:-}" != 1 ]; then
     SCHEDLAB_RECORD_NS=1 exec unshare --mount --propagation private "$0" "$@"
 fi
 out=${1:?usage: record_lost_idle.sh OUTDIR [BUFFER_KB] [SECONDS]}
-kb=${2:-8}; secs=${3:-2}
+kb=${2:-8}; secs=${3:-2}; mode=${4:-pipe}
 T=/sys/kernel/tracing
 [ -e $T/instances ] || mount -t tracefs nodev $T
 I=$T/instances/schedlab-lost-idle-$$
@@ -40,7 +45,7 @@ for e in power/cpu_idle timer/hrtimer_start timer/hrtimer_cancel timer/hrtimer_e
     echo 1 > "$I/events/$e/enable"
 done
 echo 1 > "$I/tracing_on"
-python3 -c "
+if [ "$mode" = pipe ]; then python3 -c "
 import os, time
 fd = os.open('$I/trace_pipe', os.O_RDONLY | os.O_NONBLOCK)
 end = time.monotonic() + $secs + 0.5
@@ -51,7 +56,7 @@ with open('$out/trace_pipe.txt', 'wb') as out:
         except BlockingIOError:
             pass
         time.sleep(0.05)
-" &
+" & else sleep 0.5 & fi
 reader=$!
 taskset -c 1 python3 -c "
 import time
@@ -70,5 +75,24 @@ while time.monotonic() < end:
 "
 wait $reader
 echo 0 > "$I/tracing_on"
+if [ "$mode" = extract ]; then
+    work=$(mktemp -d)
+    mkdir "$work/events"
+    cp $T/events/header_page $T/events/header_event "$work/events/"
+    for e in $T/events/power/*/ $T/events/timer/*/; do
+        [ -f "$e/format" ] || continue
+        d="$work/events/$(basename "$(dirname "$e")")/$(basename "$e")"
+        mkdir -p "$d"
+        cp "$e/format" "$d/"
+        [ -f "$e/id" ] && cp "$e/id" "$d/"
+    done
+    grep -E ' (tick_|hrtimer_|[a-z_]*_timer|[a-z_]*wakeup)' /proc/kallsyms > "$work/kallsyms" || :
+    mount --bind "$work/kallsyms" /proc/kallsyms
+    mount --bind "$work/events" $T/events
+    trace-cmd extract -B "$(basename "$I")" -o "$out/trace.dat" > /dev/null
+    umount $T/events /proc/kallsyms
+    rm -rf "$work"
+    trace-cmd report -t -i "$out/trace.dat" > "$out/report-t.txt" 2>/dev/null
+fi
 grep . /sys/devices/system/cpu/cpu1/cpuidle/state*/name /sys/devices/system/cpu/cpu1/cpuidle/state*/latency \
     /sys/devices/system/cpu/cpu1/cpuidle/state*/residency > "$out/states.txt"
