@@ -626,4 +626,46 @@ mod tests {
         // sorted: the exit comes first, the entry is cut by the end
         assert_eq!(t.cpus[0].stats.unterminated, 1);
     }
+
+    #[test]
+    fn a_loss_drops_the_period_it_may_cut_and_nothing_else() {
+        // CPU 0: a period [1.000000, 1.000100] whose exit is followed 200 µs later by
+        // another event (past the 50 µs timer window): whole before the loss, kept. CPU 1:
+        // a period whose exit is the CPU's last event before its loss: a timer expiry in
+        // the window may be among the lost events, dropped. CPU 0 again: an entry, then a
+        // loss before its exit: dropped; the exit after the loss is ignored and the next
+        // entry resynchronises (a period of 50 µs).
+        let text = "\
+  <idle>-0 [000] 1.000000: cpu_idle: state=1 cpu_id=0
+  <idle>-0 [000] 1.000100: cpu_idle: state=4294967295 cpu_id=0
+  <idle>-0 [001] 1.000150: cpu_idle: state=1 cpu_id=1
+  <idle>-0 [001] 1.000250: cpu_idle: state=4294967295 cpu_id=1
+  x-5 [000] 1.000300: hrtimer_cancel: hrtimer=0x10
+CPU:0 [LOST 7 EVENTS]
+CPU:1 [LOST EVENTS]
+  <idle>-0 [000] 1.000400: cpu_idle: state=1 cpu_id=0
+CPU:0 [LOST 3 EVENTS]
+  <idle>-0 [000] 1.000600: cpu_idle: state=4294967295 cpu_id=0
+  <idle>-0 [000] 1.000700: cpu_idle: state=1 cpu_id=0
+  <idle>-0 [000] 1.000750: cpu_idle: state=4294967295 cpu_id=0
+  <idle>-0 [000] 1.000900: cpu_idle: state=1 cpu_id=0
+";
+        let t = parse(text.as_bytes(), Some("l.txt"), 250, ImportOptions::default()).unwrap();
+        let c0 = &t.cpus[0];
+        assert_eq!(c0.timestamp_ns, vec![1_000_000_000, 1_000_700_000]);
+        assert_eq!(c0.periods.iter().map(|p| p.wake_ns).collect::<Vec<_>>(), vec![100_000, 50_000]);
+        assert_eq!((c0.stats.lost_periods, c0.stats.unterminated), (1, 1));
+        let c1 = &t.cpus[1];
+        assert!(c1.periods.is_empty());
+        assert_eq!(c1.stats.lost_periods, 1);
+        let lost: Vec<&String> = t.notes.assumptions.iter().filter(|n| n.contains(" lost before ")).collect();
+        assert_eq!(
+            lost,
+            [
+                "CPU 0: 7 events lost before 1.000400000 s (line 6): its timers and tick taken as unknown until seen again",
+                "CPU 0: 3 events lost before 1.000600000 s (line 9): the idle period open then dropped; its timers and tick taken as unknown until seen again",
+                "CPU 1: events lost before 1.000400000 s (line 7): the idle period open then dropped; its timers and tick taken as unknown until seen again",
+            ]
+        );
+    }
 }
