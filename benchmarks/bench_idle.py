@@ -49,10 +49,10 @@ INT_MAX = 2**31 - 1
 def make_trace(n: int, seed: int = 0) -> pd.DataFrame:
     q = n // 4
     parts = [
-        idle.poisson(q, 300_000, seed=seed),
-        idle.bimodal(q, 60_000, 3_000_000, p_short=0.7, seed=seed + 1),
-        idle.periodic(q, 2_000_000, jitter_ns=20_000, seed=seed + 2),
-        idle.tick_stopped(n - 3 * q, 30_000_000, p_wake=0.3, seed=seed + 3),
+        idle.poisson(q, 300_000, seed=seed).to_pandas(),
+        idle.bimodal(q, 60_000, 3_000_000, p_short=0.7, seed=seed + 1).to_pandas(),
+        idle.periodic(q, 2_000_000, jitter_ns=20_000, seed=seed + 2).to_pandas(),
+        idle.tick_stopped(n - 3 * q, 30_000_000, p_wake=0.3, seed=seed + 3).to_pandas(),
     ]
     # interleave in blocks of 1000 so every governor sees pattern changes
     blocks = [p.iloc[i : i + 1000] for i in range(0, q, 1000) for p in parts[:3]] + [parts[3]]
@@ -292,18 +292,18 @@ def main() -> None:
     args = ap.parse_args()
 
     trace = make_trace(args.periods)
-    table = idle.preset("intel-skx")
-    st = idle._states_arg(table)
-    arrays = idle._trace_arrays(trace)
+    st = idle.preset("intel-skx")
+    table = st.to_pandas()
+    it = idle.trace(trace)
     print(f"{len(trace):,} idle periods, states intel-skx, HZ=250, one thread per trace\n")
     print(f"{'governor':<11} {'wall s':>8} {'decisions/s':>14} {'cpu s':>8} {'decisions/s/core':>17}")
     rates = {}
-    _core.idle_simulate("menu", "6.12", 250, st, **dict(zip(_core.IDLE_TRACE_COLUMNS, arrays)), record_state=False)  # warm-up: first-touch of the output memory
+    _core.idle_simulate("menu", "6.12", 250, st, it, record_state=False)  # warm-up: first-touch of the output memory
     for gov, ver in idle.GOVERNORS:
         best = best_cpu = float("inf")
         for _ in range(args.repeat):
             t0, c0 = time.perf_counter(), time.thread_time()
-            r = _core.idle_simulate(gov, ver, 250, st, **dict(zip(_core.IDLE_TRACE_COLUMNS, arrays)), record_state=False)
+            r = _core.idle_simulate(gov, ver, 250, st, it, record_state=False)
             best = min(best, time.perf_counter() - t0)
             best_cpu = min(best_cpu, time.thread_time() - c0)
         rates[(gov, ver)] = len(trace) / best
@@ -312,7 +312,7 @@ def main() -> None:
             rates[(gov, "idx")] = np.asarray(r["idx"])
 
     if args.cpus > 1:
-        traces = [arrays] * args.cpus
+        traces = [it] * args.cpus
         dt = float("inf")
         for _ in range(args.repeat):
             t0 = time.perf_counter()

@@ -31,6 +31,9 @@ USER_MAPPINGS = {
     ("report_text", None, "page"),
     ("PeltInit", "__new__", "state"),  # a task's initial PELT state typed by hand (docs/pelt.md)
     ("PeltOptions", "__new__", "init"),  # the same, given with the options
+    # a user's idle-state table: a DataFrame they edited or columns typed by hand (a
+    # path or a preset name otherwise); the core's own tables are passed as the object
+    ("IdleStateTable", "__new__", "source"),
 }
 
 #: Parameters that take JSON text on purpose: the file formats.

@@ -159,9 +159,9 @@ def _native(name: str, root: Path):
         nv, nl = stats._pack([p[1] for p in PAIRS], "new")
         return lambda: _core.compare_many(bv, bl, nv, nl, higher_is_better=True, method="auto", threads=1)
     if name == "idle.simulate_many":
-        arrays = [idle_mod._trace_arrays(t) for t in TRACES.values()]
-        states = idle_mod._states_arg("intel-skx")
-        return lambda: _core.idle_simulate_many("teo", "6.12", 250, states, arrays, threads=1)
+        traces = [idle_mod.trace(t) for t in TRACES.values()]
+        states = idle_mod.states("intel-skx")
+        return lambda: _core.idle_simulate_many("teo", "6.12", 250, states, traces, threads=1)
     if name == "mmtests.compare":
         return lambda: _core.mmtests_compare(os.fspath(root), "netperf-udp", NAMES, compat="2025", threads=1)[0]
     if name == "lkp.compare":
@@ -185,7 +185,7 @@ def test_native_work_releases_the_gil(name, big_work_log):
 
 SMALL = {
     "stats.compare_many": lambda: stats.compare_many(PAIRS[:50], threads=2),
-    "idle.simulate_many": lambda: idle.simulate_many("menu", {c: TRACES[c][:500] for c in range(4)}, "intel-skx",
+    "idle.simulate_many": lambda: idle.simulate_many("menu", {c: TRACES[c].to_pandas()[:500] for c in range(4)}, "intel-skx",
                                                      threads=2),
     "mmtests.compare": lambda: mmtests.compare(LEGACY, "hackbench-process-pipes", ["6.8-vanilla", "6.9-patched"],
                                                compat="2025", threads=2).to_json(),

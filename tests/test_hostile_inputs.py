@@ -120,8 +120,8 @@ def test_a_spreadsheet_idle_trace_reads_as_the_plain_one(tmp_path):
     p = tmp_path / "t.csv"
     p.write_text(SPREADSHEET_IDLE_TRACE, encoding="utf-8", newline="")
     plain = idle.parse_trace(IDLE_TRACE)
-    assert idle.read_trace(p).equals(plain)
-    assert idle.parse_trace(SPREADSHEET_IDLE_TRACE.encode()).equals(plain)
+    assert idle.read_trace(p) == plain
+    assert idle.parse_trace(SPREADSHEET_IDLE_TRACE.encode()) == plain
 
 
 def test_a_spreadsheet_state_table_and_pelt_trace_read_as_the_plain_ones(tmp_path):
@@ -132,7 +132,7 @@ def test_a_spreadsheet_state_table_and_pelt_trace_read_as_the_plain_ones(tmp_pat
     p = tmp_path / "s.csv"
     p.write_text(quoted, encoding="utf-8", newline="")
     (tmp_path / "plain.csv").write_text(states)
-    assert idle.read_states(p).equals(idle.read_states(tmp_path / "plain.csv"))
+    assert idle.read_states(p) == idle.read_states(tmp_path / "plain.csv")
     task = "dur_ns,state\n3000000,R\n500000,S\n"
     q = tmp_path / "task.csv"
     q.write_text('\ufeff"dur_ns","state"\r\n3000000,R\r\n500000,S\r\n', encoding="utf-8", newline="")

@@ -125,7 +125,7 @@ def test_idle_parse_sysfs(t):
 @given(st.one_of(text_for(SEEDS["states"]), bytes_for(SEEDS["states"])))
 def test_idle_state_csv(t):
     data = t.encode("utf-8", "surrogatepass") if isinstance(t, str) else t
-    honest(lambda: _core.idle_parse_states(data, None))
+    honest(lambda: _core.IdleStateTable.parse_csv(data, None))
 
 
 @FAST

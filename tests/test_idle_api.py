@@ -61,7 +61,7 @@ def test_energy_is_power_times_residency() -> None:
     want = [p * t / 1e6 for p, t in zip(power, time_ns)]  # mW × ns = pJ → µJ
     assert got.energy_uj.tolist() == pytest.approx(want, rel=1e-12)
     # power numbers can also come with the state table
-    table = idle.read_states(X86)
+    table = idle.read_states(X86).to_pandas()
     table["power_mw"] = power
     assert idle.summarize(golden, table).energy_uj.tolist() == pytest.approx(want, rel=1e-12)
 
@@ -95,8 +95,8 @@ def test_compare_puts_governors_side_by_side() -> None:
 
 
 def test_presets_and_sysfs_readers(tmp_path: Path) -> None:
-    x86 = idle.read_states(X86)
-    pd.testing.assert_frame_equal(idle.preset("intel-skx"), x86)
+    x86 = idle.read_states(X86).to_pandas()
+    pd.testing.assert_frame_equal(idle.preset("intel-skx").to_pandas(), x86)
     root = tmp_path / "cpu0" / "cpuidle"
     for i, (name, el, tr) in enumerate(x86_table()):
         d = root / f"state{i}"
@@ -105,26 +105,26 @@ def test_presets_and_sysfs_readers(tmp_path: Path) -> None:
         (d / "latency").write_text(f"{el // 1000}\n")
         (d / "residency").write_text(f"{tr // 1000}\n")
         (d / "disable").write_text("1\n" if name == "C1E" else "0\n")
-    got = idle.read_states(tmp_path / "cpu0")
+    got = idle.read_states(tmp_path / "cpu0").to_pandas()
     assert got.name.tolist() == x86.name.tolist()
     assert got.polling.tolist() == [True, False, False, False]
     assert got.disabled.tolist() == [False, False, True, False]
-    assert idle.states(root).equals(got)
+    assert idle.states(root).to_pandas().equals(got)
 
 
 def test_disabled_state_is_never_chosen() -> None:
-    table = idle.read_states(X86)
+    table = idle.read_states(X86).to_pandas()
     table.loc[2, "disabled"] = True
     df = idle.simulate("teo", DATA / "inputs" / "gov_irq300us.csv", table)
     assert 2 not in set(df.idx)
 
 
 def test_generators_are_seeded() -> None:
-    a = idle.poisson(1000, 250_000, seed=11)
-    pd.testing.assert_frame_equal(a, idle.poisson(1000, 250_000, seed=11))
-    assert not a.equals(idle.poisson(1000, 250_000, seed=12))
+    a = idle.poisson(1000, 250_000, seed=11).to_pandas()
+    pd.testing.assert_frame_equal(a, idle.poisson(1000, 250_000, seed=11).to_pandas())
+    assert not a.equals(idle.poisson(1000, 250_000, seed=12).to_pandas())
     assert list(a.columns) == list(idle.TRACE_COLUMNS)
-    p = idle.periodic(100, 2_000_000, jitter_ns=5_000, hz=1000, seed=3)
+    p = idle.periodic(100, 2_000_000, jitter_ns=5_000, hz=1000, seed=3).to_pandas()
     assert p.next_tick_ns.between(1, 1_000_000).all() and (p.wake_ns == -1).all()
     b = idle.bimodal(100, 100_000, 5_000_000, seed=1)
     assert (b.sleep_length_ns == 30_000_000).all()
@@ -146,7 +146,7 @@ def test_ftrace_traces_replay(tmp_path: Path) -> None:
     tr = traces[3]
     assert tr.wake_ns.tolist()[:5] == [300_000, 320_000, 340_000, 360_000, 380_000]
     assert (tr.actual_state == 2).all()
-    assert tr.attrs["stats"]["sleep_length_unknown"] == 50
+    assert tr.stats["sleep_length_unknown"] == 50
     df = idle.simulate("menu", tr, "intel-skx")
     assert len(df) == 50
     out = tmp_path / "o.csv"

@@ -66,8 +66,8 @@ def test_cli_writes_to_stdout(capsysbinary: pytest.CaptureFixture[bytes]) -> Non
 
 def test_dataframe_and_dict_inputs_give_the_same_replay() -> None:
     gov, kernel, states, hz, trace = inputs_of("menu418_x86_hz250_mixed.golden.csv")
-    t = idle.read_trace(trace)
-    s = idle.read_states(states)
+    t = idle.read_trace(trace).to_pandas()
+    s = idle.read_states(states).to_pandas()
     by_frame = idle.simulate(gov, t, s, kernel=kernel, hz=hz)
     by_dict = idle.simulate(gov, {c: t[c].to_numpy() for c in t.columns}, s.to_dict("list"), kernel=kernel, hz=hz)
     pd.testing.assert_frame_equal(by_frame, pd.read_csv(DATA / "menu418_x86_hz250_mixed.golden.csv"))

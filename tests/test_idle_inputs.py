@@ -107,23 +107,23 @@ def test_non_utf8_input(tmp_path: Path, which: str) -> None:
 
 
 def test_dataframe_trace_missing_a_column() -> None:
-    t = idle.parse_trace(GOOD_TRACE).drop(columns="tick_stopped")
+    t = idle.parse_trace(GOOD_TRACE).to_pandas().drop(columns="tick_stopped")
     with pytest.raises(schedlab.ParseError) as e:
         idle.simulate("teo", t, "intel-skx")
     assert e.value.column == "tick_stopped"
 
 
 def test_dataframe_values_are_checked() -> None:
-    t = idle.parse_trace(GOOD_TRACE)
+    t = idle.parse_trace(GOOD_TRACE).to_pandas().copy()
     t.loc[1, "sleep_length_ns"] = -1
     with pytest.raises(schedlab.DomainError, match="'sleep_length_ns', row 1: negative duration"):
         idle.simulate("teo", t, "intel-skx")
-    s = idle.preset("intel-skx")
+    s = idle.preset("intel-skx").to_pandas()
     s.loc[2, "target_residency_us"] = 1
     with pytest.raises(schedlab.ParseError, match="not sorted") as e:
         idle.simulate("teo", idle.parse_trace(GOOD_TRACE), s)
     assert e.value.column == "target_residency_us"
-    t = idle.parse_trace(GOOD_TRACE)
+    t = idle.parse_trace(GOOD_TRACE).to_pandas()
     t["wake_ns"] = t["wake_ns"].astype(float) + 0.5
     with pytest.raises(schedlab.ParseError) as e:
         idle.simulate("teo", t, "intel-skx")
@@ -161,7 +161,7 @@ def test_ftrace_event_with_a_bad_field(tmp_path: Path) -> None:
     assert (e.value.line, e.value.column) == (2, "state")
     assert np.isscalar(e.value.line)
     # without strict the line is skipped, counted and named; the entry is left unterminated
-    notes = idle.read_ftrace(p)[0].attrs["notes"]
+    notes = idle.read_ftrace(p)[0].notes
     assert notes[:2] == ["1 malformed line(s) skipped", f"{p}:2: column 'state': expected an integer, got 'oops'"]
 
 
@@ -171,7 +171,7 @@ def test_a_dataframe_state_table_takes_flag_letters_and_refuses_unknown_ones():
     # as pandas reads a CSV whose flags cell is empty: NaN, meaning no flag
     df = pd.DataFrame({"name": ["POLL", "C1", "C6"], "exit_latency_us": [0, 2.0, 133],
                        "target_residency_us": [0, 2, 600], "flags": ["P", float("nan"), "d"]})
-    t = idle.states(df)
+    t = idle.states(df).to_pandas()
     assert t["polling"].tolist() == [True, False, False] and t["disabled"].tolist() == [False, False, True]
     with pytest.raises(schedlab.ParseError, match="state 1: unknown flag 'X'") as e:
         idle.states(df.assign(flags=["P", "X", "-"]))

@@ -8,16 +8,20 @@ kernel's own C code computes (menu of 4.18, 4.19, 4.20, 6.1, 6.6, 6.12 and 6.18;
 
 Inputs
 ------
-*States*: a CSV path (``name,exit_latency_us,target_residency_us,flags`` with ``P`` for
-the polling state, optional ``disable`` and ``power_mw`` columns), a sysfs
-``cpuidle`` directory or a ``grep . .../cpuidle/state*/*`` dump, a preset name (see
-:func:`presets`), or a DataFrame/mapping with those columns.
+*States*: a :class:`StateTable`, loaded once by the core from a CSV path
+(``name,exit_latency_us,target_residency_us,flags`` with ``P`` for the polling state,
+optional ``disable`` and ``power_mw`` columns), a sysfs ``cpuidle`` directory or a
+``grep . .../cpuidle/state*/*`` dump, a preset name (see :func:`presets`), or a
+DataFrame/mapping with those columns. Every function taking states takes any of these;
+a :class:`StateTable` is handed to the core as it is.
 
-*Trace*: a CSV path or a DataFrame/mapping with the columns ``sleep_length_ns``,
+*Trace*: a :class:`Trace` (one row per idle period of one CPU), made once from a CSV
+path, a DataFrame/mapping or arrays with the columns ``sleep_length_ns``,
 ``next_tick_ns``, ``wake_ns`` (-1 = no wakeup before the timer), ``tick_stopped`` (0/1),
-``latency_req_ns`` (-1 = no limit), and optionally ``nr_iowait`` and ``cpu_load``. Build
-one from ftrace text with :func:`read_ftrace` or synthesize one with :func:`periodic`,
-:func:`poisson`, :func:`bimodal` and :func:`tick_stopped`.
+``latency_req_ns`` (-1 = no limit), and optionally ``nr_iowait`` and ``cpu_load``
+(:func:`trace`); read from ftrace text with :func:`read_ftrace`, or synthesized with
+:func:`periodic`, :func:`poisson`, :func:`bimodal` and :func:`tick_stopped`. Both are
+frozen objects holding the core's values; ``to_pandas()`` gives a DataFrame view.
 
 Bad input raises :class:`schedlab.ParseError` naming the file, line and column.
 
@@ -28,6 +32,22 @@ Bad input raises :class:`schedlab.ParseError` naming the file, line and column.
 ['step', 'sleep_length_ns', 'next_tick_ns', 'wake_ns', 'tick_stopped', 'latency_req_ns',
  'nr_iowait', 'idx', 'stop_tick', 'residency_ns', 'got_tick', 'poll_time_limit']
 >>> idle.summarize(df, "intel-skx")[["usage", "above", "below"]]  # doctest: +SKIP
+
+The inputs are loaded once and handed back as they are (no copy, no second check):
+
+>>> import pickle
+>>> table = idle.StateTable("intel-skx")
+>>> table
+StateTable(POLL 0/0 µs polling; C1 2/2 µs; C1E 10/20 µs; C6 133/600 µs)
+>>> table.to_pandas().target_residency_us.tolist()
+[0, 2, 20, 600]
+>>> trace = idle.periodic(3, 2_000_000, seed=1)
+>>> trace, trace.wake_ns.flags.writeable
+(Trace(periods=3), False)
+>>> pickle.loads(pickle.dumps(trace)) == trace, pickle.loads(pickle.dumps(table)) == table
+(True, True)
+>>> idle.simulate("menu", trace, table).idx.tolist()
+[3, 3, 3]
 """
 
 from __future__ import annotations
@@ -46,9 +66,10 @@ from .errors import DomainError, ParseError
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-    from ._core import _Trace7
-
 __all__ = [
+    "StateTable",
+    "Trace",
+    "trace",
     "GOVERNORS",
     "TRACE_COLUMNS",
     "simulate",
@@ -82,71 +103,56 @@ _REQUIRED_TRACE = TRACE_COLUMNS[:5]
 _HZ: int = _core.IDLE_DEFAULT_HZ
 _KERNEL: str = _core.IDLE_DEFAULT_KERNEL
 
-StatesLike = Union[str, "os.PathLike[str]", "pd.DataFrame", Mapping[str, Any]]
-TraceLike = Union[str, "os.PathLike[str]", "pd.DataFrame", Mapping[str, Any]]
+#: An idle-state table as the core validated it: ``StateTable(source)`` with a path, a
+#: preset name or columns; ``.to_pandas()``, ``.name``, ``.exit_latency_us``, ... to look.
+StateTable = _core.IdleStateTable
+
+#: An idle trace holding its columns as read-only int64 arrays: see :func:`trace`.
+Trace = _core.IdleTrace
+
+StatesLike = Union[StateTable, str, "os.PathLike[str]", "pd.DataFrame", Mapping[str, Any]]
+TraceLike = Union[Trace, str, "os.PathLike[str]", "pd.DataFrame", Mapping[str, Any]]
 
 
 # --- inputs -----------------------------------------------------------------------
 
 
-def _states_frame(d: Mapping[str, Any]) -> pd.DataFrame:
-    import pandas as pd
+def states(source: StatesLike) -> StateTable:
+    """An idle-state table (validated by the core: 1–10 states ordered shallow to deep).
 
-    df = pd.DataFrame(
-        {
-            "name": list(d["name"]),
-            "exit_latency_us": np.asarray(d["exit_latency_us"], dtype=np.int64),
-            "target_residency_us": np.asarray(d["target_residency_us"], dtype=np.int64),
-            "polling": np.asarray(d["polling"], dtype=bool),
-            "disabled": np.asarray(d["disabled"], dtype=bool),
-            "power_mw": np.asarray([np.nan if p is None else p for p in d["power_mw"]], dtype=np.float64),
-        }
-    )
-    df.attrs["notes"] = list(d.get("notes", ()))
-    return df
-
-
-def _states_arg(source: StatesLike) -> tuple:
-    """The tuple-of-lists form the native module takes, checked by the core."""
-    if isinstance(source, (str, os.PathLike)):
-        return _core.idle_state_columns(_core.idle_load_states(os.fspath(source)))
-    return _core.idle_state_columns(source)
-
-
-def states(source: StatesLike) -> pd.DataFrame:
-    """An idle-state table as a DataFrame (validated: 1–10 states ordered shallow to deep).
-
-    ``source`` is a CSV path, a sysfs ``cpuidle`` directory or dump, a preset name, or a
+    ``source`` is a CSV path, a sysfs ``cpuidle`` directory or dump, a preset name, a
     DataFrame/mapping with ``name``, ``exit_latency_us``, ``target_residency_us`` and
-    ``flags`` (or ``polling``/``disabled``) columns.
+    ``flags`` (or ``polling``/``disabled``) columns, or a table (returned as it is).
 
     >>> from schedlab import idle
-    >>> idle.states("intel-skx")[["name", "exit_latency_us", "target_residency_us", "polling"]]
+    >>> idle.states("intel-skx").to_pandas()[["name", "exit_latency_us", "target_residency_us", "polling"]]
        name  exit_latency_us  target_residency_us  polling
     0  POLL                0                    0     True
     1    C1                2                    2    False
     2   C1E               10                   20    False
     3    C6              133                  600    False
     """
+    if isinstance(source, StateTable):
+        return source
     if isinstance(source, (str, os.PathLike)):
-        return read_states(source)
-    return _states_frame(_core.idle_check_states(source))
+        return StateTable(os.fspath(source))
+    return StateTable(source)
 
 
-def read_states(path: str | os.PathLike[str]) -> pd.DataFrame:
+def read_states(path: str | os.PathLike[str]) -> StateTable:
     """Read a state table: CSV file, sysfs ``cpuidle`` directory or ``grep .`` dump.
 
     >>> import tempfile, os
     >>> from schedlab import idle
     >>> p = os.path.join(tempfile.mkdtemp(), "s.csv")
     >>> _ = open(p, "w").write("name,exit_latency_us,target_residency_us,flags\\nWFI,1,1,-\\nOFF,150,1500,-\\n")
-    >>> list(idle.read_states(p).name)
+    >>> idle.read_states(p).name
     ['WFI', 'OFF']
     """
-    return _states_frame(_core.idle_load_states(os.fspath(path)))
+    return StateTable(os.fspath(path))
 
 
-def parse_sysfs(text: str | bytes, path: str | None = None) -> pd.DataFrame:
+def parse_sysfs(text: str | bytes, path: str | None = None) -> StateTable:
     """A state table from the text of ``grep . /sys/devices/system/cpu/cpu0/cpuidle/state*/*``.
 
     sysfs has no flags; a state named ``POLL`` is taken as the polling state.
@@ -155,21 +161,20 @@ def parse_sysfs(text: str | bytes, path: str | None = None) -> pd.DataFrame:
     >>> dump = "/sys/x/cpuidle/state0/name:POLL\\n/sys/x/cpuidle/state0/latency:0\\n" \\
     ...        "/sys/x/cpuidle/state0/residency:0\\n/sys/x/cpuidle/state1/name:C1\\n" \\
     ...        "/sys/x/cpuidle/state1/latency:2\\n/sys/x/cpuidle/state1/residency:2\\n"
-    >>> idle.parse_sysfs(dump).polling.tolist()
+    >>> idle.parse_sysfs(dump).polling
     [True, False]
     """
-    data = _text.data(text, path)
-    return _states_frame(_core.idle_parse_sysfs(data, path))
+    return StateTable.parse_sysfs(_text.data(text, path), path)
 
 
-def preset(name: str) -> pd.DataFrame:
+def preset(name: str) -> StateTable:
     """A named state table copied from the kernel (see :func:`presets`).
 
     >>> from schedlab import idle
-    >>> idle.preset("arm-rk3399").name.tolist()
+    >>> idle.preset("arm-rk3399").name
     ['WFI', 'CPU_SLEEP', 'CLUSTER_SLEEP']
     """
-    return _states_frame(_core.idle_preset(name))
+    return StateTable.preset(name)
 
 
 def presets() -> pd.DataFrame:
@@ -185,40 +190,31 @@ def presets() -> pd.DataFrame:
     return pd.DataFrame({"name": [r[0] for r in rows], "description": [r[1] for r in rows]})
 
 
-def _trace_frame(d: Mapping[str, Any], extra: Mapping[str, Any] | None = None) -> pd.DataFrame:
-    import pandas as pd
-
-    cols = {c: np.asarray(d[c], dtype=np.int64) for c in TRACE_COLUMNS}
-    if extra:
-        cols.update(extra)
-    return pd.DataFrame(cols, copy=False)  # the core's columns as they are: no second copy
-
-
-def read_trace(path: str | os.PathLike[str]) -> pd.DataFrame:
+def read_trace(path: str | os.PathLike[str]) -> Trace:
     """Read an idle trace CSV (header with at least the five required columns).
 
     >>> import tempfile, os
     >>> from schedlab import idle
     >>> p = os.path.join(tempfile.mkdtemp(), "t.csv")
     >>> _ = open(p, "w").write("sleep_length_ns,next_tick_ns,wake_ns,tick_stopped,latency_req_ns\\n2000000,750000,-1,0,-1\\n")
-    >>> idle.read_trace(p).loc[0, "sleep_length_ns"]
-    np.int64(2000000)
+    >>> idle.read_trace(p).sleep_length_ns.tolist()
+    [2000000]
     """
-    return _trace_frame(_core.idle_read_trace(os.fspath(path)))
+    return Trace.read_csv(os.fspath(path))
 
 
-def parse_trace(text: str | bytes, path: str | None = None) -> pd.DataFrame:
+def parse_trace(text: str | bytes, path: str | None = None) -> Trace:
     """An idle trace from CSV text (``path`` names it in errors).
 
     >>> from schedlab import idle
     >>> idle.parse_trace("sleep_length_ns,next_tick_ns,wake_ns,tick_stopped,latency_req_ns\\n10,20,-1,0,-1\\n").wake_ns.tolist()
     [-1]
     """
-    data = _text.data(text, path)
-    return _trace_frame(_core.idle_parse_trace(data, path))
+    return Trace.parse_csv(_text.data(text, path), path)
 
 
 def _column_array(d: Any, name: str, n: int | None) -> npt.NDArray[np.int64]:
+    """A user's column as int64 (contiguous int64 arrays as they are: no copy)."""
     a = np.asarray(d[name])
     if a.ndim != 1:
         raise DomainError(f"trace column '{name}' must be 1-D")
@@ -235,47 +231,56 @@ def _column_array(d: Any, name: str, n: int | None) -> npt.NDArray[np.int64]:
         raise ParseError(f"trace column '{name}': expected integers, got {a.dtype}", None, None, name)
     if n is not None and len(a) != n:
         raise DomainError(f"trace column '{name}' has {len(a)} values, expected {n}")
-    return np.ascontiguousarray(a)
+    return a
 
 
-def _columns(arrays: _Trace7) -> dict[str, Any]:
-    """The seven trace columns as the native calls' keyword arguments."""
-    return dict(zip(TRACE_COLUMNS, arrays))
+def trace(source: TraceLike) -> Trace:
+    """An idle trace, checked once by the core: from a CSV path, a DataFrame, a mapping
+    of arrays, or a trace (returned as it is). Contiguous int64 columns are kept as they
+    are (no copy); other integer, boolean or whole-valued float columns are converted.
 
-
-def _trace_arrays(trace: TraceLike) -> _Trace7:
-    """The seven int64 columns of a trace (empty arrays for absent optional ones)."""
-    if isinstance(trace, (str, os.PathLike)):
-        # the core's own columns, read and checked there: handed back as they are
-        d = _core.idle_read_trace(os.fspath(trace))
-        t0, t1, t2, t3, t4, t5, t6 = (d[c] for c in TRACE_COLUMNS)
-        return (t0, t1, t2, t3, t4, t5, t6)
-    cols = set(trace.keys()) if isinstance(trace, Mapping) else set(getattr(trace, "columns", ()))
+    >>> import numpy as np
+    >>> from schedlab import idle
+    >>> t = idle.trace({"sleep_length_ns": np.array([2_000_000]), "next_tick_ns": [750_000],
+    ...                 "wake_ns": [-1], "tick_stopped": [0], "latency_req_ns": [-1]})
+    >>> len(t), t.nr_iowait.tolist()
+    (1, [0])
+    """
+    if isinstance(source, Trace):
+        return source
+    if isinstance(source, (str, os.PathLike)):
+        return Trace.read_csv(os.fspath(source))
+    cols = set(source.keys()) if isinstance(source, Mapping) else set(getattr(source, "columns", ()))
     for c in _REQUIRED_TRACE:
         if c not in cols:
             raise ParseError(
                 f"trace: missing column '{c}' (expected {','.join(_REQUIRED_TRACE)})", None, None, c
             )
-    first = _column_array(trace, _REQUIRED_TRACE[0], None)
+    first = _column_array(source, _REQUIRED_TRACE[0], None)
     n = len(first)
-    out = [first] + [_column_array(trace, c, n) for c in _REQUIRED_TRACE[1:]]
-    for c in TRACE_COLUMNS[5:]:
-        out.append(_column_array(trace, c, n) if c in cols else np.zeros(0, dtype=np.int64))
-    t0, t1, t2, t3, t4, t5, t6 = out
-    return (t0, t1, t2, t3, t4, t5, t6)
+    kw = {c: _column_array(source, c, n) for c in TRACE_COLUMNS if c in cols}
+    return Trace(**kw)
+
+
+# the functions below take parameters named like these two
+_states_of = states
+_trace_of = trace
 
 
 def read_ftrace(
     path: str | os.PathLike[str], hz: int = _HZ, strict: bool = False, sort: bool = False
-) -> dict[int, pd.DataFrame]:
-    """Idle traces per CPU from ftrace text (``trace-cmd report`` or tracefs ``trace``).
+) -> dict[int, Trace]:
+    """Idle traces per CPU from ftrace text (``trace-cmd report`` or tracefs ``trace``)
+    or a trace.dat.
 
     Needs the events ``power:cpu_idle``, and for timer information
     ``timer:hrtimer_start``, ``timer:hrtimer_cancel``, ``timer:hrtimer_expire_entry`` and
-    ``timer:tick_stop``. Each DataFrame has the trace columns plus ``timestamp_ns`` (idle
-    entry) and ``actual_state`` (what the traced kernel chose); ``df.attrs["stats"]``
-    counts the approximations made (see the Rust docs of ``idle::ftrace``) and
-    ``df.attrs["notes"]`` says in words what was assumed and which lines were skipped
+    ``timer:tick_stop``. Each :class:`Trace` has the trace columns plus ``cpu``,
+    ``timestamp_ns`` (idle entry) and ``actual_state`` (what the traced kernel chose);
+    ``.stats`` counts the approximations made (see the Rust docs of ``idle::ftrace``) and
+    ``.notes`` says in words what was assumed, where the ring buffers lost events (an
+    idle period a loss cuts is dropped, counted as ``stats["lost_periods"]``:
+    docs/tracing.md §3.1) and which lines were skipped
     (a malformed line is skipped and counted, an error with ``strict``; events out of
     time order are an error unless ``sort``). ``hz`` is the traced kernel's CONFIG_HZ.
 
@@ -289,12 +294,12 @@ def read_ftrace(
     >>> t[2].wake_ns.tolist(), t[2].actual_state.tolist()
     ([250000], [1])
     """
-    return _ftrace_frames(*_core.idle_read_ftrace(os.fspath(path), int(hz), bool(strict), bool(sort)))
+    return _by_cpu(_core.idle_read_ftrace(os.fspath(path), int(hz), bool(strict), bool(sort)))
 
 
 def parse_ftrace(
     text: str | bytes, hz: int = _HZ, path: str | None = None, strict: bool = False, sort: bool = False
-) -> dict[int, pd.DataFrame]:
+) -> dict[int, Trace]:
     """Like :func:`read_ftrace` on text already in memory.
 
     >>> from schedlab import idle
@@ -304,34 +309,27 @@ def parse_ftrace(
     1000000
     """
     data = _text.data(text, path)
-    return _ftrace_frames(*_core.idle_parse_ftrace(data, int(hz), path, bool(strict), bool(sort)))
+    return _by_cpu(_core.idle_parse_ftrace(data, int(hz), path, bool(strict), bool(sort)))
 
 
-def _ftrace_frames(cpus: list[dict[str, Any]], notes: list[str]) -> dict[int, pd.DataFrame]:
-    out = {}
-    for c in cpus:
-        df = _trace_frame(c, {"timestamp_ns": c["timestamp_ns"], "actual_state": c["actual_state"]})
-        df.attrs["stats"] = dict(c["stats"])
-        df.attrs["notes"] = list(notes)
-        df.attrs["cpu"] = int(c["cpu"])
-        out[int(c["cpu"])] = df
-    return out
+def _by_cpu(traces: list[Trace]) -> dict[int, Trace]:
+    return {int(t.cpu or 0): t for t in traces}
 
 
 # --- synthetic traces ---------------------------------------------------------------
 
 
-def periodic(n: int, period_ns: int, *, jitter_ns: int = 0, hz: int = _HZ, seed: int = 0) -> pd.DataFrame:
+def periodic(n: int, period_ns: int, *, jitter_ns: int = 0, hz: int = _HZ, seed: int = 0) -> Trace:
     """``n`` idle periods each ended by a periodic timer ``period_ns`` ± ``jitter_ns`` away.
 
     >>> from schedlab import idle
     >>> idle.periodic(3, 2_000_000, seed=1).sleep_length_ns.tolist()
     [2000000, 2000000, 2000000]
     """
-    return _trace_frame(_core.idle_synth("periodic", int(n), int(hz), int(seed), a=int(period_ns), b=int(jitter_ns)))
+    return (_core.idle_synth("periodic", int(n), int(hz), int(seed), a=int(period_ns), b=int(jitter_ns)))
 
 
-def poisson(n: int, mean_ns: int, *, timer_ns: int = 50_000_000, hz: int = _HZ, seed: int = 0) -> pd.DataFrame:
+def poisson(n: int, mean_ns: int, *, timer_ns: int = 50_000_000, hz: int = _HZ, seed: int = 0) -> Trace:
     """Device interrupts as a Poisson process (mean interval ``mean_ns``), timer ``timer_ns`` away.
 
     >>> from schedlab import idle
@@ -339,7 +337,7 @@ def poisson(n: int, mean_ns: int, *, timer_ns: int = 50_000_000, hz: int = _HZ, 
     >>> 280_000 < t.wake_ns.mean() < 320_000
     np.True_
     """
-    return _trace_frame(_core.idle_synth("poisson", int(n), int(hz), int(seed), a=int(mean_ns), b=int(timer_ns)))
+    return (_core.idle_synth("poisson", int(n), int(hz), int(seed), a=int(mean_ns), b=int(timer_ns)))
 
 
 def bimodal(
@@ -352,7 +350,7 @@ def bimodal(
     timer_ns: int = 30_000_000,
     hz: int = _HZ,
     seed: int = 0,
-) -> pd.DataFrame:
+) -> Trace:
     """Wakeups after ``short_ns`` (probability ``p_short``) or ``long_ns``, ± relative ``jitter``.
 
     >>> from schedlab import idle
@@ -360,13 +358,13 @@ def bimodal(
     >>> round(float((t.wake_ns < 1_000_000).mean()), 1)
     0.8
     """
-    return _trace_frame(
+    return (
         _core.idle_synth("bimodal", int(n), int(hz), int(seed), a=int(short_ns), b=int(long_ns), c=int(timer_ns),
                          p=float(p_short), jitter=float(jitter))
     )
 
 
-def tick_stopped(n: int, mean_sleep_ns: int, *, p_wake: float = 0.3, hz: int = _HZ, seed: int = 0) -> pd.DataFrame:
+def tick_stopped(n: int, mean_sleep_ns: int, *, p_wake: float = 0.3, hz: int = _HZ, seed: int = 0) -> Trace:
     """Idle periods with the tick already stopped: sleep lengths of one tick plus an
     exponential of mean ``mean_sleep_ns``; an interrupt before the timer with probability ``p_wake``.
 
@@ -374,25 +372,24 @@ def tick_stopped(n: int, mean_sleep_ns: int, *, p_wake: float = 0.3, hz: int = _
     >>> idle.tick_stopped(5, 50_000_000, seed=4).tick_stopped.tolist()
     [1, 1, 1, 1, 1]
     """
-    return _trace_frame(_core.idle_synth("tick_stopped", int(n), int(hz), int(seed), a=int(mean_sleep_ns), p=float(p_wake)))
+    return (_core.idle_synth("tick_stopped", int(n), int(hz), int(seed), a=int(mean_sleep_ns), p=float(p_wake)))
 
 
 # --- simulation ---------------------------------------------------------------------
 
 
-def _result_frame(arrays: tuple[np.ndarray, ...], r: Mapping[str, Any]) -> pd.DataFrame:
+def _result_frame(t: Trace, r: Mapping[str, Any]) -> pd.DataFrame:
     import pandas as pd
 
-    sleep, _next_tick, wake, tstop, _lat, iow, _load = arrays
-    n = len(sleep)
+    n = len(t)
     cols: dict[str, Any] = {
         "step": np.arange(n, dtype=np.int64),
-        "sleep_length_ns": sleep,
+        "sleep_length_ns": t.sleep_length_ns,
         "next_tick_ns": r["next_tick_ns"],
-        "wake_ns": wake,
-        "tick_stopped": tstop,
+        "wake_ns": t.wake_ns,
+        "tick_stopped": t.tick_stopped,
         "latency_req_ns": r["latency_req_ns"],
-        "nr_iowait": iow if len(iow) else np.zeros(n, dtype=np.int64),
+        "nr_iowait": t.nr_iowait,
         "idx": np.asarray(r["idx"], dtype=np.int64),
         "stop_tick": np.asarray(r["stop_tick"], dtype=np.int64),
         "residency_ns": np.asarray(r["residency_ns"], dtype=np.int64),
@@ -426,9 +423,9 @@ def simulate(governor: str, trace: TraceLike, states: StatesLike, kernel: str = 
     >>> int(df.idx.iloc[-1]), int(df.stop_tick.iloc[-1])
     (3, 0)
     """
-    arrays = _trace_arrays(trace)
-    r = _core.idle_simulate(str(governor), str(kernel), int(hz), _states_arg(states), **_columns(arrays))
-    return _result_frame(arrays, r)
+    t = _trace_of(trace)
+    r = _core.idle_simulate(str(governor), str(kernel), int(hz), _states_of(states), t)
+    return _result_frame(t, r)
 
 
 def simulate_csv(
@@ -489,11 +486,11 @@ def simulate_many(
     import pandas as pd
 
     items = list(traces.items()) if isinstance(traces, Mapping) else list(enumerate(traces))
-    arrays = [_trace_arrays(t) for _, t in items]
-    results = _core.idle_simulate_many(str(governor), str(kernel), int(hz), _states_arg(states), arrays, threads=threads)
+    ts = [_trace_of(t) for _, t in items]
+    results = _core.idle_simulate_many(str(governor), str(kernel), int(hz), _states_of(states), ts, threads=threads)
     frames = []
-    for (cpu, _), a, r in zip(items, arrays, results):
-        df = _result_frame(a, r)
+    for (cpu, _), t, r in zip(items, ts, results):
+        df = _result_frame(t, r)
         df.insert(0, "cpu", int(cpu))
         frames.append(df)
     if not frames:
@@ -519,7 +516,7 @@ def summarize(result: pd.DataFrame | Mapping[str, Any], states: StatesLike, powe
     idx = np.ascontiguousarray(np.asarray(result["idx"]), dtype=np.uint8)
     res = np.ascontiguousarray(np.asarray(result["residency_ns"]), dtype=np.int64)
     p = None if power_mw is None else [float(x) for x in power_mw]
-    return _summary_frame(_core.idle_summarize(_states_arg(states), idx, res, p))
+    return _summary_frame(_core.idle_summarize(_states_of(states), idx, res, p))
 
 
 def _summary_frame(d: Mapping[str, Any]) -> pd.DataFrame:
@@ -564,12 +561,12 @@ def compare(
     """
     import pandas as pd
 
-    arrays = _trace_arrays(trace)
-    st = _states_arg(states)
-    names = np.asarray(st[0], dtype=object)
-    frames: dict[tuple[str, str], Any] = {("trace", c): a for c, a in zip(TRACE_COLUMNS[:5], arrays[:5])}
+    t = _trace_of(trace)
+    st = _states_of(states)
+    names = np.asarray(st.name, dtype=object)
+    frames: dict[tuple[str, str], Any] = {("trace", c): getattr(t, c) for c in TRACE_COLUMNS[:5]}
     # the core splits the specs, replays each distinct one and classifies every period
-    for label, r in _core.idle_compare(list(governors), kernel, int(hz), st, **_columns(arrays)):
+    for label, r in _core.idle_compare(list(governors), kernel, int(hz), st, t):
         frames[(label, "state")] = names[r["idx"]] if len(r["idx"]) else np.zeros(0, dtype=object)
         for k in ("idx", "stop_tick", "residency_ns", "got_tick", "above", "below"):
             frames[(label, k)] = r[k]
@@ -602,9 +599,8 @@ def compare_summary(
     if isinstance(trace, (str, os.PathLike)):
         # a trace file is read as it is replayed: memory does not grow with it
         parts = _core.idle_compare_summary_file(governors=list(governors), kernel=kernel, hz=int(hz),
-                                                states=_states_arg(states), trace=os.fspath(trace), power_mw=p)
+                                                states=_states_of(states), trace=os.fspath(trace), power_mw=p)
     else:
-        arrays = _trace_arrays(trace)
-        parts = _core.idle_compare_summary(list(governors), kernel, int(hz), _states_arg(states), **_columns(arrays),
-                                             power_mw=p)
+        parts = _core.idle_compare_summary(list(governors), kernel, int(hz), _states_of(states), _trace_of(trace),
+                                           power_mw=p)
     return pd.concat({label: _summary_frame(d) for label, d in parts}, axis=1)

@@ -37,7 +37,13 @@
 //!   `hrtimer_expire_entry` (`now=`); before the first one they are taken as monotonic
 //!   (exact with `trace-cmd record -C mono`);
 //! - hrtimers due more than 100 s away (e.g. CLOCK_REALTIME ones) are ignored;
-//! - periods without an exit event (cut by the trace end) are dropped (`unterminated`).
+//! - periods without an exit event (cut by the trace end) are dropped (`unterminated`);
+//! - a period open when its CPU's ring buffer lost events is dropped (`lost_periods`),
+//!   and the CPU's pending timers and tick are forgotten until seen again
+//!   ([`super::ftrace_cpu`], the per-CPU model of the event order). The losses are read
+//!   as the trace engine reads them (trace.dat's missed-events flags, text
+//!   `[LOST N EVENTS]`, trace-cmd's `[N EVENTS DROPPED]`) and each is named in the notes
+//!   (CPU, time, count when known).
 //!
 //! Each approximation that happened is also one sentence of the import's
 //! [`ImportNotes::assumptions`], and lines that cannot be read are skipped and counted
@@ -49,6 +55,7 @@
 // Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
+use super::ftrace_cpu::{CpuModel, Event, Kind, Shared};
 use super::trace::{IdlePeriod, Tick};
 use crate::error::{Error, Result};
 use crate::import_notes::{ImportNotes, ImportOptions};
@@ -56,14 +63,12 @@ use crate::tracedat::decode::{Decoder, Event as DatEvent};
 use crate::tracedat::Trace;
 use std::collections::{BTreeMap, HashMap};
 
+pub use super::ftrace_cpu::TIMER_WAKEUP_WINDOW_NS;
+
 /// `PWR_EVENT_EXIT` as printed by `cpu_idle`.
 const PWR_EVENT_EXIT: u64 = 4_294_967_295;
-/// An `hrtimer_expire_entry` within this distance of the idle exit means a timer wakeup.
-pub const TIMER_WAKEUP_WINDOW_NS: i64 = 50_000;
 /// Sleep length used when no timer is known at all.
 pub const UNKNOWN_SLEEP_LENGTH_NS: i64 = 1_000_000_000;
-/// hrtimers due further away than this are ignored.
-const MAX_TIMER_HORIZON_NS: i64 = 100_000_000_000;
 
 /// The idle trace of one CPU built from ftrace events.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -109,23 +114,8 @@ pub struct FtraceStats {
     pub next_tick_unknown: u64,
     /// Periods dropped for lack of an exit event.
     pub unterminated: u64,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    IdleEnter(u32),
-    IdleExit,
-    TimerStart { id: u64, expires: i64, tick: bool },
-    TimerCancel { id: u64 },
-    TimerExpire { id: u64, now: i64, tick: bool },
-    TickStop { success: bool },
-}
-
-#[derive(Debug, Clone, Copy)]
-struct Event {
-    cpu: u32,
-    ts: i64,
-    kind: Kind,
+    /// Periods dropped because the CPU's ring buffer lost events while they were open.
+    pub lost_periods: u64,
 }
 
 /// True for the tick's hrtimer callback (`function=` of the hrtimer events) across kernel
@@ -163,11 +153,32 @@ fn id_of_function(f: &str) -> u64 {
     h | 1 << 63
 }
 
-/// Parse one line; `Ok(None)` for lines that are not one of the events used.
-fn parse_line(text: &str, path: Option<&str>, line: usize) -> Result<Option<Event>> {
+/// What one text line is to the idle importer.
+enum Line {
+    /// One of the events used.
+    Event(Event),
+    /// Another event, at this time (it places a loss marked before it).
+    Other(i64),
+    /// A ring-buffer overflow marker (read by the trace engine,
+    /// [`crate::trace::text::loss_marker`]): events of `cpu` were lost before the next event.
+    Lost {
+        /// The CPU.
+        cpu: u32,
+        /// How many, when printed.
+        count: Option<u64>,
+    },
+    /// Not an event line.
+    Blank,
+}
+
+/// Parse one line.
+fn parse_line(text: &str, path: Option<&str>, line: usize) -> Result<Line> {
     let t = text.trim_start();
     if t.is_empty() || t.starts_with('#') {
-        return Ok(None);
+        return Ok(Line::Blank);
+    }
+    if let Some((cpu, count)) = crate::trace::text::loss_marker(t.trim_end()) {
+        return Ok(Line::Lost { cpu, count });
     }
     // The CPU is the last "[digits]" token before the timestamp ("SECONDS.FRACTION:");
     // task names (which may hold spaces or brackets) and the flags column come before.
@@ -185,13 +196,13 @@ fn parse_line(text: &str, path: Option<&str>, line: usize) -> Result<Option<Even
             }
         }
     }
-    let (Some(cpu), Some(ts)) = (cpu, ts) else { return Ok(None) };
+    let (Some(cpu), Some(ts)) = (cpu, ts) else { return Ok(Line::Blank) };
     // `perf script` names the event with its system (`power:cpu_idle:`)
     let Some(event) = toks.next().and_then(|e| e.strip_suffix(':')).map(|e| e.rsplit(':').next().unwrap_or(e)) else {
-        return Ok(None);
+        return Ok(Line::Other(ts));
     };
     if !matches!(event, "cpu_idle" | "hrtimer_start" | "hrtimer_cancel" | "hrtimer_expire_entry" | "tick_stop") {
-        return Ok(None);
+        return Ok(Line::Other(ts));
     }
     let fields: HashMap<&str, &str> = toks.filter_map(|kv| kv.split_once('=')).collect();
     let get = |k: &str| -> Result<&str> {
@@ -225,7 +236,7 @@ fn parse_line(text: &str, path: Option<&str>, line: usize) -> Result<Option<Even
                 return Err(Error::parse_col(path, Some(line), "cpu_id", format!("bad CPU number {cpu_id}")));
             }
             let kind = if s == PWR_EVENT_EXIT { Kind::IdleExit } else { Kind::IdleEnter(s as u32) };
-            return Ok(Some(Event { cpu: cpu_id as u32, ts, kind }));
+            return Ok(Line::Event(Event { cpu: cpu_id as u32, ts, kind }));
         }
         "hrtimer_start" => {
             Kind::TimerStart { id: id("hrtimer")?, expires: num("expires")?, tick: is_tick_function(get("function")?) }
@@ -236,43 +247,7 @@ fn parse_line(text: &str, path: Option<&str>, line: usize) -> Result<Option<Even
         }
         _ => Kind::TickStop { success: get("success")? == "1" },
     };
-    Ok(Some(Event { cpu, ts, kind }))
-}
-
-#[derive(Default)]
-struct CpuState {
-    pending: HashMap<u64, (i64, bool)>,
-    tick_expiry: Option<i64>,
-    tick_stopped: bool,
-    stop_since_exit: bool,
-    open: Option<Open>,
-    out: CpuTrace,
-}
-
-#[derive(Clone, Copy)]
-struct Open {
-    t0: i64,
-    t0_mono: i64,
-    state: u32,
-    tick_stopped: bool,
-    stopped_here: bool,
-    next_tick: Option<i64>,
-    sleep: Option<i64>,
-    t1_mono: Option<i64>,
-    /// (expire time mono, tick, the timer's known expiry)
-    woke_by: Option<(i64, bool, Option<i64>)>,
-}
-
-/// The first of `x`, `x + period`, `x + 2·period`, ... after `t`: a periodic tick's
-/// next expiry, computed (a loop of `x += period` ran for hours when a trace put an
-/// expiry far behind its clock; found by fuzzing). Saturates at the i64 range.
-fn first_after(x: i64, t: i64, period: i64) -> i64 {
-    if x > t || period <= 0 {
-        return x;
-    }
-    let k = (i128::from(t) - i128::from(x)) / i128::from(period) + 1;
-    let next = i128::from(x) + k * i128::from(period);
-    i64::try_from(next).unwrap_or(i64::MAX)
+    Ok(Line::Event(Event { cpu, ts, kind }))
 }
 
 /// Build one idle trace per CPU from ftrace text or a trace.dat (its records decoded
@@ -286,6 +261,8 @@ pub fn parse(bytes: &[u8], path: Option<&str>, hz: u32, opts: ImportOptions) -> 
     refuse_binary(bytes.get(..4096).unwrap_or(bytes), path)?;
     let mut notes = ImportNotes::default();
     let mut read = Read::default();
+    let mut lost: Vec<(u32, Option<u64>, usize)> = Vec::new();
+    let mut last_ts = None;
     for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         crate::cancel::check_every(i)?;
         let line = i + 1;
@@ -299,10 +276,31 @@ pub fn parse(bytes: &[u8], path: Option<&str>, hz: u32, opts: ImportOptions) -> 
                 )
             })
             .and_then(|text| parse_line(text, path, line));
-        match parsed {
-            Ok(Some(ev)) => read.push(ev, line),
-            Ok(None) => {}
-            Err(e) => notes.malformed(opts, e)?,
+        let ts = match parsed {
+            Ok(Line::Event(ev)) => ev.ts,
+            Ok(Line::Other(ts)) => ts,
+            Ok(Line::Lost { cpu, count }) => {
+                lost.push((cpu, count, line));
+                continue;
+            }
+            Ok(Line::Blank) => continue,
+            Err(e) => {
+                notes.malformed(opts, e)?;
+                continue;
+            }
+        };
+        last_ts = Some(ts);
+        // a loss is placed at the next event of any CPU, as the trace engine places it
+        for (cpu, count, at) in lost.drain(..) {
+            read.push(Event { cpu, ts, kind: Kind::Lost { count, line: at } }, at);
+        }
+        if let Ok(Line::Event(ev)) = parsed {
+            read.push(ev, line);
+        }
+    }
+    if let Some(ts) = last_ts {
+        for (cpu, count, at) in lost.drain(..) {
+            read.push(Event { cpu, ts, kind: Kind::Lost { count, line: at } }, at);
         }
     }
     build(read, path, tick, opts, notes)
@@ -353,7 +351,17 @@ pub fn from_tracedat(trace: &Trace<'_>, path: Option<&str>, tick: Tick, opts: Im
         *tick_fn.entry(addr).or_insert_with(|| trace.header.symbol(addr).is_some_and(|f| is_tick_function(&f)))
     };
     let mut read = Read::default();
-    trace.records(|r| {
+    trace.each(|item| {
+        let r = match item {
+            crate::tracedat::Item::Record(r) => r,
+            crate::tracedat::Item::Lost(l) => {
+                // the page after the gap, flagged by the ring buffer (docs/tracing.md §3.1)
+                let Ok(ts) = i64::try_from(l.ts) else { return Ok(()) };
+                let kind = Kind::Lost { count: l.count, line: l.before_record };
+                read.push(Event { cpu: l.cpu, ts, kind }, l.before_record);
+                return Ok(());
+            }
+        };
         let bad = |msg: String| Error::parse(path, Some(r.number), msg);
         let ev = match decoder.decode(r.data) {
             Ok(Some(ev)) => ev,
@@ -436,105 +444,22 @@ fn build(
         v.sort_unstable();
     }
 
-    let mut offset: i64 = 0; // trace clock − CLOCK_MONOTONIC
-    let mut cpus: BTreeMap<u32, CpuState> = BTreeMap::new();
+    let mut shared = Shared { offset: 0, tick };
+    let mut cpus: BTreeMap<u32, CpuModel> = BTreeMap::new();
     let empty = Vec::new();
     for e in events {
-        let st = cpus
-            .entry(e.cpu)
-            .or_insert_with(|| CpuState { out: CpuTrace { cpu: e.cpu, ..Default::default() }, ..Default::default() });
-        match e.kind {
-            Kind::TimerExpire { id, now, tick: is_tick } => {
-                offset = e.ts - now;
-                let known = st.pending.remove(&id).map(|(exp, _)| exp);
-                if is_tick {
-                    // The tick re-arms itself one period later without an event.
-                    st.tick_expiry = Some(first_after(known.or(st.tick_expiry).unwrap_or(now), now, tick.nsec));
-                }
-                if let Some(o) = st.open.as_mut() {
-                    let near = |t1: i64| (now - t1).abs() <= TIMER_WAKEUP_WINDOW_NS;
-                    let inside = now >= o.t0_mono && o.t1_mono.is_none_or(near);
-                    if inside && o.woke_by.is_none() && o.t1_mono.is_some_and(near) {
-                        o.woke_by = Some((now, is_tick, known));
-                    } else if inside && o.t1_mono.is_none() {
-                        // an IRQ-enabled state: the timer runs before the exit event
-                        o.woke_by = Some((now, is_tick, known));
-                    }
-                }
-            }
-            Kind::TimerStart { id, expires, tick: is_tick } => {
-                let now = e.ts - offset;
-                if is_tick {
-                    st.tick_expiry = Some(expires);
-                    if st.tick_stopped && !st.stop_since_exit && expires - now <= tick.nsec {
-                        st.tick_stopped = false;
-                    }
-                    st.pending.insert(id, (expires, true));
-                } else if expires - now <= MAX_TIMER_HORIZON_NS {
-                    st.pending.insert(id, (expires, false));
-                } else {
-                    st.pending.remove(&id);
-                }
-            }
-            Kind::TimerCancel { id } => {
-                if let Some((_, true)) = st.pending.remove(&id) {
-                    st.tick_expiry = None;
-                }
-            }
-            Kind::TickStop { success } => {
-                if success {
-                    st.tick_stopped = true;
-                    st.stop_since_exit = true;
-                }
-            }
-            Kind::IdleEnter(state) => {
-                finish(st, tick, expiries.get(&e.cpu).unwrap_or(&empty));
-                let t0_mono = e.ts - offset;
-                let next_tick = st.tick_expiry.map(|x| first_after(x, t0_mono, tick.nsec).saturating_sub(t0_mono));
-                let tick_stopped_now = st.tick_stopped;
-                let mut sleep =
-                    st.pending.values().filter(|(_, t)| !t).map(|(x, _)| x - t0_mono).filter(|&d| d > 0).min();
-                if tick_stopped_now {
-                    if let Some((x, _)) = st.pending.values().find(|(_, t)| *t) {
-                        let d = x - t0_mono;
-                        if d > 0 {
-                            sleep = Some(sleep.map_or(d, |s| s.min(d)));
-                        }
-                    }
-                }
-                st.open = Some(Open {
-                    t0: e.ts,
-                    t0_mono,
-                    state,
-                    tick_stopped: tick_stopped_now && !st.stop_since_exit,
-                    stopped_here: st.stop_since_exit,
-                    next_tick,
-                    sleep,
-                    t1_mono: None,
-                    woke_by: None,
-                });
-            }
-            Kind::IdleExit => {
-                st.stop_since_exit = false;
-                if let Some(o) = st.open.as_mut() {
-                    if o.t1_mono.is_none() {
-                        o.t1_mono = Some(e.ts - offset);
-                        // a timer that fired too early to be this wakeup
-                        if let Some((w, _, _)) = o.woke_by {
-                            if (w - (e.ts - offset)).abs() > TIMER_WAKEUP_WINDOW_NS {
-                                o.woke_by = None;
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        let cpu = cpus.entry(e.cpu).or_insert_with(|| CpuModel::new(e.cpu));
+        cpu.on(&e, &mut shared, expiries.get(&e.cpu).unwrap_or(&empty));
     }
     let mut out = Vec::with_capacity(cpus.len());
-    for (cpu, mut st) in cpus {
-        finish(&mut st, tick, expiries.get(&cpu).unwrap_or(&empty));
-        if !st.out.periods.is_empty() || st.out.stats.unterminated > 0 {
-            out.push(st.out);
+    for (n, mut model) in cpus {
+        model.finish(tick, expiries.get(&n).unwrap_or(&empty));
+        for l in &model.losses {
+            notes.assume(loss_note(n, l));
+        }
+        let s = model.out.stats;
+        if !model.out.periods.is_empty() || s.unterminated > 0 || s.lost_periods > 0 {
+            out.push(model.out);
         }
     }
     for c in &out {
@@ -556,64 +481,26 @@ fn build(
         if s.unterminated > 0 {
             notes.assume(format!("CPU {}: {} idle period(s) without an exit event dropped", c.cpu, s.unterminated));
         }
+        if s.lost_periods > 0 {
+            notes
+                .assume(format!("CPU {}: {} idle period(s) open when events were lost dropped", c.cpu, s.lost_periods));
+        }
     }
     notes.assume("latency requests, iowait and CPU load are not in these events: taken as none, 0, 0");
     Ok(FtraceImport { cpus: out, notes })
 }
 
-/// Close the open period of `st` into a trace row.
-fn finish(st: &mut CpuState, tick: Tick, expiries: &[i64]) {
-    let Some(o) = st.open.take() else { return };
-    let Some(t1) = o.t1_mono else {
-        st.out.stats.unterminated += 1;
-        return;
-    };
-    let d = (t1 - o.t0_mono).max(0);
-    let stats = &mut st.out.stats;
-    let next_tick = o.next_tick.unwrap_or_else(|| {
-        stats.next_tick_unknown += 1;
-        tick.nsec
-    });
-    let mut sleep = o.sleep;
-    let wake;
-    match o.woke_by {
-        Some((now, is_tick, known)) => {
-            stats.timer_wakeups += 1;
-            if is_tick {
-                stats.tick_wakeups += 1;
-            } else {
-                let due = known.unwrap_or(now) - o.t0_mono;
-                sleep = Some(sleep.map_or(due, |s| s.min(due)));
-            }
-            wake = -1;
-        }
-        None => wake = d,
-    }
-    let known = sleep.is_some();
-    let sleep = match sleep {
-        // A timer wakeup ends at the timer (the exit is traced after the exit latency);
-        // a non-timer wakeup cannot come after a timer that did not fire.
-        Some(s) if wake < 0 => s.max(0),
-        Some(s) => s.max(d),
-        None => {
-            stats.sleep_length_unknown += 1;
-            let after = expiries.partition_point(|&x| x <= t1);
-            expiries.get(after).map_or(UNKNOWN_SLEEP_LENGTH_NS, |&x| x - o.t0_mono).max(d)
-        }
-    };
-    st.out.periods.push(IdlePeriod {
-        sleep_length_ns: sleep,
-        next_tick_ns: next_tick,
-        wake_ns: wake,
-        tick_stopped: o.tick_stopped,
-        latency_req_ns: -1,
-        nr_iowait: 0,
-        cpu_load: 0,
-    });
-    st.out.timestamp_ns.push(o.t0);
-    st.out.actual_state.push(o.state);
-    st.out.actual_stop_tick.push(o.stopped_here);
-    st.out.sleep_length_known.push(known);
+/// The note naming a loss of CPU `cpu`'s events: where (the time and line of the event
+/// after it), how many when known, and what the importer did.
+fn loss_note(cpu: u32, l: &super::ftrace_cpu::LossSeen) -> String {
+    let count = l.count.map_or_else(|| "events".to_string(), |n| format!("{n} events"));
+    let secs = l.ts.div_euclid(1_000_000_000);
+    let ns = l.ts.rem_euclid(1_000_000_000);
+    let what = if l.dropped_period { "the idle period open then dropped; " } else { "" };
+    format!(
+        "CPU {cpu}: {count} lost before {secs}.{ns:09} s (line {}): {what}its timers and tick taken as unknown until seen again",
+        l.line
+    )
 }
 
 /// Read an ftrace text file (see [`parse`]).
@@ -640,17 +527,6 @@ pub fn read(path: &std::path::Path, hz: u32, opts: ImportOptions) -> Result<Ftra
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn first_after_by_hand() {
-        // 4 ms ticks from 10: 10, 14, 18, 22 -> the first after 18 is 22
-        assert_eq!(first_after(10, 18, 4), 22);
-        assert_eq!(first_after(10, 17, 4), 18);
-        assert_eq!(first_after(25, 18, 4), 25);
-        // an expiry 10^18 ns behind the clock: one division, not 2.5·10^14 steps
-        assert_eq!(first_after(-1_000_000_000_000_000_000, 0, 4_000_000), 4_000_000);
-        assert_eq!(first_after(i64::MIN, i64::MAX, 3), i64::MAX);
-    }
 
     const TRACE: &str = "\
 # tracer: nop
@@ -749,5 +625,47 @@ mod tests {
         assert!(t.notes.assumptions.iter().any(|a| a.contains("sorted")), "{:?}", t.notes);
         // sorted: the exit comes first, the entry is cut by the end
         assert_eq!(t.cpus[0].stats.unterminated, 1);
+    }
+
+    #[test]
+    fn a_loss_drops_the_period_it_may_cut_and_nothing_else() {
+        // CPU 0: a period [1.000000, 1.000100] whose exit is followed 200 µs later by
+        // another event (past the 50 µs timer window): whole before the loss, kept. CPU 1:
+        // a period whose exit is the CPU's last event before its loss: a timer expiry in
+        // the window may be among the lost events, dropped. CPU 0 again: an entry, then a
+        // loss before its exit: dropped; the exit after the loss is ignored and the next
+        // entry resynchronises (a period of 50 µs).
+        let text = "\
+  <idle>-0 [000] 1.000000: cpu_idle: state=1 cpu_id=0
+  <idle>-0 [000] 1.000100: cpu_idle: state=4294967295 cpu_id=0
+  <idle>-0 [001] 1.000150: cpu_idle: state=1 cpu_id=1
+  <idle>-0 [001] 1.000250: cpu_idle: state=4294967295 cpu_id=1
+  x-5 [000] 1.000300: hrtimer_cancel: hrtimer=0x10
+CPU:0 [LOST 7 EVENTS]
+CPU:1 [LOST EVENTS]
+  <idle>-0 [000] 1.000400: cpu_idle: state=1 cpu_id=0
+CPU:0 [LOST 3 EVENTS]
+  <idle>-0 [000] 1.000600: cpu_idle: state=4294967295 cpu_id=0
+  <idle>-0 [000] 1.000700: cpu_idle: state=1 cpu_id=0
+  <idle>-0 [000] 1.000750: cpu_idle: state=4294967295 cpu_id=0
+  <idle>-0 [000] 1.000900: cpu_idle: state=1 cpu_id=0
+";
+        let t = parse(text.as_bytes(), Some("l.txt"), 250, ImportOptions::default()).unwrap();
+        let c0 = &t.cpus[0];
+        assert_eq!(c0.timestamp_ns, vec![1_000_000_000, 1_000_700_000]);
+        assert_eq!(c0.periods.iter().map(|p| p.wake_ns).collect::<Vec<_>>(), vec![100_000, 50_000]);
+        assert_eq!((c0.stats.lost_periods, c0.stats.unterminated), (1, 1));
+        let c1 = &t.cpus[1];
+        assert!(c1.periods.is_empty());
+        assert_eq!(c1.stats.lost_periods, 1);
+        let lost: Vec<&String> = t.notes.assumptions.iter().filter(|n| n.contains(" lost before ")).collect();
+        assert_eq!(
+            lost,
+            [
+                "CPU 0: 7 events lost before 1.000400000 s (line 6): its timers and tick taken as unknown until seen again",
+                "CPU 0: 3 events lost before 1.000600000 s (line 9): the idle period open then dropped; its timers and tick taken as unknown until seen again",
+                "CPU 1: events lost before 1.000400000 s (line 7): the idle period open then dropped; its timers and tick taken as unknown until seen again",
+            ]
+        );
     }
 }

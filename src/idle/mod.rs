@@ -11,11 +11,13 @@
 //!   ([`golden_csv`]), many CPUs in parallel.
 //! - [`summary`]: per-state usage/time/above/below, exit latency paid, energy.
 //! - [`compare`]: several governors or versions over one trace, side by side.
-//! - [`ftrace`]: idle traces from `trace-cmd report` / tracefs text.
+//! - [`ftrace`]: idle traces from `trace-cmd report` / tracefs text or a trace.dat;
+//!   [`ftrace_cpu`]: the importer's model of one CPU's event order (losses included).
 //! - [`synth`]: seeded synthetic idle patterns.
 
 pub mod compare;
 pub mod ftrace;
+pub mod ftrace_cpu;
 pub mod golden_csv;
 pub mod governor;
 pub mod menu;

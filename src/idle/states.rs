@@ -269,6 +269,14 @@ impl StateTable {
         &self.assumptions
     }
 
+    /// The table with `notes` added to what its reader assumed ([`StateTable::assumptions`]):
+    /// a table rebuilt from its own columns (a pickle) keeps the sentences of the read
+    /// that made it.
+    pub fn with_assumptions(mut self, notes: impl IntoIterator<Item = String>) -> StateTable {
+        self.assumptions.extend(notes);
+        self
+    }
+
     /// The states, shallow to deep.
     pub fn states(&self) -> &[IdleState] {
         &self.states

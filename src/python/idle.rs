@@ -1,67 +1,34 @@
 //! Bindings of [`schedlab::idle`]: state tables and traces in, decision arrays out.
 //!
-//! A state table crosses the boundary as a tuple of lists
-//! `(name, exit_latency_us, target_residency_us, polling, disabled, power_mw)`; a trace
-//! as int64 arrays (one per column). Results are dicts of numpy arrays that
-//! `schedlab/idle.py` turns into DataFrames.
+//! A state table crosses the boundary as the `IdleStateTable` object and a trace as the
+//! `IdleTrace` object (`idle_objects.rs`), each holding the core's value: loaded once,
+//! handed back as they are. Results are dicts of numpy arrays that `schedlab/idle.py`
+//! turns into DataFrames.
 
 use super::errors::{run, to_pyerr};
+use super::idle_objects::{columns_of, PyIdleTrace, PyStateTable};
 use super::pelt::PyWrite;
 use numpy::{IntoPyArray, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
-use schedlab::error::{Error, Result};
 use schedlab::idle::compare::{compare, compare_summary, compare_summary_source, GovernorArg};
 use schedlab::idle::ftrace::{self, FtraceImport};
 use schedlab::idle::simulate::{replay_columns, replay_many_columns, simulate_csv_file, Simulation};
-use schedlab::idle::state_source::NamedColumns;
-use schedlab::idle::states::{StateTable, PRESETS};
+use schedlab::idle::states::PRESETS;
 use schedlab::idle::synth::{self, Pattern, PatternArgs};
-use schedlab::idle::trace::{self, TraceColumns, TraceTable};
+use schedlab::idle::trace::{self, TraceColumns};
 use schedlab::idle::{summary, Spec};
 use schedlab::import_notes::ImportOptions;
 use std::borrow::Cow;
 use std::path::PathBuf;
 
 type I64s<'py> = PyReadonlyArray1<'py, i64>;
-type StatesArg = (Vec<String>, Vec<i64>, Vec<i64>, Vec<bool>, Vec<bool>, Vec<Option<f64>>);
 
 fn slice<'a, T: numpy::Element + Copy>(a: &'a PyReadonlyArray1<'_, T>) -> Cow<'a, [T]> {
     match a.as_slice() {
         Ok(s) => Cow::Borrowed(s),
         Err(_) => Cow::Owned(a.as_array().iter().copied().collect()),
     }
-}
-
-/// A validated table from the tuple-of-lists form.
-fn table_from(arg: StatesArg) -> Result<StateTable> {
-    let (names, el, tr, polling, disabled, power) = arg;
-    StateTable::from_columns(names, &el, &tr, &polling, &disabled, &power)
-}
-
-fn table_dict<'py>(py: Python<'py>, t: &StateTable) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    let s = t.states();
-    d.set_item("name", s.iter().map(|x| x.name.clone()).collect::<Vec<_>>())?;
-    d.set_item("exit_latency_us", s.iter().map(|x| x.exit_latency_us).collect::<Vec<_>>())?;
-    d.set_item("target_residency_us", s.iter().map(|x| x.target_residency_us).collect::<Vec<_>>())?;
-    d.set_item("polling", s.iter().map(|x| x.polling).collect::<Vec<_>>())?;
-    d.set_item("disabled", s.iter().map(|x| x.disabled).collect::<Vec<_>>())?;
-    d.set_item("power_mw", s.iter().map(|x| x.power_mw).collect::<Vec<_>>())?;
-    d.set_item("notes", t.assumptions().to_vec())?;
-    Ok(d)
-}
-
-fn trace_dict(py: Python<'_>, t: TraceTable) -> PyResult<Bound<'_, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("sleep_length_ns", t.sleep_length_ns.into_pyarray(py))?;
-    d.set_item("next_tick_ns", t.next_tick_ns.into_pyarray(py))?;
-    d.set_item("wake_ns", t.wake_ns.into_pyarray(py))?;
-    d.set_item("tick_stopped", t.tick_stopped.into_pyarray(py))?;
-    d.set_item("latency_req_ns", t.latency_req_ns.into_pyarray(py))?;
-    d.set_item("nr_iowait", t.nr_iowait.into_pyarray(py))?;
-    d.set_item("cpu_load", t.cpu_load.into_pyarray(py))?;
-    Ok(d)
 }
 
 fn sim_dict<'py>(py: Python<'py>, sim: Simulation, shown: (Vec<i64>, Vec<i64>)) -> PyResult<Bound<'py, PyDict>> {
@@ -80,55 +47,27 @@ fn sim_dict<'py>(py: Python<'py>, sim: Simulation, shown: (Vec<i64>, Vec<i64>)) 
     Ok(d)
 }
 
-/// The seven trace arrays as slices (borrowed when contiguous), in the bindings' order.
-fn trace_slices<'a>(arrays: [&'a I64s<'_>; 7]) -> [Cow<'a, [i64]>; 7] {
-    arrays.map(|a| slice(a))
-}
-
-/// The trace columns of [`trace_slices`].
-fn columns_of<'a>(c: &'a [Cow<'a, [i64]>; 7]) -> TraceColumns<'a> {
-    let [sleep_length_ns, next_tick_ns, wake_ns, tick_stopped, latency_req_ns, nr_iowait, cpu_load] =
-        c.each_ref().map(|x| &**x);
-    TraceColumns { sleep_length_ns, next_tick_ns, wake_ns, tick_stopped, latency_req_ns, nr_iowait, cpu_load }
-}
-
-/// Replay a trace (columns as int64 arrays) through `governor` at `kernel` and `hz`.
+/// Replay `trace` through `governor` at `kernel` and `hz` over the table `states`.
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
-#[pyo3(signature = (governor, kernel, hz, states, *, sleep_length_ns, next_tick_ns, wake_ns, tick_stopped, latency_req_ns, nr_iowait, cpu_load, record_state=true))]
+#[pyo3(signature = (governor, kernel, hz, states, trace, *, record_state=true))]
 fn idle_simulate<'py>(
     py: Python<'py>,
     governor: &str,
     kernel: &str,
     hz: u32,
-    states: StatesArg,
-    sleep_length_ns: I64s<'_>,
-    next_tick_ns: I64s<'_>,
-    wake_ns: I64s<'_>,
-    tick_stopped: I64s<'_>,
-    latency_req_ns: I64s<'_>,
-    nr_iowait: I64s<'_>,
-    cpu_load: I64s<'_>,
+    states: &Bound<'py, PyStateTable>,
+    trace: &Bound<'py, PyIdleTrace>,
     record_state: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let trace = trace_slices([
-        &sleep_length_ns,
-        &next_tick_ns,
-        &wake_ns,
-        &tick_stopped,
-        &latency_req_ns,
-        &nr_iowait,
-        &cpu_load,
-    ]);
+    let borrowed = trace.get().borrow(py)?;
+    let cols = columns_of(&borrowed)?;
+    let table = &states.get().table;
     let (governor, kernel) = (governor.to_owned(), kernel.to_owned());
-    let sim = run(py, || {
-        let spec = Spec::new(&governor, &kernel)?;
-        replay_columns(spec, &table_from(states)?, &columns_of(&trace), hz, record_state)
-    })?;
+    let sim = run(py, || replay_columns(Spec::new(&governor, &kernel)?, table, &cols, hz, record_state))?;
     sim_dict(py, sim.0, sim.1)
 }
 
-/// Replay one trace per CPU in parallel; `traces` is a list of 7-tuples of int64 arrays.
+/// Replay one trace per CPU in parallel.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 #[pyo3(signature = (governor, kernel, hz, states, traces, *, record_state=true, threads=None))]
@@ -137,20 +76,17 @@ fn idle_simulate_many<'py>(
     governor: &str,
     kernel: &str,
     hz: u32,
-    states: StatesArg,
-    traces: Vec<(I64s<'_>, I64s<'_>, I64s<'_>, I64s<'_>, I64s<'_>, I64s<'_>, I64s<'_>)>,
+    states: &Bound<'py, PyStateTable>,
+    traces: Vec<Bound<'py, PyIdleTrace>>,
     record_state: bool,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let slices: Vec<[Cow<'_, [i64]>; 7]> =
-        traces.iter().map(|t| trace_slices([&t.0, &t.1, &t.2, &t.3, &t.4, &t.5, &t.6])).collect();
+    let borrowed = traces.iter().map(|t| t.get().borrow(py)).collect::<PyResult<Vec<_>>>()?;
+    let cols = borrowed.iter().map(columns_of).collect::<PyResult<Vec<TraceColumns<'_>>>>()?;
+    let table = &states.get().table;
     let (governor, kernel) = (governor.to_owned(), kernel.to_owned());
-    let sims = run(py, || {
-        let spec = Spec::new(&governor, &kernel)?;
-        let table = table_from(states)?;
-        let cols: Vec<TraceColumns<'_>> = slices.iter().map(columns_of).collect();
-        replay_many_columns(spec, &table, &cols, hz, record_state, threads)
-    })?;
+    let sims =
+        run(py, || replay_many_columns(Spec::new(&governor, &kernel)?, table, &cols, hz, record_state, threads))?;
     let out = PyList::empty(py);
     for (s, shown) in sims {
         out.append(sim_dict(py, s, shown)?)?;
@@ -198,49 +134,19 @@ fn idle_compare_summary_file<'py>(
     governors: Vec<Bound<'py, PyAny>>,
     kernel: &str,
     hz: u32,
-    states: StatesArg,
+    states: &Bound<'py, PyStateTable>,
     trace: PathBuf,
     power_mw: Option<Vec<f64>>,
 ) -> PyResult<Vec<(String, Bound<'py, PyDict>)>> {
     let args = governors.iter().map(governor_arg).collect::<PyResult<Vec<_>>>()?;
     let kernel = kernel.to_owned();
+    let table = &states.get().table;
     let parts = run(py, || {
         let name = trace.display().to_string();
         let mut periods = trace::open_csv(&trace, &name)?;
-        compare_summary_source(&args, &kernel, &table_from(states)?, &mut periods, hz, power_mw.as_deref())
+        compare_summary_source(&args, &kernel, table, &mut periods, hz, power_mw.as_deref())
     })?;
     parts.into_iter().map(|(label, rows)| Ok((label, summary_dict(py, &rows)?))).collect()
-}
-
-/// A state table (dict of lists) from a file: CSV, sysfs directory/dump, or preset name.
-#[pyfunction]
-fn idle_load_states<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDict>> {
-    let t = run(py, || StateTable::load(&path))?;
-    table_dict(py, &t)
-}
-
-/// A state table from CSV text.
-#[pyfunction]
-#[pyo3(signature = (data, path=None))]
-fn idle_parse_states<'py>(py: Python<'py>, data: &[u8], path: Option<String>) -> PyResult<Bound<'py, PyDict>> {
-    let t = run(py, || StateTable::parse_csv(data, path.as_deref()))?;
-    table_dict(py, &t)
-}
-
-/// A state table from the text of `grep . .../cpuidle/state*/*`.
-#[pyfunction]
-#[pyo3(signature = (data, path=None))]
-fn idle_parse_sysfs<'py>(py: Python<'py>, data: &[u8], path: Option<String>) -> PyResult<Bound<'py, PyDict>> {
-    let t = run(py, || StateTable::parse_sysfs_dump(data, path.as_deref()))?;
-    table_dict(py, &t)
-}
-
-/// A named preset table.
-#[pyfunction]
-fn idle_preset<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
-    let name = name.to_owned();
-    let t = run(py, || StateTable::preset(&name))?;
-    table_dict(py, &t)
 }
 
 /// `(name, description)` of every preset.
@@ -249,146 +155,30 @@ fn idle_presets() -> Vec<(&'static str, &'static str)> {
     PRESETS.iter().map(|p| (p.0, p.1)).collect()
 }
 
-/// One column of a mapping or DataFrame (`tolist()` when it has one) as Python objects,
-/// None when absent.
-fn column<'py>(d: &Bound<'py, PyAny>, name: &str) -> PyResult<Option<Vec<Bound<'py, PyAny>>>> {
-    if !d.contains(name)? {
-        return Ok(None);
-    }
-    let v = d.get_item(name)?;
-    let v = if v.hasattr("tolist")? { v.call_method0("tolist")? } else { v };
-    v.try_iter()?.collect::<PyResult<Vec<_>>>().map(Some)
+fn ftrace_list(py: Python<'_>, import: FtraceImport) -> PyResult<Vec<PyIdleTrace>> {
+    let notes = import.notes.messages();
+    import.cpus.into_iter().map(|c| PyIdleTrace::of_cpu(py, c, notes.clone())).collect()
 }
 
-/// A column converted value by value (`str`, truth, float), a ParseError naming it when
-/// a value does not convert.
-fn convert<'py, T>(
-    d: &Bound<'py, PyAny>,
-    name: &str,
-    f: impl Fn(&Bound<'py, PyAny>) -> PyResult<T>,
-) -> PyResult<Option<Vec<T>>> {
-    let Some(values) = column(d, name)? else { return Ok(None) };
-    values
-        .iter()
-        .enumerate()
-        .map(|(i, v)| {
-            f(v).map_err(|e| {
-                let msg = format!("states column '{name}': state {i}: {}", e.value(d.py()));
-                to_pyerr(d.py(), Error::parse_col(None, None, name, msg))
-            })
-        })
-        .collect::<PyResult<Vec<T>>>()
-        .map(Some)
-}
-
-/// The validated table of a mapping or DataFrame's columns (`idle::state_source::NamedColumns`:
-/// flags letters or booleans); the binding only converts the values.
-fn named_table(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<StateTable> {
-    let text = |v: &Bound<'_, PyAny>| Ok(v.str()?.to_string());
-    // an empty cell of a CSV read by pandas is NaN: no flags
-    let letters = |v: &Bound<'_, PyAny>| match v.extract::<Option<f64>>() {
-        Ok(None) => Ok(String::new()),
-        Ok(Some(x)) if x.is_nan() => Ok(String::new()),
-        _ => Ok(v.str()?.to_string()),
-    };
-    let truth = |v: &Bound<'_, PyAny>| v.is_truthy();
-    let number = |v: &Bound<'_, PyAny>| v.extract::<f64>();
-    let gap = |v: &Bound<'_, PyAny>| v.extract::<Option<f64>>();
-    let c = NamedColumns {
-        name: convert(d, "name", text)?,
-        exit_latency_us: convert(d, "exit_latency_us", number)?,
-        target_residency_us: convert(d, "target_residency_us", number)?,
-        flags: convert(d, "flags", letters)?,
-        polling: convert(d, "polling", truth)?,
-        disabled: convert(d, "disabled", truth)?,
-        disable: convert(d, "disable", truth)?,
-        power_mw: convert(d, "power_mw", gap)?,
-    };
-    run(py, || StateTable::from_named_columns(c))
-}
-
-/// A state table's columns from a mapping or DataFrame, validated, in the tuple-of-lists
-/// form the simulate functions take.
-#[pyfunction]
-fn idle_state_columns(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<StatesArg> {
-    let t = named_table(py, d)?;
-    let s = t.states();
-    Ok((
-        s.iter().map(|x| x.name.clone()).collect(),
-        s.iter().map(|x| i64::from(x.exit_latency_us)).collect(),
-        s.iter().map(|x| i64::from(x.target_residency_us)).collect(),
-        s.iter().map(|x| x.polling).collect(),
-        s.iter().map(|x| x.disabled).collect(),
-        s.iter().map(|x| x.power_mw).collect(),
-    ))
-}
-
-/// Validate a state table given as a mapping or DataFrame; returns it normalised.
-#[pyfunction]
-fn idle_check_states<'py>(py: Python<'py>, states: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
-    let t = named_table(py, states)?;
-    table_dict(py, &t)
-}
-
-/// A trace (dict of int64 arrays) from CSV text.
-#[pyfunction]
-#[pyo3(signature = (data, path=None))]
-fn idle_parse_trace<'py>(py: Python<'py>, data: &[u8], path: Option<String>) -> PyResult<Bound<'py, PyDict>> {
-    let t = run(py, || trace::parse_csv(data, path.as_deref()))?;
-    trace_dict(py, t)
-}
-
-/// A trace from a CSV file.
-#[pyfunction]
-fn idle_read_trace<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDict>> {
-    let t = run(py, || trace::read_csv(&path))?;
-    trace_dict(py, t)
-}
-
-fn ftrace_list<'py>(py: Python<'py>, import: FtraceImport) -> PyResult<(Bound<'py, PyList>, Vec<String>)> {
-    let out = PyList::empty(py);
-    for c in import.cpus {
-        let d = trace_dict(py, c.periods.into_iter().collect())?;
-        d.set_item("cpu", c.cpu)?;
-        d.set_item("timestamp_ns", c.timestamp_ns.into_pyarray(py))?;
-        d.set_item("actual_state", c.actual_state.into_pyarray(py))?;
-        let s = PyDict::new(py);
-        s.set_item("timer_wakeups", c.stats.timer_wakeups)?;
-        s.set_item("tick_wakeups", c.stats.tick_wakeups)?;
-        s.set_item("sleep_length_unknown", c.stats.sleep_length_unknown)?;
-        s.set_item("next_tick_unknown", c.stats.next_tick_unknown)?;
-        s.set_item("unterminated", c.stats.unterminated)?;
-        d.set_item("stats", s)?;
-        out.append(d)?;
-    }
-    Ok((out, import.notes.messages()))
-}
-
-/// Idle traces (one per CPU) from ftrace text, and the import's notes.
+/// Idle traces (one per CPU, each with the import's notes) from ftrace text.
 #[pyfunction]
 #[pyo3(signature = (data, hz, path=None, strict=false, sort=false))]
-fn idle_parse_ftrace<'py>(
-    py: Python<'py>,
+fn idle_parse_ftrace(
+    py: Python<'_>,
     data: &[u8],
     hz: u32,
     path: Option<String>,
     strict: bool,
     sort: bool,
-) -> PyResult<(Bound<'py, PyList>, Vec<String>)> {
+) -> PyResult<Vec<PyIdleTrace>> {
     let import = run(py, || ftrace::parse(data, path.as_deref(), hz, ImportOptions { strict, sort }))?;
     ftrace_list(py, import)
 }
 
-/// Idle traces (one per CPU) from an ftrace text file, and the import's notes.
+/// Idle traces (one per CPU, each with the import's notes) from an ftrace text file or trace.dat.
 #[pyfunction]
 #[pyo3(signature = (path, hz, strict=false, sort=false))]
-fn idle_read_ftrace<'py>(
-    py: Python<'py>,
-    path: PathBuf,
-    hz: u32,
-    strict: bool,
-    sort: bool,
-) -> PyResult<(Bound<'py, PyList>, Vec<String>)> {
+fn idle_read_ftrace(py: Python<'_>, path: PathBuf, hz: u32, strict: bool, sort: bool) -> PyResult<Vec<PyIdleTrace>> {
     let import = run(py, || ftrace::read(&path, hz, ImportOptions { strict, sort }))?;
     ftrace_list(py, import)
 }
@@ -399,8 +189,8 @@ fn idle_read_ftrace<'py>(
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 #[pyo3(signature = (pattern, n, hz, seed, *, a, b=0, c=0, p=0.0, jitter=0.0))]
-fn idle_synth<'py>(
-    py: Python<'py>,
+fn idle_synth(
+    py: Python<'_>,
     pattern: &str,
     n: usize,
     hz: u32,
@@ -410,11 +200,11 @@ fn idle_synth<'py>(
     c: i64,
     p: f64,
     jitter: f64,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<PyIdleTrace> {
     let pattern = pattern.to_owned();
     let args = PatternArgs { a, b, c, p, jitter };
     let periods = run(py, || synth::generate(Pattern::named(&pattern, args)?, n, hz, seed))?;
-    trace_dict(py, periods.into_iter().collect())
+    PyIdleTrace::of_table(py, periods.into_iter().collect())
 }
 
 /// Per-state counters of a replay (`idx`, `residency_ns`); `power_mw` per state, optional.
@@ -422,16 +212,14 @@ fn idle_synth<'py>(
 #[pyo3(signature = (states, idx, residency_ns, power_mw=None))]
 fn idle_summarize<'py>(
     py: Python<'py>,
-    states: StatesArg,
+    states: &Bound<'py, PyStateTable>,
     idx: PyReadonlyArray1<'_, u8>,
     residency_ns: I64s<'_>,
     power_mw: Option<Vec<f64>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (i, r) = (slice(&idx), slice(&residency_ns));
-    let rows = run(py, || {
-        let table = table_from(states)?;
-        summary::summarize(&table, &i, &r, power_mw.as_deref())
-    })?;
+    let table = &states.get().table;
+    let rows = run(py, || summary::summarize(table, &i, &r, power_mw.as_deref()))?;
     summary_dict(py, &rows)
 }
 
@@ -467,34 +255,21 @@ fn governor_arg(g: &Bound<'_, PyAny>) -> PyResult<GovernorArg> {
 /// Each distinct governor of `governors` replayed over the trace: `(label, columns)` with
 /// `idx`, `stop_tick`, `residency_ns`, `got_tick`, `above`, `below`.
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
-#[pyo3(signature = (governors, kernel, hz, states, *, sleep_length_ns, next_tick_ns, wake_ns, tick_stopped, latency_req_ns, nr_iowait, cpu_load))]
+#[pyo3(signature = (governors, kernel, hz, states, trace))]
 fn idle_compare<'py>(
     py: Python<'py>,
     governors: Vec<Bound<'py, PyAny>>,
     kernel: &str,
     hz: u32,
-    states: StatesArg,
-    sleep_length_ns: I64s<'_>,
-    next_tick_ns: I64s<'_>,
-    wake_ns: I64s<'_>,
-    tick_stopped: I64s<'_>,
-    latency_req_ns: I64s<'_>,
-    nr_iowait: I64s<'_>,
-    cpu_load: I64s<'_>,
+    states: &Bound<'py, PyStateTable>,
+    trace: &Bound<'py, PyIdleTrace>,
 ) -> PyResult<Vec<(String, Bound<'py, PyDict>)>> {
     let args = governors.iter().map(governor_arg).collect::<PyResult<Vec<_>>>()?;
-    let trace = trace_slices([
-        &sleep_length_ns,
-        &next_tick_ns,
-        &wake_ns,
-        &tick_stopped,
-        &latency_req_ns,
-        &nr_iowait,
-        &cpu_load,
-    ]);
+    let borrowed = trace.get().borrow(py)?;
+    let cols = columns_of(&borrowed)?;
+    let table = &states.get().table;
     let kernel = kernel.to_owned();
-    let compared = run(py, || compare(&args, &kernel, &table_from(states)?, &columns_of(&trace), hz))?;
+    let compared = run(py, || compare(&args, &kernel, table, &cols, hz))?;
     compared
         .into_iter()
         .map(|x| {
@@ -513,58 +288,36 @@ fn idle_compare<'py>(
 /// Each distinct governor's per-state counters over the trace: `(label, counters)` as
 /// [`idle_summarize`] gives them.
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
-#[pyo3(signature = (governors, kernel, hz, states, *, sleep_length_ns, next_tick_ns, wake_ns, tick_stopped, latency_req_ns, nr_iowait, cpu_load, power_mw=None))]
+#[pyo3(signature = (governors, kernel, hz, states, trace, *, power_mw=None))]
 fn idle_compare_summary<'py>(
     py: Python<'py>,
     governors: Vec<Bound<'py, PyAny>>,
     kernel: &str,
     hz: u32,
-    states: StatesArg,
-    sleep_length_ns: I64s<'_>,
-    next_tick_ns: I64s<'_>,
-    wake_ns: I64s<'_>,
-    tick_stopped: I64s<'_>,
-    latency_req_ns: I64s<'_>,
-    nr_iowait: I64s<'_>,
-    cpu_load: I64s<'_>,
+    states: &Bound<'py, PyStateTable>,
+    trace: &Bound<'py, PyIdleTrace>,
     power_mw: Option<Vec<f64>>,
 ) -> PyResult<Vec<(String, Bound<'py, PyDict>)>> {
     let args = governors.iter().map(governor_arg).collect::<PyResult<Vec<_>>>()?;
-    let trace = trace_slices([
-        &sleep_length_ns,
-        &next_tick_ns,
-        &wake_ns,
-        &tick_stopped,
-        &latency_req_ns,
-        &nr_iowait,
-        &cpu_load,
-    ]);
+    let borrowed = trace.get().borrow(py)?;
+    let cols = columns_of(&borrowed)?;
+    let table = &states.get().table;
     let kernel = kernel.to_owned();
-    let parts = run(py, || {
-        let cols = columns_of(&trace);
-        compare_summary(&args, &kernel, &table_from(states)?, &cols, hz, power_mw.as_deref())
-    })?;
+    let parts = run(py, || compare_summary(&args, &kernel, table, &cols, hz, power_mw.as_deref()))?;
     parts.into_iter().map(|(label, rows)| Ok((label, summary_dict(py, &rows)?))).collect()
 }
 
 /// Add the idle functions to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyStateTable>()?;
+    m.add_class::<PyIdleTrace>()?;
     m.add_function(wrap_pyfunction!(idle_simulate, m)?)?;
     m.add_function(wrap_pyfunction!(idle_compare, m)?)?;
     m.add_function(wrap_pyfunction!(idle_compare_summary, m)?)?;
     m.add_function(wrap_pyfunction!(idle_simulate_many, m)?)?;
     m.add_function(wrap_pyfunction!(idle_simulate_csv, m)?)?;
     m.add_function(wrap_pyfunction!(idle_compare_summary_file, m)?)?;
-    m.add_function(wrap_pyfunction!(idle_load_states, m)?)?;
-    m.add_function(wrap_pyfunction!(idle_parse_states, m)?)?;
-    m.add_function(wrap_pyfunction!(idle_parse_sysfs, m)?)?;
-    m.add_function(wrap_pyfunction!(idle_preset, m)?)?;
     m.add_function(wrap_pyfunction!(idle_presets, m)?)?;
-    m.add_function(wrap_pyfunction!(idle_check_states, m)?)?;
-    m.add_function(wrap_pyfunction!(idle_state_columns, m)?)?;
-    m.add_function(wrap_pyfunction!(idle_parse_trace, m)?)?;
-    m.add_function(wrap_pyfunction!(idle_read_trace, m)?)?;
     m.add_function(wrap_pyfunction!(idle_parse_ftrace, m)?)?;
     m.add_function(wrap_pyfunction!(idle_read_ftrace, m)?)?;
     m.add_function(wrap_pyfunction!(idle_synth, m)?)?;

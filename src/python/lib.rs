@@ -13,6 +13,7 @@ mod comparison;
 mod defaults;
 mod errors;
 mod idle;
+mod idle_objects;
 mod live;
 mod lkp;
 mod mmtests;

@@ -198,15 +198,25 @@ fn event(name: &str, body: &str, bits: &PrevStateBits) -> Result<Option<Kind>, S
     }))
 }
 
-/// `CPU:N [LOST M EVENTS]`, `CPU:N [M EVENTS DROPPED]` or `CPU:N [EVENTS DROPPED]`
-/// anywhere in the line (after an instance's `name: ` prefix).
+/// The ring-buffer overflow marker a (trimmed) text line is, if it is one: the CPU and
+/// the count when printed. The one reading of these lines, for every importer of text.
+pub fn loss_marker(t: &str) -> Option<(u32, Option<u64>)> {
+    if t.ends_with("EVENTS]") || t.ends_with("EVENTS DROPPED]") {
+        return lost(t);
+    }
+    None
+}
+
+/// `CPU:N [LOST M EVENTS]`, `CPU:N [LOST EVENTS]` (the kernel's `trace` file when the
+/// count is unknown), `CPU:N [M EVENTS DROPPED]` or `CPU:N [EVENTS DROPPED]` anywhere in
+/// the line (after an instance's `name: ` prefix).
 fn lost(t: &str) -> Option<(u32, Option<u64>)> {
     let at = t.find("CPU:")?;
     let rest = t.get(at + 4..)?;
     let (cpu, rest) = rest.split_once(' ')?;
     let cpu: u32 = cpu.parse().ok()?;
     let inner = rest.trim().strip_prefix('[')?.strip_suffix(']')?;
-    if inner == "EVENTS DROPPED" {
+    if inner == "EVENTS DROPPED" || inner == "LOST EVENTS" {
         return Some((cpu, None));
     }
     let n =
@@ -221,10 +231,8 @@ pub fn parse_line(text: &str, line: usize, bits: &PrevStateBits) -> Result<Line,
     if t.is_empty() || t.starts_with('#') {
         return Ok(Line::Blank);
     }
-    if t.ends_with("EVENTS]") || t.ends_with("EVENTS DROPPED]") {
-        if let Some((cpu, count)) = lost(t) {
-            return Ok(Line::Lost { cpu, count });
-        }
+    if let Some((cpu, count)) = loss_marker(t) {
+        return Ok(Line::Lost { cpu, count });
     }
     let mut cpu: Option<u32> = None;
     let mut ts = None;
@@ -318,6 +326,8 @@ mod tests {
         );
         assert_eq!(parse_line("CPU:3 [LOST 12 EVENTS]", 2, &b), Ok(Line::Lost { cpu: 3, count: Some(12) }));
         assert_eq!(parse_line("CPU:0 [EVENTS DROPPED]", 2, &b), Ok(Line::Lost { cpu: 0, count: None }));
+        // the kernel's print_trace_line() when the count is unknown
+        assert_eq!(parse_line("CPU:2 [LOST EVENTS]", 2, &b), Ok(Line::Lost { cpu: 2, count: None }));
         assert_eq!(
             parse_line("x-1 [000] 1.000002: hrtimer_cancel: hrtimer=0x1", 2, &b),
             Ok(Line::Other { ts: 1_000_002_000 })

@@ -11,6 +11,7 @@ mod fuzz_replay;
 mod goldens;
 mod idle_cancel;
 mod idle_golden;
+mod idle_lost;
 mod live_check;
 mod lkp_changed_stats;
 mod lkp_edge;

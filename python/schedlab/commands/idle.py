@@ -122,7 +122,7 @@ def run_simulate(args: Namespace) -> int:
     cpu = args.cpu if args.cpu is not None else min(traces)
     if cpu not in traces:
         raise DomainError(f"{args.trace}: no idle periods of CPU {cpu} (CPUs: {sorted(traces)})")
-    for note in traces[cpu].attrs["notes"]:
+    for note in traces[cpu].notes:
         print(f"note: {note}", file=sys.stderr)
     df = idle.simulate(args.governor, traces[cpu], args.states, kernel=args.kernel, hz=args.hz)
     _emit(df.to_csv(index=False, lineterminator="\n").encode(), args.output, [args.trace, args.states])
