@@ -250,6 +250,13 @@ fn replay_pid(
         notes.push(format!("pelt replay of pid {pid}: the task was never runnable in the trace: no samples"));
         return Ok(());
     }
+    if init.is_none() {
+        notes.push(format!(
+            "pelt replay of pid {pid}: nothing in the trace says its PELT state when it first ran (no fork, traced \
+             PELT state or /proc/PID/sched reading): replayed from the kernel's fork init (docs/pelt.md §10); \
+             the first samples carry that guess"
+        ));
+    }
     let given = Directives { start_ns: Some(start_ns), kernel, init };
     let o = ReplayOptions {
         kernel: None,
@@ -270,4 +277,99 @@ fn replay_pid(
     crate::pelt::simulate(&segments, &cfg, &mut sink)?;
     sink.commit();
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::event::{PrevState, WakeKind};
+
+    #[test]
+    fn a_name_or_a_pid() {
+        assert_eq!(UtilTask::parse("nginx").unwrap(), UtilTask::Comm("nginx".into()));
+        assert_eq!(UtilTask::parse(" 42 ").unwrap(), UtilTask::Pid(42));
+        assert_eq!(UtilTask::parse("42").unwrap().scope(), "pelt pid=42");
+        assert!(UtilTask::parse("").is_err());
+        assert!(UtilTask::parse("99999999999").unwrap_err().to_string().contains("out of range"));
+        assert!(UtilTask::parse("0123456789abcdef").unwrap_err().to_string().contains("15-byte"));
+    }
+
+    fn ev(kind: Kind) -> Event {
+        Event { ts: 1, cpu: 0, line: 1, kind }
+    }
+
+    #[test]
+    fn the_finder_takes_pids_from_switches_and_wakeups_not_the_idle_task() {
+        let tasks = [UtilTask::Comm("app".into()), UtilTask::Pid(7), UtilTask::Comm("swapper/0".into())];
+        let mut f = Finder::new(&tasks);
+        let st = PrevState { runnable: true, preempted: false, uninterruptible: false, dead: false, raw: None };
+        f.event(&ev(Kind::Switch {
+            prev_pid: 0,
+            prev_comm: Comm::new(b"swapper/0"),
+            prev_state: st,
+            next_pid: 12,
+            next_comm: Comm::new(b"app"),
+        }));
+        f.event(&ev(Kind::Wakeup { pid: 13, comm: Comm::new(b"app"), target_cpu: None, kind: WakeKind::Wakeup }));
+        f.event(&ev(Kind::Migrate { pid: 7, orig_cpu: None, dest_cpu: None }));
+        let found: Vec<Vec<u32>> = f.pids.iter().map(|p| p.iter().copied().collect()).collect();
+        assert_eq!(found, vec![vec![12, 13], vec![], vec![]]);
+    }
+
+    #[test]
+    fn one_sample_per_update_time_the_last_row_and_no_wake_pre() {
+        let row = |event, lut, util, est| Row {
+            t_ns: lut,
+            event,
+            seg: 0,
+            state: crate::pelt::State::Run,
+            cpu_cap: 1024,
+            freq_cap: 1024,
+            clock_task: 0,
+            clock_pelt: 0,
+            lost_idle_time: 0,
+            p_util_avg: util,
+            p_util_sum: 0,
+            p_period_contrib: 0,
+            p_runnable_avg: 0,
+            p_load_avg: 0,
+            p_last_update_time: lut,
+            p_util_est: est,
+            p_ue_unchanged: false,
+            p_ue_enqueued: 0,
+            cfs_util_avg: 0,
+            cfs_util_sum: 0,
+            cfs_runnable_avg: 0,
+            cfs_load_avg: 0,
+            cfs_util_est: 0,
+            cpu_util_cfs: 0,
+            cpu_util_cfs_boost: 0,
+            cpu_util_without_p: 0,
+            task_util_est_p: 0,
+            sugov_perf: 0,
+            cpufreq_calls: 0,
+        };
+        use crate::pelt::Event as E;
+        let mut out = UtilReplay::default();
+        let mut s = Samples { out: &mut out, enqueued: false, flag: 0, pending: None };
+        // fork then run at the same update (one sample: 512), a tick (600), a stale
+        // wake_pre (not a sample) and the wakeup's own update (300, est 550), the end
+        // at the same update time as the wakeup
+        for r in [
+            row(E::Fork, 10, 512, 0),
+            row(E::Run, 10, 512, 0),
+            row(E::Tick, 20, 600, 0),
+            row(E::WakePre, 20, 999, 999),
+            row(E::Wake, 30, 300, 550),
+            row(E::End, 30, 300, 550),
+        ] {
+            s.row(&r).unwrap();
+        }
+        s.commit();
+        assert_eq!(out.util_avg.count(), 3);
+        assert_eq!(out.util_avg.mean(), Some((512.0 + 600.0 + 300.0) / 3.0));
+        assert_eq!(out.util_avg.max(), Some(600));
+        assert_eq!(out.util_est_ewma.max(), Some(550));
+        assert_eq!(out.util_est_enqueued.count(), 0);
+    }
 }
