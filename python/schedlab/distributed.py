@@ -118,7 +118,7 @@ def trace_compare(groups: Any, client: Any = None, *, baseline: str | None = Non
                   governors: Iterable[str] = (), group_governors: dict[str, str] | None = None,
                   test: str = "welch", alpha: float | None = None, margin: float | None = None,
                   power: float | None = None, hz: int | None = None, strict: bool = False, threads: int | None = 1,
-                  npartitions: int | None = None) -> Any:
+                  npartitions: int | None = None, util_tasks: Iterable[str | int] = ()) -> Any:
     """:func:`schedlab.trace.compare` with each trace's metrics pass mapped over Dask
     (one task per partition of paths, each pass in the Rust core at most ``threads``
     rayon threads) and the compare reduced in one task: the same
@@ -144,7 +144,7 @@ def trace_compare(groups: Any, client: Any = None, *, baseline: str | None = Non
     g = _trace._groups(groups, baseline)
     own = dict(group_governors or {})
     specs = list(governors) + [v for v in own.values()]
-    opts = _trace._options(states, comm, pid, specs, hz, strict)
+    opts = _trace._options(states, comm, pid, specs, hz, strict, util_tasks)
     items = [(gi, p) for gi, (_, paths) in enumerate(g) for p in paths]
     if npartitions is None:
         workers = (sum(client.nthreads().values()) if client is not None else os.cpu_count()) or 1

@@ -68,15 +68,17 @@ def _groups(groups: GroupsLike, baseline: str | None) -> list[tuple[str, list[st
 
 
 def _options(states: PathLike | None, comm: Iterable[str], pid: Iterable[str | Iterable[int]],
-             governors: Iterable[str], hz: int | None, strict: bool) -> TraceOptions:
+             governors: Iterable[str], hz: int | None, strict: bool,
+             util_tasks: Iterable[str | int] = ()) -> TraceOptions:
     pids = [p if isinstance(p, str) else ",".join(str(x) for x in p) for p in pid]
     return TraceOptions(states=None if states is None else os.fspath(states), comm=list(comm), pid=pids,
-                        governors=list(governors), hz=hz, strict=strict)
+                        governors=list(governors), hz=hz, strict=strict, util_task=[str(t) for t in util_tasks])
 
 
 def metrics(path: PathLike, *, states: PathLike | None = None, comm: Iterable[str] = (),
             pid: Iterable[str | Iterable[int]] = (), governors: Iterable[str] = (), hz: int | None = None,
-            strict: bool = False, threads: int | None = None) -> list[TraceMetrics]:
+            strict: bool = False, threads: int | None = None,
+            util_tasks: Iterable[str | int] = ()) -> list[TraceMetrics]:
     """The metrics of every trace at ``path`` (a trace, or a directory or archive of
     them: its ``*.dat`` files, else its ``*.txt``/``*.trace`` files).
 
@@ -85,6 +87,9 @@ def metrics(path: PathLike, *, states: PathLike | None = None, comm: Iterable[st
     ``comm``: task groups by name (``*`` patterns); ``pid``: task groups by pid list.
     ``governors``: replay each trace's idle periods through these (``menu``,
     ``teo@6.12``; needs ``states``). ``hz``: the traced kernel's CONFIG_HZ.
+    ``util_tasks``: tasks (names, or pids) whose util_avg and util_est are replayed
+    from their scheduling events with the kernel's PELT (scope ``pelt comm=NAME`` or
+    ``pelt pid=N``; docs/trace-compare.md §3.4).
 
     >>> from schedlab import examples
     >>> [m] = metrics(examples.path("trace", "menu-1.txt"))
@@ -93,8 +98,11 @@ def metrics(path: PathLike, *, states: PathLike | None = None, comm: Iterable[st
     ['all', 'cpu1', 'machine']
     >>> df.set_index(["scope", "name"]).loc[("all", "wakeups/s"), "unit"]
     '/s'
+    >>> [m] = metrics(examples.path("trace", "menu-1.txt"), util_tasks=["app"])
+    >>> sorted(m.to_pandas().query("scope == 'pelt comm=app'")["name"])[:3]
+    ['util_avg max', 'util_avg mean', 'util_avg p90']
     """
-    opts = _options(states, comm, pid, governors, hz, strict)
+    opts = _options(states, comm, pid, governors, hz, strict, util_tasks)
     return _core.trace_metrics(os.fspath(path), opts, threads=threads)
 
 
@@ -102,7 +110,7 @@ def compare(groups: GroupsLike, *, baseline: str | None = None, states: PathLike
             comm: Iterable[str] = (), pid: Iterable[str | Iterable[int]] = (), governors: Iterable[str] = (),
             group_governors: Mapping[str, str] | None = None, test: str = "welch", alpha: float | None = None,
             margin: float | None = None, power: float | None = None, hz: int | None = None,
-            strict: bool = False, threads: int | None = None) -> Comparison:
+            strict: bool = False, threads: int | None = None, util_tasks: Iterable[str | int] = ()) -> Comparison:
     """Groups of traces compared, the first (or ``baseline``) the baseline.
 
     ``groups``: ``{name: paths}`` (or ``(name, paths)`` pairs); each path a trace, a
@@ -123,7 +131,7 @@ def compare(groups: GroupsLike, *, baseline: str | None = None, states: PathLike
     unknown = set(own) - {n for n, _ in g}
     if unknown:
         raise KeyError(f"group_governors names groups that are not given: {sorted(unknown)}")
-    opts = _options(states, comm, pid, governors, hz, strict)
+    opts = _options(states, comm, pid, governors, hz, strict, util_tasks)
     c = _core.trace_compare([(n, p, own.get(n)) for n, p in g], opts, test=test, alpha=alpha, margin=margin,
                             power=power, threads=threads)
     return c

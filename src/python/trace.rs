@@ -31,16 +31,19 @@ pub struct PyTraceOptions {
     governors: Vec<String>,
     hz: u32,
     strict: bool,
+    util_task: Vec<String>,
 }
 
 #[pymethods]
 impl PyTraceOptions {
     /// Options of a pass: the idle-state table (a path, a sysfs directory, a dump, a CSV
     /// or a preset name), task groups by name (`*` patterns) and by pid list
-    /// (`"12,13"`), governors to replay (`menu`, `teo@6.12`), CONFIG_HZ, and whether a
-    /// malformed line is an error.
+    /// (`"12,13"`), governors to replay (`menu`, `teo@6.12`), CONFIG_HZ, whether a
+    /// malformed line is an error, and the tasks (names or pids) whose util_avg and
+    /// util_est are replayed (docs/trace-compare.md §3.4).
     #[new]
-    #[pyo3(signature = (*, states=None, comm=Vec::new(), pid=Vec::new(), governors=Vec::new(), hz=None, strict=false))]
+    #[pyo3(signature = (*, states=None, comm=Vec::new(), pid=Vec::new(), governors=Vec::new(), hz=None, strict=false, util_task=Vec::new()))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         states: Option<String>,
@@ -49,11 +52,12 @@ impl PyTraceOptions {
         governors: Vec<String>,
         hz: Option<u32>,
         strict: bool,
+        util_task: Vec<String>,
     ) -> PyResult<Self> {
         let hz = hz.unwrap_or(schedlab::live::kernel_config::DEFAULT_HZ);
-        let (s, c, p, g) = (states.clone(), comm.clone(), pid.clone(), governors.clone());
-        let inner = run(py, move || Options::from_named(s.as_deref(), &c, &p, &g, hz, strict))?;
-        Ok(PyTraceOptions { inner: Arc::new(inner), states, comm, pid, governors, hz, strict })
+        let (s, c, p, g, u) = (states.clone(), comm.clone(), pid.clone(), governors.clone(), util_task.clone());
+        let inner = run(py, move || Options::from_named(s.as_deref(), &c, &p, &g, hz, strict)?.with_util_tasks(&u))?;
+        Ok(PyTraceOptions { inner: Arc::new(inner), states, comm, pid, governors, hz, strict, util_task })
     }
 
     /// The state table as given (None: none).
@@ -86,6 +90,11 @@ impl PyTraceOptions {
     fn strict(&self) -> bool {
         self.strict
     }
+    /// The tasks whose utilization is replayed.
+    #[getter]
+    fn util_task(&self) -> Vec<String> {
+        self.util_task.clone()
+    }
 
     fn __getnewargs_ex__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let kw = PyDict::new(py);
@@ -95,13 +104,14 @@ impl PyTraceOptions {
         kw.set_item("governors", self.governors.clone())?;
         kw.set_item("hz", self.hz)?;
         kw.set_item("strict", self.strict)?;
+        kw.set_item("util_task", self.util_task.clone())?;
         PyTuple::new(py, [PyTuple::empty(py).into_any(), kw.into_any()])
     }
 
     fn __repr__(&self) -> String {
         format!(
-            "TraceOptions(states={:?}, comm={:?}, pid={:?}, governors={:?}, hz={}, strict={})",
-            self.states, self.comm, self.pid, self.governors, self.hz, self.strict
+            "TraceOptions(states={:?}, comm={:?}, pid={:?}, governors={:?}, hz={}, strict={}, util_task={:?})",
+            self.states, self.comm, self.pid, self.governors, self.hz, self.strict, self.util_task
         )
     }
 }

@@ -85,6 +85,10 @@ pub fn metrics(s: &TraceSummary, n_states: usize) -> Vec<Metric> {
         out.scope = g.name.clone();
         sched(&mut out, s, g, &rate, lower);
     }
+    for r in &s.util_replay {
+        out.scope = r.scope.clone();
+        replayed(&mut out, r);
+    }
     for w in &s.whatif {
         out.scope = format!("what-if {}", w.label);
         let total: u64 = w.usage.iter().sum();
@@ -194,5 +198,23 @@ fn sched(out: &mut Out, s: &TraceSummary, g: &SchedSummary, rate: &dyn Fn(u64) -
     if ut.est_samples > 0 {
         out.push("util_est.enqueued mean", "", u, Some(ut.est_enqueued_sum as f64 / ut.est_samples as f64));
         out.push("util_est.ewma mean", "", u, Some(ut.est_ewma_sum as f64 / ut.est_samples as f64));
+    }
+}
+
+/// The replayed utilization of one named task (docs/trace-compare.md §3.4): util_avg's
+/// mean, p90 and maximum, util_est's EWMA mean and maximum (and `util_est.enqueued`'s
+/// mean for the kernels that have it), over the task's updates.
+fn replayed(out: &mut Out, r: &super::util_replay::UtilReplay) {
+    let u = Direction::Unknown;
+    let p90 = |h: &Hist| h.quantiles(&[0.9]).into_iter().next().flatten();
+    if r.util_avg.count() > 0 {
+        out.push("util_avg mean", "", u, r.util_avg.mean());
+        out.push("util_avg p90", "", u, p90(&r.util_avg));
+        out.push("util_avg max", "", u, r.util_avg.max().map(|v| v as f64));
+        out.push("util_est.ewma mean", "", u, r.util_est_ewma.mean());
+        out.push("util_est.ewma max", "", u, r.util_est_ewma.max().map(|v| v as f64));
+    }
+    if r.util_est_enqueued.count() > 0 {
+        out.push("util_est.enqueued mean", "", u, r.util_est_enqueued.mean());
     }
 }

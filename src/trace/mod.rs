@@ -9,6 +9,7 @@
 //!   task groups.
 //! - [`summary`]: what one trace measured; [`metrics`] its named values.
 //! - [`whatif`]: the trace's idle periods replayed through other governors.
+//! - [`util_replay`]: named tasks' util_avg/util_est replayed from their scheduling events.
 //! - [`perf_latency`]: `perf sched latency`'s per-task table, as perf computes it;
 //!   [`task_states`]: the time in each task state, as LISA counts it.
 //! - [`inputs`]: the traces of a group (files, directories, archives); [`pass`] one
@@ -31,6 +32,7 @@ pub mod source;
 pub mod summary;
 pub mod task_states;
 pub mod text;
+pub mod util_replay;
 pub mod whatif;
 
 pub use compare::{CompareOptions, Group};

@@ -7,6 +7,7 @@ use super::inputs::TraceInput;
 use super::machine::{excluded_notes, Machine, SliceRow};
 use super::source::{self, Item, Read};
 use super::summary::TraceSummary;
+use super::util_replay::{self, Finder, UtilTask};
 use super::whatif::{self, Governors};
 use crate::error::{Error, Result};
 use crate::idle::states::StateTable;
@@ -27,6 +28,9 @@ pub struct Options {
     pub hz: u32,
     /// Malformed lines: skipped and counted, or the error.
     pub import: ImportOptions,
+    /// Tasks whose util_avg/util_est are replayed from their scheduling events
+    /// (`--util-task`, docs/trace-compare.md §3.4).
+    pub util_tasks: Vec<UtilTask>,
 }
 
 impl Default for Options {
@@ -37,6 +41,7 @@ impl Default for Options {
             governors: Governors::default(),
             hz: crate::live::kernel_config::DEFAULT_HZ,
             import: ImportOptions::default(),
+            util_tasks: Vec::new(),
         }
     }
 }
@@ -62,7 +67,21 @@ impl Options {
         if !governors.is_empty() && states.is_none() {
             return Err(Error::domain("the governor what-if replays on a state table: give one (--states)"));
         }
-        Ok(Options { states, groups: Groups::new(sel)?, governors, hz, import: ImportOptions { strict, sort: false } })
+        Ok(Options {
+            states,
+            groups: Groups::new(sel)?,
+            governors,
+            hz,
+            import: ImportOptions { strict, sort: false },
+            util_tasks: Vec::new(),
+        })
+    }
+
+    /// These options with the tasks of `names` replayed (`--util-task`: a task name, or
+    /// a pid when all digits; docs/trace-compare.md §3.4).
+    pub fn with_util_tasks(mut self, names: &[String]) -> Result<Options> {
+        self.util_tasks = names.iter().map(|n| UtilTask::parse(n)).collect::<Result<_>>()?;
+        Ok(self)
     }
 }
 
@@ -80,15 +99,22 @@ pub fn summarize_with_rows(
     if let Some(r) = rows {
         m = m.with_rows(r);
     }
-    let feed = |m: &mut Machine<'_>, item: Item| match item {
-        Item::Event(e) => m.event(&e),
+    let mut finder = Finder::new(&opts.util_tasks);
+    let mut feed = |item: Item| match item {
+        Item::Event(e) => {
+            finder.event(&e);
+            m.event(&e)
+        }
         Item::Loss(l) => m.loss(l),
     };
+    let mut member = None;
     let read: Read = match input {
-        TraceInput::File(p) => source::read_path(p, opts.import, &mut notes, |i| feed(&mut m, i))?,
+        TraceInput::File(p) => source::read_path(p, opts.import, &mut notes, &mut feed)?,
         TraceInput::Member { tree, rel } => {
             let bytes = crate::archive::Tree::read(tree.as_ref(), rel)?;
-            source::read_bytes(&bytes, &name, opts.import, &mut notes, |i| feed(&mut m, i))?
+            let read = source::read_bytes(&bytes, &name, opts.import, &mut notes, &mut feed)?;
+            member = Some(bytes);
+            read
         }
     };
     let (Some(start), Some(end)) = (read.start_ns, read.end_ns) else {
@@ -107,19 +133,18 @@ pub fn summarize_with_rows(
             ));
         }
     }
+    let mut replay_notes = Vec::new();
+    util_replay::replay_all(input, member.as_deref(), finder, &mut s, opts.hz, opts.import, &mut replay_notes)?;
     if !opts.governors.is_empty() {
         let table = opts.states.as_ref().ok_or_else(|| Error::domain("the governor what-if needs a state table"))?;
-        let bytes = match input {
-            TraceInput::Member { tree, rel } => Some(crate::archive::Tree::read(tree.as_ref(), rel)?),
-            TraceInput::File(_) => None,
-        };
-        let import = whatif::import(bytes.as_deref(), &name, opts.hz, opts.import)?;
+        let import = whatif::import(member.as_deref(), &name, opts.hz, opts.import)?;
         for n in import.notes.messages() {
             notes.assume(format!("what-if: {n}"));
         }
         s.whatif = opts.governors.replay(&import, table, opts.hz)?;
     }
     let mut all = notes.messages();
+    all.extend(replay_notes);
     all.extend(coverage_notes(&s));
     s.notes = all;
     Ok(s)

@@ -187,6 +187,9 @@ pub struct TraceSummary {
     pub excluded: Excluded,
     /// The governor what-if replays, one per governor.
     pub whatif: Vec<WhatIf>,
+    /// The PELT replays of the named tasks (`--util-task`), one per task.
+    #[serde(default)]
+    pub util_replay: Vec<super::util_replay::UtilReplay>,
     /// Lines skipped, what was assumed and what the trace could not show, one sentence each.
     pub notes: Vec<String>,
 }

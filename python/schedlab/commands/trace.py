@@ -54,8 +54,12 @@ def register(sub: SubparsersSpec) -> None:
                    help="a task group by name ('*' matches any run of characters); repeat for more")
     c.add_argument("--pid", action="append", default=[], metavar="PID[,PID...]",
                    help="a task group by pid list; repeat for more")
+    c.add_argument("--util-task", action="append", default=[], metavar="COMM|PID",
+                   help="replay this task's util_avg and util_est from its sched_switch/sched_wakeup events with "
+                        "the kernel's PELT (a task name, or a pid); repeat for more")
     c.add_argument("--hz", type=int, choices=_core.IDLE_HZ, default=None,
-                   help="CONFIG_HZ of the traced kernels, for the governor what-if (default 250)")
+                   help="CONFIG_HZ of the traced kernels, for the governor what-if and the PELT replay's tick "
+                        "(default 250)")
     c.add_argument("--test", choices=_core.TEST_NAMES, default="welch", help="difference test (default: welch)")
     c.add_argument("--alpha", type=_flags.probability, default=None, help="significance level (default 0.05)")
     c.add_argument("--margin", type=_flags.percentage, default=None, metavar="PCT",
@@ -116,7 +120,7 @@ def run_compare(args: Namespace) -> int:
             extra.append(spec)
     c = trace.compare(groups, states=args.states, comm=args.comm, pid=args.pid, governors=extra,
                       group_governors=own, test=args.test, alpha=args.alpha, margin=args.margin, power=args.power,
-                      hz=args.hz, strict=args.strict, threads=args.jobs)
+                      hz=args.hz, strict=args.strict, threads=args.jobs, util_tasks=args.util_task)
     out = {"text": c.to_text, "csv": c.to_csv, "json": lambda: c.to_json(indent=1) + "\n",
            "markdown": c.to_markdown, "html": c._repr_html_, "benchstat": c.to_benchstat}[args.format]()
     out = out if out.endswith("\n") else out + "\n"
