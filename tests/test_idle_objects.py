@@ -47,17 +47,22 @@ def test_a_state_table_file_is_the_csv_pandas_reads() -> None:
     assert idle.states(s) is s
 
 
-def test_inputs_are_frozen_and_given_int64_arrays_are_kept_without_a_copy() -> None:
+def test_inputs_are_frozen_and_own_what_was_checked() -> None:
     want = pd.read_csv(TRACE)
     cols = {c: np.array(want[c].to_numpy(), dtype=np.int64) for c in want.columns}  # the caller's own arrays
     t = idle.trace(cols)
     assert idle.trace(t) is t
     for c, a in cols.items():
         got = getattr(t, c)
-        assert np.shares_memory(got, a), c  # numpy says: the same memory
-        assert not got.flags.writeable and a.flags.writeable  # a read-only view; the caller's array untouched
+        assert not np.shares_memory(got, a), c  # numpy says: a copy, made once
+        assert not got.flags.writeable and a.flags.writeable  # read-only; the caller's array untouched
         with pytest.raises(ValueError):
             got[0] = 1
+    # the caller writing to its arrays afterwards (a negative sleep length, which the
+    # check refuses) does not reach the checked trace
+    cols["sleep_length_ns"][0] = -5
+    assert t.sleep_length_ns[0] == want["sleep_length_ns"][0]
+    cols["sleep_length_ns"][0] = want["sleep_length_ns"][0]
     with pytest.raises(AttributeError):
         t.wake_ns = cols["wake_ns"]  # type: ignore[misc]
     # a strided column is copied once, contiguous

@@ -214,7 +214,7 @@ def parse_trace(text: str | bytes, path: str | None = None) -> Trace:
 
 
 def _column_array(d: Any, name: str, n: int | None) -> npt.NDArray[np.int64]:
-    """A user's column as int64 (contiguous int64 arrays as they are: no copy)."""
+    """A user's column as int64 (int64 arrays as they are; the trace copies them once)."""
     a = np.asarray(d[name])
     if a.ndim != 1:
         raise DomainError(f"trace column '{name}' must be 1-D")
@@ -236,8 +236,9 @@ def _column_array(d: Any, name: str, n: int | None) -> npt.NDArray[np.int64]:
 
 def trace(source: TraceLike) -> Trace:
     """An idle trace, checked once by the core: from a CSV path, a DataFrame, a mapping
-    of arrays, or a trace (returned as it is). Contiguous int64 columns are kept as they
-    are (no copy); other integer, boolean or whole-valued float columns are converted.
+    of arrays, or a trace (returned as it is). Integer, boolean or whole-valued float
+    columns are taken as int64 and copied once, so the trace owns what was checked: a
+    later write to the given arrays does not reach it.
 
     >>> import numpy as np
     >>> from schedlab import idle

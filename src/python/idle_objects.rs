@@ -5,7 +5,7 @@
 //!   sysfs text, or a front end's columns: `idle::state_source`);
 //! - `IdleTrace` holds a trace's seven columns as read-only int64 numpy arrays — the
 //!   core's own `Vec`s when the core read or made the trace (numpy takes them without a
-//!   copy), the caller's arrays when given contiguous int64 ones (kept, not copied) — and
+//!   copy), a copy of the caller's arrays when given them (the trace owns what it checked) — and
 //!   what an ftrace import adds (CPU, entry times, the kernel's states, counts, notes).
 //!
 //! Views for people (`to_pandas()`, the column properties) are built from them; a replay
@@ -271,8 +271,9 @@ fn stats_tuple(s: &FtraceStats) -> StatsTuple {
 
 /// An idle trace, one row per idle period of one CPU (`idle::trace`, docs/idle-governors.md
 /// §2.2): `schedlab.idle.Trace`. Its columns are read-only int64 arrays — the core's own
-/// when the core read or made it, the given ones (not copied) when built from contiguous
-/// int64 arrays — checked once when it is made and handed to every replay as they are.
+/// when the core read or made it, a copy of the given ones when built from arrays (so
+/// nobody can write to what was checked) — checked once when it is made and handed to
+/// every replay as they are.
 /// An ftrace import's trace also has `cpu`, `timestamp_ns` (idle entry), `actual_state`
 /// (the kernel's choice), `stats` and `notes`.
 #[pyclass(frozen, name = "IdleTrace", module = "schedlab._core")]
@@ -342,8 +343,8 @@ pub(crate) fn columns_of<'a>(b: &'a Borrowed<'_>) -> PyResult<TraceColumns<'a>> 
 
 #[pymethods]
 impl PyIdleTrace {
-    /// A trace of int64 arrays (contiguous ones are kept, not copied; others are copied
-    /// once), checked by the core (`TraceColumns::validate`): an error names the column
+    /// A trace of int64 arrays (copied once, so that the trace owns what was checked),
+    /// checked by the core (`TraceColumns::validate`): an error names the column
     /// and the 0-based row. `nr_iowait` and `cpu_load` default to 0.
     #[new]
     #[pyo3(signature = (*, sleep_length_ns, next_tick_ns, wake_ns, tick_stopped, latency_req_ns, nr_iowait=None, cpu_load=None))]
@@ -368,13 +369,11 @@ impl PyIdleTrace {
             nr_iowait.unwrap_or_else(empty),
             cpu_load.unwrap_or_else(empty),
         ];
+        // copied once: the trace is checked once, here, so it must own what was checked
+        // (a view of the caller's writeable array would change with the caller's writes)
         let kept = given.map(|a| {
-            if a.is_contiguous() {
-                read_only(a, true)
-            } else {
-                let copy: Vec<i64> = a.try_readonly()?.as_array().iter().copied().collect();
-                read_only(copy.into_pyarray(py), false)
-            }
+            let copy: Vec<i64> = a.try_readonly()?.as_array().iter().copied().collect();
+            read_only(copy.into_pyarray(py), false)
         });
         let [a, b, c, d, e, f, g] = kept;
         let t = PyIdleTrace { cols: [a?, b?, c?, d?, e?, f?, g?], n: 0, ftrace: None };
