@@ -6,31 +6,22 @@ the per-switch view equals perf sched timehist through Python too."""
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 import pickle
 from pathlib import Path
 
 import pytest
-from schedlab import cli, examples, trace
+from schedlab import examples, trace
 from schedlab.errors import ParseError, SchedlabError
+
+from .cli_run import run_cli
 
 RUNS = examples.path("trace")
 MENU = sorted(str(p) for p in RUNS.glob("menu-*.txt"))
 TEO = sorted(str(p) for p in RUNS.glob("teo-*.txt"))
 STATES = str(examples.path("idle", "states_x86.csv"))
 WHY = Path(__file__).parent / "data" / "traces" / "why"
-
-
-def run_cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = cli.main(list(argv))
-        except SystemExit as e:
-            code = int(e.code or 0)
-    return code, out.getvalue(), err.getvalue()
 
 
 def test_the_command_line_and_the_api_agree_and_exit_as_batch() -> None:

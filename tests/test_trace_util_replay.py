@@ -16,33 +16,23 @@ their scheduling events (docs/trace-compare.md §3.4), checked against the kerne
 
 from __future__ import annotations
 
-import contextlib
 import csv
-import io
 import json
 import pickle
 from pathlib import Path
 
 import numpy as np
 import pytest
-from schedlab import cli, trace
+from schedlab import trace
 from schedlab.errors import SchedlabError
+
+from .cli_run import run_cli
 
 DATA = Path(__file__).parent / "data"
 ORACLE = DATA / "traces" / "why" / "pelt-oracle"
 GOLDEN = DATA / "pelt"
 LIVE = DATA / "live"
 NAMES = ["periodic50", "periodic25", "step10to80"]
-
-
-def run_cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = cli.main(list(argv))
-        except SystemExit as e:
-            code = int(e.code or 0)
-    return code, out.getvalue(), err.getvalue()
 
 
 def golden_samples(name: str) -> tuple[list[int], list[int]]:
