@@ -31,9 +31,11 @@ PELT (tests/data/pelt/goldens.csv), one row per golden CSV (inputs/ excepted):
 
 from __future__ import annotations
 
-import csv
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from manifest_csv import repo_root, write  # noqa: E402  (tools/oracles/manifest_csv.py)
 
 GOLDEN = ".golden.csv"
 # run_golden.sh's TAG (VERSION and PATCHLEVEL run together; "" for 6.12, whose files sit at
@@ -105,16 +107,8 @@ def pelt_rows(pelt: Path) -> list[dict[str, str]]:
     return rows
 
 
-def write(path: Path, columns: list[str], rows: list[dict[str, str]]) -> None:
-    with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, columns, lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-    print(f"{path}: {len(rows)} goldens")
-
-
 def main() -> None:
-    repo = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[3]
+    repo = repo_root(__file__)
     data = repo / "tests" / "data"
     write(data / "idle" / "goldens.csv", IDLE_COLUMNS, idle_rows(data / "idle"))
     write(data / "pelt" / "goldens.csv", PELT_COLUMNS, pelt_rows(data / "pelt"))

@@ -21,9 +21,11 @@ Columns:
 
 from __future__ import annotations
 
-import csv
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from manifest_csv import repo_root, write  # noqa: E402  (tools/oracles/manifest_csv.py)
 
 COLUMNS = ["golden", "block", "options", "roots", "root", "queries"]
 A = "scenario_a_raw/unixbench/performance-30s-1-execl/lkp-ivb-d04/debian-x86_64.cgz/x86_64-rhel/gcc-7"
@@ -80,14 +82,8 @@ def rows(golden: Path) -> list[dict[str, str]]:
 
 
 def main() -> None:
-    repo = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[3]
-    golden = repo / "tests" / "data" / "lkp" / "golden"
-    got = rows(golden)
-    with open(golden / "goldens.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, COLUMNS, lineterminator="\n")
-        w.writeheader()
-        w.writerows(got)
-    print(f"{golden / 'goldens.csv'}: {len(got)} goldens")
+    golden = repo_root(__file__) / "tests" / "data" / "lkp" / "golden"
+    write(golden / "goldens.csv", COLUMNS, rows(golden))
 
 
 if __name__ == "__main__":

@@ -37,9 +37,11 @@ Columns:
 
 from __future__ import annotations
 
-import csv
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from manifest_csv import repo_root, write  # noqa: E402  (tools/oracles/manifest_csv.py)
 
 COLUMNS = ["golden", "set", "tree", "benchmark", "names", "era", "print_ratio", "sub_heading", "expect"]
 E0_COLUMNS = ["golden", "set", "tree", "benchmark", "names", "era", "print_ratio", "expect", "r_pairs"]
@@ -229,16 +231,8 @@ def real_rows(real: Path) -> list[dict]:
     return out
 
 
-def write(path: Path, columns: list[str], rows: list[dict]) -> None:
-    with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, columns, lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-    print(f"{path}: {len(rows)} goldens")
-
-
 def main() -> None:
-    repo = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[3]
+    repo = repo_root(__file__)
     data = repo / "tests" / "data" / "mmtests"
     write(data / "goldens.csv", COLUMNS, rows(data))
     write(data / "e0-dbench4" / "goldens.csv", E0_COLUMNS, e0_rows(data / "e0-dbench4"))
