@@ -4,8 +4,6 @@ JUnit parsed back with xml.etree, markdown/text, the Python API."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
 import pickle
@@ -17,9 +15,10 @@ from pathlib import Path
 
 import pytest
 import schedlab
-from schedlab import batch, cli
+from schedlab import batch
 
 from .batch_archives import KINDS, build
+from .cli_run import run_cli
 
 DATA = Path(__file__).parent / "data"
 LEGACY = DATA / "mmtests" / "logs-legacy"
@@ -29,15 +28,6 @@ A = DATA / "lkp/golden/scenario_a_raw/unixbench/performance-30s-1-execl/lkp-ivb-
 BASE_A = "a07630b8b2c16f82a2d7b5ecfa4a1c0a8e0c5a01"
 HEAD_A = "d519329f72a6f36bc4f2b85452aa7c3b0d1e2f3a"
 
-
-def run_cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = cli.main(list(argv))
-        except SystemExit as e:  # argparse: a flag out of range (schedlab/_flags.py)
-            code = int(e.code or 0)
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture(scope="module")

@@ -6,26 +6,20 @@ against statsmodels' Benjamini-Hochberg on the samples the files print."""
 
 from __future__ import annotations
 
-import contextlib
 import csv
-import io
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from schedlab import batch, cli, series
+from schedlab import batch, series
+
+from .cli_run import run_cli
 
 DATA = Path(__file__).parent / "data"
 RES = DATA / "batch" / "results"
 XSD = DATA / "batch" / "junit-10.xsd"
 
-
-def run_cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli.main(list(argv))
-    return code, out.getvalue(), err.getvalue()
 
 
 def perf_values(path: Path, event: str) -> list[float]:

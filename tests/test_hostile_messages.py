@@ -6,24 +6,15 @@ unknown run names the runs there are, a misspelled state preset lists the preset
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 from pathlib import Path
 
 import pytest
 from schedlab import cli
 
+from .cli_run import run_cli
+
 DATA = Path(__file__).parent / "data"
 
-
-def run_cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = cli.main(list(argv))
-        except SystemExit as e:
-            code = int(e.code or 0)
-    return code, out.getvalue(), err.getvalue()
 
 
 def test_an_unknown_run_name_lists_the_runs():

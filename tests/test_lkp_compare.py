@@ -3,15 +3,14 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 from pathlib import Path
 
 import pytest
-from schedlab import _core, cli, lkp
+from schedlab import _core, lkp
 
 from . import goldens
+from .cli_run import run_cli
 
 GOLDEN = Path(__file__).parent / "data" / "lkp" / "golden"
 A = GOLDEN / "scenario_a_raw/unixbench/performance-30s-1-execl/lkp-ivb-d04/debian-x86_64.cgz/x86_64-rhel/gcc-7"
@@ -65,16 +64,11 @@ def test_the_picks_cover_every_option_set():
     assert any(r["block"] for r in CLI_PICKS + API_PICKS) and any(not r["block"] for r in CLI_PICKS + API_PICKS)
 
 
-def run_cli(argv: list[str]) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        rc = cli.main(argv)
-    return rc, out.getvalue(), err.getvalue()
 
 
 @pytest.mark.parametrize("r", CLI_PICKS, ids=_ids(CLI_PICKS))
 def test_cli_text_is_lkps_byte_for_byte(r):
-    rc, out, _ = run_cli(["lkp", "compare", *r["options"].split(), *(str(GOLDEN / p) for p in r["roots"].split())])
+    rc, out, _ = run_cli("lkp", "compare", *r["options"].split(), *(str(GOLDEN / p) for p in r["roots"].split()))
     assert rc == 0
     assert out == _want(r)
 
@@ -89,19 +83,10 @@ def test_api_text_is_lkps_byte_for_byte(r):
 
 
 def test_perf_profile_threshold_flag_is_checked():
-    rc, _, err = run_cli_exit(["lkp", "compare", "-p", "nan", str(FLAGS_BASE), str(FLAGS_HEAD)])
+    rc, _, err = run_cli("lkp", "compare", "-p", "nan", str(FLAGS_BASE), str(FLAGS_HEAD))
     assert rc == 2 and "got nan" in err, err
 
 
-def run_cli_exit(argv: list[str]) -> tuple[int, str, str]:
-    """run_cli, also for argparse's exit (a bad flag)."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            rc = cli.main(argv)
-        except SystemExit as e:
-            rc = int(e.code or 0)
-    return rc, out.getvalue(), err.getvalue()
 
 
 def test_directions_verdicts_and_p_in_pandas():
@@ -121,14 +106,14 @@ def test_directions_verdicts_and_p_in_pandas():
 
 
 def test_other_formats_from_the_cli():
-    rc, out, _ = run_cli(["lkp", "compare", "--format", "json", str(A_BASE), str(A_HEAD)])
+    rc, out, _ = run_cli("lkp", "compare", "--format", "json", str(A_BASE), str(A_HEAD))
     assert rc == 0
     d = json.loads(out)
     assert d["tool"] == "lkp" and d["schema"] == 1
     assert d["rows"][0]["name"] == "unixbench.score"
-    rc, out, _ = run_cli(["lkp", "compare", "--format", "csv", str(A_BASE), str(A_HEAD)])
+    rc, out, _ = run_cli("lkp", "compare", "--format", "csv", str(A_BASE), str(A_HEAD))
     assert out.splitlines()[0].startswith("group,name,kernel,direction")
-    rc, out, _ = run_cli(["lkp", "compare", "--format", "markdown", str(B1), str(H1)])
+    rc, out, _ = run_cli("lkp", "compare", "--format", "markdown", str(B1), str(H1))
     assert "will-it-scale.per_thread_ops" in out
 
 
@@ -152,11 +137,11 @@ def test_load_result_root():
 def test_commits_by_prefix_under_a_root():
     # `lkp compare a07630b8 d519329f` as the issue asks: prefixes found under --root
     want = (GOLDEN / "out_A_default.txt").read_text()
-    rc, out, _ = run_cli(["lkp", "compare", "--root", str(GOLDEN / "scenario_a_raw"), "a07630b8", "d519329f"])
+    rc, out, _ = run_cli("lkp", "compare", "--root", str(GOLDEN / "scenario_a_raw"), "a07630b8", "d519329f")
     assert rc == 0
     assert out == want
     # a prefix held by two result roots is an error listing both
-    rc, out, err = run_cli(["lkp", "compare", "--root", str(GOLDEN), "1111", "2222"])
+    rc, out, err = run_cli("lkp", "compare", "--root", str(GOLDEN), "1111", "2222")
     assert rc != 0 and out == ""
     assert "ambiguous" in err and "scenario_b_edge/1111" in err and "scenario_b_edge2/1111" in err
 
@@ -169,15 +154,15 @@ QUERIED = [r for r in goldens.read("lkp/golden") if r["root"]][::2]
 @pytest.mark.parametrize("r", QUERIED, ids=goldens.ids(QUERIED))
 def test_axis_queries_from_the_cli(r):
     """tools/oracles/lkp/gen_query.py: lkp's ncompare -s/-o/-c on the same tree."""
-    rc, out, err = run_cli_exit(["lkp", "compare", "--root", str(GOLDEN / r["root"]), *r["queries"].split()])
+    rc, out, err = run_cli("lkp", "compare", "--root", str(GOLDEN / r["root"]), *r["queries"].split())
     assert rc == 0, err
     assert out == (GOLDEN / r["golden"]).read_text()
 
 
 def test_axis_query_errors_are_exit_2():
-    rc, _, err = run_cli_exit(["lkp", "compare", "--root", str(GOLDEN / "query"), "-s", "commit=ffff"])
+    rc, _, err = run_cli("lkp", "compare", "--root", str(GOLDEN / "query"), "-s", "commit=ffff")
     assert rc == 2 and "commit=ffff" in err and "Traceback" not in err, err
-    rc, _, err = run_cli_exit(["lkp", "compare", "-s", "commit=ffff"])
+    rc, _, err = run_cli("lkp", "compare", "-s", "commit=ffff")
     assert rc == 2 and "--root" in err, err
-    rc, _, err = run_cli_exit(["lkp", "compare", str(FLAGS_BASE)])
+    rc, _, err = run_cli("lkp", "compare", str(FLAGS_BASE))
     assert rc == 2 and "BASE and HEAD" in err, err

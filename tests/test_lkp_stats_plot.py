@@ -16,22 +16,19 @@ from pathlib import Path
 import pytest
 from schedlab import cli, lkp
 
+from .cli_run import run_cli
+
 GOLDEN = Path(__file__).parent / "data" / "lkp" / "golden"
 A = GOLDEN / "scenario_a_raw/unixbench/performance-30s-1-execl/lkp-ivb-d04/debian-x86_64.cgz/x86_64-rhel/gcc-7"
 BASE = A / "a07630b8b2c16f82a2d7b5ecfa4a1c0a8e0c5a01"
 HEAD = A / "d519329f72a6f36bc4f2b85452aa7c3b0d1e2f3a"
 
 
-def run_cli(argv):
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        rc = cli.main(argv)
-    return rc, out.getvalue()
 
 
 def test_stats_cli_prints_the_runs_stats_json():
     for run in sorted(BASE.glob("[0-9]")):
-        rc, out = run_cli(["lkp", "stats", str(run)])
+        rc, out, _ = run_cli("lkp", "stats", str(run))
         assert rc == 0
         assert out == (run / "stats.json").read_text() + "\n"
     s = lkp.run_stats(BASE / "0")
@@ -93,7 +90,7 @@ def test_unite_whose_writes_fail_is_exit_2_and_changes_nothing(tmp_path):
 
 def test_text_plot_cli_and_api():
     want = (GOLDEN / "out_C_plot_unixbench.txt").read_text()
-    rc, out = run_cli(["lkp", "plot", "unixbench.score", str(BASE), str(HEAD)])
+    rc, out, _ = run_cli("lkp", "plot", "unixbench.score", str(BASE), str(HEAD))
     assert rc == 0 and out == want + "\n"
     good = json.loads((GOLDEN / "plot_input/good.json").read_text())["will-it-scale.per_thread_ops"]
     bad = json.loads((GOLDEN / "plot_input/bad.json").read_text())["will-it-scale.per_thread_ops"]

@@ -4,24 +4,18 @@ read as tidy frames and compared metric by metric."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import shutil
 from pathlib import Path
 
 import pytest
 import schedlab
-from schedlab import cli, readers
+from schedlab import readers
+
+from .cli_run import run_cli
 
 DATA = Path(__file__).parent / "data" / "readers"
 
-
-def run_cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli.main(list(argv))
-    return code, out.getvalue(), err.getvalue()
 
 
 def test_hyperfine_frame_matches_its_own_means():

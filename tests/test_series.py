@@ -5,7 +5,6 @@ frame, a wide frame, a numpy array and a CSV file."""
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
 import io
 import json
@@ -15,16 +14,11 @@ import numpy as np
 import pandas as pd
 import pytest
 import schedlab
-from schedlab import cli
+
+from .cli_run import run_cli
 
 DATA = Path(__file__).parent / "data" / "series"
 
-
-def run_cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli.main(list(argv))
-    return code, out.getvalue(), err.getvalue()
 
 
 def _cases(name: str) -> list[dict]:

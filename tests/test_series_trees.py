@@ -5,7 +5,6 @@ nowhere in the metric left unchanged."""
 
 from __future__ import annotations
 
-import contextlib
 import io
 import json
 import tarfile
@@ -14,18 +13,13 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import schedlab
-from schedlab import cli
+
+from .cli_run import run_cli
 
 #: Small noise around 1 (at most 0.5 %), one factor a run.
 NOISE = [1.000, 1.004, 0.997, 1.002, 0.995, 1.003, 0.998, 1.005, 0.996, 1.001]
 KERNELS = [f"6.{k}" for k in range(1, 11)]  # natural order: 6.10 last
 
-
-def run_cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli.main(list(argv))
-    return code, out.getvalue(), err.getvalue()
 
 
 def mmtests_tree(root: Path) -> Path:

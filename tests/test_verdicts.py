@@ -4,8 +4,6 @@ small-sample warning of `schedlab stats`, and batch's default margin and exit co
 
 from __future__ import annotations
 
-import contextlib
-import io
 import math
 from pathlib import Path
 
@@ -13,14 +11,9 @@ import numpy as np
 import pandas as pd
 import pytest
 import schedlab
-from schedlab import batch, cli
+from schedlab import batch
 
-
-def run_cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli.main(list(argv))
-    return code, out.getvalue(), err.getvalue()
+from .cli_run import run_cli
 
 
 def _frame() -> pd.DataFrame:
