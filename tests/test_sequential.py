@@ -10,8 +10,6 @@ closed form. The interval's ends are where that integral equals 1/alpha.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import math
 from pathlib import Path
@@ -19,9 +17,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 import scipy.integrate as integrate
-import scipy.optimize as optimize
 import scipy.stats as scipy_stats
-from schedlab import _core, batch, cli, stats
+from schedlab import _core, batch, stats
+
+from .cli_run import run_cli
 
 DATA = Path(__file__).parent / "data"
 G = 1.0  # the mixture's prior variance of the standardized difference (MIXTURE_G)
@@ -59,11 +58,15 @@ def test_interval_ends_where_the_e_value_is_one_over_alpha(nb: int, nn: int, shi
     for alpha in (0.05, 0.01):
         _, low, high = _core.sequential_look(base, new, alpha=alpha)
         diff = new.mean() - base.mean()
-        # scipy's root of E(delta0) = 1/alpha on each side of the estimate
+        assert low < diff < high
+        # scipy's E(delta0) = 1/alpha has one root on each side of the estimate (E grows
+        # with |t|): log(E * alpha) changes sign within rel 1e-7 (abs 1e-9) of each end,
+        # i.e. scipy's root is within that of schedlab's (a bracket, as brentq's, at two
+        # integrations an end)
         f = lambda d0, alpha=alpha: math.log(scipy_e_value(base, new, d0) * alpha)
-        lo = optimize.brentq(f, diff - 50.0, diff, xtol=1e-12)
-        hi = optimize.brentq(f, diff, diff + 50.0, xtol=1e-12)
-        assert (low, high) == (pytest.approx(lo, rel=1e-7, abs=1e-9), pytest.approx(hi, rel=1e-7, abs=1e-9))
+        for end, outward in ((low, -1.0), (high, 1.0)):
+            eps = max(1e-7 * abs(end), 1e-9)
+            assert f(end + outward * eps) > 0 > f(end - outward * eps), (alpha, end)
 
 
 def test_two_runs_a_side_never_decide() -> None:
@@ -85,12 +88,6 @@ def test_decided_at_matches_the_prefixes() -> None:
     assert not before.decided and before.verdict == "inconclusive" and before.more_runs >= 1
     assert s.interval[0] > 0  # mean(new) - mean(base): slower
 
-
-def run_cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli.main(list(argv))
-    return code, out.getvalue(), err.getvalue()
 
 
 def test_stats_sequential_says_when_each_comparison_is_decided(tmp_path: Path) -> None:
