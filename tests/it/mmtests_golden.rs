@@ -94,3 +94,46 @@ fn goldens_reproduced_byte_for_byte() {
         shown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n")
     );
 }
+
+/// The native launcher's path (`schedlab::cli::fast_args::compare` reading the command
+/// line, then `fast_compare::run`) for every golden of the families trees (2024, 2025,
+/// head; no sub-heading), as `schedlab mmtests compare ... --compat ERA` runs it: its
+/// standard output is the Perl's table without the unreproducible lines. The Python
+/// side (tests/test_cli_native.py) checks a spread of these through the built binary
+/// and its parity with the Python command line.
+#[test]
+fn the_launchers_path_prints_every_family_golden() {
+    use schedlab::cli::{fast_args, fast_compare};
+    use std::ffi::OsString;
+    let d = data();
+    let unreproducible = crate::goldens::unreproducible_prefixes(&["debug", "random"]);
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for g in crate::goldens::read("mmtests") {
+        if g.get("set") != "families" || !g.get("sub_heading").is_empty() || g.get("expect") != "table" {
+            continue;
+        }
+        let mut argv: Vec<OsString> = ["mmtests", "compare", "-d"].iter().map(OsString::from).collect();
+        argv.push(d.join(g.get("tree")).into_os_string());
+        argv.extend(["-b", g.get("benchmark"), "-n"].iter().map(OsString::from));
+        argv.push(g.list("names").join(",").into());
+        argv.extend(["--compat", g.get("era")].iter().map(OsString::from));
+        if g.flag("print_ratio") {
+            argv.push("--print-ratio".into());
+        }
+        let args = fast_args::compare(&argv).unwrap_or_else(|| panic!("{}: the launcher refused {argv:?}", g.file()));
+        match fast_compare::run(&args) {
+            fast_compare::Outcome::Done { stdout, code, .. } => {
+                let golden = std::fs::read_to_string(d.join(g.file())).unwrap();
+                let want = crate::goldens::kept_lines(&golden, &unreproducible);
+                if code != 0 || crate::goldens::kept_lines(&stdout, &unreproducible) != want {
+                    failures.push(format!("{}: exit {code}, or the table differs from the Perl's", g.file()));
+                }
+            }
+            other => failures.push(format!("{}: {other:?}", g.file())),
+        }
+        checked += 1;
+    }
+    assert!(failures.is_empty(), "{} of {checked} differ:\n{}", failures.len(), failures.join("\n"));
+    assert!(checked >= 324, "only {checked} family goldens found");
+}
