@@ -3,11 +3,14 @@ repositories (docs/bisect.md §1).
 
 The real run: a repository whose commits carry a Python benchmark that times its own
 work on this machine (with this machine's noise), one commit making the work 12 %
-longer. The benchmark prints the best of 11 timings of its work over the best of 11
+longer. The benchmark prints the best of 21 timings of its work over the best of 21
 timings of a fixed reference loop run alternately in the same process, so a change of
-the machine's load between runs (other jobs starting or ending) moves both and
-cancels; what is left is the noise of the two minimums, about 1-3 % here at a load
-average of 20 on 2 CPUs, with outliers.
+the machine's speed between runs (other jobs sharing caches, frequency) moves both and
+cancels. The timings are the thread's CPU time (as `perf stat`'s task-clock counts),
+not wall time: with the tests in two pytest workers beside other builds on 2 CPUs, a
+wall-clock minimum of 11 could still hold a time slice given to another process (the
+endpoints once measured 0.99 and then 1.72 for the same commit, and the bisection
+rightly refused to go on). What is left is the noise of the two CPU-time minimums.
 
 Designed false-decision probability: the bisection runs at ``--alpha 0.001`` (each
 of its 4 steps at 0.00025), so it names a wrong commit with probability at most
@@ -42,9 +45,9 @@ def loop(n):
         s += i * i % 7
     return s
 best_work = best_ref = float("inf")
-for _ in range(11):
-    t = time.perf_counter(); loop(WORK); best_work = min(best_work, time.perf_counter() - t)
-    t = time.perf_counter(); loop(20000); best_ref = min(best_ref, time.perf_counter() - t)
+for _ in range(21):
+    t = time.thread_time(); loop(WORK); best_work = min(best_work, time.thread_time() - t)
+    t = time.thread_time(); loop(20000); best_ref = min(best_ref, time.thread_time() - t)
 print(f"work/reference: {{best_work / best_ref:.6f}}")
 '''
 
