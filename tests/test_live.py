@@ -15,6 +15,11 @@ from collections.abc import Mapping
 import pytest
 from schedlab import cli, live
 
+# These tests record on the running kernel and change its settings (tracefs instances,
+# the cpuidle governor, /dev/cpu_dma_latency): under pytest-xdist they run in one
+# worker, one after another (--dist loadgroup in pyproject.toml's addopts).
+pytestmark = pytest.mark.xdist_group("kernel")
+
 DATA = os.path.join(os.path.dirname(__file__), "data", "live")
 
 
@@ -232,8 +237,12 @@ def test_an_interrupted_recording_restores_every_setting(tmp_path, sig) -> None:
         while not os.path.isdir(inst) and time.monotonic() < deadline and p.poll() is None:
             time.sleep(0.01)
         assert os.path.isdir(inst)
-        time.sleep(0.2)
+        # then until its workload has started (a hang guard, not a time bound: on a
+        # loaded machine the child can take a while after the instance appears)
         task = _children(p.pid)
+        while not task and time.monotonic() < deadline and p.poll() is None:
+            time.sleep(0.01)
+            task = _children(p.pid)
         assert len(task) == 1  # the workload
         p.send_signal(sig)
         assert p.wait(timeout=20) == 130
