@@ -14,6 +14,11 @@ import subprocess
 import pytest
 from schedlab import cli, live
 
+# These tests record on the running kernel and change its settings (tracefs instances,
+# the cpuidle governor, /dev/cpu_dma_latency): under pytest-xdist they run in one
+# worker, one after another (--dist loadgroup in pyproject.toml's addopts).
+pytestmark = pytest.mark.xdist_group("kernel")
+
 TRACEFS = "/sys/kernel/tracing"
 CPUIDLE = "/sys/devices/system/cpu/cpuidle"
 LATENCY = "/dev/cpu_dma_latency"
