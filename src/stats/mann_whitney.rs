@@ -65,6 +65,10 @@ pub fn mann_whitney_u(a: &[f64], b: &[f64], method: MwuMethod) -> Result<MwuResu
     check_len(a, 2, "a", "the Mann-Whitney U test")?;
     check_len(b, 2, "b", "the Mann-Whitney U test")?;
     let (n1, n2) = (a.len(), b.len());
+    if method == MwuMethod::Exact {
+        // refused before the pooled sample is ranked (n1 + n2 pairs allocated and sorted)
+        check_exact_size(n1, n2)?;
+    }
     let (r1, tie_term) = rank_sum_first(a, b);
     let u1 = r1 - (n1 * (n1 + 1)) as f64 / 2.0;
     let u2 = (n1 * n2) as f64 - u1;
@@ -115,15 +119,22 @@ fn rank_sum_first(a: &[f64], b: &[f64]) -> (f64, f64) {
 /// counts. Beyond, the exact p-value is refused (the asymptotic one is then accurate).
 pub const MAX_EXACT_TERMS: u64 = 1 << 24;
 
-/// P(U ≥ k) under the null hypothesis for sample sizes n1, n2.
-pub(crate) fn exact_sf(n1: usize, n2: usize, k: u64) -> Result<f64> {
-    let (m, n) = (n1.min(n2), n1.max(n2));
-    let top = (m as u64).saturating_mul(n as u64);
+/// Refuse an exact null distribution for sample sizes n1, n2 beyond [`MAX_EXACT_TERMS`].
+fn check_exact_size(n1: usize, n2: usize) -> Result<()> {
+    let top = (n1 as u64).saturating_mul(n2 as u64);
     if top >= MAX_EXACT_TERMS {
         return Err(Error::domain(format!(
             "the exact Mann-Whitney distribution for n = {n1} and {n2} has {top} terms, more than the {MAX_EXACT_TERMS} schedlab computes; use method='asymptotic'"
         )));
     }
+    Ok(())
+}
+
+/// P(U ≥ k) under the null hypothesis for sample sizes n1, n2.
+pub(crate) fn exact_sf(n1: usize, n2: usize, k: u64) -> Result<f64> {
+    check_exact_size(n1, n2)?;
+    let (m, n) = (n1.min(n2), n1.max(n2));
+    let top = m as u64 * n as u64;
     if k > top {
         return Ok(0.0);
     }
