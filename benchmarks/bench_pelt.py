@@ -20,6 +20,27 @@ is built from a kernel tree (``--ksrc``: Debian's linux-source-6.12, unpacked) o
 FILE > /dev/null``, MB/s of the file and peak RSS of each; then the import's own CPU
 time, past the interpreter's start and timed inside one process (``pelt.ftrace_csv``).
 
+Measured 2026-12-07 (release build; other builds running: load average 10-60, so the
+figures move by a third between runs) on a version-6 trace.dat recorded on this
+machine (80.5 MB, kernel 6.18, 2 CPUs, 31 s, nearly all sched_switch; the task, pid
+18490, a periodic task forked in it), and that file stretched 13 times by
+tools/traces/stretch_tracedat.py (1,020.5 MB):
+
+    python benchmarks/bench_pelt.py --tracedat big-v6.dat --pid 18490 --repeat 3    (load 60)
+    schedlab pelt ftrace --pid 18490   1.600 s  50.3 MB/s  10.71x  CPU 0.310 s  peak RSS 40.6 MiB
+    trace-cmd report > /dev/null      17.140 s   4.7 MB/s   1.00x  CPU 3.380 s  peak RSS 86.9 MiB
+    the import past the interpreter's start: 0.120 s CPU, 671 MB/s (acceptance: >= 800)
+    the import in one process (pelt.ftrace_csv, best of 3): 0.102 s CPU, 786 MB/s
+    (other runs: 575-1,006 MB/s past the interpreter's start, 742-857 MB/s in one process;
+    before the frequency pass read the CPU buffers one at a time, the same in-process
+    import took 0.139-0.216 s: 373-578 MB/s)
+
+    python benchmarks/bench_pelt.py --tracedat huge.dat --pid 18490 --repeat 1     (load 14-33)
+    schedlab pelt ftrace --pid 18490   3.558 s 286.8 MB/s  48.14x  CPU  1.470 s  peak RSS  40.6 MiB
+    trace-cmd report > /dev/null     171.316 s   6.0 MB/s   1.00x  CPU 45.480 s  peak RSS 985.1 MiB
+    the import past the interpreter's start: 1.290 s CPU, 791 MB/s (acceptance: >= 800)
+    (in one process: 1.27 s CPU, 801 MB/s; before: 1.93 s, 528 MB/s)
+
     python benchmarks/bench_pelt.py --ksrc /path/linux-source-6.12 [--sizes 10000,1000000,10000000]
     python benchmarks/bench_pelt.py --oracle /path/pelt_oracle --tracedat big.dat --pid 1234
     python benchmarks/bench_pelt.py --lisa [--segments 1000000]      (LISA, below)
