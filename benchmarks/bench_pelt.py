@@ -17,7 +17,29 @@ is built from a kernel tree (``--ksrc``: Debian's linux-source-6.12, unpacked) o
 
 **A trace.dat** (``--tracedat FILE --pid N``): one task's import by the command line
 (``schedlab pelt ftrace FILE --pid N -o /dev/null``) timed beside ``trace-cmd report -i
-FILE > /dev/null``, MB/s of the file and peak RSS of each.
+FILE > /dev/null``, MB/s of the file and peak RSS of each; then the import's own CPU
+time, past the interpreter's start and timed inside one process (``pelt.ftrace_csv``).
+
+Measured 2026-12-07 (release build; other builds running: load average 10-60, so the
+figures move by a third between runs) on a version-6 trace.dat recorded on this
+machine (80.5 MB, kernel 6.18, 2 CPUs, 31 s, nearly all sched_switch; the task, pid
+18490, a periodic task forked in it), and that file stretched 13 times by
+tools/traces/stretch_tracedat.py (1,020.5 MB):
+
+    python benchmarks/bench_pelt.py --tracedat big-v6.dat --pid 18490 --repeat 3    (load 60)
+    schedlab pelt ftrace --pid 18490   1.600 s  50.3 MB/s  10.71x  CPU 0.310 s  peak RSS 40.6 MiB
+    trace-cmd report > /dev/null      17.140 s   4.7 MB/s   1.00x  CPU 3.380 s  peak RSS 86.9 MiB
+    the import past the interpreter's start: 0.120 s CPU, 671 MB/s (acceptance: >= 800)
+    the import in one process (pelt.ftrace_csv, best of 3): 0.102 s CPU, 786 MB/s
+    (other runs: 575-1,006 MB/s past the interpreter's start, 742-857 MB/s in one process;
+    before the frequency pass read the CPU buffers one at a time, the same in-process
+    import took 0.139-0.216 s: 373-578 MB/s)
+
+    python benchmarks/bench_pelt.py --tracedat huge.dat --pid 18490 --repeat 1     (load 14-33)
+    schedlab pelt ftrace --pid 18490   3.558 s 286.8 MB/s  48.14x  CPU  1.470 s  peak RSS  40.6 MiB
+    trace-cmd report > /dev/null     171.316 s   6.0 MB/s   1.00x  CPU 45.480 s  peak RSS 985.1 MiB
+    the import past the interpreter's start: 1.290 s CPU, 791 MB/s (acceptance: >= 800)
+    (in one process: 1.27 s CPU, 801 MB/s; before: 1.93 s, 528 MB/s)
 
     python benchmarks/bench_pelt.py --ksrc /path/linux-source-6.12 [--sizes 10000,1000000,10000000]
     python benchmarks/bench_pelt.py --oracle /path/pelt_oracle --tracedat big.dat --pid 1234
@@ -99,13 +121,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from schedlab import pelt
-from timing import best_of
+from timing import best_of, measured
 
 T0 = pelt.DEFAULT_START_NS
-
-
-#: GNU time, which measures the peak RSS of the command alone (see :func:`measured`)
-TIME = shutil.which("time") or "/usr/bin/time"
 
 
 def make_trace(n: int, seed: int = 1) -> pd.DataFrame:
@@ -219,25 +237,6 @@ def build_oracle(ksrc: Path, into: Path) -> Path:
     return exe
 
 
-def measured(argv: list[str], stdout=subprocess.DEVNULL) -> tuple[float, int, float]:
-    """(wall seconds, peak RSS bytes, CPU seconds: user + system) of one run of ``argv``
-    (on a loaded machine the CPU time is the figure that compares).
-
-    The peak is the one GNU time reads from ``wait4`` for the process it starts: a
-    child forked from this script would count this script's own pages (the kernel keeps
-    the high-water mark of the image replaced by exec), so the script's ``wait4`` is not
-    used for memory."""
-    t = time.perf_counter()
-    p = subprocess.Popen([TIME, "-f", "%M %U %S", *argv], stdout=stdout, stderr=subprocess.PIPE)
-    _, status, _usage = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t
-    err = p.stderr.read().decode() if p.stderr else ""
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"{' '.join(argv)} failed: {err}")
-    rss, user, system = err.split()[-3:]
-    return wall, int(rss) * 1024, float(user) + float(system)
-
-
 def write_trace_csv(n: int, path: Path) -> None:
     trace = make_trace(n)
     trace[["dur_ns", "state"]].assign(cpu_cap=1024, freq_cap=1024).to_csv(path, index=False, lineterminator="\n")
@@ -299,7 +298,28 @@ def tracedat(args: argparse.Namespace) -> int:
     own = rows[0][3] - interp_cpu
     if own > 0:
         print(f"the import past the interpreter's start: {own:.3f} s CPU, {mb / own:,.0f} MB/s (acceptance: >= 800)")
+    # the same import timed inside one process (the CSV bytes dropped): the difference of
+    # two process times above carries the noise of both on a loaded machine
+    timed = subprocess.run([sys.executable, "-c", IN_PROCESS, str(path), str(args.pid), str(args.repeat)],
+                           capture_output=True, text=True, check=True, env={**os.environ, "OPENBLAS_NUM_THREADS": "1"})
+    cpu = float(timed.stdout.split()[0])
+    print(f"the import in one process (pelt.ftrace_csv, best of {args.repeat}): {cpu:.3f} s CPU, {mb / cpu:,.0f} MB/s"
+          f" (acceptance: >= 800); load {os.getloadavg()[0]:.1f}")
     return 0
+
+
+#: One task's import timed in-process: the CPU time of ``pelt.ftrace_csv`` (every thread
+#: of the process), best of N, after the interpreter and schedlab are loaded.
+IN_PROCESS = """
+import sys, time
+from schedlab import pelt
+best = float("inf")
+for _ in range(int(sys.argv[3])):
+    c = time.process_time()
+    pelt.ftrace_csv(sys.argv[1], int(sys.argv[2]), write=lambda b: None)
+    best = min(best, time.process_time() - c)
+print(best)
+"""
 
 
 def main() -> int:

@@ -34,6 +34,16 @@ Peak RSS of the PELT import (`/usr/bin/time -f %M`): 43.6 MB for the 185.7 MB fi
 52.8 MB for the version 7 one, against 27.9 MB for `from schedlab import pelt` alone.
 (Before the records were decoded directly, the same reader rendered them as text and
 parsed that back: 19-23 MB/s on a 3.7 MB trace, and the file was read whole.)
+
+The idle import of a trace that has cpu_idle events, 2026-12-07 (load average 9-24):
+tests/data/traces/why/experiment-quiet/lat0/run-01.dat (cpu_idle and hrtimer events of
+2 CPUs) converted to version 6 and stretched 620 times by
+tools/traces/stretch_tracedat.py (1,011 MB, 9.3 million idle periods):
+``idle.read_ftrace`` 4.9 s CPU (206 MB/s), peak RSS 1,583 MiB; ``schedlab idle simulate
+FILE --ftrace --cpu 0 --governor menu --states intel-skx -o /dev/null`` 50 s CPU, peak
+RSS 2,877 MiB. The importer keeps every event of the trace, then every period, in
+memory (src/idle/ftrace.rs ``Read``/``build``): far from the 256 MiB a 1 GB trace is
+to be imported in. (114 MB of the same: 214 MB peak RSS.)
 """
 
 from __future__ import annotations

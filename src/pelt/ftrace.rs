@@ -283,6 +283,12 @@ impl Input<'_, '_> {
         if !any {
             return Ok(summary);
         }
+        if let Input::Dat(trace) = self {
+            // each buffer's pages scanned once, not merged and decoded (docs/pelt.md §5.6)
+            if let Some(s) = super::freq_pass::tracedat_frequencies(trace)? {
+                return Ok(s);
+            }
+        }
         // malformed lines are counted by the main pass; this one only collects
         let mut quiet = ImportNotes::default();
         let lenient = ImportOptions { strict: false, ..opts };

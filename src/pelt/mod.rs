@@ -33,6 +33,7 @@ pub mod cpu_capacity;
 pub mod cpu_util;
 pub mod directives;
 pub mod driver;
+pub mod freq_pass;
 pub mod ftrace;
 pub mod full_capacity;
 pub mod import_order;

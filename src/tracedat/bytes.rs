@@ -175,8 +175,19 @@ impl<'a> Cursor<'a> {
 }
 
 /// Up to 8 bytes as a little-endian unsigned number.
+#[inline]
 pub fn le(b: &[u8]) -> u64 {
-    b.iter().take(8).rev().fold(0u64, |v, &x| v << 8 | u64::from(x))
+    // one load of 8 bytes where the slice has them (a field of a record), a copy else
+    match b.first_chunk::<8>() {
+        Some(w) => u64::from_le_bytes(*w),
+        None => {
+            let mut w = [0u8; 8];
+            if let Some(to) = w.get_mut(..b.len()) {
+                to.copy_from_slice(b);
+            }
+            u64::from_le_bytes(w)
+        }
+    }
 }
 
 #[cfg(test)]

@@ -122,10 +122,17 @@ impl Slot {
     }
 
     /// The field's value, sign-extended when signed; `None` past the record's end.
+    #[inline]
     fn get(self, data: &[u8]) -> Option<i64> {
-        let v = le(data.get(self.offset..self.offset + self.size)?);
+        let field = data.get(self.offset..self.offset + self.size)?;
+        // one 8-byte load where the record has 8 bytes from the field on, the bytes
+        // past the field shifted out below
+        let v = data
+            .get(self.offset..)
+            .and_then(<[u8]>::first_chunk::<8>)
+            .map_or_else(|| le(field), |w| u64::from_le_bytes(*w));
         let shift = 64 - 8 * self.size as u32;
-        Some(if self.signed { ((v << shift) as i64) >> shift } else { v as i64 })
+        Some(if self.signed { ((v << shift) as i64) >> shift } else { ((v << shift) >> shift) as i64 })
     }
 }
 

@@ -119,6 +119,29 @@ impl<'a> Trace<'a> {
         }
     }
 
+    /// Call `f` on every record of each CPU buffer in turn, in the header's order of the
+    /// buffers and each buffer's own order, without merging them by time: `f` gets the
+    /// buffer's index, the record's place in it (0-based), its timestamp and data, and
+    /// returns false to stop. One buffer's pages are read at a time.
+    pub fn records_per_buffer(&self, mut f: impl FnMut(usize, usize, u64, &[u8]) -> Result<bool>) -> Result<()> {
+        let h = &self.header;
+        let mut n = 0usize;
+        for (i, &d) in h.cpus.iter().enumerate() {
+            let mut c = ring::CpuRecords::new(self.src, d, h.page_size, h.page, h.cpu_codec, self.path)?;
+            let mut place = 0usize;
+            while let Some(head) = c.head {
+                crate::cancel::check_every(n)?;
+                n += 1;
+                if !f(i, place, head.ts, c.data())? {
+                    return Ok(());
+                }
+                place += 1;
+                c.advance()?;
+            }
+        }
+        Ok(())
+    }
+
     /// The name of a record's event (`None` for an ID without a format).
     pub fn event_name(&self, data: &[u8]) -> Option<&str> {
         let id = data.get(..2).map(|b| bytes::le(b) as u16)?;

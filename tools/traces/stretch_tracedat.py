@@ -7,8 +7,10 @@ own. The metadata is copied as is; the flyrecord's offsets and sizes are rewritt
 
     python tools/traces/stretch_tracedat.py IN-v6.dat OUT.dat FACTOR
 
-Only the pages' own timestamps move (an absolute time stamp event, type_len 31, would
-not: the importers' order check refuses such a file). Used for benchmarks/bench_pelt.py --tracedat (not for tests: a test reads real
+The pages' own timestamps move, and so do the absolute time stamp events (type_len 31)
+inside them; the copies are the span of the whole recording apart (its earliest page
+to its latest record on any CPU), so the records of each copy come after the last of
+the copy before. Used for benchmarks/bench_pelt.py --tracedat (not for tests: a test reads real
 recordings only).
 """
 
@@ -51,6 +53,47 @@ def cpu_data(buf: bytes) -> list[tuple[int, int, int]]:
     raise SystemExit("no flyrecord with CPU data")
 
 
+def walk_page(pg: bytes) -> tuple[int, list[int]]:
+    """(the timestamp of the last record, the offsets of the absolute time stamp events)
+    of one ring-buffer page (64-bit layout: timestamp, commit, data at 16; the event
+    headers of docs/tracing.md §3)."""
+    ts = struct.unpack_from("<Q", pg, 0)[0]
+    end = 16 + (struct.unpack_from("<Q", pg, 8)[0] & ((1 << 27) - 1))
+    pos = 16
+    absolute = []
+    while pos + 4 <= end:
+        h = struct.unpack_from("<I", pg, pos)[0]
+        type_len, delta, body = h & 31, h >> 5, pos + 4
+        if type_len == 29:  # padding: the rest of the page, or a discarded event
+            if delta == 0:
+                break
+            ts += delta
+            pos = body + max(struct.unpack_from("<I", pg, body)[0], 4)
+            continue
+        if type_len == 30:  # time extend
+            ts += delta + (struct.unpack_from("<I", pg, body)[0] << 27)
+            pos = body + 4
+            continue
+        if type_len == 31:  # absolute time stamp: the low 59 bits of the clock
+            ts = (ts & ~((1 << 59) - 1)) | (struct.unpack_from("<I", pg, body)[0] << 27 | delta)
+            absolute.append(pos)
+            pos = body + 4
+            continue
+        start, n = (body + 4, struct.unpack_from("<I", pg, body)[0] - 4) if type_len == 0 else (body, type_len * 4)
+        ts += delta
+        pos = start + (n + 3) // 4 * 4
+    return ts, absolute
+
+
+def move_absolute(chunk: bytearray, at: int, shift: int) -> None:
+    """Move the absolute time stamp event at ``at`` of ``chunk`` by ``shift`` ns."""
+    h, ext = struct.unpack_from("<II", chunk, at)
+    value = (ext << 27 | h >> 5) + shift
+    if value >> 59 or value >> 27 >= 1 << 32:
+        raise SystemExit("a moved absolute time stamp does not fit its event")
+    struct.pack_into("<II", chunk, at, 31 | (value & ((1 << 27) - 1)) << 5, value >> 27)
+
+
 def main() -> int:
     src, dst, factor = sys.argv[1], sys.argv[2], int(sys.argv[3])
     buf = open(src, "rb").read()
@@ -59,12 +102,18 @@ def main() -> int:
     page = struct.unpack_from("<I", buf, 14)[0]  # after the magic, version, endianness and long size
     cpus = cpu_data(buf)
     first = min(off for _, off, size in cpus if size)
-    span = 0
+    # a copy starts after the previous copy's last record on every CPU: the span from the
+    # earliest page of any CPU to the latest record of any CPU (a page's records run on
+    # past its own timestamp, and the CPUs' pages start and end at different times)
+    start, end = None, 0
     for _, off, size in cpus:
         if size:
             stamps = [struct.unpack_from("<Q", buf, off + p)[0] for p in range(0, size, page)]
-            span = max(span, max(stamps) - min(stamps))
-    shift = span + 10_000_000  # 10 ms between copies
+            if stamps != sorted(stamps):
+                raise SystemExit(f"the CPU pages at byte {off} are not in time order")
+            start = min(stamps) if start is None else min(start, min(stamps))
+            end = max(end, max(walk_page(buf[off + p:off + p + page])[0] for p in range(0, size, page)))
+    shift = end - start + 10_000_000  # 10 ms between copies
     head = bytearray(buf[:first])
     out = open(dst, "wb")
     out.write(head)  # patched below
@@ -73,11 +122,14 @@ def main() -> int:
     for pair_at, off, size in cpus:
         new.append((pair_at, pos, size * factor))
         pages = bytearray(buf[off:off + size])
+        absolute = [p + at for p in range(0, size, page) for at in walk_page(pages[p:p + page])[1]]
         for k in range(factor):
             chunk = bytearray(pages)
             for p in range(0, size, page):
                 ts = struct.unpack_from("<Q", chunk, p)[0]
                 struct.pack_into("<Q", chunk, p, ts + k * shift)
+            for at in absolute:
+                move_absolute(chunk, at, k * shift)
             out.write(chunk)
         pos += size * factor
     out.seek(0)
