@@ -129,3 +129,78 @@ fn schedlab_samples_as_benchstat_prints_them() {
         same(&benchstat::render(&c).unwrap(), &want, case);
     }
 }
+
+/// benchstat's command line `args` (its flags, then its inputs) on the files of
+/// tests/data/table/benchstat/go/, through schedlab's projections: (stdout, stderr).
+fn benchstat_cli(args: &[&str]) -> (String, String) {
+    use schedlab::table::benchtab::{build, Input, Options};
+    let mut o = Options::default();
+    let mut csv = false;
+    let mut it = args.iter();
+    let mut inputs = Vec::new();
+    while let Some(a) = it.next() {
+        let mut val = || it.next().unwrap().to_string();
+        match *a {
+            "-format" => csv = val() == "csv",
+            "-row" => o.row = val(),
+            "-col" => o.col = val(),
+            "-table" => o.table = val(),
+            "-filter" => o.filter = val(),
+            "-ignore" => o.ignore = val(),
+            f => {
+                let text = golden(f);
+                let results = schedlab::readers::go_bench::results(&text, Some(f)).unwrap();
+                inputs.push(Input { label: f.to_string(), results });
+            }
+        }
+    }
+    let t = build(&inputs, &o).unwrap();
+    if csv {
+        t.csv()
+    } else {
+        (t.text(), String::new())
+    }
+}
+
+/// The stderr golden of a case ("" when benchstat's test has none: it treats a
+/// missing file as empty).
+fn golden_stderr(name: &str) -> String {
+    std::fs::read_to_string(dir().join("go").join(format!("{name}.stderr"))).unwrap_or_default()
+}
+
+#[test]
+fn every_golden_of_benchstats_own_test_through_its_flags() {
+    // golang/perf cmd/benchstat/main_test.go: each golden with the arguments it is made with
+    let cases: &[(&str, &[&str])] = &[
+        ("csvOldNew", &["-format", "csv", "old.txt", "new.txt"]),
+        ("csvErrors", &["-format", "csv", "-row", ".name", "new.txt"]),
+        ("crcOldNew", &["crc-old.txt", "crc-new.txt"]),
+        ("crcIgnore", &["-ignore", "note", "crc-old.txt", "crc-new.txt"]),
+        ("crcSizeVsPoly", &["-filter", "/align:0", "-row", "/size", "-col", "/poly", "crc-new.txt"]),
+        ("units", &["-col", "note", "units.txt"]),
+        ("zero", &["-col", "note", "zero.txt"]),
+        ("smallSample", &["-col", "note", "smallSample.txt"]),
+        ("issue19565", &["-col", "note", "issue19565.txt"]),
+        ("issue19634", &["-col", "note", "issue19634.txt"]),
+    ];
+    for (name, args) in cases {
+        let (out, err) = benchstat_cli(args);
+        same(&out, &golden(&format!("{name}.stdout")), name);
+        same(&err, &golden_stderr(name), &format!("{name} (stderr)"));
+    }
+}
+
+#[test]
+fn projections_refuse_bad_expressions() {
+    use schedlab::table::benchtab::{build, Options};
+    for (o, want) in [
+        (Options { filter: "/align".into(), ..Options::default() }, "parsing -filter: "),
+        (Options { row: ".unit".into(), ..Options::default() }, ".unit is only allowed in filters"),
+        (Options { col: "x@nope".into(), ..Options::default() }, "unknown order \"nope\""),
+        (Options { table: ".config@(a)".into(), ..Options::default() }, "fixed order not allowed for .config"),
+        (Options { alpha: 2.0, ..Options::default() }, "-alpha must be in range [0, 1]"),
+    ] {
+        let e = build(&[], &o).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(e.contains(want), "{o:?}: {e}");
+    }
+}
