@@ -13,6 +13,26 @@ use crate::error::{Error, Result};
 use crate::readers::go_bench::GoResults;
 use std::collections::HashMap;
 
+/// benchstat's output formats (`-format`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum OutputFormat {
+    /// Plain text tables, warnings as footnotes.
+    Text,
+    /// Comma-separated values, warnings apart.
+    Csv,
+}
+
+impl crate::choice::Choice for OutputFormat {
+    const WHAT: &'static str = "format";
+    const ALL: &'static [Self] = &[OutputFormat::Text, OutputFormat::Csv];
+    fn name(self) -> &'static str {
+        match self {
+            OutputFormat::Text => "text",
+            OutputFormat::Csv => "csv",
+        }
+    }
+}
+
 /// How results are split and tested: benchstat's flags and their defaults.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Options {
@@ -53,6 +73,33 @@ pub struct Input {
     pub label: String,
     /// Its results.
     pub results: GoResults,
+}
+
+/// The inputs benchstat's command line names (`PATH` or `LABEL=PATH`, benchfmt's
+/// `Files` with labels allowed), read as Go benchmark files: a path given more than
+/// once without a label is labelled `PATH#N`, N counting from 0.
+pub fn read_inputs(args: &[String]) -> Result<Vec<Input>> {
+    let split: Vec<(String, String, bool)> = args
+        .iter()
+        .map(|a| match a.split_once('=') {
+            Some((label, path)) => (label.to_string(), path.to_string(), true),
+            None => (a.clone(), a.clone(), false),
+        })
+        .collect();
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let mut out = Vec::new();
+    for (label, path, labelled) in &split {
+        crate::cancel::check()?;
+        let count = split.iter().filter(|(_, p, _)| p == path).count();
+        let n = seen.entry(path.as_str()).or_insert(0);
+        let label = if *labelled || count == 1 { label.clone() } else { format!("{path}#{n}") };
+        *n += 1;
+        let bytes = crate::readers::read_bytes(std::path::Path::new(path))?;
+        let text = crate::readers::text_of(&bytes, Some(path))?
+            .map_err(|line| Error::parse(Some(path), Some(line), "not UTF-8 text"))?;
+        out.push(Input { label, results: crate::readers::go_bench::results(&text, Some(path))? });
+    }
+    Ok(out)
 }
 
 /// One built table: its key (the `-table` fields' values, the unit last), its
@@ -237,6 +284,15 @@ impl Tables {
             out.push_str(&render_table(&t.cols, &t.table));
         }
         out
+    }
+
+    /// The output in `format`: (what benchstat prints on stdout, its warnings on
+    /// stderr: none for text, where they are footnotes).
+    pub fn render(&self, format: OutputFormat) -> (String, String) {
+        match format {
+            OutputFormat::Text => (self.text(), String::new()),
+            OutputFormat::Csv => self.csv(),
+        }
     }
 
     /// benchstat's CSV output (`-format csv`) and its warnings, each prefixed with
