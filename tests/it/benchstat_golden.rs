@@ -2,15 +2,15 @@
 //! - benchstat's own test goldens (golang/perf cmd/benchstat/testdata, copied to
 //!   tests/data/table/benchstat/go/ by tools/oracles/table/benchstat_testdata.sh),
 //!   read through schedlab's Go benchmark reader and its groups, as `schedlab stats`
-//!   reads them (docs/benchstat.md §6 names the cases the view cannot express);
+//!   reads them, and all ten through benchstat's projections with the arguments of
+//!   benchstat's own test (`schedlab benchstat`, docs/benchstat.md §7);
 //! - benchstat run on schedlab's own samples (tests/data/table/benchstat/, made by
 //!   tools/oracles/table/benchstat.py): hyperfine's runs, MMTests' netperf runs, and
 //!   generated samples of 5 to 100 runs a side.
 
 use schedlab::readers::groups::{read_groups, Input};
-use schedlab::readers::{parse_text, Format};
+use schedlab::readers::Format;
 use schedlab::stats::Test;
-use schedlab::table::groups::{compare_groups, GroupMetric};
 use schedlab::table::{benchstat, Cell, Comparison, Direction, Row, VerdictRule};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -52,46 +52,6 @@ fn configurations_within_a_file_are_its_groups() {
     for case in ["units", "zero", "smallSample", "issue19565", "issue19634"] {
         same(&stats_view(&[(&format!("{case}.txt"), false)]), &golden(&format!("{case}.stdout")), case);
     }
-}
-
-#[test]
-fn rows_and_columns_from_name_keys() {
-    // benchstat -filter /align:0 -row /size -col /poly crc-new.txt: the projection is
-    // done here (schedlab has no -row/-col), the view prints the table it gives
-    let text = golden("crc-new.txt");
-    let r = parse_text(&text, Some("crc-new.txt"), Some(Format::GoBench)).unwrap().unwrap();
-    let key = |name: &str, k: &str| {
-        name.split('/').find_map(|p| p.strip_prefix(&format!("{k}="))).map(|v| v.trim_end_matches("-8").to_string())
-    };
-    let (mut polys, mut metrics): (Vec<String>, Vec<GroupMetric>) = (Vec::new(), Vec::new());
-    for s in r.samples.iter() {
-        let name = s.metric.split(' ').next().unwrap();
-        if key(name, "align").as_deref() != Some("0") {
-            continue;
-        }
-        let (poly, size) = (key(name, "poly").unwrap(), key(name, "size").unwrap());
-        if !polys.contains(&poly) {
-            polys.push(poly.clone());
-        }
-        let row = format!("{size} {}", s.unit);
-        let i = match metrics.iter().position(|m| m.name == row) {
-            Some(i) => i,
-            None => {
-                metrics.push(GroupMetric {
-                    name: row,
-                    unit: Some(s.unit.into()),
-                    direction: s.direction,
-                    samples: vec![Vec::new(); 3],
-                });
-                metrics.len() - 1
-            }
-        };
-        let g = polys.iter().position(|p| *p == poly).unwrap();
-        metrics[i].samples[g].push(s.value);
-    }
-    let mut c = compare_groups("stats", &polys, &metrics, Test::MannWhitney, &VerdictRule::default(), Some(1)).unwrap();
-    c.meta.config = r.config.clone();
-    same(&benchstat::render(&c).unwrap(), &golden("crcSizeVsPoly.stdout"), "crcSizeVsPoly");
 }
 
 /// A case of tools/oracles/table/benchstat.py: its samples as a comparison.
