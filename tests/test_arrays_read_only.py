@@ -5,6 +5,7 @@ this thread writes; nothing is timed."""
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -75,3 +76,72 @@ def test_read_only_inputs_stay_read_only_and_a_failed_call_restores_the_flag() -
     with pytest.raises(Exception, match="non-positive"):
         stats.bootstrap_ci(a, a + 1, n_resamples=100, seed=1)
     assert a.flags.writeable
+
+
+# The PELT bindings borrow their integer arrays too. Expected values: the kernel's own
+# pelt.c/fair.c compiled in userspace (tests/data/pelt, MANIFEST.txt names the sources).
+PELT = Path(__file__).parent / "data" / "pelt"
+
+
+def _refused(raised: object) -> bool:
+    return isinstance(raised, ValueError) and "read-only" in str(raised)
+
+
+def test_pelt_simulate_reads_the_trace_it_started_with() -> None:
+    import pandas as pd
+    from schedlab import pelt
+
+    df = pd.read_csv(PELT / "inputs" / "pelt_periodic50.csv")
+    want = pd.read_csv(PELT / "pelt_periodic50.golden.csv")  # 6.12, the kernel's start state
+    dur = df["dur_ns"].to_numpy(dtype=np.int64).copy()
+    cpu = df["cpu_cap"].to_numpy(dtype=np.int64).copy()
+    trace = {"dur_ns": dur, "state": df["state"], "cpu_cap": cpu, "freq_cap": df["freq_cap"]}
+
+    def write() -> None:
+        cpu[:] = 1  # would shrink every utilisation to a thousandth
+        dur[:] = 1
+
+    got, raised = _held(lambda: pelt.simulate(trace), write)
+    assert _refused(raised)
+    for col in ("t_ns", "p_util_avg", "p_util_est", "cpu_util_without_p"):
+        np.testing.assert_array_equal(got[col].to_numpy(), want[col].to_numpy(), err_msg=col)
+    assert dur.flags.writeable and cpu.flags.writeable
+    assert np.array_equal(dur, df["dur_ns"].to_numpy())
+
+
+def test_pelt_element_wise_bindings_read_what_they_started_with() -> None:
+    import pandas as pd
+    from schedlab import pelt
+
+    g = pd.read_csv(PELT / "pelt_decay_load.csv", dtype=np.uint64)
+    val, n = g["val"].to_numpy().copy(), g["n"].to_numpy().copy()
+
+    def zero_val() -> None:
+        val[:] = 0
+
+    got, raised = _held(lambda: pelt.decay_load(val, n), zero_val)
+    assert _refused(raised)
+    np.testing.assert_array_equal(got, g["decay_load"].to_numpy())
+
+    a = pd.read_csv(PELT / "pelt_accumulate.csv", dtype=np.uint64)
+    delta, load = a["delta_ns"].to_numpy().copy(), a["load"].to_numpy().copy()
+
+    def stretch() -> None:
+        delta[:] = 10**9
+
+    got, raised = _held(lambda: pelt.accumulate(delta, load, a["runnable"], a["running"], weight=1024), stretch)
+    assert _refused(raised)
+    for col in ("util_sum", "load_avg", "util_avg", "period_contrib"):
+        np.testing.assert_array_equal(got[col].to_numpy(), a[col].to_numpy(), err_msg=col)
+
+    u = pd.read_csv(PELT / "util_est_update.csv")
+    util = u["util_avg"].to_numpy(dtype=np.uint64).copy()
+
+    def saturate() -> None:
+        util[:] = 1024
+
+    got, raised = _held(lambda: pelt.util_est_update(u["ewma_in"], util, u["runnable_avg"], u["cpu_cap"],
+                                                     unchanged=u["flag_in"], task_sleep=u["task_sleep"]), saturate)
+    assert _refused(raised)
+    np.testing.assert_array_equal(got["ewma"].to_numpy(), u["ewma_out"].to_numpy())
+    assert val.flags.writeable and delta.flags.writeable and util.flags.writeable

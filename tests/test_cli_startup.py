@@ -77,7 +77,8 @@ def test_help_lists_every_command_without_heavy_imports(plain_argparse: set[str]
     names, r = imported("-m", "schedlab", "--help")
     assert r.returncode == 0, r.stderr
     for name in cli.COMMANDS:
-        assert f"\n    {name} " in r.stdout
+        # a name longer than argparse's column has its help on the next line
+        assert f"\n    {name} " in r.stdout or f"\n    {name}\n" in r.stdout
         assert f"schedlab.commands.{name}" in names
     extra = (names - plain_argparse) & NOT_FOR_HELP
     assert not extra, f"schedlab --help imported {sorted(extra)}"

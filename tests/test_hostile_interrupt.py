@@ -72,6 +72,35 @@ def test_a_long_pelt_simulate_stops(tmp_path: Path) -> None:
     assert code == 130 and "interrupted" in err and "Traceback" not in err, (code, err)
 
 
+def _checks_made(call: Callable[[], object], most: int = 4096) -> int:
+    """How many checks ``call()`` makes: the fewest the hook may let pass for it to end."""
+    lo, hi = 0, most  # the call is interrupted when let past lo checks, ends when let past hi
+    while lo < hi:
+        mid = (lo + hi) // 2
+        try:
+            with _testing.stop_after_checks(mid):
+                call()
+            hi = mid
+        except KeyboardInterrupt:
+            lo = mid + 1
+    return lo
+
+
+def test_the_in_process_idle_simulate_checks_while_it_builds_its_columns() -> None:
+    # 4 x 4096 periods. By hand, the checks of docs/cancel.md §1 (one per 4096 values): the
+    # replay 4, the two shown input columns 2 x 4, then the DataFrame's columns widened in
+    # the core, 1 + 4 x 4 (idx, stop_tick, got_tick, poll_time_limit): at least 29
+    trace = idle.periodic(4 * 4096, 2_000_000, jitter_ns=10_000, seed=1)
+    def run() -> object:
+        return idle.simulate("menu", trace, "intel-skx")
+    made = _checks_made(run)
+    assert made >= 4 + 2 * 4 + 1 + 4 * 4, made
+    # a stop at the last check (the columns are built after the replay) ends the call too
+    with _testing.stop_after_checks(made - 1), pytest.raises(KeyboardInterrupt):
+        run()
+    assert len(run()) == 4 * 4096  # and the next call runs
+
+
 def test_a_long_idle_simulate_stops(tmp_path: Path) -> None:
     trace = tmp_path / "idle.csv"
     with trace.open("wb") as f:  # 3 million idle periods of 1 ms sleep, woken after 0.5 ms

@@ -1151,6 +1151,21 @@ RESULT_FORMATS: list[str]
 
 def read_results(path: str | PathLike[str], format: str | None = None) -> dict[str, list[str] | _F64]: ...
 def read_result_groups(paths: list[str], format: str | None = None) -> dict[str, list[str] | _F64]: ...
+BENCHSTAT_FORMATS: list[str]
+BENCHSTAT_DEFAULTS: dict[str, Any]
+
+def benchstat_tables(
+    inputs: list[str],
+    *,
+    table: str | None = None,
+    row: str | None = None,
+    col: str | None = None,
+    ignore: str | None = None,
+    filter: str | None = None,
+    alpha: float | None = None,
+    confidence: float | None = None,
+    format: str | None = None,
+) -> tuple[str, str]: ...
 def compare_result_groups(
     paths: list[str],
     format: str | None = None,

@@ -391,11 +391,12 @@ def _result_frame(t: Trace, r: Mapping[str, Any]) -> pd.DataFrame:
         "tick_stopped": t.tick_stopped,
         "latency_req_ns": r["latency_req_ns"],
         "nr_iowait": t.nr_iowait,
-        "idx": np.asarray(r["idx"], dtype=np.int64),
-        "stop_tick": np.asarray(r["stop_tick"], dtype=np.int64),
-        "residency_ns": np.asarray(r["residency_ns"], dtype=np.int64),
-        "got_tick": np.asarray(r["got_tick"], dtype=np.int64),
-        "poll_time_limit": np.asarray(r["poll_time_limit"], dtype=np.int64),
+        # int64 already: widened by the core, which polls Ctrl-C while it does (docs/cancel.md)
+        "idx": r["idx"],
+        "stop_tick": r["stop_tick"],
+        "residency_ns": r["residency_ns"],
+        "got_tick": r["got_tick"],
+        "poll_time_limit": r["poll_time_limit"],
     }
     state = np.asarray(r["state"])
     for j, name in enumerate(r["state_columns"]):

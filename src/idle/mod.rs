@@ -16,6 +16,7 @@
 //! - [`synth`]: seeded synthetic idle patterns.
 
 pub mod compare;
+pub mod frame_columns;
 pub mod ftrace;
 pub mod ftrace_cpu;
 pub mod golden_csv;

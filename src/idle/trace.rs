@@ -373,8 +373,18 @@ impl<'a> TraceColumns<'a> {
     /// ([`Tick::reduce`]) and `latency_req_ns` ([`shown_latency`]).
     pub fn shown(&self, hz: u32) -> Result<(Vec<i64>, Vec<i64>)> {
         let tick = Tick::new(hz)?;
-        let next_tick = self.next_tick_ns.iter().map(|&t| tick.reduce(t)).collect();
-        Ok((next_tick, self.latency_req_ns.iter().map(|&l| shown_latency(l)).collect()))
+        let (mut next_tick, mut latency) =
+            (Vec::with_capacity(self.next_tick_ns.len()), Vec::with_capacity(self.latency_req_ns.len()));
+        // 10 M periods are a long loop after the replay: Ctrl-C is polled (docs/cancel.md)
+        for (i, &t) in self.next_tick_ns.iter().enumerate() {
+            crate::cancel::check_every(i)?;
+            next_tick.push(tick.reduce(t));
+        }
+        for (i, &l) in self.latency_req_ns.iter().enumerate() {
+            crate::cancel::check_every(i)?;
+            latency.push(shown_latency(l));
+        }
+        Ok((next_tick, latency))
     }
 
     /// Check the column lengths; returns the number of periods.

@@ -505,7 +505,12 @@ pub fn decay_load_each(vals: &[u64], ns: &[u64]) -> crate::error::Result<Vec<u64
     if vals.len() != ns.len() {
         return Err(crate::error::Error::domain(format!("{} values but {} decay counts", vals.len(), ns.len())));
     }
-    Ok(vals.iter().zip(ns).map(|(&v, &n)| decay_load(v, n)).collect())
+    let mut out = Vec::with_capacity(vals.len());
+    for (i, (&v, &n)) in vals.iter().zip(ns).enumerate() {
+        crate::cancel::check_every(i)?; // arrays of any length, read without the GIL
+        out.push(decay_load(v, n));
+    }
+    Ok(out)
 }
 
 /// The columns of [`accumulate`], in order: `ret` of `___update_load_sum`, then the
@@ -550,7 +555,8 @@ pub fn accumulate(steps: &AccumulateSteps<'_>, start_ns: u64, weight: u64) -> cr
     let mut now = start_ns;
     let mut c: [Vec<u64>; 9] = std::array::from_fn(|_| Vec::with_capacity(n));
     let rows = steps.delta_ns.iter().zip(steps.load).zip(steps.runnable).zip(steps.running);
-    for (((&d, &l), &u), &r) in rows {
+    for (i, (((&d, &l), &u), &r)) in rows.enumerate() {
+        crate::cancel::check_every(i)?;
         now = now.wrapping_add(d);
         let ret = sa.update_load_sum(now, l, u, r != 0);
         if ret {

@@ -431,6 +431,7 @@ pub fn update_each(rule: &str, inputs: &UpdateInputs<'_>) -> Result<Updated> {
     let mut out =
         Updated { ewma: Vec::with_capacity(n), unchanged: Vec::with_capacity(n), enqueued: Vec::with_capacity(n) };
     for k in 0..n {
+        crate::cancel::check_every(k)?;
         let (ew, enq) = (i.ewma[k], i.enqueued[k]);
         if ew > u64::from(u32::MAX >> 1) || enq > u64::from(u32::MAX) {
             return Err(Error::domain(format!("element {k}: util_est values must fit 31 bits")));

@@ -55,6 +55,13 @@ impl Drop for ReadOnly<'_> {
     }
 }
 
+/// Lock `a` read-only for the call when the core borrows it (a contiguous array is read
+/// in place; a strided one is copied, and not locked): hold the guard until the call
+/// has returned.
+pub fn lock<'py, T: numpy::Element>(a: &PyReadonlyArray1<'py, T>) -> Option<ReadOnly<'py>> {
+    a.is_contiguous().then(|| ReadOnly::lock(a.as_any()))
+}
+
 /// A float64 array seen as a slice: borrowed (and locked read-only while this lives)
 /// when contiguous, copied otherwise.
 pub struct F64<'py> {

@@ -12,8 +12,9 @@ use numpy::{IntoPyArray, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 use schedlab::idle::compare::{compare, compare_summary, compare_summary_source, GovernorArg};
+use schedlab::idle::frame_columns::{frame_columns, FrameColumns};
 use schedlab::idle::ftrace::{self, FtraceImport};
-use schedlab::idle::simulate::{replay_columns, replay_many_columns, simulate_csv_file, Simulation};
+use schedlab::idle::simulate::{replay_columns, replay_many_columns, simulate_csv_file};
 use schedlab::idle::states::PRESETS;
 use schedlab::idle::synth::{self, Pattern, PatternArgs};
 use schedlab::idle::trace::{self, TraceColumns};
@@ -31,19 +32,18 @@ fn slice<'a, T: numpy::Element + Copy>(a: &'a PyReadonlyArray1<'_, T>) -> Cow<'a
     }
 }
 
-fn sim_dict<'py>(py: Python<'py>, sim: Simulation, shown: (Vec<i64>, Vec<i64>)) -> PyResult<Bound<'py, PyDict>> {
+fn sim_dict(py: Python<'_>, c: FrameColumns) -> PyResult<Bound<'_, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item("next_tick_ns", shown.0.into_pyarray(py))?;
-    d.set_item("latency_req_ns", shown.1.into_pyarray(py))?;
-    let n = sim.len();
-    let k = sim.state_columns.len();
-    d.set_item("idx", sim.idx.into_pyarray(py))?;
-    d.set_item("stop_tick", sim.stop_tick.into_pyarray(py))?;
-    d.set_item("residency_ns", sim.residency_ns.into_pyarray(py))?;
-    d.set_item("got_tick", sim.got_tick.into_pyarray(py))?;
-    d.set_item("poll_time_limit", sim.poll_time_limit.into_pyarray(py))?;
-    d.set_item("state", sim.state.into_pyarray(py).reshape([n, k])?)?;
-    d.set_item("state_columns", sim.state_columns)?;
+    let (n, k) = (c.idx.len(), c.state_columns.len());
+    d.set_item("next_tick_ns", c.next_tick_ns.into_pyarray(py))?;
+    d.set_item("latency_req_ns", c.latency_req_ns.into_pyarray(py))?;
+    d.set_item("idx", c.idx.into_pyarray(py))?;
+    d.set_item("stop_tick", c.stop_tick.into_pyarray(py))?;
+    d.set_item("residency_ns", c.residency_ns.into_pyarray(py))?;
+    d.set_item("got_tick", c.got_tick.into_pyarray(py))?;
+    d.set_item("poll_time_limit", c.poll_time_limit.into_pyarray(py))?;
+    d.set_item("state", c.state.into_pyarray(py).reshape([n, k])?)?;
+    d.set_item("state_columns", c.state_columns)?;
     Ok(d)
 }
 
@@ -63,8 +63,10 @@ fn idle_simulate<'py>(
     let cols = columns_of(&borrowed)?;
     let table = &states.get().table;
     let (governor, kernel) = (governor.to_owned(), kernel.to_owned());
-    let sim = run(py, || replay_columns(Spec::new(&governor, &kernel)?, table, &cols, hz, record_state))?;
-    sim_dict(py, sim.0, sim.1)
+    // the DataFrame's columns are built here too, without the GIL and polling Ctrl-C
+    let sim =
+        run(py, || frame_columns(replay_columns(Spec::new(&governor, &kernel)?, table, &cols, hz, record_state)?))?;
+    sim_dict(py, sim)
 }
 
 /// Replay one trace per CPU in parallel.
@@ -85,11 +87,13 @@ fn idle_simulate_many<'py>(
     let cols = borrowed.iter().map(columns_of).collect::<PyResult<Vec<TraceColumns<'_>>>>()?;
     let table = &states.get().table;
     let (governor, kernel) = (governor.to_owned(), kernel.to_owned());
-    let sims =
-        run(py, || replay_many_columns(Spec::new(&governor, &kernel)?, table, &cols, hz, record_state, threads))?;
+    let sims = run(py, || {
+        let sims = replay_many_columns(Spec::new(&governor, &kernel)?, table, &cols, hz, record_state, threads)?;
+        sims.into_iter().map(frame_columns).collect::<schedlab::Result<Vec<_>>>()
+    })?;
     let out = PyList::empty(py);
-    for (s, shown) in sims {
-        out.append(sim_dict(py, s, shown)?)?;
+    for s in sims {
+        out.append(sim_dict(py, s)?)?;
     }
     Ok(out)
 }

@@ -7,6 +7,7 @@
 mod arrays;
 mod batch;
 mod batch_scan;
+mod benchtab;
 mod bisect;
 mod cli;
 mod comparison;
@@ -48,6 +49,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     series::register(m)?;
     bisect::register(m)?;
     readers::register(m)?;
+    benchtab::register(m)?;
     report::register(m)?;
     cli::register(m)?;
     testing::register(m)?;

@@ -2,6 +2,7 @@
 //! out as numpy columns or golden-identical CSV bytes, and the low-level functions for
 //! notebooks. Every call goes through [`run`] (GIL released, panics caught).
 
+use super::arrays::lock;
 use super::errors::{run, to_pyerr};
 use numpy::{IntoPyArray, PyReadonlyArray1};
 use pyo3::prelude::*;
@@ -304,6 +305,8 @@ fn pelt_simulate_arrays<'py>(
     columns: Option<Vec<String>>,
     events: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    // the arrays are read in place without the GIL: read-only until the call returns
+    let _locked = [lock(&dur_ns), lock(&state), lock(&cpu_cap), lock(&freq_cap), tick.as_ref().and_then(lock)];
     let (d, s, c, f) = (slice(&dur_ns), slice(&state), slice(&cpu_cap), slice(&freq_cap));
     let t = tick.as_ref().map(slice);
     let sel = Select { columns, events };
@@ -705,6 +708,7 @@ fn pelt_decay_load<'py>(
     val: PyReadonlyArray1<'_, u64>,
     n: PyReadonlyArray1<'_, u64>,
 ) -> PyResult<Bound<'py, numpy::PyArray1<u64>>> {
+    let _locked = [lock(&val), lock(&n)];
     let (v, n) = (slice(&val), slice(&n));
     let out = run(py, || signal::decay_load_each(&v, &n))?;
     Ok(out.into_pyarray(py))
@@ -723,6 +727,7 @@ fn pelt_accumulate<'py>(
     start_ns: u64,
     weight: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let _locked = [lock(&delta_ns), lock(&load), lock(&runnable), lock(&running)];
     let (dt, lo, ru, rn) = (slice(&delta_ns), slice(&load), slice(&runnable), slice(&running));
     let steps = AccumulateSteps { delta_ns: &dt, load: &lo, runnable: &ru, running: &rn };
     let cols = run(py, || signal::accumulate(&steps, start_ns, weight))?;
@@ -748,6 +753,8 @@ fn pelt_util_est_update<'py>(
     cpu_cap: PyReadonlyArray1<'_, u64>,
     task_sleep: PyReadonlyArray1<'_, u64>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let _locked = [lock(&ewma), lock(&unchanged), lock(&enqueued), lock(&util_avg), lock(&runnable_avg)];
+    let _locked_too = [lock(&cpu_cap), lock(&task_sleep)];
     let (e, u, q) = (slice(&ewma), slice(&unchanged), slice(&enqueued));
     let (ua, ra, cap, sleep) = (slice(&util_avg), slice(&runnable_avg), slice(&cpu_cap), slice(&task_sleep));
     let inputs = UpdateInputs {

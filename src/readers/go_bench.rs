@@ -108,10 +108,101 @@ impl Interned {
     }
 }
 
+/// A measurement of a result line: the value in the tidied unit, the unit as written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GoValue {
+    /// The value, in `unit` (benchunit's tidy applied).
+    pub value: f64,
+    /// The tidied unit (`sec/op`).
+    pub unit: String,
+    /// The unit as the file writes it (`ns/op`).
+    pub orig_unit: String,
+}
+
+/// One result line of a Go benchmark file, as benchfmt's `Result`: the file
+/// configuration in force, the full name (without `Benchmark`) and the measurements.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GoResult {
+    /// The `key: value` configuration in force for this line, in the order the keys
+    /// first appear (shared between the lines of one configuration).
+    pub config: std::sync::Arc<[(String, String)]>,
+    /// The full name: `Encode/format=json-48`.
+    pub name: String,
+    /// Its measurements, in the line's order.
+    pub values: Vec<GoValue>,
+}
+
+/// Every result of a Go benchmark file, in file order, with its exact units.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GoResults {
+    /// The results.
+    pub results: Vec<GoResult>,
+    /// The (tidied) units marked `assume=exact`.
+    pub exact_units: Vec<String>,
+}
+
+/// What the scan found beside the results: each configuration once, the unit metadata.
+struct Scanned {
+    configs: Vec<Vec<(String, String)>>,
+    meta: Vec<((String, String), String)>,
+}
+
+/// The exact units of the unit metadata.
+fn exact_units(meta: &[((String, String), String)]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for ((unit, key), value) in meta {
+        if key == "assume" && value == "exact" && !out.contains(unit) {
+            out.push(unit.clone());
+        }
+    }
+    out
+}
+
+/// Every result of a Go benchmark file as benchfmt reads it (the records benchstat's
+/// projections work on: docs/benchstat.md §7).
+pub fn results(text: &str, path: Option<&str>) -> Result<GoResults> {
+    let mut out: Vec<(u32, String, Vec<GoValue>)> = Vec::new();
+    let scanned = scan(text, path, &mut |config, name, values| {
+        let values = values
+            .iter()
+            .map(|(unit, orig, value)| GoValue { value: *value, unit: unit.to_string(), orig_unit: orig.to_string() })
+            .collect();
+        out.push((config, name.to_string(), values));
+    })?;
+    let shared: Vec<std::sync::Arc<[(String, String)]>> =
+        scanned.configs.iter().map(|c| std::sync::Arc::from(c.clone().into_boxed_slice())).collect();
+    let empty: std::sync::Arc<[(String, String)]> = std::sync::Arc::from(Vec::new().into_boxed_slice());
+    let results = out
+        .into_iter()
+        .map(|(c, name, values)| GoResult {
+            config: shared.get(c as usize).cloned().unwrap_or_else(|| empty.clone()),
+            name,
+            values,
+        })
+        .collect();
+    Ok(GoResults { results, exact_units: exact_units(&scanned.meta) })
+}
+
 /// The samples of a Go benchmark file, and its shared configuration and exact units.
 pub fn parse(text: &str, path: Option<&str>) -> Result<(Samples, GoInfo)> {
     let mut names = Interned::default();
     let mut units = Interned::default();
+    let mut raws: Vec<Raw> = Vec::new();
+    let scanned = scan(text, path, &mut |config, name, values| {
+        let name_id = names.id(name);
+        for (unit, _, value) in values {
+            raws.push(Raw { config, name: name_id, unit: units.id(unit), value: *value });
+        }
+    })?;
+    finish(&raws, &scanned.configs, &names, &units, &scanned.meta)
+}
+
+/// A result line found by [`scan`]: its configuration's number, its name, its
+/// measurements (tidied unit, unit as written, value).
+type OnResult<'a> = dyn FnMut(u32, &str, &[(String, &str, f64)]) + 'a;
+
+/// Read every line of `text`, calling `on_result` for each result line.
+fn scan(text: &str, path: Option<&str>, on_result: &mut OnResult<'_>) -> Result<Scanned> {
     // each distinct configuration (ordered key, value pairs) once
     let mut configs: Vec<Vec<(String, String)>> = Vec::new();
     let mut config_ids: HashMap<Vec<(String, String)>, u32> = HashMap::new();
@@ -119,7 +210,7 @@ pub fn parse(text: &str, path: Option<&str>) -> Result<(Samples, GoInfo)> {
     let mut current_id: Option<u32> = None;
     // unit metadata: (tidied unit, key) -> value
     let mut meta: Vec<((String, String), String)> = Vec::new();
-    let mut raws: Vec<Raw> = Vec::new();
+    let mut values: Vec<(String, &str, f64)> = Vec::new();
     for (i, line) in text.lines().enumerate() {
         crate::cancel::check_every(i)?;
         let line_no = i + 1;
@@ -157,12 +248,11 @@ pub fn parse(text: &str, path: Option<&str>) -> Result<(Samples, GoInfo)> {
                     id
                 }
             };
-            let name_id = names.id(name);
-            let mut any = false;
+            values.clear();
             loop {
                 let (v, r) = split_field(rest);
                 if v.is_empty() {
-                    if any {
+                    if !values.is_empty() {
                         break;
                     }
                     return Err(err("missing measurements".into()));
@@ -181,10 +271,10 @@ pub fn parse(text: &str, path: Option<&str>) -> Result<(Samples, GoInfo)> {
                 if !value.is_finite() {
                     return Err(err(format!("parsing measurement: {v} {u} is beyond the range of a number in {unit}")));
                 }
-                raws.push(Raw { config: id, name: name_id, unit: units.id(&unit), value });
-                any = true;
+                values.push((unit, u, value));
                 rest = r;
             }
+            on_result(id, name, &values);
             continue;
         }
         if line.starts_with('U') {
@@ -232,7 +322,7 @@ pub fn parse(text: &str, path: Option<&str>) -> Result<(Samples, GoInfo)> {
             current_id = None;
         }
     }
-    finish(&raws, &configs, &names, &units, &meta)
+    Ok(Scanned { configs, meta })
 }
 
 /// The file's samples once every line is read: its varying keys name the groups.
@@ -304,13 +394,7 @@ fn finish(
         let unit = units.get(r.unit);
         out.push(&format!("{pkg}{} {unit}", names.get(r.name)), r.value, unit, direction(unit), group);
     }
-    let mut exact_units: Vec<String> = Vec::new();
-    for ((unit, key), value) in meta {
-        if key == "assume" && value == "exact" && !exact_units.contains(unit) {
-            exact_units.push(unit.clone());
-        }
-    }
-    Ok((out, GoInfo { config: shared, exact_units }))
+    Ok((out, GoInfo { config: shared, exact_units: exact_units(meta) }))
 }
 
 /// Whether `line` is a Go benchmark result line (for telling the format by content).

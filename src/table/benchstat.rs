@@ -43,16 +43,16 @@ fn quantile_r8(xs: &[f64], q: f64) -> f64 {
 }
 
 /// A cell's summary: its center, interval and warnings (benchmath's `Summary`).
-struct Summary {
-    center: f64,
+pub(super) struct Summary {
+    pub(super) center: f64,
     lo: f64,
     hi: f64,
-    warnings: Vec<String>,
+    pub(super) warnings: Vec<String>,
 }
 
 impl Summary {
     /// benchmath's `PctRangeString`.
-    fn range(&self) -> String {
+    pub(super) fn range(&self) -> String {
         if self.lo.is_infinite() || self.hi.is_infinite() {
             return "∞".into();
         }
@@ -75,18 +75,18 @@ impl Summary {
     }
 }
 
-/// benchmath's `medianSamples`: the fewest runs that bound the interval at [`CONFIDENCE`].
-fn runs_for_interval() -> (&'static str, usize) {
-    match (2..=50).find(|n| median_orders(*n, CONFIDENCE).is_ok_and(|o| o.lo > 0 && o.hi <= *n)) {
+/// benchmath's `medianSamples`: the fewest runs that bound the interval at `confidence`.
+fn runs_for_interval(confidence: f64) -> (&'static str, usize) {
+    match (2..=50).find(|n| median_orders(*n, confidence).is_ok_and(|o| o.lo > 0 && o.hi <= *n)) {
         Some(n) => (">=", n),
         None => (">", 50),
     }
 }
 
 /// benchmath's `AssumeNothing.Summary`: the median and its interval.
-fn summary_nothing(xs: &[f64]) -> Summary {
+fn summary_nothing(xs: &[f64], confidence: f64) -> Summary {
     let center = quantile_r8(xs, 0.5);
-    let (lo, hi) = match median_orders(xs.len(), CONFIDENCE) {
+    let (lo, hi) = match median_orders(xs.len(), confidence) {
         Ok(o) => {
             let lo = o.lo.checked_sub(1).and_then(|i| xs.get(i)).copied().unwrap_or(f64::NEG_INFINITY);
             let hi = o.hi.checked_sub(1).and_then(|i| xs.get(i)).copied().unwrap_or(f64::INFINITY);
@@ -96,8 +96,8 @@ fn summary_nothing(xs: &[f64]) -> Summary {
     };
     let mut warnings = Vec::new();
     if lo.is_infinite() || hi.is_infinite() {
-        let (op, need) = runs_for_interval();
-        warnings.push(format!("need {op} {need} samples for confidence interval at level {}", go_fmt_v(CONFIDENCE)));
+        let (op, need) = runs_for_interval(confidence);
+        warnings.push(format!("need {op} {need} samples for confidence interval at level {}", go_fmt_v(confidence)));
     }
     Summary { center, lo, hi, warnings }
 }
@@ -130,17 +130,17 @@ fn summary_exact(xs: &[f64]) -> Summary {
 }
 
 /// A cell's comparison with its baseline (benchmath's `Comparison`).
-struct Compared {
+pub(super) struct Compared {
     p: f64,
     n1: usize,
     n2: usize,
     alpha: f64,
-    warnings: Vec<String>,
+    pub(super) warnings: Vec<String>,
 }
 
 impl Compared {
     /// benchmath's `Comparison.String`: `p=0.PPP n=N` (no p when it is 0: exact).
-    fn text(&self) -> String {
+    pub(super) fn text(&self) -> String {
         let p = if self.p != 0.0 { format!("p={:.3} ", self.p) } else { String::new() };
         if self.n1 == self.n2 {
             format!("{p}n={}", self.n1)
@@ -150,7 +150,7 @@ impl Compared {
     }
 
     /// benchmath's `FormatDelta`: `~` when p > α, else the change of the centers.
-    fn delta(&self, old: f64, new: f64) -> String {
+    pub(super) fn delta(&self, old: f64, new: f64) -> String {
         if self.p > self.alpha {
             "~".into()
         } else if old == new {
@@ -189,14 +189,49 @@ fn compare_nothing(base: &[f64], new: &[f64], alpha: f64) -> Result<Compared> {
 }
 
 /// One cell of a benchstat table.
-struct TabCell {
+pub(super) struct TabCell {
     values: Vec<f64>,
-    summary: Summary,
-    compared: Option<Compared>,
+    pub(super) summary: Summary,
+    pub(super) compared: Option<Compared>,
+}
+
+/// The cells of one row from each column's values (None: no results there), each
+/// summarised, the later ones compared with the first (benchtab's `summarizeCell`);
+/// `warnings` (per column) go first in a cell's notes.
+pub(super) fn row_cells(
+    values: Vec<Option<Vec<f64>>>,
+    mut warnings: Vec<Vec<String>>,
+    exact: bool,
+    alpha: f64,
+    confidence: f64,
+) -> Result<Vec<Option<TabCell>>> {
+    let mut cells: Vec<Option<TabCell>> = Vec::new();
+    for (k, v) in values.into_iter().enumerate() {
+        cells.push(v.filter(|v| !v.is_empty()).map(|mut values| {
+            values.sort_by(f64::total_cmp);
+            let mut summary = if exact { summary_exact(&values) } else { summary_nothing(&values, confidence) };
+            if let Some(w) = warnings.get_mut(k).filter(|w| !w.is_empty()) {
+                w.append(&mut summary.warnings);
+                summary.warnings = std::mem::take(w);
+            }
+            TabCell { values, summary, compared: None }
+        }));
+    }
+    let base: Option<Vec<f64>> = cells.first().and_then(|x| x.as_ref()).map(|x| x.values.clone());
+    if let Some(base) = base {
+        for cell in cells.iter_mut().skip(1).flatten() {
+            cell.compared = Some(if exact {
+                Compared { p: 0.0, n1: base.len(), n2: cell.values.len(), alpha: 0.0, warnings: Vec::new() }
+            } else {
+                compare_nothing(&base, &cell.values, alpha)?
+            });
+        }
+    }
+    Ok(cells)
 }
 
 /// go-moremath's `GeoMean` (a running mean of the logs; NaN unless every value is > 0).
-fn geomean(xs: &[f64]) -> f64 {
+pub(super) fn geomean(xs: &[f64]) -> f64 {
     if xs.is_empty() {
         return f64::NAN;
     }
@@ -211,16 +246,16 @@ fn geomean(xs: &[f64]) -> f64 {
 }
 
 /// A column's geomean row (benchtab's `TableSummary`).
-struct ColSummary {
-    summary: Option<f64>,
-    ratio: Option<f64>,
-    warnings: Vec<String>,
+pub(super) struct ColSummary {
+    pub(super) summary: Option<f64>,
+    pub(super) ratio: Option<f64>,
+    pub(super) warnings: Vec<String>,
 }
 
-/// One benchstat table: a unit, its rows (name and a cell per kernel).
-struct Table {
-    unit: String,
-    rows: Vec<(String, Vec<Option<TabCell>>)>,
+/// One benchstat table: a unit, its rows (name and a cell per column).
+pub(super) struct Table {
+    pub(super) unit: String,
+    pub(super) rows: Vec<(String, Vec<Option<TabCell>>)>,
 }
 
 /// The name a row shows: its own, without a trailing ` UNIT` (a Go metric is named
@@ -283,26 +318,10 @@ fn tables(c: &Comparison, alpha: f64) -> Result<Vec<Table>> {
         for r in of_unit {
             // each row's exact U distribution can take a millisecond: Ctrl-C is polled
             crate::cancel::check()?;
-            let mut cells: Vec<Option<TabCell>> = Vec::new();
-            for k in 0..c.kernels.len() {
-                let values = r.cells.get(k).and_then(|x| x.samples.as_deref()).filter(|s| !s.is_empty());
-                cells.push(values.map(|v| {
-                    let mut values = v.to_vec();
-                    values.sort_by(f64::total_cmp);
-                    let summary = if exact { summary_exact(&values) } else { summary_nothing(&values) };
-                    TabCell { values, summary, compared: None }
-                }));
-            }
-            let base: Option<Vec<f64>> = cells.first().and_then(|x| x.as_ref()).map(|x| x.values.clone());
-            if let Some(base) = base {
-                for cell in cells.iter_mut().skip(1).flatten() {
-                    cell.compared = Some(if exact {
-                        Compared { p: 0.0, n1: base.len(), n2: cell.values.len(), alpha: 0.0, warnings: Vec::new() }
-                    } else {
-                        compare_nothing(&base, &cell.values, alpha)?
-                    });
-                }
-            }
+            let values = (0..c.kernels.len())
+                .map(|k| r.cells.get(k).and_then(|x| x.samples.as_deref()).map(<[f64]>::to_vec))
+                .collect();
+            let cells = row_cells(values, Vec::new(), exact, alpha, CONFIDENCE)?;
             trows.push((shown_name(&r.name, &unit).to_string(), cells));
         }
         out.push(Table { unit, rows: trows });
@@ -312,7 +331,7 @@ fn tables(c: &Comparison, alpha: f64) -> Result<Vec<Table>> {
 
 /// benchtab's `summarizeCol`: the geomean of a column's centers, and of its ratios
 /// to the baseline.
-fn summarize_col(t: &Table, col: usize) -> ColSummary {
+pub(super) fn summarize_col(t: &Table, col: usize) -> ColSummary {
     let n_base = t.rows.iter().filter(|(_, cells)| cells.first().is_some_and(Option::is_some)).count();
     let is_base = col == 0;
     let (mut summaries, mut ratios) = (Vec::new(), Vec::new());
@@ -356,7 +375,7 @@ fn summarize_col(t: &Table, col: usize) -> ColSummary {
 
 const SUPERSCRIPTS: [char; 10] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
 
-fn superscript(i: usize) -> String {
+pub(super) fn superscript(i: usize) -> String {
     i.to_string().bytes().map(|b| SUPERSCRIPTS.get(usize::from(b - b'0')).copied().unwrap_or('?')).collect()
 }
 
@@ -385,7 +404,7 @@ impl Notes {
 /// The columns of a kernel's block start at: label 0, the baseline's median,
 /// interval and note 1–3, each other kernel's median, interval, note, delta, `(p n)`
 /// and note after (benchtab's `startCol`).
-fn start_col(k: usize) -> usize {
+pub(super) fn start_col(k: usize) -> usize {
     if k == 0 {
         1
     } else {
@@ -393,19 +412,45 @@ fn start_col(k: usize) -> usize {
     }
 }
 
-/// The text of one table (benchtab's `Table.ToText`), its footnotes after it.
-fn render_table(kernels: &[String], t: &Table) -> String {
+/// The header levels of columns named by `cols` (each column's value of each
+/// field): per field, the runs of adjacent columns sharing the values so far, as
+/// (first column, columns, value) (benchproc's `KeyHeader`).
+fn header_levels(cols: &[Vec<String>]) -> Vec<Vec<(usize, usize, String)>> {
+    let depth = cols.iter().map(Vec::len).max().unwrap_or(0);
+    let mut levels: Vec<Vec<(usize, usize, String)>> = Vec::new();
+    for level in 0..depth {
+        let mut nodes: Vec<(usize, usize, String)> = Vec::new();
+        for (i, c) in cols.iter().enumerate() {
+            let val = c.get(level).cloned().unwrap_or_default();
+            let same_parent = i > 0
+                && cols.get(i - 1).is_some_and(|p| (0..level).all(|l| p.get(l) == c.get(l)))
+                && nodes.last().is_some_and(|n| n.2 == val);
+            match nodes.last_mut() {
+                Some(n) if same_parent => n.1 += 1,
+                _ => nodes.push((i, 1, val)),
+            }
+        }
+        levels.push(nodes);
+    }
+    levels
+}
+
+/// The text of one table (benchtab's `Table.ToText`), its footnotes after it; `cols`
+/// names each column by its projected values (one level of header per value).
+pub(super) fn render_table(cols: &[Vec<String>], t: &Table) -> String {
     let mut g = Grid::default();
     let mut notes = Notes::default();
-    let r_edge = start_col(kernels.len() + 1);
-    g.row();
-    for (k, name) in kernels.iter().enumerate() {
-        let (l, r) = (start_col(k), start_col(k + 1));
-        g.col(l).span(r - l, name, Align::Center, Some(" │ "));
+    let r_edge = start_col(cols.len() + 1);
+    for level in header_levels(cols) {
+        g.row();
+        for (start, len, name) in level {
+            let (l, r) = (start_col(start), start_col(start + len));
+            g.col(l).span(r - l, &name, Align::Center, Some(" │ "));
+        }
+        g.col(r_edge).cell("", Align::Left, Some(" │"));
     }
-    g.col(r_edge).cell("", Align::Left, Some(" │"));
     g.row();
-    for k in 0..kernels.len() {
+    for k in 0..cols.len() {
         let l = start_col(k);
         g.col(l);
         g.span(3, &t.unit, Align::Center, Some(" │ "));
@@ -442,7 +487,7 @@ fn render_table(kernels: &[String], t: &Table) -> String {
     if t.rows.len() > 1 {
         g.row();
         g.cell("geomean", Align::Left, None);
-        for k in 0..kernels.len() {
+        for k in 0..cols.len() {
             let s = summarize_col(t, k);
             if let Some(v) = s.summary {
                 g.col(start_col(k));
@@ -487,7 +532,8 @@ pub fn render(c: &Comparison) -> Result<String> {
         if i > 0 {
             out.push('\n');
         }
-        out.push_str(&render_table(&c.kernels, t));
+        let cols: Vec<Vec<String>> = c.kernels.iter().map(|k| vec![k.clone()]).collect();
+        out.push_str(&render_table(&cols, t));
     }
     Ok(out)
 }
@@ -517,7 +563,7 @@ mod tests {
         // benchmath's uTestMinP table: 4 runs a side reach 0.05 (2/C(8,4) = 0.029)
         assert_eq!(runs_for_test(0.05), (">=", 4));
         assert_eq!(runs_for_test(1e-6), (">", 10));
-        assert_eq!(runs_for_interval(), (">=", 6));
+        assert_eq!(runs_for_interval(CONFIDENCE), (">=", 6));
         assert_eq!(shown_name("Encode-8 sec/op", "sec/op"), "Encode-8");
         assert_eq!(shown_name("sec/op", "sec/op"), "sec/op");
     }

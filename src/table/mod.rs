@@ -12,7 +12,9 @@
 
 pub mod amd;
 pub mod assess;
+pub mod benchproc;
 pub mod benchstat;
+pub mod benchtab;
 pub mod cell_test;
 pub mod cell_text;
 pub mod comparison;

@@ -2,15 +2,15 @@
 //! - benchstat's own test goldens (golang/perf cmd/benchstat/testdata, copied to
 //!   tests/data/table/benchstat/go/ by tools/oracles/table/benchstat_testdata.sh),
 //!   read through schedlab's Go benchmark reader and its groups, as `schedlab stats`
-//!   reads them (docs/benchstat.md §6 names the cases the view cannot express);
+//!   reads them, and all ten through benchstat's projections with the arguments of
+//!   benchstat's own test (`schedlab benchstat`, docs/benchstat.md §7);
 //! - benchstat run on schedlab's own samples (tests/data/table/benchstat/, made by
 //!   tools/oracles/table/benchstat.py): hyperfine's runs, MMTests' netperf runs, and
 //!   generated samples of 5 to 100 runs a side.
 
 use schedlab::readers::groups::{read_groups, Input};
-use schedlab::readers::{parse_text, Format};
+use schedlab::readers::Format;
 use schedlab::stats::Test;
-use schedlab::table::groups::{compare_groups, GroupMetric};
 use schedlab::table::{benchstat, Cell, Comparison, Direction, Row, VerdictRule};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -54,46 +54,6 @@ fn configurations_within_a_file_are_its_groups() {
     }
 }
 
-#[test]
-fn rows_and_columns_from_name_keys() {
-    // benchstat -filter /align:0 -row /size -col /poly crc-new.txt: the projection is
-    // done here (schedlab has no -row/-col), the view prints the table it gives
-    let text = golden("crc-new.txt");
-    let r = parse_text(&text, Some("crc-new.txt"), Some(Format::GoBench)).unwrap().unwrap();
-    let key = |name: &str, k: &str| {
-        name.split('/').find_map(|p| p.strip_prefix(&format!("{k}="))).map(|v| v.trim_end_matches("-8").to_string())
-    };
-    let (mut polys, mut metrics): (Vec<String>, Vec<GroupMetric>) = (Vec::new(), Vec::new());
-    for s in r.samples.iter() {
-        let name = s.metric.split(' ').next().unwrap();
-        if key(name, "align").as_deref() != Some("0") {
-            continue;
-        }
-        let (poly, size) = (key(name, "poly").unwrap(), key(name, "size").unwrap());
-        if !polys.contains(&poly) {
-            polys.push(poly.clone());
-        }
-        let row = format!("{size} {}", s.unit);
-        let i = match metrics.iter().position(|m| m.name == row) {
-            Some(i) => i,
-            None => {
-                metrics.push(GroupMetric {
-                    name: row,
-                    unit: Some(s.unit.into()),
-                    direction: s.direction,
-                    samples: vec![Vec::new(); 3],
-                });
-                metrics.len() - 1
-            }
-        };
-        let g = polys.iter().position(|p| *p == poly).unwrap();
-        metrics[i].samples[g].push(s.value);
-    }
-    let mut c = compare_groups("stats", &polys, &metrics, Test::MannWhitney, &VerdictRule::default(), Some(1)).unwrap();
-    c.meta.config = r.config.clone();
-    same(&benchstat::render(&c).unwrap(), &golden("crcSizeVsPoly.stdout"), "crcSizeVsPoly");
-}
-
 /// A case of tools/oracles/table/benchstat.py: its samples as a comparison.
 fn load(case: &str) -> (Comparison, String) {
     let doc: Value =
@@ -127,5 +87,80 @@ fn schedlab_samples_as_benchstat_prints_them() {
     for case in ["hyperfine", "netperf-udp", "orders"] {
         let (c, want) = load(case);
         same(&benchstat::render(&c).unwrap(), &want, case);
+    }
+}
+
+/// benchstat's command line `args` (its flags, then its inputs) on the files of
+/// tests/data/table/benchstat/go/, through schedlab's projections: (stdout, stderr).
+fn benchstat_cli(args: &[&str]) -> (String, String) {
+    use schedlab::table::benchtab::{build, Input, Options};
+    let mut o = Options::default();
+    let mut csv = false;
+    let mut it = args.iter();
+    let mut inputs = Vec::new();
+    while let Some(a) = it.next() {
+        let mut val = || it.next().unwrap().to_string();
+        match *a {
+            "-format" => csv = val() == "csv",
+            "-row" => o.row = val(),
+            "-col" => o.col = val(),
+            "-table" => o.table = val(),
+            "-filter" => o.filter = val(),
+            "-ignore" => o.ignore = val(),
+            f => {
+                let text = golden(f);
+                let results = schedlab::readers::go_bench::results(&text, Some(f)).unwrap();
+                inputs.push(Input { label: f.to_string(), results });
+            }
+        }
+    }
+    let t = build(&inputs, &o).unwrap();
+    if csv {
+        t.csv()
+    } else {
+        (t.text(), String::new())
+    }
+}
+
+/// The stderr golden of a case ("" when benchstat's test has none: it treats a
+/// missing file as empty).
+fn golden_stderr(name: &str) -> String {
+    std::fs::read_to_string(dir().join("go").join(format!("{name}.stderr"))).unwrap_or_default()
+}
+
+#[test]
+fn every_golden_of_benchstats_own_test_through_its_flags() {
+    // golang/perf cmd/benchstat/main_test.go: each golden with the arguments it is made with
+    let cases: &[(&str, &[&str])] = &[
+        ("csvOldNew", &["-format", "csv", "old.txt", "new.txt"]),
+        ("csvErrors", &["-format", "csv", "-row", ".name", "new.txt"]),
+        ("crcOldNew", &["crc-old.txt", "crc-new.txt"]),
+        ("crcIgnore", &["-ignore", "note", "crc-old.txt", "crc-new.txt"]),
+        ("crcSizeVsPoly", &["-filter", "/align:0", "-row", "/size", "-col", "/poly", "crc-new.txt"]),
+        ("units", &["-col", "note", "units.txt"]),
+        ("zero", &["-col", "note", "zero.txt"]),
+        ("smallSample", &["-col", "note", "smallSample.txt"]),
+        ("issue19565", &["-col", "note", "issue19565.txt"]),
+        ("issue19634", &["-col", "note", "issue19634.txt"]),
+    ];
+    for (name, args) in cases {
+        let (out, err) = benchstat_cli(args);
+        same(&out, &golden(&format!("{name}.stdout")), name);
+        same(&err, &golden_stderr(name), &format!("{name} (stderr)"));
+    }
+}
+
+#[test]
+fn projections_refuse_bad_expressions() {
+    use schedlab::table::benchtab::{build, Options};
+    for (o, want) in [
+        (Options { filter: "/align".into(), ..Options::default() }, "parsing -filter: "),
+        (Options { row: ".unit".into(), ..Options::default() }, ".unit is only allowed in filters"),
+        (Options { col: "x@nope".into(), ..Options::default() }, "unknown order \"nope\""),
+        (Options { table: ".config@(a)".into(), ..Options::default() }, "fixed order not allowed for .config"),
+        (Options { alpha: 2.0, ..Options::default() }, "-alpha must be in range [0, 1]"),
+    ] {
+        let e = build(&[], &o).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(e.contains(want), "{o:?}: {e}");
     }
 }

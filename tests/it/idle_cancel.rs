@@ -84,3 +84,38 @@ fn the_streamed_replay_stops_at_the_requested_check() {
     let (_, rows) = simulate_csv(spec, &table, 250, &mut periods, std::io::sink(), "sink").unwrap();
     assert_eq!(rows, n);
 }
+
+#[test]
+fn the_dataframe_columns_of_an_in_process_replay_stop_at_the_requested_check() {
+    // what `idle.simulate` does after the replay: widen its decision columns to the
+    // DataFrame's int64, without the GIL. Each loop over the n periods checks every
+    // EVERY values, so a stop at any of those checks ends it.
+    use schedlab::idle::frame_columns::frame_columns;
+    use schedlab::idle::simulate::replay_columns;
+    use schedlab::idle::trace::TraceColumns;
+    let table = StateTable::preset("intel-skx").unwrap();
+    let n = 8 * cancel::EVERY;
+    let (sleep, next_tick, wake) = (vec![1_000_000i64; n], vec![4_000_000i64; n], vec![500_000i64; n]);
+    let (stopped, latency) = (vec![0i64; n], vec![-1i64; n]);
+    let cols = TraceColumns {
+        sleep_length_ns: &sleep,
+        next_tick_ns: &next_tick,
+        wake_ns: &wake,
+        tick_stopped: &stopped,
+        latency_req_ns: &latency,
+        nr_iowait: &[],
+        cpu_load: &[],
+    };
+    let spec = || Spec::new("menu", "6.12").unwrap();
+    let whole = frame_columns(replay_columns(spec(), &table, &cols, 250, true).unwrap()).unwrap();
+    assert_eq!((whole.idx.len(), whole.stop_tick.len(), whole.latency_req_ns.len()), (n, n, n));
+    // by hand: 1 check before the columns, then 8 per loop (at 0, EVERY, ..., 7 EVERY)
+    // over the 4 widened columns (idx, stop_tick, got_tick, poll_time_limit) = 33
+    let replay = replay_columns(spec(), &table, &cols, 250, true).unwrap();
+    for at in [0u64, 1, 9, 32] {
+        let _stop = cancel::StopAfter::checks(at);
+        assert_eq!(frame_columns(replay.clone()).err(), Some(Error::Interrupted), "stop at check {at}");
+    }
+    let _none = cancel::StopAfter::checks(33);
+    assert_eq!(frame_columns(replay).unwrap(), whole);
+}

@@ -5,4 +5,4 @@ sets ``func`` to a callable taking the parsed arguments and returning an exit
 code. Keep module-level imports light: heavy imports go inside ``func``.
 """
 
-COMMANDS = ("stats", "lkp", "mmtests", "report", "pelt", "idle", "live", "batch", "series", "trace", "bisect")
+COMMANDS = ("stats", "benchstat", "lkp", "mmtests", "report", "pelt", "idle", "live", "batch", "series", "trace", "bisect")

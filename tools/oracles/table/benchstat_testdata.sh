@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Copy benchstat's own test inputs and goldens (golang/perf cmd/benchstat/testdata) to
-# tests/data/table/benchstat/go/, the expected values of tests/it/benchstat_golden.rs, and
+# tests/data/table/benchstat/go/, the expected values of tests/it/benchstat_golden.rs and
+# tests/test_benchstat_cli.py (each with the arguments of benchstat's main_test.go), and
 # check them against benchstat built from the same repository.
 #
 # Usage: tools/oracles/table/benchstat_testdata.sh PERF_GIT_DIR [BENCHSTAT]
