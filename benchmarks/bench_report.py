@@ -2,31 +2,40 @@
 tree of --kernels kernels x every family with a golden table in each era asked for
 (built as benchmarks/bench_mmtests_tree.py builds its trees, from the committed
 per-family fixtures and tools/oracles/mmtests/gen_monitor_logs.py), with the time per
-phase. There is no other report generator to run beside it; the figures are drawn
-both ways in the same run (one process, and the worker processes the report uses) and
-the ratio printed.
+phase. There is no other report generator to run beside it; the strip plots, which were
+where the time went, are drawn both ways in the same run -- by the core as SVG
+(src/report_svg/), and as the report drew them before (matplotlib: MMTestsComparison.plot,
+its tight_layout, the SVG saved with bbox_inches="tight") -- and the ratio printed.
 
-Phases (in one process, after `import schedlab`): importing matplotlib; detecting the
-inputs (src/report_inputs.rs); the core's batch scan of each tree; the core's tables of
-every benchmark (src/mmtests/tables.rs: each tree read once, both compare-mmtests.pl
-tables, overview cells, changed rows); the rest of the sections (Python gathering
-blocks); drawing the figures; the HTML and text pages. Then the whole command as a
-process (`python -m schedlab report ... -o FILE`), wall and CPU.
+Phases (in one process, after `import schedlab`): detecting the inputs
+(src/report_inputs.rs); the core's batch scan of each tree; the core's tables of every
+benchmark (src/mmtests/tables.rs: each tree read once, both compare-mmtests.pl tables,
+overview cells, changed rows); the strip plots (core SVG); the rest of the sections
+(Python gathering blocks; for the example the idle and PELT replays and the matplotlib
+figures of idle, PELT and lkp, with matplotlib's import); the HTML and text pages. Then
+the whole command as a process (`python -m schedlab report ... -o FILE`): wall, CPU and
+peak RSS.
 
 Run by hand (never in tests) and note the load average it prints:
 
     python benchmarks/bench_report.py --kernels 10 --families 60 --tree-dir /tmp/reportbench60
 
-Recorded 2026-12-06 18:12-18:25 UTC on the 2-core sandbox while seven other engineers built
-(load average 28-37: wall times are many times a quiet machine's). Bundled example: scan
-0.08 s, tables 0.10 s, sections (the idle and PELT replays and their figures) 13.3 s, the 7
-figures 19.9 s in workers against 26.4 s in one process (1.33x), HTML and text 0.04 s; whole
-command 52.9 s wall, 5.6 s CPU. The 10-kernel x 60-family tree (1 iteration): detect 0.21 s,
-scan 1.97 s, tables of all 60 benchmarks (one core call, the tree read once) 2.29 s, sections
-0.38 s, HTML and text 0.68 s (11.3 MiB page) -- and the 60 strip plots 385 s in worker
-processes: the figures are where the time goes. Drawn one at a time (/tmp/prof_fig.py-style,
-CPU seconds): 0.25-0.88 s to draw (tight_layout renders the figure) and 0.23-0.50 s to save
-the SVG (bbox_inches="tight" renders it again) per figure of 3-8 panels.
+Recorded 2026-12-07 00:51 UTC on the 2-core sandbox shared with other builds (load average
+12-14). The 10-kernel x 60-family tree (1 iteration): detect 0.03 s, scan 0.44 s, tables
+0.73 s, the 60 strip plots 0.09 s, the rest of the sections 0.07 s, HTML and text 0.12 s
+(5.1 MiB page; matplotlib not imported); whole command 1.73 s wall, 0.88 s CPU, peak RSS 79
+MiB (`/usr/bin/time -v python -m schedlab report /tmp/reportbench60`: 2.03 s wall, 81 MB).
+Now the time goes to the scan and the tables (the core reading the 600 runs' logs) and to
+starting Python. Bundled example: sections 3.83 s (the idle and PELT replays, importing
+matplotlib and its 4 figures), the 3 strip plots 1 ms; whole command 4.71 s wall, 2.32 s CPU,
+135 MiB (`/usr/bin/time -v`: 7.64 s, 131 MB). A strip plot: 2.7 ms in the core against
+1727 ms with matplotlib (640x).
+
+Before (main at 72fa850e, 2026-12-07 00:19-00:35 UTC, load 7-12): the tree's 60 strip plots
+took 351 s in forked matplotlib worker processes (scan 1.18 s, tables 0.77 s, sections
+0.08 s, HTML 0.56 s, 11.3 MiB page); `/usr/bin/time -v python -m schedlab report
+/tmp/reportbench60` 4 min 58 s wall, 90 s CPU, 204 MB peak RSS; the example 11.34 s wall,
+5.31 s CPU (`/usr/bin/time -v`: 12.8 s, 132 MB), its 7 figures 6.8 s in workers.
 """
 
 from __future__ import annotations
