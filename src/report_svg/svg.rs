@@ -105,11 +105,11 @@ impl Svg {
     pub fn new(width: f64, height: f64, title: &str, desc: &str) -> Svg {
         let (w, h) = (num(width), num(height));
         let mut out = String::with_capacity(16 * 1024);
-        let _ = write!(
+        let _ = writeln!(
             out,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"schedlab-figure\" role=\"img\" width=\"{w}\" \
              height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"DejaVu Sans, Arial, sans-serif\">\
-             <title>{}</title><desc>{}</desc>\n",
+             <title>{}</title><desc>{}</desc>",
             escape(title),
             escape(desc)
         );
