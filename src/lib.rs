@@ -63,6 +63,7 @@ pub mod pelt;
 pub mod readers;
 pub mod report_inputs;
 pub mod report_page;
+pub mod report_svg;
 pub mod series;
 pub mod stats;
 pub mod stop_signal;

@@ -6,6 +6,7 @@ use super::errors::{run, to_py, to_pyerr};
 use pyo3::prelude::*;
 use schedlab::report_inputs::detect;
 use schedlab::report_page::{self, Page};
+use schedlab::report_svg::strip::strip_plot;
 use std::path::PathBuf;
 
 /// The paths classified: a dict of [`schedlab::report_inputs::Inputs`]'s shape (paths as str).
@@ -40,11 +41,21 @@ fn report_comparison_html(comparison: PyRef<'_, PyComparison>) -> String {
     report_page::comparison_html(comparison.core())
 }
 
+/// The report's strip plot of an MMTests comparison as SVG
+/// ([`schedlab::report_svg::strip::strip_plot`]): `(svg, labels)`, or None when the
+/// table has nothing to draw.
+#[pyfunction]
+#[pyo3(signature = (comparison, *, y_label))]
+fn report_strip_svg(comparison: PyRef<'_, PyComparison>, y_label: &str) -> Option<(String, Vec<String>)> {
+    strip_plot(comparison.core(), y_label).map(|f| (f.svg, f.labels))
+}
+
 /// Adds the report functions to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(report_inputs, m)?)?;
     m.add_function(wrap_pyfunction!(report_html, m)?)?;
     m.add_function(wrap_pyfunction!(report_text, m)?)?;
     m.add_function(wrap_pyfunction!(report_comparison_html, m)?)?;
+    m.add_function(wrap_pyfunction!(report_strip_svg, m)?)?;
     Ok(())
 }

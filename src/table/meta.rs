@@ -166,7 +166,8 @@ fn put<T: Into<Value>>(m: &mut Map<String, Value>, key: &str, v: Option<T>) {
     }
 }
 
-fn direction_name(d: Direction) -> &'static str {
+/// MMTests' spelling of a direction in `mmtests.preferred` ("Higher", "Lower", "Unknown").
+pub fn direction_name(d: Direction) -> &'static str {
     match d {
         Direction::Higher => "Higher",
         Direction::Lower => "Lower",

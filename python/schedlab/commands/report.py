@@ -44,9 +44,8 @@ def register(sub: SubparsersSpec) -> None:
 
 
 def run(args: Namespace) -> int:
-    from .._plot import pyplot
-
-    pyplot()  # the report draws: a clear error now if matplotlib is missing
+    # matplotlib is imported only by the sections that draw with it (idle, PELT, lkp, trace
+    # groups); MMTests trees alone are drawn by the core (docs/report.md)
     from ..report.build import build, example_dir
 
     paths = list(args.paths)

@@ -3,7 +3,7 @@
 A :class:`Report` is a list of sections; each section holds headings,
 paragraphs, comparison tables and text grids (cells coloured and marked by
 verdict), the verdict colour key, figures (matplotlib figures embedded as
-reproducible inline SVG), preformatted text and folded parts (``details``). :meth:`Report.to_html` writes one
+reproducible inline SVG, or SVG the core drew: :meth:`Section.svg`), preformatted text and folded parts (``details``). :meth:`Report.to_html` writes one
 HTML file with no network assets; :meth:`Report.to_text` is the summary printed
 on the terminal.
 

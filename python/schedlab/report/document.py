@@ -114,6 +114,12 @@ class Section:
         The SVG is reproducible: no date, ids from a fixed salt, text kept as text."""
         self.blocks.append({"kind": "figure", "caption": caption, **_figure_block(fig, caption, fmt)})
 
+    def svg(self, markup: str, labels: list[str], caption: str = "") -> None:
+        """A figure already drawn as SVG markup (an ``<svg>`` element without ids, as the
+        core draws the report's strip plots: src/report_svg/), with the title and axis
+        labels the page's self-check looks for in its text."""
+        self.blocks.append({"kind": "figure", "caption": caption, "markup": markup, "labels": labels})
+
     def figure_of(self, draw: Callable[..., Any], *args: Any, caption: str = "") -> None:
         """A figure drawn later by ``draw(*args)`` (a module-level function returning a
         figure, or None for no figure; its arguments picklable): :meth:`Report.draw_figures`

@@ -6,13 +6,12 @@ folded details."""
 from __future__ import annotations
 
 import math
-import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .._core import Comparison, Scan
+from .._core import Scan
 from ..errors import SchedlabError
 from .document import Grid, Report, Section
 from .inputs import Inputs, MMTestsTree
@@ -67,11 +66,6 @@ def _pct(v: float | None, decimals: int) -> str:
     return "–" if v is None or math.isnan(v) else f"{v:+.{decimals}f}%"
 
 
-def _wrap(name: str, width: int = 10) -> str:
-    """A kernel name broken after its dashes onto lines of about ``width`` characters."""
-    return "\n".join(textwrap.wrap(name, width)) or name
-
-
 def _changed_grid(rows: list[list[Any]], caption: str, margins: bool) -> Grid:
     headers = ["Benchmark", "Kernel", "Row", "Change", "Verdict", "Test", "p", "BH q"] + (["Margin"] if margins else [])
     return Grid(headers, rows, caption, text_columns=3)
@@ -80,7 +74,8 @@ def _changed_grid(rows: list[list[Any]], caption: str, margins: bool) -> Grid:
 def mmtests_section(p: Parts, inputs: Inputs, tree: MMTestsTree, baseline: str | None, test: str = "welch") -> None:
     """Per benchmark: the overview label per kernel (direction-aligned Gmean ratio),
     the rows whose ``test`` verdict (BH-FDR across rows) is a change, and, folded,
-    MMTests' own tables and a per-sample plot. Which kernels ran each benchmark, and
+    MMTests' own tables and a per-sample strip plot (drawn by the core as SVG:
+    src/report_svg/strip.rs). Which kernels ran each benchmark, and
     which of them failed and why, is the core's batch scan of the tree (the runs and
     ``failed`` entries batch mode lists), so the report and batch name them alike;
     the tables, overview cells and changed rows of every benchmark are one core call
@@ -175,7 +170,10 @@ def mmtests_section(p: Parts, inputs: Inputs, tree: MMTestsTree, baseline: str |
         d.text(c.to_text(), in_summary=False)
         d.heading("compare-mmtests.pl --print-ratio")
         d.text(ratio.to_text(), in_summary=False)
-        d.figure_of(_mmtests_figure, table, bench, caption=f"{bench}: every sample per kernel (bar = mean)")
+        unit = next((u for prefix, u in MMTESTS_Y_AXIS.items() if bench.startswith(prefix)), "value")
+        drawn = _core.report_strip_svg(table, y_label=unit)
+        if drawn is not None:
+            d.svg(*drawn, caption=f"{bench}: every sample per kernel (bar = mean)")
     p.overview.grid(Grid(["Benchmark"] + [f"{k} vs {base}" for k in kernels[1:]], over_rows,
                          f"MMTests, machine {tree.name}: Gmean of the per-operation ratios vs {base}"))
     if changed_rows:
@@ -205,34 +203,6 @@ def _scan(inputs: Inputs, tree: MMTestsTree) -> Scan:
     if s.error is not None:
         raise s.error
     return s
-
-
-def _mmtests_figure(table: Comparison, bench: str) -> Any:
-    """The strip plot of a benchmark's table (:meth:`MMTestsComparison.plot`) labelled
-    for the report; None when the table has nothing to plot. Drawn in a worker process
-    (:meth:`Report.draw_figures`)."""
-    from .. import mmtests
-
-    try:
-        return _label_strip_plot(mmtests.MMTestsComparison(table).plot(), bench)
-    except (ValueError, SchedlabError):
-        return None
-
-
-def _label_strip_plot(fig: Any, bench: str) -> Any:
-    """MMTests' strip plot with a y label in the benchmark's unit, a kernel x label
-    and horizontal, wrapped kernel names."""
-    unit = next((u for prefix, u in MMTESTS_Y_AXIS.items() if bench.startswith(prefix)), "value")
-    for ax in fig.axes:
-        if not ax.axison:
-            continue
-        names = [t.get_text() for t in ax.get_xticklabels()]
-        ax.set_xticks(ax.get_xticks(), [_wrap(n) for n in names], rotation=0, ha="center", fontsize=7)
-        ax.set_ylabel(unit, fontsize=8)
-        ax.set_xlabel("kernel", fontsize=8)
-        ax.tick_params(axis="y", labelsize=7)
-    fig.tight_layout()
-    return fig
 
 
 def _lkp_case(meta: dict[str, Any]) -> str:
