@@ -7,7 +7,6 @@ import hashlib
 import html
 import io
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -120,13 +119,6 @@ class Section:
         labels the page's self-check looks for in its text."""
         self.blocks.append({"kind": "figure", "caption": caption, "markup": markup, "labels": labels})
 
-    def figure_of(self, draw: Callable[..., Any], *args: Any, caption: str = "") -> None:
-        """A figure drawn later by ``draw(*args)`` (a module-level function returning a
-        figure, or None for no figure; its arguments picklable): :meth:`Report.draw_figures`
-        draws every such figure of a report at once, in parallel processes, each as
-        :meth:`figure` embeds it."""
-        self.blocks.append({"kind": "figure", "caption": caption, "pending": (draw, args)})
-
     def summary_line(self, text: str) -> None:
         """A line for the text summary only."""
         self.summary.append(text)
@@ -139,27 +131,9 @@ class Section:
                 b = {"kind": "table", "html": comparison_html(b["comparison"]), "caption": b["caption"]}
             elif b["kind"] == "details":
                 b = {"kind": "details", "section": b["section"].document()}
-            elif b["kind"] == "figure" and "pending" in b:
-                raise RuntimeError("a figure is still to be drawn: call Report.draw_figures() first")
             blocks.append(b)
         return {"title": self.title, "blocks": blocks, "summary": self.summary, "anchor": self.anchor}
 
-    def drop_undrawn(self) -> None:
-        """Remove the figures their function did not draw (here and in folded parts)."""
-        self.blocks = [b for b in self.blocks if b["kind"] != "dropped"]
-        for b in self.blocks:
-            if b["kind"] == "details":
-                b["section"].drop_undrawn()
-
-    def pending_figures(self) -> list[dict[str, Any]]:
-        """The blocks of figures still to draw, this section's and its folded parts', in order."""
-        out = []
-        for b in self.blocks:
-            if b["kind"] == "figure" and "pending" in b:
-                out.append(b)
-            elif b["kind"] == "details":
-                out += b["section"].pending_figures()
-        return out
 
 
 def _figure_block(fig: Any, caption: str, fmt: str = "svg") -> dict[str, Any]:
@@ -189,31 +163,6 @@ def _figure_block(fig: Any, caption: str, fmt: str = "svg") -> dict[str, Any]:
     return {"markup": markup, "labels": labels}
 
 
-def _draw(job: tuple[Callable[..., Any], tuple[Any, ...], str]) -> dict[str, Any] | None:
-    """One pending figure drawn and embedded (None: ``draw`` had no figure to give)."""
-    draw, args, caption = job
-    fig = draw(*args)
-    return None if fig is None else _figure_block(fig, caption)
-
-
-def _draw_all(jobs: list[tuple[Callable[..., Any], tuple[Any, ...], str]], processes: int) -> list[dict[str, Any] | None]:
-    """Every job drawn, in order: in ``processes`` forked worker processes when there is
-    more than one figure and one process to spare (each draws whole figures: the bytes
-    are those one process gives), else here."""
-    import multiprocessing
-
-    if processes < 2 or len(jobs) < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        return [_draw(j) for j in jobs]
-    from .._plot import pyplot
-
-    pyplot()  # imported once, before the fork: the workers inherit it
-    from concurrent.futures import ProcessPoolExecutor
-
-    ctx = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=min(processes, len(jobs)), mp_context=ctx) as pool:
-        return list(pool.map(_draw, jobs, chunksize=max(1, len(jobs) // (4 * processes))))
-
-
 @dataclass
 class Report:
     """A report: a title, an introduction and sections."""
@@ -234,27 +183,8 @@ class Report:
         self.sections.append(s)
         return s
 
-    def draw_figures(self, processes: int | None = None) -> None:
-        """Draw every figure added with :meth:`Section.figure_of`, on ``processes``
-        worker processes (None: the core's thread count, ``SCHEDLAB_NUM_THREADS`` or the
-        CPUs); a figure its function did not draw is left out."""
-        blocks = [b for s in self.sections for b in s.pending_figures()]
-        if not blocks:
-            return
-        jobs = [(b["pending"][0], b["pending"][1], b["caption"]) for b in blocks]
-        drawn = _draw_all(jobs, _core.default_threads() if processes is None else processes)
-        for b, d in zip(blocks, drawn):
-            del b["pending"]
-            if d is None:
-                b["kind"] = "dropped"
-            else:
-                b.update(d)
-        for s in self.sections:
-            s.drop_undrawn()
-
     def document(self) -> dict[str, Any]:
         """The report as the core's page document reads it (src/report_page.rs)."""
-        self.draw_figures()
         return {"title": self.title, "intro": self.intro, "sections": [s.document() for s in self.sections]}
 
     def to_html(self) -> str:
