@@ -101,18 +101,18 @@ def _emit(data: bytes, output: str | None, inputs: list[str]) -> None:
 def run_simulate(args: Namespace) -> int:
 
     if not args.ftrace:
-        # streamed: the trace is read, replayed and written as it goes
-        from .. import idle
-
-        kw = dict(kernel=args.kernel, hz=args.hz)
+        # streamed: the trace is read, replayed and written as it goes, by the core alone
+        # (schedlab.idle.simulate_csv's call, without importing numpy and pandas: the
+        # replay's memory is then the interpreter's and the core's chunks)
+        kw = dict(governor=args.governor, kernel=args.kernel, hz=args.hz, states=args.states, trace=args.trace)
         if args.output:
             from .._output import replacing
 
             with replacing(args.output, [args.trace, args.states]) as f:
-                idle.simulate_csv(args.governor, args.trace, args.states, write=f.write, **kw)
+                _core.idle_simulate_csv(**kw, write=f.write)
             return 0
         sys.stdout.flush()
-        idle.simulate_csv(args.governor, args.trace, args.states, write=sys.stdout.buffer.write, **kw)
+        _core.idle_simulate_csv(**kw, write=sys.stdout.buffer.write)
         sys.stdout.buffer.flush()
         return 0
     from .. import idle

@@ -119,24 +119,24 @@ def _write(data: bytes) -> None:
 
 
 def run_simulate(args: Namespace) -> int:
-    from .. import pelt
-
-    kw = dict(init=args.init, util_est=args.util_est, rule=args.rule, execl_fix=args.execl_fix, hz=args.hz,
-              kernel=args.kernel, start_ns=args.start_ns)
+    # schedlab.pelt.simulate_csv's call, made here without importing numpy and pandas:
+    # the streamed replay's memory is then the interpreter's and the core's chunks
+    opts = _core.PeltOptions(init=args.init, util_est=bool(args.util_est), rule=args.rule, execl_fix=args.execl_fix,
+                             hz=args.hz, start_ns=args.start_ns, kernel=args.kernel)
     if args.output is not None:
         from .._output import check_not_input, replacing
 
         check_not_input(args.output, [args.trace])
         trace = _trace(args)
-        with replacing(args.output, [args.trace]) as f:
-            pelt.simulate_csv(trace, write=f.write, name="<stdin>", **kw)  # streamed to the file
+        with replacing(args.output, [args.trace]) as f:  # streamed to the file
+            _core.pelt_simulate_csv(trace, options=opts, name="<stdin>", out=None, write=f.write)
         return 0
     trace = _trace(args)
     out = getattr(sys.stdout, "buffer", None)
     if out is not None:
-        sys.stdout.flush()
-        kw["write"] = out.write  # streamed: a large trace never sits in memory as CSV
-    csv = pelt.simulate_csv(trace, name="<stdin>", **kw)
+        sys.stdout.flush()  # streamed: a large trace never sits in memory as CSV
+    csv = _core.pelt_simulate_csv(trace, options=opts, name="<stdin>", out=None,
+                                  write=out.write if out is not None else None)
     if csv is not None:
         _write(csv)
     if out is not None:
