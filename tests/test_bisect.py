@@ -66,7 +66,8 @@ def test_the_posterior_is_the_integrated_normal_likelihood() -> None:
 
 
 def test_defaults_come_from_the_core() -> None:
-    assert DEFAULTS == {"alpha": 0.05, "margin": 2.0, "min_runs": 3, "max_runs": 50, "endpoint_runs": 5,
+    # max_runs None: from the endpoints' runs (docs/bisect.md §2.5)
+    assert DEFAULTS == {"alpha": 0.05, "margin": 2.0, "min_runs": 3, "max_runs": None, "endpoint_runs": 5,
                         "max_endpoint_runs": 100}
 
 
@@ -90,11 +91,18 @@ def test_steps_decide_good_bad_more_and_skip_with_their_evidence() -> None:
     assert "P(bad) = " in s.line() and s.line().endswith(": bad")
     b.add("commit02x", [10.02, 9.97, 10.01])
     assert b.step("commit02x").decision == "good"
-    # a level between the endpoints', to the maximum of runs: skip, saying why
+    # a level between the endpoints', to the maximum of runs: changed from the good
+    # level, answered bad, saying why (docs/bisect.md §2.5)
     b.add("commit03x", [10.49, 10.51, 10.5, 10.52])
     s = b.step("commit03x")
-    assert (s.decision, s.exit_code) == ("skip", 125)
+    assert (s.decision, s.exit_code, s.max_runs) == ("bad", 1, 4)
     assert s.reason is not None and "more than one change" in s.reason
+    # undecided at the maximum and not shown between the levels: skip, saying why
+    b = _bisection(max_runs=4)
+    b.add("commit04x", [10.0, 11.0, 10.5, 10.45])
+    s = b.step("commit04x")
+    assert (s.decision, s.exit_code) == ("skip", 125), s.line()
+    assert s.reason is not None and "noise is too large" in s.reason, s.line()
 
 
 def test_endpoints_without_a_change_say_so() -> None:

@@ -4,8 +4,11 @@ result files), as relative residuals, resampled into ranges of 100 commits
 (``tests/bisect_sim.py``; ``benchmarks/bisect_accuracy.py`` runs 1,000 too: a few of
 those ranges take minutes, too long for the suite).
 
-What is checked, each against the stated alpha, within three Monte-Carlo standard
-errors:
+What is checked, each against the stated alpha, within Monte-Carlo error: a rate is
+compared with its bound p0 allowing two standard errors of a rate at the bound,
+sqrt(p0(1 - p0)/n) (a one-sided test a method that meets the bound fails about 2 % of
+the time: at 50 started ranges and alpha 0.05, the culprit must be singled out in at
+least 0.95 - 0.062 = 0.888 of them):
 
 - one culprit of 1-10 % at a random position: a wrong answer (a commit that is not
   the culprit, or "no change") in at most alpha of the ranges, and the culprit named
@@ -20,11 +23,12 @@ errors:
 - a range without a change is reported as such (among the ranges whose endpoints
   decided), and never given a culprit beyond alpha;
 - against the peers' rules reproduced in ``bisect_sim.py`` (a fixed-N bisection,
-  LISA's vote rule, lkp's stable rule): at the cost schedlab took (the same mean
-  number of runs), each peer names the right commit at most as often and gives a
-  wrong answer more often; and the fixed-N
-  bisection, at the smallest N (of a grid) that is as accurate as schedlab, takes
-  more runs.
+  LISA's vote rule, lkp's stable rule), on the same ranges at the cost schedlab took
+  (the same mean number of runs): schedlab names the right commit more often than
+  each peer, or — where the difference is within Monte-Carlo error — not less often
+  beyond two standard errors of the difference and strictly fewer wrong answers
+  (the test prints which holds for each peer); and the fixed-N bisection, at the
+  smallest N (of a grid) that is as accurate as schedlab, takes more runs.
 
 The expected values are the rates the error control promises (1 - alpha) and the
 peers' own results on the same ranges; nothing here is a figure schedlab produced
@@ -52,12 +56,16 @@ def pools() -> dict[str, np.ndarray]:
     return p
 
 
+#: Standard errors of a rate at its bound allowed (module docstring).
+Z = 2.0
+
+
 def _at_most(rate: float, n: int, bound: float) -> bool:
-    return rate - 3 * sim.binomial_se(rate, n) <= bound
+    return rate <= bound + Z * sim.binomial_se(bound, n)
 
 
 def _at_least(rate: float, n: int, bound: float) -> bool:
-    return rate + 3 * sim.binomial_se(rate, n) >= bound
+    return rate >= bound - Z * sim.binomial_se(bound, n)
 
 
 def _check(name: str, s: sim.Score) -> None:
@@ -107,12 +115,18 @@ def test_against_the_peers_at_equal_cost_and_at_equal_accuracy(pools: dict[str, 
     peers = sim.simulate(sim.peers(n_equal), pools=pools, n=n, bisections=bisections, seed=seed)
     print(f"schedlab: correct {ours.accuracy:.3f}, wrong {ours.error_rate:.3f}, mean runs {ours.mean_runs:.1f}")
     for name, s in peers.items():
-        print(f"{name}: correct {s.accuracy:.3f}, wrong {s.error_rate:.3f}, mean runs {s.mean_runs:.1f}")
         assert s.mean_runs >= 0.8 * ours.mean_runs, (name, s.mean_runs)  # the cost is comparable
-        # at the same cost: named right at least as often, and wrong less often (LISA's
-        # majority vote ties on the first and is wrong in about a fifth of the ranges)
-        assert ours.accuracy >= s.accuracy, (name, s.accuracy, ours.accuracy)
-        assert ours.error_rate < s.error_rate, (name, s.error_rate, ours.error_rate)
+        # at the same cost: named right more often; or, within Monte-Carlo error of the
+        # difference (the two rates' standard errors at schedlab's rate), not less often
+        # and strictly fewer wrong answers
+        se_diff = math.hypot(ours.mc_error, sim.binomial_se(ours.accuracy, s.total))
+        more_accurate = ours.accuracy > s.accuracy
+        shown = "more accurate" if more_accurate else "as accurate within MC error, fewer wrong answers"
+        print(f"{name}: correct {s.accuracy:.3f}, wrong {s.error_rate:.3f}, mean runs {s.mean_runs:.1f}: "
+              f"schedlab {shown}")
+        if not more_accurate:
+            assert ours.accuracy >= s.accuracy - Z * se_diff, (name, s.accuracy, ours.accuracy, se_diff)
+            assert ours.error_rate < s.error_rate, (name, s.error_rate, ours.error_rate)
     # equal accuracy: the fixed-N bisection's smallest N as accurate as schedlab costs more
     for n_runs in (2 * n_equal, 4 * n_equal, 8 * n_equal):
         fixed = sim.simulate({"fixed": lambda r, k=n_runs: sim.fixed_n(r, k)}, pools=pools, n=n,

@@ -5,7 +5,8 @@ measured once, in batches, until the sequential comparison of the bad one with t
 good one shows a change the steps can decide (or shows none: nothing to bisect). At
 each step runs are added until the posterior over the culprit's position, given
 every run so far, makes the commit bad or good at the step's error rate
-(alpha/steps), or the step gives up after ``max_runs`` (skip). :meth:`Bisection.run`
+(alpha/steps), or the step gives up after ``max_runs`` (skip; by default four times
+the runs the endpoints say a step takes). :meth:`Bisection.run`
 drives a whole search by probabilistic bisection (the next commit is the posterior
 median, so one doubtful answer is re-tested rather than followed);
 ``schedlab bisect run`` does the same inside ``git bisect run``.
@@ -58,7 +59,9 @@ class Bisection:
     better; the decisions do not depend on it, the endpoints' verdict words do. The
     settings default to :data:`DEFAULTS`: ``alpha`` the chance, at most, of naming a
     wrong commit; ``margin`` the percent change below which the endpoints count as
-    unchanged; ``min_runs``/``max_runs`` per step; ``endpoint_runs`` per batch and
+    unchanged; ``min_runs``/``max_runs`` per step (``max_runs`` None: four times the runs
+    a step is expected to take at the endpoints' change and noise, at least 50);
+    ``endpoint_runs`` per batch and
     ``max_endpoint_runs`` at each endpoint.
 
     >>> b = Bisection(["good", "mid", "bad"], direction="lower")
@@ -165,7 +168,7 @@ class Bisection:
     def test(self, commit: str, measure: Measure, *,
              on_run: Callable[[str, list[float]], None] | None = None) -> BisectStep:
         """Run ``measure`` at ``commit`` until its step decides (``good``, ``bad`` or
-        ``skip`` after ``max_runs``)."""
+        ``skip`` after its maximum of runs, ``BisectStep.max_runs``)."""
         s = self.step(commit)
         while s.decision == "more":
             v = _values(measure(s.commit))

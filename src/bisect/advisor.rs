@@ -198,7 +198,9 @@ pub fn status(
     let Some(post) = posterior else {
         return Ok(st);
     };
-    for c in st.commits.iter().filter(|c| c.verdict == "undecided" && c.runs >= opts.max_runs) {
+    let (good, bad) = (Moments::of(values_at(0)), Moments::of(values_at(last)));
+    let max_runs = super::budget::max_runs(opts, &good, &bad, step_alpha);
+    for c in st.commits.iter().filter(|c| c.verdict == "undecided" && c.runs >= max_runs) {
         st.notes.push(format!(
             "{}: undecided after {} runs (P(bad) = {:.3})",
             short(&c.commit),
@@ -246,7 +248,8 @@ pub fn status(
             return Ok(st);
         }
     }
-    st.next = next(&post, &tested, last, runs, opts, step_alpha, &name);
+    let cost = StepCost { expected: super::budget::expected_runs(&good, &bad, step_alpha), max_runs };
+    st.next = next(&post, &tested, last, runs, opts, step_alpha, cost, &name);
     Ok(st)
 }
 
@@ -274,8 +277,17 @@ fn in_between(st: &mut Status, tested: &[Tested<'_>], last: usize, opts: &Option
     }
 }
 
+/// What a step is expected to take (`bisect::budget`) and the runs after which it
+/// answers skip.
+#[derive(Debug, Clone, Copy)]
+struct StepCost {
+    expected: f64,
+    max_runs: u64,
+}
+
 /// The commit to test next: the posterior median moved to the nearest commit that
 /// can be tested, and the runs a step there is expected to take.
+#[allow(clippy::too_many_arguments)]
 fn next(
     post: &Posterior,
     tested: &[Tested<'_>],
@@ -283,6 +295,7 @@ fn next(
     runs: &[CommitRuns],
     opts: &Options,
     step_alpha: f64,
+    cost: StepCost,
     name: &dyn Fn(usize) -> String,
 ) -> Option<Next> {
     let failed = |p: usize| runs.iter().any(|r| r.position == p && r.values.is_empty() && !r.failures.is_empty());
@@ -290,20 +303,14 @@ fn next(
     // a commit that took its maximum of runs undecided is not run again
     let exhausted = |p: usize| {
         let pb = post.p_bad(p);
-        runs_at(p) >= opts.max_runs && pb > step_alpha && pb < 1.0 - step_alpha
+        runs_at(p) >= cost.max_runs && pb > step_alpha && pb < 1.0 - step_alpha
     };
     let median = post.median().min(last);
     // the median itself, else the nearest testable commit of the range
     let candidates = (0..=last).flat_map(|d| [median.checked_sub(d), median.checked_add(d)]).flatten();
     let at = candidates.filter(|&p| p <= last).find(|&p| !failed(p) && !exhausted(p))?;
     let have = runs_at(at);
-    let (g, b) = (
-        Moments::of(tested.iter().find(|t| t.position == 0).map_or(&[], |t| t.values)),
-        Moments::of(tested.iter().find(|t| t.position == last).map_or(&[], |t| t.values)),
-    );
-    let sd = ((g.m2 + b.m2) / (g.n + b.n - 2.0)).sqrt();
-    let kl = (b.mean - g.mean).powi(2) / (2.0 * sd * sd);
-    let expected = (((1.0 - step_alpha) / step_alpha).ln() / kl).ceil();
+    let expected = cost.expected.ceil();
     let total = if expected.is_finite() { (expected as u64).max(opts.min_runs) } else { opts.min_runs };
     let more = total.saturating_sub(have).max(1);
     let why = if have > 0 {

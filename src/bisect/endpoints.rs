@@ -2,11 +2,13 @@
 //! sequential comparison of the bad endpoint with the good one (`stats::sequential`,
 //! valid however often it is looked at) must show a change, not an equivalence within
 //! the margin; and the smallest change its interval allows must be one the steps can
-//! tell from the endpoints' runs alone, so that a step is never left undecidable by
-//! imprecise endpoints.
+//! tell from the endpoints' runs alone, and a step must be expected to take no more
+//! runs than an endpoint took (`bisect::budget`), so that a step is never left
+//! undecidable by imprecise endpoints.
 
 use super::options::Options;
 use crate::error::Result;
+use crate::stats::moments::Moments;
 use crate::stats::sequential::{sequential, Sequential};
 use crate::table::verdict::{Verdict, VerdictRule};
 use crate::table::Direction;
@@ -60,6 +62,9 @@ pub struct Endpoints {
     pub evidence: f64,
     /// The evidence a step needs: ln((1 − a)/a), a = the step's alpha.
     pub needed: f64,
+    /// The runs a step is expected to take at the endpoints' change and noise
+    /// (`bisect::budget::expected_runs`; infinite while the endpoints are too rough).
+    pub step_runs: f64,
     /// What to do.
     pub decision: EndpointDecision,
 }
@@ -99,9 +104,20 @@ pub fn endpoints(good: &[f64], bad: &[f64], direction: Direction, steps: u32, op
     };
     let (runs_good, runs_bad) = (good.len() as u64, bad.len() as u64);
     let at_max = runs_good >= opts.max_endpoint_runs && runs_bad >= opts.max_endpoint_runs;
+    let step_runs = super::budget::expected_runs(&Moments::of(good), &Moments::of(bad), a);
+    // a step expected to take at most as many runs as an endpoint took: n ≥ 2K; at
+    // their maximum of runs the endpoints may give half the evidence a step needs at
+    // the smallest change allowed (each decided step's runs then join a level), not
+    // less: an estimated change much larger than the smallest allowed is often one
+    // the noise inflated, and its steps would not decide (docs/bisect.md §3)
+    let steps_decide = step_runs <= runs_good.min(runs_bad) as f64;
     let decision = match seq.verdict {
         Verdict::Equivalent => EndpointDecision::NoChange,
-        Verdict::Better | Verdict::Worse | Verdict::Changed if evidence >= needed || at_max => EndpointDecision::Ready,
+        Verdict::Better | Verdict::Worse | Verdict::Changed
+            if steps_decide && (evidence >= needed || (at_max && evidence >= needed / 2.0)) =>
+        {
+            EndpointDecision::Ready
+        }
         _ if at_max => EndpointDecision::Undecided,
         _ => EndpointDecision::More,
     };
@@ -115,11 +131,26 @@ pub fn endpoints(good: &[f64], bad: &[f64], direction: Direction, steps: u32, op
         gap_low,
         evidence,
         needed,
+        step_runs,
         decision,
     })
 }
 
+/// What a step would take: "a step would take about N runs", or that no number decides.
+fn runs_text(runs: f64) -> String {
+    if runs.is_finite() {
+        format!("a step would take about {:.0} runs", runs.ceil())
+    } else {
+        "no number of runs at a step would decide it".to_string()
+    }
+}
+
 impl Endpoints {
+    /// Whether the sequential comparison shows a change (better, worse or changed).
+    fn changed(&self) -> bool {
+        matches!(self.sequential.verdict, Verdict::Better | Verdict::Worse | Verdict::Changed)
+    }
+
     /// One line saying what the endpoints show and what comes next.
     pub fn line(&self) -> String {
         let pct = |d: f64| 100.0 * d / self.mean_good.abs();
@@ -131,12 +162,21 @@ impl Endpoints {
         let what = match self.decision {
             EndpointDecision::Ready => "ready to bisect".to_string(),
             EndpointDecision::NoChange => "no change within the margin: nothing to bisect".to_string(),
+            EndpointDecision::Undecided if self.changed() => format!(
+                "a change is shown, but too small for the noise: at these endpoints {}, more than an endpoint took \
+                 (raise --max-endpoint-runs)",
+                runs_text(self.step_runs)
+            ),
             EndpointDecision::Undecided => "cannot tell the endpoints apart at their maximum of runs".to_string(),
             EndpointDecision::More if self.sequential.verdict == Verdict::Inconclusive
                 || self.sequential.verdict == Verdict::NotEnoughData =>
             {
                 "more runs at both endpoints (no change shown yet)".to_string()
             }
+            EndpointDecision::More if self.evidence >= self.needed => format!(
+                "more runs at both endpoints (at these endpoints {}, more than an endpoint took)",
+                runs_text(self.step_runs)
+            ),
             EndpointDecision::More => format!(
                 "more runs at both endpoints (the smallest change allowed, {:.2}%, gives a step {:.1} of the {:.1} nats \
                  it needs)",

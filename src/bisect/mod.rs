@@ -10,6 +10,7 @@
 //! and `changes` checks for more than one change in the range.
 
 pub mod advisor;
+pub mod budget;
 pub mod changes;
 pub mod endpoints;
 pub mod options;

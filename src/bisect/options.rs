@@ -15,8 +15,10 @@ pub struct Options {
     pub margin: f64,
     /// Runs at a step before its first decision (default 3).
     pub min_runs: u64,
-    /// Runs at a step after which it answers skip (default 50).
-    pub max_runs: u64,
+    /// Runs at a step after which it answers skip; None (the default): from the
+    /// endpoints' runs, four times the runs a step is expected to take
+    /// (`bisect::budget`, docs/bisect.md §2.5).
+    pub max_runs: Option<u64>,
     /// Runs taken at each endpoint at a time (default 5).
     pub endpoint_runs: u64,
     /// Runs an endpoint may take before the bisection gives up telling them apart
@@ -26,7 +28,7 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { alpha: 0.05, margin: 2.0, min_runs: 3, max_runs: 50, endpoint_runs: 5, max_endpoint_runs: 100 }
+        Options { alpha: 0.05, margin: 2.0, min_runs: 3, max_runs: None, endpoint_runs: 5, max_endpoint_runs: 100 }
     }
 }
 
@@ -45,7 +47,7 @@ impl Options {
             alpha: alpha.unwrap_or(d.alpha),
             margin: margin.unwrap_or(d.margin),
             min_runs: min_runs.unwrap_or(d.min_runs),
-            max_runs: max_runs.unwrap_or(d.max_runs),
+            max_runs: max_runs.or(d.max_runs),
             endpoint_runs: endpoint_runs.unwrap_or(d.endpoint_runs),
             max_endpoint_runs: max_endpoint_runs.unwrap_or(d.max_endpoint_runs),
         };
@@ -64,11 +66,8 @@ impl Options {
         if self.min_runs < 1 {
             return Err(Error::domain("min-runs must be at least 1"));
         }
-        if self.max_runs < self.min_runs {
-            return Err(Error::domain(format!(
-                "max-runs ({}) must be at least min-runs ({})",
-                self.max_runs, self.min_runs
-            )));
+        if let Some(max) = self.max_runs.filter(|&m| m < self.min_runs) {
+            return Err(Error::domain(format!("max-runs ({max}) must be at least min-runs ({})", self.min_runs)));
         }
         if self.endpoint_runs < 2 {
             return Err(Error::domain(format!("endpoint-runs must be at least 2, got {}", self.endpoint_runs)));

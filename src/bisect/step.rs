@@ -4,7 +4,10 @@
 //! a = alpha/steps: "bad" at P(bad) ≥ 1 − a, "good" at P(bad) ≤ a, which is Wald's
 //! sequential probability ratio test with boundaries ln((1 − a)/a) on the Bayes
 //! factor of "bad" against "good"; more runs in between, and "skip" once the step has
-//! taken its maximum of runs, saying why.
+//! taken its maximum of runs (`bisect::budget`: the user's, or four times the runs
+//! the endpoints say a step is expected to take), saying why — except a commit whose
+//! runs then differ from both endpoints' at a level between theirs (more than one
+//! change): it is changed from the good level, and answered bad (docs/bisect.md §2.5).
 
 use super::options::Options;
 use super::posterior::{Posterior, Tested};
@@ -67,6 +70,8 @@ pub struct Step {
     pub p_bad: f64,
     /// The step's error rate a (alpha/steps): bad at P(bad) ≥ 1 − a, good at ≤ a.
     pub alpha: f64,
+    /// The runs after which the step answers skip (`bisect::budget::max_runs`).
+    pub max_runs: u64,
     /// The decision.
     pub decision: Decision,
     /// Why a step answers skip.
@@ -83,6 +88,7 @@ pub fn decide(last: usize, steps: u32, tested: &[Tested<'_>], position: usize, o
     let (good, bad, this) = (moments(0), moments(last), Moments::of(here));
     let fraction = (this.mean - good.mean) / (bad.mean - good.mean);
     let alpha = opts.step_alpha(steps);
+    let max_runs = super::budget::max_runs(opts, &good, &bad, alpha);
     let mut step = Step {
         position,
         runs,
@@ -90,6 +96,7 @@ pub fn decide(last: usize, steps: u32, tested: &[Tested<'_>], position: usize, o
         fraction: if runs > 0 { fraction } else { f64::NAN },
         p_bad: f64::NAN,
         alpha,
+        max_runs,
         decision: Decision::More,
         reason: None,
     };
@@ -105,13 +112,36 @@ pub fn decide(last: usize, steps: u32, tested: &[Tested<'_>], position: usize, o
         Decision::Bad
     } else if step.p_bad <= alpha {
         Decision::Good
-    } else if runs >= opts.max_runs {
+    } else if runs >= max_runs && between(&good, &bad, &this, alpha) {
+        step.reason = Some(format!(
+            "undecided after {runs} runs, its mean {:.0}% of the way from the good endpoint's to the bad one's and \
+             its runs differ from both endpoints' (confidence sequences at {alpha:.4} exclude both levels): a level \
+             between theirs, so more than one change in the range; changed from the good level, it is answered bad \
+             and the search goes on to the first change",
+            100.0 * step.fraction
+        ));
+        Decision::Bad
+    } else if runs >= max_runs {
         step.reason = Some(skip_reason(&step, &good, &bad, &this, opts));
         Decision::Skip
     } else {
         Decision::More
     };
     Ok(step)
+}
+
+/// Whether the runs `this` of a commit lie between the endpoints' levels and differ
+/// from both (their confidence sequences at `alpha` exclude both differences from 0).
+fn between(good: &Moments, bad: &Moments, this: &Moments, alpha: f64) -> bool {
+    let differs = |other: &Moments| {
+        if this.n < 2.0 || other.n < 2.0 {
+            return false;
+        }
+        let l = Look::of(other, this, alpha);
+        (l.diff - l.half_width > 0.0) || (l.diff + l.half_width < 0.0)
+    };
+    let fraction = (this.mean - good.mean) / (bad.mean - good.mean);
+    fraction > 0.0 && fraction < 1.0 && differs(good) && differs(bad)
 }
 
 /// Why a step that took its maximum of runs is undecided: where its mean lies, and
@@ -139,7 +169,12 @@ fn skip_reason(step: &Step, good: &Moments, bad: &Moments, this: &Moments, opts:
              more than one change in the range",
         );
     } else {
-        why.push_str("; the noise is too large for the change at this many runs (raise --max-runs)");
+        why.push_str(if opts.max_runs.is_some() {
+            "; the noise is too large for the change at this many runs (raise --max-runs)"
+        } else {
+            "; the noise is too large for the change at this many runs (four times the runs a step is expected to \
+             take at the endpoints' change and noise; --max-runs sets another maximum)"
+        });
     }
     why
 }
@@ -153,7 +188,7 @@ impl Step {
         };
         let mut s = format!(
             "{}: {} run{}, mean {:.6} ({:.0}% of the way from good to bad); P(bad) = {:.4} (good at <= {:.4}, bad at \
-             >= {:.4}): {}",
+             >= {:.4}, skip after {} runs): {}",
             super::order::short(commit),
             self.runs,
             if self.runs == 1 { "" } else { "s" },
@@ -162,6 +197,7 @@ impl Step {
             self.p_bad,
             self.alpha,
             1.0 - self.alpha,
+            self.max_runs,
             verdict
         );
         if let Some(r) = &self.reason {
@@ -186,15 +222,20 @@ mod tests {
 
     #[test]
     fn good_bad_more_and_skip() {
-        let o = Options { min_runs: 2, max_runs: 4, ..Default::default() };
+        let o = Options { min_runs: 2, max_runs: Some(4), ..Default::default() };
         let s = decide(8, 3, &[t(0, &G), t(4, &[11.01, 10.98]), t(8, &B)], 4, &o).unwrap();
         assert_eq!(s.decision, Decision::Bad, "{}", s.line("c"));
         let s = decide(8, 3, &[t(0, &G), t(4, &[10.01, 9.98]), t(8, &B)], 4, &o).unwrap();
         assert_eq!(s.decision, Decision::Good, "{}", s.line("c"));
         let s = decide(8, 3, &[t(0, &G), t(4, &[10.51]), t(8, &B)], 4, &o).unwrap();
         assert_eq!(s.decision, Decision::More);
+        // a level between the endpoints' after the maximum of runs: changed from the good level, bad
         let s = decide(8, 3, &[t(0, &G), t(4, &[10.49, 10.51, 10.5, 10.52]), t(8, &B)], 4, &o).unwrap();
-        assert_eq!(s.decision, Decision::Skip, "{}", s.line("c"));
+        assert_eq!(s.decision, Decision::Bad, "{}", s.line("c"));
         assert!(s.reason.as_ref().unwrap().contains("more than one change"), "{}", s.line("c"));
+        // undecided and not shown between: skip
+        let s = decide(8, 3, &[t(0, &G), t(4, &[10.0, 11.0, 10.5, 10.4]), t(8, &B)], 4, &o).unwrap();
+        assert_eq!(s.decision, Decision::Skip, "{}", s.line("c"));
+        assert!(s.reason.as_ref().unwrap().contains("noise is too large"), "{}", s.line("c"));
     }
 }

@@ -216,6 +216,11 @@ impl PyBisectStep {
     fn alpha(&self) -> f64 {
         self.inner.alpha
     }
+    /// The runs after which the step answers skip (`--max-runs`, else from the endpoints).
+    #[getter]
+    fn max_runs(&self) -> u64 {
+        self.inner.max_runs
+    }
     /// `good`, `bad`, `more` (another run) or `skip`.
     #[getter]
     fn decision(&self) -> &'static str {

@@ -4,12 +4,13 @@
 the benchmark once and prints its number (or writes a result file, ``--result``).
 The first step measures both endpoints (checking each out and back) until they show a
 change the steps can decide; every step then runs CMD until the commit is bad or good
-at the step's error rate, or answers skip after ``--max-runs``, printing its evidence
+at the step's error rate, or answers skip after its maximum of runs (``--max-runs``, by
+default four times the runs the endpoints say a step takes), printing its evidence
 after every run. ``status`` and ``next`` say where a bisection stands and what to run
 next, over that state or over results that already exist, named by commit.
 
 Exit codes of ``run`` (git bisect run's): 0 good, 1 bad, 125 skip (the commit cannot be
-tested, or is undecided after --max-runs), 128 abort (bad input or state, no change in
+tested, or is undecided after its maximum of runs), 128 abort (bad input or state, no change in
 the range, endpoints that cannot be told apart; named on stderr), 130 interrupted.
 ``status``/``next``: 0, or 2 on bad input.
 """
@@ -58,7 +59,8 @@ def _settings(p: argparse.ArgumentParser) -> None:
     p.add_argument("--min-runs", type=_flags.int_in(1, 1 << 20), default=None, metavar="N",
                    help=f"runs at a step before it may decide (default {d['min_runs']})")
     p.add_argument("--max-runs", type=_flags.int_in(1, 1 << 20), default=None, metavar="N",
-                   help=f"runs after which an undecided step answers skip (default {d['max_runs']})")
+                   help="runs after which an undecided step answers skip (default: four times the runs a step is "
+                        "expected to take at the endpoints' change and noise, at least 50; docs/bisect.md)")
     p.add_argument("--endpoint-runs", type=_flags.int_in(2, 1 << 20), default=None, metavar="N",
                    help=f"runs at each endpoint at a time (default {d['endpoint_runs']})")
     p.add_argument("--max-endpoint-runs", type=_flags.int_in(2, 1 << 20), default=None, metavar="N",
