@@ -383,39 +383,29 @@ impl Filter {
                 Mask::All(x) => Mask::All(!x),
                 Mask::Each(m) => Mask::Each(m.into_iter().map(|x| !x).collect()),
             },
-            Filter::And(subs) => {
-                let mut m: Option<Vec<bool>> = None;
-                for s in subs {
-                    match s.mask(r) {
-                        Mask::All(false) => return Mask::All(false),
-                        Mask::All(true) => {}
-                        Mask::Each(e) => {
-                            m = Some(match m {
-                                None => e,
-                                Some(m) => m.iter().zip(&e).map(|(a, b)| *a && *b).collect(),
-                            })
-                        }
-                    }
+            Filter::And(subs) => Self::combine(subs, r, false),
+            Filter::Or(subs) => Self::combine(subs, r, true),
+        }
+    }
+
+    /// The masks of `subs` joined by AND (`absorbing` false: one filter that keeps nothing
+    /// decides) or OR (`absorbing` true: one that keeps everything decides), measurement by
+    /// measurement where a sub-filter tells measurements apart.
+    fn combine(subs: &[Filter], r: Labelled<'_>, absorbing: bool) -> Mask {
+        let mut m: Option<Vec<bool>> = None;
+        for s in subs {
+            match s.mask(r) {
+                Mask::All(x) if x == absorbing => return Mask::All(absorbing),
+                Mask::All(_) => {}
+                Mask::Each(e) => {
+                    m = Some(match m {
+                        None => e,
+                        Some(m) => m.iter().zip(&e).map(|(a, b)| if absorbing { *a || *b } else { *a && *b }).collect(),
+                    })
                 }
-                m.map_or(Mask::All(true), Mask::Each)
-            }
-            Filter::Or(subs) => {
-                let mut m: Option<Vec<bool>> = None;
-                for s in subs {
-                    match s.mask(r) {
-                        Mask::All(true) => return Mask::All(true),
-                        Mask::All(false) => {}
-                        Mask::Each(e) => {
-                            m = Some(match m {
-                                None => e,
-                                Some(m) => m.iter().zip(&e).map(|(a, b)| *a || *b).collect(),
-                            })
-                        }
-                    }
-                }
-                m.map_or(Mask::All(false), Mask::Each)
             }
         }
+        m.map_or(Mask::All(!absorbing), Mask::Each)
     }
 
     /// Which of `r`'s measurements the filter keeps (benchproc's `Match.Test`).
