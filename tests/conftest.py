@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,6 +23,27 @@ settings.load_profile(os.environ.get("SCHEDLAB_HYPOTHESIS") or ("ci" if os.envir
 def data_dir() -> Path:
     """tests/data (copies of the reference goldens and fixtures; the reference tree is never read)."""
     return DATA
+
+
+#: The lock the tests that record on the running kernel or change its settings hold.
+#: Those settings (tracefs instances, the cpuidle governor, /dev/cpu_dma_latency) are the
+#: machine's, so the lock is too: in /tmp, not in a run's own temporary directory, it
+#: keeps the two pytest-xdist workers apart, and two test runs on one machine as well.
+KERNEL_LOCK = Path("/tmp/schedlab-tests-running-kernel.lock")
+
+
+@pytest.fixture
+def running_kernel() -> Iterator[None]:
+    """Hold the machine-wide lock of the running kernel's settings for one test (a
+    test module takes it with ``pytestmark = pytest.mark.usefixtures("running_kernel")``).
+    A lock, not xdist's ``xdist_group`` mark: pytest 9.2 made that mark silently group
+    nothing (DEVELOPING.md, "Build and test")."""
+    with KERNEL_LOCK.open("a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def _allowed_skips() -> list[str]:

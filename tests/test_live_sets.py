@@ -15,9 +15,9 @@ import pytest
 from schedlab import cli, live
 
 # These tests record on the running kernel and change its settings (tracefs instances,
-# the cpuidle governor, /dev/cpu_dma_latency): under pytest-xdist they run in one
-# worker, one after another (--dist loadgroup in pyproject.toml's addopts).
-pytestmark = pytest.mark.xdist_group("kernel")
+# the cpuidle governor, /dev/cpu_dma_latency): each holds the machine-wide lock of
+# those settings (tests/conftest.py), so no other such test runs beside it.
+pytestmark = pytest.mark.usefixtures("running_kernel")
 
 TRACEFS = "/sys/kernel/tracing"
 CPUIDLE = "/sys/devices/system/cpu/cpuidle"

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from .browser import pdf_pages, render
+from .worker_shared import once
 
 
-@pytest.fixture(scope="module")
-def example_run(tmp_path_factory):
-    out = tmp_path_factory.mktemp("report") / "report.html"
+def _make_example(directory: Path) -> str:
+    out = directory / "report.html"
     r = subprocess.run([sys.executable, "-m", "schedlab", "report", "--example", "-o", str(out)],
                        capture_output=True, text=True, timeout=600)
     # 3 worse cells: tools/gen_example_data.py drops the lkp head's unixbench score by 10%, and the
@@ -25,7 +25,14 @@ def example_run(tmp_path_factory):
     # the bundled example exits 0 and says so (docs/report.md)
     assert r.returncode == 0, r.stderr
     assert "exit 0 for the bundled example; with real results, its 3 worse verdict(s) would exit 1" in r.stderr
-    return r.stdout, out
+    return r.stdout
+
+
+@pytest.fixture(scope="module")
+def example_run(tmp_path_factory):
+    """The example's report (its standard output and HTML file), made once for the run."""
+    stdout, directory = once(tmp_path_factory, "example-report", _make_example)
+    return stdout, directory / "report.html"
 
 
 def _expected_captions() -> list[str]:
@@ -53,9 +60,9 @@ def _captions(page: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def example_check(example_run):
-    """The example report's self-check, read from headless Chromium once for the module."""
-    return render(example_run[1])
+def example_check(example_run, tmp_path_factory):
+    """The example report's self-check, read from headless Chromium once for the run."""
+    return once(tmp_path_factory, "example-report-check", lambda _: render(example_run[1]))[0]
 
 
 @pytest.mark.slow
