@@ -156,16 +156,27 @@ def test_scalar_arguments(u, v):
     honest(lambda: stats.ci_mean([1.0, 2.0, 3.0], level=u))
     honest(lambda: stats.bamean([1.0, 2.0, 3.0], u, True))
     honest(lambda: stats.percentile([1.0, 2.0, 3.0], u))
-    honest(lambda: stats.bootstrap_ci([1.0, 2.0], [2.0, 3.0], n_resamples=u if not isinstance(u, float) else 5,
-                                      seed=1, level=0.9))
     honest(lambda: stats.bootstrap_ci([1.0, 2.0], [2.0, 3.0], n_resamples=5, seed=u))
-    honest(lambda: stats.summarize_many([[1.0, 2.0]], threads=u))
+
+
+#: Counts whose legal values cost what they ask for (a pool of that many threads, that
+#: many resamples): every kind of hostile value once, with the legal bounds and the cap,
+#: instead of the random scalars above, which spent most of the module's time building
+#: thread pools and resampling for legal counts.
+COUNTS = [0, -1, 1, 2, 9, 10, 1024, 1025, 10**8 + 1, 2**31, 2**63 - 1, 2**63, 2**64, 2**70, -(2**70),
+          1.0, 1.5, math.nan, math.inf, -math.inf, True, False, "x", "2", None, np.int64(3), np.uint64(2**63)]
+
+
+@pytest.mark.parametrize("n", COUNTS, ids=repr)
+def test_count_arguments(n):
+    honest(lambda: stats.bootstrap_ci([1.0, 2.0], [2.0, 3.0], n_resamples=n, seed=1, level=0.9))
+    honest(lambda: stats.summarize_many([[1.0, 2.0]], threads=n))
 
 
 def test_huge_exact_mann_whitney_is_refused_not_allocated():
     """The exact null distribution of U has m·n + 1 terms: beyond the cap it is refused
     (asymptotic is the answer there), not allocated."""
-    a = np.arange(2.0)
-    b = np.arange(2.0, 2.0 + 50_000_000)
+    a = np.arange(100.0)
+    b = np.arange(100.0, 100.0 + 200_000)  # 20,000,001 terms: past the cap of 2^24
     with pytest.raises(schedlab.DomainError, match="asymptotic"):
         stats.mann_whitney_u(a, b, method="exact")
