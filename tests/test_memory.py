@@ -142,6 +142,24 @@ def test_a_2gib_samples_file_is_streamed_and_refused_at_its_first_overlong_line(
     assert grew < 64 * MiB + SMALL_BOUND
 
 
+def test_more_than_2_24_samples_are_refused_at_the_line_that_passes_the_limit(tmp_path: Path) -> None:
+    """``schedlab stats`` keeps at most 2^24 samples of one input (128 MiB of f64): 2^24
+    zeros on lines of 1024 fill it, and line 2^14 + 1 passes it. (That exactly the limit
+    is read is checked at a small limit in src/stats/sample_text.rs.)"""
+    line = b" ".join([b"0"] * 1024) + b"\n"
+    samples = tmp_path / "samples.txt"
+    good = tmp_path / "good.txt"
+    good.write_text("1\n2\n3\n")
+    with samples.open("wb") as f:
+        for _ in range(16):
+            f.write(line * 1024)
+        f.write(b"0\n")
+    over = subprocess.run([sys.executable, "-m", "schedlab", "stats", str(good), str(samples)],
+                          capture_output=True, text=True, timeout=300)
+    assert over.returncode == 2, over.stderr
+    assert f"samples.txt:{2**14 + 1}: more than {2**24} samples, the most schedlab reads from one input" in over.stderr
+
+
 def test_a_2gib_log_in_a_batch_is_an_input_error_not_a_crash(work_log: Path) -> None:
     log = work_log / "6.9-patched" / "iter-0" / "netperf-udp" / "logs" / "UDP_STREAM-64.2"
     log.unlink()
