@@ -9,7 +9,7 @@ use schedlab::error::Error;
 use schedlab::idle::{simulate, states::StateTable, trace::IdlePeriod, write_csv, Spec};
 
 #[test]
-fn write_csv_stops_within_half_a_second_and_the_next_call_runs() {
+fn write_csv_stops_at_the_requested_check_and_the_next_call_runs() {
     let table = StateTable::preset("intel-skx").unwrap();
     // 400,000 periods of 1 ms sleep woken after 0.5 ms: 25 MB of CSV text to write
     let p = IdlePeriod {
