@@ -6,9 +6,9 @@ The noise is the runs of real data the project holds, resampled as relative
 residuals (tests/bisect_sim.py says which). Every strategy gets the same ranges: 100
 and 1,000 commits with one culprit of 1-10 % at a random position, with two, and
 with none. The peers run at N = 1, 3, 5, 10 and 20 runs a commit, and at the N
-whose cost is schedlab's ("equal cost"). Printed per strategy: the fraction of
-ranges where the right commit was named (a culprit's position; "no change" for the
-range without one) and the fraction given a wrong answer (a commit that is not a
+whose cost is schedlab's ("equal cost": the same mean runs per range, N rounded
+up). Printed per strategy: the fraction of ranges where the right commit was
+named (a culprit's position; "no change" for the range without one) and the fraction given a wrong answer (a commit that is not a
 culprit, a set of candidates without one, "no change" where there is one, a culprit
 where there is none), each with its Monte-Carlo standard error; the ranges whose
 bisection started (the endpoints told apart; the others are abstentions), the
@@ -60,7 +60,9 @@ def main() -> None:
             for k, s in ours.items():
                 print(line(k, s))
             cost = ours["schedlab (git bisect run)"].mean_runs
-            equal = max(1, round(cost / (math.ceil(math.log2(n)) + 2)))
+            # equal cost: the same mean runs per range; a peer takes N at each endpoint and
+            # at each of the ~log2(n) steps, N rounded up so that it gets at least schedlab's
+            equal = max(1, math.ceil(cost / (math.ceil(math.log2(n)) + 2)))
             for n_runs in sorted({1, 3, 5, 10, 20, equal}):
                 peers = sim.simulate(sim.peers(n_runs), pools=pools, n=n, bisections=args.bisections,
                                      seed=args.seed, culprits=culprits)
