@@ -190,9 +190,9 @@ impl Endpoints {
             EndpointDecision::Ready => "ready to bisect".to_string(),
             EndpointDecision::NoChange => "no change within the margin: nothing to bisect".to_string(),
             EndpointDecision::Undecided if self.beyond_reach => format!(
-                "too small a change for the noise: even at a change a standard error larger than this one, \
+                "any change is too small for the noise: even at a change a standard error larger than this one, \
                  --max-endpoint-runs runs at each endpoint would leave a step undecidable ({} now), and no \
-                 equivalence within the margin could be shown: stopped before the maximum (docs/bisect.md §3)",
+                 equivalence within the margin could be shown either: stopped before that maximum (docs/bisect.md §3)",
                 runs_text(self.step_runs)
             ),
             EndpointDecision::Undecided if self.changed() => format!(
@@ -263,7 +263,7 @@ mod tests {
         let o = Options { margin: 0.5, max_endpoint_runs: 100, ..Options::default() };
         let e = endpoints(&wide(100.0), &wide(101.0), Direction::Lower, 7, &o).unwrap();
         assert_eq!(e.decision, EndpointDecision::Undecided, "{}", e.line());
-        assert!(e.beyond_reach && e.line().contains("stopped before the maximum"), "{}", e.line());
+        assert!(e.beyond_reach && e.line().contains("stopped before that maximum"), "{}", e.line());
         // with room for ten times the runs, it goes on
         let o = Options { max_endpoint_runs: 1000, ..o };
         let e = endpoints(&wide(100.0), &wide(101.0), Direction::Lower, 7, &o).unwrap();
