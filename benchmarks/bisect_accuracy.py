@@ -15,6 +15,7 @@ bisection started (the endpoints told apart; the others are abstentions), the
 fraction named right among them, and the mean runs.
 
     python benchmarks/bisect_accuracy.py [--bisections 200] [--alpha 0.05] [--margin 0.5] [--seed 1]
+        [--sizes 100 1000] [--culprits 1 2 0]
 """
 
 from __future__ import annotations
@@ -41,14 +42,17 @@ def main() -> None:
     ap.add_argument("--alpha", type=float, default=0.05)
     ap.add_argument("--margin", type=float, default=0.5, help="schedlab's --margin in percent (default 0.5)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--sizes", type=int, nargs="+", default=[100, 1000], help="range sizes (default 100 1000)")
+    ap.add_argument("--culprits", type=int, nargs="+", default=[1, 2, 0], choices=[0, 1, 2],
+                    help="cases by number of culprits (default 1 2 0)")
     args = ap.parse_args()
     pools = sim.noise_pools()
     print("noise sources (relative residuals):")
     for k, v in sorted(pools.items()):
         print(f"  {k:<22} {len(v):5d} residuals, sd {v.std() * 100:5.2f} %   {sim.SOURCES[k]}")
     settings = {"alpha": args.alpha, "margin": args.margin}
-    for n in (100, 1000):
-        for culprits in (1, 2, 0):
+    for n in args.sizes:
+        for culprits in args.culprits:
             what = {1: "one culprit of 1-10 %", 2: "two culprits of 1-10 %", 0: "no change"}[culprits]
             # no change: the default margin, as a user who does not know of a change sets none
             # (at --margin 0.5 the endpoints rarely show equivalence within 100 runs)
