@@ -12,7 +12,9 @@ The search strategies compared, all over the same ranges and noise:
 - ``schedlab`` (``git``): what ``git bisect run schedlab bisect run`` does: the
   endpoints measured until they decide, then git's binary search with each step
   decided by :meth:`schedlab.bisect.Bisection.test` (skip when undecided after
-  ``max_runs``, git then trying a neighbour);
+  ``max_runs``, git then trying a neighbour); the commit git names, unless the
+  notes schedlab prints at the last answer say it is not singled out (an
+  abstention);
 - ``schedlab-pba``: :meth:`schedlab.bisect.Bisection.run`, probabilistic bisection
   (the next commit is the posterior median; a doubtful answer is re-tested);
 - ``fixed-N``: N runs at every commit, endpoints included; a step is bad when its
@@ -129,13 +131,17 @@ def make_range(n: int, pool: np.ndarray, rng: np.random.Generator, *, culprits: 
 @dataclass
 class Outcome:
     """What a search named: the candidate positions (one when singled out), or
-    ``no-change``, or nothing (``started`` False: the endpoints could not be told
-    apart, an abstention); and the runs it took."""
+    ``no-change``, or "more than one change" (``more_than_one``), or nothing
+    (``started`` False: the endpoints could not be told apart, an abstention); and
+    the runs it took."""
 
     candidates: list[int]
     runs: int
     no_change: bool = False
     started: bool = True
+    #: schedlab's notes said the commit git names is not singled out: more than one
+    #: change (no commit named)
+    more_than_one: bool = False
 
     def correct(self, r: Range) -> bool:
         if not r.culprits:
@@ -188,7 +194,13 @@ def schedlab_git(r: Range, **settings: object) -> Outcome:
         b.answer(s)
         return s.decision
 
-    return Outcome(git_search(r.n, step), r.runs)
+    cand = git_search(r.n, step)
+    # the commit git names, unless schedlab's notes at that last answer say it is not
+    # singled out (an answer at it or before it that later runs contradict,
+    # docs/bisect.md §6): an abstention, "more than one change", not a commit
+    if len(cand) == 1 and any(n.startswith("not singled out") for n in b.status().notes):
+        return Outcome([], r.runs, more_than_one=True)
+    return Outcome(cand, r.runs)
 
 
 def schedlab_pba(r: Range, **settings: object) -> Outcome:
@@ -273,6 +285,7 @@ class Score:
     wrong: int = 0
     started: int = 0
     correct_started: int = 0
+    more_than_one: int = 0
     runs: list[int] = field(default_factory=list)
 
     def add(self, out: Outcome, r: Range) -> None:
@@ -282,6 +295,7 @@ class Score:
         self.wrong += out.wrong(r)
         self.started += out.started
         self.correct_started += ok and out.started
+        self.more_than_one += out.more_than_one
         self.runs.append(out.runs)
 
     @property

@@ -68,7 +68,7 @@ def test_the_posterior_is_the_integrated_normal_likelihood() -> None:
 def test_defaults_come_from_the_core() -> None:
     # max_runs None: from the endpoints' runs (docs/bisect.md §2.5)
     assert DEFAULTS == {"alpha": 0.05, "margin": 2.0, "min_runs": 3, "max_runs": None, "endpoint_runs": 5,
-                        "max_endpoint_runs": 100}
+                        "max_endpoint_runs": 200}
 
 
 def _bisection(n: int = 9, **kw: object) -> Bisection:

@@ -190,6 +190,10 @@ class Bisection:
             if st.phase != "bisecting" or st.next is None:
                 return st
             nxt = st.next["commits"][0]
+            if self.step(nxt).decision != "more":
+                # its step is decided, but the culprit is not yet sure: the status asks
+                # for more runs there (docs/bisect.md §2.4), at least one
+                self.add(nxt, _values(measure(nxt)))
             s = self.test(nxt, measure)
             self.answer(s)
             if on_step is not None:

@@ -224,6 +224,7 @@ pub fn status(
             ));
         }
     }
+    st.notes.extend(super::named::notes(&post, &tested, last, answered, opts, &name));
     in_between(&mut st, &tested, last, opts, &name);
     let changes = level_changes(&tested)?;
     if changes.len() >= 2 {
@@ -305,8 +306,8 @@ fn next(
         let pb = post.p_bad(p);
         runs_at(p) >= cost.max_runs && pb > step_alpha && pb < 1.0 - step_alpha
     };
-    let median = post.median().min(last);
-    // the median itself, else the nearest testable commit of the range
+    let median = post.split().min(last);
+    // the median (inside its gap), else the nearest testable commit of the range
     let candidates = (0..=last).flat_map(|d| [median.checked_sub(d), median.checked_add(d)]).flatten();
     let at = candidates.filter(|&p| p <= last).find(|&p| !failed(p) && !exhausted(p))?;
     let have = runs_at(at);

@@ -65,6 +65,9 @@ pub struct Endpoints {
     /// The runs a step is expected to take at the endpoints' change and noise
     /// (`bisect::budget::expected_runs`; infinite while the endpoints are too rough).
     pub step_runs: f64,
+    /// Whether the endpoints stopped before their maximum of runs because it could
+    /// not help (`bisect::budget::beyond_reach`, and no equivalence within reach).
+    pub beyond_reach: bool,
     /// What to do.
     pub decision: EndpointDecision,
 }
@@ -111,6 +114,13 @@ pub fn endpoints(good: &[f64], bad: &[f64], direction: Direction, steps: u32, op
     // less: an estimated change much larger than the smallest allowed is often one
     // the noise inflated, and its steps would not decide (docs/bisect.md §3)
     let steps_decide = step_runs <= runs_good.min(runs_bad) as f64;
+    // stop before the maximum when it could not help: even at a change a standard
+    // error larger than estimated, the endpoints at their maximum would leave a step
+    // undecidable, and their confidence sequence could not then fit within the margin
+    // either (docs/bisect.md §3)
+    let beyond_reach = !at_max
+        && super::budget::beyond_reach(&Moments::of(good), &Moments::of(bad), a, opts.max_endpoint_runs)
+        && !equivalence_reachable(&seq, opts, mean_good);
     let decision = match seq.verdict {
         Verdict::Equivalent => EndpointDecision::NoChange,
         Verdict::Better | Verdict::Worse | Verdict::Changed
@@ -118,7 +128,7 @@ pub fn endpoints(good: &[f64], bad: &[f64], direction: Direction, steps: u32, op
         {
             EndpointDecision::Ready
         }
-        _ if at_max => EndpointDecision::Undecided,
+        _ if at_max || beyond_reach => EndpointDecision::Undecided,
         _ => EndpointDecision::More,
     };
     Ok(Endpoints {
@@ -132,8 +142,25 @@ pub fn endpoints(good: &[f64], bad: &[f64], direction: Direction, steps: u32, op
         evidence,
         needed,
         step_runs,
+        beyond_reach,
         decision,
     })
+}
+
+/// Whether the confidence sequence could still fit within ± the margin once the
+/// endpoints took their maximum of runs: its half-width shrunk to the maximum as
+/// 1/√n (an underestimate: the sequence's width shrinks more slowly, so this errs
+/// towards going on), around a difference `budget::FUTILITY_Z` standard errors
+/// smaller than estimated. True while no look has a finite width yet.
+fn equivalence_reachable(seq: &Sequential, opts: &Options, mean_good: f64) -> bool {
+    let Some(l) = &seq.last else { return true };
+    if !l.half_width.is_finite() {
+        return true;
+    }
+    let n = l.n_base.min(l.n_new) as f64;
+    let h_max = l.half_width * (n / opts.max_endpoint_runs as f64).sqrt();
+    let margin = opts.margin / 100.0 * mean_good.abs();
+    l.diff.abs() - super::budget::FUTILITY_Z * l.se + h_max <= margin
 }
 
 /// What a step would take: "a step would take about N runs", or that no number decides.
@@ -162,6 +189,12 @@ impl Endpoints {
         let what = match self.decision {
             EndpointDecision::Ready => "ready to bisect".to_string(),
             EndpointDecision::NoChange => "no change within the margin: nothing to bisect".to_string(),
+            EndpointDecision::Undecided if self.beyond_reach => format!(
+                "any change is too small for the noise: even at a change a standard error larger than this one, \
+                 --max-endpoint-runs runs at each endpoint would leave a step undecidable ({} now), and no \
+                 equivalence within the margin could be shown either: stopped before that maximum (docs/bisect.md §3)",
+                runs_text(self.step_runs)
+            ),
             EndpointDecision::Undecided if self.changed() => format!(
                 "a change is shown, but too small for the noise: at these endpoints {}, more than an endpoint took \
                  (raise --max-endpoint-runs)",
@@ -217,6 +250,23 @@ mod tests {
         let e = endpoints(&noisy(100.0, 10), &noisy(100.0, 10), Direction::Lower, 7, &o).unwrap();
         assert_eq!(e.decision, EndpointDecision::NoChange, "{}", e.line());
         let e = endpoints(&noisy(100.0, 2), &noisy(100.5, 2), Direction::Lower, 7, &o).unwrap();
+        assert_eq!(e.decision, EndpointDecision::More, "{}", e.line());
+    }
+
+    #[test]
+    fn a_change_beyond_reach_stops_before_the_maximum() {
+        // ±12 % noise, a 1 % change, 20 runs each: a step would need far more runs than
+        // 100 endpoint runs allow, and the margin of 0.5 % is far inside the noise
+        let wide = |level: f64| -> Vec<f64> {
+            (0..20).map(|i| level * (1.0 + 0.15 * [0.3, -0.8, 1.1, -0.2, -0.5, 0.9, -1.2, 0.4][i % 8])).collect()
+        };
+        let o = Options { margin: 0.5, max_endpoint_runs: 100, ..Options::default() };
+        let e = endpoints(&wide(100.0), &wide(101.0), Direction::Lower, 7, &o).unwrap();
+        assert_eq!(e.decision, EndpointDecision::Undecided, "{}", e.line());
+        assert!(e.beyond_reach && e.line().contains("stopped before that maximum"), "{}", e.line());
+        // with room for ten times the runs, it goes on
+        let o = Options { max_endpoint_runs: 1000, ..o };
+        let e = endpoints(&wide(100.0), &wide(101.0), Direction::Lower, 7, &o).unwrap();
         assert_eq!(e.decision, EndpointDecision::More, "{}", e.line());
     }
 }

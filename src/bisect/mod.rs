@@ -7,12 +7,14 @@
 //! error rate (`step`), or the step answers skip after its maximum of runs. The same
 //! posterior says where a bisection stands and what to test next (`advisor`), over a
 //! `git bisect run`'s state (`state`) or over results that already exist (`results`),
-//! and `changes` checks for more than one change in the range.
+//! `changes` checks for more than one change in the range, and `named` checks the
+//! commit `git bisect` names.
 
 pub mod advisor;
 pub mod budget;
 pub mod changes;
 pub mod endpoints;
+pub mod named;
 pub mod options;
 pub mod order;
 pub mod posterior;

@@ -22,13 +22,14 @@ pub struct Options {
     /// Runs taken at each endpoint at a time (default 5).
     pub endpoint_runs: u64,
     /// Runs an endpoint may take before the bisection gives up telling them apart
-    /// (default 100).
+    /// (default 200; the endpoints stop sooner when even that could not make a step
+    /// decidable, `bisect::budget::beyond_reach`).
     pub max_endpoint_runs: u64,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { alpha: 0.05, margin: 2.0, min_runs: 3, max_runs: None, endpoint_runs: 5, max_endpoint_runs: 100 }
+        Options { alpha: 0.05, margin: 2.0, min_runs: 3, max_runs: None, endpoint_runs: 5, max_endpoint_runs: 200 }
     }
 }
 

@@ -148,6 +148,19 @@ impl Posterior {
         }
         self.gaps.last().map_or(1, |g| g.upto)
     }
+
+    /// The commit whose test splits the posterior: the median, or — when the median
+    /// is the tested commit that closes its gap (the crossing of 1/2 falls in the
+    /// gap's last position) and the gap has untested commits — the last of them. A
+    /// test at the gap's own upper end splits nothing: the gap's positions share one
+    /// likelihood, and only a commit inside it can tell them apart (docs/bisect.md §2.4).
+    pub fn split(&self) -> usize {
+        let m = self.median();
+        match self.gaps.iter().find(|g| g.after < m && m <= g.upto) {
+            Some(g) if m == g.upto && g.width() >= 2 => g.upto - 1,
+            _ => m,
+        }
+    }
 }
 
 /// Masses ∝ exp(log_l), normalised; infinite log-likelihoods (exact fits) share the
@@ -260,6 +273,24 @@ mod tests {
         let p = post(10, &[(0, &g), (5, &[1.02, 0.97, 1.01]), (10, &b)]);
         assert!(p.p_bad(5) < 0.001, "{p:?}");
         assert!(p.likeliest().unwrap().after == 5);
+    }
+
+    #[test]
+    fn the_split_is_inside_the_gap_of_the_median() {
+        // the culprit between the tested commits 4 and 6: gap (4, 6] holds 0.99, split
+        // evenly over 5 and 6, so P(culprit <= 5) = 0.001 + 0.495 < 1/2 and the median
+        // is 6, a tested commit; the split is 5, the one commit that tells them apart
+        let gap = |after, upto, mass| Gap { after, upto, mass };
+        let p = Posterior { gaps: vec![gap(0, 4, 0.001), gap(4, 6, 0.99), gap(6, 10, 0.009)], scale: 1.0 };
+        assert!(p.p_bad(5) < 0.5 && p.p_bad(6) > 0.99, "{p:?}");
+        assert_eq!(p.median(), 6);
+        assert_eq!(p.split(), 5);
+        // a median inside its gap is its own split
+        let p = Posterior { gaps: vec![gap(0, 10, 1.0)], scale: 1.0 };
+        assert_eq!((p.median(), p.split()), (5, 5));
+        // a gap of one commit has nothing inside: its commit is run again
+        let p = Posterior { gaps: vec![gap(0, 5, 0.005), gap(5, 6, 0.99), gap(6, 10, 0.005)], scale: 1.0 };
+        assert_eq!((p.median(), p.split()), (6, 6));
     }
 
     #[test]

@@ -327,7 +327,8 @@ def _run_step(args: Namespace) -> int:
         if e.decision == "no-change":
             raise _Abort("the endpoints show no change beyond the margin: nothing to bisect (git bisect reset)")
         if e.decision == "undecided":
-            raise _Abort("the endpoints cannot be told apart at --max-endpoint-runs: nothing to bisect")
+            raise _Abort("the endpoints' change cannot be bisected at this noise within --max-endpoint-runs (the "
+                         "line above says why): nothing to bisect")
         if head in (b.good, b.bad):
             raise _Abort(f"git checked out an endpoint ({head[:12]}): not a step")
         position = b.state.commits.index(head)
