@@ -49,7 +49,7 @@ const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
 
 /// Write `v` in decimal as `printf("%lld")` prints it at `buf[at..]` (room for
 /// [`MAX_FIELD`] bytes); returns the index after it.
-#[inline]
+#[inline(always)]
 fn put_int(buf: &mut [u8], at: usize, v: i64) -> usize {
     let mut u = v.unsigned_abs();
     if u < 10 && v >= 0 {
