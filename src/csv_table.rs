@@ -402,7 +402,7 @@ impl<'p, R: Read> Table<'p, R> {
     }
 
     /// From here on, rows are read by the `csv` reader.
-    fn to_csv(&mut self) {
+    fn hand_to_csv(&mut self) {
         if !matches!(self.source, Source::Fast(_)) {
             return;
         }
@@ -415,9 +415,9 @@ impl<'p, R: Read> Table<'p, R> {
     /// The next data row, `None` at the end. A row with fewer fields than the header
     /// is reported at the first column it lacks (a truncated file).
     pub fn next_row(&mut self) -> Result<Option<Row<'_>>> {
-        self.to_csv();
+        self.hand_to_csv();
         let Source::Csv { reader, lines_before } = &mut self.source else {
-            unreachable!("to_csv leaves the csv reader")
+            unreachable!("hand_to_csv leaves the csv reader")
         };
         loop {
             if !reader.read_byte_record(&mut self.record).map_err(|e| csv_error(self.path, &e))? {
@@ -466,14 +466,14 @@ impl<'p, R: Read> Table<'p, R> {
                         return Ok(Some(IntRow::Parsed { line, values: &self.values }));
                     }
                     // the line goes on past the buffer: read more unless it is already too long to be integers
-                    Some(None) if bytes.len() <= self.wanted.len() * (MAX_DIGITS + 2) + 1 => {
-                        if lines.refill().map_err(|e| io_error(self.path, e))? {
-                            continue;
-                        }
+                    Some(None)
+                        if bytes.len() <= self.wanted.len() * (MAX_DIGITS + 2) + 1
+                            && lines.refill().map_err(|e| io_error(self.path, e))? =>
+                    {
+                        continue
                     }
-                    _ => {}
+                    _ => break,
                 }
-                break;
             }
         }
         Ok(self.next_row()?.map(IntRow::Fields))
@@ -547,9 +547,12 @@ mod tests {
         assert_eq!(t, vec![(2, vec![Some("1".into()), Some("2".into())])]);
     }
 
+    /// Each row's line and wanted values, and how the reading ended.
+    type Rows = (Vec<(usize, Vec<Option<i64>>)>, String);
+
     /// Every row of `bytes` through [`Table::next_int_row`] (the wanted columns'
     /// values, or the first error), and whether the last row was parsed in place.
-    fn int_rows(bytes: &[u8], required: &[&str], optional: &[&str]) -> (Vec<(usize, Vec<Option<i64>>)>, String) {
+    fn int_rows(bytes: &[u8], required: &[&str], optional: &[&str]) -> Rows {
         let spec = Spec { what: "input", required, optional };
         let k = required.len() + optional.len();
         let mut t = match Table::open(bytes, Some("f.csv"), &spec) {
@@ -571,7 +574,7 @@ mod tests {
     }
 
     /// The same rows through [`Table::next_row`] (the general reader).
-    fn general_rows(bytes: &[u8], required: &[&str], optional: &[&str]) -> (Vec<(usize, Vec<Option<i64>>)>, String) {
+    fn general_rows(bytes: &[u8], required: &[&str], optional: &[&str]) -> Rows {
         let spec = Spec { what: "input", required, optional };
         let k = required.len() + optional.len();
         let mut t = match Table::open(bytes, Some("f.csv"), &spec) {
