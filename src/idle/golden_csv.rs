@@ -2,7 +2,7 @@
 //! runs: the 12 common columns, then the governor's state columns, every value an
 //! integer printed as the kernel oracle's `printf` prints it. Rows gather in a buffer
 //! handed to the output every [`CHUNK_BYTES`], so memory does not grow with the trace;
-//! each integer's digits are written in place in it, two at a time.
+//! each integer's digits are written in place in it ([`crate::decimal`]).
 
 use super::replay::Decision;
 use super::trace::{shown_latency, IdlePeriod};
@@ -37,45 +37,14 @@ pub struct GoldenCsv<W: Write> {
     len: usize,
 }
 
-/// The longest integer printed: `-9223372036854775808`, and a separator.
-const MAX_FIELD: usize = 21;
+/// The longest integer printed and a separator.
+const MAX_FIELD: usize = crate::decimal::MAX_I64_BYTES + 1;
 
-/// "00" to "99".
-const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
-2021222324252627282930313233343536373839\
-4041424344454647484950515253545556575859\
-6061626364656667686970717273747576777879\
-8081828384858687888990919293949596979899";
-
-/// Write `v` in decimal as `printf("%lld")` prints it at `buf[at..]` (room for
-/// [`MAX_FIELD`] bytes); returns the index after it.
+/// Write `v` at `buf[at..]`, which has room for it ([`GoldenCsv::row`] makes it);
+/// returns the index after it.
 #[inline(always)]
 fn put_int(buf: &mut [u8], at: usize, v: i64) -> usize {
-    let mut u = v.unsigned_abs();
-    if u < 10 && v >= 0 {
-        buf[at] = b'0' + u as u8;
-        return at + 1;
-    }
-    let mut at = at;
-    if v < 0 {
-        buf[at] = b'-';
-        at += 1;
-    }
-    let end = at + u.checked_ilog10().map_or(1, |l| l as usize + 1);
-    let mut i = end;
-    while u >= 100 {
-        let r = (u % 100) as usize * 2;
-        u /= 100;
-        i -= 2;
-        buf[i..i + 2].copy_from_slice(&PAIRS[r..r + 2]);
-    }
-    if u >= 10 {
-        let r = u as usize * 2;
-        buf[i - 2..i].copy_from_slice(&PAIRS[r..r + 2]);
-    } else {
-        buf[i - 1] = b'0' + u as u8;
-    }
-    end
+    crate::decimal::put_i64(buf, at, v).unwrap_or(at)
 }
 
 /// `v` in decimal, as `printf("%lld")` prints it.
