@@ -46,6 +46,7 @@ pub mod cfmt;
 pub mod choice;
 pub mod cli;
 pub mod csv_table;
+pub mod decimal;
 pub mod direction;
 pub mod error;
 pub mod idle;

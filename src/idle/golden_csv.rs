@@ -1,7 +1,8 @@
 //! The golden-file CSV of a replay (docs/idle-governors.md §2.5), written as the replay
 //! runs: the 12 common columns, then the governor's state columns, every value an
 //! integer printed as the kernel oracle's `printf` prints it. Rows gather in a buffer
-//! handed to the output every [`CHUNK_BYTES`], so memory does not grow with the trace.
+//! handed to the output every [`CHUNK_BYTES`], so memory does not grow with the trace;
+//! each integer's digits are written in place in it ([`crate::decimal`]).
 
 use super::replay::Decision;
 use super::trace::{shown_latency, IdlePeriod};
@@ -31,47 +32,49 @@ pub const CHUNK_BYTES: usize = 1 << 20;
 pub struct GoldenCsv<W: Write> {
     out: W,
     name: String,
+    /// Rows are written in `buf[..len]`; `buf` has room for a row past [`CHUNK_BYTES`].
     buf: Vec<u8>,
+    len: usize,
+}
+
+/// The longest integer printed and a separator.
+const MAX_FIELD: usize = crate::decimal::MAX_I64_BYTES + 1;
+
+/// Write `v` at `buf[at..]`, which has room for it ([`GoldenCsv::row`] makes it);
+/// returns the index after it.
+#[inline(always)]
+fn put_int(buf: &mut [u8], at: usize, v: i64) -> usize {
+    crate::decimal::put_i64(buf, at, v).unwrap_or(at)
 }
 
 /// `v` in decimal, as `printf("%lld")` prints it.
-#[inline]
 pub fn push_int(out: &mut Vec<u8>, v: i64) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    let neg = v < 0;
-    let mut u = v.unsigned_abs();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (u % 10) as u8;
-        u /= 10;
-        if u == 0 {
-            break;
-        }
-    }
-    if neg {
-        out.push(b'-');
-    }
-    out.extend_from_slice(&buf[i..]);
+    let mut buf = [0u8; MAX_FIELD];
+    let n = put_int(&mut buf, 0, v);
+    out.extend_from_slice(&buf[..n]);
 }
 
 impl<W: Write> GoldenCsv<W> {
     /// Start the CSV on `out` (called `name` in write errors) with the header: the
     /// common columns, then `state_columns`.
     pub fn new(out: W, name: &str, state_columns: &[String]) -> Self {
-        let mut buf = Vec::with_capacity(CHUNK_BYTES + 4096);
         let header: Vec<&str> =
             COMMON_COLUMNS.iter().copied().chain(state_columns.iter().map(String::as_str)).collect();
-        buf.extend_from_slice(header.join(",").as_bytes());
+        let mut buf = header.join(",").into_bytes();
         buf.push(b'\n');
-        GoldenCsv { out, name: name.to_string(), buf }
+        let len = buf.len();
+        buf.resize(len.max(CHUNK_BYTES) + (COMMON_COLUMNS.len() + state_columns.len()) * MAX_FIELD, 0);
+        GoldenCsv { out, name: name.to_string(), buf, len }
     }
 
     /// Append the row of period `step`: the period `p` as the governor saw it, what
     /// happened (`d`), the governor's state after it.
     #[inline]
     pub fn row(&mut self, step: usize, p: &IdlePeriod, d: &Decision, state: &[i64]) -> Result<()> {
-        let out = &mut self.buf;
+        let room = (COMMON_COLUMNS.len() + state.len()) * MAX_FIELD;
+        if self.buf.len() - self.len < room {
+            self.buf.resize(self.len + room, 0);
+        }
         let vals = [
             step as i64,
             p.sleep_length_ns,
@@ -86,25 +89,30 @@ impl<W: Write> GoldenCsv<W> {
             i64::from(d.got_tick),
             i64::from(d.poll_time_limit),
         ];
-        push_int(out, vals[0]);
-        for &v in &vals[1..] {
-            out.push(b',');
-            push_int(out, v);
+        let buf = self.buf.as_mut_slice();
+        let mut at = self.len;
+        for &v in &vals {
+            at = put_int(buf, at, v);
+            buf[at] = b',';
+            at += 1;
         }
         for &v in state {
-            out.push(b',');
-            push_int(out, v);
+            at = put_int(buf, at, v);
+            buf[at] = b',';
+            at += 1;
         }
-        out.push(b'\n');
-        if out.len() >= CHUNK_BYTES {
+        // the last separator is the line end
+        buf[at - 1] = b'\n';
+        self.len = at;
+        if at >= CHUNK_BYTES {
             self.flush()?;
         }
         Ok(())
     }
 
     fn flush(&mut self) -> Result<()> {
-        self.out.write_all(&self.buf).map_err(|e| write_error(&self.name, &e))?;
-        self.buf.clear();
+        self.out.write_all(&self.buf[..self.len]).map_err(|e| write_error(&self.name, &e))?;
+        self.len = 0;
         Ok(())
     }
 

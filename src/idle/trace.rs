@@ -193,10 +193,11 @@ impl<'p, R: std::io::Read> CsvPeriods<'p, R> {
 }
 
 impl<R: std::io::Read> PeriodSource for CsvPeriods<'_, R> {
+    #[inline]
     fn next_period(&mut self) -> Result<Option<IdlePeriod>> {
         let path = self.path;
-        let Some(row) = self.table.next_row()? else { return Ok(None) };
-        let line = row.line;
+        let Some(row) = self.table.next_int_row()? else { return Ok(None) };
+        let line = row.line();
         let num = |k: usize, col: &str| -> Result<i64> { Ok(row.int(k, col)?.unwrap_or(0)) };
         let tick_stopped = match num(3, "tick_stopped")? {
             0 => false,

@@ -227,12 +227,6 @@ struct Line {
     len: usize,
 }
 
-const DIGIT_PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
-2021222324252627282930313233343536373839\
-4041424344454647484950515253545556575859\
-6061626364656667686970717273747576777879\
-8081828384858687888990919293949596979899";
-
 impl Line {
     #[inline]
     fn byte(&mut self, b: u8) {
@@ -249,47 +243,13 @@ impl Line {
         }
     }
 
-    /// Plain decimal digits of `v`, two at a time, written in place (no memcpy call).
+    /// Plain decimal digits of `v`, written in place ([`crate::decimal`]).
     #[inline]
-    fn num(&mut self, mut v: u64) {
-        let mut digits = 1;
-        let mut p = 10u64;
-        while digits < 20 && v >= p {
-            digits += 1;
-            p = p.saturating_mul(10);
+    fn num(&mut self, v: u64) {
+        // a row is far shorter than the buffer: every number fits
+        if let Some(end) = crate::decimal::put_u64(&mut self.buf, self.len, v) {
+            self.len = end;
         }
-        let end = self.len + digits;
-        if end > self.buf.len() {
-            return; // cannot happen: a row is far shorter than the buffer
-        }
-        let mut i = end;
-        while v >= 100 {
-            let pair = (v % 100) as usize * 2;
-            v /= 100;
-            i -= 2;
-            if let (Some(&hi), Some(&lo)) = (DIGIT_PAIRS.get(pair), DIGIT_PAIRS.get(pair + 1)) {
-                if let Some(d) = self.buf.get_mut(i) {
-                    *d = hi;
-                }
-                if let Some(d) = self.buf.get_mut(i + 1) {
-                    *d = lo;
-                }
-            }
-        }
-        if v >= 10 {
-            let pair = v as usize * 2;
-            if let (Some(&hi), Some(&lo)) = (DIGIT_PAIRS.get(pair), DIGIT_PAIRS.get(pair + 1)) {
-                if let Some(d) = self.buf.get_mut(i - 2) {
-                    *d = hi;
-                }
-                if let Some(d) = self.buf.get_mut(i - 1) {
-                    *d = lo;
-                }
-            }
-        } else if let Some(d) = self.buf.get_mut(i - 1) {
-            *d = b'0' + v as u8;
-        }
-        self.len = end;
     }
 
     #[inline]

@@ -16,6 +16,7 @@ use super::proc_sched::ProcSample;
 use super::trace::State;
 use crate::error::{Error, Result};
 use crate::import_notes::{ImportNotes, ImportOptions};
+use crate::trace::hist::IntMap;
 use crate::tracedat::decode::{Decoder, Event};
 use crate::tracedat::{Item, Trace};
 use std::collections::HashMap;
@@ -608,7 +609,8 @@ pub fn read_tracedat(
 ) -> Result<Scan> {
     let bits = tracedat_bits(trace);
     let decoder = Decoder::new(&trace.header.formats, detail.names());
-    let mut tick_fn: HashMap<u64, bool> = HashMap::new();
+    // integer keys hashed by a multiply (SipHash was a tenth of the import's time)
+    let mut tick_fn: IntMap<u64, bool> = IntMap::default();
     let mut is_tick = |addr: u64| {
         *tick_fn
             .entry(addr)
@@ -616,7 +618,7 @@ pub fn read_tracedat(
     };
     let mut out = Deliver::new(f, opts);
     let mut scan = Scan::default();
-    let mut expires: HashMap<u64, i64> = HashMap::new();
+    let mut expires: IntMap<u64, i64> = IntMap::default();
     let task = pid;
     let pid = i64::from(pid);
     trace.each(|item| {

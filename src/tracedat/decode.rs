@@ -122,7 +122,7 @@ impl Slot {
     }
 
     /// The field's value, sign-extended when signed; `None` past the record's end.
-    #[inline]
+    #[inline(always)]
     fn get(self, data: &[u8]) -> Option<i64> {
         let field = data.get(self.offset..self.offset + self.size)?;
         // one 8-byte load where the record has 8 bytes from the field on, the bytes
