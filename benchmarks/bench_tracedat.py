@@ -71,9 +71,12 @@ complete; the same CSV, sha256 compared), 2026-12-07 04:03-04:07, load average 5
 
 The replay's peak is flat (the CLI does not import numpy or pandas: below the
 interpreter line); ``idle.read_ftrace``'s is its result, the 9.27 million periods as
-numpy columns (68 bytes a period). The import itself runs at 250-330 MB/s of this
-trace.dat per CPU second, short of 1 GB/s: this trace is nearly all idle and timer
-events, each decoded and modelled (the PELT figures above skip most records unread).
+numpy columns (68 bytes a period). Without ``--cpu`` the same menu replay reads the
+trace twice (the first pass, the import with nothing kept, finds the first CPU): 7.86
+s CPU, 25 MiB, so the import alone is about 1.5 s CPU a GB (~670 MB/s per core) and
+the rest the replay and its CSV: short of the 1 GB/s asked, on a trace that is nearly
+all idle and timer events, each decoded and modelled (the PELT figures above skip most
+records unread).
 """
 
 from __future__ import annotations
