@@ -7,6 +7,15 @@ and (b) ``trace-cmd report -i FILE > /dev/null`` (decoding and printing every re
 Prints MB/s of trace.dat and the ratio to trace-cmd.
 
     python benchmarks/bench_tracedat.py [TRACE.dat] [--pid N] [--repeat 3]
+    python benchmarks/bench_tracedat.py TRACE.dat --replay [--cpu 0]
+
+With ``--replay``, each command runs once in its own process, timed by GNU time (CPU
+seconds, user + system, and peak RSS of that process alone): ``schedlab idle simulate
+TRACE --ftrace --cpu N`` with menu and with teo (golden CSV to /dev/null: the trace
+imported, replayed and written as it goes), ``idle.read_ftrace`` (the periods as columns
+in memory), ``import schedlab.idle`` alone (the interpreter's own), and ``trace-cmd
+report -i TRACE > /dev/null``; MB/s is of trace.dat per CPU second, the ratio the CPU
+time of trace-cmd over the command's.
 
 The default file is tests/data/traces/tracedat-6.18/trace-v6.dat (0.45 MB, half of it
 kallsyms); give a larger one for a steady figure.
@@ -35,15 +44,39 @@ Peak RSS of the PELT import (`/usr/bin/time -f %M`): 43.6 MB for the 185.7 MB fi
 (Before the records were decoded directly, the same reader rendered them as text and
 parsed that back: 19-23 MB/s on a 3.7 MB trace, and the file was read whole.)
 
-The idle import of a trace that has cpu_idle events, 2026-12-07 (load average 9-24):
+The idle import and replay of a trace that has cpu_idle events:
 tests/data/traces/why/experiment-quiet/lat0/run-01.dat (cpu_idle and hrtimer events of
-2 CPUs) converted to version 6 and stretched 620 times by
-tools/traces/stretch_tracedat.py (1,011 MB, 9.3 million idle periods):
-``idle.read_ftrace`` 4.9 s CPU (206 MB/s), peak RSS 1,583 MiB; ``schedlab idle simulate
-FILE --ftrace --cpu 0 --governor menu --states intel-skx -o /dev/null`` 50 s CPU, peak
-RSS 2,877 MiB. The importer keeps every event of the trace, then every period, in
-memory (src/idle/ftrace.rs ``Read``/``build``): far from the 256 MiB a 1 GB trace is
-to be imported in. (114 MB of the same: 214 MB peak RSS.)
+2 CPUs) converted to version 6 (``trace-cmd convert --file-version 6 --compression
+none``) and stretched 620 times by tools/traces/stretch_tracedat.py (1,011 MB, 9.27
+million idle periods: 4.96 million on CPU 0).
+
+Before the import streamed (2026-12-07 03:16, load average 24-58; the importer kept
+every event, then every period, in memory: src/idle/ftrace.rs ``Read``/``build``),
+measured with GNU time:
+``idle.read_ftrace`` 10.7 s CPU (4.3 user + 6.5 system), peak RSS 1,588 MiB;
+``schedlab idle simulate FILE --ftrace --cpu 0 --governor menu --states intel-skx >
+/dev/null`` 53.0 s CPU, peak RSS 2,862 MiB.
+
+Streamed (the periods handed from the importer to the replay and the CSV as they are
+complete; the same CSV, sha256 compared), 2026-12-07 04:03-04:07, load average 5-7:
+
+    python benchmarks/bench_tracedat.py /tmp/big.dat --replay --cpu 0
+    /tmp/big.dat: 1011.0 MB; load average 7.2
+    command                                       CPU s     MB/s  peak MiB  vs trace-cmd
+    import schedlab.idle (interpreter)             0.34   2973.5      30.9       315.12x
+    idle simulate --ftrace --cpu 0 menu            6.32    160.0      24.3        16.95x
+    idle simulate --ftrace --cpu 0 teo             4.59    220.3      24.3        23.34x
+    idle.read_ftrace                               3.97    254.7     635.6        26.99x
+    trace-cmd report > /dev/null                 107.14      9.4     969.7         1.00x
+
+The replay's peak is flat (the CLI does not import numpy or pandas: below the
+interpreter line); ``idle.read_ftrace``'s is its result, the 9.27 million periods as
+numpy columns (68 bytes a period). Without ``--cpu`` the same menu replay reads the
+trace twice (the first pass, the import with nothing kept, finds the first CPU): 7.86
+s CPU, 25 MiB, so the import alone is about 1.5 s CPU a GB (~670 MB/s per core) and
+the rest the replay and its CSV: short of the 1 GB/s asked, on a trace that is nearly
+all idle and timer events, each decoded and modelled (the PELT figures above skip most
+records unread).
 """
 
 from __future__ import annotations
@@ -61,13 +94,50 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT = ROOT / "tests" / "data" / "traces" / "tracedat-6.18" / "trace-v6.dat"
 
 
+def replay(args: argparse.Namespace) -> None:
+    """The ``--replay`` table (see the module docs)."""
+    import sys
+
+    from timing import measured
+
+    mb = os.path.getsize(args.trace) / 1e6
+    py = [sys.executable]
+    sim = [*py, "-m", "schedlab", "idle", "simulate", args.trace, "--ftrace", "--cpu", str(args.cpu),
+           "--hz", str(args.hz), "--states", "intel-skx", "--governor"]
+    read = f"from schedlab import idle; idle.read_ftrace({args.trace!r}, hz={args.hz})"
+    rows: list[tuple[str, list[str]]] = [
+        ("import schedlab.idle (interpreter)", [*py, "-c", "import schedlab.idle"]),
+        (f"idle simulate --ftrace --cpu {args.cpu} menu", [*sim, "menu"]),
+        (f"idle simulate --ftrace --cpu {args.cpu} teo", [*sim, "teo"]),
+        ("idle.read_ftrace", [*py, "-c", read]),
+    ]
+    tc = shutil.which("trace-cmd")
+    if tc:
+        rows.append(("trace-cmd report > /dev/null", [tc, "report", "-i", args.trace]))
+    got = []
+    for name, argv in rows:
+        _, rss, cpu = measured(argv)
+        got.append((name, cpu, rss))
+    ref = got[-1][1] if tc else None
+    print(f"{args.trace}: {mb:.1f} MB; load average {os.getloadavg()[0]:.1f}")
+    print(f"{'command':42s} {'CPU s':>8s} {'MB/s':>8s} {'peak MiB':>9s} {'vs trace-cmd':>13s}")
+    for name, cpu, rss in got:
+        ratio = f"{ref / cpu:.2f}x" if ref and cpu > 0 else "-"
+        print(f"{name:42s} {cpu:8.2f} {mb / cpu if cpu else 0:8.1f} {rss / 2**20:9.1f} {ratio:>13s}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("trace", nargs="?", default=str(DEFAULT))
     ap.add_argument("--pid", type=int, default=30985, help="the task for the PELT import")
     ap.add_argument("--hz", type=int, default=250)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--replay", action="store_true", help="the idle replays and trace-cmd, each in its own process")
+    ap.add_argument("--cpu", type=int, default=0, help="with --replay: the CPU replayed")
     args = ap.parse_args()
+    if args.replay:
+        replay(args)
+        return
 
     from schedlab import idle, pelt
 

@@ -596,6 +596,18 @@ def idle_simulate_csv(
     trace: str | PathLike[str],
     write: Callable[[bytes], object] | None = None,
 ) -> bytes | None: ...
+def idle_simulate_ftrace(
+    *,
+    governor: str,
+    kernel: str,
+    hz: int,
+    states: str | PathLike[str],
+    trace: str | PathLike[str],
+    cpu: int | None = None,
+    strict: bool = False,
+    sort: bool = False,
+    write: Callable[[bytes], object] | None = None,
+) -> tuple[bytes | None, list[str]]: ...
 def idle_compare_summary_file(
     *,
     governors: list[str | tuple[str, str]],

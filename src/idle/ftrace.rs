@@ -30,8 +30,9 @@
 //! - timers of the timer wheel (`timer_start`) are not used, so a sleep length is only
 //!   as good as the hrtimers seen; when no timer is known it is the time to the next
 //!   non-tick hrtimer expiry after the wakeup, or 1 s when there is none
-//!   (`sleep_length_unknown`); for a non-timer wakeup it is raised to the idle duration
-//!   when shorter (the timer must have been cancelled);
+//!   (`sleep_length_unknown`), looked for in a bounded look-ahead (docs/tracing.md §2.1);
+//!   for a non-timer wakeup it is raised to the idle duration when shorter (the timer
+//!   must have been cancelled);
 //! - without any tick event the next tick is one tick period away (`next_tick_unknown`);
 //! - trace timestamps are converted to CLOCK_MONOTONIC with the offset seen in the latest
 //!   `hrtimer_expire_entry` (`now=`); before the first one they are taken as monotonic
@@ -51,12 +52,19 @@
 //! at their line, or sorted under [`ImportOptions::sort`] (with a note). Hashed pointers
 //! printed as `hrtimer=(ptrval)` cannot tell timers apart: such timers are told apart by
 //! their function (noted).
+//!
+//! The trace is read once, as a stream: the events pass through one model of the
+//! trace's order ([`super::ftrace_import`]) and each CPU's periods go to a
+//! [`RowSink`] as they are complete ([`parse_into`], [`read_into`]): collected
+//! ([`parse`], [`read`], [`read_columns`]) or replayed as they come
+//! ([`super::ftrace_replay`]).
 
 // Parsers of untrusted bytes: no unwrap, expect, indexing or string slicing that can panic on input.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::string_slice)]
 
-use super::ftrace_cpu::{CpuModel, Event, Kind, Shared};
-use super::trace::{IdlePeriod, Tick};
+use super::ftrace_cpu::{Event, Kind, Row};
+use super::ftrace_import::{CpuEnd, Importer, RowSink};
+use super::trace::{IdlePeriod, Tick, TraceTable};
 use crate::error::{Error, Result};
 use crate::import_notes::{ImportNotes, ImportOptions};
 use crate::tracedat::decode::{Decoder, Event as DatEvent};
@@ -254,18 +262,53 @@ fn parse_line(text: &str, path: Option<&str>, line: usize) -> Result<Line> {
 /// directly, [`crate::tracedat`]; see the module docs); `hz` is the traced kernel's
 /// CONFIG_HZ (for the tick period).
 pub fn parse(bytes: &[u8], path: Option<&str>, hz: u32, opts: ImportOptions) -> Result<FtraceImport> {
+    let (collect, ends, notes) = parse_into(bytes, path, hz, opts, Collect::default())?;
+    Ok(collect.import(ends, notes))
+}
+
+/// [`parse`] with each CPU's rows handed to `sink` as they are complete
+/// ([`super::ftrace_import`]): the sink, each CPU's counts and the notes.
+pub fn parse_into<K: RowSink>(
+    bytes: &[u8],
+    path: Option<&str>,
+    hz: u32,
+    opts: ImportOptions,
+    sink: K,
+) -> Result<(K, Vec<CpuEnd>, ImportNotes)> {
     let tick = Tick::new(hz)?;
     if crate::tracedat::is_tracedat(bytes) {
-        return from_tracedat(&Trace::open(&bytes, path)?, path, tick, opts);
+        return from_tracedat_into(&Trace::open(&bytes, path)?, path, tick, opts, sink);
     }
     refuse_binary(bytes.get(..4096).unwrap_or(bytes), path)?;
-    let mut notes = ImportNotes::default();
-    let mut read = Read::default();
-    let mut lost: Vec<(u32, Option<u64>, usize)> = Vec::new();
-    let mut last_ts = None;
+    let mut text = TextEvents::new(path, opts, Importer::new(tick, opts, sink));
     for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         crate::cancel::check_every(i)?;
-        let line = i + 1;
+        text.line(i + 1, raw)?;
+    }
+    text.finish()
+}
+
+/// The events of ftrace text lines, to an [`Importer`]: each line parsed, malformed ones
+/// noted, and a ring-buffer loss marker placed at the next event of any CPU, as the
+/// trace engine places it.
+struct TextEvents<'p, K: RowSink> {
+    path: Option<&'p str>,
+    opts: ImportOptions,
+    notes: ImportNotes,
+    importer: Importer<K>,
+    /// Losses marked and not yet placed: (CPU, count, line).
+    lost: Vec<(u32, Option<u64>, usize)>,
+    last_ts: Option<i64>,
+}
+
+impl<'p, K: RowSink> TextEvents<'p, K> {
+    fn new(path: Option<&'p str>, opts: ImportOptions, importer: Importer<K>) -> Self {
+        TextEvents { path, opts, notes: ImportNotes::default(), importer, lost: Vec::new(), last_ts: None }
+    }
+
+    /// Line `line` (1-based), without its newline.
+    fn line(&mut self, line: usize, raw: &[u8]) -> Result<()> {
+        let path = self.path;
         let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
         let parsed = std::str::from_utf8(raw)
             .map_err(|e| {
@@ -276,34 +319,38 @@ pub fn parse(bytes: &[u8], path: Option<&str>, hz: u32, opts: ImportOptions) -> 
                 )
             })
             .and_then(|text| parse_line(text, path, line));
-        let ts = match parsed {
-            Ok(Line::Event(ev)) => ev.ts,
-            Ok(Line::Other(ts)) => ts,
+        let (ts, ev) = match parsed {
+            Ok(Line::Event(ev)) => (ev.ts, Some(ev)),
+            Ok(Line::Other(ts)) => (ts, None),
             Ok(Line::Lost { cpu, count }) => {
-                lost.push((cpu, count, line));
-                continue;
+                self.lost.push((cpu, count, line));
+                return Ok(());
             }
-            Ok(Line::Blank) => continue,
-            Err(e) => {
-                notes.malformed(opts, e)?;
-                continue;
-            }
+            Ok(Line::Blank) => return Ok(()),
+            Err(e) => return self.notes.malformed(self.opts, e),
         };
-        last_ts = Some(ts);
-        // a loss is placed at the next event of any CPU, as the trace engine places it
-        for (cpu, count, at) in lost.drain(..) {
-            read.push(Event { cpu, ts, kind: Kind::Lost { count, line: at } }, at);
-        }
-        if let Ok(Line::Event(ev)) = parsed {
-            read.push(ev, line);
+        self.last_ts = Some(ts);
+        self.place_losses(ts)?;
+        match ev {
+            Some(ev) => self.importer.push(ev, line),
+            None => Ok(()),
         }
     }
-    if let Some(ts) = last_ts {
-        for (cpu, count, at) in lost.drain(..) {
-            read.push(Event { cpu, ts, kind: Kind::Lost { count, line: at } }, at);
+
+    /// The losses marked so far, placed at `ts`.
+    fn place_losses(&mut self, ts: i64) -> Result<()> {
+        for (cpu, count, at) in std::mem::take(&mut self.lost) {
+            self.importer.push(Event { cpu, ts, kind: Kind::Lost { count, line: at } }, at)?;
         }
+        Ok(())
     }
-    build(read, path, tick, opts, notes)
+
+    fn finish(mut self) -> Result<(K, Vec<CpuEnd>, ImportNotes)> {
+        if let Some(ts) = self.last_ts {
+            self.place_losses(ts)?;
+        }
+        self.importer.finish(self.path, self.notes)
+    }
 }
 
 /// An error when `first` (the first bytes of an input that is not a trace.dat) is
@@ -320,26 +367,20 @@ fn refuse_binary(first: &[u8], path: Option<&str>) -> Result<()> {
     Ok(())
 }
 
-/// The events read so far, and the first one out of time order (line, time, previous).
-#[derive(Default)]
-struct Read {
-    events: Vec<Event>,
-    out_of_order: Option<(usize, i64, i64)>,
-}
-
-impl Read {
-    fn push(&mut self, ev: Event, line: usize) {
-        if let Some(prev) = self.events.last() {
-            if ev.ts < prev.ts && self.out_of_order.is_none() {
-                self.out_of_order = Some((line, ev.ts, prev.ts));
-            }
-        }
-        self.events.push(ev);
-    }
-}
-
 /// [`parse`] of an opened trace.dat: its records decoded, line numbers record numbers.
 pub fn from_tracedat(trace: &Trace<'_>, path: Option<&str>, tick: Tick, opts: ImportOptions) -> Result<FtraceImport> {
+    let (collect, ends, notes) = from_tracedat_into(trace, path, tick, opts, Collect::default())?;
+    Ok(collect.import(ends, notes))
+}
+
+/// [`from_tracedat`] with each CPU's rows handed to `sink` (see [`parse_into`]).
+pub fn from_tracedat_into<K: RowSink>(
+    trace: &Trace<'_>,
+    path: Option<&str>,
+    tick: Tick,
+    opts: ImportOptions,
+    sink: K,
+) -> Result<(K, Vec<CpuEnd>, ImportNotes)> {
     let mut notes = ImportNotes::default();
     notes.assume(trace.note());
     let decoder = Decoder::new(
@@ -350,7 +391,7 @@ pub fn from_tracedat(trace: &Trace<'_>, path: Option<&str>, tick: Tick, opts: Im
     let mut is_tick = |addr: u64| {
         *tick_fn.entry(addr).or_insert_with(|| trace.header.symbol(addr).is_some_and(|f| is_tick_function(&f)))
     };
-    let mut read = Read::default();
+    let mut importer = Importer::new(tick, opts, sink);
     trace.each(|item| {
         let r = match item {
             crate::tracedat::Item::Record(r) => r,
@@ -358,8 +399,7 @@ pub fn from_tracedat(trace: &Trace<'_>, path: Option<&str>, tick: Tick, opts: Im
                 // the page after the gap, flagged by the ring buffer (docs/tracing.md §3.1)
                 let Ok(ts) = i64::try_from(l.ts) else { return Ok(()) };
                 let kind = Kind::Lost { count: l.count, line: l.before_record };
-                read.push(Event { cpu: l.cpu, ts, kind }, l.before_record);
-                return Ok(());
+                return importer.push(Event { cpu: l.cpu, ts, kind }, l.before_record);
             }
         };
         let bad = |msg: String| Error::parse(path, Some(r.number), msg);
@@ -395,133 +435,162 @@ pub fn from_tracedat(trace: &Trace<'_>, path: Option<&str>, tick: Tick, opts: Im
             | DatEvent::PeltSe { .. }
             | DatEvent::CfsRqUpdate { .. } => return Ok(()),
         };
-        read.push(Event { cpu, ts, kind }, r.number);
-        Ok(())
+        importer.push(Event { cpu, ts, kind }, r.number)
     })?;
-    build(read, path, tick, opts, notes)
+    importer.finish(path, notes)
 }
 
-/// The idle traces from the events read (see the module docs).
-fn build(
-    read: Read,
+/// The rows of an import collected into one [`CpuTrace`] per CPU (the whole-trace
+/// result of [`parse`] and [`read`]).
+#[derive(Debug, Default)]
+pub struct Collect {
+    cpus: BTreeMap<u32, CpuTrace>,
+}
+
+impl RowSink for Collect {
+    fn row(&mut self, cpu: u32, r: &Row) -> Result<()> {
+        let c = self.cpus.entry(cpu).or_insert_with(|| CpuTrace { cpu, ..Default::default() });
+        c.periods.push(r.period);
+        c.timestamp_ns.push(r.timestamp_ns);
+        c.actual_state.push(r.actual_state);
+        c.actual_stop_tick.push(r.actual_stop_tick);
+        c.sleep_length_known.push(r.sleep_length_known);
+        Ok(())
+    }
+}
+
+impl Collect {
+    /// The import of the CPUs `ends` (with their counts) and `notes`.
+    pub fn import(mut self, ends: Vec<CpuEnd>, notes: ImportNotes) -> FtraceImport {
+        let cpus = ends
+            .into_iter()
+            .map(|e| {
+                let mut c = self.cpus.remove(&e.cpu).unwrap_or_else(|| CpuTrace { cpu: e.cpu, ..Default::default() });
+                c.stats = e.stats;
+                c
+            })
+            .collect();
+        FtraceImport { cpus, notes }
+    }
+}
+
+/// One CPU's trace of an import held as columns (what the Python binding hands to numpy
+/// without a copy): the seven trace columns, the entry times and the kernel's states.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CpuColumns {
+    /// CPU number.
+    pub cpu: u32,
+    /// The trace's columns.
+    pub table: TraceTable,
+    /// Trace timestamp of each idle entry, ns.
+    pub timestamp_ns: Vec<i64>,
+    /// The state the running kernel's governor chose.
+    pub actual_state: Vec<u32>,
+    /// How each value was obtained.
+    pub stats: FtraceStats,
+}
+
+/// The rows of an import collected straight into one [`CpuColumns`] per CPU.
+#[derive(Debug, Default)]
+pub struct CollectColumns {
+    cpus: BTreeMap<u32, CpuColumns>,
+}
+
+impl RowSink for CollectColumns {
+    fn row(&mut self, cpu: u32, r: &Row) -> Result<()> {
+        let c = self.cpus.entry(cpu).or_insert_with(|| CpuColumns { cpu, ..Default::default() });
+        c.table.extend(std::iter::once(r.period));
+        c.timestamp_ns.push(r.timestamp_ns);
+        c.actual_state.push(r.actual_state);
+        Ok(())
+    }
+}
+
+impl CollectColumns {
+    /// The CPUs `ends` (with their counts), as [`Collect::import`] gives them.
+    pub fn cpus(mut self, ends: Vec<CpuEnd>) -> Vec<CpuColumns> {
+        ends.into_iter()
+            .map(|e| {
+                let mut c = self.cpus.remove(&e.cpu).unwrap_or_else(|| CpuColumns { cpu: e.cpu, ..Default::default() });
+                c.stats = e.stats;
+                c
+            })
+            .collect()
+    }
+}
+
+/// [`read`] into columns (one [`CpuColumns`] per CPU) and the notes: no row is held
+/// twice.
+pub fn read_columns(path: &std::path::Path, hz: u32, opts: ImportOptions) -> Result<(Vec<CpuColumns>, ImportNotes)> {
+    let (collect, ends, notes) = read_into(path, hz, opts, CollectColumns::default())?;
+    Ok((collect.cpus(ends), notes))
+}
+
+/// [`parse`] into columns (see [`read_columns`]).
+pub fn parse_columns(
+    bytes: &[u8],
     path: Option<&str>,
-    tick: Tick,
+    hz: u32,
     opts: ImportOptions,
-    mut notes: ImportNotes,
-) -> Result<FtraceImport> {
-    let Read { mut events, out_of_order } = read;
-    if !events.iter().any(|e| matches!(e.kind, Kind::IdleEnter(_))) {
-        return Err(Error::parse(path, None, "no cpu_idle events found (record power:cpu_idle)"));
-    }
-    if let Some((line, ts, prev)) = out_of_order {
-        if !opts.sort {
-            return Err(Error::parse(
-                path,
-                Some(line),
-                format!("timestamp {ts} ns goes backwards (previous event at {prev} ns); sort the trace by time (or ask to sort)"),
-            ));
-        }
-        notes.assume(format!("events out of time order (first at line {line}) were sorted by time"));
-        events.sort_by_key(|e| e.ts);
-    }
-    if events.iter().any(|e| matches!(e.kind, Kind::TimerStart { id, .. } | Kind::TimerCancel { id } | Kind::TimerExpire { id, .. } if id >> 63 == 1))
-    {
-        notes.assume("hrtimer addresses printed as (ptrval): timers told apart by their function");
-    }
-    if !events.iter().any(|e| matches!(e.kind, Kind::TimerExpire { .. })) {
-        notes.assume(
-            "no hrtimer_expire_entry event: trace timestamps taken as CLOCK_MONOTONIC (exact with trace clock mono)",
-        );
-    }
-    // Non-tick hrtimer expiries per CPU (monotonic), for sleep lengths nothing else gives.
-    let mut expiries: BTreeMap<u32, Vec<i64>> = BTreeMap::new();
-    for e in &events {
-        if let Kind::TimerExpire { now, tick: false, .. } = e.kind {
-            expiries.entry(e.cpu).or_default().push(now);
-        }
-    }
-    for v in expiries.values_mut() {
-        v.sort_unstable();
-    }
-
-    let mut shared = Shared { offset: 0, tick };
-    let mut cpus: BTreeMap<u32, CpuModel> = BTreeMap::new();
-    let empty = Vec::new();
-    for e in events {
-        let cpu = cpus.entry(e.cpu).or_insert_with(|| CpuModel::new(e.cpu));
-        cpu.on(&e, &mut shared, expiries.get(&e.cpu).unwrap_or(&empty));
-    }
-    let mut out = Vec::with_capacity(cpus.len());
-    for (n, mut model) in cpus {
-        model.finish(tick, expiries.get(&n).unwrap_or(&empty));
-        for l in &model.losses {
-            notes.assume(loss_note(n, l));
-        }
-        let s = model.out.stats;
-        if !model.out.periods.is_empty() || s.unterminated > 0 || s.lost_periods > 0 {
-            out.push(model.out);
-        }
-    }
-    for c in &out {
-        let (n, s) = (c.periods.len(), c.stats);
-        if s.sleep_length_unknown > 0 {
-            notes.assume(format!(
-                "CPU {}: {} of {n} idle periods had no pending timer: sleep length taken as the next timer expiry after the wakeup, or {} s (record timer:hrtimer_start/cancel/expire_entry)",
-                c.cpu,
-                s.sleep_length_unknown,
-                UNKNOWN_SLEEP_LENGTH_NS / 1_000_000_000
-            ));
-        }
-        if s.next_tick_unknown > 0 {
-            notes.assume(format!(
-                "CPU {}: {} of {n} idle periods had no tick event: next tick taken as one tick period ({} ns) away",
-                c.cpu, s.next_tick_unknown, tick.nsec
-            ));
-        }
-        if s.unterminated > 0 {
-            notes.assume(format!("CPU {}: {} idle period(s) without an exit event dropped", c.cpu, s.unterminated));
-        }
-        if s.lost_periods > 0 {
-            notes
-                .assume(format!("CPU {}: {} idle period(s) open when events were lost dropped", c.cpu, s.lost_periods));
-        }
-    }
-    notes.assume("latency requests, iowait and CPU load are not in these events: taken as none, 0, 0");
-    Ok(FtraceImport { cpus: out, notes })
+) -> Result<(Vec<CpuColumns>, ImportNotes)> {
+    let (collect, ends, notes) = parse_into(bytes, path, hz, opts, CollectColumns::default())?;
+    Ok((collect.cpus(ends), notes))
 }
 
-/// The note naming a loss of CPU `cpu`'s events: where (the time and line of the event
-/// after it), how many when known, and what the importer did.
-fn loss_note(cpu: u32, l: &super::ftrace_cpu::LossSeen) -> String {
-    let count = l.count.map_or_else(|| "events".to_string(), |n| format!("{n} events"));
-    let secs = l.ts.div_euclid(1_000_000_000);
-    let ns = l.ts.rem_euclid(1_000_000_000);
-    let what = if l.dropped_period { "the idle period open then dropped; " } else { "" };
-    format!(
-        "CPU {cpu}: {count} lost before {secs}.{ns:09} s (line {}): {what}its timers and tick taken as unknown until seen again",
-        l.line
-    )
-}
-
-/// Read an ftrace text file (see [`parse`]).
+/// Read an ftrace text file or a trace.dat (see [`parse`]).
 pub fn read(path: &std::path::Path, hz: u32, opts: ImportOptions) -> Result<FtraceImport> {
+    let (collect, ends, notes) = read_into(path, hz, opts, Collect::default())?;
+    Ok(collect.import(ends, notes))
+}
+
+/// [`read`] with each CPU's rows handed to `sink` as they are complete (see
+/// [`parse_into`]): a trace.dat is read a few pages at a time, ftrace text a line at a
+/// time (a FIFO or a pipe to its end), so memory does not grow with the trace.
+pub fn read_into<K: RowSink>(
+    path: &std::path::Path,
+    hz: u32,
+    opts: ImportOptions,
+    sink: K,
+) -> Result<(K, Vec<CpuEnd>, ImportNotes)> {
     let name = path.display().to_string();
+    let tick = Tick::new(hz)?;
     if let Some(file) = crate::tracedat::open_file(path)? {
         // read a piece at a time: a trace.dat is not bounded by the text limit
-        return from_tracedat(&Trace::open(&file, Some(&name))?, Some(&name), Tick::new(hz)?, opts);
+        return from_tracedat_into(&Trace::open(&file, Some(&name))?, Some(&name), tick, opts, sink);
     }
-    // a binary input is refused from its first bytes, before a whole read (a FIFO is
-    // not opened twice: its bytes would be lost)
-    let fifo = {
-        use std::os::unix::fs::FileTypeExt;
-        std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo())
-    };
-    if !fifo {
-        let (first, _) = super::trace::sniff(path)?;
-        refuse_binary(&first, Some(&name))?;
+    // a binary input is refused from its first bytes; the file is opened once (a FIFO's
+    // bytes would be lost to a second open)
+    let (_, mut input) = super::trace::sniff(path)?;
+    let mut first = Vec::with_capacity(4096);
+    std::io::Read::read_to_end(&mut std::io::Read::take(&mut input, 4096), &mut first)
+        .map_err(|e| Error::io(path, &e))?;
+    refuse_binary(&first, Some(&name))?;
+    let input = std::io::Read::chain(std::io::Cursor::new(first), input);
+    let mut reader = std::io::BufReader::with_capacity(1 << 16, crate::text_input::TextInput::new(input));
+    let mut text = TextEvents::new(Some(&name), opts, Importer::new(tick, opts, sink));
+    let mut buf = Vec::with_capacity(256);
+    let mut i = 0usize;
+    loop {
+        crate::cancel::check_every(i)?;
+        buf.clear();
+        let n = std::io::BufRead::read_until(&mut reader, b'\n', &mut buf).map_err(|e| text_error(&name, &e))?;
+        if n == 0 {
+            break;
+        }
+        i += 1;
+        text.line(i, buf.strip_suffix(b"\n").unwrap_or(&buf))?;
     }
-    let bytes = crate::archive::dir::read_file(path, crate::archive::tree::MAX_TRACE_FILE_BYTES)?;
-    parse(&bytes, Some(&name), hz, opts)
+    text.finish()
+}
+
+/// A read error of a text input (a NUL byte or an over-long line named by
+/// [`crate::text_input::TextInput`], or the system's error).
+fn text_error(name: &str, e: &std::io::Error) -> Error {
+    if e.kind() == std::io::ErrorKind::InvalidData {
+        Error::parse(Some(name), None, e.to_string())
+    } else {
+        Error::io(std::path::Path::new(name), e)
+    }
 }
 
 #[cfg(test)]
@@ -667,5 +736,85 @@ CPU:0 [LOST 3 EVENTS]
                 "CPU 1: events lost before 1.000400000 s (line 7): the idle period open then dropped; its timers and tick taken as unknown until seen again",
             ]
         );
+    }
+
+    #[test]
+    fn a_period_without_a_timer_waits_for_the_next_expiry_within_the_look_ahead() {
+        // three periods no timer bounds, then a non-tick expiry at 1.002 s: each takes it
+        // (docs/tracing.md §2.1): 1.002 − 1.0000, 1.002 − 1.0002, 1.002 − 1.0004 s
+        let text = "\
+  <idle>-0 [000] 1.000000: cpu_idle: state=1 cpu_id=0
+  <idle>-0 [000] 1.000100: cpu_idle: state=4294967295 cpu_id=0
+  <idle>-0 [000] 1.000200: cpu_idle: state=1 cpu_id=0
+  <idle>-0 [000] 1.000300: cpu_idle: state=4294967295 cpu_id=0
+  <idle>-0 [000] 1.000400: cpu_idle: state=1 cpu_id=0
+  <idle>-0 [000] 1.000500: cpu_idle: state=4294967295 cpu_id=0
+  x-1 [000] 1.002000: hrtimer_expire_entry: hrtimer=0x10 now=1002000000 function=hrtimer_wakeup/0x0
+";
+        let t = parse(text.as_bytes(), None, 250, ImportOptions::default()).unwrap();
+        let sleeps: Vec<i64> = t.cpus[0].periods.iter().map(|p| p.sleep_length_ns).collect();
+        assert_eq!(sleeps, [2_000_000, 1_800_000, 1_600_000]);
+        assert_eq!(t.cpus[0].stats.sleep_length_unknown, 3);
+
+        // the look-ahead is bounded: with MAX_LOOKAHEAD_PERIODS + 2 periods of 100 µs (one
+        // every 200 µs from 1 s) before the expiry at 3 s, the first has waited behind
+        // too many and takes the 1 s fallback; the others the expiry, 3 s − their entry
+        let n = super::super::ftrace_cpu::MAX_LOOKAHEAD_PERIODS + 2;
+        let mut text = String::new();
+        for k in 0..n {
+            let t0 = 1_000_000 + 200 * k; // µs
+            text += &format!("  <idle>-0 [000] {}.{:06}: cpu_idle: state=1 cpu_id=0\n", t0 / 1_000_000, t0 % 1_000_000);
+            let t1 = t0 + 100;
+            text += &format!(
+                "  <idle>-0 [000] {}.{:06}: cpu_idle: state=4294967295 cpu_id=0\n",
+                t1 / 1_000_000,
+                t1 % 1_000_000
+            );
+        }
+        text += "  x-1 [000] 3.000000: hrtimer_expire_entry: hrtimer=0x10 now=3000000000 function=hrtimer_wakeup/0x0\n";
+        let t = parse(text.as_bytes(), None, 250, ImportOptions::default()).unwrap();
+        let p = &t.cpus[0].periods;
+        assert_eq!(p.len(), n);
+        assert_eq!(p[0].sleep_length_ns, UNKNOWN_SLEEP_LENGTH_NS);
+        for (k, p) in p.iter().enumerate().skip(1) {
+            assert_eq!(p.sleep_length_ns, 3_000_000_000 - (1_000_000_000 + 200_000 * k as i64), "period {k}");
+        }
+    }
+
+    #[test]
+    fn periods_are_handed_on_as_they_are_complete() {
+        // a pending timer bounds every period: each is handed on at the next entry, so
+        // the sink has k − 1 rows when the k-th entry has been read
+        let mut text = String::from(
+            "  <idle>-0 [000] 0.500000: hrtimer_start: hrtimer=0x20 function=hrtimer_wakeup expires=90000000000 softexpires=90000000000 mode=ABS\n",
+        );
+        for k in 0..1000 {
+            let t0 = 1_000_000 + 200 * k;
+            text += &format!("  <idle>-0 [000] {}.{:06}: cpu_idle: state=1 cpu_id=0\n", t0 / 1_000_000, t0 % 1_000_000);
+            text += &format!(
+                "  <idle>-0 [000] {}.{:06}: cpu_idle: state=4294967295 cpu_id=0\n",
+                (t0 + 100) / 1_000_000,
+                (t0 + 100) % 1_000_000
+            );
+        }
+        let mut seen = Vec::new();
+        let mut entries = 0usize;
+        let tick = Tick::new(250).unwrap();
+        let sink = |_: u32, _: &Row| Ok(());
+        let mut text_events =
+            TextEvents::new(None, ImportOptions::default(), Importer::new(tick, ImportOptions::default(), sink));
+        let mut counter = 0u64;
+        for (i, line) in text.lines().enumerate() {
+            text_events.line(i + 1, line.as_bytes()).unwrap();
+            if line.contains("state=1 ") {
+                entries += 1;
+                seen.push((entries, text_events.importer.rows_so_far()));
+            }
+            counter += 1;
+        }
+        assert_eq!(counter, 2001);
+        assert!(seen.iter().all(|&(k, rows)| rows == k as u64 - 1), "{:?}", &seen[..5]);
+        let (_, ends, _) = text_events.finish().unwrap();
+        assert_eq!(ends[0].rows, 1000);
     }
 }

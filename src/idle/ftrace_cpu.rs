@@ -15,15 +15,75 @@
 //! and the tick (the lost events may have started, cancelled or fired any of them), and
 //! is named in the notes. The next `cpu_idle` entry resynchronises: the CPU is entering
 //! idle then, whatever was lost.
+//!
+//! A closed period is handed on as soon as it is complete ([`CpuModel::take_ready`]), in
+//! the CPU's order, so that the trace streams (docs/tracing.md §2.1). The one value that
+//! needs a later event is the sleep length of a period no pending timer bounds: the next
+//! non-tick hrtimer expiry after its wakeup. Such a period waits in a bounded look-ahead
+//! queue ([`MAX_LOOKAHEAD_PERIODS`], the periods after it waiting behind it) until that
+//! expiry is seen, the trace ends, or the queue is full.
 
-use super::ftrace::{CpuTrace, UNKNOWN_SLEEP_LENGTH_NS};
+use super::ftrace::{FtraceStats, UNKNOWN_SLEEP_LENGTH_NS};
 use super::trace::{IdlePeriod, Tick};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
 /// An `hrtimer_expire_entry` within this distance of the idle exit means a timer wakeup.
 pub const TIMER_WAKEUP_WINDOW_NS: i64 = 50_000;
 /// hrtimers due further away than this are ignored.
 const MAX_TIMER_HORIZON_NS: i64 = 100_000_000_000;
+/// The most periods of one CPU held back while the first of them waits for the next
+/// non-tick timer expiry (docs/tracing.md §2.1); when the queue is full, the first is
+/// given the sleep length of the expiries seen so far (or the 1 s fallback).
+pub const MAX_LOOKAHEAD_PERIODS: usize = 4096;
+/// How many of a CPU's latest non-tick timer expiries are kept for the periods that
+/// end after them but are closed later (by the next entry).
+const RECENT_EXPIRIES: usize = 64;
+
+/// One closed idle period of a CPU with what the import adds to its trace row.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Row {
+    /// The trace row.
+    pub period: IdlePeriod,
+    /// Trace timestamp of the idle entry, ns.
+    pub timestamp_ns: i64,
+    /// The state the traced kernel's governor chose.
+    pub actual_state: u32,
+    /// The tick was stopped on this entry (see [`super::ftrace::CpuTrace::actual_stop_tick`]).
+    pub actual_stop_tick: bool,
+    /// A pending timer gave the sleep length.
+    pub sleep_length_known: bool,
+}
+
+/// A closed period in the look-ahead queue; `wait` while it needs the next non-tick
+/// expiry after its wakeup.
+#[derive(Debug, Clone, Copy)]
+struct Queued {
+    row: Row,
+    wait: Option<LookAhead>,
+}
+
+/// What a period without a known timer needs from later events.
+#[derive(Debug, Clone, Copy)]
+struct LookAhead {
+    t0_mono: i64,
+    t1_mono: i64,
+    /// The idle duration (the sleep length's floor).
+    d: i64,
+    /// The earliest non-tick expiry after `t1_mono` seen so far.
+    best: Option<i64>,
+}
+
+impl LookAhead {
+    fn offer(&mut self, x: i64) {
+        if x > self.t1_mono {
+            self.best = Some(self.best.map_or(x, |b| b.min(x)));
+        }
+    }
+
+    fn sleep(&self) -> i64 {
+        self.best.map_or(UNKNOWN_SLEEP_LENGTH_NS, |x| x - self.t0_mono).max(self.d)
+    }
+}
 
 /// What one event says (the idle importer's events).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,7 +190,7 @@ pub struct Shared {
     pub tick: Tick,
 }
 
-/// One CPU's state machine and the trace it builds.
+/// One CPU's state machine and the rows it closes.
 #[derive(Debug, Default)]
 pub struct CpuModel {
     pending: HashMap<u64, (i64, bool)>,
@@ -140,8 +200,12 @@ pub struct CpuModel {
     phase: Phase,
     /// The CLOCK_MONOTONIC time of the CPU's last event seen.
     last_mono: Option<i64>,
-    /// The rows built so far.
-    pub out: CpuTrace,
+    /// Closed periods not yet handed on (the look-ahead queue).
+    queue: VecDeque<Queued>,
+    /// The latest non-tick timer expiries (CLOCK_MONOTONIC), oldest first.
+    recent: VecDeque<i64>,
+    /// How each value was obtained.
+    pub stats: FtraceStats,
     /// The losses met, in order.
     pub losses: Vec<LossSeen>,
 }
@@ -160,17 +224,44 @@ pub fn first_after(x: i64, t: i64, period: i64) -> i64 {
 
 impl CpuModel {
     /// A CPU's model with no event seen.
-    pub fn new(cpu: u32) -> Self {
-        CpuModel { out: CpuTrace { cpu, ..Default::default() }, ..Default::default() }
+    pub fn new() -> Self {
+        CpuModel::default()
     }
 
-    /// Apply event `e` of this CPU; `expiries` are the CPU's non-tick hrtimer expiries
-    /// (CLOCK_MONOTONIC, sorted), for sleep lengths no pending timer gives.
-    pub fn on(&mut self, e: &Event, shared: &mut Shared, expiries: &[i64]) {
+    /// The closed periods whose every value is known, in order (the look-ahead queue's
+    /// front); `end`: the trace has ended, every queued period is decided.
+    pub fn take_ready(&mut self, end: bool, mut f: impl FnMut(&Row) -> crate::Result<()>) -> crate::Result<()> {
+        while let Some(q) = self.queue.front() {
+            let full = self.queue.len() > MAX_LOOKAHEAD_PERIODS;
+            let row = match q.wait {
+                None => q.row,
+                Some(w) if end || full || w.best.is_some_and(|b| self.last_mono.is_some_and(|t| b <= t)) => {
+                    Row { period: IdlePeriod { sleep_length_ns: w.sleep(), ..q.row.period }, ..q.row }
+                }
+                Some(_) => return Ok(()),
+            };
+            self.queue.pop_front();
+            f(&row)?;
+        }
+        Ok(())
+    }
+
+    /// Apply event `e` of this CPU.
+    pub fn on(&mut self, e: &Event, shared: &mut Shared) {
         let tick = shared.tick;
         match e.kind {
             Kind::TimerExpire { id, now, tick: is_tick } => {
                 shared.offset = e.ts - now;
+                if !is_tick {
+                    // the next non-tick expiry after the wakeup of the periods waiting for one
+                    for w in self.queue.iter_mut().filter_map(|q| q.wait.as_mut()) {
+                        w.offer(now);
+                    }
+                    if self.recent.len() == RECENT_EXPIRIES {
+                        self.recent.pop_front();
+                    }
+                    self.recent.push_back(now);
+                }
                 let known = self.pending.remove(&id).map(|(exp, _)| exp);
                 if is_tick {
                     // The tick re-arms itself one period later without an event.
@@ -213,7 +304,7 @@ impl CpuModel {
                 }
             }
             Kind::IdleEnter(state) => {
-                self.finish(tick, expiries);
+                self.finish(tick);
                 self.enter(e.ts, e.ts - shared.offset, state, tick);
             }
             Kind::IdleExit => {
@@ -251,10 +342,10 @@ impl CpuModel {
                     Phase::Busy | Phase::Lost => false,
                 };
                 if spans {
-                    self.out.stats.lost_periods += 1;
+                    self.stats.lost_periods += 1;
                     self.phase = Phase::Lost;
                 } else {
-                    self.finish(tick, expiries);
+                    self.finish(tick);
                 }
                 let dropped_period = spans;
                 self.losses.push(LossSeen { ts: e.ts, line, count, dropped_period });
@@ -298,15 +389,16 @@ impl CpuModel {
         });
     }
 
-    /// Close the open period into a trace row (dropped, and counted, without its exit).
-    pub fn finish(&mut self, tick: Tick, expiries: &[i64]) {
+    /// Close the open period into a trace row (dropped, and counted, without its exit);
+    /// the row is queued until its values are known ([`CpuModel::take_ready`]).
+    pub fn finish(&mut self, tick: Tick) {
         let Phase::Idle(o) = std::mem::take(&mut self.phase) else { return };
         let Some(t1) = o.t1_mono else {
-            self.out.stats.unterminated += 1;
+            self.stats.unterminated += 1;
             return;
         };
         let d = (t1 - o.t0_mono).max(0);
-        let stats = &mut self.out.stats;
+        let stats = &mut self.stats;
         let next_tick = o.next_tick.unwrap_or_else(|| {
             stats.next_tick_unknown += 1;
             tick.nsec
@@ -327,18 +419,25 @@ impl CpuModel {
             None => wake = d,
         }
         let known = sleep.is_some();
+        let mut wait = None;
         let sleep = match sleep {
             // A timer wakeup ends at the timer (the exit is traced after the exit latency);
             // a non-timer wakeup cannot come after a timer that did not fire.
             Some(s) if wake < 0 => s.max(0),
             Some(s) => s.max(d),
             None => {
+                // the next non-tick expiry after the wakeup: among those already seen
+                // (the period is closed at the next entry), then those to come
                 stats.sleep_length_unknown += 1;
-                let after = expiries.partition_point(|&x| x <= t1);
-                expiries.get(after).map_or(UNKNOWN_SLEEP_LENGTH_NS, |&x| x - o.t0_mono).max(d)
+                let mut w = LookAhead { t0_mono: o.t0_mono, t1_mono: t1, d, best: None };
+                for &x in &self.recent {
+                    w.offer(x);
+                }
+                wait = Some(w);
+                UNKNOWN_SLEEP_LENGTH_NS
             }
         };
-        self.out.periods.push(IdlePeriod {
+        let period = IdlePeriod {
             sleep_length_ns: sleep,
             next_tick_ns: next_tick,
             wake_ns: wake,
@@ -346,11 +445,15 @@ impl CpuModel {
             latency_req_ns: -1,
             nr_iowait: 0,
             cpu_load: 0,
-        });
-        self.out.timestamp_ns.push(o.t0);
-        self.out.actual_state.push(o.state);
-        self.out.actual_stop_tick.push(o.stopped_here);
-        self.out.sleep_length_known.push(known);
+        };
+        let row = Row {
+            period,
+            timestamp_ns: o.t0,
+            actual_state: o.state,
+            actual_stop_tick: o.stopped_here,
+            sleep_length_known: known,
+        };
+        self.queue.push_back(Queued { row, wait });
     }
 }
 

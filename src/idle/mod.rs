@@ -12,13 +12,17 @@
 //! - [`summary`]: per-state usage/time/above/below, exit latency paid, energy.
 //! - [`compare`]: several governors or versions over one trace, side by side.
 //! - [`ftrace`]: idle traces from `trace-cmd report` / tracefs text or a trace.dat;
-//!   [`ftrace_cpu`]: the importer's model of one CPU's event order (losses included).
+//!   [`ftrace_cpu`]: the importer's model of one CPU's event order (losses included);
+//!   [`ftrace_import`]: the model of the whole trace's order, streaming the periods out.
+//!   [`ftrace_replay`]: one CPU of a trace replayed as it is imported.
 //! - [`synth`]: seeded synthetic idle patterns.
 
 pub mod compare;
 pub mod frame_columns;
 pub mod ftrace;
 pub mod ftrace_cpu;
+pub mod ftrace_import;
+pub mod ftrace_replay;
 pub mod golden_csv;
 pub mod governor;
 pub mod menu;

@@ -13,13 +13,14 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 use schedlab::idle::compare::{compare, compare_summary, compare_summary_source, GovernorArg};
 use schedlab::idle::frame_columns::{frame_columns, FrameColumns};
-use schedlab::idle::ftrace::{self, FtraceImport};
+use schedlab::idle::ftrace::{self, CpuColumns};
+use schedlab::idle::ftrace_replay::simulate_ftrace_file;
 use schedlab::idle::simulate::{replay_columns, replay_many_columns, simulate_csv_file};
 use schedlab::idle::states::PRESETS;
 use schedlab::idle::synth::{self, Pattern, PatternArgs};
 use schedlab::idle::trace::{self, TraceColumns};
 use schedlab::idle::{summary, Spec};
-use schedlab::import_notes::ImportOptions;
+use schedlab::import_notes::{ImportNotes, ImportOptions};
 use std::borrow::Cow;
 use std::path::PathBuf;
 
@@ -159,9 +160,9 @@ fn idle_presets() -> Vec<(&'static str, &'static str)> {
     PRESETS.iter().map(|p| (p.0, p.1)).collect()
 }
 
-fn ftrace_list(py: Python<'_>, import: FtraceImport) -> PyResult<Vec<PyIdleTrace>> {
-    let notes = import.notes.messages();
-    import.cpus.into_iter().map(|c| PyIdleTrace::of_cpu(py, c, notes.clone())).collect()
+fn ftrace_list(py: Python<'_>, (cpus, notes): (Vec<CpuColumns>, ImportNotes)) -> PyResult<Vec<PyIdleTrace>> {
+    let notes = notes.messages();
+    cpus.into_iter().map(|c| PyIdleTrace::of_cpu(py, c, notes.clone())).collect()
 }
 
 /// Idle traces (one per CPU, each with the import's notes) from ftrace text.
@@ -175,16 +176,52 @@ fn idle_parse_ftrace(
     strict: bool,
     sort: bool,
 ) -> PyResult<Vec<PyIdleTrace>> {
-    let import = run(py, || ftrace::parse(data, path.as_deref(), hz, ImportOptions { strict, sort }))?;
+    let import = run(py, || ftrace::parse_columns(data, path.as_deref(), hz, ImportOptions { strict, sort }))?;
     ftrace_list(py, import)
 }
 
-/// Idle traces (one per CPU, each with the import's notes) from an ftrace text file or trace.dat.
+/// Idle traces (one per CPU, each with the import's notes) from an ftrace text file or
+/// trace.dat, read as it is imported: the columns are built as the periods come.
 #[pyfunction]
 #[pyo3(signature = (path, hz, strict=false, sort=false))]
 fn idle_read_ftrace(py: Python<'_>, path: PathBuf, hz: u32, strict: bool, sort: bool) -> PyResult<Vec<PyIdleTrace>> {
-    let import = run(py, || ftrace::read(&path, hz, ImportOptions { strict, sort }))?;
+    let import = run(py, || ftrace::read_columns(&path, hz, ImportOptions { strict, sort }))?;
     ftrace_list(py, import)
+}
+
+/// The golden-format CSV of a replay of one CPU (`cpu`, by default the first) of the
+/// ftrace text or trace.dat `trace`, streamed: the trace is imported, replayed and
+/// written as it goes (`schedlab::idle::ftrace_replay::simulate_ftrace_file`). With
+/// `write` (a callable taking bytes) the CSV goes to it in chunks; returns the CSV bytes
+/// (None with `write`) and the import's notes.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (*, governor, kernel, hz, states, trace, cpu=None, strict=false, sort=false, write=None))]
+fn idle_simulate_ftrace<'py>(
+    py: Python<'py>,
+    governor: &str,
+    kernel: &str,
+    hz: u32,
+    states: PathBuf,
+    trace: PathBuf,
+    cpu: Option<u32>,
+    strict: bool,
+    sort: bool,
+    write: Option<Py<PyAny>>,
+) -> PyResult<(Option<Bound<'py, PyBytes>>, Vec<String>)> {
+    let spec = Spec::new(governor, kernel).map_err(|e| to_pyerr(py, e))?;
+    let opts = ImportOptions { strict, sort };
+    let Some(write) = write else {
+        let (out, r) = run(py, || simulate_ftrace_file(spec, hz, &states, &trace, cpu, opts, Vec::new(), "<memory>"))?;
+        return Ok((Some(PyBytes::new(py, &out)), r.notes.messages()));
+    };
+    let mut sink = PyWrite { write, err: None };
+    let result =
+        run(py, || simulate_ftrace_file(spec, hz, &states, &trace, cpu, opts, &mut sink, "<output>").map(|(_, r)| r));
+    if let Some(err) = sink.err {
+        return Err(err);
+    }
+    Ok((None, result?.notes.messages()))
 }
 
 /// A synthetic trace: `pattern` is `periodic` (a = period_ns, b = jitter_ns), `poisson`
@@ -324,6 +361,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(idle_presets, m)?)?;
     m.add_function(wrap_pyfunction!(idle_parse_ftrace, m)?)?;
     m.add_function(wrap_pyfunction!(idle_read_ftrace, m)?)?;
+    m.add_function(wrap_pyfunction!(idle_simulate_ftrace, m)?)?;
     m.add_function(wrap_pyfunction!(idle_synth, m)?)?;
     m.add_function(wrap_pyfunction!(idle_summarize, m)?)?;
     m.add_function(wrap_pyfunction!(idle_governors, m)?)?;

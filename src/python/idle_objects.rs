@@ -16,7 +16,7 @@ use numpy::{Element, IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1, Py
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 use schedlab::error::Error;
-use schedlab::idle::ftrace::{CpuTrace, FtraceStats};
+use schedlab::idle::ftrace::{CpuColumns, FtraceStats};
 use schedlab::idle::state_source::NamedColumns;
 use schedlab::idle::states::StateTable;
 use schedlab::idle::trace::{TraceColumns, TraceTable, OPTIONAL_COLUMNS, REQUIRED_COLUMNS};
@@ -252,7 +252,7 @@ fn named_table(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<StateTable> {
     run(py, || StateTable::from_named_columns(c))
 }
 
-/// What an ftrace import adds to one CPU's trace (`idle::ftrace::CpuTrace`).
+/// What an ftrace import adds to one CPU's trace (`idle::ftrace::CpuColumns`).
 struct FtraceCpu {
     cpu: u32,
     timestamp_ns: Py<PyArray1<i64>>,
@@ -305,9 +305,10 @@ impl PyIdleTrace {
         Ok(PyIdleTrace { cols: [a?, b?, c?, d?, e?, f?, g?], n, ftrace: None })
     }
 
-    /// One CPU's trace of an ftrace import, with the import's notes.
-    pub(crate) fn of_cpu(py: Python<'_>, c: CpuTrace, notes: Vec<String>) -> PyResult<Self> {
-        let mut t = Self::of_table(py, c.periods.into_iter().collect())?;
+    /// One CPU's trace of an ftrace import (its columns taken as they are), with the
+    /// import's notes.
+    pub(crate) fn of_cpu(py: Python<'_>, c: CpuColumns, notes: Vec<String>) -> PyResult<Self> {
+        let mut t = Self::of_table(py, c.table)?;
         t.ftrace = Some(FtraceCpu {
             cpu: c.cpu,
             timestamp_ns: read_only(c.timestamp_ns.into_pyarray(py), false)?,

@@ -88,16 +88,6 @@ def _usage(p: ArgumentParser) -> int:
     return 2
 
 
-def _emit(data: bytes, output: str | None, inputs: list[str]) -> None:
-    if output:
-        from .._output import write
-
-        write(output, data, inputs)
-    else:
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
-
-
 def run_simulate(args: Namespace) -> int:
 
     if not args.ftrace:
@@ -115,17 +105,21 @@ def run_simulate(args: Namespace) -> int:
         _core.idle_simulate_csv(**kw, write=sys.stdout.buffer.write)
         sys.stdout.buffer.flush()
         return 0
-    from .. import idle
-    from ..errors import DomainError
+    # streamed too: the trace (ftrace text or a trace.dat) is imported, replayed and
+    # written as it goes; the import's notes follow the CSV
+    kw = dict(governor=args.governor, kernel=args.kernel, hz=args.hz, states=args.states, trace=args.trace,
+              cpu=args.cpu, strict=args.strict, sort=args.sort)
+    if args.output:
+        from .._output import replacing
 
-    traces = idle.read_ftrace(args.trace, hz=args.hz, strict=args.strict, sort=args.sort)
-    cpu = args.cpu if args.cpu is not None else min(traces)
-    if cpu not in traces:
-        raise DomainError(f"{args.trace}: no idle periods of CPU {cpu} (CPUs: {sorted(traces)})")
-    for note in traces[cpu].notes:
+        with replacing(args.output, [args.trace, args.states]) as f:
+            _, notes = _core.idle_simulate_ftrace(**kw, write=f.write)
+    else:
+        sys.stdout.flush()
+        _, notes = _core.idle_simulate_ftrace(**kw, write=sys.stdout.buffer.write)
+        sys.stdout.buffer.flush()
+    for note in notes:
         print(f"note: {note}", file=sys.stderr)
-    df = idle.simulate(args.governor, traces[cpu], args.states, kernel=args.kernel, hz=args.hz)
-    _emit(df.to_csv(index=False, lineterminator="\n").encode(), args.output, [args.trace, args.states])
     return 0
 
 
