@@ -178,9 +178,40 @@ impl<'a> Trace<'a> {
 }
 
 /// The file at `path` opened for reading at offsets if it is a trace.dat, `None` if it
-/// is not (read it as text then).
+/// is not (read it as text then). A FIFO, a pipe or a device is `None` without being
+/// opened: it can be read once only, and this open would take the bytes of a FIFO's
+/// writer from the caller's own open, which would then wait for a writer that is gone.
 pub fn open_file(path: &std::path::Path) -> Result<Option<FileSource>> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Ok(None);
+    }
     let f = FileSource::open(path)?;
     let mut magic = [0u8; header::MAGIC.len()];
     Ok((f.size() >= magic.len() as u64 && f.read_at(0, &mut magic).is_ok() && is_tracedat(&magic)).then_some(f))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fifo_is_not_opened_to_look_for_a_trace_dat() {
+        // opening a FIFO for reading waits for a writer, and takes its bytes: open_file
+        // must answer without opening it (a hang guard, not a time bound)
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("trace");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let path = fifo.clone();
+        std::thread::spawn(move || tx.send(open_file(&path).map(|f| f.is_none())));
+        match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+            Ok(answer) => assert_eq!(answer.ok(), Some(true)),
+            Err(_) => {
+                // unblock the open that is waiting for a writer, then fail
+                drop(std::fs::OpenOptions::new().write(true).open(&fifo));
+                panic!("open_file opened the FIFO: it waited for a writer");
+            }
+        }
+    }
 }
