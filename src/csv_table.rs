@@ -550,49 +550,46 @@ mod tests {
     /// Each row's line and wanted values, and how the reading ended.
     type Rows = (Vec<(usize, Vec<Option<i64>>)>, String);
 
-    /// Every row of `bytes` through [`Table::next_int_row`] (the wanted columns'
-    /// values, or the first error), and whether the last row was parsed in place.
-    fn int_rows(bytes: &[u8], required: &[&str], optional: &[&str]) -> Rows {
+    /// Every row of `bytes` read by `next` (the wanted columns' values as `int` gives
+    /// them, or the first error).
+    fn rows_by(
+        bytes: &[u8],
+        required: &[&str],
+        optional: &[&str],
+        next: impl Fn(&mut Table<&[u8]>) -> Result<Option<(usize, Vec<Option<i64>>)>>,
+    ) -> Rows {
         let spec = Spec { what: "input", required, optional };
-        let k = required.len() + optional.len();
         let mut t = match Table::open(bytes, Some("f.csv"), &spec) {
             Ok(t) => t,
             Err(e) => return (Vec::new(), e.to_string()),
         };
         let mut out = Vec::new();
         loop {
-            match t.next_int_row() {
-                Ok(Some(r)) => {
-                    let cols = ["a", "b", "c", "d"];
-                    let vals = (0..k).map(|i| r.int(i, cols[i]).unwrap_or(Some(i64::MIN))).collect();
-                    out.push((r.line(), vals));
-                }
+            match next(&mut t) {
+                Ok(Some(row)) => out.push(row),
                 Ok(None) => return (out, "end".into()),
                 Err(e) => return (out, e.to_string()),
             }
         }
     }
 
+    const COLS: [&str; 4] = ["a", "b", "c", "d"];
+
+    /// Every row of `bytes` through [`Table::next_int_row`] (the in-place reader).
+    fn int_rows(bytes: &[u8], required: &[&str], optional: &[&str]) -> Rows {
+        let k = required.len() + optional.len();
+        rows_by(bytes, required, optional, |t| {
+            Ok(t.next_int_row()?
+                .map(|r| (r.line(), (0..k).map(|i| r.int(i, COLS[i]).unwrap_or(Some(i64::MIN))).collect())))
+        })
+    }
+
     /// The same rows through [`Table::next_row`] (the general reader).
     fn general_rows(bytes: &[u8], required: &[&str], optional: &[&str]) -> Rows {
-        let spec = Spec { what: "input", required, optional };
         let k = required.len() + optional.len();
-        let mut t = match Table::open(bytes, Some("f.csv"), &spec) {
-            Ok(t) => t,
-            Err(e) => return (Vec::new(), e.to_string()),
-        };
-        let mut out = Vec::new();
-        loop {
-            match t.next_row() {
-                Ok(Some(r)) => {
-                    let cols = ["a", "b", "c", "d"];
-                    let vals = (0..k).map(|i| r.int(i, cols[i]).unwrap_or(Some(i64::MIN))).collect();
-                    out.push((r.line, vals));
-                }
-                Ok(None) => return (out, "end".into()),
-                Err(e) => return (out, e.to_string()),
-            }
-        }
+        rows_by(bytes, required, optional, |t| {
+            Ok(t.next_row()?.map(|r| (r.line, (0..k).map(|i| r.int(i, COLS[i]).unwrap_or(Some(i64::MIN))).collect())))
+        })
     }
 
     #[test]
