@@ -92,31 +92,14 @@ impl<'a> Trace<'a> {
 
     /// [`Trace::records`] with the losses the pages flag, each just before the first
     /// record read after it on its CPU.
-    pub fn each(&self, mut f: impl FnMut(Item<'_>) -> Result<()>) -> Result<()> {
+    pub fn each(&self, f: impl FnMut(Item<'_>) -> Result<()>) -> Result<()> {
         let h = &self.header;
+        let pages = ring::Pages::new(h.page_size, h.page, h.cpu_codec, h.cpus.len());
         let mut cpus = Vec::with_capacity(h.cpus.len());
         for &d in &h.cpus {
-            cpus.push(ring::CpuRecords::new(self.src, d, h.page_size, h.page, h.cpu_codec, self.path)?);
+            cpus.push(ring::CpuRecords::new(self.src, d, pages, self.path)?);
         }
-        let mut number = 0usize;
-        loop {
-            let mut best: Option<(u64, usize)> = None;
-            for (i, c) in cpus.iter().enumerate() {
-                if let Some(head) = c.head {
-                    if best.is_none_or(|(ts, _)| head.ts < ts) {
-                        best = Some((head.ts, i));
-                    }
-                }
-            }
-            let Some((ts, c)) = best.and_then(|(ts, i)| Some((ts, cpus.get_mut(i)?))) else { return Ok(()) };
-            crate::cancel::check_every(number)?;
-            number += 1;
-            if let Some(count) = c.lost_before() {
-                f(Item::Lost(Lost { cpu: c.cpu(), ts, count, before_record: number }))?;
-            }
-            f(Item::Record(Record { number, cpu: c.cpu(), ts, data: c.data() }))?;
-            c.advance()?;
-        }
+        merge(cpus, f)
     }
 
     /// Call `f` on every record of each CPU buffer in turn, in the header's order of the
@@ -126,8 +109,9 @@ impl<'a> Trace<'a> {
     pub fn records_per_buffer(&self, mut f: impl FnMut(usize, usize, u64, &[u8]) -> Result<bool>) -> Result<()> {
         let h = &self.header;
         let mut n = 0usize;
+        let pages = ring::Pages::new(h.page_size, h.page, h.cpu_codec, 1);
         for (i, &d) in h.cpus.iter().enumerate() {
-            let mut c = ring::CpuRecords::new(self.src, d, h.page_size, h.page, h.cpu_codec, self.path)?;
+            let mut c = ring::CpuRecords::new(self.src, d, pages, self.path)?;
             let mut place = 0usize;
             while let Some(head) = c.head {
                 crate::cancel::check_every(n)?;
@@ -177,6 +161,55 @@ impl<'a> Trace<'a> {
     }
 }
 
+/// Call `f` on the records of `cpus` in time order (ties in their order), each CPU's
+/// losses just before its next record.
+fn merge(mut cpus: Vec<ring::CpuRecords<'_>>, mut f: impl FnMut(Item<'_>) -> Result<()>) -> Result<()> {
+    let mut number = 0usize;
+    // The CPU with the earliest head gives records until its head passes `until`, the
+    // last time at which it still comes first (the other CPUs' heads do not move
+    // meanwhile): one comparison a record, whatever the number of CPUs.
+    while let Some((i, until)) = earliest(&cpus) {
+        let Some(c) = cpus.get_mut(i) else { return Ok(()) };
+        while let Some(head) = c.head.filter(|hd| hd.ts <= until) {
+            crate::cancel::check_every(number)?;
+            number += 1;
+            if let Some(count) = c.lost_before() {
+                f(Item::Lost(Lost { cpu: c.cpu(), ts: head.ts, count, before_record: number }))?;
+            }
+            f(Item::Record(Record { number, cpu: c.cpu(), ts: head.ts, data: c.data() }))?;
+            c.advance()?;
+        }
+    }
+    Ok(())
+}
+
+/// The CPU whose head comes first in time order (the earliest timestamp, ties to the
+/// first CPU) and the latest timestamp up to which its records still come first: before
+/// every later CPU's head, strictly before every earlier CPU's. `None` when every CPU is
+/// read.
+fn earliest(cpus: &[ring::CpuRecords<'_>]) -> Option<(usize, u64)> {
+    let mut best: Option<(u64, usize)> = None;
+    for (i, c) in cpus.iter().enumerate() {
+        if let Some(head) = c.head {
+            if best.is_none_or(|(ts, _)| head.ts < ts) {
+                best = Some((head.ts, i));
+            }
+        }
+    }
+    let (_, first) = best?;
+    let until = cpus
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != first)
+        .filter_map(|(i, c)| {
+            // an earlier CPU wins a tie: `first`'s head is strictly before it
+            c.head.map(|hd| if i < first { hd.ts.saturating_sub(1) } else { hd.ts })
+        })
+        .min()
+        .unwrap_or(u64::MAX);
+    Some((first, until))
+}
+
 /// The file at `path` opened for reading at offsets if it is a trace.dat, `None` if it
 /// is not (read it as text then). A FIFO, a pipe or a device is `None` without being
 /// opened: it can be read once only, and this open would take the bytes of a FIFO's
@@ -193,6 +226,54 @@ pub fn open_file(path: &std::path::Path) -> Result<Option<FileSource>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One page per CPU of 4-byte records at `ts` (the page's timestamp the first, then
+    /// each record's delta), page size 64.
+    fn page(ts: &[u64]) -> Vec<u8> {
+        let mut p = vec![0u8; 64];
+        p[0..8].copy_from_slice(&ts[0].to_le_bytes());
+        p[8..16].copy_from_slice(&(ts.len() as u64 * 8).to_le_bytes());
+        let mut prev = ts[0];
+        for (i, &t) in ts.iter().enumerate() {
+            let at = 16 + i * 8;
+            p[at..at + 4].copy_from_slice(&(1 | ((t - prev) as u32) << 5).to_le_bytes());
+            p[at + 4..at + 8].copy_from_slice(&(i as u32).to_le_bytes());
+            prev = t;
+        }
+        p
+    }
+
+    #[test]
+    fn records_merge_in_time_order_ties_to_the_first_cpu() {
+        // three CPUs with ties within and across them, runs of one CPU and alternations
+        let times: [&[u64]; 3] = [&[1, 5, 5, 9, 12], &[5, 6, 9, 9, 10, 11], &[0, 5, 13]];
+        let file: Vec<u8> = times.iter().flat_map(|t| page(t)).collect();
+        let bytes = file.as_slice();
+        let layout = header::PageHeader { timestamp: (0, 8), commit: (8, 8), data: 16 };
+        let pages = ring::Pages::new(64, layout, compress::Codec::None, 3);
+        let cpus = (0..3)
+            .map(|c| {
+                let data = header::CpuData { cpu: c as u32 + 10, offset: c as u64 * 64, size: 64 };
+                ring::CpuRecords::new(&bytes, data, pages, None).unwrap()
+            })
+            .collect();
+        let mut got = Vec::new();
+        merge(cpus, |item| {
+            let Item::Record(r) = item else { panic!("no loss here") };
+            got.push((r.number, r.ts, r.cpu, r.data[0]));
+            Ok(())
+        })
+        .unwrap();
+        // by hand: every record, sorted by time, ties by CPU, each CPU's own order kept
+        let mut want: Vec<(u64, u32, u8)> = times
+            .iter()
+            .enumerate()
+            .flat_map(|(c, t)| t.iter().enumerate().map(move |(i, &ts)| (ts, c as u32 + 10, i as u8)))
+            .collect();
+        want.sort();
+        let want: Vec<_> = want.into_iter().enumerate().map(|(n, (ts, cpu, i))| (n + 1, ts, cpu, i)).collect();
+        assert_eq!(got, want);
+    }
 
     #[test]
     fn a_fifo_is_not_opened_to_look_for_a_trace_dat() {
