@@ -51,6 +51,7 @@ pub mod direction;
 pub mod error;
 pub mod idle;
 pub mod import_notes;
+pub mod int_map;
 pub mod jiffies;
 pub mod json_text;
 pub mod line_cap;

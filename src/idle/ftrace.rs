@@ -67,6 +67,7 @@ use super::ftrace_import::{CpuEnd, Importer, RowSink};
 use super::trace::{IdlePeriod, Tick, TraceTable};
 use crate::error::{Error, Result};
 use crate::import_notes::{ImportNotes, ImportOptions};
+use crate::int_map::IntMap;
 use crate::tracedat::decode::{Decoder, Event as DatEvent};
 use crate::tracedat::Trace;
 use std::collections::{BTreeMap, HashMap};
@@ -387,7 +388,7 @@ pub fn from_tracedat_into<K: RowSink>(
         &trace.header.formats,
         &["cpu_idle", "hrtimer_start", "hrtimer_cancel", "hrtimer_expire_entry", "tick_stop"],
     );
-    let mut tick_fn: HashMap<u64, bool> = HashMap::new();
+    let mut tick_fn: IntMap<u64, bool> = IntMap::default();
     let mut is_tick = |addr: u64| {
         *tick_fn.entry(addr).or_insert_with(|| trace.header.symbol(addr).is_some_and(|f| is_tick_function(&f)))
     };
@@ -406,7 +407,7 @@ pub fn from_tracedat_into<K: RowSink>(
         let ev = match decoder.decode(r.data) {
             Ok(Some(ev)) => ev,
             Ok(None) => return Ok(()),
-            Err(msg) => return notes.malformed(opts, bad(msg)),
+            Err(e) => return notes.malformed(opts, bad(decoder.why(e))),
         };
         let Ok(ts) = i64::try_from(r.ts) else {
             return notes.malformed(opts, bad(format!("timestamp {} ns beyond the i64 range", r.ts)));

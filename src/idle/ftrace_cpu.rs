@@ -25,7 +25,8 @@
 
 use super::ftrace::{FtraceStats, UNKNOWN_SLEEP_LENGTH_NS};
 use super::trace::{IdlePeriod, Tick};
-use std::collections::{HashMap, VecDeque};
+use crate::int_map::IntMap;
+use std::collections::VecDeque;
 
 /// An `hrtimer_expire_entry` within this distance of the idle exit means a timer wakeup.
 pub const TIMER_WAKEUP_WINDOW_NS: i64 = 50_000;
@@ -193,7 +194,7 @@ pub struct Shared {
 /// One CPU's state machine and the rows it closes.
 #[derive(Debug, Default)]
 pub struct CpuModel {
-    pending: HashMap<u64, (i64, bool)>,
+    pending: IntMap<u64, (i64, bool)>,
     tick_expiry: Option<i64>,
     tick_stopped: bool,
     stop_since_exit: bool,

@@ -15,7 +15,6 @@ use super::ftrace_cpu::{CpuModel, Event, Kind, LossSeen, Row, Shared};
 use super::trace::Tick;
 use crate::error::{Error, Result};
 use crate::import_notes::{ImportNotes, ImportOptions};
-use std::collections::BTreeMap;
 
 /// Where an import's rows go: `row(cpu, row)` for each idle period of CPU `cpu`, in the
 /// CPU's order (the CPUs interleaved as the trace has them).
@@ -53,7 +52,10 @@ pub struct Importer<K: RowSink> {
     tick: Tick,
     opts: ImportOptions,
     shared: Shared,
-    cpus: BTreeMap<u32, PerCpu>,
+    /// The CPUs seen, by CPU number, and the place of the last one an event went to (a
+    /// trace's events come in runs of one CPU: one comparison finds it again).
+    cpus: Vec<(u32, PerCpu)>,
+    last: usize,
     /// Every event, when they are to be sorted at the end.
     held: Option<Vec<Event>>,
     last_ts: Option<i64>,
@@ -72,7 +74,8 @@ impl<K: RowSink> Importer<K> {
             tick,
             opts,
             shared: Shared { offset: 0, tick },
-            cpus: BTreeMap::new(),
+            cpus: Vec::new(),
+            last: 0,
             held: opts.sort.then(Vec::new),
             last_ts: None,
             out_of_order: None,
@@ -113,12 +116,23 @@ impl<K: RowSink> Importer<K> {
 
     /// The rows handed to the sink so far, over every CPU.
     pub fn rows_so_far(&self) -> u64 {
-        self.cpus.values().map(|c| c.rows).sum()
+        self.cpus.iter().map(|(_, c)| c.rows).sum()
     }
 
     /// Event `e` through its CPU's state machine, and the rows it completed to the sink.
     fn apply(&mut self, e: &Event) -> Result<()> {
-        let c = self.cpus.entry(e.cpu).or_default();
+        let at = match self.cpus.get(self.last) {
+            Some((n, _)) if *n == e.cpu => self.last,
+            _ => match self.cpus.binary_search_by_key(&e.cpu, |(n, _)| *n) {
+                Ok(at) => at,
+                Err(at) => {
+                    self.cpus.insert(at, (e.cpu, PerCpu::default()));
+                    at
+                }
+            },
+        };
+        self.last = at;
+        let Some((_, c)) = self.cpus.get_mut(at) else { return Ok(()) };
         c.model.on(e, &mut self.shared);
         let sink = &mut self.sink;
         let rows = &mut c.rows;
@@ -165,7 +179,8 @@ impl<K: RowSink> Importer<K> {
         }
         let tick = self.tick;
         let mut ends = Vec::with_capacity(self.cpus.len());
-        for (&n, c) in &mut self.cpus {
+        for (n, c) in &mut self.cpus {
+            let n = *n;
             c.model.finish(tick);
             let sink = &mut self.sink;
             let rows = &mut c.rows;

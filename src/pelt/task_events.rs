@@ -16,7 +16,7 @@ use super::proc_sched::ProcSample;
 use super::trace::State;
 use crate::error::{Error, Result};
 use crate::import_notes::{ImportNotes, ImportOptions};
-use crate::trace::hist::IntMap;
+use crate::int_map::IntMap;
 use crate::tracedat::decode::{Decoder, Event};
 use crate::tracedat::{Item, Trace};
 use std::collections::HashMap;
@@ -647,7 +647,7 @@ pub fn read_tracedat(
                 }
                 return Ok(());
             }
-            Err(msg) => return notes.malformed(opts, Error::parse(path, Some(r.number), msg)),
+            Err(e) => return notes.malformed(opts, Error::parse(path, Some(r.number), decoder.why(e))),
         };
         out.seen(r.ts, r.number, path)?;
         let event = match ev {

@@ -212,7 +212,7 @@ impl DatDecoder {
             }
             Layout::Frequency { state, cpu } => Kind::Frequency { cpu: u(cpu)?, khz: v(state)? as u64 },
             Layout::TickStop { success } => Kind::TickStop { success: v(success)? == 1 },
-            Layout::Delegated => match self.delegate.decode(data)? {
+            Layout::Delegated => match self.delegate.decode(data).map_err(|e| self.delegate.why(e))? {
                 Some(DatEvent::CpuFrequency { state, cpu_id, .. }) => {
                     Kind::Frequency { cpu: cpu_id as u32, khz: state }
                 }

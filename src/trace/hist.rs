@@ -12,42 +12,10 @@
 //! quantile is `x[k] + f·(x[k+1] − x[k])` with `k + f = (n − 1)·q`.
 
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use crate::int_map::IntMap;
 
 /// Distinct buckets held before they are made coarser: about 1.5 MiB a histogram.
 pub const MAX_BUCKETS: usize = 1 << 16;
-
-/// A hasher for integer keys (a multiply and a rotate; the keys are durations, not input
-/// an attacker chooses the hashes of: at worst a slower map).
-#[derive(Default, Clone, Copy)]
-pub struct IntHasher(u64);
-
-impl Hasher for IntHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    #[inline]
-    fn write_u64(&mut self, v: u64) {
-        self.0 = (self.0 ^ v).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
-    }
-    #[inline]
-    fn write_i32(&mut self, v: i32) {
-        self.write_u64(v as u32 as u64);
-    }
-    #[inline]
-    fn write_u32(&mut self, v: u32) {
-        self.write_u64(u64::from(v));
-    }
-}
-
-/// A map with integer keys hashed by [`IntHasher`].
-pub type IntMap<K, V> = HashMap<K, V, BuildHasherDefault<IntHasher>>;
 
 /// Durations (ns) counted by value; see the module docs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

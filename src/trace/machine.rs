@@ -12,7 +12,7 @@
 
 use super::event::{Comm, Event, Kind, Loss, PrevState};
 use super::groups::Groups;
-use super::hist::IntMap;
+use crate::int_map::IntMap;
 use super::summary::{CpuSummary, Excluded, SchedSummary, StateCounters, TraceSummary, MAX_LOSSES_KEPT};
 use crate::error::{Error, Result};
 use crate::idle::states::Drv;

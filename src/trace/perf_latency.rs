@@ -14,7 +14,7 @@
 //! `Runtime` is the sum of its `sched_stat_runtime`.
 
 use super::event::{Comm, Kind, PrevState, WakeKind};
-use super::hist::IntMap;
+use crate::int_map::IntMap;
 use super::inputs::TraceInput;
 use super::source::{read_bytes, read_path, Item};
 use crate::error::Result;

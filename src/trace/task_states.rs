@@ -12,7 +12,7 @@
 //! that puts them past its window, which drops them: so are they here.
 
 use super::event::{Comm, Kind, WakeKind};
-use super::hist::IntMap;
+use crate::int_map::IntMap;
 use super::inputs::TraceInput;
 use super::source::{read_bytes, read_path, Item};
 use crate::error::Result;

@@ -108,30 +108,30 @@ pub enum Event {
     },
 }
 
-/// Where one field is in a record.
+/// Where one field is in a record (8 bytes, so that a [`Layout`] fits a cache line).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Slot {
-    offset: usize,
-    size: usize,
+    offset: u32,
+    size: u8,
     signed: bool,
 }
 
 impl Slot {
     fn of(f: &Field) -> Option<Slot> {
-        (!f.array && (1..=8).contains(&f.size)).then_some(Slot { offset: f.offset, size: f.size, signed: f.signed })
+        let offset = u32::try_from(f.offset).ok()?;
+        let size = u8::try_from(f.size).ok().filter(|s| (1..=8).contains(s))?;
+        (!f.array).then_some(Slot { offset, size, signed: f.signed })
     }
 
     /// The field's value, sign-extended when signed; `None` past the record's end.
     #[inline(always)]
     fn get(self, data: &[u8]) -> Option<i64> {
-        let field = data.get(self.offset..self.offset + self.size)?;
+        let (offset, size) = (self.offset as usize, usize::from(self.size));
+        let field = data.get(offset..offset + size)?;
         // one 8-byte load where the record has 8 bytes from the field on, the bytes
         // past the field shifted out below
-        let v = data
-            .get(self.offset..)
-            .and_then(<[u8]>::first_chunk::<8>)
-            .map_or_else(|| le(field), |w| u64::from_le_bytes(*w));
-        let shift = 64 - 8 * self.size as u32;
+        let v = data.get(offset..).and_then(<[u8]>::first_chunk::<8>).map_or_else(|| le(field), |w| u64::from_le_bytes(*w));
+        let shift = 64 - 8 * u32::from(self.size);
         Some(if self.signed { ((v << shift) as i64) >> shift } else { ((v << shift) >> shift) as i64 })
     }
 }
@@ -178,6 +178,17 @@ const EVENTS: [(&str, &[&str]); 17] = [
     ("sched_pelt_cfs", &["cpu"]),
 ];
 
+/// Why [`Decoder::decode`] could not decode a record of an event asked for: a small
+/// value (the words, from [`Decoder::why`], are only made for the records that need
+/// them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unreadable {
+    /// The record, of this many bytes, is shorter than its format says.
+    Short(usize),
+    /// The event's format lacks a field the importers need (its place in the decoder).
+    Format(usize),
+}
+
 /// Decodes the records of one trace's events by their `common_type`.
 #[derive(Debug, Clone)]
 pub struct Decoder {
@@ -220,10 +231,15 @@ impl Decoder {
 
     /// The event of a record (`data` from its `common_type` on): `Ok(None)` for an event
     /// not asked for, an error message when its format or the record is unreadable.
-    pub fn decode(&self, data: &[u8]) -> std::result::Result<Option<Event>, String> {
-        let Some(layout) = self.layout_of(data) else { return Ok(None) };
-        let layout = layout.as_ref().map_err(Clone::clone)?;
-        let short = || format!("a record of {} bytes is too short for its format", data.len());
+    /// Inlined into each importer's loop, where its match and the importer's fuse.
+    #[inline]
+    pub fn decode(&self, data: &[u8]) -> std::result::Result<Option<Event>, Unreadable> {
+        let id = data.get(..2).map_or(u16::MAX, |b| le(b) as u16);
+        let Some(k) = self.by_id.get(usize::from(id)).and_then(|&k| usize::from(k).checked_sub(1)) else {
+            return Ok(None);
+        };
+        let Some(Ok(layout)) = self.layouts.get(k) else { return Err(Unreadable::Format(k)) };
+        let short = || Unreadable::Short(data.len());
         let v = |s: Slot| s.get(data).ok_or_else(short);
         Ok(Some(match *layout {
             Layout::Switch([p, s, n]) => Event::Switch { prev_pid: v(p)?, prev_state: v(s)? as u64, next_pid: v(n)? },
@@ -272,6 +288,17 @@ impl Decoder {
 }
 
 impl Decoder {
+    /// What `e`, an error of [`Decoder::decode`], means, in words.
+    pub fn why(&self, e: Unreadable) -> String {
+        match e {
+            Unreadable::Short(n) => format!("a record of {n} bytes is too short for its format"),
+            Unreadable::Format(k) => match self.layouts.get(k) {
+                Some(Err(msg)) => msg.clone(),
+                _ => "the event's format cannot be read".to_string(),
+            },
+        }
+    }
+
     /// The text of a `print` record (a `trace_marker` write, up to its NUL), when the
     /// decoder reads `print` and the record is one; `None` otherwise.
     pub fn marker<'d>(&self, data: &'d [u8]) -> Option<&'d [u8]> {
@@ -345,11 +372,11 @@ mod tests {
         rec.extend(42i32.to_le_bytes());
         assert_eq!(d.decode(&rec), Ok(Some(Event::Switch { prev_pid: -1, prev_state: 0x100, next_pid: 42 })));
         assert_eq!(d.decode(&[8, 0, 1, 2]), Ok(None));
-        assert_eq!(d.decode(&rec[..12]), Err("a record of 12 bytes is too short for its format".into()));
+        assert_eq!(d.decode(&rec[..12]).map_err(|e| d.why(e)), Err("a record of 12 bytes is too short for its format".into()));
         // a format without a field the importer needs: every record of it says so
         let f = Format::parse("sched", "name: sched_wakeup\nID: 9\n", None).unwrap();
         formats.insert(f.id, f);
         let d = Decoder::new(&formats, &["sched_wakeup"]);
-        assert_eq!(d.decode(&[9, 0]), Err("sched_wakeup's format has no field 'pid'".into()));
+        assert_eq!(d.decode(&[9, 0]).map_err(|e| d.why(e)), Err("sched_wakeup's format has no field 'pid'".into()));
     }
 }
