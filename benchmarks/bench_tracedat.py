@@ -6,7 +6,7 @@ the pages, the idle periods built) and PELT import of one pid (``pelt.ftrace_tas
 and (b) ``trace-cmd report -i FILE > /dev/null`` (decoding and printing every record).
 Prints MB/s of trace.dat and the ratio to trace-cmd.
 
-    python benchmarks/bench_tracedat.py [TRACE.dat] [--pid N] [--repeat 3]
+    python benchmarks/bench_tracedat.py [TRACE.dat] [--pid N] [--repeat 3] [--peer-repeat 1]
     python benchmarks/bench_tracedat.py TRACE.dat --replay [--cpu 0]
 
 With ``--replay``, each command runs once in its own process, timed by GNU time (CPU
@@ -132,6 +132,7 @@ def main() -> None:
     ap.add_argument("--pid", type=int, default=30985, help="the task for the PELT import")
     ap.add_argument("--hz", type=int, default=250)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--peer-repeat", type=int, default=1, help="runs of trace-cmd report (best of)")
     ap.add_argument("--replay", action="store_true", help="the idle replays and trace-cmd, each in its own process")
     ap.add_argument("--cpu", type=int, default=0, help="with --replay: the CPU replayed")
     args = ap.parse_args()
@@ -165,7 +166,7 @@ def main() -> None:
             subprocess.run([tc, "report", "-i", args.trace], stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL, check=True)
 
-        ref, _ = best_of(args.repeat, report)
+        ref, _ = best_of(args.peer_repeat, report)
         rows.append(("trace-cmd report > /dev/null", ref))
     print(f"{args.trace}: {mb:.2f} MB")
     print(f"{'reader':40s} {'s':>8s} {'MB/s':>8s} {'vs trace-cmd':>13s}")

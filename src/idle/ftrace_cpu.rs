@@ -218,6 +218,13 @@ pub fn first_after(x: i64, t: i64, period: i64) -> i64 {
     if x > t || period <= 0 {
         return x;
     }
+    // in 64 bits when nothing overflows (a tick a few periods behind: every idle entry
+    // with the tick stopped), else in 128
+    if let Some(next) =
+        t.checked_sub(x).and_then(|gap| (gap / period + 1).checked_mul(period)).and_then(|s| x.checked_add(s))
+    {
+        return next;
+    }
     let k = (i128::from(t) - i128::from(x)) / i128::from(period) + 1;
     let next = i128::from(x) + k * i128::from(period);
     i64::try_from(next).unwrap_or(i64::MAX)
@@ -231,18 +238,18 @@ impl CpuModel {
 
     /// The closed periods whose every value is known, in order (the look-ahead queue's
     /// front); `end`: the trace has ended, every queued period is decided.
+    #[inline]
     pub fn take_ready(&mut self, end: bool, mut f: impl FnMut(&Row) -> crate::Result<()>) -> crate::Result<()> {
         while let Some(q) = self.queue.front() {
             let full = self.queue.len() > MAX_LOOKAHEAD_PERIODS;
-            let row = match q.wait {
-                None => q.row,
+            match q.wait {
+                None => f(&q.row)?,
                 Some(w) if end || full || w.best.is_some_and(|b| self.last_mono.is_some_and(|t| b <= t)) => {
-                    Row { period: IdlePeriod { sleep_length_ns: w.sleep(), ..q.row.period }, ..q.row }
+                    f(&Row { period: IdlePeriod { sleep_length_ns: w.sleep(), ..q.row.period }, ..q.row })?;
                 }
                 Some(_) => return Ok(()),
-            };
+            }
             self.queue.pop_front();
-            f(&row)?;
         }
         Ok(())
     }

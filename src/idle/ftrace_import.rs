@@ -87,6 +87,7 @@ impl<K: RowSink> Importer<K> {
     }
 
     /// The next event of the trace, read at `line` (text line or trace.dat record).
+    #[inline]
     pub fn push(&mut self, e: Event, line: usize) -> Result<()> {
         if let Some(prev) = self.last_ts {
             if e.ts < prev && self.out_of_order.is_none() {
@@ -120,6 +121,7 @@ impl<K: RowSink> Importer<K> {
     }
 
     /// Event `e` through its CPU's state machine, and the rows it completed to the sink.
+    #[inline]
     fn apply(&mut self, e: &Event) -> Result<()> {
         let at = match self.cpus.get(self.last) {
             Some((n, _)) if *n == e.cpu => self.last,

@@ -11,8 +11,8 @@
 //! Percentiles are numpy's default (`linear`): for `n` values sorted `x[0..n]`, the `q`
 //! quantile is `x[k] + f·(x[k+1] − x[k])` with `k + f = (n − 1)·q`.
 
-use serde::{Deserialize, Serialize};
 use crate::int_map::IntMap;
+use serde::{Deserialize, Serialize};
 
 /// Distinct buckets held before they are made coarser: about 1.5 MiB a histogram.
 pub const MAX_BUCKETS: usize = 1 << 16;

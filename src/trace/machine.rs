@@ -12,11 +12,11 @@
 
 use super::event::{Comm, Event, Kind, Loss, PrevState};
 use super::groups::Groups;
-use crate::int_map::IntMap;
 use super::summary::{CpuSummary, Excluded, SchedSummary, StateCounters, TraceSummary, MAX_LOSSES_KEPT};
 use crate::error::{Error, Result};
 use crate::idle::states::Drv;
 use crate::idle::summary::classify;
+use crate::int_map::IntMap;
 
 /// CPU numbers above this are refused (`NR_CPUS` is at most 8192).
 pub const MAX_CPU: u32 = 8191;

@@ -14,11 +14,11 @@
 //! `Runtime` is the sum of its `sched_stat_runtime`.
 
 use super::event::{Comm, Kind, PrevState, WakeKind};
-use crate::int_map::IntMap;
 use super::inputs::TraceInput;
 use super::source::{read_bytes, read_path, Item};
 use crate::error::Result;
 use crate::import_notes::{ImportNotes, ImportOptions};
+use crate::int_map::IntMap;
 
 /// One task's row of `perf sched latency -p`.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -12,11 +12,11 @@
 //! that puts them past its window, which drops them: so are they here.
 
 use super::event::{Comm, Kind, WakeKind};
-use crate::int_map::IntMap;
 use super::inputs::TraceInput;
 use super::source::{read_bytes, read_path, Item};
 use crate::error::Result;
 use crate::import_notes::{ImportNotes, ImportOptions};
+use crate::int_map::IntMap;
 use std::collections::BTreeMap;
 
 /// LISA's `TaskState.TASK_WAKING`.

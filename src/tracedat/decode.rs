@@ -127,10 +127,16 @@ impl Slot {
     #[inline(always)]
     fn get(self, data: &[u8]) -> Option<i64> {
         let (offset, size) = (self.offset as usize, usize::from(self.size));
-        let field = data.get(offset..offset + size)?;
-        // one 8-byte load where the record has 8 bytes from the field on, the bytes
-        // past the field shifted out below
-        let v = data.get(offset..).and_then(<[u8]>::first_chunk::<8>).map_or_else(|| le(field), |w| u64::from_le_bytes(*w));
+        let at = data.get(offset..)?;
+        // one load of the field's own size (a field ending the record has nothing after
+        // it to load with it)
+        let v = match size {
+            8 => u64::from_le_bytes(*at.first_chunk::<8>()?),
+            4 => u64::from(u32::from_le_bytes(*at.first_chunk::<4>()?)),
+            2 => u64::from(u16::from_le_bytes(*at.first_chunk::<2>()?)),
+            1 => u64::from(*at.first()?),
+            _ => le(at.get(..size)?),
+        };
         let shift = 64 - 8 * u32::from(self.size);
         Some(if self.signed { ((v << shift) as i64) >> shift } else { ((v << shift) >> shift) as i64 })
     }
@@ -357,6 +363,25 @@ mod tests {
     use super::*;
 
     #[test]
+    fn fields_of_each_size_at_the_end_of_a_record() {
+        // bytes 0..8: ff fe 01 80 00 00 00 80; each field read alone, ending the record
+        let rec = [0xffu8, 0xfe, 0x01, 0x80, 0x00, 0x00, 0x00, 0x80];
+        let get = |offset: u32, size: u8, signed: bool, len: usize| Slot { offset, size, signed }.get(&rec[..len]);
+        assert_eq!(get(0, 1, false, 1), Some(0xff));
+        assert_eq!(get(0, 1, true, 1), Some(-1));
+        assert_eq!(get(1, 2, false, 3), Some(0x01fe));
+        assert_eq!(get(2, 2, true, 4), Some(-0x7fff)); // 0x8001 as i16
+        assert_eq!(get(1, 3, false, 4), Some(0x80_01fe));
+        assert_eq!(get(1, 3, true, 4), Some(0x80_01fe - 0x100_0000));
+        assert_eq!(get(4, 4, false, 8), Some(0x8000_0000));
+        assert_eq!(get(4, 4, true, 8), Some(-0x8000_0000));
+        assert_eq!(get(0, 8, false, 8), Some(0x8000_0000_8001_feffu64 as i64));
+        // a field past the record's end
+        assert_eq!(get(6, 4, false, 8), None);
+        assert_eq!(get(0, 8, false, 7), None);
+    }
+
+    #[test]
     fn a_record_by_its_format() {
         let text =
             "name: sched_switch\nID: 7\nformat:\n\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\
@@ -372,7 +397,10 @@ mod tests {
         rec.extend(42i32.to_le_bytes());
         assert_eq!(d.decode(&rec), Ok(Some(Event::Switch { prev_pid: -1, prev_state: 0x100, next_pid: 42 })));
         assert_eq!(d.decode(&[8, 0, 1, 2]), Ok(None));
-        assert_eq!(d.decode(&rec[..12]).map_err(|e| d.why(e)), Err("a record of 12 bytes is too short for its format".into()));
+        assert_eq!(
+            d.decode(&rec[..12]).map_err(|e| d.why(e)),
+            Err("a record of 12 bytes is too short for its format".into())
+        );
         // a format without a field the importer needs: every record of it says so
         let f = Format::parse("sched", "name: sched_wakeup\nID: 9\n", None).unwrap();
         formats.insert(f.id, f);

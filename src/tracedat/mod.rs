@@ -188,26 +188,24 @@ fn merge(mut cpus: Vec<ring::CpuRecords<'_>>, mut f: impl FnMut(Item<'_>) -> Res
 /// every later CPU's head, strictly before every earlier CPU's. `None` when every CPU is
 /// read.
 fn earliest(cpus: &[ring::CpuRecords<'_>]) -> Option<(usize, u64)> {
-    let mut best: Option<(u64, usize)> = None;
+    // the two smallest (time, CPU) keys: the second bounds the first's run (any other
+    // CPU's key is larger, and so is its bound)
+    let mut first: Option<(u64, usize)> = None;
+    let mut second: Option<(u64, usize)> = None;
     for (i, c) in cpus.iter().enumerate() {
-        if let Some(head) = c.head {
-            if best.is_none_or(|(ts, _)| head.ts < ts) {
-                best = Some((head.ts, i));
-            }
+        let Some(head) = c.head else { continue };
+        let key = (head.ts, i);
+        if first.is_none_or(|f| key < f) {
+            second = first;
+            first = Some(key);
+        } else if second.is_none_or(|s| key < s) {
+            second = Some(key);
         }
     }
-    let (_, first) = best?;
-    let until = cpus
-        .iter()
-        .enumerate()
-        .filter(|&(i, _)| i != first)
-        .filter_map(|(i, c)| {
-            // an earlier CPU wins a tie: `first`'s head is strictly before it
-            c.head.map(|hd| if i < first { hd.ts.saturating_sub(1) } else { hd.ts })
-        })
-        .min()
-        .unwrap_or(u64::MAX);
-    Some((first, until))
+    let (_, best) = first?;
+    // an earlier CPU wins a tie: `best`'s head must be strictly before it
+    let until = second.map_or(u64::MAX, |(ts, i)| if i < best { ts.saturating_sub(1) } else { ts });
+    Some((best, until))
 }
 
 /// The file at `path` opened for reading at offsets if it is a trace.dat, `None` if it

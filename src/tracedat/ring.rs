@@ -250,7 +250,31 @@ impl<'a> CpuRecords<'a> {
     }
 
     /// Move to the next record (`head` is `None` after the last).
+    #[inline]
     pub fn advance(&mut self) -> Result<()> {
+        // the common case inline: a record of 4 to 112 bytes (type_len 1-28) within the
+        // open page; everything else (a new page, time stamps, padding, long records)
+        // below
+        if self.open {
+            if let Some(word) = self.buf.get(self.pos..).and_then(<[u8]>::first_chunk::<4>) {
+                let h = u32::from_le_bytes(*word);
+                let type_len = (h & 0x1f) as usize;
+                let start = self.pos + 4;
+                let next = start + type_len * 4;
+                if (1..=28).contains(&type_len) && next <= self.page_end {
+                    self.ts = self.ts.wrapping_add(u64::from(h >> 5));
+                    self.pos = next;
+                    self.head = Some(Head { ts: self.ts, start, len: type_len * 4 });
+                    self.lost = self.lost_pending.take();
+                    return Ok(());
+                }
+            }
+        }
+        self.advance_any()
+    }
+
+    /// [`CpuRecords::advance`] over whatever comes next.
+    fn advance_any(&mut self) -> Result<()> {
         loop {
             if !self.open || self.pos + 4 > self.page_end {
                 if !self.next_page()? {
