@@ -237,8 +237,10 @@ impl Decoder {
 
     /// The event of a record (`data` from its `common_type` on): `Ok(None)` for an event
     /// not asked for, an error message when its format or the record is unreadable.
-    /// Inlined into each importer's loop, where its match and the importer's fuse.
-    #[inline]
+    /// Inlined into each importer's loop, where its match and the importer's fuse
+    /// (paired runs, whole process: the PELT import's CPU time 0.90×, the idle import's
+    /// 0.94× of the same code with `#[inline]`, which the compiler declined).
+    #[inline(always)]
     pub fn decode(&self, data: &[u8]) -> std::result::Result<Option<Event>, Unreadable> {
         let id = data.get(..2).map_or(u16::MAX, |b| le(b) as u16);
         let Some(k) = self.by_id.get(usize::from(id)).and_then(|&k| usize::from(k).checked_sub(1)) else {
