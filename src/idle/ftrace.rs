@@ -620,6 +620,40 @@ mod tests {
 ";
 
     #[test]
+    fn cpus_come_out_in_cpu_order_whatever_order_they_appear_in() {
+        // CPUs 7, 2, 5, 0 enter idle in that order and their periods interleave: each
+        // CPU's periods stay its own, and the CPUs come out by number
+        let cpus = [7u32, 2, 5, 0];
+        let mut text = String::new();
+        for round in 0..3u32 {
+            for (i, &c) in cpus.iter().enumerate() {
+                let t = 100_000_000 + round * 1000 + i as u32 * 10;
+                text += &format!(
+                    "<idle>-0 [{c:03}] d..1. {}.{:06}: cpu_idle: state={} cpu_id={c}\n",
+                    t / 1_000_000,
+                    t % 1_000_000,
+                    c % 3 + 1
+                );
+                let t = t + 5;
+                text += &format!(
+                    "<idle>-0 [{c:03}] d..1. {}.{:06}: cpu_idle: state=4294967295 cpu_id={c}\n",
+                    t / 1_000_000,
+                    t % 1_000_000
+                );
+            }
+        }
+        let got = parse(text.as_bytes(), None, 250, ImportOptions::default()).unwrap().cpus;
+        let order: Vec<u32> = got.iter().map(|c| c.cpu).collect();
+        assert_eq!(order, [0, 2, 5, 7]);
+        for c in &got {
+            // three entries each; the last has no next entry to close it after its exit
+            // and is closed at the end of the trace
+            assert_eq!(c.actual_state, vec![c.cpu % 3 + 1; 3], "CPU {}", c.cpu);
+            assert!(c.periods.iter().all(|p| p.wake_ns == 5_000), "CPU {}", c.cpu);
+        }
+    }
+
+    #[test]
     fn periods_from_idle_and_timer_events() {
         let t = parse(TRACE.as_bytes(), Some("t.txt"), 250, ImportOptions::default()).unwrap().cpus;
         assert_eq!(t.len(), 1);

@@ -15,6 +15,7 @@ use super::ftrace_cpu::{CpuModel, Event, Kind, LossSeen, Row, Shared};
 use super::trace::Tick;
 use crate::error::{Error, Result};
 use crate::import_notes::{ImportNotes, ImportOptions};
+use std::collections::BTreeMap;
 
 /// Where an import's rows go: `row(cpu, row)` for each idle period of CPU `cpu`, in the
 /// CPU's order (the CPUs interleaved as the trace has them).
@@ -52,9 +53,12 @@ pub struct Importer<K: RowSink> {
     tick: Tick,
     opts: ImportOptions,
     shared: Shared,
-    /// The CPUs seen, by CPU number, and the place of the last one an event went to (a
-    /// trace's events come in runs of one CPU: one comparison finds it again).
+    /// The CPUs seen, in the order they were first seen, their places by CPU number, and
+    /// the place of the last one an event went to (a trace's events come in runs of one
+    /// CPU: one comparison finds it again; a trace naming many CPUs costs a lookup, not
+    /// a shift of every CPU after the new one).
     cpus: Vec<(u32, PerCpu)>,
+    places: BTreeMap<u32, usize>,
     last: usize,
     /// Every event, when they are to be sorted at the end.
     held: Option<Vec<Event>>,
@@ -75,6 +79,7 @@ impl<K: RowSink> Importer<K> {
             opts,
             shared: Shared { offset: 0, tick },
             cpus: Vec::new(),
+            places: BTreeMap::new(),
             last: 0,
             held: opts.sort.then(Vec::new),
             last_ts: None,
@@ -125,11 +130,12 @@ impl<K: RowSink> Importer<K> {
     fn apply(&mut self, e: &Event) -> Result<()> {
         let at = match self.cpus.get(self.last) {
             Some((n, _)) if *n == e.cpu => self.last,
-            _ => match self.cpus.binary_search_by_key(&e.cpu, |(n, _)| *n) {
-                Ok(at) => at,
-                Err(at) => {
-                    self.cpus.insert(at, (e.cpu, PerCpu::default()));
-                    at
+            _ => match self.places.get(&e.cpu) {
+                Some(&at) => at,
+                None => {
+                    self.cpus.push((e.cpu, PerCpu::default()));
+                    self.places.insert(e.cpu, self.cpus.len() - 1);
+                    self.cpus.len() - 1
                 }
             },
         };
@@ -181,8 +187,8 @@ impl<K: RowSink> Importer<K> {
         }
         let tick = self.tick;
         let mut ends = Vec::with_capacity(self.cpus.len());
-        for (n, c) in &mut self.cpus {
-            let n = *n;
+        for (&n, &at) in &self.places {
+            let Some((_, c)) = self.cpus.get_mut(at) else { continue };
             c.model.finish(tick);
             let sink = &mut self.sink;
             let rows = &mut c.rows;
