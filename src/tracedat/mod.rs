@@ -94,12 +94,18 @@ impl<'a> Trace<'a> {
     /// record read after it on its CPU.
     pub fn each(&self, f: impl FnMut(Item<'_>) -> Result<()>) -> Result<()> {
         let h = &self.header;
-        let pages = ring::Pages::new(h.page_size, h.page, h.cpu_codec, h.cpus.len());
+        let pages = self.pages(h.cpus.len());
         let mut cpus = Vec::with_capacity(h.cpus.len());
         for &d in &h.cpus {
             cpus.push(ring::CpuRecords::new(self.src, d, pages, self.path)?);
         }
         merge(cpus, f)
+    }
+
+    /// How this trace's pages are read, `readers` CPUs side by side.
+    fn pages(&self, readers: usize) -> ring::Pages {
+        let h = &self.header;
+        ring::Pages::new(h.page_size, h.page, h.cpu_codec, readers)
     }
 
     /// Call `f` on every record of each CPU buffer in turn, in the header's order of the
@@ -109,7 +115,7 @@ impl<'a> Trace<'a> {
     pub fn records_per_buffer(&self, mut f: impl FnMut(usize, usize, u64, &[u8]) -> Result<bool>) -> Result<()> {
         let h = &self.header;
         let mut n = 0usize;
-        let pages = ring::Pages::new(h.page_size, h.page, h.cpu_codec, 1);
+        let pages = self.pages(1);
         for (i, &d) in h.cpus.iter().enumerate() {
             let mut c = ring::CpuRecords::new(self.src, d, pages, self.path)?;
             let mut place = 0usize;

@@ -73,10 +73,7 @@ pub struct CpuRecords<'a> {
     cpu: u32,
     src: &'a dyn Source,
     path: Option<&'a str>,
-    page_size: usize,
-    layout: PageHeader,
-    codec: Codec,
-    per_read: usize,
+    pages: Pages,
     /// The next file offset to read and the end of the CPU's data.
     next: u64,
     end: u64,
@@ -105,18 +102,14 @@ impl<'a> CpuRecords<'a> {
     /// The records of `data`, the pages of one CPU in `src`, stored as `pages` says;
     /// positioned on the first record.
     pub fn new(src: &'a dyn Source, data: CpuData, pages: Pages, path: Option<&'a str>) -> Result<Self> {
-        let Pages { size: page_size, header: layout, codec, per_read } = pages;
         let mut r = CpuRecords {
             cpu: data.cpu,
             src,
             path,
-            page_size,
-            layout,
-            codec,
-            per_read,
+            pages,
             next: data.offset,
             // compressed: the size does not count the chunk count before the chunks
-            end: data.offset.saturating_add(data.size).saturating_add(if codec == Codec::None { 0 } else { 4 }),
+            end: data.offset.saturating_add(data.size).saturating_add(if pages.codec == Codec::None { 0 } else { 4 }),
             chunks_left: None,
             buf: Vec::new(),
             origin: data.offset,
@@ -152,10 +145,15 @@ impl<'a> CpuRecords<'a> {
 
     /// An error in the current page, naming it by its file offset (or its chunk's).
     fn err(&self, msg: &str) -> Error {
-        let place = if self.codec == Codec::None {
+        let place = if self.pages.codec == Codec::None {
             format!("page at byte {}", self.origin + self.page as u64)
         } else {
-            format!("{} chunk at byte {}, page {} of it", self.codec.name(), self.origin, self.page / self.page_size)
+            format!(
+                "{} chunk at byte {}, page {} of it",
+                self.pages.codec.name(),
+                self.origin,
+                self.page / self.pages.size
+            )
         };
         Error::parse(self.path, None, format!("trace.dat CPU {} {place}: {msg}", self.cpu))
     }
@@ -166,14 +164,14 @@ impl<'a> CpuRecords<'a> {
 
     /// Read the next pages into `buf`; false when the CPU's data is used up.
     fn refill(&mut self) -> Result<bool> {
-        if self.codec == Codec::None {
-            let pages = usize::try_from(self.end.saturating_sub(self.next) / self.page_size as u64)
+        if self.pages.codec == Codec::None {
+            let pages = usize::try_from(self.end.saturating_sub(self.next) / self.pages.size as u64)
                 .unwrap_or(usize::MAX)
-                .min(self.per_read);
+                .min(self.pages.per_read);
             if pages == 0 {
                 return Ok(false);
             }
-            self.buf.resize(pages * self.page_size, 0);
+            self.buf.resize(pages * self.pages.size, 0);
             let mut c = Cursor::new(self.src, self.next, self.path);
             c.fill(&mut self.buf)?;
             self.origin = self.next;
@@ -190,17 +188,17 @@ impl<'a> CpuRecords<'a> {
                 return Ok(false);
             }
             self.origin = c.pos;
-            self.codec.block(&mut c, &mut self.buf)?;
+            self.pages.codec.block(&mut c, &mut self.buf)?;
             self.chunks_left = Some(left - 1);
             self.next = c.pos;
             if c.pos > self.end {
                 return Err(self.err(&format!("the chunk runs past the CPU's data (which ends at byte {})", self.end)));
             }
-            if !self.buf.len().is_multiple_of(self.page_size) {
+            if !self.buf.len().is_multiple_of(self.pages.size) {
                 return Err(self.err(&format!(
                     "the chunk decompresses to {} bytes, not a whole number of {}-byte pages",
                     self.buf.len(),
-                    self.page_size
+                    self.pages.size
                 )));
             }
             if !self.buf.is_empty() {
@@ -212,9 +210,9 @@ impl<'a> CpuRecords<'a> {
     /// Open the next page; false when there is none.
     fn next_page(&mut self) -> Result<bool> {
         if self.open {
-            self.page += self.page_size;
+            self.page += self.pages.size;
         }
-        if self.page + self.page_size > self.buf.len() {
+        if self.page + self.pages.size > self.buf.len() {
             self.open = false;
             if !self.refill()? {
                 return Ok(false);
@@ -222,21 +220,21 @@ impl<'a> CpuRecords<'a> {
             self.page = 0;
         }
         self.open = true;
-        let Some(p) = self.buf.get(self.page..self.page + self.page_size) else {
+        let Some(p) = self.buf.get(self.page..self.page + self.pages.size) else {
             return Err(self.err("page shorter than its header"));
         };
         let field = |(o, s): (usize, usize)| o.checked_add(s).and_then(|e| p.get(o..e)).map(le);
-        let (Some(ts), Some(commit)) = (field(self.layout.timestamp), field(self.layout.commit)) else {
+        let (Some(ts), Some(commit)) = (field(self.pages.header.timestamp), field(self.pages.header.commit)) else {
             return Err(self.err("page shorter than its header"));
         };
         let size = (commit & COMMIT_MASK) as usize;
-        if self.layout.data.saturating_add(size) > p.len() {
+        if self.pages.header.data.saturating_add(size) > p.len() {
             return Err(self.err(&format!("commit {size} is larger than the page")));
         }
         if commit & MISSED_EVENTS != 0 {
             // the count, when stored, is a word of the commit field's size after the data
-            let at = self.layout.data + size;
-            let count = (commit & MISSED_STORED != 0).then(|| field((at, self.layout.commit.1))).flatten();
+            let at = self.pages.header.data + size;
+            let count = (commit & MISSED_STORED != 0).then(|| field((at, self.pages.header.commit.1))).flatten();
             // several flagged pages before one record: their counts add (unknown if one is)
             self.lost_pending = Some(match self.lost_pending {
                 None => count,
@@ -244,7 +242,7 @@ impl<'a> CpuRecords<'a> {
             });
         }
         self.ts = ts;
-        self.pos = self.page + self.layout.data;
+        self.pos = self.page + self.pages.header.data;
         self.page_end = self.pos + size;
         Ok(true)
     }
@@ -262,15 +260,22 @@ impl<'a> CpuRecords<'a> {
                 let start = self.pos + 4;
                 let next = start + type_len * 4;
                 if (1..=28).contains(&type_len) && next <= self.page_end {
-                    self.ts = self.ts.wrapping_add(u64::from(h >> 5));
-                    self.pos = next;
-                    self.head = Some(Head { ts: self.ts, start, len: type_len * 4 });
-                    self.lost = self.lost_pending.take();
+                    self.land(u64::from(h >> 5), start, type_len * 4, next);
                     return Ok(());
                 }
             }
         }
         self.advance_any()
+    }
+
+    /// The record at `start` (`len` bytes, `delta` after the last timestamp) is the
+    /// current one; the next event is at `next`.
+    #[inline(always)]
+    fn land(&mut self, delta: u64, start: usize, len: usize, next: usize) {
+        self.ts = self.ts.wrapping_add(delta);
+        self.pos = next;
+        self.head = Some(Head { ts: self.ts, start, len });
+        self.lost = self.lost_pending.take();
     }
 
     /// [`CpuRecords::advance`] over whatever comes next.
@@ -321,10 +326,7 @@ impl<'a> CpuRecords<'a> {
             if next > self.page_end {
                 return Err(self.err("a record runs past the page's data"));
             }
-            self.ts = self.ts.wrapping_add(delta);
-            self.pos = next;
-            self.head = Some(Head { ts: self.ts, start, len });
-            self.lost = self.lost_pending.take();
+            self.land(delta, start, len, next);
             return Ok(());
         }
     }
