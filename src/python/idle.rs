@@ -7,7 +7,7 @@
 
 use super::errors::{run, to_pyerr};
 use super::idle_objects::{columns_of, PyIdleTrace, PyStateTable};
-use super::pelt::PyWrite;
+use super::py_write::run_writing;
 use numpy::{IntoPyArray, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
@@ -116,17 +116,9 @@ fn idle_simulate_csv<'py>(
     write: Option<Py<PyAny>>,
 ) -> PyResult<Option<Bound<'py, PyBytes>>> {
     let spec = Spec::new(governor, kernel).map_err(|e| to_pyerr(py, e))?;
-    let Some(write) = write else {
-        let (out, _) = run(py, || simulate_csv_file(spec, hz, &states, &trace, Vec::new(), "<memory>"))?;
-        return Ok(Some(PyBytes::new(py, &out)));
-    };
-    let mut sink = PyWrite { write, err: None };
-    let result = run(py, || simulate_csv_file(spec, hz, &states, &trace, &mut sink, "<output>").map(|_| ()));
-    if let Some(err) = sink.err {
-        return Err(err);
-    }
-    result?;
-    Ok(None)
+    let (out, ()) =
+        run_writing(py, write, |w| simulate_csv_file(spec, hz, &states, &trace, w, "<output>").map(|_| ()))?;
+    Ok(out)
 }
 
 /// Each distinct governor's per-state counters over the trace CSV file `trace`, read
@@ -211,17 +203,10 @@ fn idle_simulate_ftrace<'py>(
 ) -> PyResult<(Option<Bound<'py, PyBytes>>, Vec<String>)> {
     let spec = Spec::new(governor, kernel).map_err(|e| to_pyerr(py, e))?;
     let opts = ImportOptions { strict, sort };
-    let Some(write) = write else {
-        let (out, r) = run(py, || simulate_ftrace_file(spec, hz, &states, &trace, cpu, opts, Vec::new(), "<memory>"))?;
-        return Ok((Some(PyBytes::new(py, &out)), r.notes.messages()));
-    };
-    let mut sink = PyWrite { write, err: None };
-    let result =
-        run(py, || simulate_ftrace_file(spec, hz, &states, &trace, cpu, opts, &mut sink, "<output>").map(|(_, r)| r));
-    if let Some(err) = sink.err {
-        return Err(err);
-    }
-    Ok((None, result?.notes.messages()))
+    let (out, r) = run_writing(py, write, |w| {
+        simulate_ftrace_file(spec, hz, &states, &trace, cpu, opts, w, "<output>").map(|(_, r)| r)
+    })?;
+    Ok((out, r.notes.messages()))
 }
 
 /// A synthetic trace: `pattern` is `periodic` (a = period_ns, b = jitter_ns), `poisson`

@@ -20,6 +20,7 @@ mod lkp;
 mod mmtests;
 mod mmtests_tables;
 mod pelt;
+mod py_write;
 mod readers;
 mod report;
 mod series;

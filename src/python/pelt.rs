@@ -4,6 +4,7 @@
 
 use super::arrays::lock;
 use super::errors::{run, to_pyerr};
+use super::py_write::PyWrite;
 use numpy::{IntoPyArray, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -343,31 +344,6 @@ fn pelt_simulate_file<'py>(
         columns::replay_segments(&segs, &cfg, &sel)
     })?;
     columns_dict(py, cols)
-}
-
-/// A Python `write(bytes)` callable as an `io::Write`: each chunk is handed over with the
-/// GIL taken back briefly; a Python exception is kept to be re-raised as is (so that a
-/// `BrokenPipeError` stays one).
-pub(crate) struct PyWrite {
-    pub(crate) write: Py<PyAny>,
-    pub(crate) err: Option<PyErr>,
-}
-
-impl std::io::Write for PyWrite {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let r = Python::attach(|py| self.write.call1(py, (PyBytes::new(py, buf),)).map(|_| ()));
-        match r {
-            Ok(()) => Ok(buf.len()),
-            Err(e) => {
-                self.err = Some(e);
-                Err(std::io::Error::other("the Python write() failed"))
-            }
-        }
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
 }
 
 /// A trace given as bytes, a path, or a binary file object (read a chunk at a time).
