@@ -164,7 +164,7 @@ def main() -> None:
     ap.add_argument("--pid", type=int, default=30985, help="the task for the PELT import")
     ap.add_argument("--hz", type=int, default=250)
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--peer-repeat", type=int, default=1, help="runs of trace-cmd report (best of)")
+    ap.add_argument("--peer-repeat", type=int, default=1, help="runs of trace-cmd report (best of; 0: not run)")
     ap.add_argument("--replay", action="store_true", help="the idle replays and trace-cmd, each in its own process")
     ap.add_argument("--cpu", type=int, default=0, help="with --replay: the CPU replayed")
     args = ap.parse_args()
@@ -191,7 +191,7 @@ def main() -> None:
     rows.append(("schedlab idle.read_ftrace", t))
     t, _ = best_of(args.repeat, imported(lambda: pelt.ftrace_task(args.trace, args.pid)))
     rows.append((f"schedlab pelt.ftrace_task pid {args.pid}", t))
-    tc = shutil.which("trace-cmd")
+    tc = shutil.which("trace-cmd") if args.peer_repeat > 0 else None
     ref = None
     if tc:
         def report() -> None:
