@@ -246,3 +246,23 @@ def test_an_ftrace_trace_replays_in_flat_memory(tmp_path: Path) -> None:
     # every period waited in the look-ahead for the next expiry (docs/tracing.md §2.1)
     assert "note: CPU 0: 1000000 of 1000000 idle periods had no pending timer" in err, err
     assert rss <= base + 64 * MiB, (rss / MiB, base / MiB)
+
+
+def test_a_failing_write_callable_raises_its_own_error() -> None:
+    """Both streamed idle replays hand their CSV to ``write`` in chunks; when the callable
+    fails (a closed pipe), its own exception is raised, not the write error the core
+    reports after it."""
+    from schedlab import _core
+
+    gov, kernel, states, hz, trace = inputs_of(GOLDEN)
+
+    def closed(_: bytes) -> None:
+        raise BrokenPipeError("the reader went away")
+
+    with pytest.raises(BrokenPipeError, match="the reader went away"):
+        _core.idle_simulate_csv(governor=gov, kernel=kernel, hz=hz, states=str(states), trace=str(trace),
+                                write=closed)
+    ftrace = DATA.parent / "traces" / "why" / "experiment-quiet" / "lat0" / "run-01.dat"
+    with pytest.raises(BrokenPipeError, match="the reader went away"):
+        _core.idle_simulate_ftrace(governor="menu", kernel="6.12", hz=250, states="intel-skx", trace=str(ftrace),
+                                   cpu=0, write=closed)
